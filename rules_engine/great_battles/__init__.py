@@ -1,0 +1,1 @@
+"""Great Battles of WWII, charts v4 (seed 004)."""

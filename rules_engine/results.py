@@ -1,0 +1,209 @@
+"""Result objects: every die, every modifier, the cell or threshold, the rule.
+
+Procedures return a :class:`RollResult` (one decision from one throw) or a
+frozen result of their own that exposes ``roll_results()`` for the audit
+trail.  Rendering for people (``line``) and machines (``to_dict``) lives here
+so procedures only compute.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rules_engine.dice import DiceRoll
+
+
+class RuleSystem(enum.Enum):
+    GREAT_BATTLES = "Great Battles of WWII"
+    PANZER_KORPS = "Panzer Korps"
+    NINETEEN_43 = "1943"
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    """Where a table or procedure comes from: system, seed file and section."""
+
+    system: RuleSystem
+    seed_file: str
+    section: str
+
+    def text(self) -> str:
+        return f"{self.system.value}, {self.seed_file} § {self.section}"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"system": self.system.value, "seed_file": self.seed_file, "section": self.section}
+
+
+class Applies(enum.Enum):
+    """Whether a modifier changes the dice total (DRM) or the score needed."""
+
+    ROLL = "roll"
+    THRESHOLD = "threshold"
+
+
+@dataclass(frozen=True)
+class Modifier:
+    name: str
+    value: int
+    applies_to: Applies = Applies.ROLL
+
+    def text(self) -> str:
+        return f"{self.value:+d} {self.name}"
+
+
+class Comparison(enum.Enum):
+    AT_MOST = "≤"
+    AT_LEAST = "≥"
+    LESS_THAN = "<"
+    GREATER_THAN = ">"
+
+    def holds(self, score: int, threshold: int) -> bool:
+        if self is Comparison.AT_MOST:
+            return score <= threshold
+        if self is Comparison.AT_LEAST:
+            return score >= threshold
+        if self is Comparison.LESS_THAN:
+            return score < threshold
+        return score > threshold
+
+
+def to_jsonable(value: Any) -> Any:
+    """Enums to their values, dataclasses and mappings to dicts, tuples to lists."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(to_jsonable(k)): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [to_jsonable(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class RollResult:
+    """One throw read against a table or a threshold, with everything kept.
+
+    ``score`` is the dice total plus roll modifiers; ``threshold`` is
+    ``threshold_base`` plus threshold modifiers.  ``cell`` names the table row
+    or column the score (or the inputs) selected.
+    """
+
+    procedure: str
+    title: str
+    rule: RuleRef
+    rolls: tuple[DiceRoll, ...]
+    outcome: Any
+    outcome_text: str
+    subject: str = ""
+    modifiers: tuple[Modifier, ...] = ()
+    threshold_base: int | None = None
+    comparison: Comparison | None = None
+    cell: str | None = None
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def natural(self) -> int:
+        return sum(r.total for r in self.rolls)
+
+    @property
+    def score(self) -> int:
+        return self.natural + sum(m.value for m in self.modifiers if m.applies_to is Applies.ROLL)
+
+    @property
+    def threshold(self) -> int | None:
+        if self.threshold_base is None:
+            return None
+        return self.threshold_base + sum(
+            m.value for m in self.modifiers if m.applies_to is Applies.THRESHOLD
+        )
+
+    @property
+    def succeeded(self) -> bool | None:
+        if self.comparison is None or self.threshold is None:
+            return None
+        return self.comparison.holds(self.score, self.threshold)
+
+    def roll_results(self) -> tuple[RollResult, ...]:
+        return (self,)
+
+    def line(self) -> str:
+        head = f"{self.title}, {self.subject}" if self.subject else self.title
+        dice = " ".join(r.text() for r in self.rolls)
+        roll_mods = [m for m in self.modifiers if m.applies_to is Applies.ROLL]
+        threshold_mods = [m for m in self.modifiers if m.applies_to is Applies.THRESHOLD]
+        score = dice + "".join(f" {m.text()}" for m in roll_mods)
+        if roll_mods:
+            score += f" = {self.score}"
+        if self.comparison is not None and self.threshold is not None:
+            target = f"{self.threshold}"
+            if threshold_mods:
+                target += f" ({self.threshold_base} " + " ".join(m.text() for m in threshold_mods) + ")"
+            body = f"{score} {self.comparison.value} {target}"
+        else:
+            body = score
+        if self.cell:
+            body += f" [{self.cell}]"
+        return f"{head}: {body} → {self.outcome_text}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "procedure": self.procedure,
+            "title": self.title,
+            "subject": self.subject,
+            "rule": self.rule.to_dict(),
+            "inputs": to_jsonable(self.inputs),
+            "rolls": [r.to_dict() for r in self.rolls],
+            "natural": self.natural,
+            "modifiers": [
+                {"name": m.name, "value": m.value, "applies_to": m.applies_to.value}
+                for m in self.modifiers
+            ],
+            "score": self.score,
+            "threshold_base": self.threshold_base,
+            "threshold": self.threshold,
+            "comparison": self.comparison.value if self.comparison else None,
+            "cell": self.cell,
+            "outcome": to_jsonable(self.outcome),
+            "outcome_text": self.outcome_text,
+            "line": self.line(),
+        }
+
+
+class Outcome(Protocol):
+    """What every procedure returns: its rolls for the audit trail, and text."""
+
+    def roll_results(self) -> tuple[RollResult, ...]: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class CompoundResult:
+    """Several rolls that make one decision (e.g. both sides' air superiority)."""
+
+    title: str
+    results: tuple[RollResult, ...]
+    outcome: Any
+    outcome_text: str
+
+    def roll_results(self) -> tuple[RollResult, ...]:
+        return self.results
+
+    def line(self) -> str:
+        return "; ".join(r.line() for r in self.results) + f" ⇒ {self.outcome_text}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "results": [r.to_dict() for r in self.results],
+            "outcome": to_jsonable(self.outcome),
+            "outcome_text": self.outcome_text,
+            "line": self.line(),
+        }
