@@ -120,9 +120,7 @@ class RollResult:
     def threshold(self) -> int | None:
         if self.threshold_base is None:
             return None
-        return self.threshold_base + sum(
-            m.value for m in self.modifiers if m.applies_to is Applies.THRESHOLD
-        )
+        return self.threshold_base + sum(m.value for m in self.modifiers if m.applies_to is Applies.THRESHOLD)
 
     @property
     def succeeded(self) -> bool | None:
@@ -162,8 +160,7 @@ class RollResult:
             "rolls": [r.to_dict() for r in self.rolls],
             "natural": self.natural,
             "modifiers": [
-                {"name": m.name, "value": m.value, "applies_to": m.applies_to.value}
-                for m in self.modifiers
+                {"name": m.name, "value": m.value, "applies_to": m.applies_to.value} for m in self.modifiers
             ],
             "score": self.score,
             "threshold_base": self.threshold_base,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from rules_engine.dice import DiceKind, DiceSource, roll
 from rules_engine.great_battles.common import Quality, ref
@@ -89,3 +89,114 @@ def roll_barrage_delay(inputs: BarrageDelayInput, dice: DiceSource) -> BarrageDe
             inputs={"artillery_quality": inputs.artillery_quality, "order": inputs.order},
         ),
     )
+
+
+BARRAGE_ROLL_RULE = ref("5. Barrage Roll [11.3]")
+BARRAGE_DESTROY_RULE = ref("5. Barrage Roll; Summary of Variants (May 2003), Barrage")
+
+
+class BarrageTarget(enum.Enum):
+    ACTIVATED_IN_OPEN = "Activated & in Open"
+    NOT_ACTIVATED_OR_SOFT_COVER = "Non-Act./Soft Cover"
+    HARD_COVER = "In Hard Cover"
+    BUNKER = "Bunker"
+
+
+# Highest d10 face that suppresses a stand under the template.
+BARRAGE_ROLL: dict[BarrageTarget, int] = table(
+    "gb.barrage_roll",
+    "Barrage roll: d10 at or under suppresses",
+    BARRAGE_ROLL_RULE,
+    {
+        BarrageTarget.ACTIVATED_IN_OPEN: 8,
+        BarrageTarget.NOT_ACTIVATED_OR_SOFT_COVER: 6,
+        BarrageTarget.HARD_COVER: 4,
+        BarrageTarget.BUNKER: 2,
+    },
+)
+
+# Variant: these faces destroy instead of suppressing.
+BARRAGE_DESTROY: dict[BarrageTarget, int] = table(
+    "gb.barrage_destroy_variant",
+    "Barrage roll destroys (variant): d10 at or under",
+    BARRAGE_DESTROY_RULE,
+    {BarrageTarget.ACTIVATED_IN_OPEN: 1},
+    optional=True,
+)
+
+
+class BarrageEffect(enum.Enum):
+    NO_EFFECT = "no effect"
+    SUPPRESSED = "suppressed"
+    DESTROYED = "destroyed"
+
+
+@dataclass(frozen=True)
+class BarrageRollInput:
+    """One roll per stand under the template; HQ and Hvy Wpns stands are not rolled for."""
+
+    target: BarrageTarget
+    stands: int = 1
+    destroy_variant: bool = False
+
+
+@dataclass(frozen=True)
+class BarrageRoll:
+    rolls: tuple[RollResult, ...]
+
+    @property
+    def effects(self) -> tuple[BarrageEffect, ...]:
+        return tuple(result.outcome for result in self.rolls)
+
+    def count(self, effect: BarrageEffect) -> int:
+        return self.effects.count(effect)
+
+    def roll_results(self) -> tuple[RollResult, ...]:
+        return self.rolls
+
+    def line(self) -> str:
+        return "; ".join(result.line() for result in self.rolls)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "rolls": [result.to_dict() for result in self.rolls],
+            "suppressed": self.count(BarrageEffect.SUPPRESSED),
+            "destroyed": self.count(BarrageEffect.DESTROYED),
+            "line": self.line(),
+        }
+
+
+def barrage_effect(target: BarrageTarget, face: int, destroy_variant: bool = False) -> BarrageEffect:
+    if destroy_variant and face <= BARRAGE_DESTROY.get(target, 0):
+        return BarrageEffect.DESTROYED
+    if face <= BARRAGE_ROLL[target]:
+        return BarrageEffect.SUPPRESSED
+    return BarrageEffect.NO_EFFECT
+
+
+@procedure("gb.barrage_roll", "Barrage roll", BARRAGE_ROLL_RULE)
+def roll_barrage(inputs: BarrageRollInput, dice: DiceSource) -> BarrageRoll:
+    if inputs.stands < 1:
+        raise ValueError(f"{BARRAGE_ROLL_RULE.text()}: roll for at least one stand")
+    destroys = BARRAGE_DESTROY.get(inputs.target) if inputs.destroy_variant else None
+    cell = f"{inputs.target.value} 1-{BARRAGE_ROLL[inputs.target]}"
+    if destroys:
+        cell += f", destroy 1-{destroys} (variant)"
+    results = []
+    for stand in range(1, inputs.stands + 1):
+        thrown = roll(DiceKind.D10, dice)
+        effect = barrage_effect(inputs.target, thrown.total, inputs.destroy_variant)
+        results.append(
+            RollResult(
+                procedure="gb.barrage_roll",
+                title="Barrage roll",
+                subject=f"stand {stand} of {inputs.stands}",
+                rule=BARRAGE_ROLL_RULE,
+                rolls=(thrown,),
+                cell=cell,
+                outcome=effect,
+                outcome_text=effect.value,
+                inputs=asdict(inputs),
+            )
+        )
+    return BarrageRoll(rolls=tuple(results))

@@ -1,0 +1,37 @@
+# Every target bootstraps its own tools: uv comes from PyPI into .tools/ when
+# the machine has none, and `uv sync --frozen` installs exactly uv.lock.
+SHELL := /bin/bash
+UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
+PY := .venv/bin/python
+
+.PHONY: run test lint typecheck migrations-check check clean
+
+.tools/bin/uv:
+	@echo "[setup] Installing uv into .tools/"
+	@python3 -m venv .tools && .tools/bin/pip install --quiet --disable-pip-version-check uv==0.13.8
+
+.venv/.synced: pyproject.toml uv.lock | $(UV)
+	@echo "[setup] Creating the virtualenv from uv.lock"
+	@$(UV) sync --frozen --quiet
+	@touch $@
+
+run: .venv/.synced
+	@$(PY) -m config.devstack run
+
+test: .venv/.synced
+	@$(PY) -m config.devstack test $(ARGS)
+
+lint: .venv/.synced
+	@.venv/bin/ruff check .
+	@.venv/bin/ruff format --check .
+
+typecheck: .venv/.synced
+	@.venv/bin/mypy .
+
+migrations-check: .venv/.synced
+	@DJANGO_SETTINGS_MODULE=config.settings.test $(PY) manage.py makemigrations --check --dry-run
+
+check: test lint typecheck migrations-check
+
+clean:
+	rm -rf .venv .tools staticfiles

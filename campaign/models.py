@@ -1,0 +1,1 @@
+"""Campaign state.  The domain models arrive with the campaign-domain issue."""

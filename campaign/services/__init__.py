@@ -1,0 +1,1 @@
+"""Writes.  Each service is one atomic operation named ``<entity>_<verb>``."""

@@ -1,0 +1,1 @@
+"""Celery tasks: ids in, one service call, safe to run twice."""

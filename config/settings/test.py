@@ -1,0 +1,13 @@
+"""Test run: fast hashing, mail kept in memory, short broker redelivery."""
+
+from config.settings.base import *  # noqa: F403
+from config.settings.base import CELERY_BROKER_TRANSPORT_OPTIONS, env
+
+SECRET_KEY = "test-key-not-for-production"
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# Tests kill workers on purpose; redelivery must come within the test's patience.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    **CELERY_BROKER_TRANSPORT_OPTIONS,
+    "visibility_timeout": int(env("CELERY_VISIBILITY_TIMEOUT", "20")),
+}

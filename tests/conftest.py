@@ -1,0 +1,110 @@
+"""Shared fixtures: real PostgreSQL and Redis from the environment, and a real
+Celery worker process for the tests that need one."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+import redis
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _database_url(database: dict[str, object]) -> str:
+    host = str(database.get("HOST") or "")
+    host = quote(host, safe="") if host.startswith("/") else host
+    port = f":{database['PORT']}" if database.get("PORT") else ""
+    return f"postgres://{database.get('USER') or ''}@{host}{port}/{database['NAME']}"
+
+
+class WorkerProcess:
+    """A ``celery worker`` child process against the test database and broker."""
+
+    def __init__(self, database_url: str, concurrency: int = 1) -> None:
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        }
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "-l",
+                "WARNING",
+                "--pool",
+                "prefork",
+                "--concurrency",
+                str(concurrency),
+                "--without-gossip",
+                "--without-mingle",
+                "-n",
+                f"test-{os.getpid()}-{time.monotonic_ns()}@%h",
+            ],
+            env=env,
+            cwd=ROOT,
+            start_new_session=True,
+        )
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        from config.celery_app import app
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"celery worker exited with {self.process.returncode}")
+            if app.control.ping(timeout=0.5):
+                return
+        raise RuntimeError("celery worker did not answer a ping in time")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+
+@pytest.fixture(scope="session")
+def redis_client() -> redis.Redis:
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.ping()  # a missing Redis fails here, loudly: never a skip
+    return client
+
+
+@pytest.fixture(scope="session")
+def celery_worker(
+    django_db_setup: None, django_db_blocker: object, redis_client: redis.Redis
+) -> Iterator[WorkerProcess]:
+    """One real worker process for the session, on the test database."""
+    from django.db import connection
+
+    worker = WorkerProcess(_database_url(connection.settings_dict))
+    try:
+        worker.wait_ready()
+        yield worker
+    finally:
+        worker.stop()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """In CI a skipped test is a missing service or tool: fail, never skip."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = len(reporter.stats.get("skipped", [])) if reporter else 0
+    if os.environ.get("CI") == "true" and skipped and exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -1,0 +1,61 @@
+"""docker-compose.yml structure: no Docker engine runs here, so check the file."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+COMPOSE = yaml.safe_load((Path(__file__).resolve().parent.parent / "docker-compose.yml").read_text())
+APP_SERVICES = ("web", "worker", "beat", "migrate")
+
+
+def test_services_are_the_stack():
+    assert set(COMPOSE["services"]) == {"postgres", "redis", "migrate", "web", "worker", "beat"}
+
+
+@pytest.mark.parametrize("name", APP_SERVICES)
+def test_app_services_share_one_definition(name):
+    service = COMPOSE["services"][name]
+    assert service["image"] == COMPOSE["x-app"]["image"]
+    assert service["environment"] == COMPOSE["x-app"]["environment"]
+    for variable in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_SETTINGS_MODULE"):
+        assert variable in service["environment"]
+    assert service["environment"]["DJANGO_SETTINGS_MODULE"] == "config.settings.production"
+
+
+@pytest.mark.parametrize(
+    ("name", "program"),
+    [("web", "gunicorn"), ("worker", "celery"), ("beat", "celery"), ("migrate", "python")],
+)
+def test_commands(name, program):
+    command = COMPOSE["services"][name]["command"]
+    assert command[0] == program
+    if name in ("worker", "beat"):
+        assert command[1:4] == ["-A", "config", name]
+
+
+@pytest.mark.parametrize("name", ("web", "worker", "beat"))
+def test_long_running_services_wait_for_healthy_backends_and_one_migration(name):
+    depends = COMPOSE["services"][name]["depends_on"]
+    assert depends["postgres"] == {"condition": "service_healthy"}
+    assert depends["redis"] == {"condition": "service_healthy"}
+    assert depends["migrate"] == {"condition": "service_completed_successfully"}
+
+
+def test_migrations_run_once_and_only_in_the_migrate_job():
+    migrating = [
+        name for name, service in COMPOSE["services"].items() if "migrate" in service.get("command", [])
+    ]
+    assert migrating == ["migrate"]
+    assert COMPOSE["services"]["migrate"]["restart"] == "no"
+
+
+@pytest.mark.parametrize("name", ("postgres", "redis", "web"))
+def test_health_checks(name):
+    assert COMPOSE["services"][name]["healthcheck"]["test"]
+
+
+def test_data_lives_in_named_volumes():
+    assert set(COMPOSE["volumes"]) == {"postgres-data", "redis-data"}
+    assert COMPOSE["services"]["postgres"]["volumes"] == ["postgres-data:/var/lib/postgresql/data"]
+    assert COMPOSE["services"]["redis"]["volumes"] == ["redis-data:/data"]
