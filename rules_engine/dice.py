@@ -96,6 +96,7 @@ class DiceKind(enum.Enum):
     D8 = "d8"
     D10 = "d10"  # faces 1..10; the printed "0" face counts as 10
     D12 = "d12"
+    D20 = "d20"
     HALF_D6 = "½d6"  # d6 halved, rounded up: 1-2 → 1, 3-4 → 2, 5-6 → 3 (rules notes R-01)
     TWO_D6 = "2d6"
     THREE_D6 = "3d6"
@@ -113,6 +114,7 @@ _DIE_SHAPE: dict[DiceKind, tuple[int, int]] = {
     DiceKind.D8: (1, 8),
     DiceKind.D10: (1, 10),
     DiceKind.D12: (1, 12),
+    DiceKind.D20: (1, 20),
     DiceKind.HALF_D6: (1, 6),
     DiceKind.TWO_D6: (2, 6),
     DiceKind.THREE_D6: (3, 6),

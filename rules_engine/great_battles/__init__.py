@@ -1,10 +1,12 @@
 """Great Battles of WWII, charts v4 (seed 004)."""
 
 # Importing a module registers its tables and procedures.  Part A: dawn to
-# morale; part B: night phase, campaign pools, variants, airborne, equipment.
+# morale; part B: night phase, campaign pools, variants, airborne, equipment;
+# part C: movement and air attacks.
 from rules_engine.great_battles import (  # noqa: F401
     action_points,
     activation,
+    air_attack,
     airborne,
     barrage,
     campaign_pools,
@@ -12,6 +14,7 @@ from rules_engine.great_battles import (  # noqa: F401
     dawn,
     equipment,
     morale,
+    movement,
     night,
     variants,
     weather,

@@ -5,7 +5,8 @@
   :func:`spend_activation_points` books choices against it.
 * Reactivation of a voluntarily deactivated battalion, and activation anew by
   initiative, on 2D10 under the rally number (May 2003 summary; chart 3 line).
-* The earlier initiative variant: 1D10 at or under a nation x quality number.
+* The earlier initiative variant: 1D10 at or under a nation x quality number
+  (1D20 when the side has no activation points left).
 """
 
 from __future__ import annotations
@@ -186,7 +187,9 @@ class ActivationLedger:
 
     def line(self) -> str:
         days = ", ".join(f"day {day} {points}" for day, points in self.spent_by_day().items())
-        return f"Activation points: {self.pool} - {self.spent} ({days or 'none spent'}) → {self.remaining} left"
+        return (
+            f"Activation points: {self.pool} - {self.spent} ({days or 'none spent'}) → {self.remaining} left"
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -386,21 +389,22 @@ def initiative_row(inputs: InitiativeInput) -> InitiativeRow:
     optional=True,
 )
 def roll_initiative_activation(inputs: InitiativeInput, dice: DiceSource) -> RollResult:
-    if not inputs.side_has_activation_points:
-        # The chart then reads on a d20, which the dice kinds do not offer yet.
-        raise ValueError(
-            f"{INITIATIVE_RULE.text()}: with no activation points left the roll is on 1D20, "
-            "which is not supported; roll it by hand"
-        )
     row = initiative_row(inputs)
     number = INITIATIVE_ACTIVATION[row][inputs.quality]
+    if inputs.side_has_activation_points:
+        kind, title, activated = DiceKind.D10, "Initiative activation", "battlegroup activated for 1 AP"
+    else:
+        # An empty pool still allows one try, both actions, on a d20: half the chance (GB-A-19).
+        kind, title = DiceKind.D20, "Initiative activation, no AP left (1D20, both actions)"
+        activated = "battlegroup activated (no AP to spend)"
     return roll_against(
         procedure="gb.initiative_activation",
-        title="Initiative activation",
+        title=title,
         rule=INITIATIVE_RULE,
         dice=dice,
+        kind=kind,
         threshold=number,
-        passed=(True, "battlegroup activated for 1 AP"),
+        passed=(True, activated),
         failed=(False, "not activated"),
         subject=f"{inputs.nation.value} {inputs.quality.value} HQ battalion",
         cell=f"{row.value} {inputs.quality.value}",

@@ -176,7 +176,9 @@ def carry_over_score(base_score: int, shift_per_day: int, day_ending: int) -> in
 def roll_carry_over(inputs: CarryOverInput, dice: DiceSource) -> CarryOverResult:
     """One d10 per saved point, at or under base ± day number."""
     score = carry_over_score(inputs.base_score, inputs.shift_per_day, inputs.day_ending)
-    shift = f"{inputs.base_score}{'+' if inputs.shift_per_day >= 0 else '-'}{abs(inputs.shift_per_day)}×day"
+    step = abs(inputs.shift_per_day)
+    sign = "+" if inputs.shift_per_day >= 0 else "-"
+    shift = f"{inputs.base_score} {sign} {'' if step == 1 else f'{step}×'}day {inputs.day_ending} = {score}"
     rolls = tuple(
         roll_against(
             procedure="gb.activation_carry_over",
@@ -186,7 +188,7 @@ def roll_carry_over(inputs: CarryOverInput, dice: DiceSource) -> CarryOverResult
             threshold=score,
             passed=(True, "carried over"),
             failed=(False, "lost"),
-            subject=f"{inputs.side or 'side'} point {number}, end of day {inputs.day_ending}",
+            subject=f"{inputs.side + ' ' if inputs.side else ''}point {number}",
             cell=shift,
             inputs={"day_ending": inputs.day_ending, "base_score": inputs.base_score},
         )

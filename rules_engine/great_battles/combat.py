@@ -3,8 +3,9 @@
 Fire: a d10 at or under the to-hit number hits (an unmodified 1 always hits
 in range); a second d10 at or under the to-destroy number destroys, and a hit
 that does not destroy suppresses.  Modifiers are score modifiers on the
-number.  Close combat: each side throws a d10 plus its modifiers; the higher
-score wins.
+number.  Variant: the to-destroy die is a d20 marked 1-10 in black and again
+in red, and a red number brings in the destroy modifiers.  Close combat: each
+side throws a d10 plus its modifiers; the higher score wins.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import asdict, dataclass
 
-from rules_engine.dice import DiceKind, DiceSource, roll
+from rules_engine.dice import DiceKind, DiceRoll, DiceSource, roll
 from rules_engine.great_battles.common import ArmourClass, Cover, Quality, ref, roll_against
 from rules_engine.registry import procedure, table
 from rules_engine.results import Applies, Comparison, CompoundResult, Modifier, RollResult
@@ -20,6 +21,7 @@ from rules_engine.results import Applies, Comparison, CompoundResult, Modifier, 
 FIRE_RULE = ref("Infantry Fire, SMG Fire, Gun Fire [14.4]")
 TO_HIT_RULE = ref("To Hit Modifiers [14.4.8]")
 DESTROY_RULE = ref("All fire types: Destroy Modifiers (variant); FAQ 1")
+RED_BLACK_DIE_RULE = ref("Gun Fire, Variant (20-sided red #s); Summary of Variants (May 2003), Fire")
 FIRE_VARIANT_RULE = ref("FAQ 1; Summary of Variants (May 2003), Move and Supply")
 CLOSE_COMBAT_RULE = ref("9. Close Combat [14.8.2]")
 
@@ -83,7 +85,7 @@ def _small_arms(
         to_destroy={
             FireTarget.DISMOUNTED: numbers,
             FireTarget.SOFT_VEHICLE: (6,) * len(ranges),
-            **{target: armour for target in _ARMOUR_TARGETS},
+            **dict.fromkeys(_ARMOUR_TARGETS, armour),
         },
     )
 
@@ -236,8 +238,9 @@ class FireInput:
     # Variants, off in the stock game.
     target_in_cover_to_hit: bool = False
     target_riding_on_tanks: bool = False
-    ammo_low_markers: int = 0
-    destroy_modifiers: bool = False  # red destroy number, or the club applies them to all
+    ammo_low_markers: int = 0  # -1 to hit each (ammo variant)
+    red_black_destroy_die: bool = False  # destroy on the d20 marked 1-10 black and red
+    destroy_modifiers: bool = False  # FAQ 1: destroy modifiers on every shot, whatever the colour
     target_quality: Quality = Quality.AVERAGE
     target_cover: Cover = Cover.OPEN
 
@@ -289,13 +292,21 @@ def to_hit_modifiers(inputs: FireInput) -> tuple[Modifier, ...]:
         TO_HIT_VARIANT_MODIFIERS,
     )
     if inputs.ammo_low_markers:
-        value = TO_HIT_VARIANT_MODIFIERS["each ammo low marker"] * inputs.ammo_low_markers
-        modifiers.append(Modifier(f"{inputs.ammo_low_markers} ammo low", value, Applies.THRESHOLD))
+        modifiers.append(ammo_to_hit_modifier(inputs.ammo_low_markers))
     return tuple(modifiers)
 
 
-def destroy_modifiers(inputs: FireInput) -> tuple[Modifier, ...]:
-    if not inputs.destroy_modifiers:
+def ammo_to_hit_modifier(markers: int) -> Modifier:
+    """The ammo variant's to-hit penalty for ``markers`` ammo-low markers (a score modifier)."""
+    if markers < 0:
+        raise ValueError(f"{FIRE_VARIANT_RULE.text()}: ammo-low markers cannot be negative, got {markers}")
+    value = TO_HIT_VARIANT_MODIFIERS["each ammo low marker"] * markers
+    return Modifier(f"ammo low ×{markers}", value, Applies.THRESHOLD)
+
+
+def destroy_modifiers(inputs: FireInput, *, red_number: bool = False) -> tuple[Modifier, ...]:
+    """The destroy modifiers, on a red number of the variant die or on every shot (FAQ 1)."""
+    if not (red_number or inputs.destroy_modifiers):
         return ()
     modifiers = []
     if DESTROY_QUALITY_MODIFIERS[inputs.target_quality]:
@@ -340,9 +351,7 @@ def roll_fire(inputs: FireInput, dice: DiceSource) -> FireResult:
         comparison=Comparison.AT_MOST,
         cell=f"{inputs.weapon.value} {range_label}",
         outcome=hit,
-        outcome_text="hit (a 1 always hits)" if hit and thrown.total > needed else (
-            "hit" if hit else "miss"
-        ),
+        outcome_text="hit (a 1 always hits)" if hit and thrown.total > needed else ("hit" if hit else "miss"),
         inputs=asdict(inputs),
     )
     if not hit:
@@ -351,21 +360,57 @@ def roll_fire(inputs: FireInput, dice: DiceSource) -> FireResult:
     if destroy_number is None:
         # "-": the weapon cannot destroy this target, so a hit suppresses.
         return FireResult(to_hit=to_hit, to_destroy=None, outcome=FireOutcome.SUPPRESSED)
-    to_destroy = roll_against(
-        procedure="gb.fire",
-        title="To destroy",
-        rule=FIRE_RULE,
-        dice=dice,
-        threshold=destroy_number,
-        modifiers=destroy_modifiers(inputs),
-        passed=(True, "destroyed"),
-        failed=(False, "suppressed"),
-        subject=f"{inputs.target.value} target",
-        cell=f"{inputs.weapon.value} {range_label} {inputs.target.value}",
-        inputs=asdict(inputs),
-    )
+    cell = f"{inputs.weapon.value} {range_label} {inputs.target.value}"
+    if inputs.red_black_destroy_die:
+        to_destroy = _roll_red_black_destroy(inputs, dice, destroy_number, cell)
+    else:
+        to_destroy = roll_against(
+            procedure="gb.fire",
+            title="To destroy",
+            rule=FIRE_RULE,
+            dice=dice,
+            threshold=destroy_number,
+            modifiers=destroy_modifiers(inputs),
+            passed=(True, "destroyed"),
+            failed=(False, "suppressed"),
+            subject=f"{inputs.target.value} target",
+            cell=cell,
+            inputs=asdict(inputs),
+        )
     outcome = FireOutcome.DESTROYED if to_destroy.outcome else FireOutcome.SUPPRESSED
     return FireResult(to_hit=to_hit, to_destroy=to_destroy, outcome=outcome)
+
+
+RED_FACES_FROM = 11  # d20 faces 1-10 are the black 1-10, faces 11-20 the red 1-10 (GB-A-20)
+
+
+def read_red_black_die(thrown: DiceRoll) -> tuple[DiceRoll, bool]:
+    """The d20 read as the number printed on it (1-10), and whether that number is red."""
+    face = thrown.faces[0]
+    red = face >= RED_FACES_FROM
+    number = face - RED_FACES_FROM + 1 if red else face
+    return DiceRoll(kind=thrown.kind, faces=thrown.faces, total=number), red
+
+
+def _roll_red_black_destroy(inputs: FireInput, dice: DiceSource, number: int, cell: str) -> RollResult:
+    thrown, red = read_red_black_die(roll(DiceKind.D20, dice))
+    modifiers = destroy_modifiers(inputs, red_number=red)
+    needed = number + sum(m.value for m in modifiers)
+    destroyed = thrown.total <= needed
+    return RollResult(
+        procedure="gb.fire",
+        title="To destroy",
+        subject=f"{inputs.target.value} target",
+        rule=RED_BLACK_DIE_RULE,
+        rolls=(thrown,),
+        modifiers=modifiers,
+        threshold_base=number,
+        comparison=Comparison.AT_MOST,
+        cell=f"{cell}, {'red' if red else 'black'} number",
+        outcome=destroyed,
+        outcome_text="destroyed" if destroyed else "suppressed",
+        inputs=asdict(inputs),
+    )
 
 
 # --- Close combat -----------------------------------------------------------
@@ -428,27 +473,27 @@ class CloseCombatInput:
 
 def close_combat_modifiers(inputs: CloseCombatInput) -> tuple[tuple[Modifier, ...], tuple[Modifier, ...]]:
     """The attacker's and the defender's modifiers."""
-    table_ = CLOSE_COMBAT_MODIFIERS
+    chart = CLOSE_COMBAT_MODIFIERS
     attacker: list[Modifier] = []
     defender: list[Modifier] = []
     if inputs.attacker_armour is not ArmourClass.NONE:
         in_cover = inputs.defender_cover in _DEFENDER_COVER
         name = "armor vs. cover" if in_cover else "armor vs. open"
-        attacker.append(Modifier(name, table_["attacker"][name]))
+        attacker.append(Modifier(name, chart["attacker"][name]))
         if inputs.attacker_armour is ArmourClass.LIGHT:
-            attacker.append(Modifier("light armor", table_["attacker"]["light armor"]))
+            attacker.append(Modifier("light armor", chart["attacker"]["light armor"]))
         if inputs.attacker_armour is ArmourClass.SUPERHEAVY:
-            attacker.append(Modifier("superheavy armor", table_["attacker"]["superheavy armor"]))
+            attacker.append(Modifier("superheavy armor", chart["attacker"]["superheavy armor"]))
     if inputs.defender_cover in _DEFENDER_COVER and inputs.defender_stands_in_cover >= 2:
         name = _DEFENDER_COVER[inputs.defender_cover]
-        defender.append(Modifier(name, table_["defender"][name]))
+        defender.append(Modifier(name, chart["defender"][name]))
     for name, attached in (
         ("AT gun attached", inputs.defender_at_gun_attached),
         ("Hvy Wpns attached", inputs.defender_heavy_weapons_attached),
     ):
         if attached:
-            defender.append(Modifier(name, table_["defender"][name]))
-    both = table_["both sides"]
+            defender.append(Modifier(name, chart["defender"][name]))
+    both = chart["both sides"]
     for side, smg in ((attacker, inputs.attacker_smg), (defender, inputs.defender_smg)):
         if smg:
             side.append(Modifier("submachinegun Bn.", both["submachinegun Bn."]))
@@ -459,7 +504,9 @@ def close_combat_modifiers(inputs: CloseCombatInput) -> tuple[tuple[Modifier, ..
     extra = inputs.attacker_unsuppressed - inputs.defender_unsuppressed
     if extra:
         side = attacker if extra > 0 else defender
-        side.append(Modifier(f"{abs(extra)} extra unsuppressed", both["each extra unsuppressed stand"] * abs(extra)))
+        side.append(
+            Modifier(f"{abs(extra)} extra unsuppressed", both["each extra unsuppressed stand"] * abs(extra))
+        )
     return tuple(attacker), tuple(defender)
 
 
@@ -487,9 +534,15 @@ def roll_close_combat(inputs: CloseCombatInput, dice: DiceSource) -> CompoundRes
         )
     attacker, defender = results
     if attacker.score > defender.score:
-        outcome, text = CloseCombatOutcome.ATTACKER_WINS, 'attacker wins: defender retreats 3", attacker advances 1"'
+        outcome, text = (
+            CloseCombatOutcome.ATTACKER_WINS,
+            'attacker wins: defender retreats 3", attacker advances 1"',
+        )
     elif defender.score > attacker.score:
-        outcome, text = CloseCombatOutcome.DEFENDER_WINS, 'defender wins: attacker retreats 3", defender advances 1"'
+        outcome, text = (
+            CloseCombatOutcome.DEFENDER_WINS,
+            'defender wins: attacker retreats 3", defender advances 1"',
+        )
     else:
         outcome, text = CloseCombatOutcome.CONTINUES, "equal: close combat continues next player turn"
     return CompoundResult(title="Close combat", results=tuple(results), outcome=outcome, outcome_text=text)

@@ -67,13 +67,11 @@ class SightingDistance:
         }
 
 
-def sighting_row(turn: int, even_roll: bool | None) -> str:
-    """The table row for ``turn``; turn 3 needs the parity of the d10."""
+def sighting_row(turn: int, even_roll: bool) -> str:
+    """The table row for ``turn``; only turn 3 reads the parity of the d10."""
     if not 1 <= turn <= LAST_TURN:
         raise ValueError(f"{SIGHTING_RULE.text()}: a day has turns 1..{LAST_TURN}, got {turn}")
     if turn == 3:
-        if even_roll is None:
-            raise ValueError(f"{SIGHTING_RULE.text()}: turn 3 needs the odd/even roll")
         return "3 even" if even_roll else "3 odd"
     return str(turn) if turn < 3 else "4+"
 
@@ -85,33 +83,27 @@ def sighting_inches(row: str, player: PlayerOrder, target_in_cover: bool) -> int
 
 @procedure("gb.sighting_distance", "Sighting distance", SIGHTING_RULE)
 def roll_sighting_distance(inputs: SightingInput, dice: DiceSource) -> SightingDistance:
-    # The 2nd player's turn 3 reads 12" whatever the roll, so only the 1st rolls.
-    if inputs.turn == 3 and inputs.player is PlayerOrder.SECOND:
-        row = "3 even"
-        thrown_result = None
-    elif inputs.turn == 3:
-        thrown = roll(DiceKind.D10, dice)
-        row = sighting_row(3, thrown.total % 2 == 0)
+    # Only the 1st player's turn 3 rolls: the 2nd player's reads 12" either way.
+    if inputs.turn != 3 or inputs.player is PlayerOrder.SECOND:
+        row = sighting_row(inputs.turn, even_roll=True)
         inches = sighting_inches(row, inputs.player, inputs.target_in_cover)
-        thrown_result = RollResult(
-            procedure="gb.sighting_distance",
-            title="Turn 3 sighting roll",
-            subject=f"{inputs.player.value} player",
-            rule=SIGHTING_RULE,
-            rolls=(thrown,),
-            cell=f"turn {row}",
-            outcome=inches,
-            outcome_text=f'{"even" if thrown.total % 2 == 0 else "odd"}: sighting {inches}"',
-            inputs=asdict(inputs),
-        )
-    else:
-        row = sighting_row(inputs.turn, None)
-        thrown_result = None
-    return SightingDistance(
-        inches=sighting_inches(row, inputs.player, inputs.target_in_cover),
-        row=row,
-        roll=thrown_result,
+        return SightingDistance(inches=inches, row=row, roll=None)
+    thrown = roll(DiceKind.D10, dice)
+    even = thrown.total % 2 == 0
+    row = sighting_row(3, even)
+    inches = sighting_inches(row, inputs.player, inputs.target_in_cover)
+    result = RollResult(
+        procedure="gb.sighting_distance",
+        title="Turn 3 sighting roll",
+        subject=f"{inputs.player.value} player",
+        rule=SIGHTING_RULE,
+        rolls=(thrown,),
+        cell=f"turn {row}",
+        outcome=inches,
+        outcome_text=f'{"even" if even else "odd"}: sighting {inches}"',
+        inputs=asdict(inputs),
     )
+    return SightingDistance(inches=inches, row=row, roll=result)
 
 
 class DeploymentTime(enum.Enum):
@@ -193,9 +185,7 @@ class DeploymentResult:
         }
 
 
-@procedure(
-    "gb.deployment_casualties", "Deployment casualties", DEPLOYMENT_RULE, rolls=False
-)
+@procedure("gb.deployment_casualties", "Deployment casualties", DEPLOYMENT_RULE, rolls=False)
 def lookup_deployment_casualties(inputs: DeploymentInput) -> DeploymentResult:
     if inputs.range_inches < 0:
         raise ValueError(f"{DEPLOYMENT_RULE.text()}: range cannot be negative")
@@ -206,6 +196,4 @@ def lookup_deployment_casualties(inputs: DeploymentInput) -> DeploymentResult:
     column_name = 'over 12"' if math.isinf(column) else f'{column:g}"'
     if inputs.friendly_intervening:
         casualties, column_name = _NO_EFFECT, "friendly intervening"
-    return DeploymentResult(
-        casualties=casualties, cell=f"{inputs.time.value}, {column_name}", inputs=inputs
-    )
+    return DeploymentResult(casualties=casualties, cell=f"{inputs.time.value}, {column_name}", inputs=inputs)

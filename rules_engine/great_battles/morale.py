@@ -86,8 +86,10 @@ class RallyNumber:
         return ()
 
     def line(self) -> str:
-        return f"Rally number: {self.base}" + "".join(f" {m.text()}" for m in self.modifiers) + (
-            f" = {self.number}"
+        return (
+            f"Rally number: {self.base}"
+            + "".join(f" {m.text()}" for m in self.modifiers)
+            + (f" = {self.number}")
         )
 
     def to_dict(self) -> dict[str, object]:

@@ -14,6 +14,7 @@ from rules_engine.dice import DiceKind, DiceSource, roll
 from rules_engine.great_battles.action_points import actions_for
 from rules_engine.great_battles.barrage import delay_for
 from rules_engine.great_battles.campaign_pools import ACTIVATION_POOL_CAP, PoolChange, gain_points
+from rules_engine.great_battles.combat import ammo_to_hit_modifier as ammo_to_hit_modifier
 from rules_engine.great_battles.common import Quality, ref, roll_against
 from rules_engine.registry import procedure, table
 from rules_engine.results import Applies, Modifier, RollResult
@@ -141,6 +142,10 @@ def roll_activation_delay(inputs: ActivationDelayInput, dice: DiceSource) -> Rol
 # --- ammunition low markers --------------------------------------------------------
 
 
+# The -1 to hit per marker (``ammo_to_hit_modifier``, imported above) is a cell of
+# the fire chart's variant to-hit modifiers; gb.fire applies it (``ammo_low_markers``).
+
+
 class AmmoScheme(enum.Enum):
     SUMMARY_2003 = "2003 summary"  # marker on an unmodified 0 to destroy; % removal
     FAQ_2002 = "FAQ 33"  # marker on an unmodified 1 to hit; count removal
@@ -150,7 +155,7 @@ class AmmoScheme(enum.Enum):
 class AmmoMarkerInput:
     to_hit_die: int  # natural d10 faces, 10 = the printed 0
     hit: bool
-    to_destroy_die: int | None = None
+    to_destroy_die: int | None = None  # as read; the red/black d20 reads 1-10 (GB-A-20)
     scheme: AmmoScheme = AmmoScheme.SUMMARY_2003
     # FAQ 33 refinement: after the 1 to hit, a marker only if to-destroy ≥ rally number.
     rally_number: int | None = None
@@ -167,11 +172,6 @@ def lookup_ammo_low_marker(inputs: AmmoMarkerInput) -> bool:
     if inputs.rally_number is None:
         return True
     return inputs.to_destroy_die is not None and inputs.to_destroy_die >= inputs.rally_number
-
-
-def ammo_to_hit_modifier(markers: int) -> Modifier:
-    """-1 to the to-hit number per marker (a score modifier)."""
-    return Modifier(f"ammo low ×{markers}", -markers, Applies.THRESHOLD)
 
 
 AMMO_REMOVAL_PERCENT: dict[SupplySituation, int] = table(

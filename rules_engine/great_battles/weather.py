@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import asdict, dataclass
 
 from rules_engine.dice import DiceKind, DiceSource, roll
@@ -43,7 +44,7 @@ class WeatherInput:
 
     def bands(self) -> tuple[tuple[int, Weather], ...]:
         tops = (0, self.clear_max, self.drizzle_max, self.overcast_max, 10)
-        if any(low > high for low, high in zip(tops, tops[1:], strict=False)):
+        if any(low > high for low, high in itertools.pairwise(tops)):
             raise ValueError(
                 f"{WEATHER_RULE.text()}: weather chances must rise within 0..10, "
                 f"got clear≤{self.clear_max}, drizzle≤{self.drizzle_max}, "

@@ -1,4 +1,4 @@
-""""1943" (battalion-level WWII): set-up page (seeds 000/001) and movement chapter (seed 002).
+""" "1943" (battalion-level WWII): set-up page (seeds 000/001) and movement chapter (seed 002).
 
 Importing the package registers every table and procedure of the slice.
 """

@@ -184,6 +184,13 @@ def presence_cell(priority: AirCoverPriority, superiority_score: int) -> Presenc
     return AIR_PRESENCE[priority][column]
 
 
+def presence_column_label(score: int) -> str:
+    """The column heading as printed: "-1", "0", "+1" .. "+5 or more"."""
+    if score >= PRESENCE_COLUMNS[-1]:
+        return "+5 or more"
+    return "0" if score == 0 else f"{score:+d}"
+
+
 @dataclass(frozen=True)
 class AirPresenceInput:
     priority: AirCoverPriority
@@ -193,7 +200,7 @@ class AirPresenceInput:
 @procedure("n43.air_presence", "Air presence", PRESENCE_RULE)
 def roll_air_presence(inputs: AirPresenceInput, dice: DiceSource) -> RollResult:
     cell = presence_cell(inputs.priority, inputs.superiority_score)
-    column = "+5 or more" if inputs.superiority_score >= 5 else f"{inputs.superiority_score:+d}"
+    column = presence_column_label(inputs.superiority_score)
     common: dict[str, Any] = {
         "procedure": "n43.air_presence",
         "title": "Air presence",

@@ -93,7 +93,7 @@ class NationModifier:
         return f"{self.year} {self.nation.value}{where}"
 
 
-J, I, B, G, F, S, A = (
+J, IT, B, G, F, S, A = (
     Nation.JAPANESE,
     Nation.ITALIAN,
     Nation.BRITISH,
@@ -114,16 +114,16 @@ PLANNED_FIRE_MODIFIERS: tuple[NationModifier, ...] = table(
     PLANNED_RULE,
     (
         NationModifier(1939, J, -2, CHINA),
-        NationModifier(1940, I, -5, NORTH_AFRICA),
+        NationModifier(1940, IT, -5, NORTH_AFRICA),
         NationModifier(1940, B, -4, NORTH_AFRICA),
         NationModifier(1940, B, -3, FRANCE),
         NationModifier(1940, F, -1),
-        NationModifier(1941, I, -3, NORTH_AFRICA),
+        NationModifier(1941, IT, -3, NORTH_AFRICA),
         NationModifier(1941, B, -2, NORTH_AFRICA_ASIA),
         NationModifier(1941, G, -2, NORTH_AFRICA),
         NationModifier(1941, J, -1),
         NationModifier(1942, J, -1),
-        NationModifier(1942, I, -2, NORTH_AFRICA),
+        NationModifier(1942, IT, -2, NORTH_AFRICA),
         NationModifier(1942, B, -2, NORTH_AFRICA),
         NationModifier(1943, J, -1),
         NationModifier(1943, S, 2),
@@ -145,16 +145,16 @@ SUPPORT_FIRE_MODIFIERS: tuple[NationModifier, ...] = table(
     SUPPORT_RULE,
     (
         NationModifier(1939, J, -2, CHINA),
-        NationModifier(1940, I, -5, NORTH_AFRICA),
+        NationModifier(1940, IT, -5, NORTH_AFRICA),
         NationModifier(1940, B, -4, NORTH_AFRICA),
         NationModifier(1940, B, -2, FRANCE),
         NationModifier(1940, F, -1),
-        NationModifier(1941, I, -3, NORTH_AFRICA),
+        NationModifier(1941, IT, -3, NORTH_AFRICA),
         NationModifier(1941, B, -3, NORTH_AFRICA_ASIA),
         NationModifier(1941, G, 1),
         NationModifier(1941, S, -4),
         NationModifier(1942, J, -1),
-        NationModifier(1942, I, -2, NORTH_AFRICA),
+        NationModifier(1942, IT, -2, NORTH_AFRICA),
         NationModifier(1942, G, 1, RUSSIA),
         NationModifier(1942, S, -3),
         NationModifier(1943, J, -1),
@@ -187,9 +187,7 @@ def matching_entries(
     return tuple(
         entry
         for entry in entries
-        if entry.year == year
-        and entry.nation is nation
-        and (not entry.fronts or front in entry.fronts)
+        if entry.year == year and entry.nation is nation and (not entry.fronts or front in entry.fronts)
     )
 
 
@@ -254,7 +252,11 @@ def allotment(hundredths: int, total_units: int) -> int:
 
 
 def _roll_fire(
-    spec: _FireTable, inputs: PlannedFireInput | SupportFireInput, dice: DiceSource, *, none_reason: str | None
+    spec: _FireTable,
+    inputs: PlannedFireInput | SupportFireInput,
+    dice: DiceSource,
+    *,
+    none_reason: str | None,
 ) -> RollResult:
     check_year(inputs.year)
     if inputs.total_units < 0:
@@ -297,7 +299,9 @@ def _roll_fire(
 @procedure("n43.planned_fire", "Planned artillery fire", PLANNED_RULE)
 def roll_planned_fire(inputs: PlannedFireInput, dice: DiceSource) -> RollResult:
     shore = inputs.amphibious_shore_defender
-    return _roll_fire(_PLANNED, inputs, dice, none_reason="amphibious landing: shore defender" if shore else None)
+    return _roll_fire(
+        _PLANNED, inputs, dice, none_reason="amphibious landing: shore defender" if shore else None
+    )
 
 
 @procedure("n43.support_fire", "Requested (support) artillery fire", SUPPORT_RULE)
@@ -358,25 +362,25 @@ COUNTERBATTERY_CATEGORIES: tuple[CategoryEntry, ...] = table(
     (
         CategoryEntry(1939, G, (CB,)),
         CategoryEntry(1939, P, (CC,)),
-        CategoryEntry(1940, I, (CD,)),
+        CategoryEntry(1940, IT, (CD,)),
         CategoryEntry(1940, B, (CD,), NORTH_AFRICA),
         CategoryEntry(1940, B, (CC,), FRANCE),
         CategoryEntry(1940, G, (CB,)),
         CategoryEntry(1940, F, (CC,)),
         CategoryEntry(1941, J, (CD,)),
-        CategoryEntry(1941, I, (CD,)),
+        CategoryEntry(1941, IT, (CD,)),
         CategoryEntry(1941, B, (CC,)),
         CategoryEntry(1941, S, (CD,)),
         CategoryEntry(1941, G, (CB,)),
         CategoryEntry(1941, A, (CD,)),
         CategoryEntry(1942, J, (CD,)),
-        CategoryEntry(1942, I, (CD,)),
+        CategoryEntry(1942, IT, (CD,)),
         CategoryEntry(1942, B, (CB,)),
         CategoryEntry(1942, S, (CD,)),
         CategoryEntry(1942, G, (CB,)),
         CategoryEntry(1942, A, (CC,)),
         CategoryEntry(1943, J, (CD,)),
-        CategoryEntry(1943, I, (CC,)),
+        CategoryEntry(1943, IT, (CC,)),
         CategoryEntry(1943, B, (CB,)),
         CategoryEntry(1943, S, (CC,)),
         CategoryEntry(1943, G, (CB,)),
@@ -422,7 +426,9 @@ def counterbattery_category(inputs: CounterbatteryInput) -> CounterbatteryCatego
     if inputs.either_or_pick is None:
         return choices[0]
     if inputs.either_or_pick not in choices:
-        raise ValueError(f"{inputs.either_or_pick.value} is not one of the listed {[c.value for c in choices]}")
+        raise ValueError(
+            f"{inputs.either_or_pick.value} is not one of the listed {[c.value for c in choices]}"
+        )
     return inputs.either_or_pick
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from rules_engine.dice import DiceKind
 from rules_engine.results import RuleRef, RuleSystem
@@ -22,9 +22,6 @@ MOVEMENT_SEED = "002_aa433387fee19918.txt"
 FIRST_YEAR = 1939
 LAST_YEAR = 1945
 YEARS: tuple[int, ...] = tuple(range(FIRST_YEAR, LAST_YEAR + 1))
-
-T = TypeVar("T")
-
 
 def ref(section: str, seed: str = SETUP_SEED) -> RuleRef:
     return RuleRef(RuleSystem.NINETEEN_43, seed, section)
@@ -120,9 +117,7 @@ class AirCoverPriority(enum.Enum):
 
 # The seeds' "British" modifiers and "Commonwealth" rows cover these nations
 # (see notes N43-04); "Russian(s)" is vocab's SOVIET.
-COMMONWEALTH_NATIONS: frozenset[Nation] = frozenset(
-    {Nation.BRITISH, Nation.COMMONWEALTH, Nation.CANADIAN}
-)
+COMMONWEALTH_NATIONS: frozenset[Nation] = frozenset({Nation.BRITISH, Nation.COMMONWEALTH, Nation.CANADIAN})
 
 
 def check_year(year: int) -> None:
@@ -150,15 +145,6 @@ def column_for(cells: Sequence[Span | None], score: int) -> int | None:
         if cell is not None and cell[0] <= score <= cell[1]:
             return index
     return None
-
-
-def banded(bands: Sequence[tuple[int, T]], score: int) -> T:
-    """Value of the first band whose top is at or above ``score``; scores past
-    either end read the end bands (a modified roll off the chart)."""
-    for top, value in bands:
-        if score <= top:
-            return value
-    return bands[-1][1]
 
 
 def dice_label(kind: DiceKind) -> str:

@@ -133,6 +133,7 @@ def _dice_for(inputs: DefensiveWorksInput) -> dict[DefenceWork, DiceKind]:
 @procedure("n43.defensive_works", "Defensive works", DEFENCES_RULE, optional=True)
 def roll_defensive_works(inputs: DefensiveWorksInput, dice: DiceSource) -> DefensiveWorks:
     sets = roll_sets(inputs.total_bases, inputs.partial_block_counts)
+    row_label = inputs.row.value if inputs.role is BattleRole.DEFENDER else "attacker"
     results: list[RollResult] = []
     totals: dict[DefenceWork, int] = {}
     for number in range(1, sets + 1):
@@ -147,7 +148,7 @@ def roll_defensive_works(inputs: DefensiveWorksInput, dice: DiceSource) -> Defen
                     subject=f"{inputs.role.value}, roll {number} of {sets}",
                     rule=DEFENCES_RULE,
                     rolls=(thrown,),
-                    cell=f"{inputs.row.value if inputs.role is BattleRole.DEFENDER else 'attacker'}: {dice_label(kind)}",
+                    cell=f"{row_label}: {dice_label(kind)}",
                     outcome=amount,
                     outcome_text=f"{amount}{work.unit}",
                     inputs=as_inputs(inputs),

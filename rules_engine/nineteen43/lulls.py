@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass
 from typing import Any
@@ -130,7 +131,11 @@ def roll_lull_check(inputs: LullCheckInput, dice: DiceSource) -> RollResult:
     }
     if inputs.turn < inputs.start_turn:
         return RollResult(
-            rolls=(), cell=f"checks start on turn {inputs.start_turn}", outcome=None, outcome_text="no check yet", **common
+            rolls=(),
+            cell=f"checks start on turn {inputs.start_turn}",
+            outcome=None,
+            outcome_text="no check yet",
+            **common,
         )
     thrown = roll(DiceKind.D6, dice)
     length = lull_length(inputs.turn) if thrown.total == LULL_FACE else None
@@ -148,12 +153,16 @@ def roll_lull_check(inputs: LullCheckInput, dice: DiceSource) -> RollResult:
 class LullFeatureInput:
     feature: LullFeature
     length: LullLength
+    # The table prints "3 - 6", the worked example beside it says 4 through 6 (N43-18).
+    long_lull_combat_repair_from: int = 3
 
 
 @procedure("n43.lull_feature", "Combat lull feature", LULL_RULE)
 def roll_lull_feature(inputs: LullFeatureInput, dice: DiceSource) -> RollResult:
     """Throws the cell's roll if it has one; otherwise reports the permission."""
     cell = LULL_FEATURES[inputs.feature][inputs.length]
+    if inputs.feature is LullFeature.REPAIR_COMBAT_BASE and inputs.length is LullLength.LONG:
+        cell = dataclasses.replace(cell, needs=inputs.long_lull_combat_repair_from)
     common: dict[str, Any] = {
         "procedure": "n43.lull_feature",
         "title": inputs.feature.value,
@@ -168,7 +177,7 @@ def roll_lull_feature(inputs: LullFeatureInput, dice: DiceSource) -> RollResult:
     thrown = roll(cell.dice, dice)
     if cell.needs is None:
         return RollResult(
-            rolls=(thrown,), outcome=thrown.total, outcome_text=f"{thrown.total}\" of trenchline", **common
+            rolls=(thrown,), outcome=thrown.total, outcome_text=f'{thrown.total}" of trenchline', **common
         )
     passed = thrown.total >= cell.needs
     text = "passed" if passed else "failed"
@@ -184,4 +193,3 @@ def roll_lull_feature(inputs: LullFeatureInput, dice: DiceSource) -> RollResult:
         outcome_text=text,
         **common,
     )
-

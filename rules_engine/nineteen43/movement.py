@@ -192,7 +192,12 @@ class RidersAllowed:
         return ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"nation": self.nation.value, "year": self.year, "allowed": self.allowed, "from_year": self.from_year}
+        return {
+            "nation": self.nation.value,
+            "year": self.year,
+            "allowed": self.allowed,
+            "from_year": self.from_year,
+        }
 
 
 @procedure("n43.riders_allowed", "Infantry riders allowed", TRANSPORT_RULE, rolls=False)
@@ -255,7 +260,9 @@ class TurnPlan:
     def text(self) -> str:
         if not self.may_fire:
             return f"turn {self.turn}: may not fire"
-        return f"turn {self.turn}: fires" + (" with the Moved modifier" if self.moved_modifier else " at full effect")
+        return f"turn {self.turn}: fires" + (
+            " with the Moved modifier" if self.moved_modifier else " at full effect"
+        )
 
 
 @dataclass(frozen=True)
@@ -273,7 +280,10 @@ class GunDeployment:
             "limber_quarters": self.handling.limber_quarters,
             "unlimber_quarters": self.handling.unlimber_quarters,
             "set_up_quarters": self.handling.set_up_quarters,
-            "turns": [{"turn": t.turn, "may_fire": t.may_fire, "moved_modifier": t.moved_modifier} for t in self.turns],
+            "turns": [
+                {"turn": t.turn, "may_fire": t.may_fire, "moved_modifier": t.moved_modifier}
+                for t in self.turns
+            ],
             "outcome_text": "; ".join(t.text() for t in self.turns),
         }
 

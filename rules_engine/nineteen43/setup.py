@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules_engine.dice import DiceKind, DiceSource, roll
+from rules_engine.dice import DiceKind, DiceRoll, DiceSource, roll
 from rules_engine.nineteen43.common import (
     CommandSystem,
     ProximityTerrain,
@@ -87,7 +87,7 @@ def roll_setup_proximity(inputs: ProximityInput, dice: DiceSource) -> RollResult
         cell=f"{inputs.terrain.value} / {thrown.total}: {yards} yds",
         outcome=found,
         outcome_text=(
-            f"attacker no nearer than {yards} yds ({found.inches:g}\" at {inputs.scale.value} scale);"
+            f'attacker no nearer than {yards} yds ({found.inches:g}" at {inputs.scale.value} scale);'
             f" lull checks from turn {thrown.total}"
         ),
         inputs=as_inputs(inputs),
@@ -164,7 +164,7 @@ def roll_troop_reaction(inputs: TroopReactionInput, dice: DiceSource) -> RollRes
     """Average training throws 1D6 between the two letters; others roll nothing."""
     worse, better = REACTION_TABLE[inputs.command_system][inputs.training]
     printed = worse.value if worse is better else f"{worse.value}/{better.value}"
-    rolls = ()
+    rolls: tuple[DiceRoll, ...] = ()
     profile = worse
     if worse is not better:
         thrown = roll(DiceKind.D6, dice)

@@ -74,6 +74,7 @@ FORCE_AVAILABILITY: tuple[Band[ForceAvailability], ...] = table(
     "pk.force_availability", "Force availability (d10, 0 = 10)", AVAILABILITY_RULE, availability_bands(11)
 )
 
+
 @dataclass(frozen=True)
 class AvailabilityModifiers:
     force_led_by: dict[LeaderRating, int]
@@ -107,7 +108,7 @@ AVAILABILITY_MODIFIERS: AvailabilityModifiers = table(
 
 @dataclass(frozen=True)
 class ForceAvailabilityInput:
-    leader: LeaderRating
+    leader_rating: LeaderRating
     ground: Ground = Ground.MIXED
     conditions: tuple[BattlefieldCondition, ...] = ()
     home_nation: bool = False
@@ -124,7 +125,7 @@ def availability_modifiers(inputs: ForceAvailabilityInput) -> tuple[Modifier, ..
     weather = [c for c in inputs.conditions if c in table_.weather]
     worst = max(weather, key=lambda c: table_.weather[c], default=None)
     return modifiers(
-        (True, f"led by {inputs.leader.value}", table_.force_led_by.get(inputs.leader, 0)),
+        (True, f"led by {inputs.leader_rating.value}", table_.force_led_by.get(inputs.leader_rating, 0)),
         (True, f"ground {inputs.ground.value}", table_.ground.get(inputs.ground, 0)),
         (worst is not None, worst.value if worst else "", table_.weather[worst] if worst else 0),
         (inputs.home_nation, "home nation", table_.home_nation),
@@ -135,10 +136,10 @@ def availability_modifiers(inputs: ForceAvailabilityInput) -> tuple[Modifier, ..
 
 @procedure("pk.force_availability", "Force availability", AVAILABILITY_RULE)
 def roll_force_availability(inputs: ForceAvailabilityInput, dice: DiceSource) -> RollResult:
-    category, result = band_result(
+    _, result = band_result(
         procedure_key="pk.force_availability",
         title="Force availability",
-        subject=inputs.force_name or f"force led by {inputs.leader.value}",
+        subject=inputs.force_name or f"force led by {inputs.leader_rating.value}",
         rule=AVAILABILITY_RULE,
         bands=availability_bands(inputs.no_show_from),
         thrown=roll(DiceKind.D10, dice),
@@ -208,7 +209,7 @@ _E_TO_H = frozenset({LeaderRating.E, LeaderRating.F, LeaderRating.G, LeaderRatin
 
 @dataclass(frozen=True)
 class DeploymentInput:
-    leader: LeaderRating
+    leader_rating: LeaderRating
     mobility: Mobility = Mobility.MIXED
     air_superiority: bool = False
     home_nation: bool = False
@@ -243,17 +244,27 @@ def roll_deployment(inputs: DeploymentInput, dice: DiceSource) -> Deployment:
         (inputs.mobility is Mobility.MECHANIZED, "all mechanized", DEPLOYMENT_MODIFIERS["all mechanized"]),
         (inputs.air_superiority, "air superiority", DEPLOYMENT_MODIFIERS["air superiority"]),
         (inputs.home_nation, "home nation", DEPLOYMENT_MODIFIERS["home nation"]),
-        (inputs.leader in _A_TO_C, f"{inputs.leader.value} leader", DEPLOYMENT_MODIFIERS["A-C leader"]),
-        (inputs.leader in _E_TO_H, f"{inputs.leader.value} leader", DEPLOYMENT_MODIFIERS["E-H leader"]),
+        (
+            inputs.leader_rating in _A_TO_C,
+            f"{inputs.leader_rating.value} leader",
+            DEPLOYMENT_MODIFIERS["A-C leader"],
+        ),
+        (
+            inputs.leader_rating in _E_TO_H,
+            f"{inputs.leader_rating.value} leader",
+            DEPLOYMENT_MODIFIERS["E-H leader"],
+        ),
         (
             inputs.order is ForceOrder.ADVANCE,
             "advance order",
             DEPLOYMENT_MODIFIERS["advance vs move order"],
         ),
     )
-    subject = inputs.force_name or f"force led by {inputs.leader.value}"
+    subject = inputs.force_name or f"force led by {inputs.leader_rating.value}"
 
-    def read(title: str, bands: tuple[Band[DeploymentZone], ...], mods: tuple[Modifier, ...]) -> tuple[DeploymentZone, RollResult]:
+    def read(
+        title: str, bands: tuple[Band[DeploymentZone], ...], mods: tuple[Modifier, ...]
+    ) -> tuple[DeploymentZone, RollResult]:
         return band_result(
             procedure_key="pk.deployment",
             title=title,
@@ -290,13 +301,16 @@ ARRIVAL_CHANCE: dict[LeaderRating, int] = table(
 )
 
 ARRIVAL_BONUS_PER_SEGMENT = table(
-    "pk.arrival_bonus_per_segment", "Arrival chance added per day segment since the first attempt", ARRIVAL_RULE, 5
+    "pk.arrival_bonus_per_segment",
+    "Arrival chance added per day segment since the first attempt",
+    ARRIVAL_RULE,
+    5,
 )
 
 
 @dataclass(frozen=True)
 class ArrivalInput:
-    leader: LeaderRating  # the force's general
+    leader_rating: LeaderRating  # the force's general
     segments_since_first_attempt: int = 0  # 0 on the first attempt
     force_name: str = ""
 
@@ -312,16 +326,16 @@ def arrival_bonus(segments: int) -> tuple[Modifier, ...]:
 def roll_arrival(inputs: ArrivalInput, dice: DiceSource) -> RollResult:
     thrown = roll(DiceKind.PERCENTILE, dice)
     mods = arrival_bonus(inputs.segments_since_first_attempt)
-    chance = ARRIVAL_CHANCE[inputs.leader] + sum(m.value for m in mods)
+    chance = ARRIVAL_CHANCE[inputs.leader_rating] + sum(m.value for m in mods)
     arrives = thrown.total <= chance
     return RollResult(
         procedure="pk.arrival",
         title="Arrival roll",
-        subject=inputs.force_name or f"Force Led by {inputs.leader.value}",
+        subject=inputs.force_name or f"Force Led by {inputs.leader_rating.value}",
         rule=ARRIVAL_RULE,
         rolls=(thrown,),
         modifiers=mods,
-        threshold_base=ARRIVAL_CHANCE[inputs.leader],
+        threshold_base=ARRIVAL_CHANCE[inputs.leader_rating],
         comparison=Comparison.AT_MOST,
         outcome=arrives,
         outcome_text="arrives" if arrives else "does not arrive",

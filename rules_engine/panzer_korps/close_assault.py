@@ -264,7 +264,9 @@ def roll_close_assault(inputs: CloseAssaultInput, dice: DiceSource) -> CloseAssa
         dice=dice,
     )
 
-    def resolve(name: str, own: dict[str, Any], enemy: dict[str, Any], in_cover: bool, side: Side) -> AssaultSide:
+    def resolve(
+        name: str, own: dict[str, Any], enemy: dict[str, Any], in_cover: bool, side: Side
+    ) -> AssaultSide:
         lost = leadership.winner is not None and leadership.winner is not side
         shifts = column_shifts(own, enemy, inputs.cover, in_cover, lost)
         quality: Quality = getattr(inputs, name)

@@ -118,20 +118,16 @@ def band_for(bands: Sequence[Band[T]], score: int) -> Band[T]:
     raise ValueError(f"score {score} is on no band of this chart")
 
 
-def modifiers(
-    *candidates: tuple[bool, str, int], applies: Applies = Applies.ROLL
-) -> tuple[Modifier, ...]:
+def modifiers(*candidates: tuple[bool, str, int], applies: Applies = Applies.ROLL) -> tuple[Modifier, ...]:
     """The modifiers whose condition holds; zero values are left out of the record."""
-    return tuple(
-        Modifier(name, value, applies) for holds, name, value in candidates if holds and value
-    )
+    return tuple(Modifier(name, value, applies) for holds, name, value in candidates if holds and value)
 
 
 def per_item(count: int, name: str, value_each: int) -> tuple[bool, str, int]:
-    """A "per each" modifier as one recorded modifier, e.g. ``2 × decorated leader``."""
+    """A "per each" modifier as one recorded modifier, e.g. ``decorated leader ×2``."""
     if count < 0:
         raise ValueError(f"{name}: a count cannot be negative ({count})")
-    label = name if count == 1 else f"{count} × {name}"
+    label = name if count == 1 else f"{name} ×{count}"
     return (count > 0, label, count * value_each)
 
 
@@ -233,6 +229,7 @@ def roll_opposed(
     dice: DiceSource,
 ) -> OpposedRoll:
     throws: list[RollResult] = []
+    winner: Side | None
 
     def throw(name: str, mods: tuple[Modifier, ...]) -> RollResult:
         thrown = roll(kind, dice)

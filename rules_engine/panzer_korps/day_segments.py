@@ -141,7 +141,12 @@ SEGMENT_MODIFIERS: dict[str, int] = table(
 RESERVIST_SHARE_PERCENT = 60
 _RAIN_SAND_MUD = frozenset({BattlefieldCondition.RAIN, BattlefieldCondition.SAND, BattlefieldCondition.MUD})
 _SNOW_FOG_ICE_MARSH = frozenset(
-    {BattlefieldCondition.SNOW, BattlefieldCondition.FOG, BattlefieldCondition.ICE, BattlefieldCondition.MARSH}
+    {
+        BattlefieldCondition.SNOW,
+        BattlefieldCondition.FOG,
+        BattlefieldCondition.ICE,
+        BattlefieldCondition.MARSH,
+    }
 )
 
 

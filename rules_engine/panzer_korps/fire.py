@@ -99,8 +99,8 @@ INFANTRY_FIRE_MODIFIERS: FireModifierChart = table(
     INFANTRY_FIRE_RULE,
     FireModifierChart(
         attachments={
-            **{a: 1 for a in _PLUS_ONE_ATTACHMENTS},
-            **{a: 2 for a in _PLUS_TWO_ATTACHMENTS},
+            **dict.fromkeys(_PLUS_ONE_ATTACHMENTS, 1),
+            **dict.fromkeys(_PLUS_TWO_ATTACHMENTS, 2),
             Attachment.HMG_AT_SHORT_RANGE: 2,
         },
         conditions={
@@ -117,7 +117,7 @@ AFV_FIRE_MODIFIERS: FireModifierChart = table(
     "AFV/AT fire dice modifiers",
     AFV_FIRE_RULE,
     FireModifierChart(
-        attachments={**{a: 1 for a in _PLUS_ONE_ATTACHMENTS}, **{a: 2 for a in _PLUS_TWO_ATTACHMENTS}},
+        attachments={**dict.fromkeys(_PLUS_ONE_ATTACHMENTS, 1), **dict.fromkeys(_PLUS_TWO_ATTACHMENTS, 2)},
         conditions={
             "moved": -1,
             "surprised": -1,
@@ -351,7 +351,9 @@ def exchange_fire(
     return FireExchange(markers, cover_roll, fire_roll)
 
 
-def attachment_modifiers(chart: FireModifierChart, attachments: tuple[Attachment, ...]) -> tuple[Modifier, ...]:
+def attachment_modifiers(
+    chart: FireModifierChart, attachments: tuple[Attachment, ...]
+) -> tuple[Modifier, ...]:
     missing = [a for a in attachments if a not in chart.attachments]
     if missing:
         raise ValueError(f"not on this fire chart: {', '.join(a.value for a in missing)}")

@@ -53,7 +53,9 @@ class MoraleOutcome(enum.Enum):
     ONE_DISORDER = "add one disorder marker"
     TWO_DISORDER = "add two disorder markers"
     FALL_BACK = "fall back a normal move facing the enemy, add three disorder markers"
-    PANIC = "panic: normal move plus d6 foot/d10 AFV or cavalry away from the enemy, add four disorder markers"
+    PANIC = (
+        "panic: normal move plus d6 foot/d10 AFV or cavalry away from the enemy, add four disorder markers"
+    )
 
 
 # Modified morale die; 5 and over is no effect (unprinted, rules notes PK-11).
@@ -210,7 +212,9 @@ def roll_morale(inputs: MoraleInput, dice: DiceSource) -> MoraleCheck:
     if outcome is not MoraleOutcome.PANIC:
         return MoraleCheck(outcome, markers, result, red_markers=inputs.red_markers)
     extra_die = (
-        MORALE_MODIFIERS.panic_extra_move_mounted if inputs.mounted else MORALE_MODIFIERS.panic_extra_move_foot
+        MORALE_MODIFIERS.panic_extra_move_mounted
+        if inputs.mounted
+        else MORALE_MODIFIERS.panic_extra_move_foot
     )
     extra = roll(extra_die, dice)
     move_roll = RollResult(
@@ -280,7 +284,9 @@ def lookup_disorder_recovery(inputs: DisorderRecoveryInput) -> DisorderRecovery:
     reasons = modifiers(
         (not inputs.moved, "non-movement turn", chart["non-movement turn"]),
         per_item(inputs.auto_rally, "auto-rally", chart["per decision die auto-rally allocated"]),
-        per_item(inputs.decorated_leaders, "decorated leader", chart["per decorated leader with the formation"]),
+        per_item(
+            inputs.decorated_leaders, "decorated leader", chart["per decorated leader with the formation"]
+        ),
         (quality in (Quality.REGULAR, Quality.VETERAN), quality.value, chart["Regular or Veteran"]),
         (quality in (Quality.ELITE, Quality.HARDENED), quality.value, chart["Elite or Hardened"]),
         (inputs.divisional_hq_attached, "divisional HQ company", chart["divisional HQ company attached"]),

@@ -15,12 +15,23 @@ from rules_engine.great_battles.dawn import (
 from rules_engine.great_battles.weather import WeatherInput, roll_weather
 from rules_engine.vocab import Weather
 
-C, D, O, F = Weather.CLEAR, Weather.DRIZZLE, Weather.OVERCAST, Weather.FOG
+CLEAR, DRIZZLE, OVERCAST, FOG = Weather.CLEAR, Weather.DRIZZLE, Weather.OVERCAST, Weather.FOG
 
 
 @pytest.mark.parametrize(
     ("face", "weather"),
-    [(1, C), (2, C), (3, C), (4, C), (5, D), (6, D), (7, O), (8, O), (9, F), (10, F)],
+    [
+        (1, CLEAR),
+        (2, CLEAR),
+        (3, CLEAR),
+        (4, CLEAR),
+        (5, DRIZZLE),
+        (6, DRIZZLE),
+        (7, OVERCAST),
+        (8, OVERCAST),
+        (9, FOG),
+        (10, FOG),
+    ],
 )
 def test_default_weather_chances(face, weather):
     assert roll_weather(WeatherInput(), ScriptedDice([face])).outcome is weather
@@ -29,11 +40,11 @@ def test_default_weather_chances(face, weather):
 def test_scenario_chances_override_and_zero_chance_band():
     # A desert scenario: clear on 1-8, no drizzle, overcast 9, fog 10.
     chances = WeatherInput(clear_max=8, drizzle_max=8, overcast_max=9)
-    assert [roll_weather(chances, ScriptedDice([f])).outcome for f in (8, 9, 10)] == [C, O, F]
+    assert [roll_weather(chances, ScriptedDice([f])).outcome for f in (8, 9, 10)] == [CLEAR, OVERCAST, FOG]
 
 
 def test_weather_chances_must_rise():
-    with pytest.raises(ValueError, match="1. Weather"):
+    with pytest.raises(ValueError, match=r"1\. Weather"):
         roll_weather(WeatherInput(clear_max=7, drizzle_max=5), ScriptedDice([1]))
 
 
@@ -57,7 +68,8 @@ def test_sighting_without_a_roll(turn, player, inches):
 def test_turn_3_first_player_rolls_odd_or_even(face, inches):
     result = roll_sighting_distance(SightingInput(3, FIRST), ScriptedDice([face]))
     assert result.inches == inches
-    assert result.roll is not None and f'{inches}"' in result.roll.line()
+    assert result.roll is not None
+    assert f'{inches}"' in result.roll.line()
 
 
 def test_turn_3_second_player_sees_12_without_rolling():
@@ -70,7 +82,7 @@ def test_stationary_target_in_cover_is_seen_at_1_inch():
 
 @pytest.mark.parametrize("turn", [0, 11])
 def test_turns_outside_the_day_are_refused(turn):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a day has turns"):
         roll_sighting_distance(SightingInput(turn), ScriptedDice([1]))
 
 

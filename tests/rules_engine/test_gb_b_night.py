@@ -25,7 +25,7 @@ from rules_engine.great_battles.night import (
 from rules_engine.results import Comparison
 from rules_engine.vocab import SupplyQuality, SupplySituation
 
-P, I, A, SR, SB = (
+P, INF, A, SR, SB = (
     SupplyQuality.POOR,
     SupplyQuality.INFERIOR,
     SupplyQuality.AVERAGE,
@@ -43,7 +43,7 @@ PRINTED = {
 
 @pytest.mark.parametrize(
     ("situation", "supply", "printed"),
-    [(sit, q, row[i]) for sit, row in PRINTED.items() for i, q in enumerate((P, I, A, SR, SB))],
+    [(sit, q, row[i]) for sit, row in PRINTED.items() for i, q in enumerate((P, INF, A, SR, SB))],
     ids=lambda v: getattr(v, "value", str(v)),
 )
 def test_every_rolling_cell(situation, supply, printed):
@@ -51,7 +51,7 @@ def test_every_rolling_cell(situation, supply, printed):
     assert (cell.roll_at_most, cell.extra_stands_lost) == (printed, 0)
 
 
-@pytest.mark.parametrize("supply", [P, I, A, SR, SB], ids=lambda q: q.value)
+@pytest.mark.parametrize("supply", [P, INF, A, SR, SB], ids=lambda q: q.value)
 def test_every_isolated_cell_is_no_roll_and_one_more_lost(supply):
     cell = replacement_cell(SupplySituation.ISOLATED, supply)
     assert (cell.roll_at_most, cell.extra_stands_lost, cell.rolls) == (0, 1, False)
@@ -60,7 +60,7 @@ def test_every_isolated_cell_is_no_roll_and_one_more_lost(supply):
 
 @pytest.mark.parametrize(
     ("situation", "supply", "printed"),
-    [(sit, q, row[i]) for sit, row in PRINTED.items() for i, q in enumerate((P, I, A, SR, SB)) if row[i]],
+    [(sit, q, row[i]) for sit, row in PRINTED.items() for i, q in enumerate((P, INF, A, SR, SB)) if row[i]],
     ids=lambda v: getattr(v, "value", str(v)),
 )
 def test_roll_at_or_under_the_cell_on_a_d10(situation, supply, printed):
@@ -71,13 +71,15 @@ def test_roll_at_or_under_the_cell_on_a_d10(situation, supply, printed):
     assert first is not None
     assert first.rolls[0].kind is DiceKind.D10
     assert (first.threshold, first.comparison) == (printed, Comparison.AT_MOST)
-    assert result.replaced == 1 and result.extra_stands_lost == 0
+    assert result.replaced == 1
+    assert result.extra_stands_lost == 0
 
 
 def test_printed_zero_is_no_chance_and_rolls_nothing():
     dice = ScriptedDice([])
     result = roll_replacements(ReplacementInput(SupplySituation.SEPARATED, P, (Quality.RAW,)), dice)
-    assert result.stands[0].fate is StandFate.NO_CHANCE and result.roll_results() == ()
+    assert result.stands[0].fate is StandFate.NO_CHANCE
+    assert result.roll_results() == ()
 
 
 def test_isolated_no_roll_and_one_more_stand_lost():
@@ -109,7 +111,7 @@ def test_attached_stands_are_never_replaced():
 
 
 def test_attached_flags_must_match_stands():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="one flag per destroyed stand"):
         ReplacementInput(SupplySituation.OK, A, (Quality.RAW,), (False, True))
 
 
@@ -117,7 +119,8 @@ def test_wiped_out_battalion_waits_a_full_day():
     inputs = ReplacementInput(SupplySituation.ISOLATED, A, (Quality.VETERAN,) * 3, wiped_out=True)
     result = roll_replacements(inputs, ScriptedDice([]))
     assert [s.fate for s in result.stands] == [StandFate.WAITING_IN_RESERVE] * 3
-    assert result.situation is SupplySituation.RESERVE and result.extra_stands_lost == 0
+    assert result.situation is SupplySituation.RESERVE
+    assert result.extra_stands_lost == 0
 
 
 def test_wiped_out_battalion_rolls_at_reserve_rate_one_grade_lower():
@@ -144,7 +147,8 @@ def test_airborne_without_c_ops_isolated_but_no_extra_loss():
     inputs = ReplacementInput(SupplySituation.OK, SB, (Quality.VETERAN,), airborne_without_c_ops=True)
     result = roll_replacements(inputs, ScriptedDice([]))
     assert result.situation is SupplySituation.ISOLATED
-    assert result.stands[0].fate is StandFate.ISOLATED and result.extra_stands_lost == 0
+    assert result.stands[0].fate is StandFate.ISOLATED
+    assert result.extra_stands_lost == 0
 
 
 def test_line_reads_for_the_umpire():
@@ -163,7 +167,8 @@ def test_night_steps_in_printed_order():
 
 def test_airborne_without_c_ops_cannot_withdraw():
     steps = [row.step for row in lookup_night_steps(NightStepsInput(True)).steps]
-    assert NightStep.WITHDRAWALS not in steps and len(steps) == 7
+    assert NightStep.WITHDRAWALS not in steps
+    assert len(steps) == 7
 
 
 @pytest.mark.parametrize(
@@ -182,7 +187,10 @@ def test_supply_situation_rows(distance, expected):
 
 
 def test_supply_situation_no_line_reserve_and_overrun():
-    assert lookup_supply_situation(SupplySituationInput(3, line_of_communication=False)) is SupplySituation.ISOLATED
+    assert (
+        lookup_supply_situation(SupplySituationInput(3, line_of_communication=False))
+        is SupplySituation.ISOLATED
+    )
     assert lookup_supply_situation(SupplySituationInput(3, c_ops_overrun=True)) is SupplySituation.ISOLATED
     assert lookup_supply_situation(SupplySituationInput(99, in_reserve=True)) is SupplySituation.RESERVE
 
@@ -211,5 +219,6 @@ def test_outcomes_within_table(inputs, seed):
     assert 0 <= result.replaced <= len(inputs.destroyed_grades)
     assert result.extra_stands_lost in (0, 1)
     for roll in result.roll_results():
-        assert 1 <= roll.score <= 10 and roll.score == roll.natural
+        assert 1 <= roll.score <= 10
+        assert roll.score == roll.natural
         assert roll.succeeded is (roll.outcome is StandFate.REPLACED)

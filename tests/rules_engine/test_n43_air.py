@@ -63,10 +63,13 @@ def test_axis_modifier_applies_to_axis_only_and_high_roller_wins():
         AirSuperiorityInput(AirSuperiorityFront.RUSSIA_POLAND, 1941), ScriptedDice([3, 4, 5, 6])
     )
     axis, allies = result.results
-    assert axis.score == 14 and [m.value for m in axis.modifiers] == [7]
-    assert allies.score == 11 and allies.modifiers == ()
+    assert axis.score == 14
+    assert [m.value for m in axis.modifiers] == [7]
+    assert allies.score == 11
+    assert allies.modifiers == ()
     assert result.outcome == AirSuperiority(winner=AirSide.AXIS, margin=3)
-    assert axis.outcome == 3 and allies.outcome == -3
+    assert axis.outcome == 3
+    assert allies.outcome == -3
 
 
 def test_tie_is_parity():
@@ -128,7 +131,8 @@ def test_five_or_more_column(score):
 
 def test_losing_by_two_or_more_gives_no_presence():
     result = roll_air_presence(AirPresenceInput(AirCoverPriority.TOP, -2), ScriptedDice([]))
-    assert result.outcome == 0 and result.rolls == ()
+    assert result.outcome == 0
+    assert result.rolls == ()
 
 
 @pytest.mark.parametrize(("face", "points"), [(4, 0), (5, 1), (6, 1)])
@@ -182,7 +186,9 @@ ASSETS_PRINTED = {
     [
         (row, attack, cell)
         for row, cells in ASSETS_PRINTED.items()
-        for attack, cell in zip((AirAttack.DIVE_BOMBING, AirAttack.ROCKET, AirAttack.AT_CANNON), cells)
+        for attack, cell in zip(
+            (AirAttack.DIVE_BOMBING, AirAttack.ROCKET, AirAttack.AT_CANNON), cells, strict=True
+        )
     ],
 )
 def test_air_assets_every_cell(row, attack, printed):
@@ -195,7 +201,8 @@ def test_air_assets_rows_complete_and_strafing_everywhere():
     assert set(AIR_ASSETS) == set(ASSETS_PRINTED)
     for row in AirAssetRow:
         available = lookup_air_assets(AirAssetsInput(row)).available
-        assert AirAttack.STRAFING in available and AirAttack.LEVEL_BOMBING in available
+        assert AirAttack.STRAFING in available
+        assert AirAttack.LEVEL_BOMBING in available
 
 
 def test_rare_marked_in_to_dict():

@@ -1,0 +1,101 @@
+"""The umpire's quick tool: list the catalog, show a table, roll a procedure.
+
+python -m rules_engine list [--system "Panzer Korps"]
+python -m rules_engine show gb.barrage_delay
+python -m rules_engine roll gb.barrage_delay artillery_quality=Inferior order=on-call --faces 55
+python -m rules_engine roll pk.arrival leader_rating=C segments_since_first_attempt=1 --seed club-night
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rules_engine import catalog
+from rules_engine.dice import DiceError, DiceSource, ScriptedDice, SeededDice
+from rules_engine.inputs import InputError, build_inputs
+from rules_engine.registry import CatalogError
+from rules_engine.results import RuleSystem, to_jsonable
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _list(args: argparse.Namespace) -> int:
+    system = RuleSystem(args.system) if args.system else None
+    for entry in catalog.procedures(system):
+        flag = " (optional)" if entry.optional else ""
+        print(f"procedure  {entry.key:<40} {entry.title}{flag} — {entry.rule.text()}")
+    for table in catalog.tables(system):
+        flag = " (optional)" if table.optional else ""
+        print(f"table      {table.key:<40} {table.title}{flag} — {table.rule.text()}")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    if args.key in {p.key for p in catalog.procedures()}:
+        _print_json(catalog.describe_procedure(catalog.get_procedure(args.key)))
+    else:
+        _print_json(catalog.describe_table(catalog.get_table(args.key), with_data=True))
+    return 0
+
+
+def _roll(args: argparse.Namespace) -> int:
+    entry = catalog.get_procedure(args.key)
+    values = {}
+    for pair in args.inputs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise InputError(pair, "inputs are written field=value")
+        values[name] = value
+    if entry.input_type is None:
+        raise CatalogError(f"procedure {args.key!r} takes no inputs this tool can build")
+    inputs = build_inputs(entry.input_type, values)
+    if not entry.rolls:
+        _print_json(to_jsonable(entry.func(inputs)))
+        return 0
+    dice: DiceSource = (
+        ScriptedDice(int(face) for face in args.faces.split(","))
+        if args.faces
+        else SeededDice(args.seed, *filter(None, args.stream.split("/")))
+    )
+    result = entry.func(inputs, dice)
+    for roll in result.roll_results():
+        print(roll.line())
+    _print_json(result.to_dict())
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m rules_engine",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    listing = commands.add_parser("list", help="every procedure and table")
+    listing.add_argument("--system", choices=[s.value for s in RuleSystem])
+    listing.set_defaults(run=_list)
+    show = commands.add_parser("show", help="a procedure's inputs or a table's data")
+    show.add_argument("key")
+    show.set_defaults(run=_show)
+    rolling = commands.add_parser("roll", help="roll a procedure with field=value inputs")
+    rolling.add_argument("key")
+    rolling.add_argument("inputs", nargs="*", metavar="field=value")
+    rolling.add_argument("--seed", default="umpire", help="seed of the dice stream")
+    rolling.add_argument("--stream", default="cli", help="stream labels, separated by /")
+    rolling.add_argument("--faces", help="comma-separated faces to use instead of rolling")
+    rolling.set_defaults(run=_roll)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except (CatalogError, InputError, DiceError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
