@@ -1,1 +1,402 @@
-"""Campaign state.  The domain models arrive with the campaign-domain issue."""
+"""The state a club umpire keeps between club nights.
+
+Campaign → sides → forces (divisions) → battlegroups → battalions → stands;
+campaign days and their segments; linked battles and their reports; and two
+append-only audit trails: roll records (every die that changed state, with the
+whole rules-engine result) and events (who did what, before and after).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from campaign import choices
+from rules_engine.nineteen43.common import AirCoverPriority, BattleType, CommandSystem, Training
+from rules_engine.vocab import DaySegment as Segment
+from rules_engine.vocab import Front, LeaderRating, Nation, Season, SupplyQuality, SupplySituation, Weather
+
+
+class Campaign(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=100, unique=True)
+    description = models.TextField(blank=True)
+    profile = models.CharField(max_length=50, help_text="ruleset profile key (rules_engine.profiles)")
+    optional_rules = models.JSONField(
+        default=list, blank=True, help_text="optional/variant rule keys switched on"
+    )
+    rule_settings = models.JSONField(
+        default=dict, blank=True, help_text='club readings of ambiguous tables: {"procedure.field": value}'
+    )
+    theatre = models.CharField(max_length=30, choices=choices.enum_choices(Front))
+    year = models.PositiveSmallIntegerField()
+    season = models.CharField(max_length=10, choices=choices.enum_choices(Season))
+    start_date = models.DateField(help_text="the historical date of campaign day 1")
+    status = models.CharField(max_length=10, choices=choices.CampaignStatus.choices, default="setup")
+    current_day = models.PositiveSmallIntegerField(default=0)
+    current_segment = models.CharField(max_length=20, choices=choices.enum_choices(Segment), blank=True)
+    rng_seed = models.CharField(max_length=64)
+    version = models.PositiveIntegerField(
+        default=1, help_text="optimistic concurrency: bumped by every change"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ClubNight(models.Model):
+    """Which real date the club plays a campaign day."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="club_nights")
+    campaign_day = models.PositiveSmallIntegerField()
+    play_date = models.DateField()
+
+    class Meta:
+        ordering = ["campaign", "campaign_day"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "campaign_day"], name="one_club_night_per_campaign_day"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} day {self.campaign_day} on {self.play_date}"
+
+
+class Side(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sides")
+    name = models.CharField(max_length=100)
+    nations = models.JSONField(default=list, help_text="nation names (rules_engine.vocab.Nation)")
+    is_axis = models.BooleanField(default=False)
+    # Activation points: the campaign-wide pool and its carry-over rule.
+    activation_points = models.PositiveSmallIntegerField(default=0)
+    carry_over_base = models.SmallIntegerField(default=0)
+    carry_over_direction = models.CharField(
+        max_length=1, choices=choices.CarryOverDirection.choices, default=choices.CarryOverDirection.RISING
+    )
+    activation_cap = models.PositiveSmallIntegerField(default=20)
+    # Barrage rounds and templates.
+    barrage_rounds = models.PositiveIntegerField(default=0)
+    barrage_first_day_rounds = models.PositiveIntegerField(default=0)
+    barrage_rounds_per_day = models.PositiveIntegerField(default=0)
+    barrage_templates = models.PositiveSmallIntegerField(default=0)
+    barrage_templates_in_use = models.PositiveSmallIntegerField(default=0)
+    supply_quality = models.CharField(
+        max_length=10, choices=choices.enum_choices(SupplyQuality), default="Average"
+    )
+    artillery_quality = models.CharField(max_length=20, default="Average")
+    air_cover_priority = models.CharField(
+        max_length=10, choices=choices.enum_choices(AirCoverPriority), default="Modest"
+    )
+    command_system = models.CharField(
+        max_length=10, choices=choices.enum_choices(CommandSystem), default="Normal"
+    )
+    training = models.CharField(max_length=12, choices=choices.enum_choices(Training), default="Average")
+    fog_of_war = models.JSONField(
+        default=dict, blank=True, help_text="what the enemy sees: identified_units, battle_results, strengths"
+    )
+
+    class Meta:
+        ordering = ["campaign", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="side_name_unique_in_campaign")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=choices.MemberRole.choices)
+    side = models.ForeignKey(Side, null=True, blank=True, on_delete=models.CASCADE, related_name="members")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "campaign"], name="one_membership_per_user_and_campaign"),
+            models.CheckConstraint(
+                condition=Q(role="player", side__isnull=False) | ~Q(role="player"),
+                name="players_have_a_side",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.role} in {self.campaign}"
+
+
+class Equipment(models.Model):
+    """Reference vehicles and guns by nation and year (loaded by a data migration)."""
+
+    key = models.CharField(max_length=120, unique=True)
+    nation = models.CharField(max_length=20, choices=choices.enum_choices(Nation))
+    name = models.CharField(max_length=120)
+    category = models.CharField(max_length=40)
+    year_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    year_to = models.PositiveSmallIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict, help_text="the chart's codes (gun, armour, speed...)")
+    source = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["nation", "name"]
+        verbose_name_plural = "equipment"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.nation})"
+
+
+class Force(models.Model):
+    """A division or independent force under one leader."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="forces")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="forces")
+    name = models.CharField(max_length=200)
+    nation = models.CharField(max_length=20, choices=choices.enum_choices(Nation))
+    home_nation = models.BooleanField(default=True)
+    leader_name = models.CharField(max_length=200, blank=True)
+    leader_rating = models.CharField(max_length=1, choices=choices.enum_choices(LeaderRating), default="C")
+    leader_decorations = models.JSONField(default=list, blank=True)
+    mobility = models.CharField(max_length=12, choices=choices.Mobility.choices, default="foot")
+    cops_location = models.CharField(max_length=100, blank=True, help_text="C Ops (divisional HQ) position")
+    fup_location = models.CharField(max_length=100, blank=True, help_text="forming-up point")
+    fup_with_cops = models.BooleanField(default=True)
+    arrival_status = models.CharField(
+        max_length=16, choices=choices.ArrivalStatus.choices, default=choices.ArrivalStatus.ON_TABLE
+    )
+    # Reinforcement schedule: the campaign day it is due, the entry zone, and
+    # the segment count of its first arrival attempt (for the +5 per segment).
+    arrival_day = models.PositiveSmallIntegerField(null=True, blank=True)
+    arrival_zone = models.CharField(max_length=30, blank=True)
+    availability = models.CharField(max_length=30, blank=True)
+    arrival_attempts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["campaign", "side", "name"]
+        indexes = [models.Index(fields=["campaign", "arrival_status"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Battlegroup(models.Model):
+    """Regiment, or brigade for the Commonwealth."""
+
+    force = models.ForeignKey(Force, on_delete=models.CASCADE, related_name="battlegroups")
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=10, choices=choices.GroupKind.choices, default="regiment")
+    has_hq = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["force", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Battalion(models.Model):
+    battlegroup = models.ForeignKey(Battlegroup, on_delete=models.CASCADE, related_name="battalions")
+    # Denormalised for set-based queries over a whole campaign or side.
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battalions")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="battalions")
+    code = models.CharField(max_length=20, help_text="the umpire's ID, e.g. A1")
+    name = models.CharField(max_length=200, blank=True)
+    quality = models.CharField(max_length=20, help_text="in the campaign profile's quality scale")
+    stands_started = models.PositiveSmallIntegerField(default=0)
+    activation = models.CharField(
+        max_length=16, choices=choices.ActivationState.choices, default=choices.ActivationState.INACTIVE
+    )
+    in_reserve = models.BooleanField(default=False)
+    supply_situation = models.CharField(
+        max_length=10, choices=choices.enum_choices(SupplySituation), default=SupplySituation.OK.value
+    )
+    ammo_low_markers = models.PositiveSmallIntegerField(default=0)
+    fuel_state = models.CharField(max_length=5, choices=choices.FuelState.choices, default="n/a")
+
+    class Meta:
+        ordering = ["campaign", "code"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "code"], name="battalion_code_unique_in_campaign")
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Stand(models.Model):
+    battalion = models.ForeignKey(Battalion, on_delete=models.CASCADE, related_name="stands")
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="stands")
+    label = models.CharField(max_length=60)
+    stand_type = models.CharField(max_length=16, choices=choices.StandType.choices)
+    equipment = models.ForeignKey(Equipment, null=True, blank=True, on_delete=models.PROTECT)
+    status = models.CharField(max_length=10, choices=choices.StandStatus.choices, default="ok")
+    attached = models.BooleanField(default=False)
+    attachment_kind = models.CharField(max_length=16, choices=choices.AttachmentKind.choices, blank=True)
+    grade = models.CharField(
+        max_length=20, blank=True, help_text="own quality when it differs from the battalion's"
+    )
+
+    class Meta:
+        ordering = ["battalion", "label"]
+        indexes = [models.Index(fields=["campaign", "status"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(attached=False, attachment_kind="") | Q(attached=True) & ~Q(attachment_kind=""),
+                name="attached_stands_have_a_kind",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battalion.code}/{self.label}"
+
+
+class CampaignDay(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="days")
+    number = models.PositiveSmallIntegerField()
+    date = models.DateField()
+    weather = models.CharField(max_length=1, choices=choices.enum_choices(Weather), blank=True)
+    status = models.CharField(max_length=6, choices=choices.DayStatus.choices, default="dawn")
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="one_day_per_number")]
+
+    def __str__(self) -> str:
+        return f"Day {self.number} ({self.date})"
+
+
+class DaySegmentRecord(models.Model):
+    day = models.ForeignKey(CampaignDay, on_delete=models.CASCADE, related_name="segments")
+    segment = models.CharField(max_length=20, choices=choices.enum_choices(Segment))
+    order = models.PositiveSmallIntegerField()
+    turns = models.PositiveSmallIntegerField(null=True, blank=True)
+    initiative_side = models.ForeignKey(
+        Side, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    wind_direction = models.CharField(max_length=20, blank=True)
+    wind_velocity = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["day", "order"]
+        constraints = [models.UniqueConstraint(fields=["day", "segment"], name="one_record_per_segment")]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.segment}"
+
+
+class ActivationSpend(models.Model):
+    """One activation-chart choice: a column bought for a turn of a day."""
+
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="activation_spends")
+    day = models.ForeignKey(CampaignDay, on_delete=models.CASCADE, related_name="activation_spends")
+    turn = models.PositiveSmallIntegerField(help_text="0 for the dawn turn, else 1..10")
+    column = models.CharField(max_length=10)
+    cost = models.PositiveSmallIntegerField()
+    battalions = models.ManyToManyField(Battalion, related_name="activation_spends")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["day", "turn", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.side} day {self.day.number} turn {self.turn or 'D'}: {self.column} ({self.cost} AP)"
+
+
+class Battle(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
+    day = models.ForeignKey(CampaignDay, on_delete=models.PROTECT, related_name="battles")
+    segments = models.ManyToManyField(DaySegmentRecord, blank=True, related_name="battles")
+    sector = models.CharField(max_length=100, help_text="table or sector name")
+    battle_type = models.CharField(max_length=30, choices=choices.enum_choices(BattleType))
+    attacker = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="battles_attacking")
+    defender = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="battles_defending")
+    status = models.CharField(max_length=12, choices=choices.BattleStatus.choices, default="planned")
+    continues = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="continued_by",
+        help_text="the battle on the same sector the day before",
+    )
+    feeds = models.ManyToManyField(
+        "self",
+        symmetrical=False,
+        blank=True,
+        related_name="fed_by",
+        help_text="battles that forces leave this one for",
+    )
+    battalions = models.ManyToManyField(Battalion, blank=True, related_name="battles")
+    setup = models.JSONField(default=dict, blank=True, help_text="1943 set-up results by step")
+    report = models.JSONField(null=True, blank=True, help_text="the structured battle report as applied")
+
+    class Meta:
+        ordering = ["campaign", "day", "sector"]
+
+    def __str__(self) -> str:
+        return f"{self.sector} ({self.day})"
+
+
+class RollRecord(models.Model):
+    """Append-only: one rules-engine result that changed campaign state."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rolls")
+    day = models.ForeignKey(
+        CampaignDay, null=True, blank=True, on_delete=models.CASCADE, related_name="rolls"
+    )
+    segment = models.ForeignKey(
+        DaySegmentRecord, null=True, blank=True, on_delete=models.CASCADE, related_name="rolls"
+    )
+    battle = models.ForeignKey(Battle, null=True, blank=True, on_delete=models.CASCADE, related_name="rolls")
+    force = models.ForeignKey(Force, null=True, blank=True, on_delete=models.CASCADE, related_name="rolls")
+    battalion = models.ForeignKey(
+        Battalion, null=True, blank=True, on_delete=models.CASCADE, related_name="rolls"
+    )
+    procedure = models.CharField(max_length=80)
+    stream = models.CharField(max_length=200, help_text="dice stream labels under the campaign seed")
+    inputs = models.JSONField(help_text="the procedure's inputs, to replay it")
+    result = models.JSONField(help_text="the rules-engine result, whole")
+    line = models.TextField()
+    changes = models.JSONField(default=dict, help_text="what this roll changed: field → value")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    request_id = models.CharField(max_length=64, blank=True)
+    override_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="overrides"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["campaign", "procedure"]), models.Index(fields=["campaign", "id"])]
+
+    def __str__(self) -> str:
+        return self.line
+
+
+class Event(models.Model):
+    """Append-only timeline entry written by services in their transaction."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    verb = models.CharField(max_length=40, choices=choices.EventVerb.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    request_id = models.CharField(max_length=64, blank=True)
+    day_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    object_type = models.CharField(max_length=40)
+    object_id = models.BigIntegerField(null=True, blank=True)
+    object_repr = models.CharField(max_length=200)
+    message = models.TextField()
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["campaign", "id"])]
+
+    def __str__(self) -> str:
+        return self.message

@@ -1,0 +1,127 @@
+"""Vocabularies of the campaign domain.
+
+Rule vocabularies (nations, weather, supply, leader ratings, segments...) are
+the rules engine's enums, offered to Django through :func:`enum_choices`, so
+there is one list of each and the two can never drift apart.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from django.db import models
+
+
+def enum_choices(enumeration: type[enum.Enum]) -> list[tuple[str, str]]:
+    return [(str(member.value), str(member.value)) for member in enumeration]
+
+
+class CampaignStatus(models.TextChoices):
+    SETUP = "setup", "Setting up"
+    ACTIVE = "active", "Active"
+    FINISHED = "finished", "Finished"
+
+
+class MemberRole(models.TextChoices):
+    UMPIRE = "umpire", "Umpire"
+    PLAYER = "player", "Player"
+    OBSERVER = "observer", "Observer"
+
+
+class Mobility(models.TextChoices):
+    MECHANISED = "mechanised", "Mechanised"
+    MOTORISED = "motorised", "Motorised"
+    FOOT = "foot", "Foot"
+
+
+class ArrivalStatus(models.TextChoices):
+    ON_TABLE = "on_table", "On table"
+    IN_RESERVE = "in_reserve", "In reserve"
+    SCHEDULED = "scheduled", "Scheduled"
+    ROLLING = "rolling", "Rolling for arrival"
+    ARRIVED = "arrived", "Arrived"
+    WILL_NOT_ARRIVE = "will_not_arrive", "Will not arrive"
+
+
+class GroupKind(models.TextChoices):
+    REGIMENT = "regiment", "Regiment"
+    BRIGADE = "brigade", "Brigade"  # Commonwealth battlegroups
+
+
+class ActivationState(models.TextChoices):
+    INACTIVE = "inactive", "Inactive"
+    ACTIVATED = "activated", "Activated"
+    GONE_TO_GROUND = "gone_to_ground", "Gone to ground"
+
+
+class FuelState(models.TextChoices):
+    NOT_APPLICABLE = "n/a", "Not a vehicle company"
+    FULL = "full", "Full"
+    LOW = "low", "Low"
+    EMPTY = "empty", "Empty"
+
+
+class StandType(models.TextChoices):
+    INFANTRY = "infantry", "Infantry"
+    SMG = "smg", "SMG"
+    ENGINEER = "engineer", "Engineer"
+    RECCE = "recce", "Recce"
+    ARMOUR = "armour", "Armour"
+    AT_GUN = "at_gun", "AT gun"
+    FIELD_GUN = "field_gun", "Field gun"
+    HEAVY_WEAPONS = "heavy_weapons", "Heavy weapons"
+    HQ = "hq", "HQ"
+    TRANSPORT = "transport", "Transport"
+
+
+class StandStatus(models.TextChoices):
+    OK = "ok", "OK"
+    SUPPRESSED = "suppressed", "Suppressed"
+    DESTROYED = "destroyed", "Destroyed"
+
+
+class AttachmentKind(models.TextChoices):
+    """Kinds that count against a battalion's attachment limit (1 HQ + 1 heavy + 2 others)."""
+
+    HQ = "hq", "HQ"
+    HEAVY_WEAPONS = "heavy_weapons", "Heavy weapons"
+    OTHER = "other", "Other"
+
+
+class DayStatus(models.TextChoices):
+    DAWN = "dawn", "Dawn"
+    DAY = "day", "Day"
+    NIGHT = "night", "Night"
+    DONE = "done", "Done"
+
+
+class BattleStatus(models.TextChoices):
+    PLANNED = "planned", "Planned"
+    SET_UP = "set_up", "Set up"
+    IN_PROGRESS = "in_progress", "In progress"
+    REPORTED = "reported", "Reported"
+    CLOSED = "closed", "Closed"
+
+
+class CarryOverDirection(models.TextChoices):
+    """How a side's activation carry-over score moves with the day number."""
+
+    FALLING = "-", "Base minus day number"
+    RISING = "+", "Base plus day number"
+
+
+class EventVerb(models.TextChoices):
+    CAMPAIGN_CREATED = "campaign.created"
+    CAMPAIGN_STARTED = "campaign.started"
+    DAY_DAWNED = "day.dawned"
+    SEGMENT_ADVANCED = "segment.advanced"
+    FORCE_DEPLOYED = "force.deployed"
+    REINFORCEMENT_SCHEDULED = "reinforcement.scheduled"
+    ARRIVAL_DUE = "arrival.due"
+    ACTIVATION_SPENT = "activation.spent"
+    BATTLE_CREATED = "battle.created"
+    BATTLE_SET_UP = "battle.set_up"
+    BATTLE_REPORTED = "battle.reported"
+    BATTLE_CLOSED = "battle.closed"
+    ROLL_OVERRIDDEN = "roll.overridden"
+    CAMPAIGN_IMPORTED = "campaign.imported"

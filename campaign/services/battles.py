@@ -1,0 +1,379 @@
+"""Linked battles: creation, 1943 set-up rolls, the structured report, closing."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from campaign import models
+from campaign.choices import BattleStatus, CampaignStatus, EventVerb, StandStatus
+from campaign.services.audit import Actor, RollContext, event_record
+from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
+from campaign.services.errors import ConflictError, DomainError, NotFoundError
+from campaign.services.rules import campaign_profile, procedure_run
+from rules_engine import catalog
+from rules_engine.nineteen43.air import AirSuperiority, AirSuperiorityFront
+from rules_engine.nineteen43.common import AirSide, BattleRole, BattleType
+from rules_engine.profiles import CampaignStep
+from rules_engine.results import to_jsonable
+from rules_engine.vocab import Front, SupplySituation
+
+# The air superiority table's rows for the campaign's theatre where one row
+# fits (rules notes C-02); in the Pacific and Asia the umpire names the row.
+AIR_FRONT_ROWS = {
+    Front.EAST: AirSuperiorityFront.RUSSIA_POLAND,
+    Front.WEST: AirSuperiorityFront.FRANCE_BELGIUM,
+    Front.NORTH_AFRICA: AirSuperiorityFront.AFRICA_ITALY,
+    Front.MEDITERRANEAN: AirSuperiorityFront.AFRICA_ITALY,
+}
+REPORT_RULE = "battle report: stands, pools and supply are changed together"
+# Set-up procedures each side rolls for itself; the others are rolled once.
+PER_SIDE_SETUP = frozenset(
+    {"n43.air_presence", "n43.planned_fire", "n43.support_fire", "n43.counterbattery", "n43.troop_reaction"}
+)
+
+
+def _battle_lock(battle_id: int) -> tuple[models.Campaign, models.Battle]:
+    battle = models.Battle.objects.filter(pk=battle_id).first()
+    if battle is None:
+        raise NotFoundError(f"battle {battle_id} does not exist", field="battle")
+    campaign = campaign_lock(battle.campaign_id)
+    return campaign, models.Battle.objects.select_for_update().get(pk=battle_id)
+
+
+def _require_battle_status(battle: models.Battle, *allowed: BattleStatus) -> None:
+    if battle.status not in allowed:
+        names = " or ".join(s.label.lower() for s in allowed)
+        raise ConflictError(
+            f"battle {battle.pk} is {battle.get_status_display().lower()}, not {names}",
+            field="status",
+            code="wrong_battle_status",
+        )
+
+
+@transaction.atomic
+def battle_create(
+    campaign_id: int,
+    actor: Actor,
+    *,
+    sector: str,
+    battle_type: str,
+    attacker_id: int,
+    defender_id: int,
+    battalion_codes: Sequence[str],
+    continues_id: int | None = None,
+    feeds_ids: Sequence[int] = (),
+) -> models.Battle:
+    campaign = campaign_lock(campaign_id)
+    campaign_require_status(campaign, CampaignStatus.ACTIVE)
+    day = campaign.days.filter(number=campaign.current_day).first()
+    if day is None:
+        raise ConflictError(
+            "battles are fought on a campaign day; dawn one first", field="day", code="no_day"
+        )
+    if not sector.strip():
+        raise DomainError("name the table or sector", field="sector")
+    if battle_type not in {t.value for t in BattleType}:
+        raise DomainError(
+            f"{battle_type!r} is not a battle type ({', '.join(t.value for t in BattleType)})",
+            field="battle_type",
+        )
+    sides = {s.pk: s for s in campaign.sides.all()}
+    for field, side_id in (("attacker_id", attacker_id), ("defender_id", defender_id)):
+        if side_id not in sides:
+            raise DomainError(f"side {side_id} is not in campaign {campaign.slug}", field=field)
+    if attacker_id == defender_id:
+        raise DomainError("attacker and defender must be different sides", field="defender_id")
+    battalions = {b.code: b for b in campaign.battalions.filter(code__in=battalion_codes)}
+    for index, code in enumerate(battalion_codes):
+        if code not in battalions:
+            raise DomainError(f"battalion {code} is not in this campaign", field=f"battalion_codes[{index}]")
+        if battalions[code].side_id not in (attacker_id, defender_id):
+            raise DomainError(f"battalion {code} belongs to neither side", field=f"battalion_codes[{index}]")
+    linked = {
+        b.pk: b
+        for b in campaign.battles.filter(pk__in=[*feeds_ids, *([continues_id] if continues_id else [])])
+    }
+    if continues_id is not None and continues_id not in linked:
+        raise DomainError(f"battle {continues_id} is not in this campaign", field="continues_id")
+    for index, feed_id in enumerate(feeds_ids):
+        if feed_id not in linked:
+            raise DomainError(f"battle {feed_id} is not in this campaign", field=f"feeds_ids[{index}]")
+
+    battle = models.Battle.objects.create(
+        campaign=campaign,
+        day=day,
+        sector=sector.strip(),
+        battle_type=battle_type,
+        attacker_id=attacker_id,
+        defender_id=defender_id,
+        continues_id=continues_id,
+    )
+    battle.battalions.set(battalions.values())
+    if feeds_ids:
+        battle.feeds.set([linked[i] for i in feeds_ids])
+    if campaign.current_segment:
+        battle.segments.set(day.segments.filter(segment=campaign.current_segment))
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.BATTLE_CREATED,
+        battle,
+        f"Battle at {battle.sector}: {sides[attacker_id].name} attack {sides[defender_id].name} "
+        f"({battle_type}) with {', '.join(battalion_codes)}",
+        actor,
+        after={"sector": battle.sector, "battalions": list(battalion_codes), "continues": continues_id},
+    )
+    return battle
+
+
+def _setup_values(
+    key: str,
+    campaign: models.Campaign,
+    battle: models.Battle,
+    side: models.Side | None,
+    units: int,
+    air: AirSuperiority | None,
+) -> dict[str, Any]:
+    """What the campaign already knows that a set-up procedure may ask for."""
+    values: dict[str, Any] = {
+        "year": campaign.year,
+        "battle_type": battle.battle_type,
+        "total_units": units,
+        "front": campaign.theatre,
+    }
+    if key == "n43.air_superiority":
+        values["front"] = AIR_FRONT_ROWS.get(Front(campaign.theatre))
+    if BattleType(battle.battle_type).has_roles:
+        values["attacker"] = "axis" if battle.attacker.is_axis else "allies"
+    if side is not None:
+        values.update(
+            nation=side.nations[0] if side.nations else None,
+            command_system=side.command_system,
+            training=side.training,
+            priority=side.air_cover_priority,
+        )
+        if air is not None:
+            values["superiority_score"] = air.score_for(AirSide.AXIS if side.is_axis else AirSide.ALLIES)
+        if BattleType(battle.battle_type).has_roles:
+            values["role"] = BattleRole.ATTACKER if side.pk == battle.attacker_id else BattleRole.DEFENDER
+    return values
+
+
+@transaction.atomic
+def battle_setup(
+    battle_id: int, actor: Actor, inputs: Mapping[str, Mapping[str, Any]] | None = None
+) -> models.Battle:
+    """Roll every set-up procedure of the campaign's profile, in order.
+
+    ``inputs`` supplies what the campaign cannot know, by procedure key, or by
+    ``key@Side name`` for one side only; it wins over derived values.
+    """
+    campaign, battle = _battle_lock(battle_id)
+    _require_battle_status(battle, BattleStatus.PLANNED)
+    given = dict(inputs or {})
+    units = (
+        models.Stand.objects.filter(battalion__battles=battle).exclude(status=StandStatus.DESTROYED).count()
+    )
+    sides = [battle.attacker, battle.defender]
+    setup: dict[str, Any] = {}
+    rolls: list[models.RollRecord] = []
+    air: AirSuperiority | None = None
+    for key in campaign_profile(campaign).procedures_for(CampaignStep.BATTLE_SETUP):
+        entry = catalog.get_procedure(key)
+        assert entry.input_type is not None
+        accepted = {f.name for f in dataclasses.fields(entry.input_type)}
+        rollers: list[models.Side | None] = list(sides) if key in PER_SIDE_SETUP else [None]
+        for side in rollers:
+            label = f"{key}@{side.name}" if side else key
+            known = _setup_values(key, campaign, battle, side, units, air)
+            derived = {k: v for k, v in known.items() if k in accepted and v is not None}
+            values = {**derived, **given.get(key, {}), **given.get(label, {})}
+            run = procedure_run(
+                campaign, key, values, ("battle", battle.pk, "setup", label), field_prefix=f"inputs.{label}."
+            )
+            setup[label] = to_jsonable(run.outcome.to_dict())
+            if isinstance(run.outcome.outcome, AirSuperiority):
+                air = run.outcome.outcome
+            rolls += run.records(
+                campaign, actor, RollContext(day=battle.day, battle=battle), {"setup": label}
+            )
+    unknown = sorted(set(given) - set(setup) - {k.split("@")[0] for k in setup})
+    if unknown:
+        raise DomainError(f"{unknown[0]} is not a set-up step of this campaign", field=f"inputs.{unknown[0]}")
+    models.RollRecord.objects.bulk_create(rolls)
+    battle.setup = setup
+    battle.status = BattleStatus.SET_UP
+    battle.save(update_fields=["setup", "status"])
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.BATTLE_SET_UP,
+        battle,
+        f"Battle at {battle.sector} set up: {len(rolls)} rolls",
+        actor,
+        before={"status": BattleStatus.PLANNED},
+        after={"status": BattleStatus.SET_UP, "steps": list(setup)},
+    )
+    return battle
+
+
+def _int_field(entry: Mapping[str, Any], name: str, field: str) -> int:
+    value = entry.get(name, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise DomainError(f"{name} must be a whole number of 0 or more", field=field)
+    return value
+
+
+@transaction.atomic
+def battle_report(battle_id: int, actor: Actor, report: Mapping[str, Any]) -> models.Battle:
+    """Validate a structured report against the OOB and apply it atomically.
+
+    ``report["battalions"]``: per battalion ``code``, ``destroyed`` and
+    ``suppressed`` (stand labels), ``activation_points_spent``,
+    ``barrage_rounds_spent``, ``objectives`` ([{name, activation_points}])
+    and ``supply_situation`` at the end of the battle.
+    """
+    campaign, battle = _battle_lock(battle_id)
+    _require_battle_status(battle, BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS)
+    entries = report.get("battalions")
+    if not isinstance(entries, list) or not entries:
+        raise DomainError("list the battalions of the battle in the report", field="battalions")
+    in_battle = {b.code: b for b in battle.battalions.prefetch_related("stands")}
+    sides = {
+        s.pk: s
+        for s in campaign.sides.select_for_update().filter(pk__in=[battle.attacker_id, battle.defender_id])
+    }
+    spent_points = dict.fromkeys(sides, 0)
+    spent_rounds = dict.fromkeys(sides, 0)
+    awarded = dict.fromkeys(sides, 0)
+    named_stands: dict[int, str] = {}
+    stand_updates: dict[int, str] = {}
+    supply: dict[int, str] = {}
+    seen_codes: set[str] = set()
+    for i, entry in enumerate(entries):
+        prefix = f"battalions[{i}]"
+        code = entry.get("code") if isinstance(entry, Mapping) else None
+        if code not in in_battle:
+            raise DomainError(f"battalion {code} is not in battle {battle.pk}", field=f"{prefix}.code")
+        if code in seen_codes:
+            raise DomainError(f"battalion {code} is reported twice", field=f"{prefix}.code")
+        seen_codes.add(code)
+        battalion = in_battle[code]
+        stands = {s.label: s for s in battalion.stands.all()}
+        for outcome, status in (("destroyed", StandStatus.DESTROYED), ("suppressed", StandStatus.SUPPRESSED)):
+            labels = entry.get(outcome, [])
+            if not isinstance(labels, list):
+                raise DomainError(f"{outcome} must be a list of stand labels", field=f"{prefix}.{outcome}")
+            for j, label in enumerate(labels):
+                field = f"{prefix}.{outcome}[{j}]"
+                stand = stands.get(label)
+                if stand is None:
+                    raise DomainError(f"stand {label} is not in battalion {code}", field=field)
+                if stand.pk in named_stands:
+                    raise DomainError(f"stand {code}/{label} is named twice in the report", field=field)
+                if stand.status == StandStatus.DESTROYED:
+                    raise DomainError(f"stand {code}/{label} was already destroyed", field=field)
+                named_stands[stand.pk] = field
+                stand_updates[stand.pk] = status
+        spent_points[battalion.side_id] += _int_field(
+            entry, "activation_points_spent", f"{prefix}.activation_points_spent"
+        )
+        spent_rounds[battalion.side_id] += _int_field(
+            entry, "barrage_rounds_spent", f"{prefix}.barrage_rounds_spent"
+        )
+        for k, objective in enumerate(entry.get("objectives", [])):
+            field = f"{prefix}.objectives[{k}]"
+            if not isinstance(objective, Mapping) or not str(objective.get("name", "")).strip():
+                raise DomainError("an objective needs a name", field=f"{field}.name")
+            awarded[battalion.side_id] += _int_field(
+                objective, "activation_points", f"{field}.activation_points"
+            )
+        if "supply_situation" in entry:
+            if entry["supply_situation"] not in {s.value for s in SupplySituation}:
+                raise DomainError(
+                    f"{entry['supply_situation']!r} is not a supply situation "
+                    f"({', '.join(s.value for s in SupplySituation)})",
+                    field=f"{prefix}.supply_situation",
+                )
+            supply[battalion.pk] = entry["supply_situation"]
+    for side_id, side in sides.items():
+        if spent_points[side_id] > side.activation_points:
+            raise DomainError(
+                f"activation pool would go below zero: {side.name} reports {spent_points[side_id]} spent, "
+                f"has {side.activation_points}",
+                field="battalions",
+                rule=REPORT_RULE,
+                code="pool_overspent",
+            )
+        if spent_rounds[side_id] > side.barrage_rounds:
+            raise DomainError(
+                f"barrage rounds would go below zero: {side.name} reports {spent_rounds[side_id]} fired, "
+                f"has {side.barrage_rounds}",
+                field="battalions",
+                rule=REPORT_RULE,
+                code="rounds_overspent",
+            )
+
+    for status in (StandStatus.DESTROYED, StandStatus.SUPPRESSED):
+        models.Stand.objects.filter(pk__in=[pk for pk, s in stand_updates.items() if s == status]).update(
+            status=status
+        )
+    for situation in {*supply.values()}:
+        models.Battalion.objects.filter(pk__in=[pk for pk, s in supply.items() if s == situation]).update(
+            supply_situation=situation
+        )
+    for side_id, side in sides.items():
+        before = {"activation_points": side.activation_points, "barrage_rounds": side.barrage_rounds}
+        side.activation_points = min(
+            side.activation_points - spent_points[side_id] + awarded[side_id], side.activation_cap
+        )
+        side.barrage_rounds -= spent_rounds[side_id]
+        side.save(update_fields=["activation_points", "barrage_rounds"])
+        event_record(
+            campaign,
+            EventVerb.BATTLE_REPORTED,
+            side,
+            f"{side.name} after the battle at {battle.sector}: {spent_points[side_id]} AP spent, "
+            f"{awarded[side_id]} awarded, {spent_rounds[side_id]} barrage rounds fired",
+            actor,
+            before=before,
+            after={"activation_points": side.activation_points, "barrage_rounds": side.barrage_rounds},
+        )
+    battle.report = to_jsonable(dict(report))
+    battle.status = BattleStatus.REPORTED
+    battle.save(update_fields=["report", "status"])
+    campaign_save(campaign)
+    destroyed = sum(1 for s in stand_updates.values() if s == StandStatus.DESTROYED)
+    suppressed = len(stand_updates) - destroyed
+    event_record(
+        campaign,
+        EventVerb.BATTLE_REPORTED,
+        battle,
+        f"Battle at {battle.sector} reported: {destroyed} stands destroyed, {suppressed} suppressed",
+        actor,
+        after={"destroyed": destroyed, "suppressed": suppressed},
+    )
+    return battle
+
+
+@transaction.atomic
+def battle_close(battle_id: int, actor: Actor) -> models.Battle:
+    campaign, battle = _battle_lock(battle_id)
+    _require_battle_status(battle, BattleStatus.REPORTED)
+    battle.status = BattleStatus.CLOSED
+    battle.save(update_fields=["status"])
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.BATTLE_CLOSED,
+        battle,
+        f"Battle at {battle.sector} closed",
+        actor,
+        before={"status": BattleStatus.REPORTED},
+        after={"status": BattleStatus.CLOSED},
+    )
+    return battle

@@ -1,0 +1,65 @@
+"""Campaign-level writes: locking, version bumps, start."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campaign import models
+from campaign.choices import CampaignStatus, EventVerb
+from campaign.services.audit import Actor, event_record
+from campaign.services.errors import ConflictError, NotFoundError
+
+
+def campaign_lock(campaign_id: int, expected_version: int | None = None) -> models.Campaign:
+    """The campaign row, locked for this transaction; optimistic version checked.
+
+    Every state-changing service starts here, so two umpires acting at once are
+    serialised and a client editing from a stale copy gets a 409.
+    """
+    try:
+        campaign = models.Campaign.objects.select_for_update().get(pk=campaign_id)
+    except models.Campaign.DoesNotExist:
+        raise NotFoundError(f"campaign {campaign_id} does not exist", field="campaign") from None
+    if expected_version is not None and campaign.version != expected_version:
+        raise ConflictError(
+            f"campaign changed since version {expected_version} (now {campaign.version}); reload and retry",
+            field="version",
+            code="stale_version",
+        )
+    return campaign
+
+
+def campaign_save(campaign: models.Campaign, *fields: str) -> None:
+    """Save ``fields`` and bump the optimistic version."""
+    campaign.version += 1
+    campaign.save(update_fields=[*fields, "version", "updated_at"])
+
+
+def campaign_require_status(campaign: models.Campaign, status: CampaignStatus) -> None:
+    if campaign.status != status:
+        raise ConflictError(
+            f"campaign {campaign.slug} is {campaign.get_status_display().lower()}, "
+            f"not {status.label.lower()}",
+            field="status",
+            code="wrong_status",
+        )
+
+
+@transaction.atomic
+def campaign_start(campaign_id: int, actor: Actor, expected_version: int | None = None) -> models.Campaign:
+    campaign = campaign_lock(campaign_id, expected_version)
+    campaign_require_status(campaign, CampaignStatus.SETUP)
+    if campaign.sides.count() < 2:
+        raise ConflictError("a campaign needs two sides to start", field="sides", code="too_few_sides")
+    campaign.status = CampaignStatus.ACTIVE
+    campaign_save(campaign, "status")
+    event_record(
+        campaign,
+        EventVerb.CAMPAIGN_STARTED,
+        campaign,
+        f"{campaign.name} started",
+        actor,
+        before={"status": CampaignStatus.SETUP},
+        after={"status": CampaignStatus.ACTIVE},
+    )
+    return campaign

@@ -1,0 +1,277 @@
+"""Dawn and the day's segments."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from campaign import models
+from campaign.choices import ArrivalStatus, CampaignStatus, DayStatus, EventVerb, StandStatus, StandType
+from campaign.services.audit import Actor, RollContext, event_record
+from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
+from campaign.services.errors import ConflictError, DomainError
+from campaign.services.rules import procedure_key, procedure_run
+from rules_engine.profiles import CampaignStep
+from rules_engine.vocab import DaySegment, LeaderRating, Weather
+
+# The simulator's segments in the order a day plays them; the midnight-to-dawn
+# segment belongs to the night phase, not to the day.
+DAY_SEGMENTS: tuple[DaySegment, ...] = tuple(s for s in DaySegment if s is not DaySegment.NIGHT_SEGMENT)
+
+# Dawn weather as the Panzer Korps simulator's conditions (rules notes C-01).
+WEATHER_CONDITIONS = {Weather.DRIZZLE: ("rain",), Weather.FOG: ("fog",)}
+
+
+@dataclass(frozen=True)
+class DeploymentOrder:
+    """A battalion leaving reserve at dawn, and the range to the nearest enemy."""
+
+    battalion: str
+    range_inches: float
+    friendly_intervening: bool = False
+
+
+def _best_leader(forces: Sequence[models.Force]) -> LeaderRating:
+    # A is the best rating and H the worst, so the best sorts first.
+    ratings = sorted((LeaderRating(f.leader_rating) for f in forces), key=lambda rating: rating.value)
+    return ratings[0] if ratings else LeaderRating.D
+
+
+def _forces_on_table(campaign: models.Campaign) -> dict[int, list[models.Force]]:
+    by_side: dict[int, list[models.Force]] = {side.pk: [] for side in campaign.sides.all()}
+    present = (ArrivalStatus.ON_TABLE, ArrivalStatus.ARRIVED)
+    for force in campaign.forces.filter(arrival_status__in=present):
+        by_side[force.side_id].append(force)
+    return by_side
+
+
+def _segment_open(
+    campaign: models.Campaign, day: models.CampaignDay, segment: DaySegment, order: int, actor: Actor
+) -> models.DaySegmentRecord:
+    """Roll initiative, wind and turns for ``segment`` as the profile says."""
+    record = models.DaySegmentRecord.objects.create(day=day, segment=segment.value, order=order)
+    context = RollContext(day=day, segment=record)
+    stream = ("day", day.number, "segment", segment.name.lower())
+    sides = list(campaign.sides.order_by("pk"))
+    forces = _forces_on_table(campaign)
+    rolls: list[models.RollRecord] = []
+
+    initiative_key = procedure_key(campaign, CampaignStep.INITIATIVE)
+    initiative_side = sides[0]
+    if initiative_key:
+        run = procedure_run(
+            campaign,
+            initiative_key,
+            {
+                "first_leader": _best_leader(forces[sides[0].pk]),
+                "second_leader": _best_leader(forces[sides[1].pk]),
+                "first_name": sides[0].name,
+                "second_name": sides[1].name,
+            },
+            (*stream, "initiative"),
+        )
+        winner = run.outcome.winner_name
+        initiative_side = next((s for s in sides if s.name == winner), sides[0])
+        record.initiative_side = initiative_side
+        rolls += run.records(campaign, actor, context, {"initiative_side": initiative_side.name})
+
+    wind_key = procedure_key(campaign, CampaignStep.WIND)
+    if wind_key:
+        previous = models.DaySegmentRecord.objects.filter(day__campaign=campaign).exclude(pk=record.pk).last()
+        values: dict[str, Any] = {"season": campaign.season, "segment": segment}
+        if previous and previous.wind_direction:
+            values["previous_direction"] = previous.wind_direction
+        run = procedure_run(campaign, wind_key, values, (*stream, "wind"))
+        wind = run.outcome
+        record.wind_velocity = wind.velocity.value
+        record.wind_direction = (
+            wind.direction.value if wind.direction else (previous.wind_direction if previous else "")
+        )
+        rolls += run.records(
+            campaign,
+            actor,
+            context,
+            {"wind_velocity": record.wind_velocity, "wind_direction": record.wind_direction},
+        )
+
+    turns_key = procedure_key(campaign, CampaignStep.SEGMENT_TURNS)
+    if turns_key:
+        weather = Weather(day.weather) if day.weather else None
+        run = procedure_run(
+            campaign,
+            turns_key,
+            {
+                "segment": segment,
+                "co_ratings": tuple(LeaderRating(f.leader_rating) for f in forces[initiative_side.pk]),
+                "conditions": WEATHER_CONDITIONS.get(weather, ()) if weather else (),
+                "battle_day": day.number,
+            },
+            (*stream, "turns"),
+        )
+        record.turns = run.outcome.turns
+        rolls += run.records(campaign, actor, context, {"turns": record.turns})
+
+    record.save()
+    models.RollRecord.objects.bulk_create(rolls)
+    campaign.current_segment = segment.value
+    _arrivals_due(campaign, day, actor)
+    event_record(
+        campaign,
+        EventVerb.SEGMENT_ADVANCED,
+        record,
+        f"Day {day.number}, {segment.value}: {record.turns if record.turns is not None else '—'} turns, "
+        f"initiative {initiative_side.name}, "
+        f"wind {record.wind_velocity or '—'} {record.wind_direction}".strip(),
+        actor,
+        after={
+            "segment": segment.value,
+            "turns": record.turns,
+            "initiative": initiative_side.name,
+            "wind_velocity": record.wind_velocity,
+            "wind_direction": record.wind_direction,
+        },
+    )
+    return record
+
+
+def _arrivals_due(campaign: models.Campaign, day: models.CampaignDay, actor: Actor) -> list[models.Force]:
+    """Scheduled forces due by this day start rolling for arrival this segment."""
+    due = list(campaign.forces.filter(arrival_status=ArrivalStatus.SCHEDULED, arrival_day__lte=day.number))
+    for force in due:
+        event_record(
+            campaign,
+            EventVerb.ARRIVAL_DUE,
+            force,
+            f"{force.name} is due: arrival rolls begin",
+            actor,
+            before={"arrival_status": force.arrival_status},
+            after={"arrival_status": ArrivalStatus.ROLLING},
+        )
+    models.Force.objects.filter(pk__in=[f.pk for f in due]).update(arrival_status=ArrivalStatus.ROLLING)
+    return due
+
+
+def _deploy(campaign: models.Campaign, orders: Sequence[DeploymentOrder], actor: Actor) -> None:
+    for index, order in enumerate(orders):
+        battalion = campaign.battalions.filter(code=order.battalion).first()
+        field = f"deployments[{index}]"
+        if battalion is None:
+            raise DomainError(
+                f"battalion {order.battalion} is not in this campaign", field=f"{field}.battalion"
+            )
+        if not battalion.in_reserve:
+            raise DomainError(f"battalion {battalion.code} is not in reserve", field=f"{field}.battalion")
+        run = procedure_run(
+            campaign,
+            "gb.deployment_casualties",
+            {"range_inches": order.range_inches, "friendly_intervening": order.friendly_intervening},
+            (),
+            field_prefix=f"{field}.",
+        )
+        casualties = run.outcome.casualties
+        # Casualties fall on the battalion's first intact stands by label, HQ last.
+        intact = sorted(
+            battalion.stands.filter(status=StandStatus.OK),
+            key=lambda s: (s.stand_type == StandType.HQ, s.label),
+        )
+        destroyed = intact[: casualties.destroyed]
+        suppressed = intact[casualties.destroyed : casualties.destroyed + casualties.suppressed]
+        models.Stand.objects.filter(pk__in=[s.pk for s in destroyed]).update(status=StandStatus.DESTROYED)
+        models.Stand.objects.filter(pk__in=[s.pk for s in suppressed]).update(status=StandStatus.SUPPRESSED)
+        battalion.in_reserve = False
+        battalion.save(update_fields=["in_reserve"])
+        event_record(
+            campaign,
+            EventVerb.FORCE_DEPLOYED,
+            battalion,
+            f'{battalion.code} deployed from reserve at {order.range_inches:g}" [{run.outcome.cell}]: '
+            f"{casualties.text()}",
+            actor,
+            before={"in_reserve": True},
+            after={
+                "in_reserve": False,
+                "destroyed": [s.label for s in destroyed],
+                "suppressed": [s.label for s in suppressed],
+                "retreat_inches": casualties.retreat_inches,
+            },
+        )
+
+
+@transaction.atomic
+def day_dawn(
+    campaign_id: int,
+    actor: Actor,
+    deployments: Sequence[DeploymentOrder] = (),
+    expected_version: int | None = None,
+) -> models.CampaignDay:
+    """Open the next campaign day: weather, reserves deployed, the first segment."""
+    campaign = campaign_lock(campaign_id, expected_version)
+    campaign_require_status(campaign, CampaignStatus.ACTIVE)
+    previous = campaign.days.order_by("-number").first()
+    if previous is not None and previous.status != DayStatus.DONE:
+        raise ConflictError(
+            f"day {previous.number} is not over (it is at {previous.status}); finish its night phase first",
+            field="day",
+            code="day_not_over",
+        )
+    number = (previous.number if previous else 0) + 1
+    day = models.CampaignDay.objects.create(
+        campaign=campaign, number=number, date=campaign.start_date + datetime.timedelta(days=number - 1)
+    )
+    campaign.current_day = number
+
+    weather_key = procedure_key(campaign, CampaignStep.WEATHER)
+    if weather_key:
+        run = procedure_run(campaign, weather_key, {}, ("day", number, "weather"))
+        day.weather = run.outcome.outcome.value
+        models.RollRecord.objects.bulk_create(
+            run.records(campaign, actor, RollContext(day=day), {"weather": day.weather})
+        )
+    _deploy(campaign, deployments, actor)
+    event_record(
+        campaign,
+        EventVerb.DAY_DAWNED,
+        day,
+        f"Day {number} ({day.date}) dawns: weather {day.weather or '—'}",
+        actor,
+        after={"day": number, "date": day.date.isoformat(), "weather": day.weather},
+    )
+    if procedure_key(campaign, CampaignStep.SEGMENT_TURNS):
+        _segment_open(campaign, day, DAY_SEGMENTS[0], 0, actor)
+    day.status = DayStatus.DAY
+    day.save(update_fields=["weather", "status"])
+    campaign_save(campaign, "current_day", "current_segment")
+    return day
+
+
+@transaction.atomic
+def segment_advance(
+    campaign_id: int, actor: Actor, expected_version: int | None = None
+) -> models.DaySegmentRecord:
+    """Close the current segment and open the next one of the day."""
+    campaign = campaign_lock(campaign_id, expected_version)
+    campaign_require_status(campaign, CampaignStatus.ACTIVE)
+    day = campaign.days.order_by("-number").first()
+    if day is None or day.status != DayStatus.DAY:
+        raise ConflictError("no campaign day is under way; dawn a day first", field="day", code="no_day")
+    if not procedure_key(campaign, CampaignStep.SEGMENT_TURNS):
+        raise ConflictError(
+            f"the {campaign.profile} profile plays the day without segments",
+            field="profile",
+            code="no_segments",
+        )
+    last = day.segments.order_by("-order").first()
+    order = last.order + 1 if last else 0
+    if order >= len(DAY_SEGMENTS):
+        raise ConflictError(
+            f"day {day.number} has played its last segment; the night phase comes next",
+            field="segment",
+            code="day_over",
+        )
+    record = _segment_open(campaign, day, DAY_SEGMENTS[order], order, actor)
+    campaign_save(campaign, "current_segment")
+    return record

@@ -1,0 +1,52 @@
+"""Reinforcement scheduling: which day a force is due and where it enters."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campaign import models
+from campaign.choices import ArrivalStatus, EventVerb
+from campaign.services.audit import Actor, event_record
+from campaign.services.campaigns import campaign_lock, campaign_save
+from campaign.services.errors import ConflictError, DomainError, NotFoundError
+
+SCHEDULABLE = (ArrivalStatus.IN_RESERVE, ArrivalStatus.SCHEDULED, ArrivalStatus.WILL_NOT_ARRIVE)
+
+
+@transaction.atomic
+def reinforcement_schedule(force_id: int, actor: Actor, *, day: int, zone: str = "") -> models.Force:
+    force = models.Force.objects.filter(pk=force_id).first()
+    if force is None:
+        raise NotFoundError(f"force {force_id} does not exist", field="force")
+    campaign = campaign_lock(force.campaign_id)
+    force = models.Force.objects.select_for_update().get(pk=force_id)
+    if force.arrival_status not in SCHEDULABLE:
+        raise ConflictError(
+            f"{force.name} is {force.get_arrival_status_display().lower()}; "
+            "only forces off the table can be scheduled",
+            field="force",
+            code="not_schedulable",
+        )
+    if day < max(campaign.current_day, 1):
+        raise DomainError(f"day {day} has passed; the campaign is on day {campaign.current_day}", field="day")
+    before = {
+        "arrival_status": force.arrival_status,
+        "arrival_day": force.arrival_day,
+        "arrival_zone": force.arrival_zone,
+    }
+    force.arrival_status = ArrivalStatus.SCHEDULED
+    force.arrival_day = day
+    force.arrival_zone = zone
+    force.arrival_attempts = 0
+    force.save(update_fields=["arrival_status", "arrival_day", "arrival_zone", "arrival_attempts"])
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.REINFORCEMENT_SCHEDULED,
+        force,
+        f"{force.name} scheduled to arrive on day {day}" + (f" at {zone}" if zone else ""),
+        actor,
+        before=before,
+        after={"arrival_status": force.arrival_status, "arrival_day": day, "arrival_zone": zone},
+    )
+    return force
