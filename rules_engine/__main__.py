@@ -36,10 +36,12 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    if args.key in {p.key for p in catalog.procedures()}:
-        _print_json(catalog.describe_procedure(catalog.get_procedure(args.key)))
-    else:
-        _print_json(catalog.describe_table(catalog.get_table(args.key), with_data=True))
+    """Every entry under the key: a procedure and its table often share one."""
+    shown = [catalog.describe_procedure(p) for p in catalog.procedures() if p.key == args.key]
+    shown += [catalog.describe_table(t, with_data=True) for t in catalog.tables() if t.key == args.key]
+    if not shown:
+        raise CatalogError(f"nothing named {args.key!r} in the catalog")
+    _print_json(shown)
     return 0
 
 

@@ -1,0 +1,142 @@
+"""The catalog, the umpire's CLI and the ruleset profiles."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rules_engine import catalog, profiles
+from rules_engine.inputs import InputError, build_inputs
+from rules_engine.registry import CatalogError
+from rules_engine.results import RuleSystem
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = {
+    RuleSystem.GREAT_BATTLES: {"004_44df3cc44dc4327c.txt"},
+    RuleSystem.PANZER_KORPS: {"003_87cc295bdca6f18c.txt"},
+    RuleSystem.NINETEEN_43: {
+        "000_37d048cd6b3f801d.txt",
+        "001_4904e0ac25f7d35e.txt",
+        "002_aa433387fee19918.txt",
+    },
+}
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rules_engine", *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+
+
+def test_every_entry_cites_a_seed_of_its_own_system():
+    entries = [*catalog.tables(), *catalog.procedures()]
+    assert len(entries) > 150
+    for entry in entries:
+        assert entry.rule.seed_file in SEEDS[entry.rule.system], entry.key
+        assert entry.rule.section.strip(), entry.key
+
+
+def test_each_system_has_procedures_and_tables():
+    for system in RuleSystem:
+        assert catalog.procedures(system)
+        assert catalog.tables(system)
+
+
+def test_cli_lists_the_catalog():
+    result = cli("list", "--system", "Panzer Korps")
+    assert result.returncode == 0
+    assert "pk.arrival" in result.stdout
+    assert "gb.weather" not in result.stdout
+
+
+def test_cli_rolls_with_given_faces_and_prints_the_line_and_json():
+    result = cli("roll", "gb.barrage_delay", "artillery_quality=Inferior", "order=on-call", "--faces", "55")
+    assert result.returncode == 0, result.stderr
+    line, _, payload = result.stdout.partition("\n")
+    assert "85" in line
+    assert line.endswith("2 turns")
+    assert json.loads(payload)["turns"] == 2
+
+
+def test_cli_rolls_a_seeded_procedure_reproducibly():
+    first = cli("roll", "pk.arrival", "leader_rating=C", "segments_since_first_attempt=1", "--seed", "club")
+    second = cli("roll", "pk.arrival", "leader_rating=C", "segments_since_first_attempt=1", "--seed", "club")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    assert "+5" in first.stdout
+
+
+def test_cli_names_the_bad_input():
+    result = cli("roll", "gb.barrage_delay", "artillery_quality=Elite")
+    assert result.returncode == 2
+    assert "artillery_quality" in result.stderr
+    assert "Veteran" in result.stderr
+
+
+def test_cli_shows_a_table_with_its_data():
+    result = cli("show", "gb.activation_cost")
+    assert result.returncode == 0
+    procedure, table = json.loads(result.stdout)
+    assert procedure["kind"] == "procedure"
+    assert procedure["inputs"][0]["choices"] == ["1 Bn", "1 Bg", "2 Bgs", "3 Bgs"]
+    assert table["rule"]["seed_file"] == "004_44df3cc44dc4327c.txt"
+    assert table["data"]["1 Bn"] == {"Activated at Start of Day": 1, "Activated During Day": 2}
+
+
+def test_build_inputs_refuses_unknown_and_missing_fields():
+    entry = catalog.get_procedure("gb.barrage_delay")
+    with pytest.raises(InputError) as unknown:
+        build_inputs(entry.input_type, {"artillery_quality": "Raw", "colour": "red"})
+    assert unknown.value.field == "colour"
+    with pytest.raises(InputError) as missing:
+        build_inputs(entry.input_type, {})
+    assert missing.value.field == "artillery_quality"
+
+
+@pytest.mark.parametrize("profile", list(profiles.PROFILES.values()), ids=lambda p: p.key)
+def test_profiles_name_registered_procedures(profile):
+    profiles.validate(profile)
+    assert profile.quality_scale is not None
+
+
+def test_the_club_profile_composes_the_three_systems():
+    club = profiles.get_profile("club")
+    step = profiles.CampaignStep
+    assert club.procedure_for(step.WEATHER) == "gb.weather"
+    assert club.procedure_for(step.SEGMENT_TURNS) == "pk.segment_turns"
+    assert club.procedures_for(step.BATTLE_SETUP)[0] == "n43.air_superiority"
+    assert club.quality_scale is profiles.QualityScale.GREAT_BATTLES
+
+
+def test_a_later_layer_wins_and_optional_rules_union():
+    base = profiles.RulesetProfile(
+        "a",
+        "A",
+        None,
+        {profiles.CampaignStep.WEATHER: ("gb.weather",)},
+        frozenset({"gb.reactivation"}),
+        {"x.y": 1},
+    )
+    top = profiles.RulesetProfile(
+        "b",
+        "B",
+        None,
+        {profiles.CampaignStep.WEATHER: ("pk.wind",)},
+        frozenset({"gb.variant.ammo_low_marker"}),
+        {"x.y": 2},
+    )
+    composed = profiles.compose("c", "C", base, top)
+    assert composed.procedure_for(profiles.CampaignStep.WEATHER) == "pk.wind"
+    assert composed.optional_rules == {"gb.reactivation", "gb.variant.ammo_low_marker"}
+    assert composed.settings == {"x.y": 2}
+
+
+def test_an_unknown_profile_or_a_non_optional_rule_is_refused():
+    with pytest.raises(CatalogError):
+        profiles.get_profile("chess")
+    with pytest.raises(CatalogError, match="not an optional rule"):
+        profiles.validate(profiles.RulesetProfile("x", "X", optional_rules=frozenset({"gb.weather"})))
