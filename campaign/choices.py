@@ -110,6 +110,24 @@ class CarryOverDirection(models.TextChoices):
     RISING = "+", "Base plus day number"
 
 
+class OperationKind(models.TextChoices):
+    NIGHT_PHASE = "night_phase", "Night phase"
+    ARRIVALS = "arrivals", "Arrival rolls"
+
+
+class OperationStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class NightOrderKind(models.TextChoices):
+    WITHDRAW = "withdraw", "Withdraw to reserve"
+    ATTACH = "attach", "Attach stand"
+    DETACH = "detach", "Detach stand"
+
+
 class EventVerb(models.TextChoices):
     CAMPAIGN_CREATED = "campaign.created"
     CAMPAIGN_STARTED = "campaign.started"
@@ -125,3 +143,10 @@ class EventVerb(models.TextChoices):
     BATTLE_CLOSED = "battle.closed"
     ROLL_OVERRIDDEN = "roll.overridden"
     CAMPAIGN_IMPORTED = "campaign.imported"
+    NIGHT_PHASE_STARTED = "night.started"
+    NIGHT_PHASE_DONE = "night.done"
+    NIGHT_ORDER_QUEUED = "night.order_queued"
+    ARRIVALS_STARTED = "arrivals.started"
+    ARRIVALS_RESOLVED = "arrivals.resolved"
+    OPERATION_FAILED = "operation.failed"
+    UMPIRE_REMINDED = "umpire.reminded"

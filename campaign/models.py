@@ -33,6 +33,9 @@ class Campaign(models.Model):
     year = models.PositiveSmallIntegerField()
     season = models.CharField(max_length=10, choices=choices.enum_choices(Season))
     start_date = models.DateField(help_text="the historical date of campaign day 1")
+    # Club schedule for the night phase: weekday (0 = Monday) and time, or none.
+    night_weekday = models.PositiveSmallIntegerField(null=True, blank=True)
+    night_time = models.TimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=choices.CampaignStatus.choices, default="setup")
     current_day = models.PositiveSmallIntegerField(default=0)
     current_segment = models.CharField(max_length=20, choices=choices.enum_choices(Segment), blank=True)
@@ -166,14 +169,15 @@ class Force(models.Model):
     cops_location = models.CharField(max_length=100, blank=True, help_text="C Ops (divisional HQ) position")
     fup_location = models.CharField(max_length=100, blank=True, help_text="forming-up point")
     fup_with_cops = models.BooleanField(default=True)
+    fup_road_clear = models.BooleanField(default=True, help_text="the night phase moves the FUP up to C Ops")
     arrival_status = models.CharField(
         max_length=16, choices=choices.ArrivalStatus.choices, default=choices.ArrivalStatus.ON_TABLE
     )
     # Reinforcement schedule: the campaign day it is due, the entry zone, and
     # the segment count of its first arrival attempt (for the +5 per segment).
     arrival_day = models.PositiveSmallIntegerField(null=True, blank=True)
-    arrival_zone = models.CharField(max_length=30, blank=True)
-    availability = models.CharField(max_length=30, blank=True)
+    arrival_zone = models.CharField(max_length=60, blank=True)
+    availability = models.CharField(max_length=80, blank=True)
     arrival_attempts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
@@ -216,6 +220,9 @@ class Battalion(models.Model):
         max_length=10, choices=choices.enum_choices(SupplySituation), default=SupplySituation.OK.value
     )
     ammo_low_markers = models.PositiveSmallIntegerField(default=0)
+    wiped_out_day = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the day every stand was lost: it waits a full day in reserve"
+    )
     fuel_state = models.CharField(max_length=5, choices=choices.FuelState.choices, default="n/a")
 
     class Meta:
@@ -400,3 +407,88 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.message
+
+
+class Operation(models.Model):
+    """Background work on a campaign (night phase, arrival rolls): runs once.
+
+    The unique constraint makes a second start for the same phase impossible;
+    ``completed_steps`` lets a rerun after a crash skip what is already applied.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="operations")
+    kind = models.CharField(max_length=12, choices=choices.OperationKind.choices)
+    day = models.ForeignKey(CampaignDay, on_delete=models.CASCADE, related_name="operations")
+    segment = models.ForeignKey(
+        DaySegmentRecord, null=True, blank=True, on_delete=models.CASCADE, related_name="operations"
+    )
+    status = models.CharField(
+        max_length=8, choices=choices.OperationStatus.choices, default=choices.OperationStatus.PENDING
+    )
+    steps = models.JSONField(default=list, help_text="the steps planned, in order")
+    completed_steps = models.JSONField(default=list)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    report = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "kind", "day"],
+                condition=Q(segment__isnull=True),
+                name="one_night_phase_per_day",
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "kind", "day", "segment"],
+                condition=Q(segment__isnull=False),
+                name="one_arrival_roll_per_segment",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} day {self.day.number} ({self.status})"
+
+
+class NightReport(models.Model):
+    """What one side learns from a night phase or an arrival roll."""
+
+    operation = models.ForeignKey(Operation, on_delete=models.CASCADE, related_name="night_reports")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="night_reports")
+    day = models.ForeignKey(CampaignDay, on_delete=models.CASCADE, related_name="night_reports")
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [models.UniqueConstraint(fields=["operation", "side"], name="one_report_per_side")]
+
+    def __str__(self) -> str:
+        return f"{self.side} report for day {self.day.number}"
+
+
+class NightOrder(models.Model):
+    """An umpire's order carried out in the next night phase."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="night_orders")
+    day = models.ForeignKey(CampaignDay, on_delete=models.CASCADE, related_name="night_orders")
+    kind = models.CharField(max_length=10, choices=choices.NightOrderKind.choices)
+    battalion = models.ForeignKey(Battalion, on_delete=models.CASCADE, related_name="night_orders")
+    stand = models.ForeignKey(
+        Stand, null=True, blank=True, on_delete=models.CASCADE, related_name="night_orders"
+    )
+    target_battalion = models.ForeignKey(
+        Battalion, null=True, blank=True, on_delete=models.CASCADE, related_name="incoming_night_orders"
+    )
+    attachment_kind = models.CharField(max_length=16, choices=choices.AttachmentKind.choices, blank=True)
+    applied = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.battalion}"

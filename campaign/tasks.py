@@ -1,1 +1,23 @@
 """Celery tasks: ids in, one service call, safe to run twice."""
+
+from __future__ import annotations
+
+from celery import Task, shared_task
+from django.conf import settings
+
+from campaign.choices import OperationStatus
+from campaign.services.operations import MAX_ATTEMPTS, operation_record_error, operation_run
+
+
+@shared_task(bind=True, max_retries=MAX_ATTEMPTS, acks_late=True, reject_on_worker_lost=True)
+def operation_run_task(self: Task[[int], None], operation_id: int) -> None:
+    """Run a night phase or arrival rolls; the service skips what is already done."""
+    try:
+        operation_run(operation_id)
+    except Exception as exc:
+        # Keep the reason on the operation (failed once attempts run out); retry with backoff.
+        recorded = operation_record_error(operation_id, f"{type(exc).__name__}: {exc}")
+        if recorded.status == OperationStatus.FAILED:
+            return
+        delay = min(2**self.request.retries, settings.OPERATION_RETRY_DELAY_MAX)
+        raise self.retry(exc=exc, countdown=delay) from exc

@@ -29,11 +29,12 @@ def _database_url(database: dict[str, object]) -> str:
 class WorkerProcess:
     """A ``celery worker`` child process against the test database and broker."""
 
-    def __init__(self, database_url: str, concurrency: int = 1) -> None:
+    def __init__(self, database_url: str, *, concurrency: int = 1, **settings_env: str) -> None:
         env = {
             **os.environ,
             "DATABASE_URL": database_url,
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            **settings_env,
         }
         self.process = subprocess.Popen(
             [
@@ -87,14 +88,20 @@ def redis_client() -> redis.Redis:
     return client
 
 
-@pytest.fixture(scope="session")
-def celery_worker(
-    django_db_setup: None, django_db_blocker: object, redis_client: redis.Redis
-) -> Iterator[WorkerProcess]:
-    """One real worker process for the session, on the test database."""
+def worker_database_url() -> str:
+    """The URL of the test database, for worker processes."""
     from django.db import connection
 
-    worker = WorkerProcess(_database_url(connection.settings_dict))
+    return _database_url(connection.settings_dict)
+
+
+@pytest.fixture(scope="module")
+def celery_worker(django_db_setup: None, redis_client: redis.Redis) -> Iterator[WorkerProcess]:
+    """A real worker process for one test module, on the test database.
+
+    Per module, not per session, so modules that start and kill workers of
+    their own never share the queue with a worker left running."""
+    worker = WorkerProcess(worker_database_url())
     try:
         worker.wait_ready()
         yield worker

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from campaign import models
 from campaign.choices import ArrivalStatus, CampaignStatus, DayStatus, EventVerb, StandStatus, StandType
+from campaign.services.arrivals import arrivals_start
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
@@ -119,6 +120,7 @@ def _segment_open(
     models.RollRecord.objects.bulk_create(rolls)
     campaign.current_segment = segment.value
     _arrivals_due(campaign, day, actor)
+    arrivals_start(campaign, record, actor)
     event_record(
         campaign,
         EventVerb.SEGMENT_ADVANCED,

@@ -137,3 +137,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
 }
+# Seconds to wait after each committed step of a background operation: 0 in
+# production; crash drills (and the tests that kill workers) set it higher.
+OPERATION_STEP_PAUSE = float(env("OPERATION_STEP_PAUSE", "0"))
+# Longest wait, in seconds, between retries of a failing operation task.
+OPERATION_RETRY_DELAY_MAX = int(env("OPERATION_RETRY_DELAY_MAX", "30"))

@@ -254,9 +254,7 @@ def lookup_movement_rate(inputs: MovementInput) -> MovementRate:
     rolling = inputs.bad_going_choice is BadGoingChoice.ROLL_FOR_SUPPRESSION
     if rolling and inputs.going is not Going.BAD:
         # Suppressed stands only make the battalion move "as if" in bad going (GB-A-24).
-        raise ValueError(
-            f"{BAD_GOING_RULE.text()}: the suppression-roll choice is for moving through bad going"
-        )
+        raise ValueError(f"{BAD_GOING_RULE.text()}: the suppression-roll choice is for bad going only")
     conditions = []
     going = inputs.going
     if inputs.suppressed_stands and going is not Going.BAD:

@@ -167,4 +167,3 @@ def test_initiative_nation_rows(nation, row):
 def test_initiative_nation_without_a_row_needs_one():
     with pytest.raises(ValueError, match="no row for Italian"):
         roll_initiative_activation(InitiativeInput(Nation.ITALIAN, Quality.AVERAGE), ScriptedDice([1]))
-

@@ -22,7 +22,9 @@ T = FireTarget
 X = None  # printed "-"
 
 # weapon: (range columns, to hit, {target: to destroy}) typed from the charts.
-PRINTED_FIRE: dict[FireWeapon, tuple[tuple[float, ...], tuple[int, ...], dict[FireTarget, tuple[int | None, ...]]]] = {
+PRINTED_FIRE: dict[
+    FireWeapon, tuple[tuple[float, ...], tuple[int, ...], dict[FireTarget, tuple[int | None, ...]]]
+] = {
     FireWeapon.INFANTRY: (
         (1, 2, 3, 8),
         (6, 4, 2, 1),

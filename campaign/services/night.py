@@ -1,0 +1,485 @@
+"""The night phase (Great Battles 004 § Night Phase), as an exactly-once operation.
+
+Each step works on the whole campaign with set-based queries (bulk updates,
+bulk inserts of roll records), so its query count does not grow with the
+number of stands.  Dice come from the campaign seed and a stream per step and
+battalion, so a rerun after a crash rolls the same faces.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.core.mail import send_mass_mail
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Q
+
+from campaign import models
+from campaign.choices import (
+    ActivationState,
+    BattleStatus,
+    CampaignStatus,
+    DayStatus,
+    EventVerb,
+    MemberRole,
+    NightOrderKind,
+    OperationKind,
+    StandStatus,
+)
+from campaign.services.audit import Actor, RollContext, event_record
+from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
+from campaign.services.errors import ConflictError, DomainError
+from campaign.services.rules import procedure_key, procedure_run
+from rules_engine import catalog
+from rules_engine.great_battles.night import StandFate
+from rules_engine.profiles import CampaignStep
+from rules_engine.vocab import SupplySituation
+
+NIGHT_STEPS = (
+    "move_fups",
+    "flip_suppressed",
+    "replacements",
+    "orders",
+    "artillery",
+    "carry_over",
+    "ammo",
+    "inactive",
+)
+AMMO_VARIANT = "gb.variant.ammo_night_removal"
+
+
+def _rule_on(campaign: models.Campaign, key: str | None) -> bool:
+    """A step's procedure applies unless it is optional and not switched on."""
+    if key is None:
+        return False
+    return not catalog.get_procedure(key).optional or key in campaign.optional_rules
+
+
+@transaction.atomic
+def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
+    """Create the night phase of the current day and enqueue it; 409 if not ready."""
+    from campaign.tasks import operation_run_task
+
+    campaign = campaign_lock(campaign_id)
+    campaign_require_status(campaign, CampaignStatus.ACTIVE)
+    day = campaign.days.filter(number=campaign.current_day).first()
+    if day is None:
+        raise ConflictError("no campaign day is under way", field="day", code="no_day")
+    if models.Operation.objects.filter(campaign=campaign, kind=OperationKind.NIGHT_PHASE, day=day).exists():
+        raise ConflictError(
+            f"the night phase of day {day.number} has already been started",
+            field="day",
+            code="night_phase_exists",
+        )
+    if day.status != DayStatus.DAY:
+        raise ConflictError(
+            f"day {day.number} is at {day.status}, not day", field="day", code="wrong_day_status"
+        )
+    unreported = list(
+        day.battles.filter(status__in=[BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS])
+        .order_by("pk")
+        .values_list("sector", flat=True)
+    )
+    if unreported:
+        raise ConflictError(
+            f"day {day.number} has battles not yet reported: {', '.join(unreported)}",
+            field="battles",
+            code="battles_unreported",
+        )
+    try:
+        with transaction.atomic():
+            operation = models.Operation.objects.create(
+                campaign=campaign,
+                kind=OperationKind.NIGHT_PHASE,
+                day=day,
+                steps=list(NIGHT_STEPS),
+                created_by_id=actor.user_id,
+            )
+    except IntegrityError:  # a concurrent start won the race after our check
+        raise ConflictError(
+            f"the night phase of day {day.number} has already been started",
+            field="day",
+            code="night_phase_exists",
+        ) from None
+    day.status = DayStatus.NIGHT
+    day.save(update_fields=["status"])
+    campaign_save(campaign)
+    event_record(
+        campaign, EventVerb.NIGHT_PHASE_STARTED, operation, f"Night phase of day {day.number} started", actor
+    )
+    transaction.on_commit(lambda: operation_run_task.delay(operation.pk))
+    return operation
+
+
+def _side_part(side_id: int, **values: Any) -> dict[str, Any]:
+    return {"sides": {str(side_id): values}}
+
+
+def _move_fups(operation: models.Operation) -> dict[str, Any]:
+    moved = models.Force.objects.filter(
+        campaign_id=operation.campaign_id, fup_with_cops=False, fup_road_clear=True
+    ).update(fup_with_cops=True)
+    return {"fups_moved": moved}
+
+
+def _flip_suppressed(operation: models.Operation) -> dict[str, Any]:
+    flipped = models.Stand.objects.filter(
+        campaign_id=operation.campaign_id, status=StandStatus.SUPPRESSED
+    ).update(status=StandStatus.OK)
+    return {"suppressions_flipped": flipped}
+
+
+def _replacements(operation: models.Operation) -> dict[str, Any]:
+    campaign = operation.campaign
+    key = procedure_key(campaign, CampaignStep.NIGHT_REPLACEMENTS)
+    if key is None:
+        return {}
+    day = operation.day
+    supply = dict(campaign.sides.values_list("pk", "supply_quality"))
+    battalions = {
+        b.pk: b
+        for b in models.Battalion.objects.filter(campaign=campaign)
+        .annotate(
+            lost=Count("stands", filter=Q(stands__status=StandStatus.DESTROYED)),
+            alive=Count("stands", filter=~Q(stands__status=StandStatus.DESTROYED)),
+        )
+        .filter(Q(lost__gt=0) | Q(supply_situation=SupplySituation.ISOLATED.value))
+    }
+    destroyed: dict[int, list[models.Stand]] = defaultdict(list)
+    for stand in models.Stand.objects.filter(
+        campaign=campaign, status=StandStatus.DESTROYED, battalion_id__in=battalions
+    ).order_by("battalion_id", "label"):
+        destroyed[stand.battalion_id].append(stand)
+    intact: dict[int, list[models.Stand]] = defaultdict(list)
+    for stand in (
+        models.Stand.objects.filter(
+            campaign=campaign,
+            battalion__supply_situation=SupplySituation.ISOLATED.value,
+            battalion_id__in=battalions,
+        )
+        .exclude(status=StandStatus.DESTROYED)
+        .order_by("battalion_id", "stand_type", "label")
+    ):
+        intact[stand.battalion_id].append(stand)
+
+    restored: list[models.Stand] = []
+    lost: list[models.Stand] = []
+    to_reserve: list[int] = []
+    rolls: list[models.RollRecord] = []
+    part: dict[str, Any] = {"sides": {}}
+    for battalion in battalions.values():
+        stands = destroyed[battalion.pk]
+        wiped_out = battalion.alive == 0
+        if wiped_out and battalion.wiped_out_day is None:
+            battalion.wiped_out_day = day.number
+            to_reserve.append(battalion.pk)
+        run = procedure_run(
+            campaign,
+            key,
+            {
+                "situation": SupplySituation.RESERVE.value
+                if battalion.in_reserve
+                else battalion.supply_situation,
+                "supply_quality": supply[battalion.side_id],
+                "destroyed_grades": tuple(s.grade or battalion.quality for s in stands),
+                "destroyed_attached": tuple(s.attached for s in stands),
+                "battalion": battalion.code,
+                "wiped_out": wiped_out,
+                "full_days_waited": day.number - battalion.wiped_out_day if battalion.wiped_out_day else 0,
+            },
+            ("day", day.number, "night", "replacements", battalion.code),
+        )
+        result = run.outcome
+        for stand, fate in zip(stands, result.stands, strict=True):
+            if fate.fate is StandFate.REPLACED:
+                stand.status = StandStatus.OK
+                stand.grade = fate.returns_as.value if fate.returns_as is not None else stand.grade
+                restored.append(stand)
+        extra = intact[battalion.pk][: result.extra_stands_lost]
+        for stand in extra:
+            stand.status = StandStatus.DESTROYED
+        lost += extra
+        rolls += run.records(
+            campaign,
+            SYSTEM_ACTOR,
+            RollContext(day=day, battalion=battalion),
+            {"replaced": result.replaced, "extra_stands_lost": len(extra)},
+        )
+        side = part["sides"].setdefault(
+            str(battalion.side_id),
+            {"replacements_rolled": 0, "replacements_returned": 0, "extra_stands_lost": 0, "battalions": []},
+        )
+        side["replacements_rolled"] += len(result.roll_results())
+        side["replacements_returned"] += result.replaced
+        side["extra_stands_lost"] += len(extra)
+        side["battalions"].append(
+            {
+                "code": battalion.code,
+                "text": result.outcome_text(),
+                "lines": [r.line() for r in result.roll_results()],
+            }
+        )
+        if wiped_out and battalion.pk in to_reserve:
+            side.setdefault("moved_to_reserve", []).append(battalion.code)
+    models.Stand.objects.bulk_update([*restored, *lost], ["status", "grade"], batch_size=2000)
+    models.Battalion.objects.filter(pk__in=to_reserve).update(in_reserve=True, wiped_out_day=day.number)
+    # A rebuilt battalion's wait is over once any stand is back.
+    models.Battalion.objects.filter(pk__in={s.battalion_id for s in restored}).update(wiped_out_day=None)
+    models.RollRecord.objects.bulk_create(rolls, batch_size=2000)
+    return part
+
+
+def _orders(operation: models.Operation) -> dict[str, Any]:
+    orders = list(
+        models.NightOrder.objects.filter(day=operation.day, applied=False).select_related(
+            "battalion", "stand"
+        )
+    )
+    withdrawn = [o.battalion_id for o in orders if o.kind == NightOrderKind.WITHDRAW]
+    models.Battalion.objects.filter(pk__in=withdrawn).update(in_reserve=True)
+    moved: list[models.Stand] = []
+    for order in orders:
+        if order.kind in (NightOrderKind.ATTACH, NightOrderKind.DETACH) and order.stand is not None:
+            order.stand.battalion_id = order.target_battalion_id or order.stand.battalion_id
+            order.stand.attached = order.kind == NightOrderKind.ATTACH
+            order.stand.attachment_kind = order.attachment_kind if order.stand.attached else ""
+            moved.append(order.stand)
+    models.Stand.objects.bulk_update(moved, ["battalion", "attached", "attachment_kind"])
+    models.NightOrder.objects.filter(pk__in=[o.pk for o in orders]).update(applied=True)
+    part: dict[str, Any] = {"sides": {}}
+    for order in orders:
+        if order.kind == NightOrderKind.WITHDRAW:
+            side = part["sides"].setdefault(str(order.battalion.side_id), {})
+            side.setdefault("moved_to_reserve", []).append(order.battalion.code)
+    return part
+
+
+def _artillery(operation: models.Operation) -> dict[str, Any]:
+    sides = list(operation.campaign.sides.all())
+    models.Side.objects.filter(campaign=operation.campaign).update(
+        barrage_rounds=F("barrage_rounds") + F("barrage_rounds_per_day"), barrage_templates_in_use=0
+    )
+    part: dict[str, Any] = {"sides": {}}
+    for side in sides:
+        part["sides"][str(side.pk)] = {
+            "barrage_rounds_before": side.barrage_rounds,
+            "barrage_rounds_replenished": side.barrage_rounds_per_day,
+            "barrage_rounds_after": side.barrage_rounds + side.barrage_rounds_per_day,
+            "templates_returned": side.barrage_templates_in_use,
+        }
+    return part
+
+
+def _carry_over(operation: models.Operation) -> dict[str, Any]:
+    campaign = operation.campaign
+    key = procedure_key(campaign, CampaignStep.CARRY_OVER)
+    part: dict[str, Any] = {"sides": {}}
+    rolls: list[models.RollRecord] = []
+    for side in campaign.sides.order_by("pk"):
+        before = side.activation_points
+        if _rule_on(campaign, key) and key is not None:
+            run = procedure_run(
+                campaign,
+                key,
+                {
+                    "points": before,
+                    "day_ending": operation.day.number,
+                    "base_score": side.carry_over_base,
+                    "shift_per_day": 1 if side.carry_over_direction == "+" else -1,
+                    "cap": side.activation_cap,
+                    "side": side.name,
+                },
+                ("day", operation.day.number, "night", "carry_over", side.name),
+            )
+            side.activation_points = run.outcome.carried
+            rolls += run.records(
+                campaign,
+                SYSTEM_ACTOR,
+                RollContext(day=operation.day),
+                {"activation_points": side.activation_points},
+            )
+        else:  # no carry-over roll in this campaign: saved points are kept, up to the cap
+            side.activation_points = min(before, side.activation_cap)
+        side.save(update_fields=["activation_points"])
+        part["sides"][str(side.pk)] = {
+            "activation_points_before": before,
+            "activation_points_carried": side.activation_points,
+            "activation_points_lost": before - side.activation_points,
+        }
+    models.RollRecord.objects.bulk_create(rolls)
+    return part
+
+
+def _ammo(operation: models.Operation) -> dict[str, Any]:
+    campaign = operation.campaign
+    if AMMO_VARIANT not in campaign.optional_rules:
+        return {}
+    battalions = list(
+        models.Battalion.objects.filter(campaign=campaign, ammo_low_markers__gt=0).select_related("side")
+    )
+    rolls: list[models.RollRecord] = []
+    for battalion in battalions:
+        run = procedure_run(
+            campaign,
+            AMMO_VARIANT,
+            {
+                "markers": battalion.ammo_low_markers,
+                "supply_quality": battalion.side.supply_quality,
+                "situation": battalion.supply_situation,
+                "stand": battalion.code,
+            },
+            ("day", operation.day.number, "night", "ammo", battalion.code),
+        )
+        battalion.ammo_low_markers = run.outcome.left
+        rolls += run.records(
+            campaign,
+            SYSTEM_ACTOR,
+            RollContext(day=operation.day, battalion=battalion),
+            {"ammo_low_markers": battalion.ammo_low_markers},
+        )
+    models.Battalion.objects.bulk_update(battalions, ["ammo_low_markers"])
+    models.RollRecord.objects.bulk_create(rolls)
+    return {"ammo_markers_rolled": len(battalions)}
+
+
+def _inactive(operation: models.Operation) -> dict[str, Any]:
+    count = (
+        models.Battalion.objects.filter(campaign_id=operation.campaign_id)
+        .exclude(activation=ActivationState.INACTIVE)
+        .update(activation=ActivationState.INACTIVE)
+    )
+    return {"battalions_set_inactive": count}
+
+
+STEPS = {
+    "move_fups": _move_fups,
+    "flip_suppressed": _flip_suppressed,
+    "replacements": _replacements,
+    "orders": _orders,
+    "artillery": _artillery,
+    "carry_over": _carry_over,
+    "ammo": _ammo,
+    "inactive": _inactive,
+}
+SYSTEM_ACTOR = Actor(request_id="night-phase")
+
+
+def night_phase_step(operation: models.Operation, step: str) -> dict[str, Any]:
+    return STEPS[step](operation)
+
+
+def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
+    """Write each side's night report, close the day, notify the members."""
+    campaign = campaign_lock(operation.campaign_id)
+    day = operation.day
+    reports = []
+    for side in campaign.sides.order_by("pk"):
+        body = {
+            "day": day.number,
+            "side": side.name,
+            **{k: v for k, v in operation.report.items() if k != "sides"},
+            **operation.report.get("sides", {}).get(str(side.pk), {}),
+        }
+        reports.append(models.NightReport(operation=operation, side=side, day=day, body=body))
+    models.NightReport.objects.bulk_create(reports)
+    day.status = DayStatus.DONE
+    day.save(update_fields=["status"])
+    campaign.current_segment = ""
+    campaign_save(campaign, "current_segment")
+    event_record(
+        campaign,
+        EventVerb.NIGHT_PHASE_DONE,
+        operation,
+        f"Night phase of day {day.number} done",
+        SYSTEM_ACTOR,
+        after={r.side.name: r.body for r in reports},
+    )
+    transaction.on_commit(lambda: _notify(operation.pk))
+    return {}
+
+
+def _notify(operation_id: int) -> None:
+    """E-mail each member the report of their side; umpires get every side's."""
+    operation = models.Operation.objects.select_related("campaign", "day").get(pk=operation_id)
+    reports = list(operation.night_reports.select_related("side"))
+    messages = []
+    for membership in operation.campaign.memberships.select_related("user"):
+        if not membership.user.email:
+            continue
+        mine = [r for r in reports if membership.role == MemberRole.UMPIRE or r.side_id == membership.side_id]
+        if not mine:
+            continue
+        body = "\n\n".join(_report_text(r) for r in mine)
+        subject = f"{operation.campaign.name}: night report, day {operation.day.number}"
+        messages.append((subject, body, None, [membership.user.email]))
+    send_mass_mail(messages, fail_silently=True)
+
+
+def _report_text(report: models.NightReport) -> str:
+    body = report.body
+    lines = [f"{report.side.name} — night of day {report.day.number}"]
+    lines.append(
+        f"Replacements: {body.get('replacements_returned', 0)} of "
+        f"{body.get('replacements_rolled', 0)} returned"
+    )
+    lines.append(
+        f"Activation points: {body.get('activation_points_carried', 0)} carried, "
+        f"{body.get('activation_points_lost', 0)} lost"
+    )
+    lines.append(f"Barrage rounds: +{body.get('barrage_rounds_replenished', 0)}")
+    if body.get("moved_to_reserve"):
+        lines.append("To reserve: " + ", ".join(body["moved_to_reserve"]))
+    return "\n".join(lines)
+
+
+@transaction.atomic
+def night_order_queue(
+    campaign_id: int,
+    actor: Actor,
+    *,
+    kind: str,
+    battalion_code: str,
+    stand_label: str = "",
+    target_battalion_code: str = "",
+    attachment_kind: str = "",
+) -> models.NightOrder:
+    """Queue a withdrawal or an attach/detach for tonight's night phase."""
+    campaign = campaign_lock(campaign_id)
+    day = campaign.days.filter(number=campaign.current_day).exclude(status=DayStatus.DONE).first()
+    if day is None:
+        raise ConflictError("no campaign day is under way", field="day", code="no_day")
+    if kind not in NightOrderKind.values:
+        raise DomainError(f"{kind!r} is not a night order ({', '.join(NightOrderKind.values)})", field="kind")
+    battalion = campaign.battalions.filter(code=battalion_code).first()
+    if battalion is None:
+        raise DomainError(f"battalion {battalion_code} is not in this campaign", field="battalion_code")
+    stand = target = None
+    if kind != NightOrderKind.WITHDRAW:
+        stand = battalion.stands.filter(label=stand_label).first()
+        if stand is None:
+            raise DomainError(
+                f"stand {stand_label} is not in battalion {battalion_code}", field="stand_label"
+            )
+        target = campaign.battalions.filter(code=target_battalion_code, side_id=battalion.side_id).first()
+        if target is None:
+            raise DomainError(
+                f"battalion {target_battalion_code} is not on {battalion.side.name}'s side",
+                field="target_battalion_code",
+            )
+        if kind == NightOrderKind.ATTACH and attachment_kind not in ("hq", "heavy_weapons", "other"):
+            raise DomainError(
+                "say what kind of attachment: hq, heavy_weapons or other", field="attachment_kind"
+            )
+    order = models.NightOrder.objects.create(
+        campaign=campaign,
+        day=day,
+        kind=kind,
+        battalion=battalion,
+        stand=stand,
+        target_battalion=target,
+        attachment_kind=attachment_kind if kind == NightOrderKind.ATTACH else "",
+    )
+    campaign_save(campaign)
+    event_record(campaign, EventVerb.NIGHT_ORDER_QUEUED, order, f"Night order: {order}", actor)
+    return order

@@ -1,0 +1,133 @@
+"""Background operations that must happen exactly once.
+
+A start creates the :class:`~campaign.models.Operation` (a unique constraint
+allows one per night or per segment) and enqueues its task when the
+transaction commits.  A run applies the operation's steps one transaction at a
+time, each marking itself done in the same transaction, under a row lock on
+the operation: a duplicate delivery waits, then finds the step done; a run
+killed halfway is redelivered and continues where the last commit left it.
+Every delivery counts as an attempt; past ``MAX_ATTEMPTS`` the operation is
+marked failed with the last error, so a crashing task cannot loop for ever.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from campaign import models
+from campaign.choices import EventVerb, OperationKind, OperationStatus
+from campaign.services.audit import SYSTEM, event_record
+from campaign.services.errors import NotFoundError
+
+MAX_ATTEMPTS = 5
+
+StepFunction = Callable[[models.Operation, str], dict[str, Any]]
+
+
+def _registry() -> dict[str, tuple[Callable[[models.Operation], dict[str, Any]], StepFunction]]:
+    """kind → (finish, step) functions; imported late, they import this module."""
+    from campaign.services import arrivals, night
+
+    return {
+        OperationKind.NIGHT_PHASE: (night.night_phase_finish, night.night_phase_step),
+        OperationKind.ARRIVALS: (arrivals.arrivals_finish, arrivals.arrivals_step),
+    }
+
+
+def operation_get(operation_id: int) -> models.Operation:
+    operation = models.Operation.objects.filter(pk=operation_id).first()
+    if operation is None:
+        raise NotFoundError(f"operation {operation_id} does not exist", field="operation")
+    return operation
+
+
+def merge_report(report: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]:
+    """Deep-merge a step's report into the operation's: dicts merge, lists extend, counts add."""
+    merged = dict(report)
+    for key, value in part.items():
+        old = merged.get(key)
+        if isinstance(old, dict) and isinstance(value, dict):
+            merged[key] = merge_report(old, value)
+        elif isinstance(old, list) and isinstance(value, list):
+            merged[key] = [*old, *value]
+        elif isinstance(old, int) and isinstance(value, int) and not isinstance(value, bool):
+            merged[key] = old + value
+        else:
+            merged[key] = value
+    return merged
+
+
+@transaction.atomic
+def _attempt_begin(operation_id: int) -> models.Operation | None:
+    """Count this delivery; None when there is nothing (more) to do."""
+    operation = models.Operation.objects.select_for_update().get(pk=operation_id)
+    if operation.status in (OperationStatus.DONE, OperationStatus.FAILED):
+        return None
+    operation.attempts += 1
+    if operation.attempts > MAX_ATTEMPTS:
+        _fail(operation, operation.error or f"gave up after {MAX_ATTEMPTS} attempts (the worker kept dying)")
+        return None
+    operation.status = OperationStatus.RUNNING
+    operation.started_at = operation.started_at or timezone.now()
+    operation.save(update_fields=["attempts", "status", "started_at"])
+    return operation
+
+
+def _fail(operation: models.Operation, reason: str) -> None:
+    operation.status = OperationStatus.FAILED
+    operation.error = reason
+    operation.finished_at = timezone.now()
+    operation.save(update_fields=["status", "error", "finished_at", "attempts"])
+    event_record(
+        operation.campaign,
+        EventVerb.OPERATION_FAILED,
+        operation,
+        f"{operation.get_kind_display()} for day {operation.day.number} failed: {reason}",
+        SYSTEM,
+    )
+
+
+@transaction.atomic
+def operation_record_error(operation_id: int, reason: str) -> models.Operation:
+    """Keep the last error; mark the operation failed when no attempt is left."""
+    operation = models.Operation.objects.select_for_update().get(pk=operation_id)
+    if operation.status in (OperationStatus.DONE, OperationStatus.FAILED):
+        return operation
+    operation.error = reason
+    if operation.attempts >= MAX_ATTEMPTS:
+        _fail(operation, reason)
+    else:
+        operation.save(update_fields=["error"])
+    return operation
+
+
+def operation_run(operation_id: int) -> models.Operation:
+    """Apply every step not yet done, each in its own transaction, then finish."""
+    if _attempt_begin(operation_id) is None:
+        return operation_get(operation_id)
+    finish, step_function = _registry()[operation_get(operation_id).kind]
+    for step in operation_get(operation_id).steps:
+        with transaction.atomic():
+            operation = models.Operation.objects.select_for_update().get(pk=operation_id)
+            if step in operation.completed_steps:
+                continue
+            operation.report = merge_report(operation.report, step_function(operation, step))
+            operation.completed_steps = [*operation.completed_steps, step]
+            operation.save(update_fields=["report", "completed_steps"])
+        # Crash drills: a pause between committed steps leaves room to kill a worker.
+        time.sleep(settings.OPERATION_STEP_PAUSE)
+    with transaction.atomic():
+        operation = models.Operation.objects.select_for_update().get(pk=operation_id)
+        if operation.status == OperationStatus.RUNNING:
+            finish(operation)
+            operation.status = OperationStatus.DONE
+            operation.error = ""
+            operation.finished_at = timezone.now()
+            operation.save(update_fields=["status", "error", "finished_at"])
+    return operation_get(operation_id)

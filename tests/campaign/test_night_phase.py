@@ -1,0 +1,155 @@
+"""The night phase in process: steps, reports, errors and query counts."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from campaign import models
+from campaign.choices import DayStatus, OperationStatus, StandStatus
+from campaign.services.battles import battle_create
+from campaign.services.errors import ConflictError
+from campaign.services.night import night_order_queue, night_phase_start
+from campaign.services.operations import operation_run
+from tests.campaign.factories import UserFactory
+from tests.campaign.night_setup import ACTOR, campaign_after_day_one
+
+pytestmark = pytest.mark.django_db
+
+
+def run_night(campaign: models.Campaign, capture) -> models.Operation:
+    with capture(execute=False):  # the worker's enqueue; these tests run the service in process
+        operation = night_phase_start(campaign.pk, ACTOR)
+    with capture(execute=True):  # the e-mails go out after the finishing commit
+        return operation_run(operation.pk)
+
+
+def test_the_night_repairs_flips_carries_and_reports(django_capture_on_commit_callbacks):
+    campaign = campaign_after_day_one()
+    player = UserFactory(username="allied-player", email="allied@example.org")
+    allied = campaign.sides.get(name="Allied")
+    models.Membership.objects.create(user=player, campaign=campaign, role="player", side=allied)
+    destroyed_before = models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED).count()
+
+    operation = run_night(campaign, django_capture_on_commit_callbacks)
+
+    assert operation.status == OperationStatus.DONE
+    assert operation.completed_steps == operation.steps
+    assert not models.Stand.objects.filter(campaign=campaign, status=StandStatus.SUPPRESSED).exists()
+    rolls = campaign.rolls.filter(procedure="gb.night_replacements")
+    # Every destroyed stand is rolled for but isolated L1's two and wiped-out A2's four (waiting a day).
+    assert rolls.count() == destroyed_before - 2 - 4
+    assert len({r.result["subject"] for r in rolls}) == rolls.count()
+    a2 = campaign.battalions.get(code="A2")
+    assert (a2.in_reserve, a2.wiped_out_day) == (True, 1)
+    l1 = campaign.battalions.get(code="L1")
+    assert l1.stands.filter(status=StandStatus.DESTROYED).count() == 3  # isolated: one more stand lost
+    assert set(campaign.battalions.values_list("activation", flat=True)) == {"inactive"}
+    assert sorted(campaign.sides.values_list("barrage_rounds", flat=True)) == [15, 15]
+    reports = {r.side.name: r.body for r in models.NightReport.objects.filter(operation=operation)}
+    assert reports["Axis"]["moved_to_reserve"] == ["A2"]
+    assert reports["Allied"]["extra_stands_lost"] == 1
+    assert reports["Allied"]["replacements_rolled"] == sum(
+        1 for r in rolls if r.result["subject"].startswith("L")
+    )
+    assert reports["Axis"]["barrage_rounds_after"] == 15
+    day = campaign.days.get(number=1)
+    assert day.status == DayStatus.DONE
+    assert [m.to for m in mail.outbox] == [["allied@example.org"]]
+    assert "Allied — night of day 1" in mail.outbox[0].body
+    assert "Axis" not in mail.outbox[0].body
+
+
+def test_a_wiped_out_battalion_returns_a_grade_lower_after_a_full_day(django_capture_on_commit_callbacks):
+    campaign = campaign_after_day_one(seed="rebuild")
+    models.Side.objects.filter(campaign=campaign).update(supply_quality="Superb")
+    run_night(campaign, django_capture_on_commit_callbacks)
+    from campaign.services.days import day_dawn
+
+    day_dawn(campaign.pk, ACTOR)
+    run_night(campaign, django_capture_on_commit_callbacks)
+
+    a2 = campaign.battalions.get(code="A2")
+    rolled = campaign.rolls.filter(procedure="gb.night_replacements", day__number=2, battalion=a2)
+    assert rolled.count() == 4  # reserve row, after the full day's wait
+    returned = a2.stands.filter(status=StandStatus.OK)
+    assert returned.count() == sum(1 for r in rolled if r.result["outcome"] == "replaced")
+    assert set(returned.values_list("grade", flat=True)) <= {"Inferior"}  # Average → one grade lower
+
+
+def test_the_night_cannot_start_before_every_battle_is_reported_or_twice(django_capture_on_commit_callbacks):
+    campaign = campaign_after_day_one()
+    axis, allied = campaign.sides.get(name="Axis"), campaign.sides.get(name="Allied")
+    battle_create(
+        campaign.pk,
+        ACTOR,
+        sector="Mdina",
+        battle_type="Local Attack",
+        attacker_id=axis.pk,
+        defender_id=allied.pk,
+        battalion_codes=["A1"],
+    )
+
+    with pytest.raises(ConflictError, match="not yet reported: Mdina") as early:
+        night_phase_start(campaign.pk, ACTOR)
+    assert early.value.field == "battles"
+    assert not models.Operation.objects.exists()
+
+    campaign.battles.filter(sector="Mdina").update(status="reported")
+    with django_capture_on_commit_callbacks(execute=False):
+        night_phase_start(campaign.pk, ACTOR)
+    with pytest.raises(ConflictError, match="already been started") as twice:
+        night_phase_start(campaign.pk, ACTOR)
+    assert twice.value.field == "day"
+    assert models.Operation.objects.count() == 1
+
+
+def test_queued_orders_are_carried_out_at_night(django_capture_on_commit_callbacks):
+    campaign = campaign_after_day_one()
+    night_order_queue(campaign.pk, ACTOR, kind="withdraw", battalion_code="A1")
+    night_order_queue(
+        campaign.pk,
+        ACTOR,
+        kind="attach",
+        battalion_code="A3",
+        stand_label="4",
+        target_battalion_code="A1",
+        attachment_kind="other",
+    )
+
+    run_night(campaign, django_capture_on_commit_callbacks)
+
+    a1 = campaign.battalions.get(code="A1")
+    assert a1.in_reserve is True
+    moved = a1.stands.get(label="4", attached=True)
+    assert moved.attachment_kind == "other"
+    assert models.NightOrder.objects.filter(applied=False).count() == 0
+
+
+def test_a_second_run_of_a_done_operation_changes_nothing(django_capture_on_commit_callbacks):
+    campaign = campaign_after_day_one()
+    operation = run_night(campaign, django_capture_on_commit_callbacks)
+    rolls = campaign.rolls.count()
+
+    again = operation_run(operation.pk)
+
+    assert again.status == OperationStatus.DONE
+    assert again.attempts == 1
+    assert campaign.rolls.count() == rolls
+
+
+def _night_queries(battalions: int, capture) -> int:
+    campaign = campaign_after_day_one(battalions_per_side=battalions, seed="queries")
+    with capture(execute=False):
+        operation = night_phase_start(campaign.pk, ACTOR)
+    with CaptureQueriesContext(connection) as queries, capture(execute=False):
+        operation_run(operation.pk)
+    return len(queries)
+
+
+def test_the_night_phase_query_count_does_not_grow_with_the_campaign(django_capture_on_commit_callbacks):
+    small = _night_queries(3, django_capture_on_commit_callbacks)
+    large = _night_queries(40, django_capture_on_commit_callbacks)
+    assert small == large

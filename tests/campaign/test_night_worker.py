@@ -1,0 +1,165 @@
+"""The night phase on real Celery worker processes: exactly once, whatever happens.
+
+Each test starts its own worker (the module-scoped shared worker is not used
+here), kills it as the scenario says, and compares the outcome with an
+uninterrupted in-process run of an identical campaign with the same seed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from django.db import connection
+
+from campaign import models
+from campaign.choices import OperationStatus
+from campaign.services.errors import ConflictError
+from campaign.services.night import night_phase_start
+from campaign.services.operations import MAX_ATTEMPTS, operation_run
+from tests.campaign.night_setup import ACTOR, campaign_after_day_one, state_of
+from tests.conftest import WorkerProcess, worker_database_url
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def workers(redis_client) -> Iterator[list[WorkerProcess]]:
+    """Workers started by a test, all stopped at its end; the queue starts empty."""
+    redis_client.delete("celery", "unacked", "unacked_index")
+    started: list[WorkerProcess] = []
+    yield started
+    for worker in started:
+        worker.stop()
+
+
+def start_worker(workers: list[WorkerProcess], **settings_env: str) -> WorkerProcess:
+    worker = WorkerProcess(worker_database_url(), **settings_env)
+    workers.append(worker)
+    worker.wait_ready()
+    return worker
+
+
+def wait_for(predicate, timeout: float = 90, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def operation_of(campaign: models.Campaign) -> models.Operation:
+    return models.Operation.objects.get(campaign=campaign, kind="night_phase")
+
+
+def reference_state() -> dict[str, object]:
+    """An identical campaign's night run in process without interruption."""
+    reference = campaign_after_day_one(seed="drill")
+    operation = night_phase_start(reference.pk, ACTOR)  # its enqueue finds no worker running yet
+    operation_run(operation.pk)
+    return state_of(reference)
+
+
+def pool_children(worker: WorkerProcess) -> list[int]:
+    output = subprocess.run(["pgrep", "-P", str(worker.process.pid)], capture_output=True, text=True)
+    return [int(pid) for pid in output.stdout.split()]
+
+
+def test_a_night_phase_runs_on_a_worker_and_reports(workers):
+    campaign = campaign_after_day_one(seed="plain")
+    start_worker(workers)
+
+    night_phase_start(campaign.pk, ACTOR)
+
+    wait_for(lambda: operation_of(campaign).status == OperationStatus.DONE, what="the night phase")
+    operation = operation_of(campaign)
+    assert operation.attempts == 1
+    assert models.NightReport.objects.filter(operation=operation).count() == 2
+
+
+def test_killing_the_pool_child_midway_still_gives_the_uninterrupted_result(workers, redis_client):
+    expected = reference_state()
+    campaign = campaign_after_day_one(seed="drill")
+    worker = start_worker(workers, OPERATION_STEP_PAUSE="1.5")
+
+    night_phase_start(campaign.pk, ACTOR)
+    wait_for(lambda: len(operation_of(campaign).completed_steps) >= 3, what="three steps committed")
+    assert operation_of(campaign).status == OperationStatus.RUNNING
+    for child in pool_children(worker):
+        os.kill(child, signal.SIGKILL)
+
+    wait_for(lambda: operation_of(campaign).status == OperationStatus.DONE, what="the rerun to finish")
+    operation = operation_of(campaign)
+    assert operation.attempts == 2
+    assert state_of(campaign) == expected
+    destroyed_rolls = campaign.rolls.filter(procedure="gb.night_replacements")
+    assert destroyed_rolls.count() == len({r.result["subject"] for r in destroyed_rolls})  # each stand once
+
+
+def test_killing_the_main_worker_process_midway_still_gives_the_uninterrupted_result(workers):
+    expected = reference_state()
+    campaign = campaign_after_day_one(seed="drill")
+    worker = start_worker(workers, OPERATION_STEP_PAUSE="1.5", CELERY_VISIBILITY_TIMEOUT="4")
+
+    night_phase_start(campaign.pk, ACTOR)
+    wait_for(lambda: len(operation_of(campaign).completed_steps) >= 3, what="three steps committed")
+    os.killpg(worker.process.pid, signal.SIGKILL)  # main process and its pool, no warm shutdown
+    worker.process.wait()
+    attempts_when_killed = operation_of(campaign).attempts
+
+    start_worker(workers, CELERY_VISIBILITY_TIMEOUT="4")  # the broker redelivers the unacknowledged task
+
+    wait_for(lambda: operation_of(campaign).status == OperationStatus.DONE, what="redelivery and finish")
+    assert operation_of(campaign).attempts == attempts_when_killed + 1
+    assert state_of(campaign) == expected
+
+
+def test_two_umpires_starting_together_get_one_run_and_one_report(workers):
+    campaign = campaign_after_day_one(seed="race")
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def press() -> None:
+        barrier.wait()
+        try:
+            night_phase_start(campaign.pk, ACTOR)
+            outcomes.append("started")
+        except ConflictError as refused:
+            outcomes.append(refused.code)
+        finally:
+            connection.close()  # the thread's own connection
+
+    threads = [threading.Thread(target=press) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    start_worker(workers)
+
+    assert sorted(outcomes) == ["night_phase_exists", "started"]
+    wait_for(lambda: operation_of(campaign).status == OperationStatus.DONE, what="the single run")
+    assert models.Operation.objects.filter(campaign=campaign).count() == 1
+    assert models.NightReport.objects.filter(day__campaign=campaign).count() == 2
+
+
+def test_a_task_that_always_fails_stops_and_shows_failed_with_the_reason(workers):
+    campaign = campaign_after_day_one(seed="broken")
+    # A supply quality the replacement table does not have: every attempt fails at that step.
+    models.Side.objects.filter(campaign=campaign, name="Axis").update(supply_quality="Bogus")
+    start_worker(workers)
+
+    night_phase_start(campaign.pk, ACTOR)
+
+    wait_for(lambda: operation_of(campaign).status == OperationStatus.FAILED, what="the operation to fail")
+    operation = operation_of(campaign)
+    assert operation.attempts == MAX_ATTEMPTS
+    assert "supply_quality" in operation.error
+    assert "Bogus" in operation.error
+    assert operation.completed_steps == ["move_fups", "flip_suppressed"]
+    assert campaign.events.filter(verb="operation.failed").count() == 1
