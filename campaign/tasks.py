@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 from django.conf import settings
+from django.utils import timezone
 
 from campaign.choices import OperationStatus
 from campaign.services.operations import MAX_ATTEMPTS, operation_record_error, operation_run
+from campaign.services.schedule import club_schedule_run
 
 
 @shared_task(bind=True, max_retries=MAX_ATTEMPTS, acks_late=True, reject_on_worker_lost=True)
@@ -21,3 +23,9 @@ def operation_run_task(self: Task[[int], None], operation_id: int) -> None:
             return
         delay = min(2**self.request.retries, settings.OPERATION_RETRY_DELAY_MAX)
         raise self.retry(exc=exc, countdown=delay) from exc
+
+
+@shared_task(acks_late=True)
+def club_schedule_task() -> list[str]:
+    """Beat calls this every few minutes; it acts only when a club's time has come."""
+    return club_schedule_run(timezone.now())

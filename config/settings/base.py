@@ -142,3 +142,9 @@ LOGGING = {
 OPERATION_STEP_PAUSE = float(env("OPERATION_STEP_PAUSE", "0"))
 # Longest wait, in seconds, between retries of a failing operation task.
 OPERATION_RETRY_DELAY_MAX = int(env("OPERATION_RETRY_DELAY_MAX", "30"))
+CELERY_BEAT_SCHEDULE = {
+    "club-schedule": {
+        "task": "campaign.tasks.club_schedule_task",
+        "schedule": float(env("CLUB_SCHEDULE_INTERVAL", "300")),
+    },
+}
