@@ -4,7 +4,7 @@ SHELL := /bin/bash
 UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
 PY := .venv/bin/python
 
-.PHONY: run test lint typecheck migrations-check check clean
+.PHONY: run test bench lint typecheck migrations-check check clean
 
 .tools/bin/uv:
 	@echo "[setup] Installing uv into .tools/"
@@ -20,6 +20,9 @@ run: .venv/.synced
 
 test: .venv/.synced
 	@$(PY) -m config.devstack test $(ARGS)
+
+bench: .venv/.synced
+	@$(PY) -m config.devstack bench
 
 lint: .venv/.synced
 	@.venv/bin/ruff check .

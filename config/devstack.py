@@ -3,6 +3,7 @@
 ``python -m config.devstack run``  — web server, Celery worker and beat, with
 the demo campaign loaded; Ctrl-C stops everything.
 ``python -m config.devstack test [pytest args]`` — every test.
+``python -m config.devstack bench`` — the benchmarks (JSON on stdout).
 
 Services are taken from ``DATABASE_URL``/``REDIS_URL`` when set.  Otherwise
 ``test`` uses the machine's PostgreSQL/Redis on 127.0.0.1 when they answer, and
@@ -203,13 +204,21 @@ def test(pytest_args: list[str]) -> int:
         return subprocess.run([str(BIN / "pytest"), *pytest_args], env=env, cwd=ROOT).returncode
 
 
+def bench() -> int:
+    """The benchmarks, on the same services the tests use."""
+    with services(prefer_local=True) as urls:
+        env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+        return subprocess.run(
+            [str(BIN / "python"), "-m", "tests.benchmarks.night_phase"], env=env, cwd=ROOT
+        ).returncode
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"run", "test"}:
+    commands = {"run": run, "test": lambda: test(argv[1:]), "bench": bench}
+    if not argv or argv[0] not in commands:
         print(__doc__)
         return 2
-    if argv[0] == "run":
-        return run()
-    return test(argv[1:])
+    return commands[argv[0]]()
 
 
 if __name__ == "__main__":

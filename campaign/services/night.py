@@ -147,16 +147,15 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
         .filter(Q(lost__gt=0) | Q(supply_situation=SupplySituation.ISOLATED.value))
     }
     destroyed: dict[int, list[models.Stand]] = defaultdict(list)
-    for stand in models.Stand.objects.filter(
-        campaign=campaign, status=StandStatus.DESTROYED, battalion_id__in=battalions
-    ).order_by("battalion_id", "label"):
+    for stand in models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED).order_by(
+        "battalion_id", "label"
+    ):
         destroyed[stand.battalion_id].append(stand)
     intact: dict[int, list[models.Stand]] = defaultdict(list)
     for stand in (
         models.Stand.objects.filter(
             campaign=campaign,
             battalion__supply_situation=SupplySituation.ISOLATED.value,
-            battalion_id__in=battalions,
         )
         .exclude(status=StandStatus.DESTROYED)
         .order_by("battalion_id", "stand_type", "label")
@@ -222,11 +221,11 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
         )
         if wiped_out and battalion.pk in to_reserve:
             side.setdefault("moved_to_reserve", []).append(battalion.code)
-    models.Stand.objects.bulk_update([*restored, *lost], ["status", "grade"], batch_size=2000)
+    models.Stand.objects.bulk_update([*restored, *lost], ["status", "grade"])
     models.Battalion.objects.filter(pk__in=to_reserve).update(in_reserve=True, wiped_out_day=day.number)
     # A rebuilt battalion's wait is over once any stand is back.
     models.Battalion.objects.filter(pk__in={s.battalion_id for s in restored}).update(wiped_out_day=None)
-    models.RollRecord.objects.bulk_create(rolls, batch_size=2000)
+    models.RollRecord.objects.bulk_create(rolls)
     return part
 
 

@@ -1,0 +1,131 @@
+"""Night-phase benchmark (`make bench`): wall time, queries and memory against a floor.
+
+For synthetic campaigns of 2,000 and 20,000 stands, after a day that destroyed
+a third of the stands and suppressed another third, it times the night phase
+and, in the same run on the same rows, a floor: one set-based SQL UPDATE of
+the stands the night touches plus a bulk insert of as many roll rows as the
+night wrote (rolled back).  It prints JSON with the ratios.  Not a test: the
+numbers are reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import time
+from typing import Any
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+# A broker database of its own: no worker listens there, so this process runs the night itself.
+os.environ["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0] + "/14"
+django.setup()
+
+from django.db import connection, transaction  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases  # noqa: E402
+
+from campaign import models  # noqa: E402
+from campaign.choices import CampaignStatus, StandStatus  # noqa: E402
+from campaign.scenarios.generator import synthetic_pack  # noqa: E402
+from campaign.services.audit import Actor  # noqa: E402
+from campaign.services.days import day_dawn  # noqa: E402
+from campaign.services.night import night_phase_start  # noqa: E402
+from campaign.services.operations import operation_run  # noqa: E402
+from campaign.services.scenario import scenario_import  # noqa: E402
+from config.celery_app import app as celery_app  # noqa: E402
+
+SIZES = (2_000, 20_000)
+BENCH = Actor(request_id="bench")
+
+
+def campaign_at_nightfall(stands: int) -> models.Campaign:
+    campaign = scenario_import(synthetic_pack(stands, seed=f"bench-{stands}"), BENCH, slug=f"bench-{stands}")
+    models.Campaign.objects.filter(pk=campaign.pk).update(status=CampaignStatus.ACTIVE)
+    day_dawn(campaign.pk, BENCH)
+    ids = list(models.Stand.objects.filter(campaign=campaign).order_by("pk").values_list("pk", flat=True))
+    models.Stand.objects.filter(pk__in=ids[0::3]).update(status=StandStatus.DESTROYED)
+    models.Stand.objects.filter(pk__in=ids[1::3]).update(status=StandStatus.SUPPRESSED)
+    return campaign
+
+
+def floor(campaign: models.Campaign, rolls: int) -> float:
+    """The least the database must do for the same effect, rolled back afterwards."""
+    template = models.RollRecord.objects.filter(campaign=campaign).first()
+    assert template is not None
+    start = time.perf_counter()
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE campaign_stand SET status = 'ok' "
+                "WHERE campaign_id = %s AND status IN ('suppressed', 'destroyed')",
+                [campaign.pk],
+            )
+        models.RollRecord.objects.bulk_create(
+            [
+                models.RollRecord(
+                    campaign=campaign,
+                    procedure=template.procedure,
+                    stream=template.stream,
+                    inputs=template.inputs,
+                    result=template.result,
+                    line=template.line,
+                )
+                for _ in range(rolls)
+            ],
+            batch_size=2000,
+        )
+        elapsed = time.perf_counter() - start
+        transaction.set_rollback(True)
+    return elapsed
+
+
+def measure(stands: int) -> dict[str, Any]:
+    campaign = campaign_at_nightfall(stands)
+    operation = night_phase_start(campaign.pk, BENCH)  # its task goes to the bench's own broker db
+    rolls_before = campaign.rolls.count()
+    start = time.perf_counter()
+    with CaptureQueriesContext(connection) as queries:
+        operation_run(operation.pk)
+    elapsed = time.perf_counter() - start
+    rolls = campaign.rolls.count() - rolls_before
+    floor_seconds = floor(campaign, rolls)
+    return {
+        "stands": stands,
+        "night_phase_seconds": round(elapsed, 4),
+        "queries": len(queries),
+        "roll_rows": rolls,
+        # Peak resident memory of this process so far (kB on Linux): it only grows, so
+        # the larger campaign's figure includes the smaller one's.
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "floor_seconds": round(floor_seconds, 4),
+        "ratio_to_floor": round(elapsed / floor_seconds, 2),
+    }
+
+
+def main() -> int:
+    connection.settings_dict["NAME"] = "campaign_bench"
+    old = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+    try:
+        results = [measure(size) for size in SIZES]
+    finally:
+        teardown_databases(old, verbosity=0)
+        celery_app.control.purge()
+    small, large = results
+    report = {
+        "night_phase": results,
+        "scaling_time_10x_stands": round(large["night_phase_seconds"] / small["night_phase_seconds"], 2),
+        "targets": {
+            "ratio_to_floor_at_most_2": all(r["ratio_to_floor"] <= 2.0 for r in results),
+            "same_query_count": small["queries"] == large["queries"],
+            "time_10x_stands_at_most_11x": large["night_phase_seconds"] <= 11 * small["night_phase_seconds"],
+        },
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
