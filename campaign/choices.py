@@ -150,3 +150,5 @@ class EventVerb(models.TextChoices):
     ARRIVALS_RESOLVED = "arrivals.resolved"
     OPERATION_FAILED = "operation.failed"
     UMPIRE_REMINDED = "umpire.reminded"
+    ADMIN_CORRECTED = "admin.corrected"
+    ADMIN_DELETED = "admin.deleted"

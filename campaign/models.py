@@ -138,7 +138,9 @@ class Equipment(models.Model):
     """Reference vehicles and guns by nation and year (loaded by a data migration)."""
 
     key = models.CharField(max_length=120, unique=True)
-    nation = models.CharField(max_length=20, choices=choices.enum_choices(Nation))
+    nation = models.CharField(
+        max_length=20, choices=choices.enum_choices(Nation), blank=True, help_text="blank: any nation"
+    )
     name = models.CharField(max_length=120)
     category = models.CharField(max_length=40)
     year_from = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -183,6 +185,7 @@ class Force(models.Model):
     class Meta:
         ordering = ["campaign", "side", "name"]
         indexes = [models.Index(fields=["campaign", "arrival_status"])]
+        constraints = [models.UniqueConstraint(fields=["campaign", "name"], name="force_name_unique_in_campaign")]
 
     def __str__(self) -> str:
         return self.name
@@ -316,12 +319,13 @@ class ActivationSpend(models.Model):
 
 class Battle(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
-    day = models.ForeignKey(CampaignDay, on_delete=models.PROTECT, related_name="battles")
+    # RESTRICT, not PROTECT: a battle holds its day and sides, yet deleting the whole campaign works.
+    day = models.ForeignKey(CampaignDay, on_delete=models.RESTRICT, related_name="battles")
     segments = models.ManyToManyField(DaySegmentRecord, blank=True, related_name="battles")
     sector = models.CharField(max_length=100, help_text="table or sector name")
     battle_type = models.CharField(max_length=30, choices=choices.enum_choices(BattleType))
-    attacker = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="battles_attacking")
-    defender = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="battles_defending")
+    attacker = models.ForeignKey(Side, on_delete=models.RESTRICT, related_name="battles_attacking")
+    defender = models.ForeignKey(Side, on_delete=models.RESTRICT, related_name="battles_defending")
     status = models.CharField(max_length=12, choices=choices.BattleStatus.choices, default="planned")
     continues = models.ForeignKey(
         "self",
@@ -373,7 +377,7 @@ class RollRecord(models.Model):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     request_id = models.CharField(max_length=64, blank=True)
     override_of = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="overrides"
+        "self", null=True, blank=True, on_delete=models.RESTRICT, related_name="overrides"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

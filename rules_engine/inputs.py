@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -75,10 +76,15 @@ def _coerce(field: str, kind: Any, raw: Any) -> Any:
     raise InputError(field, f"unsupported input type {kind!r}")
 
 
+@functools.cache
+def _shape(input_type: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
+    """Field types and fields of an input dataclass; resolving hints is slow, so once per type."""
+    return typing.get_type_hints(input_type), {f.name: f for f in dataclasses.fields(input_type)}
+
+
 def build_inputs(input_type: type, values: Mapping[str, Any]) -> Any:
     """An ``input_type`` instance from ``values``; unknown or missing fields are errors."""
-    hints = typing.get_type_hints(input_type)
-    fields = {f.name: f for f in dataclasses.fields(input_type)}
+    hints, fields = _shape(input_type)
     unknown = sorted(set(values) - set(fields))
     if unknown:
         raise InputError(unknown[0], f"unknown input; expected one of {', '.join(fields)}")

@@ -81,6 +81,8 @@ def roll_records_build(
 ) -> list[models.RollRecord]:
     """Unsaved roll records, one per roll of ``outcome``, for bulk creation."""
     stream_text = "/".join(str(label) for label in stream)
+    shared_inputs, shared_changes = to_jsonable(inputs), to_jsonable(changes)
+    results = [roll.to_dict() for roll in outcome.roll_results()]
     return [
         models.RollRecord(
             campaign=campaign,
@@ -91,12 +93,12 @@ def roll_records_build(
             battalion=context.battalion,
             procedure=procedure,
             stream=stream_text,
-            inputs=to_jsonable(inputs),
-            result=roll.to_dict(),
-            line=roll.line(),
-            changes=to_jsonable(changes),
+            inputs=shared_inputs,
+            result=result,
+            line=result["line"],
+            changes=shared_changes,
             actor_id=actor.user_id,
             request_id=actor.request_id,
         )
-        for roll in outcome.roll_results()
+        for result in results
     ]

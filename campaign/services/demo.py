@@ -1,9 +1,17 @@
+"""The demo `make run` loads: the Malta 1942 campaign and its three logins."""
+
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from campaign import models
+from campaign.scenarios import MALTA_PACK_PATH, pack_read
+from campaign.services.audit import SYSTEM
+from campaign.services.scenario import scenario_import
+
 # (username, password, staff) for the demo; passwords are printed by `make run`.
+# The Malta pack makes umpire the umpire, axis and allied the players of their sides.
 DEMO_USERS = (("umpire", "umpire", True), ("axis", "axis", False), ("allied", "allied", False))
 
 
@@ -21,3 +29,16 @@ def demo_users_ensure() -> list[str]:
             user.save(update_fields=["password"])
             created.append(username)
     return created
+
+
+@transaction.atomic
+def demo_campaign_load() -> models.Campaign | None:
+    """Import the Malta demo unless a campaign with its slug exists; None when skipped.
+
+    Run after :func:`demo_users_ensure`, so the pack's memberships find the
+    logins instead of creating password-less users.
+    """
+    pack = pack_read(MALTA_PACK_PATH)
+    if models.Campaign.objects.filter(slug=pack["campaign"]["slug"]).exists():
+        return None
+    return scenario_import(pack, SYSTEM)
