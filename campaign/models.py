@@ -185,7 +185,9 @@ class Force(models.Model):
     class Meta:
         ordering = ["campaign", "side", "name"]
         indexes = [models.Index(fields=["campaign", "arrival_status"])]
-        constraints = [models.UniqueConstraint(fields=["campaign", "name"], name="force_name_unique_in_campaign")]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="force_name_unique_in_campaign")
+        ]
 
     def __str__(self) -> str:
         return self.name
