@@ -23,6 +23,7 @@ FIRST_YEAR = 1939
 LAST_YEAR = 1945
 YEARS: tuple[int, ...] = tuple(range(FIRST_YEAR, LAST_YEAR + 1))
 
+
 def ref(section: str, seed: str = SETUP_SEED) -> RuleRef:
     return RuleRef(RuleSystem.NINETEEN_43, seed, section)
 
