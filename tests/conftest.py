@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from urllib.parse import quote
 
@@ -29,12 +29,14 @@ def _database_url(database: dict[str, object]) -> str:
 class WorkerProcess:
     """A ``celery worker`` child process against the test database and broker."""
 
-    def __init__(self, database_url: str, *, concurrency: int = 1, **settings_env: str) -> None:
+    def __init__(
+        self, database_url: str, settings_env: Mapping[str, str] | None = None, concurrency: int = 1
+    ) -> None:
         env = {
             **os.environ,
             "DATABASE_URL": database_url,
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            **settings_env,
+            **(settings_env or {}),
         }
         self.process = subprocess.Popen(
             [

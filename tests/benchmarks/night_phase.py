@@ -107,7 +107,7 @@ def measure(stands: int) -> dict[str, Any]:
 
 def main() -> int:
     connection.settings_dict["NAME"] = "campaign_bench"
-    old = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+    old = setup_databases(verbosity=0, interactive=False)
     try:
         results = [measure(size) for size in SIZES]
     finally:

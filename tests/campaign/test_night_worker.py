@@ -39,7 +39,7 @@ def workers(redis_client) -> Iterator[list[WorkerProcess]]:
 
 
 def start_worker(workers: list[WorkerProcess], **settings_env: str) -> WorkerProcess:
-    worker = WorkerProcess(worker_database_url(), **settings_env)
+    worker = WorkerProcess(worker_database_url(), settings_env)
     workers.append(worker)
     worker.wait_ready()
     return worker
