@@ -39,6 +39,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "django_filters",
+    "drf_spectacular",
     "campaign",
     "api",
 ]
@@ -105,6 +107,15 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "umpire@campaign.local")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.OrderingFilter",
+    ],
+    # api.pagination.PagePagination caps ?page_size at its max_page_size.
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.PagePagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
 }
 
 # Celery: JSON only; a task is acknowledged after it ran, and re-queued when its

@@ -1,0 +1,136 @@
+"""django-filter filter sets.
+
+Filters only ever narrow the caller's visible queryset, and they exist only on
+fields every caller who sees the row may see: filtering identified enemy
+battalions by supply situation would leak what the masked field hides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters as filters  # type: ignore[import-untyped]
+from django.db.models import Model, QuerySet
+
+from campaign import models
+from campaign.choices import (
+    BattleStatus,
+    EventVerb,
+    OperationKind,
+    OperationStatus,
+    StandStatus,
+    StandType,
+    enum_choices,
+)
+from rules_engine.vocab import DaySegment, Nation
+
+AFTER_HELP = "only entries with a greater id: poll for what is new since the last one seen"
+
+
+class ForceFilter(filters.FilterSet):  # type: ignore[misc]
+    side = filters.NumberFilter(field_name="side_id")
+    nation = filters.ChoiceFilter(choices=enum_choices(Nation))
+
+    class Meta:
+        model = models.Force
+        fields = ["side", "nation"]
+
+
+class BattalionFilter(filters.FilterSet):  # type: ignore[misc]
+    side = filters.NumberFilter(field_name="side_id")
+    force = filters.NumberFilter(field_name="battlegroup__force_id")
+    battlegroup = filters.NumberFilter(field_name="battlegroup_id")
+    code = filters.CharFilter()
+
+    class Meta:
+        model = models.Battalion
+        fields = ["side", "force", "battlegroup", "code"]
+
+
+class StandFilter(filters.FilterSet):  # type: ignore[misc]
+    battalion = filters.CharFilter(field_name="battalion__code", help_text="battalion code")
+    force = filters.NumberFilter(field_name="battalion__battlegroup__force_id")
+    status = filters.ChoiceFilter(choices=StandStatus.choices)
+    stand_type = filters.ChoiceFilter(choices=StandType.choices)
+
+    class Meta:
+        model = models.Stand
+        fields = ["battalion", "force", "status", "stand_type"]
+
+
+class BattleFilter(filters.FilterSet):  # type: ignore[misc]
+    day = filters.NumberFilter(field_name="day__number")
+    status = filters.ChoiceFilter(choices=BattleStatus.choices)
+    sector = filters.CharFilter()
+
+    class Meta:
+        model = models.Battle
+        fields = ["day", "status", "sector"]
+
+
+class OperationFilter(filters.FilterSet):  # type: ignore[misc]
+    day = filters.NumberFilter(field_name="day__number")
+    kind = filters.ChoiceFilter(choices=OperationKind.choices)
+    status = filters.ChoiceFilter(choices=OperationStatus.choices)
+
+    class Meta:
+        model = models.Operation
+        fields = ["day", "kind", "status"]
+
+
+class NightReportFilter(filters.FilterSet):  # type: ignore[misc]
+    day = filters.NumberFilter(field_name="day__number")
+    side = filters.NumberFilter(field_name="side_id")
+
+    class Meta:
+        model = models.NightReport
+        fields = ["day", "side"]
+
+
+class RollFilter(filters.FilterSet):  # type: ignore[misc]
+    day = filters.NumberFilter(field_name="day__number", help_text="campaign day number")
+    segment = filters.ChoiceFilter(field_name="segment__segment", choices=enum_choices(DaySegment))
+    battle = filters.NumberFilter(field_name="battle_id")
+    force = filters.NumberFilter(field_name="force_id")
+    battalion = filters.CharFilter(field_name="battalion__code", help_text="battalion code")
+    procedure = filters.CharFilter(help_text="rules catalog key, e.g. gb.weather")
+    after = filters.NumberFilter(field_name="id", lookup_expr="gt", help_text=AFTER_HELP)
+
+    class Meta:
+        model = models.RollRecord
+        fields = ["day", "segment", "battle", "force", "battalion", "procedure", "after"]
+
+
+def _object_filter(object_type: type[Model]) -> Any:
+    def by_object(queryset: QuerySet[models.Event], name: str, value: int) -> QuerySet[models.Event]:
+        return queryset.filter(object_type=object_type.__name__, object_id=value)
+
+    return by_object
+
+
+class EventFilter(filters.FilterSet):  # type: ignore[misc]
+    day = filters.NumberFilter(field_name="day_number", help_text="campaign day number")
+    verb = filters.ChoiceFilter(choices=EventVerb.choices)
+    battle = filters.NumberFilter(method=_object_filter(models.Battle), help_text="events about this battle")
+    force = filters.NumberFilter(method=_object_filter(models.Force), help_text="events about this force")
+    after = filters.NumberFilter(field_name="id", lookup_expr="gt", help_text=AFTER_HELP)
+
+    class Meta:
+        model = models.Event
+        fields = ["day", "verb", "battle", "force", "after"]
+
+
+class EquipmentFilter(filters.FilterSet):  # type: ignore[misc]
+    nation = filters.ChoiceFilter(choices=enum_choices(Nation))
+    category = filters.CharFilter()
+    name = filters.CharFilter(lookup_expr="icontains")
+    year = filters.NumberFilter(method="in_service", help_text="in service in this year")
+
+    class Meta:
+        model = models.Equipment
+        fields = ["nation", "category", "name", "year"]
+
+    def in_service(
+        self, queryset: QuerySet[models.Equipment], name: str, value: int
+    ) -> QuerySet[models.Equipment]:
+        return queryset.exclude(year_from__gt=value).exclude(year_to__lt=value)

@@ -1,0 +1,80 @@
+"""``Idempotency-Key``: a retried write returns the first response and changes nothing.
+
+Runs inside the request's transaction (see :class:`api.viewsets.ApiViewSet`).
+The key's row is inserted before the write, so a concurrent retry blocks on
+the unique constraint until the first request commits, then replays it; when
+the first request fails, its row rolls back with everything else and a retry
+runs afresh. Only successful responses are stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, transaction
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api.models import IdempotencyKey
+from api.permissions import authenticated_user_id
+from campaign.services.errors import DomainError
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+MAX_KEY_LENGTH = 255
+KEPT_HEADERS = ("Location",)
+
+
+class IdempotencyKeyReused(DomainError):
+    """The key already names a different request (IETF httpapi-idempotency-key-header: 422)."""
+
+    status = 422
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"this {HEADER} was already used for a different request; send a new key",
+            field=HEADER,
+            code="idempotency_key_reused",
+        )
+
+
+def _fingerprint(request: Request) -> str:
+    body = json.dumps(request.data, sort_keys=True, cls=DjangoJSONEncoder)
+    return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
+
+
+def _replay(stored: IdempotencyKey) -> Response:
+    assert stored.response_status is not None  # rows in flight are locked until they commit
+    return Response(
+        stored.response_body,
+        status=stored.response_status,
+        headers={**stored.response_headers, REPLAYED_HEADER: "true"},
+    )
+
+
+def idempotent(request: Request, write: Callable[[], Response]) -> Response:
+    """Run ``write`` once per (user, key); without a key, just run it."""
+    key = request.headers.get(HEADER)
+    if key is None:
+        return write()
+    if not key.strip() or len(key) > MAX_KEY_LENGTH:
+        raise DomainError(f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters", field=HEADER)
+    fingerprint = _fingerprint(request)
+    user_id = authenticated_user_id(request)
+    try:
+        with transaction.atomic():
+            claimed = IdempotencyKey.objects.create(user_id=user_id, key=key, request_fingerprint=fingerprint)
+    except IntegrityError:
+        stored = IdempotencyKey.objects.get(user_id=user_id, key=key)
+        if stored.request_fingerprint != fingerprint:
+            raise IdempotencyKeyReused() from None
+        return _replay(stored)
+    response = write()
+    claimed.response_status = response.status_code
+    claimed.response_body = response.data
+    claimed.response_headers = {name: response[name] for name in KEPT_HEADERS if response.has_header(name)}
+    claimed.save(update_fields=["response_status", "response_body", "response_headers"])
+    return response

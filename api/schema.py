@@ -1,0 +1,286 @@
+"""The OpenAPI 3 document: settings, the error shape on every operation, examples.
+
+The settings live here, applied by :class:`ApiSchemaGenerator`, so the served
+schema and ``manage.py spectacular --generator-class api.schema.ApiSchemaGenerator``
+are the same document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.settings import patched_settings
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter
+from rest_framework.request import Request
+
+from api.errors import error_body
+from api.idempotency import HEADER as IDEMPOTENCY_HEADER
+from api.idempotency import REPLAYED_HEADER
+from campaign.choices import enum_choices
+from rules_engine.vocab import DaySegment
+
+SCHEMA_SETTINGS: dict[str, Any] = {
+    "TITLE": "Campaign service API",
+    "VERSION": "1.0.0",
+    "DESCRIPTION": (
+        "Campaigns, orders of battle, force status, battles, night phases and the roll log of a "
+        "club's WWII miniature wargames campaign. Session authentication (send the `csrftoken` "
+        "cookie's value as `X-CSRFToken` on writes). Every error answers "
+        '`{"error": {"code", "message", "fields", "rule"}}`. Quick start: docs/api.md.'
+    ),
+    "COMPONENT_SPLIT_REQUEST": True,
+    "PREPROCESSING_HOOKS": ["api.schema.exclude_schema_views"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.add_error_responses",
+    ],
+    # Several models have a "status" (or "kind") with different choices: name each enum.
+    "ENUM_NAME_OVERRIDES": {
+        "CampaignStatusEnum": "campaign.choices.CampaignStatus",
+        "BattleStatusEnum": "campaign.choices.BattleStatus",
+        "StandStatusEnum": "campaign.choices.StandStatus",
+        "DayStatusEnum": "campaign.choices.DayStatus",
+        "OperationStatusEnum": "campaign.choices.OperationStatus",
+        "OperationKindEnum": "campaign.choices.OperationKind",
+        "AttachmentKindEnum": "campaign.choices.AttachmentKind",
+        "GroupKindEnum": "campaign.choices.GroupKind",
+        "DaySegmentEnum": enum_choices(DaySegment),
+    },
+}
+
+
+class ApiSchemaGenerator(SchemaGenerator):
+    def get_schema(self, request: Request | None = None, public: bool = False) -> dict[str, Any]:
+        with patched_settings(SCHEMA_SETTINGS):
+            schema: dict[str, Any] = super().get_schema(request, public)  # type: ignore[no-untyped-call]
+            return schema
+
+
+def exclude_schema_views(endpoints: list[tuple[Any, ...]], **kwargs: Any) -> list[tuple[Any, ...]]:
+    """The schema and its documentation pages are not API operations."""
+    return [endpoint for endpoint in endpoints if not endpoint[0].startswith("/api/v1/schema/")]
+
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message", "fields", "rule"],
+            "properties": {
+                "code": {
+                    "type": "string",
+                    "description": "stable machine code, e.g. not_found, pool_overspent",
+                },
+                "message": {"type": "string", "description": "for people"},
+                "fields": {
+                    "type": "object",
+                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                    "description": "input at fault by dotted path (battalions[0].code) → messages",
+                },
+                "rule": {"type": "string", "nullable": True, "description": "the rule the request broke"},
+            },
+        }
+    },
+}
+
+ERROR_EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
+    "400": {
+        "field": {
+            "summary": "Bad input, naming the field",
+            "value": error_body(
+                "invalid",
+                "battalion ZZ9 is not in battle 12",
+                {"battalions[0].code": ["battalion ZZ9 is not in battle 12"]},
+            ),
+        },
+        "rule": {
+            "summary": "A broken rule, naming it",
+            "value": error_body(
+                "pool_overspent",
+                "activation pool would go below zero: Axis reports 9 spent, has 8",
+                {"battalions": ["activation pool would go below zero: Axis reports 9 spent, has 8"]},
+                "battle report: stands, pools and supply are changed together",
+            ),
+        },
+    },
+    "403": {
+        "anonymous": {
+            "summary": "Not logged in",
+            "value": error_body("not_authenticated", "Authentication credentials were not provided."),
+        },
+        "role": {
+            "summary": "Not an umpire",
+            "value": error_body("permission_denied", "Only an umpire of this campaign may change it."),
+        },
+    },
+    "404": {
+        "hidden": {
+            "summary": "Not there, or not yours to see",
+            "value": error_body("not_found", "No campaign 'malta-1942' that you are a member of."),
+        }
+    },
+    "409": {
+        "state": {
+            "summary": "Does not fit the campaign's state",
+            "value": error_body(
+                "wrong_battle_status",
+                "battle 12 is closed, not planned or set up or in progress",
+                {"status": ["battle 12 is closed, not planned or set up or in progress"]},
+            ),
+        }
+    },
+    "422": {
+        "reused": {
+            "summary": "Idempotency-Key reused for another request",
+            "value": error_body(
+                "idempotency_key_reused",
+                "this Idempotency-Key was already used for a different request; send a new key",
+                {IDEMPOTENCY_HEADER: ["this Idempotency-Key was already used for a different request"]},
+            ),
+        }
+    },
+    "500": {"crash": {"summary": "A bug", "value": error_body("server_error", "Internal server error.")}},
+}
+WRITE_METHODS = {"post", "put", "patch", "delete"}
+
+
+def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> Iterator[str]:
+    yield "403"
+    if "{" in path:
+        yield "404"
+    if method in WRITE_METHODS or operation.get("parameters"):
+        yield "400"
+    if method in WRITE_METHODS:
+        yield "409"
+    if any(p.get("name") == IDEMPOTENCY_HEADER for p in operation.get("parameters", [])):
+        yield "422"
+    yield "500"
+
+
+def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Every operation documents the error shape for the errors it can answer."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    reference = {"$ref": "#/components/schemas/Error"}
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            for status in _error_statuses(path, method, operation):
+                operation["responses"].setdefault(
+                    status,
+                    {
+                        "description": "Error",
+                        "content": {
+                            "application/json": {"schema": reference, "examples": ERROR_EXAMPLES[status]}
+                        },
+                    },
+                )
+    return result
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    IDEMPOTENCY_HEADER,
+    str,
+    OpenApiParameter.HEADER,
+    description="A unique key per intended write (a UUID). A retry with the same key and body "
+    f"returns the first response, with `{REPLAYED_HEADER}: true`, and changes nothing.",
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description="The ETag of the status you hold: 304 with no body when it is still current.",
+)
+
+BATTLE_CREATE_EXAMPLE = OpenApiExample(
+    "Local attack",
+    value={
+        "sector": "Ta' Qali",
+        "battle_type": "Local Attack",
+        "attacker_id": 1,
+        "defender_id": 2,
+        "battalion_codes": ["A1", "A2", "L1"],
+    },
+    request_only=True,
+)
+BATTLE_REPORT_EXAMPLE = OpenApiExample(
+    "Two battalions",
+    value={
+        "battalions": [
+            {
+                "code": "A1",
+                "destroyed": ["2"],
+                "suppressed": ["3"],
+                "activation_points_spent": 2,
+                "barrage_rounds_spent": 1,
+                "objectives": [{"name": "Ta' Qali airfield", "activation_points": 2}],
+                "supply_situation": "OK",
+            },
+            {"code": "L1", "destroyed": ["1", "4"], "supply_situation": "isolated"},
+        ]
+    },
+    request_only=True,
+)
+OPERATION_START_EXAMPLE = OpenApiExample("Night phase", value={"kind": "night_phase"}, request_only=True)
+FORCE_STATUS_EXAMPLE = OpenApiExample(
+    "Own force",
+    value={
+        "campaign": {"slug": "malta-1942", "current_day": 2, "current_segment": "morning"},
+        "force": {
+            "id": 3,
+            "side": 1,
+            "name": "Fallschirmjäger-Brigade Ramcke",
+            "nation": "German",
+            "home_nation": True,
+            "leader_name": "Oberst Bernhard-Hermann Ramcke",
+            "leader_rating": "B",
+            "leader_decorations": [],
+            "mobility": "foot",
+            "cops_location": "Qrendi",
+            "fup_location": "Qrendi",
+            "fup_with_cops": True,
+            "fup_road_clear": True,
+            "arrival_status": "on_table",
+            "arrival_day": None,
+            "arrival_zone": "",
+            "availability": "",
+            "arrival_attempts": 0,
+        },
+        "side": {
+            "id": 1,
+            "name": "Axis",
+            "activation_points": 6,
+            "barrage_rounds": 4,
+            "barrage_templates": 2,
+            "barrage_templates_in_use": 0,
+        },
+        "strength": {
+            "hq": {"ok": 1, "suppressed": 0, "destroyed": 0},
+            "infantry": {"ok": 5, "suppressed": 1, "destroyed": 2},
+        },
+        "battalions": [
+            {
+                "code": "A1",
+                "name": "I./FJR 2",
+                "location": "battle",
+                "battle": {"id": 12, "sector": "Ta' Qali", "status": "in_progress"},
+                "stands": {"ok": 6, "suppressed": 1, "destroyed": 2},
+                "activation": "activated",
+                "supply_situation": "OK",
+                "fuel_state": "n/a",
+                "ammo_low_markers": 0,
+            }
+        ],
+        "latest_night_report": {
+            "id": 7,
+            "operation": 5,
+            "side": 1,
+            "day": 1,
+            "body": {"day": 1, "side": "Axis", "replacements_rolled": 3, "replacements_returned": 1},
+            "created_at": "1942-07-10T23:00:00Z",
+        },
+    },
+    response_only=True,
+)

@@ -1,0 +1,249 @@
+"""Reads scoped to what the caller may see.
+
+Every API list and detail starts from one of these querysets, so a hidden row
+is never fetched: detail lookups 404 on it and lists leave it out. Fields of
+visible enemy rows are masked by the serializers (:mod:`api.serializers`).
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from operator import or_
+
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+
+from api.permissions import CampaignAccess
+from campaign import models, selectors
+from campaign.choices import ArrivalStatus, EventVerb, MemberRole, OperationKind
+
+# Enemy forces are seen only once they are on the table: never in reserve or on their way.
+PRESENT = (ArrivalStatus.ON_TABLE, ArrivalStatus.ARRIVED)
+# Timeline entries every member may read: they carry only what the table shows.
+PUBLIC_VERBS = (
+    EventVerb.CAMPAIGN_STARTED,
+    EventVerb.DAY_DAWNED,
+    EventVerb.SEGMENT_ADVANCED,
+    EventVerb.NIGHT_PHASE_STARTED,
+)
+NOTHING = Q(pk__in=[])
+
+
+def campaign_summaries(user_id: int) -> QuerySet[models.Campaign]:
+    """The user's campaigns with today's weather, the segment's wind and turns, and their role."""
+    today = models.CampaignDay.objects.filter(campaign=OuterRef("pk"), number=OuterRef("current_day"))
+    segment_now = models.DaySegmentRecord.objects.filter(
+        day__campaign=OuterRef("pk"), day__number=OuterRef("current_day"), segment=OuterRef("current_segment")
+    )
+    mine = models.Membership.objects.filter(campaign=OuterRef("pk"), user_id=user_id)
+    return (
+        models.Campaign.objects.filter(memberships__user_id=user_id)
+        .annotate(
+            weather=Subquery(today.values("weather")[:1]),
+            day_status=Subquery(today.values("status")[:1]),
+            turns=Subquery(segment_now.values("turns")[:1]),
+            wind_direction=Subquery(segment_now.values("wind_direction")[:1]),
+            wind_velocity=Subquery(segment_now.values("wind_velocity")[:1]),
+            initiative_side_id=Subquery(segment_now.values("initiative_side_id")[:1]),
+            my_role=Subquery(mine.values("role")[:1]),
+            my_side_id=Subquery(mine.values("side_id")[:1]),
+        )
+        .prefetch_related(Prefetch("sides", queryset=models.Side.objects.order_by("pk")))
+        .order_by("name")
+    )
+
+
+def summary_access(campaign: models.Campaign) -> CampaignAccess:
+    """The access a row of :func:`campaign_summaries` was annotated with."""
+    return CampaignAccess(
+        campaign=campaign,
+        role=MemberRole(getattr(campaign, "my_role")),  # noqa: B009  (an annotation)
+        side_id=getattr(campaign, "my_side_id"),  # noqa: B009
+        sides={side.pk: side for side in campaign.sides.all()},
+    )
+
+
+def sides(access: CampaignAccess) -> QuerySet[models.Side]:
+    return models.Side.objects.filter(campaign=access.campaign).order_by("pk")
+
+
+def days(access: CampaignAccess) -> QuerySet[models.CampaignDay]:
+    """Days and their segments: weather, wind, turns and initiative are public."""
+    return (
+        models.CampaignDay.objects.filter(campaign=access.campaign)
+        .prefetch_related(Prefetch("segments", queryset=models.DaySegmentRecord.objects.order_by("order")))
+        .order_by("number")
+    )
+
+
+def _enemy_battalions(access: CampaignAccess, prefix: str = "", *, strengths_only: bool = False) -> Q:
+    """Enemy battalions a player may see: identified, on the table, not in reserve."""
+    identified = [
+        Q(**{f"{prefix}side_id": side_id, f"{prefix}code__in": sorted(fog.identified_units)})
+        for side_id, fog in access.enemy_fogs.items()
+        if fog.identified_units and (fog.strengths or not strengths_only)
+    ]
+    if not identified:
+        return NOTHING
+    return reduce(or_, identified) & Q(
+        **{f"{prefix}in_reserve": False, f"{prefix}battlegroup__force__arrival_status__in": PRESENT}
+    )
+
+
+def _battalion_rows(access: CampaignAccess, prefix: str = "", *, strengths_only: bool = False) -> Q:
+    if access.is_umpire:
+        return Q()
+    if access.player_side_id is None:
+        return NOTHING
+    return Q(**{f"{prefix}side_id": access.player_side_id}) | _enemy_battalions(
+        access, prefix, strengths_only=strengths_only
+    )
+
+
+def battalions(access: CampaignAccess) -> QuerySet[models.Battalion]:
+    return (
+        models.Battalion.objects.filter(campaign=access.campaign)
+        .filter(_battalion_rows(access))
+        .order_by("code")
+    )
+
+
+def stands(access: CampaignAccess) -> QuerySet[models.Stand]:
+    """Stands of own battalions, and of identified enemy ones whose side reveals strengths."""
+    return (
+        models.Stand.objects.filter(campaign=access.campaign)
+        .filter(_battalion_rows(access, "battalion__", strengths_only=True))
+        .select_related("battalion", "equipment")
+        .order_by("battalion__code", "label")
+    )
+
+
+def forces(access: CampaignAccess) -> QuerySet[models.Force]:
+    """Own forces in full; an enemy force once one of its battalions is identified."""
+    queryset = models.Force.objects.filter(campaign=access.campaign).order_by("side_id", "name")
+    side_id = access.player_side_id
+    if access.is_umpire:
+        return queryset
+    if side_id is None:
+        return queryset.none()
+    seen = models.Battalion.objects.filter(campaign=access.campaign).filter(_enemy_battalions(access))
+    return queryset.filter(Q(side_id=side_id) | Q(pk__in=seen.values("battlegroup__force_id")))
+
+
+def oob(access: CampaignAccess) -> list[models.Force]:
+    """The order of battle as the caller may see it, in a constant number of queries."""
+    side_id = access.player_side_id
+    if access.is_umpire:
+        return selectors.oob_tree(access.campaign.pk)
+    if side_id is None:
+        return []
+    enemy_battalions = battalions(access).exclude(side_id=side_id)
+    enemy = (
+        forces(access)
+        .exclude(side_id=side_id)
+        .prefetch_related(
+            Prefetch(
+                "battlegroups",
+                queryset=models.Battlegroup.objects.filter(
+                    pk__in=enemy_battalions.values("battlegroup_id")
+                ).order_by("name"),
+            ),
+            Prefetch("battlegroups__battalions", queryset=enemy_battalions.order_by("code")),
+            Prefetch(
+                "battlegroups__battalions__stands",
+                queryset=stands(access).exclude(battalion__side_id=side_id).order_by("label"),
+            ),
+        )
+    )
+    return [*selectors.oob_tree(access.campaign.pk, side_id), *enemy]
+
+
+def battles(access: CampaignAccess) -> QuerySet[models.Battle]:
+    """Umpires see every battle, players the battles their side fights; with the battalions they may see."""
+    queryset = models.Battle.objects.filter(campaign=access.campaign)
+    side_id = access.player_side_id
+    if not access.is_umpire:
+        if side_id is None:
+            return queryset.none()
+        queryset = queryset.filter(Q(attacker_id=side_id) | Q(defender_id=side_id))
+    return (
+        queryset.select_related("day")
+        .prefetch_related(
+            Prefetch(
+                "battalions",
+                queryset=battalions(access).only("id", "code", "side_id", "battlegroup_id"),
+                to_attr="visible_battalions",
+            ),
+            Prefetch("feeds", queryset=models.Battle.objects.only("id")),
+        )
+        .order_by("day__number", "sector", "pk")
+    )
+
+
+def rolls(access: CampaignAccess) -> QuerySet[models.RollRecord]:
+    """Umpires: the whole roll log. Players: rolls of their own units and own set-up rolls."""
+    queryset = models.RollRecord.objects.filter(campaign=access.campaign)
+    own_side = access.own_side
+    if not access.is_umpire:
+        if own_side is None:
+            return queryset.none()
+        own_battles = Q(battle__attacker_id=own_side.pk) | Q(battle__defender_id=own_side.pk)
+        # Set-up rolls are labelled "procedure@Side" per side, bare when rolled once for both.
+        own_setup = own_battles & (
+            Q(changes__setup__endswith=f"@{own_side.name}")
+            | (Q(changes__has_key="setup") & ~Q(changes__setup__icontains="@"))
+        )
+        queryset = queryset.filter(
+            Q(battalion__side_id=own_side.pk) | Q(force__side_id=own_side.pk) | own_setup
+        )
+    return queryset.select_related("day", "segment", "battalion", "actor")
+
+
+def events(access: CampaignAccess) -> QuerySet[models.Event]:
+    """Umpires: the whole timeline. Others: public entries, players also their own side's."""
+    queryset = models.Event.objects.filter(campaign=access.campaign)
+    side_id = access.player_side_id
+    if not access.is_umpire:
+        visible = Q(verb__in=PUBLIC_VERBS)
+        if side_id is not None:
+            visible |= (
+                Q(object_type=models.Side.__name__, object_id=side_id)
+                | Q(
+                    object_type=models.Force.__name__,
+                    object_id__in=models.Force.objects.filter(side_id=side_id).values("pk"),
+                )
+                | Q(
+                    object_type=models.Battalion.__name__,
+                    object_id__in=models.Battalion.objects.filter(side_id=side_id).values("pk"),
+                )
+            )
+        queryset = queryset.filter(visible)
+    return queryset.select_related("actor")
+
+
+def operations(access: CampaignAccess) -> QuerySet[models.Operation]:
+    """Night phases for every member (their report is the umpire's); arrival rolls for umpires."""
+    queryset = models.Operation.objects.filter(campaign=access.campaign)
+    if not access.is_umpire:
+        queryset = queryset.filter(kind=OperationKind.NIGHT_PHASE)
+    return queryset.select_related("day", "segment").order_by("-pk")
+
+
+def night_reports(access: CampaignAccess) -> QuerySet[models.NightReport]:
+    queryset = models.NightReport.objects.filter(operation__campaign=access.campaign)
+    side_id = access.player_side_id
+    if not access.is_umpire:
+        queryset = queryset.filter(side_id=side_id) if side_id is not None else queryset.none()
+    return queryset.select_related("day").order_by("-day__number", "side_id")
+
+
+def latest_night_report(side_id: int) -> models.NightReport | None:
+    return (
+        models.NightReport.objects.filter(side_id=side_id)
+        .select_related("day")
+        .order_by("-day__number", "-pk")
+        .first()
+    )
+
+
+def equipment() -> QuerySet[models.Equipment]:
+    return models.Equipment.objects.order_by("nation", "name", "pk")

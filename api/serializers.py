@@ -1,0 +1,636 @@
+"""Output serializers: what each role sees of a row.
+
+Which rows a caller sees is decided by the querysets of :mod:`api.selectors`;
+these decide which fields of a visible row they see. A row of a side the caller
+does not see in full (an identified enemy battalion, say) keeps its public
+fields, and its strength fields when that side's fog of war reveals strengths;
+every other field is null. Inputs are in :mod:`api.inputs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeVar
+
+from django.db import models as db_models
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+from rest_framework.reverse import reverse
+
+from api.permissions import CAMPAIGN_KWARG, CampaignAccess
+from api.selectors import summary_access
+from campaign import models
+from campaign.choices import MemberRole, StandStatus, StandType
+from campaign.selectors import BattalionStatus, ForceStatus
+
+_M = TypeVar("_M", bound=db_models.Model)
+
+
+def access_of(serializer: serializers.BaseSerializer[Any]) -> CampaignAccess:
+    access = serializer.context["access"]
+    assert isinstance(access, CampaignAccess)
+    return access
+
+
+class FogMaskedSerializer(serializers.ModelSerializer[_M]):
+    """A row of one side: in full for its side and the umpires, else public fields only."""
+
+    public_fields: ClassVar[frozenset[str]] = frozenset({"id"})
+    strength_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def side_id_of(self, instance: _M) -> int:
+        raise NotImplementedError
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        for name, field in fields.items():
+            if name not in self.public_fields:
+                field.allow_null = True  # masked for some callers: the schema says so
+        return fields
+
+    def to_representation(self, instance: _M) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        access = access_of(self)
+        side_id = self.side_id_of(instance)
+        if access.sees_in_full(side_id):
+            return data
+        shown = self.public_fields | (self.strength_fields if access.fog(side_id).strengths else frozenset())
+        return {name: value if name in shown else None for name, value in data.items()}
+
+
+class SideSerializer(FogMaskedSerializer[models.Side]):
+    public_fields = frozenset({"id", "name", "nations", "is_axis"})
+
+    class Meta:
+        model = models.Side
+        fields = [
+            "id",
+            "name",
+            "nations",
+            "is_axis",
+            "activation_points",
+            "carry_over_base",
+            "carry_over_direction",
+            "activation_cap",
+            "barrage_rounds",
+            "barrage_first_day_rounds",
+            "barrage_rounds_per_day",
+            "barrage_templates",
+            "barrage_templates_in_use",
+            "supply_quality",
+            "artillery_quality",
+            "air_cover_priority",
+            "command_system",
+            "training",
+            "fog_of_war",
+        ]
+
+    def side_id_of(self, instance: models.Side) -> int:
+        return instance.pk
+
+
+class SideSummarySerializer(SideSerializer):
+    """A side in a campaign summary: its pools, when the caller may see them."""
+
+    class Meta(SideSerializer.Meta):
+        fields = [
+            "id",
+            "name",
+            "nations",
+            "is_axis",
+            "activation_points",
+            "activation_cap",
+            "barrage_rounds",
+            "barrage_templates",
+            "barrage_templates_in_use",
+        ]
+
+
+class CampaignSerializer(serializers.ModelSerializer[models.Campaign]):
+    """The campaign summary: where the day stands, and the sides' pools as the caller may see them."""
+
+    url = serializers.SerializerMethodField()
+    day_status = serializers.CharField(read_only=True, allow_null=True)
+    weather = serializers.CharField(read_only=True, allow_null=True)
+    turns = serializers.IntegerField(read_only=True, allow_null=True, help_text="turns of the segment")
+    wind_direction = serializers.CharField(read_only=True, allow_null=True)
+    wind_velocity = serializers.CharField(read_only=True, allow_null=True)
+    initiative_side = serializers.IntegerField(source="initiative_side_id", read_only=True, allow_null=True)
+    role = serializers.ChoiceField(source="my_role", choices=MemberRole.choices, read_only=True)
+    side = serializers.IntegerField(
+        source="my_side_id", read_only=True, allow_null=True, help_text="the caller's side, if a player"
+    )
+    sides = serializers.SerializerMethodField()
+
+    class Meta:
+        model = models.Campaign
+        fields = [
+            "id",
+            "url",
+            "slug",
+            "name",
+            "description",
+            "profile",
+            "optional_rules",
+            "theatre",
+            "year",
+            "season",
+            "start_date",
+            "status",
+            "current_day",
+            "current_segment",
+            "day_status",
+            "weather",
+            "turns",
+            "wind_direction",
+            "wind_velocity",
+            "initiative_side",
+            "version",
+            "role",
+            "side",
+            "sides",
+        ]
+
+    def get_url(self, campaign: models.Campaign) -> str:
+        return reverse(
+            "api:campaign-detail", kwargs={CAMPAIGN_KWARG: campaign.slug}, request=self.context.get("request")
+        )
+
+    @extend_schema_field(SideSummarySerializer(many=True))
+    def get_sides(self, campaign: models.Campaign) -> Any:
+        context = {**self.context, "access": summary_access(campaign)}
+        return SideSummarySerializer(campaign.sides.all(), many=True, context=context).data
+
+
+FORCE_PUBLIC = frozenset({"id", "side", "name", "nation"})
+
+
+class ForceSerializer(FogMaskedSerializer[models.Force]):
+    public_fields = FORCE_PUBLIC
+
+    class Meta:
+        model = models.Force
+        fields = [
+            "id",
+            "side",
+            "name",
+            "nation",
+            "home_nation",
+            "leader_name",
+            "leader_rating",
+            "leader_decorations",
+            "mobility",
+            "cops_location",
+            "fup_location",
+            "fup_with_cops",
+            "fup_road_clear",
+            "arrival_status",
+            "arrival_day",
+            "arrival_zone",
+            "availability",
+            "arrival_attempts",
+        ]
+
+    def side_id_of(self, instance: models.Force) -> int:
+        return instance.side_id
+
+
+class StandSerializer(FogMaskedSerializer[models.Stand]):
+    public_fields = frozenset({"id", "battalion", "battalion_code", "label", "stand_type", "status"})
+
+    battalion_code = serializers.CharField(source="battalion.code", read_only=True)
+    equipment = serializers.CharField(
+        source="equipment.key", read_only=True, allow_null=True, help_text="reference equipment key"
+    )
+
+    class Meta:
+        model = models.Stand
+        fields = [
+            "id",
+            "battalion",
+            "battalion_code",
+            "label",
+            "stand_type",
+            "status",
+            "equipment",
+            "attached",
+            "attachment_kind",
+            "grade",
+        ]
+
+    def side_id_of(self, instance: models.Stand) -> int:
+        return instance.battalion.side_id
+
+
+class BattalionSerializer(FogMaskedSerializer[models.Battalion]):
+    public_fields = frozenset({"id", "code", "name", "side", "force", "battlegroup"})
+    strength_fields = frozenset({"stands_started"})
+
+    force = serializers.IntegerField(source="battlegroup.force_id", read_only=True)
+
+    class Meta:
+        model = models.Battalion
+        fields = [
+            "id",
+            "code",
+            "name",
+            "side",
+            "force",
+            "battlegroup",
+            "quality",
+            "stands_started",
+            "activation",
+            "in_reserve",
+            "supply_situation",
+            "ammo_low_markers",
+            "wiped_out_day",
+            "fuel_state",
+        ]
+
+    def side_id_of(self, instance: models.Battalion) -> int:
+        return instance.side_id
+
+
+class BattalionTreeSerializer(BattalionSerializer):
+    # The selector already left out stands the caller may not see.
+    public_fields = BattalionSerializer.public_fields | {"stands"}
+    stands = StandSerializer(many=True, read_only=True)
+
+    class Meta(BattalionSerializer.Meta):
+        fields = [*BattalionSerializer.Meta.fields, "stands"]
+
+
+class BattlegroupTreeSerializer(serializers.ModelSerializer[models.Battlegroup]):
+    battalions = BattalionTreeSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = models.Battlegroup
+        fields = ["id", "name", "kind", "has_hq", "battalions"]
+
+
+class ForceTreeSerializer(ForceSerializer):
+    """A force with its battlegroups, battalions and stands (those the caller may see)."""
+
+    public_fields = FORCE_PUBLIC | {"battlegroups"}  # as the selector filtered them
+    battlegroups = BattlegroupTreeSerializer(many=True, read_only=True)
+
+    class Meta(ForceSerializer.Meta):
+        fields = [*ForceSerializer.Meta.fields, "battlegroups"]
+
+
+class OrderOfBattleSerializer(serializers.Serializer[Mapping[str, list[models.Force]]]):
+    forces = ForceTreeSerializer(many=True, read_only=True)
+
+
+class SegmentSerializer(serializers.ModelSerializer[models.DaySegmentRecord]):
+    class Meta:
+        model = models.DaySegmentRecord
+        fields = ["id", "segment", "order", "turns", "initiative_side", "wind_direction", "wind_velocity"]
+
+
+class DaySerializer(serializers.ModelSerializer[models.CampaignDay]):
+    segments = SegmentSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = models.CampaignDay
+        fields = ["id", "number", "date", "weather", "status", "segments"]
+
+
+class BattleSerializer(serializers.ModelSerializer[models.Battle]):
+    """A battle as its participants see it: enemy battalions, set-up rolls and report
+    lines only as the enemy's fog of war reveals them."""
+
+    day = serializers.IntegerField(source="day.number", read_only=True)
+    feeds = serializers.SerializerMethodField()
+    battalions = serializers.SerializerMethodField()
+    setup = serializers.SerializerMethodField()
+    report = serializers.SerializerMethodField()
+
+    class Meta:
+        model = models.Battle
+        fields = [
+            "id",
+            "day",
+            "sector",
+            "battle_type",
+            "status",
+            "attacker",
+            "defender",
+            "continues",
+            "feeds",
+            "battalions",
+            "setup",
+            "report",
+        ]
+
+    def get_feeds(self, battle: models.Battle) -> list[int]:
+        return [fed.pk for fed in battle.feeds.all()]
+
+    def _visible_sides(self, battle: models.Battle) -> dict[str, int]:
+        """Code → side of the battle's battalions the caller may see (prefetched by the selector)."""
+        return {b.code: b.side_id for b in getattr(battle, "visible_battalions", [])}
+
+    def get_battalions(self, battle: models.Battle) -> list[str]:
+        return sorted(self._visible_sides(battle))
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_setup(self, battle: models.Battle) -> dict[str, Any]:
+        access = access_of(self)
+        own = access.own_side
+        if access.is_umpire or own is None:
+            return dict(battle.setup) if access.is_umpire else {}
+        # Keys are "procedure" (rolled once for both sides) or "procedure@Side name".
+        return {
+            label: result
+            for label, result in battle.setup.items()
+            if "@" not in label or label.endswith(f"@{own.name}")
+        }
+
+    @extend_schema_field({"type": "object", "nullable": True})
+    def get_report(self, battle: models.Battle) -> dict[str, Any] | None:
+        access = access_of(self)
+        if battle.report is None or access.is_umpire:
+            return battle.report
+        sides = self._visible_sides(battle)
+        fogs = access.enemy_fogs
+
+        def shown(entry: Mapping[str, Any]) -> bool:
+            side_id = sides.get(str(entry.get("code")))
+            return side_id is not None and (side_id == access.side_id or fogs[side_id].battle_results)
+
+        return {**battle.report, "battalions": [e for e in battle.report.get("battalions", []) if shown(e)]}
+
+
+class OperationSerializer(serializers.ModelSerializer[models.Operation]):
+    """A background operation's status and progress; its report and errors are the umpire's."""
+
+    UMPIRE_ONLY: ClassVar[frozenset[str]] = frozenset({"steps", "completed_steps", "report", "error"})
+
+    url = serializers.SerializerMethodField()
+    day = serializers.IntegerField(source="day.number", read_only=True)
+    segment = serializers.CharField(source="segment.segment", read_only=True, allow_null=True)
+    steps_done = serializers.SerializerMethodField()
+    steps_total = serializers.SerializerMethodField()
+
+    class Meta:
+        model = models.Operation
+        fields = [
+            "id",
+            "url",
+            "kind",
+            "day",
+            "segment",
+            "status",
+            "steps_done",
+            "steps_total",
+            "steps",
+            "completed_steps",
+            "attempts",
+            "report",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        extra_kwargs = {
+            name: {"allow_null": True} for name in ("steps", "completed_steps", "report", "error")
+        }
+
+    def get_url(self, operation: models.Operation) -> str:
+        return reverse(
+            "api:operation-detail",
+            kwargs={CAMPAIGN_KWARG: access_of(self).campaign.slug, "pk": operation.pk},
+            request=self.context.get("request"),
+        )
+
+    def get_steps_done(self, operation: models.Operation) -> int:
+        return len(operation.completed_steps)
+
+    def get_steps_total(self, operation: models.Operation) -> int:
+        return len(operation.steps)
+
+    def to_representation(self, instance: models.Operation) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        if not access_of(self).is_umpire:
+            data.update(dict.fromkeys(self.UMPIRE_ONLY))
+        return data
+
+
+class NightReportSerializer(serializers.ModelSerializer[models.NightReport]):
+    day = serializers.IntegerField(source="day.number", read_only=True)
+
+    class Meta:
+        model = models.NightReport
+        fields = ["id", "operation", "side", "day", "body", "created_at"]
+
+
+class RollSerializer(serializers.ModelSerializer[models.RollRecord]):
+    day = serializers.IntegerField(source="day.number", read_only=True, allow_null=True)
+    segment = serializers.CharField(source="segment.segment", read_only=True, allow_null=True)
+    battalion = serializers.CharField(source="battalion.code", read_only=True, allow_null=True)
+    actor = serializers.CharField(source="actor.get_username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = models.RollRecord
+        fields = [
+            "id",
+            "day",
+            "segment",
+            "battle",
+            "force",
+            "battalion",
+            "procedure",
+            "stream",
+            "inputs",
+            "result",
+            "line",
+            "changes",
+            "override_of",
+            "actor",
+            "request_id",
+            "created_at",
+        ]
+
+
+class EventSerializer(serializers.ModelSerializer[models.Event]):
+    day = serializers.IntegerField(source="day_number", read_only=True, allow_null=True)
+    actor = serializers.CharField(source="actor.get_username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = models.Event
+        fields = [
+            "id",
+            "verb",
+            "actor",
+            "request_id",
+            "day",
+            "object_type",
+            "object_id",
+            "object_repr",
+            "message",
+            "before",
+            "after",
+            "created_at",
+        ]
+
+
+class EquipmentSerializer(serializers.ModelSerializer[models.Equipment]):
+    class Meta:
+        model = models.Equipment
+        fields = ["id", "key", "nation", "name", "category", "year_from", "year_to", "data", "source"]
+
+
+class RuleReferenceSerializer(serializers.Serializer[Mapping[str, Any]]):
+    system = serializers.CharField()
+    seed_file = serializers.CharField()
+    section = serializers.CharField()
+
+
+class RuleInputSerializer(serializers.Serializer[Mapping[str, Any]]):
+    name = serializers.CharField()
+    type = serializers.CharField()
+    choices = serializers.ListField(child=serializers.CharField(), required=False)
+    default = serializers.JSONField(required=False, allow_null=True)
+
+
+class RuleEntrySerializer(serializers.Serializer[Any]):
+    """A table or procedure of the rules catalog (``rules_engine.catalog``)."""
+
+    key = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["procedure", "table"])
+    title = serializers.CharField()
+    rule = RuleReferenceSerializer()
+    optional = serializers.BooleanField()
+    rolls = serializers.BooleanField(required=False, help_text="procedures only: whether it rolls dice")
+    inputs = RuleInputSerializer(many=True, required=False, help_text="procedures only")
+    chart = serializers.JSONField(source="data", required=False, help_text="tables, in detail only")
+
+
+class BattleLocation(db_models.TextChoices):
+    RESERVE = "reserve", "In reserve"
+    BATTLE = "battle", "In a battle today"
+    UNCOMMITTED = "uncommitted", "On the table, in no battle"
+
+
+class BattleRefSerializer(serializers.ModelSerializer[models.Battle]):
+    class Meta:
+        model = models.Battle
+        fields = ["id", "sector", "status"]
+
+
+class StandCountsSerializer(serializers.Serializer[Mapping[str, int]]):
+    ok = serializers.IntegerField()
+    suppressed = serializers.IntegerField()
+    destroyed = serializers.IntegerField()
+
+
+class BattalionStatusSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(source="battalion.code")
+    name = serializers.CharField(source="battalion.name")
+    location = serializers.SerializerMethodField()
+    battle = BattleRefSerializer(allow_null=True)
+    stands = StandCountsSerializer(allow_null=True, help_text="null when the enemy hides strengths")
+    activation = serializers.CharField(source="battalion.activation", allow_null=True)
+    supply_situation = serializers.CharField(source="battalion.supply_situation", allow_null=True)
+    fuel_state = serializers.CharField(source="battalion.fuel_state", allow_null=True)
+    ammo_low_markers = serializers.IntegerField(source="battalion.ammo_low_markers", allow_null=True)
+
+    def get_location(self, status: BattalionStatus) -> str:
+        if status.battalion.in_reserve:
+            return BattleLocation.RESERVE
+        return BattleLocation.BATTLE if status.battle is not None else BattleLocation.UNCOMMITTED
+
+    def to_representation(self, instance: BattalionStatus) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        access = access_of(self)
+        side_id = instance.battalion.side_id
+        if not access.sees_in_full(side_id):
+            hidden = {"activation", "supply_situation", "fuel_state", "ammo_low_markers"}
+            if not access.fog(side_id).strengths:
+                hidden.add("stands")
+            data.update(dict.fromkeys(hidden))
+        return data
+
+
+StrengthField = serializers.DictField(
+    child=serializers.DictField(child=serializers.IntegerField()),
+    allow_null=True,
+    help_text="stand type → status → count; null unless the caller sees the side in full",
+)
+
+
+class SidePoolsSerializer(serializers.ModelSerializer[models.Side]):
+    class Meta:
+        model = models.Side
+        fields = [
+            "id",
+            "name",
+            "activation_points",
+            "barrage_rounds",
+            "barrage_templates",
+            "barrage_templates_in_use",
+        ]
+
+
+class ForceStatusSerializer(serializers.Serializer[ForceStatus]):
+    """Everything a polling client needs about one force, in one response."""
+
+    campaign = serializers.SerializerMethodField()
+    force = serializers.SerializerMethodField()
+    side = serializers.SerializerMethodField()
+    strength = serializers.SerializerMethodField()
+    battalions = serializers.SerializerMethodField()
+    latest_night_report = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "properties": {
+                "slug": {"type": "string"},
+                "current_day": {"type": "integer"},
+                "current_segment": {"type": "string"},
+            },
+        }
+    )
+    def get_campaign(self, status: ForceStatus) -> dict[str, Any]:
+        campaign = status.force.campaign
+        return {
+            "slug": campaign.slug,
+            "current_day": campaign.current_day,
+            "current_segment": campaign.current_segment,
+        }
+
+    @extend_schema_field(ForceSerializer)
+    def get_force(self, status: ForceStatus) -> dict[str, Any]:
+        return ForceSerializer(status.force, context=self.context).data
+
+    def _in_full(self, status: ForceStatus) -> bool:
+        return access_of(self).sees_in_full(status.force.side_id)
+
+    @extend_schema_field(SidePoolsSerializer(allow_null=True))
+    def get_side(self, status: ForceStatus) -> dict[str, Any] | None:
+        """The side's remaining activation points and barrage stock."""
+        return SidePoolsSerializer(status.force.side).data if self._in_full(status) else None
+
+    @extend_schema_field(StrengthField)
+    def get_strength(self, status: ForceStatus) -> dict[str, dict[str, int]] | None:
+        if not self._in_full(status):
+            return None
+        # Every stand type and status, zeros included, so clients need no defaults.
+        return {
+            stand_type: {s: status.strength.get(stand_type, {}).get(s, 0) for s in StandStatus.values}
+            for stand_type in StandType.values
+            if stand_type in status.strength
+        }
+
+    @extend_schema_field(BattalionStatusSerializer(many=True))
+    def get_battalions(self, status: ForceStatus) -> Any:
+        visible: set[int] = self.context["visible_battalions"]
+        rows = [b for b in status.battalions if b.battalion.pk in visible]
+        return BattalionStatusSerializer(rows, many=True, context=self.context).data
+
+    @extend_schema_field(NightReportSerializer(allow_null=True))
+    def get_latest_night_report(self, status: ForceStatus) -> dict[str, Any] | None:
+        report = self.context.get("latest_night_report")
+        return NightReportSerializer(report).data if report is not None and self._in_full(status) else None

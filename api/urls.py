@@ -1,0 +1,48 @@
+"""``/api/v1/``: the router's endpoints, the session, the schema and its documentation pages."""
+
+from __future__ import annotations
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from api import views
+from api.permissions import CAMPAIGN_KWARG
+from api.schema import SCHEMA_SETTINGS, ApiSchemaGenerator
+
+app_name = "api"
+
+CAMPAIGN = rf"campaigns/(?P<{CAMPAIGN_KWARG}>[-\w]+)"
+
+router = DefaultRouter()
+router.register("campaigns", views.CampaignViewSet, basename="campaign")
+router.register(f"{CAMPAIGN}/sides", views.SideViewSet, basename="side")
+router.register(f"{CAMPAIGN}/forces", views.ForceViewSet, basename="force")
+router.register(f"{CAMPAIGN}/battalions", views.BattalionViewSet, basename="battalion")
+router.register(f"{CAMPAIGN}/stands", views.StandViewSet, basename="stand")
+router.register(f"{CAMPAIGN}/days", views.DayViewSet, basename="day")
+router.register(f"{CAMPAIGN}/battles", views.BattleViewSet, basename="battle")
+router.register(f"{CAMPAIGN}/operations", views.OperationViewSet, basename="operation")
+router.register(f"{CAMPAIGN}/night-reports", views.NightReportViewSet, basename="night-report")
+router.register(f"{CAMPAIGN}/rolls", views.RollViewSet, basename="roll")
+router.register(f"{CAMPAIGN}/events", views.EventViewSet, basename="event")
+router.register("equipment", views.EquipmentViewSet, basename="equipment")
+router.register("rules", views.RuleViewSet, basename="rule")
+
+urlpatterns = [
+    path("", include(router.urls)),
+    path("session/", views.SessionView.as_view(), name="session"),
+    # The browsable API's log-in and log-out links.
+    path("auth/", include("rest_framework.urls", namespace="rest_framework")),
+    path("schema/", SpectacularAPIView.as_view(generator_class=ApiSchemaGenerator), name="schema"),
+    path(
+        "docs/",
+        SpectacularSwaggerView.as_view(url_name="api:schema", title=SCHEMA_SETTINGS["TITLE"]),
+        name="swagger-ui",
+    ),
+    path(
+        "redoc/",
+        SpectacularRedocView.as_view(url_name="api:schema", title=SCHEMA_SETTINGS["TITLE"]),
+        name="redoc",
+    ),
+]

@@ -1,0 +1,468 @@
+"""The v1 endpoints. Each viewset names its selector, serializers and filters;
+the base classes (:mod:`api.viewsets`) carry transactions, scoping and permissions."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.contrib.auth import authenticate, login, logout
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import QuerySet
+from django.middleware.csrf import get_token
+from django.utils.http import parse_etags
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+from api import filters, inputs, schema, selectors
+from api import serializers as out
+from api.pagination import PagePagination, TimelineCursorPagination
+from api.permissions import CAMPAIGN_KWARG, CampaignAccess, CampaignAccessMixin, authenticated_user_id
+from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet, CampaignScopedViewSet, ReadOnlyCampaignViewSet
+from campaign import models
+from campaign import selectors as campaign_selectors
+from campaign.services import battles as battle_services
+from campaign.services import night as night_services
+from campaign.services.errors import DomainError
+from rules_engine import catalog
+from rules_engine.registry import CatalogError
+from rules_engine.results import RuleSystem
+
+
+@extend_schema(tags=["campaigns"])
+@extend_schema_view(
+    list=extend_schema(summary="The campaigns you are a member of, as summaries"),
+    retrieve=extend_schema(
+        summary="Campaign summary",
+        description="Current day, segment, weather, wind and turns; each side's activation points and "
+        "barrage stock (null for sides you do not see in full); your role and side.",
+    ),
+)
+class CampaignViewSet(
+    CampaignAccessMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet[models.Campaign]
+):
+    serializer_class = out.CampaignSerializer
+    permission_classes = CAMPAIGN_PERMISSIONS
+    lookup_field = "slug"
+    lookup_url_kwarg = CAMPAIGN_KWARG
+    ordering_fields = ["name", "start_date", "id"]
+
+    def get_queryset(self) -> QuerySet[models.Campaign]:
+        if getattr(self, "swagger_fake_view", False):  # schema generation
+            return models.Campaign.objects.none()
+        return selectors.campaign_summaries(authenticated_user_id(self.request))
+
+    @extend_schema(
+        summary="Order of battle",
+        description="Forces with battlegroups, battalions and stands: your side in full, enemy "
+        "battalions only once identified (and their stands only when the enemy reveals strengths).",
+        responses=out.OrderOfBattleSerializer,
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def oob(self, request: Request, **kwargs: Any) -> Response:
+        access = self.campaign_access
+        context = {**self.get_serializer_context(), "access": access}
+        return Response(out.OrderOfBattleSerializer({"forces": selectors.oob(access)}, context=context).data)
+
+
+@extend_schema(tags=["orders of battle"])
+@extend_schema_view(list=extend_schema(summary="Sides"), retrieve=extend_schema(summary="One side"))
+class SideViewSet(ReadOnlyCampaignViewSet[models.Side]):
+    model = models.Side
+    serializer_class = out.SideSerializer
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.Side]:
+        return selectors.sides(access)
+
+
+def _weak_etag(data: Any) -> str:
+    """An ETag of the response's content, whatever format it is rendered in (hence weak)."""
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True, cls=DjangoJSONEncoder).encode()).hexdigest()
+    return f'W/"{digest[:40]}"'
+
+
+def _matches(request: Request, etag: str) -> bool:
+    """If-None-Match by weak comparison (RFC 9110 § 13.1.2)."""
+    sent = parse_etags(request.headers.get("If-None-Match", ""))
+    return "*" in sent or etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in sent}
+
+
+@extend_schema(tags=["orders of battle"])
+@extend_schema_view(
+    list=extend_schema(summary="Forces (divisions and independent forces)"),
+    retrieve=extend_schema(summary="One force"),
+)
+class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
+    model = models.Force
+    serializer_class = out.ForceSerializer
+    filterset_class = filters.ForceFilter
+    ordering_fields = ["name", "id"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.Force]:
+        return selectors.forces(access)
+
+    @extend_schema(
+        summary="Force status (poll with If-None-Match)",
+        description="One request for a force's strength by stand type and status, each battalion's "
+        "state, supply, fuel and location, the side's remaining activation points and barrage "
+        "rounds, and the side's latest night report. Send the ETag back in If-None-Match: an "
+        "unchanged status answers 304 with no body. An identified enemy force shows only its "
+        "identified battalions, with stand counts only when the enemy reveals strengths.",
+        parameters=[schema.IF_NONE_MATCH],
+        responses={
+            200: OpenApiResponse(out.ForceStatusSerializer, examples=[schema.FORCE_STATUS_EXAMPLE]),
+            304: OpenApiResponse(description="Not modified: the ETag you sent is current."),
+        },
+    )
+    @action(detail=True, methods=["get"], url_path="status", pagination_class=None, filter_backends=[])
+    def force_status(self, request: Request, **kwargs: Any) -> Response:
+        force = self.get_object()
+        access = self.campaign_access
+        context = {
+            **self.get_serializer_context(),
+            "visible_battalions": set(
+                selectors.battalions(access).filter(battlegroup__force=force).values_list("pk", flat=True)
+            ),
+            "latest_night_report": (
+                selectors.latest_night_report(force.side_id) if access.sees_in_full(force.side_id) else None
+            ),
+        }
+        data = out.ForceStatusSerializer(campaign_selectors.force_status(force.pk), context=context).data
+        etag = _weak_etag(data)
+        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+        if _matches(request, etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        return Response(data, headers=headers)
+
+
+@extend_schema(tags=["orders of battle"])
+@extend_schema_view(list=extend_schema(summary="Battalions"), retrieve=extend_schema(summary="One battalion"))
+class BattalionViewSet(ReadOnlyCampaignViewSet[models.Battalion]):
+    model = models.Battalion
+    serializer_class = out.BattalionSerializer
+    filterset_class = filters.BattalionFilter
+    ordering_fields = ["code", "id"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.Battalion]:
+        return selectors.battalions(access).select_related("battlegroup")
+
+
+@extend_schema(tags=["orders of battle"])
+@extend_schema_view(list=extend_schema(summary="Stands"), retrieve=extend_schema(summary="One stand"))
+class StandViewSet(ReadOnlyCampaignViewSet[models.Stand]):
+    model = models.Stand
+    serializer_class = out.StandSerializer
+    filterset_class = filters.StandFilter
+    ordering_fields = ["label", "id"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.Stand]:
+        return selectors.stands(access)
+
+
+@extend_schema(tags=["days"])
+@extend_schema_view(
+    list=extend_schema(summary="Campaign days with their segments"),
+    retrieve=extend_schema(summary="One campaign day, by number"),
+)
+class DayViewSet(ReadOnlyCampaignViewSet[models.CampaignDay]):
+    model = models.CampaignDay
+    serializer_class = out.DaySerializer
+    lookup_field = "number"
+    ordering_fields = ["number"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.CampaignDay]:
+        return selectors.days(access)
+
+
+@extend_schema(tags=["battles"])
+@extend_schema_view(
+    list=extend_schema(summary="Battles (players: the battles their side fights)"),
+    retrieve=extend_schema(summary="One battle"),
+)
+class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.Battle]):
+    model = models.Battle
+    serializer_class = out.BattleSerializer
+    filterset_class = filters.BattleFilter
+    ordering_fields = ["sector", "id"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.Battle]:
+        return selectors.battles(access)
+
+    def _respond(self, battle: models.Battle, status_code: int = status.HTTP_200_OK) -> Response:
+        battle = self.get_queryset().get(pk=battle.pk)  # with the selector's prefetches
+        url = reverse(
+            "api:battle-detail",
+            kwargs={CAMPAIGN_KWARG: self.campaign_access.campaign.slug, "pk": battle.pk},
+            request=self.request,
+        )
+        return Response(self.get_serializer(battle).data, status=status_code, headers={"Location": url})
+
+    @extend_schema(
+        summary="Create a battle (umpires)",
+        request=inputs.BattleCreateInput,
+        responses={201: out.BattleSerializer},
+        examples=[schema.BATTLE_CREATE_EXAMPLE],
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        battle = battle_services.battle_create(
+            self.campaign_access.campaign.pk, self.actor, **self.validated(inputs.BattleCreateInput)
+        )
+        return self._respond(battle, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Roll the set-up procedures (umpires)",
+        description="Rolls every set-up procedure of the campaign's profile, in order. `inputs` "
+        "supplies what the campaign cannot know.",
+        request=inputs.BattleSetupInput,
+        responses=out.BattleSerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="setup")
+    def set_up(self, request: Request, **kwargs: Any) -> Response:  # View.setup is Django's
+        data = self.validated(inputs.BattleSetupInput)
+        return self._respond(
+            battle_services.battle_setup(self.get_object().pk, self.actor, data.get("inputs"))
+        )
+
+    @extend_schema(
+        summary="Report the battle's outcome (umpires; idempotent)",
+        description="Applies stands destroyed and suppressed, points and rounds spent, objectives "
+        "and supply in one transaction. Send an Idempotency-Key to retry safely.",
+        parameters=[schema.IDEMPOTENCY_KEY],
+        request=inputs.BattleReportInput,
+        responses=out.BattleSerializer,
+        examples=[schema.BATTLE_REPORT_EXAMPLE],
+    )
+    @action(detail=True, methods=["post"])
+    def report(self, request: Request, **kwargs: Any) -> Response:
+        def apply() -> Response:
+            report = self.validated(inputs.BattleReportInput)
+            return self._respond(battle_services.battle_report(self.get_object().pk, self.actor, report))
+
+        return self.idempotent(apply)
+
+    @extend_schema(summary="Close a reported battle (umpires)", request=None, responses=out.BattleSerializer)
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, **kwargs: Any) -> Response:
+        return self._respond(battle_services.battle_close(self.get_object().pk, self.actor))
+
+
+@extend_schema(tags=["operations"])
+@extend_schema_view(
+    list=extend_schema(summary="Background operations (night phases; arrival rolls for umpires)"),
+    retrieve=extend_schema(summary="An operation's status and progress"),
+)
+class OperationViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.Operation]
+):
+    model = models.Operation
+    serializer_class = out.OperationSerializer
+    filterset_class = filters.OperationFilter
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.Operation]:
+        return selectors.operations(access)
+
+    @extend_schema(
+        summary="Start the night phase (umpires; idempotent)",
+        description="Answers 202 at once; a worker runs the phase. Poll the operation's URL "
+        "(Location) for status and progress. Send an Idempotency-Key to retry safely.",
+        parameters=[schema.IDEMPOTENCY_KEY],
+        request=inputs.OperationStartInput,
+        responses={202: out.OperationSerializer},
+        examples=[schema.OPERATION_START_EXAMPLE],
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        def start() -> Response:
+            self.validated(inputs.OperationStartInput)  # night_phase is the only kind a client starts
+            operation = night_services.night_phase_start(self.campaign_access.campaign.pk, self.actor)
+            data = self.get_serializer(self.get_queryset().get(pk=operation.pk)).data
+            return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["url"]})
+
+        return self.idempotent(start)
+
+
+@extend_schema(tags=["operations"])
+@extend_schema_view(
+    list=extend_schema(summary="Night reports (players: their side's)"),
+    retrieve=extend_schema(summary="One night report"),
+)
+class NightReportViewSet(ReadOnlyCampaignViewSet[models.NightReport]):
+    model = models.NightReport
+    serializer_class = out.NightReportSerializer
+    filterset_class = filters.NightReportFilter
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.NightReport]:
+        return selectors.night_reports(access)
+
+
+@extend_schema(tags=["audit"])
+@extend_schema_view(
+    list=extend_schema(summary="Roll log (players: their own units' rolls)"),
+    retrieve=extend_schema(summary="One roll record"),
+)
+class RollViewSet(ReadOnlyCampaignViewSet[models.RollRecord]):
+    model = models.RollRecord
+    serializer_class = out.RollSerializer
+    filterset_class = filters.RollFilter
+    pagination_class = TimelineCursorPagination
+    ordering_fields = []  # the cursor fixes the order
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.RollRecord]:
+        return selectors.rolls(access)
+
+
+@extend_schema(tags=["audit"])
+@extend_schema_view(
+    list=extend_schema(summary="Event timeline (players: public entries and their own side's)"),
+    retrieve=extend_schema(summary="One event"),
+)
+class EventViewSet(ReadOnlyCampaignViewSet[models.Event]):
+    model = models.Event
+    serializer_class = out.EventSerializer
+    filterset_class = filters.EventFilter
+    pagination_class = TimelineCursorPagination
+    ordering_fields = []
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.Event]:
+        return selectors.events(access)
+
+
+@extend_schema(tags=["reference"])
+@extend_schema_view(
+    list=extend_schema(summary="Vehicles and guns by nation and year"),
+    retrieve=extend_schema(summary="One equipment entry"),
+)
+class EquipmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet[models.Equipment]):
+    serializer_class = out.EquipmentSerializer
+    filterset_class = filters.EquipmentFilter
+    permission_classes = [IsAuthenticated]
+    ordering_fields = ["name", "year_from", "id"]
+
+    def get_queryset(self) -> QuerySet[models.Equipment]:
+        return selectors.equipment()
+
+
+class RuleQuery(serializers.Serializer[dict[str, str]]):
+    system = serializers.ChoiceField(choices=[s.value for s in RuleSystem], required=False)
+    kind = serializers.ChoiceField(choices=["procedure", "table"], required=False)
+
+
+@extend_schema(tags=["reference"])
+class RuleViewSet(viewsets.ViewSet):
+    """The rules catalog (``rules_engine.catalog``): every table and procedure of the three systems."""
+
+    permission_classes = [IsAuthenticated]
+    pagination_class = PagePagination
+    lookup_field = "key"
+    lookup_value_regex = r"[^/]+"
+
+    @extend_schema(
+        summary="Rules catalog", parameters=[RuleQuery], responses=out.RuleEntrySerializer(many=True)
+    )
+    def list(self, request: Request) -> Response:
+        query = RuleQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        system = RuleSystem(query.validated_data["system"]) if "system" in query.validated_data else None
+        kind = query.validated_data.get("kind")
+        entries = [
+            *(
+                catalog.describe_procedure(p)
+                for p in catalog.procedures(system)
+                if kind in (None, "procedure")
+            ),
+            *(catalog.describe_table(t) for t in catalog.tables(system) if kind in (None, "table")),
+        ]
+        paginator = self.pagination_class()
+        # Django's paginator pages a list as well as a queryset.
+        page: list[Any] | None = paginator.paginate_queryset(entries, request, view=self)  # type: ignore[arg-type]
+        return paginator.get_paginated_response(out.RuleEntrySerializer(page, many=True).data)
+
+    @extend_schema(
+        summary="One table (with its chart) or procedure (with its inputs)",
+        parameters=[OpenApiParameter("key", str, OpenApiParameter.PATH, description="e.g. gb.weather")],
+        responses=out.RuleEntrySerializer,
+    )
+    def retrieve(self, request: Request, key: str) -> Response:
+        try:
+            entry = catalog.describe_procedure(catalog.get_procedure(key))
+        except CatalogError:
+            try:
+                entry = catalog.describe_table(catalog.get_table(key), with_data=True)
+            except CatalogError:
+                raise NotFound(f"No table or procedure {key!r} in the rules catalog.") from None
+        return Response(out.RuleEntrySerializer(entry).data)
+
+
+class LoginInput(serializers.Serializer[dict[str, str]]):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"})
+
+
+class SessionSerializer(serializers.Serializer[Any]):
+    authenticated = serializers.BooleanField()
+    username = serializers.CharField(allow_null=True)
+    campaigns = serializers.ListField(
+        child=serializers.DictField(), help_text="slug, role and side of each membership"
+    )
+
+
+@extend_schema(tags=["session"])
+class SessionView(APIView):
+    """Session login for browsers and scripts: GET sets the CSRF cookie, POST logs in, DELETE out."""
+
+    permission_classes = [AllowAny]
+
+    def _state(self, request: Request) -> Response:
+        user = request.user
+        memberships = (
+            models.Membership.objects.filter(user_id=user.pk)
+            .select_related("campaign")
+            .order_by("campaign__name")
+            if user.is_authenticated
+            else models.Membership.objects.none()
+        )
+        get_token(request._request)  # sets the csrftoken cookie for the next unsafe request
+        return Response(
+            {
+                "authenticated": user.is_authenticated,
+                "username": user.get_username() if user.is_authenticated else None,
+                "campaigns": [
+                    {"slug": m.campaign.slug, "role": m.role, "side": m.side_id} for m in memberships
+                ],
+            }
+        )
+
+    @extend_schema(summary="Who you are; sets the CSRF cookie", responses=SessionSerializer)
+    def get(self, request: Request) -> Response:
+        return self._state(request)
+
+    @extend_schema(
+        summary="Log in (send the csrftoken cookie's value as X-CSRFToken)",
+        request=LoginInput,
+        responses=SessionSerializer,
+    )
+    def post(self, request: Request) -> Response:
+        SessionAuthentication().enforce_csrf(request)  # DRF checks CSRF only for logged-in users
+        credentials = LoginInput(data=request.data)
+        credentials.is_valid(raise_exception=True)
+        user = authenticate(request._request, **credentials.validated_data)
+        if user is None:
+            raise DomainError("wrong username or password", field="password", code="login_failed")
+        login(request._request, user)
+        request.user = user
+        return self._state(request)
+
+    @extend_schema(
+        summary="Log out", request=None, responses={204: OpenApiResponse(description="Logged out")}
+    )
+    def delete(self, request: Request) -> Response:
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,78 @@
+"""The OpenAPI document: valid, warning-free, and documenting the error shape everywhere."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+from django.core.management import call_command
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from api.idempotency import HEADER
+
+GENERATOR = "api.schema.ApiSchemaGenerator"
+
+
+def test_the_schema_validates_without_a_single_warning(tmp_path):
+    target = tmp_path / "schema.yaml"
+
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--generator-class", GENERATOR, "--file", target
+    )
+
+    document = yaml.safe_load(target.read_text())
+    assert document["info"]["title"] == "Campaign service API"
+    assert "/api/v1/campaigns/{campaign_slug}/forces/{id}/status/" in document["paths"]
+
+
+@pytest.fixture
+def schema() -> dict[str, Any]:
+    response = APIClient().get(reverse("api:schema"), {"format": "json"})
+    assert response.status_code == 200
+    document: dict[str, Any] = response.json()
+    return document
+
+
+def test_the_served_schema_is_openapi_3_and_public(schema):
+    assert schema["openapi"].startswith("3.")
+    assert not [path for path in schema["paths"] if path.startswith("/api/v1/schema/")]
+
+
+def test_every_operation_documents_the_error_shape(schema):
+    error = {"$ref": "#/components/schemas/Error"}
+    assert set(schema["components"]["schemas"]["Error"]["properties"]["error"]["required"]) == {
+        "code",
+        "message",
+        "fields",
+        "rule",
+    }
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            for status in ("403", "500"):
+                content = operation["responses"][status]["content"]["application/json"]
+                assert content["schema"] == error, (method, path, status)
+                assert content["examples"], (method, path, status)
+            if method == "post":
+                assert {"400", "409"} <= set(operation["responses"]), (method, path)
+
+
+def test_retryable_writes_document_the_idempotency_key_and_examples(schema):
+    campaign = "/api/v1/campaigns/{campaign_slug}"
+    for path in (f"{campaign}/battles/{{id}}/report/", f"{campaign}/operations/"):
+        operation = schema["paths"][path]["post"]
+        assert HEADER in [p["name"] for p in operation["parameters"] if p["in"] == "header"]
+        assert "422" in operation["responses"]
+        assert operation["requestBody"]["content"]["application/json"]["examples"]
+    status = schema["paths"][f"{campaign}/forces/{{id}}/status/"]["get"]
+    assert "304" in status["responses"]
+    assert status["responses"]["200"]["content"]["application/json"]["examples"]
+
+
+@pytest.mark.parametrize("name", ["api:swagger-ui", "api:redoc"])
+def test_documentation_pages_render(name):
+    response = APIClient().get(reverse(name))
+
+    assert response.status_code == 200
+    assert reverse("api:schema") in response.content.decode()
