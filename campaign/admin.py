@@ -404,22 +404,26 @@ class ForceAdmin(UmpireAdmin[models.Force]):
         self.run_service(request, queryset, schedule)
 
 
+# Editable battalion fields; campaign and side are hidden copies of the battlegroup's.
+BATTALION_FIELDS = (
+    "code",
+    "name",
+    "quality",
+    "stands_started",
+    "activation",
+    "in_reserve",
+    "supply_situation",
+    "ammo_low_markers",
+    "fuel_state",
+    "campaign",
+    "side",
+)
+
+
 class BattalionInline(UmpireInline):
     model = models.Battalion
     form = BattalionForm
-    fields = (
-        "code",
-        "name",
-        "quality",
-        "stands_started",
-        "activation",
-        "in_reserve",
-        "supply_situation",
-        "ammo_low_markers",
-        "fuel_state",
-        "campaign",
-        "side",
-    )
+    fields = BATTALION_FIELDS
 
 
 @admin.register(models.Battlegroup)
@@ -464,20 +468,7 @@ class StandInline(UmpireInline):
 @admin.register(models.Battalion)
 class BattalionAdmin(UmpireAdmin[models.Battalion]):
     form = BattalionForm
-    fields = (
-        "battlegroup",
-        "code",
-        "name",
-        "quality",
-        "stands_started",
-        "activation",
-        "in_reserve",
-        "supply_situation",
-        "ammo_low_markers",
-        "fuel_state",
-        "campaign",
-        "side",
-    )
+    fields = ("battlegroup", *BATTALION_FIELDS)
     list_display = (
         "code",
         "name",
