@@ -1,10 +1,13 @@
-"""The API's own state: idempotency keys of retried writes."""
+"""The API's own state: idempotency keys of retried writes, and third-party API keys."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from rest_framework_api_key.models import AbstractAPIKey
+
+from campaign.models import Campaign, Side
 
 
 class IdempotencyKey(models.Model):
@@ -33,3 +36,25 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.response_status or 'in flight'})"
+
+
+class CampaignAPIKey(AbstractAPIKey):
+    """A third-party app's key: hashed, revocable, expiring, scoped to one campaign and
+    either one side (that side's player view) or the public summary (no side)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="api_keys")
+    side = models.ForeignKey(
+        Side,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="api_keys",
+        help_text="empty: the public (observer) view",
+    )
+    can_write = models.BooleanField(default=False, help_text="read-only unless granted")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta(AbstractAPIKey.Meta):
+        verbose_name = "campaign API key"

@@ -152,3 +152,18 @@ class EventVerb(models.TextChoices):
     UMPIRE_REMINDED = "umpire.reminded"
     ADMIN_CORRECTED = "admin.corrected"
     ADMIN_DELETED = "admin.deleted"
+
+
+# The events a webhook subscription may ask for: the moments other clubs' apps act on.
+WEBHOOK_EVENTS = (
+    EventVerb.NIGHT_PHASE_DONE,
+    EventVerb.ARRIVALS_RESOLVED,
+    EventVerb.BATTLE_REPORTED,
+    EventVerb.DAY_DAWNED,
+)
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    DELIVERED = "delivered", "Delivered"
+    FAILED = "failed", "Failed after every retry"

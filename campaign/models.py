@@ -498,3 +498,68 @@ class NightOrder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.battalion}"
+
+
+class SideDayTally(models.Model):
+    """A side's strength and stocks as a campaign day dawned: the charts' series.
+
+    Taken once per side and day, so a chart of many days is one query, never a
+    replay of the roll log."""
+
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="day_tallies")
+    day = models.ForeignKey(CampaignDay, on_delete=models.CASCADE, related_name="side_tallies")
+    strength = models.JSONField(help_text="stand type → {status → count}")
+    activation_points = models.PositiveSmallIntegerField()
+    barrage_rounds = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["day__number", "side"]
+        constraints = [models.UniqueConstraint(fields=["side", "day"], name="one_tally_per_side_and_day")]
+
+    def __str__(self) -> str:
+        return f"{self.side} at dawn of day {self.day.number}"
+
+
+class WebhookSubscription(models.Model):
+    """A third-party app's URL, told of a campaign's events, signed with its secret."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=128, help_text="HMAC-SHA256 key of the X-Campaign-Signature header")
+    events = models.JSONField(help_text="event verbs delivered (choices.WEBHOOK_EVENTS)")
+    active = models.BooleanField(default=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class WebhookDelivery(models.Model):
+    """One event sent (or being sent) to one subscription, with every attempt's outcome."""
+
+    subscription = models.ForeignKey(WebhookSubscription, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="webhook_deliveries")
+    payload = models.JSONField()
+    status = models.CharField(
+        max_length=10, choices=choices.DeliveryStatus.choices, default=choices.DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["subscription", "event"], name="one_delivery_per_event")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event.verb} → {self.subscription} ({self.status})"
