@@ -152,6 +152,8 @@ class EventVerb(models.TextChoices):
     UMPIRE_REMINDED = "umpire.reminded"
     ADMIN_CORRECTED = "admin.corrected"
     ADMIN_DELETED = "admin.deleted"
+    API_KEY_CREATED = "api_key.created", "API key created"
+    API_KEY_REVOKED = "api_key.revoked", "API key revoked"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.
@@ -161,6 +163,7 @@ WEBHOOK_EVENTS = (
     EventVerb.BATTLE_REPORTED,
     EventVerb.DAY_DAWNED,
 )
+WEBHOOK_EVENT_CHOICES = [(verb.value, verb.label) for verb in WEBHOOK_EVENTS]
 
 
 class DeliveryStatus(models.TextChoices):

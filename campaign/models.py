@@ -181,6 +181,9 @@ class Force(models.Model):
     arrival_zone = models.CharField(max_length=60, blank=True)
     availability = models.CharField(max_length=80, blank=True)
     arrival_attempts = models.PositiveSmallIntegerField(default=0)
+    arrival_turns_left = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="a reserve's turns still to wait, once its delay is rolled (Malta)"
+    )
 
     class Meta:
         ordering = ["campaign", "side", "name"]

@@ -30,6 +30,8 @@ _FALSE = {"0", "false", "no", "off", "n"}
 
 
 def _coerce(field: str, kind: Any, raw: Any) -> Any:
+    if type(raw) is kind:  # already the right type (the services pass enum members): nothing to read
+        return raw
     origin = typing.get_origin(kind)
     if origin in (types.UnionType, typing.Union):
         options = [arg for arg in typing.get_args(kind) if arg is not type(None)]

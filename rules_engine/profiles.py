@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -35,6 +35,8 @@ class CampaignStep(enum.Enum):
     REACTIVATION = "reactivation"
     NIGHT_REPLACEMENTS = "night_replacements"
     CARRY_OVER = "carry_over"
+    NIGHT_COMMAND = "night_command"
+    NIGHT_AVAILABILITY_REROLL = "night_availability_reroll"
     BATTLE_SETUP = "battle_setup"
 
 
@@ -71,6 +73,11 @@ class RulesetProfile:
     def procedure_for(self, step: CampaignStep) -> str | None:
         keys = self.procedures_for(step)
         return keys[0] if keys else None
+
+    def without(self, *steps: CampaignStep) -> RulesetProfile:
+        """This profile less ``steps``: a layer lending only part of its system."""
+        kept = {step: keys for step, keys in self.steps.items() if step not in steps}
+        return replace(self, steps=MappingProxyType(kept))
 
 
 def compose(key: str, name: str, *layers: RulesetProfile) -> RulesetProfile:
@@ -124,6 +131,8 @@ PANZER_KORPS = RulesetProfile(
         S.FORCE_AVAILABILITY: ("pk.force_availability",),
         S.ARRIVAL: ("pk.arrival",),
         S.DEPLOYMENT: ("pk.deployment",),
+        S.NIGHT_COMMAND: ("pk.night_command",),
+        S.NIGHT_AVAILABILITY_REROLL: ("pk.night_availability_reroll",),
     },
 )
 
@@ -145,12 +154,13 @@ NINETEEN_43 = RulesetProfile(
 )
 
 # The club profile keeps Great Battles' quality scale: its night phase grades
-# replacements one step lower on that scale.
+# replacements one step lower on that scale. It borrows Panzer Korps' segments
+# and arrivals, not its night (C-10).
 CLUB = compose(
     "club",
     "Club campaign (Great Battles + Panzer Korps segments and arrivals + 1943 set-up)",
     NINETEEN_43,
-    PANZER_KORPS,
+    PANZER_KORPS.without(S.NIGHT_COMMAND, S.NIGHT_AVAILABILITY_REROLL),
     GREAT_BATTLES,
 )
 

@@ -71,8 +71,19 @@ class Comparison(enum.Enum):
         return score > threshold
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def to_jsonable(value: Any) -> Any:
     """Enums to their values, dataclasses and mappings to dicts, tuples to lists."""
+    kind = type(value)
+    if kind in _PLAIN:  # most values; checked first because the night phase converts thousands
+        return value
+    # Exact dicts and lists next: the abstract Mapping check below is slow.
+    if kind is dict:
+        return {k if type(k) is str else str(to_jsonable(k)): to_jsonable(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [to_jsonable(v) for v in value]
     if isinstance(value, enum.Enum):
         return value.value
     if hasattr(value, "to_dict"):
@@ -132,25 +143,30 @@ class RollResult:
         return (self,)
 
     def line(self) -> str:
+        return self._line(self.score, self.threshold)
+
+    def _line(self, score: int, threshold: int | None) -> str:
         head = f"{self.title}, {self.subject}" if self.subject else self.title
         dice = " ".join(r.text() for r in self.rolls)
         roll_mods = [m for m in self.modifiers if m.applies_to is Applies.ROLL]
         threshold_mods = [m for m in self.modifiers if m.applies_to is Applies.THRESHOLD]
-        score = dice + "".join(f" {m.text()}" for m in roll_mods)
+        shown = dice + "".join(f" {m.text()}" for m in roll_mods)
         if roll_mods:
-            score += f" = {self.score}"
-        if self.comparison is not None and self.threshold is not None:
-            target = f"{self.threshold}"
+            shown += f" = {score}"
+        if self.comparison is not None and threshold is not None:
+            target = f"{threshold}"
             if threshold_mods:
                 target += f" ({self.threshold_base} " + " ".join(m.text() for m in threshold_mods) + ")"
-            body = f"{score} {self.comparison.value} {target}"
+            body = f"{shown} {self.comparison.value} {target}"
         else:
-            body = score
+            body = shown
         if self.cell:
             body += f" [{self.cell}]"
         return f"{head}: {body} → {self.outcome_text}"
 
     def to_dict(self) -> dict[str, Any]:
+        # Score and threshold once: the night phase renders thousands of these.
+        score, threshold = self.score, self.threshold
         return {
             "procedure": self.procedure,
             "title": self.title,
@@ -162,14 +178,14 @@ class RollResult:
             "modifiers": [
                 {"name": m.name, "value": m.value, "applies_to": m.applies_to.value} for m in self.modifiers
             ],
-            "score": self.score,
+            "score": score,
             "threshold_base": self.threshold_base,
-            "threshold": self.threshold,
+            "threshold": threshold,
             "comparison": self.comparison.value if self.comparison else None,
             "cell": self.cell,
             "outcome": to_jsonable(self.outcome),
             "outcome_text": self.outcome_text,
-            "line": self.line(),
+            "line": self._line(score, threshold),
         }
 
 

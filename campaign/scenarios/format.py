@@ -71,7 +71,7 @@ FORCE = Level(
     (
         "name", "nation", "home_nation", "leader_name", "leader_rating", "leader_decorations", "mobility",
         "cops_location", "fup_location", "fup_with_cops", "fup_road_clear", "arrival_status", "arrival_day",
-        "arrival_zone", "availability", "arrival_attempts",
+        "arrival_zone", "availability", "arrival_attempts", "arrival_turns_left",
     ),
 )  # fmt: skip
 BATTLEGROUP = Level(models.Battlegroup, ("name", "kind", "has_hq"))
@@ -87,6 +87,7 @@ STATE = Level(models.Campaign, ("status", "current_day", "current_segment", "ver
 DAY = Level(models.CampaignDay, ("number", "date", "weather", "status"))
 SEGMENT = Level(models.DaySegmentRecord, ("segment", "order", "turns", "wind_direction", "wind_velocity"))
 ACTIVATION_SPEND = Level(models.ActivationSpend, ("turn", "column", "cost", "created_at"))
+TALLY = Level(models.SideDayTally, ("strength", "activation_points", "barrage_rounds", "created_at"))
 BATTLE = Level(models.Battle, ("sector", "battle_type", "status", "setup", "report"))
 ROLL = Level(
     models.RollRecord,
@@ -280,7 +281,11 @@ def schema_build() -> dict[str, Any]:
         ),
         "day": _definition(
             DAY,
-            {"segments": _list(_ref("segment")), "activation_spends": _list(_ref("activation_spend"))},
+            {
+                "segments": _list(_ref("segment")),
+                "activation_spends": _list(_ref("activation_spend")),
+                "tallies": _list(_ref("tally"), "each side's strength and stocks at dawn"),
+            },
             description="one campaign day",
         ),
         "segment": _definition(
@@ -294,6 +299,13 @@ def schema_build() -> dict[str, Any]:
             },
             description="an activation column bought for a turn",
             overrides={"column": {"enum": [c.value for c in ActivationColumn]}},
+            required=("side", INSERT_STAMPED),
+        ),
+        "tally": _definition(
+            TALLY,
+            {"side": _key("a side name")},
+            description="a side's strength and stocks as the day dawned (the charts' series)",
+            overrides={"strength": {"type": "object"}},
             required=("side", INSERT_STAMPED),
         ),
         "battle": _definition(

@@ -311,6 +311,10 @@ def _day_issues(days: Sequence[Mapping[str, Any]], index: PackIndex) -> Iterator
                     path_join(spend_path, "battalions", k), code, index.battalions, "battalion"
                 )
             yield from _timestamp(f"{spend_path}.created_at", spend["created_at"])
+        for j, tally in enumerate(day.get("tallies", [])):
+            tally_path = path_join(path, "tallies", j)
+            yield from _reference(f"{tally_path}.side", tally["side"], index.sides, "side")
+            yield from _timestamp(f"{tally_path}.created_at", tally["created_at"])
 
 
 def _day_segment(path: str, day: int, segment: str | None, index: PackIndex) -> Iterator[ScenarioIssue]:

@@ -2,7 +2,9 @@
 
 Per force, per the profile: force availability (once), then from its first
 arrival segment the arrival chart (+5 per segment since the first attempt)
-and, on arrival, the deployment chart for its entry zone.
+and, on arrival, the deployment chart for its entry zone.  A force the
+scenario holds in Malta-style unspecified reserve rolls its delay in turns
+instead, and enters once the segments' turns have run it down.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from campaign import models
 from campaign.choices import ArrivalStatus, EventVerb, Mobility, OperationKind
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.errors import ConflictError
-from campaign.services.rules import procedure_key, procedure_run
+from campaign.services.rules import RuleRun, procedure_key, procedure_run
+from rules_engine.great_battles.campaign_pools import UNSPECIFIED_RESERVE, reserve_countdown
 from rules_engine.panzer_korps.arrival import ForceAvailability, first_arrival_segment
 from rules_engine.panzer_korps.common import Mobility as ForceMobility
 from rules_engine.profiles import CampaignStep
 
 SYSTEM_ACTOR = Actor(request_id="arrival-rolls")
+RESERVE_DELAY = "gb.malta.reserve_delay"
 MOBILITY = {
     Mobility.FOOT: ForceMobility.MIXED,
     Mobility.MOTORISED: ForceMobility.MOTORIZED,
@@ -71,10 +75,40 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
         return {}
     context = RollContext(day=operation.day, segment=segment, force=force)
     stream = ("day", operation.day.number, "segment", segment.segment, "arrival", force.pk)
-    rolls: list[models.RollRecord] = []
-    lines: list[str] = []
     leader = {"leader_rating": force.leader_rating, "force_name": force.name}
+    if force.availability == UNSPECIFIED_RESERVE:
+        runs, entry = _reserve_wait(campaign, force, segment, stream)
+    else:
+        runs, entry = _arrival_charts(campaign, force, segment, stream, leader)
+    force.save(
+        update_fields=[
+            "availability",
+            "arrival_status",
+            "arrival_attempts",
+            "arrival_zone",
+            "arrival_turns_left",
+        ]
+    )
+    models.RollRecord.objects.bulk_create(
+        record for run, changes in runs for record in run.records(campaign, SYSTEM_ACTOR, context, changes)
+    )
+    lines = [r.line() for run, _ in runs for r in run.outcome.roll_results()]
+    arrival = {"force": force.name, "arrival_status": force.arrival_status, "zone": force.arrival_zone}
+    return {"sides": {str(force.side_id): {"arrivals": [{**arrival, **entry, "lines": lines}]}}}
 
+
+RunsAndChanges = list[tuple[RuleRun, dict[str, Any]]]
+
+
+def _arrival_charts(
+    campaign: models.Campaign,
+    force: models.Force,
+    segment: models.DaySegmentRecord,
+    stream: tuple[Any, ...],
+    leader: dict[str, Any],
+) -> tuple[RunsAndChanges, dict[str, Any]]:
+    """Force availability (once), the arrival chart from its first segment, deployment on arrival."""
+    runs: RunsAndChanges = []
     availability_key = procedure_key(campaign, CampaignStep.FORCE_AVAILABILITY)
     if availability_key and not force.availability:
         run = procedure_run(
@@ -89,13 +123,7 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
             force.arrival_status = ArrivalStatus.WILL_NOT_ARRIVE
         elif availability in (ForceAvailability.AT_START, ForceAvailability.DEPLOYED_30_INCHES):
             force.arrival_status = ArrivalStatus.ARRIVED
-        rolls += run.records(
-            campaign,
-            SYSTEM_ACTOR,
-            context,
-            {"availability": force.availability, "arrival_status": force.arrival_status},
-        )
-        lines += [r.line() for r in run.outcome.roll_results()]
+        runs.append((run, {"availability": force.availability, "arrival_status": force.arrival_status}))
 
     first = first_arrival_segment(ForceAvailability(force.availability)) if force.availability else 1
     arrival_key = procedure_key(campaign, CampaignStep.ARRIVAL)
@@ -110,11 +138,9 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
                 (*stream, "arrival"),
             )
             force.arrival_attempts += 1
-            arrived = bool(run.outcome.succeeded)
-            if arrived:
+            if run.outcome.succeeded:
                 force.arrival_status = ArrivalStatus.ARRIVED
-            rolls += run.records(campaign, SYSTEM_ACTOR, context, {"arrival_status": force.arrival_status})
-            lines += [r.line() for r in run.outcome.roll_results()]
+            runs.append((run, {"arrival_status": force.arrival_status}))
     deployment_key = procedure_key(campaign, CampaignStep.DEPLOYMENT)
     if force.arrival_status == ArrivalStatus.ARRIVED and deployment_key:
         run = procedure_run(
@@ -124,24 +150,27 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
             (*stream, "deployment"),
         )
         force.arrival_zone = run.outcome.zone.value
-        rolls += run.records(campaign, SYSTEM_ACTOR, context, {"arrival_zone": force.arrival_zone})
-        lines += [r.line() for r in run.outcome.roll_results()]
-    force.save(update_fields=["availability", "arrival_status", "arrival_attempts", "arrival_zone"])
-    models.RollRecord.objects.bulk_create(rolls)
-    return {
-        "sides": {
-            str(force.side_id): {
-                "arrivals": [
-                    {
-                        "force": force.name,
-                        "arrival_status": force.arrival_status,
-                        "zone": force.arrival_zone,
-                        "lines": lines,
-                    }
-                ]
-            }
-        }
-    }
+        runs.append((run, {"arrival_zone": force.arrival_zone}))
+    return runs, {}
+
+
+def _reserve_wait(
+    campaign: models.Campaign, force: models.Force, segment: models.DaySegmentRecord, stream: tuple[Any, ...]
+) -> tuple[RunsAndChanges, dict[str, Any]]:
+    """A Malta-style reserve: its delay (two average dice) once, then each segment's turns count down.
+
+    It enters where its side scheduled it: no availability, arrival or deployment chart (C-09).
+    """
+    runs: RunsAndChanges = []
+    if force.arrival_turns_left is None:
+        run = procedure_run(campaign, RESERVE_DELAY, {"unit": force.name}, (*stream, "reserve_delay"))
+        force.arrival_turns_left = run.outcome.outcome
+        runs.append((run, {"arrival_turns_left": force.arrival_turns_left}))
+    countdown = reserve_countdown(force.arrival_turns_left, segment.turns or 0)
+    force.arrival_turns_left = countdown.turns_left
+    if countdown.enters_on_turn is not None:
+        force.arrival_status = ArrivalStatus.ARRIVED
+    return runs, {"turns_left": countdown.turns_left, "enters_on_turn": countdown.enters_on_turn}
 
 
 def arrivals_finish(operation: models.Operation) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 
 from campaign import models
 from campaign.choices import ArrivalStatus, CampaignStatus, DayStatus, EventVerb, StandStatus, StandType
@@ -157,6 +158,33 @@ def _arrivals_due(campaign: models.Campaign, day: models.CampaignDay, actor: Act
     return due
 
 
+def _tallies_record(campaign: models.Campaign, day: models.CampaignDay) -> None:
+    """Each side's strength and stocks as ``day`` dawns: one aggregate query, one insert."""
+    sides = list(campaign.sides.order_by("pk"))
+    strength: dict[int, dict[str, dict[str, int]]] = {side.pk: {} for side in sides}
+    for row in (
+        models.Stand.objects.filter(campaign=campaign)
+        .values("battalion__side_id", "stand_type", "status")
+        .annotate(count=Count("id"))
+        .order_by()
+    ):
+        # Every status of a present stand type, zeros included, as the charts read it.
+        counts = strength[row["battalion__side_id"]].setdefault(
+            row["stand_type"], dict.fromkeys(StandStatus.values, 0)
+        )
+        counts[row["status"]] = row["count"]
+    models.SideDayTally.objects.bulk_create(
+        models.SideDayTally(
+            side=side,
+            day=day,
+            strength=strength[side.pk],
+            activation_points=side.activation_points,
+            barrage_rounds=side.barrage_rounds,
+        )
+        for side in sides
+    )
+
+
 def _deploy(campaign: models.Campaign, orders: Sequence[DeploymentOrder], actor: Actor) -> None:
     for index, order in enumerate(orders):
         battalion = campaign.battalions.filter(code=order.battalion).first()
@@ -244,6 +272,7 @@ def day_dawn(
     )
     if procedure_key(campaign, CampaignStep.SEGMENT_TURNS):
         _segment_open(campaign, day, DAY_SEGMENTS[0], 0, actor)
+    _tallies_record(campaign, day)
     day.status = DayStatus.DAY
     day.save(update_fields=["weather", "status"])
     campaign_save(campaign, "current_day", "current_segment")
@@ -252,14 +281,18 @@ def day_dawn(
 
 @transaction.atomic
 def segment_advance(
-    campaign_id: int, actor: Actor, expected_version: int | None = None
+    campaign_id: int, actor: Actor, expected_version: int | None = None, *, day_number: int | None = None
 ) -> models.DaySegmentRecord:
-    """Close the current segment and open the next one of the day."""
+    """Close the current segment and open the next one of the day (``day_number``, when given)."""
     campaign = campaign_lock(campaign_id, expected_version)
     campaign_require_status(campaign, CampaignStatus.ACTIVE)
     day = campaign.days.order_by("-number").first()
     if day is None or day.status != DayStatus.DAY:
         raise ConflictError("no campaign day is under way; dawn a day first", field="day", code="no_day")
+    if day_number is not None and day_number != day.number:
+        raise ConflictError(
+            f"day {day_number} is not under way; day {day.number} is", field="day", code="not_current_day"
+        )
     if not procedure_key(campaign, CampaignStep.SEGMENT_TURNS):
         raise ConflictError(
             f"the {campaign.profile} profile plays the day without segments",
@@ -277,3 +310,22 @@ def segment_advance(
     record = _segment_open(campaign, day, DAY_SEGMENTS[order], order, actor)
     campaign_save(campaign, "current_segment")
     return record
+
+
+@transaction.atomic
+def segment_arrivals_start(campaign_id: int, actor: Actor) -> models.Operation:
+    """Arrival rolls in the current segment for forces that fell due after it opened."""
+    campaign = campaign_lock(campaign_id)
+    campaign_require_status(campaign, CampaignStatus.ACTIVE)
+    day = campaign.days.filter(number=campaign.current_day, status=DayStatus.DAY).first()
+    segment = day.segments.filter(segment=campaign.current_segment).first() if day is not None else None
+    if day is None or segment is None:
+        raise ConflictError("arrival rolls need a day segment under way", field="segment", code="no_segment")
+    _arrivals_due(campaign, day, actor)
+    operation = arrivals_start(campaign, segment, actor)
+    if operation is None:
+        raise ConflictError(
+            f"no force is due to roll for arrival in {segment}", field="kind", code="no_arrivals_due"
+        )
+    campaign_save(campaign)
+    return operation

@@ -3,7 +3,9 @@
 Each step works on the whole campaign with set-based queries (bulk updates,
 bulk inserts of roll records), so its query count does not grow with the
 number of stands.  Dice come from the campaign seed and a stream per step and
-battalion, so a rerun after a crash rolls the same faces.
+battalion, so a rerun after a crash rolls the same faces.  With Panzer Korps in
+the profile the night is also its night segment: command rolls that remove
+forces, and no-show forces rolling for availability again the next day.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from collections import defaultdict
 from typing import Any
 
 from django.core.mail import send_mass_mail
-from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, F, Q, QuerySet
 
 from campaign import models
 from campaign.choices import (
     ActivationState,
+    ArrivalStatus,
     BattleStatus,
     CampaignStatus,
     DayStatus,
@@ -27,12 +30,14 @@ from campaign.choices import (
     OperationKind,
     StandStatus,
 )
-from campaign.services.audit import Actor, RollContext, event_record
+from campaign.services.audit import Actor, RollContext, event_record, roll_records_write
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.rules import procedure_key, procedure_run
 from rules_engine import catalog
+from rules_engine.great_battles.common import Quality
 from rules_engine.great_battles.night import StandFate
+from rules_engine.panzer_korps.night import removes_force
 from rules_engine.profiles import CampaignStep
 from rules_engine.vocab import SupplySituation
 
@@ -41,12 +46,20 @@ NIGHT_STEPS = (
     "flip_suppressed",
     "replacements",
     "orders",
+    "night_command",
     "artillery",
     "carry_over",
     "ammo",
     "inactive",
+    "availability_reroll",
 )
+# Steps planned only when the campaign's profile has their rule (Panzer Korps' night).
+PROFILE_NIGHT_STEPS = {
+    "night_command": CampaignStep.NIGHT_COMMAND,
+    "availability_reroll": CampaignStep.NIGHT_AVAILABILITY_REROLL,
+}
 AMMO_VARIANT = "gb.variant.ammo_night_removal"
+GRADES = {grade.value: grade for grade in Quality}
 
 
 def _rule_on(campaign: models.Campaign, key: str | None) -> bool:
@@ -93,7 +106,12 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
                 campaign=campaign,
                 kind=OperationKind.NIGHT_PHASE,
                 day=day,
-                steps=list(NIGHT_STEPS),
+                steps=[
+                    step
+                    for step in NIGHT_STEPS
+                    if step not in PROFILE_NIGHT_STEPS
+                    or procedure_key(campaign, PROFILE_NIGHT_STEPS[step]) is not None
+                ],
                 created_by_id=actor.user_id,
             )
     except IntegrityError:  # a concurrent start won the race after our check
@@ -137,52 +155,46 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
         return {}
     day = operation.day
     supply = dict(campaign.sides.values_list("pk", "supply_quality"))
-    battalions = {
-        b.pk: b
-        for b in models.Battalion.objects.filter(campaign=campaign)
+    battalions = list(
+        models.Battalion.objects.filter(campaign=campaign)
         .annotate(
-            lost=Count("stands", filter=Q(stands__status=StandStatus.DESTROYED)),
             alive=Count("stands", filter=~Q(stands__status=StandStatus.DESTROYED)),
+            lost=Count("stands", filter=Q(stands__status=StandStatus.DESTROYED)),
         )
         .filter(Q(lost__gt=0) | Q(supply_situation=SupplySituation.ISOLATED.value))
-    }
-    destroyed: dict[int, list[models.Stand]] = defaultdict(list)
-    for stand in models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED).order_by(
-        "battalion_id", "label"
-    ):
-        destroyed[stand.battalion_id].append(stand)
-    intact: dict[int, list[models.Stand]] = defaultdict(list)
-    for stand in (
+    )
+    # (pk, grade, attached) per stand, without model instances: thousands at a time.
+    destroyed = _stands_by_battalion(
+        models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED).order_by(
+            "battalion_id", "label"
+        )
+    )
+    intact = _stands_by_battalion(
         models.Stand.objects.filter(
-            campaign=campaign,
-            battalion__supply_situation=SupplySituation.ISOLATED.value,
+            campaign=campaign, battalion__supply_situation=SupplySituation.ISOLATED.value
         )
         .exclude(status=StandStatus.DESTROYED)
         .order_by("battalion_id", "stand_type", "label")
-    ):
-        intact[stand.battalion_id].append(stand)
+    )
 
-    restored: list[models.Stand] = []
-    lost: list[models.Stand] = []
-    to_reserve: list[int] = []
-    rolls: list[models.RollRecord] = []
+    changed: dict[int, tuple[str, str]] = {}  # stand pk → (status, grade)
+    to_reserve: set[int] = set()
+    rebuilt: set[int] = set()
+    rolls: list[dict[str, Any]] = []
     part: dict[str, Any] = {"sides": {}}
-    for battalion in battalions.values():
-        stands = destroyed[battalion.pk]
+    for battalion in battalions:
+        stands = destroyed.get(battalion.pk, [])
         wiped_out = battalion.alive == 0
         if wiped_out and battalion.wiped_out_day is None:
-            battalion.wiped_out_day = day.number
-            to_reserve.append(battalion.pk)
+            to_reserve.add(battalion.pk)
         run = procedure_run(
             campaign,
             key,
             {
-                "situation": SupplySituation.RESERVE.value
-                if battalion.in_reserve
-                else battalion.supply_situation,
+                "situation": SupplySituation.RESERVE if battalion.in_reserve else battalion.supply_situation,
                 "supply_quality": supply[battalion.side_id],
-                "destroyed_grades": tuple(s.grade or battalion.quality for s in stands),
-                "destroyed_attached": tuple(s.attached for s in stands),
+                "destroyed_grades": tuple(_grade(grade or battalion.quality) for _, grade, _ in stands),
+                "destroyed_attached": tuple(attached for _, _, attached in stands),
                 "battalion": battalion.code,
                 "wiped_out": wiped_out,
                 "full_days_waited": day.number - battalion.wiped_out_day if battalion.wiped_out_day else 0,
@@ -190,43 +202,61 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
             ("day", day.number, "night", "replacements", battalion.code),
         )
         result = run.outcome
-        for stand, fate in zip(stands, result.stands, strict=True):
+        for (pk, grade, _), fate in zip(stands, result.stands, strict=True):
             if fate.fate is StandFate.REPLACED:
-                stand.status = StandStatus.OK
-                stand.grade = fate.returns_as.value if fate.returns_as is not None else stand.grade
-                restored.append(stand)
-        extra = intact[battalion.pk][: result.extra_stands_lost]
-        for stand in extra:
-            stand.status = StandStatus.DESTROYED
-        lost += extra
-        rolls += run.records(
+                changed[pk] = (StandStatus.OK, fate.returns_as.value if fate.returns_as else grade)
+                rebuilt.add(battalion.pk)
+        extra = intact.get(battalion.pk, [])[: result.extra_stands_lost]
+        changed.update((pk, (StandStatus.DESTROYED, grade)) for pk, grade, _ in extra)
+        rows = run.rows(
             campaign,
             SYSTEM_ACTOR,
             RollContext(day=day, battalion=battalion),
             {"replaced": result.replaced, "extra_stands_lost": len(extra)},
         )
+        rolls += rows
         side = part["sides"].setdefault(
             str(battalion.side_id),
             {"replacements_rolled": 0, "replacements_returned": 0, "extra_stands_lost": 0, "battalions": []},
         )
-        side["replacements_rolled"] += len(result.roll_results())
+        side["replacements_rolled"] += len(rows)
         side["replacements_returned"] += result.replaced
         side["extra_stands_lost"] += len(extra)
         side["battalions"].append(
-            {
-                "code": battalion.code,
-                "text": result.outcome_text(),
-                "lines": [r.line() for r in result.roll_results()],
-            }
+            {"code": battalion.code, "text": result.outcome_text(), "lines": [r["line"] for r in rows]}
         )
-        if wiped_out and battalion.pk in to_reserve:
+        if battalion.pk in to_reserve:
             side.setdefault("moved_to_reserve", []).append(battalion.code)
-    models.Stand.objects.bulk_update([*restored, *lost], ["status", "grade"])
+    _stands_set(changed)
     models.Battalion.objects.filter(pk__in=to_reserve).update(in_reserve=True, wiped_out_day=day.number)
     # A rebuilt battalion's wait is over once any stand is back.
-    models.Battalion.objects.filter(pk__in={s.battalion_id for s in restored}).update(wiped_out_day=None)
-    models.RollRecord.objects.bulk_create(rolls)
+    models.Battalion.objects.filter(pk__in=rebuilt).update(wiped_out_day=None)
+    roll_records_write(rolls)
     return part
+
+
+def _grade(name: str) -> Quality | str:
+    """A known grade's member (skips the inputs' name lookup), else the name for the inputs to refuse."""
+    return GRADES.get(name, name)
+
+
+def _stands_by_battalion(stands: QuerySet[models.Stand]) -> dict[int, list[tuple[int, str, bool]]]:
+    grouped: dict[int, list[tuple[int, str, bool]]] = defaultdict(list)
+    for pk, battalion_id, grade, attached in stands.values_list("pk", "battalion_id", "grade", "attached"):
+        grouped[battalion_id].append((pk, grade, attached))
+    return grouped
+
+
+def _stands_set(changed: dict[int, tuple[str, str]]) -> None:
+    """One UPDATE for every stand's new status and grade (``bulk_update`` builds a CASE per row)."""
+    table = models.Stand._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS stand SET status = new.status, grade = new.grade "
+            "FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS new(id, status, grade) "
+            "WHERE stand.id = new.id",
+            [list(changed), [s for s, _ in changed.values()], [g for _, g in changed.values()]],
+        )
 
 
 def _orders(operation: models.Operation) -> dict[str, Any]:
@@ -254,6 +284,64 @@ def _orders(operation: models.Operation) -> dict[str, Any]:
     return part
 
 
+def _night_command(operation: models.Operation) -> dict[str, Any]:
+    """Panzer Korps night segment: forces on the table roll command; a failure leaves unless surrounded."""
+    campaign = operation.campaign
+    key = procedure_key(campaign, CampaignStep.NIGHT_COMMAND)
+    if key is None:
+        return {}
+    on_table = Q(battlegroups__battalions__in_reserve=False)
+    forces = list(
+        campaign.forces.filter(arrival_status__in=[ArrivalStatus.ON_TABLE, ArrivalStatus.ARRIVED])
+        .annotate(
+            battalions_on_table=Count("battlegroups__battalions", filter=on_table),
+            isolated=Count(
+                "battlegroups__battalions",
+                filter=on_table
+                & Q(battlegroups__battalions__supply_situation=SupplySituation.ISOLATED.value),
+            ),
+        )
+        .filter(battalions_on_table__gt=0)
+        .order_by("pk")
+    )
+    removed: list[int] = []
+    rolls: list[dict[str, Any]] = []
+    part: dict[str, Any] = {"sides": {}}
+    for force in forces:
+        surrounded = (
+            force.isolated == force.battalions_on_table
+        )  # every battalion on the table cut off (PK-30)
+        run = procedure_run(
+            campaign,
+            key,
+            {
+                "leader": force.leader_rating,
+                "force": force.name,
+                "surrounded": surrounded,
+                "out_of_supply": surrounded,
+            },
+            # By name, a natural key like the battalions' codes; "/" separates stream labels.
+            ("day", operation.day.number, "night", "command", force.name.replace("/", "-")),
+        )
+        leaves = removes_force(run.outcome)
+        if leaves:
+            removed.append(force.pk)
+        rolls += run.rows(
+            campaign,
+            SYSTEM_ACTOR,
+            RollContext(day=operation.day, force=force),
+            {"arrival_status": ArrivalStatus.IN_RESERVE} if leaves else {},
+        )
+        side = part["sides"].setdefault(str(force.side_id), {"command_rolls": [], "forces_removed": []})
+        side["command_rolls"].append(run.outcome.line())
+        if leaves:
+            side["forces_removed"].append(force.name)
+    models.Force.objects.filter(pk__in=removed).update(arrival_status=ArrivalStatus.IN_RESERVE)
+    models.Battalion.objects.filter(battlegroup__force_id__in=removed).update(in_reserve=True)
+    roll_records_write(rolls)
+    return part
+
+
 def _artillery(operation: models.Operation) -> dict[str, Any]:
     sides = list(operation.campaign.sides.all())
     models.Side.objects.filter(campaign=operation.campaign).update(
@@ -274,7 +362,7 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
     campaign = operation.campaign
     key = procedure_key(campaign, CampaignStep.CARRY_OVER)
     part: dict[str, Any] = {"sides": {}}
-    rolls: list[models.RollRecord] = []
+    rolls: list[dict[str, Any]] = []
     for side in campaign.sides.order_by("pk"):
         before = side.activation_points
         if _rule_on(campaign, key) and key is not None:
@@ -292,7 +380,7 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
                 ("day", operation.day.number, "night", "carry_over", side.name),
             )
             side.activation_points = run.outcome.carried
-            rolls += run.records(
+            rolls += run.rows(
                 campaign,
                 SYSTEM_ACTOR,
                 RollContext(day=operation.day),
@@ -306,7 +394,7 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
             "activation_points_carried": side.activation_points,
             "activation_points_lost": before - side.activation_points,
         }
-    models.RollRecord.objects.bulk_create(rolls)
+    roll_records_write(rolls)
     return part
 
 
@@ -317,7 +405,7 @@ def _ammo(operation: models.Operation) -> dict[str, Any]:
     battalions = list(
         models.Battalion.objects.filter(campaign=campaign, ammo_low_markers__gt=0).select_related("side")
     )
-    rolls: list[models.RollRecord] = []
+    rolls: list[dict[str, Any]] = []
     for battalion in battalions:
         run = procedure_run(
             campaign,
@@ -331,14 +419,14 @@ def _ammo(operation: models.Operation) -> dict[str, Any]:
             ("day", operation.day.number, "night", "ammo", battalion.code),
         )
         battalion.ammo_low_markers = run.outcome.left
-        rolls += run.records(
+        rolls += run.rows(
             campaign,
             SYSTEM_ACTOR,
             RollContext(day=operation.day, battalion=battalion),
             {"ammo_low_markers": battalion.ammo_low_markers},
         )
     models.Battalion.objects.bulk_update(battalions, ["ammo_low_markers"])
-    models.RollRecord.objects.bulk_create(rolls)
+    roll_records_write(rolls)
     return {"ammo_markers_rolled": len(battalions)}
 
 
@@ -351,15 +439,37 @@ def _inactive(operation: models.Operation) -> dict[str, Any]:
     return {"battalions_set_inactive": count}
 
 
+def _availability_reroll(operation: models.Operation) -> dict[str, Any]:
+    """Panzer Korps: a force that sent word it will not arrive rolls for availability again tomorrow."""
+    campaign = operation.campaign
+    key = procedure_key(campaign, CampaignStep.NIGHT_AVAILABILITY_REROLL)
+    if key is None:
+        return {}
+    rerolled = procedure_run(
+        campaign, key, {}, ("day", operation.day.number, "night", "availability")
+    ).outcome
+    count = campaign.forces.filter(
+        arrival_status=ArrivalStatus.WILL_NOT_ARRIVE, availability__in=[a.value for a in rerolled]
+    ).update(
+        arrival_status=ArrivalStatus.SCHEDULED,
+        arrival_day=operation.day.number + 1,
+        availability="",
+        arrival_attempts=0,
+    )
+    return {"forces_to_reroll_availability": count}
+
+
 STEPS = {
     "move_fups": _move_fups,
     "flip_suppressed": _flip_suppressed,
     "replacements": _replacements,
     "orders": _orders,
+    "night_command": _night_command,
     "artillery": _artillery,
     "carry_over": _carry_over,
     "ammo": _ammo,
     "inactive": _inactive,
+    "availability_reroll": _availability_reroll,
 }
 SYSTEM_ACTOR = Actor(request_id="night-phase")
 
@@ -429,6 +539,8 @@ def _report_text(report: models.NightReport) -> str:
     lines.append(f"Barrage rounds: +{body.get('barrage_rounds_replenished', 0)}")
     if body.get("moved_to_reserve"):
         lines.append("To reserve: " + ", ".join(body["moved_to_reserve"]))
+    if body.get("forces_removed"):
+        lines.append("Removed in the night (command failed): " + ", ".join(body["forces_removed"]))
     return "\n".join(lines)
 
 

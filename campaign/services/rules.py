@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign import models
-from campaign.services.audit import Actor, RollContext, roll_records_build
+from campaign.services.audit import Actor, RollContext, roll_record_rows, roll_records_build
 from campaign.services.errors import DomainError
 from rules_engine import catalog
 from rules_engine.dice import SeededDice
@@ -41,6 +41,13 @@ class RuleRun:
         self, campaign: models.Campaign, actor: Actor, context: RollContext, changes: Mapping[str, Any]
     ) -> list[models.RollRecord]:
         return roll_records_build(
+            campaign, self.procedure, self.stream, self.inputs, self.outcome, actor, context, changes
+        )
+
+    def rows(
+        self, campaign: models.Campaign, actor: Actor, context: RollContext, changes: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        return roll_record_rows(
             campaign, self.procedure, self.stream, self.inputs, self.outcome, actor, context, changes
         )
 

@@ -44,6 +44,7 @@ from campaign.scenarios.format import (
     SIDE,
     STAND,
     STATE,
+    TALLY,
     VERSION,
     Level,
     segment_key,
@@ -281,6 +282,15 @@ class _PackLoader:
         ]
         models.ActivationSpend.objects.bulk_create(spends)
         _stamps_restore(ACTIVATION_SPEND, spends, [entry for entry, _ in spend_entries])
+        tally_entries = [
+            (entry, day) for d, day in zip(day_entries, days, strict=True) for entry in d.get("tallies", [])
+        ]
+        tallies = [
+            models.SideDayTally(day=day, side=self.sides[entry["side"]], **_values(TALLY, entry))
+            for entry, day in tally_entries
+        ]
+        models.SideDayTally.objects.bulk_create(tallies)
+        _stamps_restore(TALLY, tallies, [entry for entry, _ in tally_entries])
         link = models.ActivationSpend.battalions.through
         link.objects.bulk_create(
             link(activationspend_id=spend.pk, battalion_id=self.battalions[code].pk)
@@ -627,6 +637,10 @@ class _CampaignWriter:
             .prefetch_related("battalions"),
             lambda spend: spend.day_id,
         )
+        tallies = _grouped(
+            models.SideDayTally.objects.filter(day__campaign=self.campaign).order_by("side__name", "pk"),
+            lambda tally: tally.day_id,
+        )
         return [
             {
                 **_plain(DAY, day),
@@ -644,6 +658,10 @@ class _CampaignWriter:
                         "battalions": sorted(self.battalion_codes[b.pk] for b in spend.battalions.all()),
                     }
                     for spend in spends[day.pk]
+                ],
+                "tallies": [
+                    {"side": self.side_names[tally.side_id], **_plain(TALLY, tally)}
+                    for tally in tallies[day.pk]
                 ],
             }
             for day in self.days

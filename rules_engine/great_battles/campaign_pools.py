@@ -341,3 +341,23 @@ def roll_malta_reserve_delay(inputs: MaltaReserveInput, dice: DiceSource) -> Rol
         subject=inputs.unit or "Axis reserve",
         inputs={"unit": inputs.unit},
     )
+
+
+# A force's availability when the scenario holds it in unspecified reserve: it rolls the delay above.
+UNSPECIFIED_RESERVE = "unspecified reserve"
+
+
+@dataclass(frozen=True)
+class ReserveCountdown:
+    turns_left: int  # still to wait after this segment
+    enters_on_turn: int | None  # the turn of this segment the reserve comes on, if it does
+
+
+def reserve_countdown(turns_left: int, segment_turns: int) -> ReserveCountdown:
+    """A reserve still ``turns_left`` turns away, through a segment of ``segment_turns`` turns.
+
+    It comes on once its turns have passed, on the next turn (rules notes C-09).
+    """
+    if turns_left < segment_turns:
+        return ReserveCountdown(0, turns_left + 1)
+    return ReserveCountdown(turns_left - segment_turns, None)

@@ -261,9 +261,16 @@ def roll_replacements(inputs: ReplacementInput, dice: DiceSource) -> Replacement
     waiting = inputs.wiped_out and inputs.full_days_waited < inputs.days_to_wait
     cell_name = f"{situation.value} / {inputs.supply_quality.value}: {cell.text()}"
     stands: list[StandReplacement] = []
+    subject = inputs.battalion or "battalion"
+    # Most stands of a battalion share a grade: its texts and inputs are built once per grade.
+    by_grade: dict[Quality, tuple[Quality, str, dict[str, Any]]] = {}
     for number, (grade, is_attached) in enumerate(zip(inputs.destroyed_grades, attached, strict=True), 1):
-        # Rushed replacements of a rebuilt battalion come back a grade lower.
-        returns_as = grade.lower() if inputs.wiped_out else grade
+        if grade not in by_grade:
+            # Rushed replacements of a rebuilt battalion come back a grade lower.
+            lower = grade.lower() if inputs.wiped_out else grade
+            roll_inputs = {"situation": situation, "supply_quality": inputs.supply_quality, "grade": grade}
+            by_grade[grade] = (lower, f'replaced ({lower.value}), within 12" of FUP', roll_inputs)
+        returns_as, replaced_text, roll_inputs = by_grade[grade]
         if is_attached:
             fate = StandFate.ATTACHED
         elif waiting:
@@ -279,11 +286,11 @@ def roll_replacements(inputs: ReplacementInput, dice: DiceSource) -> Replacement
                 rule=REPLACEMENT_RULE,
                 dice=dice,
                 threshold=cell.roll_at_most,
-                passed=(StandFate.REPLACED, f'replaced ({returns_as.value}), within 12" of FUP'),
+                passed=(StandFate.REPLACED, replaced_text),
                 failed=(StandFate.NOT_REPLACED, "not replaced"),
-                subject=f"{inputs.battalion or 'battalion'} stand {number}",
+                subject=f"{subject} stand {number}",
                 cell=cell_name,
-                inputs={"situation": situation, "supply_quality": inputs.supply_quality, "grade": grade},
+                inputs=roll_inputs,
             )
             stands.append(StandReplacement(number, result.outcome, returns_as, result))
             continue

@@ -17,6 +17,8 @@ def campaign_after_day_one(
     """Day 1 fought: every battalion lost stands; A2 was wiped out; L1 ends isolated and A3 is suppressed."""
     campaign = campaign_with_sides(battalions_per_side=battalions_per_side, stands_per_battalion=stands)
     models.Campaign.objects.filter(pk=campaign.pk).update(rng_seed=seed)
+    for side in campaign.sides.all():  # natural keys, like the battalion codes, so two campaigns match
+        side.forces.update(name=f"{side.name} division")
     models.Side.objects.filter(campaign=campaign).update(barrage_rounds_per_day=5, activation_points=8)
     day_dawn(campaign.pk, ACTOR)
     axis, allied = campaign.sides.get(name="Axis"), campaign.sides.get(name="Allied")

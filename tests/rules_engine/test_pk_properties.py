@@ -20,6 +20,7 @@ from rules_engine.panzer_korps import (
     fire,
     leaders,
     morale,
+    night,
     spotting,
     terrain,
     wind,
@@ -89,6 +90,13 @@ def test_initiative(inputs, seed):
 def test_command_roll(inputs, seed):
     result = same_twice(leaders.roll_command, inputs, seed)
     assert (result.outcome is leaders.CommandOutcome.PASSED) == result.succeeded
+
+
+@given(st.builds(night.NightCommandInput, leader=leaders_), seeds)
+def test_night_command(inputs, seed):
+    result = same_twice(night.roll_night_command, inputs, seed)
+    assert (result.outcome is leaders.CommandOutcome.PASSED) == result.succeeded
+    assert not (inputs.surrounded and night.removes_force(result))
 
 
 @given(st.builds(wind.WindInput), seeds)
@@ -311,7 +319,7 @@ def test_every_rolling_procedure_has_a_property_test():
         "pk.deployment", "pk.arrival", "pk.infantry_fire", "pk.afv_fire", "pk.bombardment_fire",
         "pk.disengage", "pk.indirect_accuracy", "pk.morale", "pk.close_assault", "pk.decision_die",
         "pk.air_fire", "pk.pilot_skill_initiative", "pk.air_morale", "pk.fieldworks", "pk.spotting",
-        "pk.terrain_generator", "pk.terrain_feature",
+        "pk.terrain_generator", "pk.terrain_feature", "pk.night_command",
     }  # fmt: skip
     rolling = {key for key, entry in PROCEDURES.items() if key.startswith("pk.") and entry.rolls}
     assert rolling <= tested
