@@ -14,7 +14,9 @@ from django.db.models import Model, QuerySet
 
 from campaign import models
 from campaign.choices import (
+    WEBHOOK_EVENT_CHOICES,
     BattleStatus,
+    DeliveryStatus,
     EventVerb,
     OperationKind,
     OperationStatus,
@@ -134,3 +136,28 @@ class EquipmentFilter(filters.FilterSet):  # type: ignore[misc]
         self, queryset: QuerySet[models.Equipment], name: str, value: int
     ) -> QuerySet[models.Equipment]:
         return queryset.exclude(year_from__gt=value).exclude(year_to__lt=value)
+
+
+class WebhookFilter(filters.FilterSet):  # type: ignore[misc]
+    active = filters.BooleanFilter()
+    event = filters.ChoiceFilter(
+        choices=WEBHOOK_EVENT_CHOICES, method="subscribed_to", help_text="subscriptions to this event"
+    )
+
+    class Meta:
+        model = models.WebhookSubscription
+        fields = ["active", "event"]
+
+    def subscribed_to(
+        self, queryset: QuerySet[models.WebhookSubscription], name: str, value: str
+    ) -> QuerySet[models.WebhookSubscription]:
+        return queryset.filter(events__contains=[value])
+
+
+class WebhookDeliveryFilter(filters.FilterSet):  # type: ignore[misc]
+    status = filters.ChoiceFilter(choices=DeliveryStatus.choices)
+    event = filters.ChoiceFilter(field_name="event__verb", choices=WEBHOOK_EVENT_CHOICES)
+
+    class Meta:
+        model = models.WebhookDelivery
+        fields = ["status", "event"]

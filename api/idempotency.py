@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.models import IdempotencyKey
-from api.permissions import authenticated_user_id
+from api.permissions import authenticated_user_id, request_api_key
 from campaign.services.errors import DomainError
 
 HEADER = "Idempotency-Key"
@@ -55,6 +55,17 @@ def _replay(stored: IdempotencyKey) -> Response:
     )
 
 
+def _owner(request: Request, key: str) -> tuple[int, str]:
+    """Who holds the key, and the key as stored. An API key has no user: its keys are held by
+    its maker, apart from theirs (prefixed) and hashed so any client key fits the column."""
+    api_key = request_api_key(request)
+    if api_key is None:
+        return authenticated_user_id(request), key
+    if api_key.created_by_id is None:
+        raise DomainError(f"this API key's maker is gone: ask for a new key to use {HEADER}", field=HEADER)
+    return api_key.created_by_id, f"api-key:{api_key.prefix}:{hashlib.sha256(key.encode()).hexdigest()}"
+
+
 def idempotent(request: Request, write: Callable[[], Response]) -> Response:
     """Run ``write`` once per (user, key); without a key, just run it."""
     key = request.headers.get(HEADER)
@@ -63,7 +74,7 @@ def idempotent(request: Request, write: Callable[[], Response]) -> Response:
     if not key.strip() or len(key) > MAX_KEY_LENGTH:
         raise DomainError(f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters", field=HEADER)
     fingerprint = _fingerprint(request)
-    user_id = authenticated_user_id(request)
+    user_id, key = _owner(request, key)
     try:
         with transaction.atomic():
             claimed = IdempotencyKey.objects.create(user_id=user_id, key=key, request_fingerprint=fingerprint)

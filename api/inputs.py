@@ -7,7 +7,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from campaign.choices import OperationKind, enum_choices
+from campaign.choices import WEBHOOK_EVENT_CHOICES, OperationKind, enum_choices
+from rules_engine.great_battles.activation import ActivationColumn
 from rules_engine.nineteen43.common import BattleType
 from rules_engine.vocab import SupplySituation
 
@@ -59,8 +60,70 @@ class BattleReportInput(serializers.Serializer[Mapping[str, Any]]):
     battalions = ReportedBattalionInput(many=True, allow_empty=False)
 
 
+class APIKeyCreateInput(serializers.Serializer[Mapping[str, Any]]):
+    name = serializers.CharField(max_length=50, help_text="who uses the key, for what")
+    side = serializers.IntegerField(
+        source="side_id",
+        required=False,
+        allow_null=True,
+        help_text="side id: the key sees as that side's player; empty: the public (observer) view",
+    )
+    can_write = serializers.BooleanField(
+        default=False, help_text="the key may make the umpire's writes (and sees all); only without a side"
+    )
+    expiry_date = serializers.DateTimeField(required=False, allow_null=True, help_text="empty: never expires")
+
+
 class OperationStartInput(serializers.Serializer[Mapping[str, Any]]):
     kind = serializers.ChoiceField(
-        choices=[(OperationKind.NIGHT_PHASE.value, OperationKind.NIGHT_PHASE.label)],
-        help_text="arrival rolls start on their own when a segment opens",
+        choices=OperationKind.choices,
+        help_text="arrival rolls start on their own when a segment opens; start them here for forces "
+        "that fell due later in the segment",
     )
+
+
+class DeploymentInput(serializers.Serializer[Mapping[str, Any]]):
+    battalion = serializers.CharField(max_length=20, help_text="code of a battalion in reserve")
+    range_inches = serializers.FloatField(min_value=0, help_text="to the nearest enemy")
+    friendly_intervening = serializers.BooleanField(default=False)
+
+
+class DayDawnInput(serializers.Serializer[Mapping[str, Any]]):
+    deployments = DeploymentInput(many=True, required=False, help_text="battalions leaving reserve at dawn")
+
+
+class ActivationSpendInput(serializers.Serializer[Mapping[str, Any]]):
+    column = serializers.ChoiceField(
+        choices=enum_choices(ActivationColumn), help_text="activation chart column"
+    )
+    turn = serializers.IntegerField(min_value=0, help_text="0 for the dawn turn, else 1..10")
+    battalion_codes = serializers.ListField(child=serializers.CharField(max_length=20), allow_empty=False)
+
+
+class RollOverrideInput(serializers.Serializer[Mapping[str, Any]]):
+    changes = serializers.DictField(allow_empty=False, help_text="value the roll set → the umpire's value")
+    reason = serializers.CharField(max_length=500)
+
+
+class ReinforcementScheduleInput(serializers.Serializer[Mapping[str, Any]]):
+    force_id = serializers.IntegerField()
+    day = serializers.IntegerField(min_value=1, help_text="the campaign day it is due")
+    zone = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+
+
+class WebhookInput(serializers.Serializer[Mapping[str, Any]]):
+    """A subscription; a PATCH sends only what changes."""
+
+    url = serializers.CharField(max_length=500, help_text="http:// or https:// URL that receives the POSTs")
+    events = serializers.ListField(
+        child=serializers.ChoiceField(choices=WEBHOOK_EVENT_CHOICES), allow_empty=False
+    )
+    secret = serializers.CharField(
+        min_length=16,
+        max_length=128,
+        required=False,
+        write_only=True,
+        help_text="HMAC-SHA256 key of X-Campaign-Signature; omit it and the service makes one, "
+        "returned once in the response",
+    )
+    active = serializers.BooleanField(required=False, help_text="inactive subscriptions receive nothing")

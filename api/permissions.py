@@ -1,9 +1,12 @@
-"""Who may see and change what in a campaign: roles from ``Membership``.
+"""Who may see and change what in a campaign: roles from ``Membership``, or from an API key.
 
 An umpire sees everything of their campaign and makes every write. A player
 sees their own side in full and the enemy only as far as the enemy side's
 ``fog_of_war`` settings reveal. An observer sees the public summary. A
 campaign the user is not a member of does not exist for them (404).
+
+A third-party app's :class:`~api.models.CampaignAPIKey` (no user) gets the role
+of :func:`api_key_role` in its one campaign; every other campaign is 404 to it.
 """
 
 from __future__ import annotations
@@ -13,12 +16,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from api.models import CampaignAPIKey
 from campaign import models
 from campaign.choices import MemberRole
 
@@ -86,6 +89,18 @@ class CampaignAccess:
         return {side_id: Fog.of(side) for side_id, side in self.sides.items() if side_id != own}
 
 
+def request_api_key(request: Request) -> CampaignAPIKey | None:
+    """The API key the request authenticated with (:mod:`api.authentication`), if any."""
+    return request.auth if isinstance(request.auth, CampaignAPIKey) else None
+
+
+def api_key_role(api_key: CampaignAPIKey) -> MemberRole:
+    """A write-granted key acts for the umpire; a side's key sees as its player; else an observer."""
+    if api_key.can_write:
+        return MemberRole.UMPIRE
+    return MemberRole.PLAYER if api_key.side_id is not None else MemberRole.OBSERVER
+
+
 def authenticated_user_id(request: Request) -> int:
     """The caller's user id; views reach this only behind ``IsAuthenticated``."""
     user_id = request.user.pk
@@ -94,10 +109,25 @@ def authenticated_user_id(request: Request) -> int:
     return int(user_id)
 
 
-def campaign_access_resolve(
-    user: AbstractBaseUser | AnonymousUser, campaign_slug: str
-) -> CampaignAccess | None:
-    """The user's access to the campaign, or None when they are not a member."""
+def _sides(campaign: models.Campaign) -> dict[int, models.Side]:
+    return {side.pk: side for side in campaign.sides.order_by("pk")}
+
+
+def _api_key_access(api_key: CampaignAPIKey, campaign_slug: str) -> CampaignAccess | None:
+    campaign = models.Campaign.objects.filter(pk=api_key.campaign_id, slug=campaign_slug).first()
+    if campaign is None:
+        return None
+    role = api_key_role(api_key)
+    side_id = api_key.side_id if role == MemberRole.PLAYER else None
+    return CampaignAccess(campaign=campaign, role=role, side_id=side_id, sides=_sides(campaign))
+
+
+def campaign_access_resolve(request: Request, campaign_slug: str) -> CampaignAccess | None:
+    """The caller's access to the campaign, or None when it is not theirs (nor their key's)."""
+    api_key = request_api_key(request)
+    if api_key is not None:
+        return _api_key_access(api_key, campaign_slug)
+    user = request.user
     if not user.is_authenticated:
         return None
     membership = (
@@ -111,7 +141,7 @@ def campaign_access_resolve(
         campaign=membership.campaign,
         role=MemberRole(membership.role),
         side_id=membership.side_id,
-        sides={side.pk: side for side in membership.campaign.sides.order_by("pk")},
+        sides=_sides(membership.campaign),
     )
 
 
@@ -121,7 +151,7 @@ class CampaignAccessMixin(APIView):
     @cached_property
     def campaign_access(self) -> CampaignAccess:
         slug = self.kwargs[CAMPAIGN_KWARG]
-        access = campaign_access_resolve(self.request.user, slug)
+        access = campaign_access_resolve(self.request, slug)
         if access is None:
             raise NotFound(f"No campaign {slug!r} that you are a member of.")
         return access
@@ -131,6 +161,13 @@ def _scoped(view: APIView) -> CampaignAccessMixin | None:
     if isinstance(view, CampaignAccessMixin) and CAMPAIGN_KWARG in view.kwargs:
         return view
     return None
+
+
+class IsAuthenticatedOrAPIKey(BasePermission):
+    """A logged-in user or a valid campaign API key (which authenticates as no user)."""
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return request_api_key(request) is not None or bool(request.user and request.user.is_authenticated)
 
 
 class IsCampaignMember(BasePermission):
@@ -151,3 +188,23 @@ class IsUmpireOrReadOnly(BasePermission):
             return True
         scoped = _scoped(view)
         return scoped is not None and scoped.campaign_access.is_umpire
+
+
+class IsUmpire(BasePermission):
+    """Reads too: what only umpires may see at all (webhook subscriptions and their deliveries)."""
+
+    message = "Only an umpire of this campaign may see or change this."
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        scoped = _scoped(view)
+        return scoped is not None and scoped.campaign_access.is_umpire
+
+
+class IsUmpireInPerson(IsUmpire):
+    """The umpire logged in, never a key: a write-granted key that could make keys
+    would outlive its own revocation."""
+
+    message = "Only an umpire of this campaign, logged in, may manage its API keys."
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return request_api_key(request) is None and super().has_permission(request, view)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.settings import patched_settings
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter
@@ -18,7 +19,7 @@ from rest_framework.request import Request
 from api.errors import error_body
 from api.idempotency import HEADER as IDEMPOTENCY_HEADER
 from api.idempotency import REPLAYED_HEADER
-from campaign.choices import enum_choices
+from campaign.choices import WEBHOOK_EVENT_CHOICES, enum_choices
 from rules_engine.vocab import DaySegment
 
 SCHEMA_SETTINGS: dict[str, Any] = {
@@ -27,7 +28,8 @@ SCHEMA_SETTINGS: dict[str, Any] = {
     "DESCRIPTION": (
         "Campaigns, orders of battle, force status, battles, night phases and the roll log of a "
         "club's WWII miniature wargames campaign. Session authentication (send the `csrftoken` "
-        "cookie's value as `X-CSRFToken` on writes). Every error answers "
+        "cookie's value as `X-CSRFToken` on writes), or a campaign's API key "
+        "(`Authorization: Api-Key <key>`). Every error answers "
         '`{"error": {"code", "message", "fields", "rule"}}`. Quick start: docs/api.md.'
     ),
     "COMPONENT_SPLIT_REQUEST": True,
@@ -47,8 +49,25 @@ SCHEMA_SETTINGS: dict[str, Any] = {
         "AttachmentKindEnum": "campaign.choices.AttachmentKind",
         "GroupKindEnum": "campaign.choices.GroupKind",
         "DaySegmentEnum": enum_choices(DaySegment),
+        "DeliveryStatusEnum": "campaign.choices.DeliveryStatus",
+        "WebhookEventEnum": WEBHOOK_EVENT_CHOICES,
     },
 }
+
+
+class CampaignAPIKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # registers it
+    """Third-party apps' keys (:mod:`api.authentication`) in the schema's security schemes."""
+
+    target_class = "api.authentication.CampaignAPIKeyAuthentication"
+    name = "campaignApiKey"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Api-Key <key>`: a campaign's key, made by its umpire (docs/api.md)",
+        }
 
 
 class ApiSchemaGenerator(SchemaGenerator):
@@ -150,7 +169,8 @@ WRITE_METHODS = {"post", "put", "patch", "delete"}
 
 def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> Iterator[str]:
     yield "403"
-    if "{" in path:
+    # A path naming a row, or a page past the last (DRF's page number pagination).
+    if "{" in path or any(p.get("name") == "page" for p in operation.get("parameters", [])):
         yield "404"
     if method in WRITE_METHODS or operation.get("parameters"):
         yield "400"
@@ -281,6 +301,115 @@ FORCE_STATUS_EXAMPLE = OpenApiExample(
             "body": {"day": 1, "side": "Axis", "replacements_rolled": 3, "replacements_returned": 1},
             "created_at": "1942-07-10T23:00:00Z",
         },
+    },
+    response_only=True,
+)
+DAY_DAWN_EXAMPLE = OpenApiExample(
+    "A battalion leaves reserve",
+    value={"deployments": [{"battalion": "L1", "range_inches": 18, "friendly_intervening": False}]},
+    request_only=True,
+)
+ACTIVATION_SPEND_EXAMPLE = OpenApiExample(
+    "One battlegroup at dawn",
+    value={"column": "1 Bg", "turn": 0, "battalion_codes": ["G1", "G2"]},
+    request_only=True,
+)
+ACTIVATION_SPEND_RESPONSE_EXAMPLE = OpenApiExample(
+    "Spent",
+    value={
+        "id": 4,
+        "side": 1,
+        "day": 2,
+        "turn": 0,
+        "column": "1 Bg",
+        "cost": 3,
+        "battalions": ["G1", "G2"],
+        "created_at": "2026-03-10T19:30:00Z",
+    },
+    response_only=True,
+)
+_ROLL = {
+    "day": 2,
+    "segment": "early morning",
+    "battle": None,
+    "force": None,
+    "battalion": None,
+    "procedure": "pk.segment_turns",
+    "stream": "day/2/segment/early_morning/turns",
+    "inputs": {"segment": "early morning", "battle_day": 2},
+    "actor": "umpire",
+    "request_id": "3f9c2a",
+}
+ROLL_OVERRIDE_EXAMPLE = OpenApiExample(
+    "Turns", value={"changes": {"turns": 4}, "reason": "the table ran out of time"}, request_only=True
+)
+ROLL_OVERRIDE_RESPONSE_EXAMPLE = OpenApiExample(
+    "Both rolls",
+    value={
+        "original": {
+            **_ROLL,
+            "id": 41,
+            "result": {"turns": 6},
+            "line": "Segment turns: 2D6 [3, 3] = 6 turns",
+            "changes": {"turns": 6},
+            "override_of": None,
+            "created_at": "2026-03-10T19:00:00Z",
+        },
+        "override": {
+            **_ROLL,
+            "id": 57,
+            "result": {"override": True, "reason": "the table ran out of time", "before": {"turns": 6}},
+            "line": "Umpire override of roll 41: turns 6 → 4 (the table ran out of time)",
+            "changes": {"turns": 4},
+            "override_of": 41,
+            "created_at": "2026-03-10T21:15:00Z",
+        },
+    },
+    response_only=True,
+)
+REINFORCEMENT_EXAMPLE = OpenApiExample(
+    "Due on day 3", value={"force_id": 5, "day": 3, "zone": "Marsaxlokk Bay"}, request_only=True
+)
+STATISTICS_EXAMPLE = OpenApiExample(
+    "A player of the Axis",
+    value={
+        "sides": [{"id": 1, "name": "Axis", "is_axis": True}, {"id": 2, "name": "Allied", "is_axis": False}],
+        "days": [
+            {
+                "day": 1,
+                "date": "1942-07-10",
+                "sides": [
+                    {
+                        "side": 1,
+                        "activation_points": 8,
+                        "barrage_rounds": 6,
+                        "strength": {
+                            "hq": {"ok": 4, "suppressed": 0, "destroyed": 0},
+                            "infantry": {"ok": 12, "suppressed": 0, "destroyed": 0},
+                        },
+                    },
+                    {"side": 2, "activation_points": None, "barrage_rounds": None, "strength": None},
+                ],
+            }
+        ],
+    },
+    response_only=True,
+)
+WEBHOOK_CREATE_EXAMPLE = OpenApiExample(
+    "Battle reports and dawns",
+    value={"url": "https://club.example/hooks/campaign", "events": ["battle.reported", "day.dawned"]},
+    request_only=True,
+)
+WEBHOOK_CREATED_EXAMPLE = OpenApiExample(
+    "Subscribed, with the secret the service made",
+    value={
+        "id": 3,
+        "url": "https://club.example/hooks/campaign",
+        "events": ["battle.reported", "day.dawned"],
+        "active": True,
+        "created_by": "umpire",
+        "created_at": "2026-03-10T19:30:00Z",
+        "secret": "kq3Yh1f2mZ0hV8xWc5b8Ckz7Qe1xJr4tNw9aLs6dPpo",
     },
     response_only=True,
 )

@@ -7,12 +7,15 @@ visible enemy rows are masked by the serializers (:mod:`api.serializers`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import reduce
 from operator import or_
 
-from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import BigIntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from django.utils import timezone
 
-from api.permissions import CampaignAccess
+from api.models import CampaignAPIKey
+from api.permissions import CampaignAccess, api_key_role
 from campaign import models, selectors
 from campaign.choices import ArrivalStatus, EventVerb, MemberRole, OperationKind
 
@@ -28,24 +31,35 @@ PUBLIC_VERBS = (
 NOTHING = Q(pk__in=[])
 
 
-def campaign_summaries(user_id: int) -> QuerySet[models.Campaign]:
-    """The user's campaigns with today's weather, the segment's wind and turns, and their role."""
+def campaign_summaries(caller: int | CampaignAPIKey) -> QuerySet[models.Campaign]:
+    """A user's campaigns (by user id), or an API key's one campaign, with today's weather,
+    the segment's wind and turns, and the caller's role."""
     today = models.CampaignDay.objects.filter(campaign=OuterRef("pk"), number=OuterRef("current_day"))
     segment_now = models.DaySegmentRecord.objects.filter(
         day__campaign=OuterRef("pk"), day__number=OuterRef("current_day"), segment=OuterRef("current_segment")
     )
-    mine = models.Membership.objects.filter(campaign=OuterRef("pk"), user_id=user_id)
+    if isinstance(caller, CampaignAPIKey):
+        campaigns = models.Campaign.objects.filter(pk=caller.campaign_id)
+        role: Subquery | Value = Value(api_key_role(caller).value)
+        side_id: Subquery | Value = Value(caller.side_id, output_field=BigIntegerField())
+    else:
+        mine = models.Membership.objects.filter(campaign=OuterRef("pk"), user_id=caller)
+        campaigns = models.Campaign.objects.filter(memberships__user_id=caller)
+        role, side_id = Subquery(mine.values("role")[:1]), Subquery(mine.values("side_id")[:1])
+    club_nights_ahead = models.ClubNight.objects.filter(
+        campaign=OuterRef("pk"), play_date__gte=timezone.localdate()
+    ).order_by("play_date")
     return (
-        models.Campaign.objects.filter(memberships__user_id=user_id)
-        .annotate(
+        campaigns.annotate(
             weather=Subquery(today.values("weather")[:1]),
             day_status=Subquery(today.values("status")[:1]),
             turns=Subquery(segment_now.values("turns")[:1]),
             wind_direction=Subquery(segment_now.values("wind_direction")[:1]),
             wind_velocity=Subquery(segment_now.values("wind_velocity")[:1]),
             initiative_side_id=Subquery(segment_now.values("initiative_side_id")[:1]),
-            my_role=Subquery(mine.values("role")[:1]),
-            my_side_id=Subquery(mine.values("side_id")[:1]),
+            my_role=role,
+            my_side_id=side_id,
+            next_club_night=Subquery(club_nights_ahead.values("play_date")[:1]),
         )
         .prefetch_related(Prefetch("sides", queryset=models.Side.objects.order_by("pk")))
         .order_by("name")
@@ -245,5 +259,75 @@ def latest_night_report(side_id: int) -> models.NightReport | None:
     )
 
 
+def activation_spends(access: CampaignAccess, side_id: int) -> QuerySet[models.ActivationSpend]:
+    """A side's spends, for those who see its pool: its players and the umpires."""
+    queryset = models.ActivationSpend.objects.filter(side_id=side_id, side__campaign=access.campaign)
+    if not access.sees_in_full(side_id):
+        return queryset.none()
+    return (
+        queryset.select_related("day")
+        .prefetch_related(Prefetch("battalions", queryset=models.Battalion.objects.only("id", "code")))
+        .order_by("-day__number", "-turn", "-pk")
+    )
+
+
+def reinforcements(access: CampaignAccess) -> QuerySet[models.Force]:
+    """Forces off the table or on their way: a player's own side's only, never the enemy's reserves."""
+    queryset = models.Force.objects.filter(campaign=access.campaign).exclude(
+        arrival_status=ArrivalStatus.ON_TABLE
+    )
+    if not access.is_umpire:
+        side_id = access.player_side_id
+        queryset = queryset.filter(side_id=side_id) if side_id is not None else queryset.none()
+    return queryset.order_by("arrival_day", "side_id", "name")
+
+
+@dataclass(frozen=True)
+class DayTallies:
+    day: models.CampaignDay
+    tallies: list[models.SideDayTally]
+
+
+@dataclass(frozen=True)
+class Statistics:
+    sides: list[models.Side]
+    days: list[DayTallies]
+
+
+def statistics(access: CampaignAccess) -> Statistics:
+    """Every side's dawn tallies, day by day, in one query; the serializer masks what is hidden."""
+    tallies = (
+        models.SideDayTally.objects.filter(day__campaign=access.campaign)
+        .select_related("day")
+        .order_by("day__number", "side_id")
+    )
+    days: list[DayTallies] = []
+    for tally in tallies:
+        if not days or days[-1].day.pk != tally.day_id:
+            days.append(DayTallies(tally.day, []))
+        days[-1].tallies.append(tally)
+    return Statistics(sides=[access.sides[pk] for pk in sorted(access.sides)], days=days)
+
+
+def api_keys(access: CampaignAccess) -> QuerySet[CampaignAPIKey]:
+    """The campaign's API keys, for its umpires."""
+    queryset = CampaignAPIKey.objects.filter(campaign=access.campaign)
+    if not access.is_umpire:
+        return queryset.none()
+    return queryset.select_related("side", "created_by").order_by("-created", "prefix")
+
+
 def equipment() -> QuerySet[models.Equipment]:
     return models.Equipment.objects.order_by("nation", "name", "pk")
+
+
+def webhooks(access: CampaignAccess) -> QuerySet[models.WebhookSubscription]:
+    """Umpires only: where the campaign's events go is theirs to know."""
+    if not access.is_umpire:
+        return models.WebhookSubscription.objects.none()
+    return models.WebhookSubscription.objects.filter(campaign=access.campaign).select_related("created_by")
+
+
+def webhook_deliveries(subscription: models.WebhookSubscription) -> QuerySet[models.WebhookDelivery]:
+    """A subscription's delivery log, newest first."""
+    return models.WebhookDelivery.objects.filter(subscription=subscription).select_related("event")

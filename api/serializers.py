@@ -18,10 +18,11 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
+from api.models import CampaignAPIKey
 from api.permissions import CAMPAIGN_KWARG, CampaignAccess
-from api.selectors import summary_access
+from api.selectors import DayTallies, Statistics, summary_access
 from campaign import models
-from campaign.choices import MemberRole, StandStatus, StandType
+from campaign.choices import WEBHOOK_EVENT_CHOICES, MemberRole, StandStatus, StandType
 from campaign.selectors import BattalionStatus, ForceStatus
 
 _M = TypeVar("_M", bound=db_models.Model)
@@ -49,13 +50,18 @@ class FogMaskedSerializer(serializers.ModelSerializer[_M]):
                 field.allow_null = True  # masked for some callers: the schema says so
         return fields
 
+    @classmethod
+    def shown_fields(cls, access: CampaignAccess, side_id: int) -> frozenset[str] | None:
+        """The fields ``access`` sees of a row of ``side_id``; None when it sees them all."""
+        if access.sees_in_full(side_id):
+            return None
+        return cls.public_fields | (cls.strength_fields if access.fog(side_id).strengths else frozenset())
+
     def to_representation(self, instance: _M) -> dict[str, Any]:
         data: dict[str, Any] = super().to_representation(instance)
-        access = access_of(self)
-        side_id = self.side_id_of(instance)
-        if access.sees_in_full(side_id):
+        shown = self.shown_fields(access_of(self), self.side_id_of(instance))
+        if shown is None:
             return data
-        shown = self.public_fields | (self.strength_fields if access.fog(side_id).strengths else frozenset())
         return {name: value if name in shown else None for name, value in data.items()}
 
 
@@ -122,6 +128,9 @@ class CampaignSerializer(serializers.ModelSerializer[models.Campaign]):
         source="my_side_id", read_only=True, allow_null=True, help_text="the caller's side, if a player"
     )
     sides = serializers.SerializerMethodField()
+    next_club_night = serializers.DateField(
+        read_only=True, allow_null=True, help_text="the next club night's date, today included"
+    )
 
     class Meta:
         model = models.Campaign
@@ -150,6 +159,7 @@ class CampaignSerializer(serializers.ModelSerializer[models.Campaign]):
             "role",
             "side",
             "sides",
+            "next_club_night",
         ]
 
     def get_url(self, campaign: models.Campaign) -> str:
@@ -362,6 +372,48 @@ class BattleSerializer(serializers.ModelSerializer[models.Battle]):
         return {**battle.report, "battalions": [e for e in battle.report.get("battalions", []) if shown(e)]}
 
 
+class APIKeySerializer(serializers.ModelSerializer[CampaignAPIKey]):
+    """A third-party key as its umpire sees it: never the key itself, which is shown once."""
+
+    url = serializers.SerializerMethodField()
+    created_by = serializers.CharField(source="created_by.get_username", read_only=True, allow_null=True)
+    expired = serializers.BooleanField(source="has_expired", read_only=True)
+
+    class Meta:
+        model = CampaignAPIKey
+        fields = [
+            "prefix",
+            "url",
+            "name",
+            "side",
+            "can_write",
+            "expiry_date",
+            "expired",
+            "revoked",
+            "created",
+            "created_by",
+        ]
+
+    def get_url(self, api_key: CampaignAPIKey) -> str:
+        return reverse(
+            "api:api-key-detail",
+            kwargs={CAMPAIGN_KWARG: access_of(self).campaign.slug, "prefix": api_key.prefix},
+            request=self.context.get("request"),
+        )
+
+
+class APIKeyCreatedSerializer(APIKeySerializer):
+    key = serializers.SerializerMethodField(
+        help_text="send as `Authorization: Api-Key <key>`; shown this once, store it now"
+    )
+
+    class Meta(APIKeySerializer.Meta):
+        fields = [*APIKeySerializer.Meta.fields, "key"]
+
+    def get_key(self, api_key: CampaignAPIKey) -> str:
+        return str(self.context["plain_key"])
+
+
 class OperationSerializer(serializers.ModelSerializer[models.Operation]):
     """A background operation's status and progress; its report and errors are the umpire's."""
 
@@ -525,30 +577,48 @@ class StandCountsSerializer(serializers.Serializer[Mapping[str, int]]):
     destroyed = serializers.IntegerField()
 
 
-class BattalionStatusSerializer(serializers.Serializer[Any]):
-    code = serializers.CharField(source="battalion.code")
-    name = serializers.CharField(source="battalion.name")
-    location = serializers.SerializerMethodField()
+class BattalionStatusSerializer(serializers.Serializer[BattalionStatus]):
+    """A battalion's state: supply, fuel, location and stand counts."""
+
+    # The fields document the shape; to_representation builds it by hand, as a division has a
+    # hundred battalions and clients poll force status.
+
+    STRENGTH: ClassVar[tuple[str, ...]] = ("stands",)
+    IN_FULL_ONLY: ClassVar[tuple[str, ...]] = (
+        "activation",
+        "supply_situation",
+        "fuel_state",
+        "ammo_low_markers",
+    )
+
+    code = serializers.CharField()
+    name = serializers.CharField()
+    location = serializers.CharField(read_only=True)
     battle = BattleRefSerializer(allow_null=True)
     stands = StandCountsSerializer(allow_null=True, help_text="null when the enemy hides strengths")
-    activation = serializers.CharField(source="battalion.activation", allow_null=True)
-    supply_situation = serializers.CharField(source="battalion.supply_situation", allow_null=True)
-    fuel_state = serializers.CharField(source="battalion.fuel_state", allow_null=True)
-    ammo_low_markers = serializers.IntegerField(source="battalion.ammo_low_markers", allow_null=True)
-
-    def get_location(self, status: BattalionStatus) -> str:
-        if status.battalion.in_reserve:
-            return BattleLocation.RESERVE
-        return BattleLocation.BATTLE if status.battle is not None else BattleLocation.UNCOMMITTED
+    activation = serializers.CharField(allow_null=True)
+    supply_situation = serializers.CharField(allow_null=True)
+    fuel_state = serializers.CharField(allow_null=True)
+    ammo_low_markers = serializers.IntegerField(allow_null=True)
 
     def to_representation(self, instance: BattalionStatus) -> dict[str, Any]:
-        data: dict[str, Any] = super().to_representation(instance)
+        row = instance.battalion
+        if row["in_reserve"]:
+            location = BattleLocation.RESERVE
+        else:
+            location = BattleLocation.BATTLE if instance.battle is not None else BattleLocation.UNCOMMITTED
+        data = {
+            "code": row["code"],
+            "name": row["name"],
+            "location": location.value,
+            "battle": instance.battle,
+            "stands": instance.stands,
+            **{name: row[name] for name in self.IN_FULL_ONLY},
+        }
         access = access_of(self)
-        side_id = instance.battalion.side_id
+        side_id = row["side_id"]
         if not access.sees_in_full(side_id):
-            hidden = {"activation", "supply_situation", "fuel_state", "ammo_low_markers"}
-            if not access.fog(side_id).strengths:
-                hidden.add("stands")
+            hidden = self.IN_FULL_ONLY if access.fog(side_id).strengths else self.IN_FULL_ONLY + self.STRENGTH
             data.update(dict.fromkeys(hidden))
         return data
 
@@ -625,12 +695,140 @@ class ForceStatusSerializer(serializers.Serializer[ForceStatus]):
         }
 
     @extend_schema_field(BattalionStatusSerializer(many=True))
-    def get_battalions(self, status: ForceStatus) -> Any:
-        visible: set[int] = self.context["visible_battalions"]
-        rows = [b for b in status.battalions if b.battalion.pk in visible]
-        return BattalionStatusSerializer(rows, many=True, context=self.context).data
+    def get_battalions(self, status: ForceStatus) -> list[dict[str, Any]]:
+        """The battalions the caller may see (the selector left out the others)."""
+        battalion = BattalionStatusSerializer(context=self.context)
+        return [battalion.to_representation(row) for row in status.battalions]
 
     @extend_schema_field(NightReportSerializer(allow_null=True))
     def get_latest_night_report(self, status: ForceStatus) -> dict[str, Any] | None:
         report = self.context.get("latest_night_report")
         return NightReportSerializer(report).data if report is not None and self._in_full(status) else None
+
+
+class ActivationSpendSerializer(serializers.ModelSerializer[models.ActivationSpend]):
+    day = serializers.IntegerField(source="day.number", read_only=True)
+    battalions = serializers.SlugRelatedField[models.Battalion](
+        many=True, read_only=True, slug_field="code", help_text="battalion codes activated"
+    )
+
+    class Meta:
+        model = models.ActivationSpend
+        fields = ["id", "side", "day", "turn", "column", "cost", "battalions", "created_at"]
+
+
+class RollOverrideSerializer(serializers.Serializer[Mapping[str, models.RollRecord]]):
+    """An umpire's override next to the roll it overrides, which stays in the log."""
+
+    original = RollSerializer(read_only=True)
+    override = RollSerializer(read_only=True, help_text="its override_of names the original")
+
+
+class ReinforcementSerializer(serializers.ModelSerializer[models.Force]):
+    """A force off the table: when and where it is due, and how its arrival rolls stand."""
+
+    class Meta:
+        model = models.Force
+        fields = [
+            "id",
+            "side",
+            "name",
+            "nation",
+            "mobility",
+            "arrival_status",
+            "arrival_day",
+            "arrival_zone",
+            "availability",
+            "arrival_attempts",
+        ]
+
+
+class StatisticsSideSerializer(serializers.ModelSerializer[models.Side]):
+    class Meta:
+        model = models.Side
+        fields = ["id", "name", "is_axis"]
+
+
+class SideTallySerializer(serializers.Serializer[models.SideDayTally]):
+    """One side at one dawn: pools as the campaign summary shows them, strength only in full."""
+
+    side = serializers.IntegerField(source="side_id")
+    activation_points = serializers.IntegerField(allow_null=True)
+    barrage_rounds = serializers.IntegerField(allow_null=True)
+    strength = serializers.DictField(
+        child=StandCountsSerializer(),
+        allow_null=True,
+        help_text="stand type → status → count; null unless the caller sees the side in full",
+    )
+
+    def to_representation(self, instance: models.SideDayTally) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        shown = SideSummarySerializer.shown_fields(access_of(self), instance.side_id)
+        if shown is not None:
+            data.update({name: None for name in ("activation_points", "barrage_rounds") if name not in shown})
+            data["strength"] = None
+        return data
+
+
+class StatisticsDaySerializer(serializers.Serializer[DayTallies]):
+    day = serializers.IntegerField(source="day.number")
+    date = serializers.DateField(source="day.date")
+    sides = SideTallySerializer(source="tallies", many=True)
+
+
+class StatisticsSerializer(serializers.Serializer[Statistics]):
+    """The charts' series: each side's strength and stocks at every dawn."""
+
+    sides = StatisticsSideSerializer(many=True)
+    days = StatisticsDaySerializer(many=True)
+
+
+class WebhookSerializer(serializers.ModelSerializer[models.WebhookSubscription]):
+    """A subscription as its umpires see it: never with its secret."""
+
+    events = serializers.ListField(child=serializers.ChoiceField(choices=WEBHOOK_EVENT_CHOICES))
+    created_by = serializers.CharField(source="created_by.get_username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = models.WebhookSubscription
+        fields = ["id", "url", "events", "active", "created_by", "created_at"]
+
+
+class WebhookCreatedSerializer(WebhookSerializer):
+    """The answer to a subscription: with the secret once, when the service made it."""
+
+    secret = serializers.SerializerMethodField(
+        help_text="the secret the service made, shown this once; null when you sent your own"
+    )
+
+    class Meta(WebhookSerializer.Meta):
+        fields = [*WebhookSerializer.Meta.fields, "secret"]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_secret(self, subscription: models.WebhookSubscription) -> str | None:
+        return subscription.secret if self.context.get("secret_made") else None
+
+
+class WebhookDeliverySerializer(serializers.ModelSerializer[models.WebhookDelivery]):
+    event = serializers.ChoiceField(source="event.verb", choices=WEBHOOK_EVENT_CHOICES, read_only=True)
+
+    class Meta:
+        model = models.WebhookDelivery
+        fields = [
+            "id",
+            "event",
+            "status",
+            "attempts",
+            "response_status",
+            "error",
+            "created_at",
+            "last_attempt_at",
+            "delivered_at",
+            "payload",
+        ]
+
+
+class WebhookPingSerializer(serializers.Serializer[Any]):
+    delivered = serializers.BooleanField(help_text="the receiver answered 2xx")
+    response_status = serializers.IntegerField(allow_null=True, help_text="null: it never answered")
+    error = serializers.CharField(allow_blank=True)

@@ -17,6 +17,12 @@ CAMPAIGN = rf"campaigns/(?P<{CAMPAIGN_KWARG}>[-\w]+)"
 router = DefaultRouter()
 router.register("campaigns", views.CampaignViewSet, basename="campaign")
 router.register(f"{CAMPAIGN}/sides", views.SideViewSet, basename="side")
+router.register(
+    rf"{CAMPAIGN}/sides/(?P<side_pk>[0-9]+)/activation-spends",
+    views.ActivationSpendViewSet,
+    basename="activation-spend",
+)
+router.register(f"{CAMPAIGN}/reinforcements", views.ReinforcementViewSet, basename="reinforcement")
 router.register(f"{CAMPAIGN}/forces", views.ForceViewSet, basename="force")
 router.register(f"{CAMPAIGN}/battalions", views.BattalionViewSet, basename="battalion")
 router.register(f"{CAMPAIGN}/stands", views.StandViewSet, basename="stand")
@@ -26,6 +32,13 @@ router.register(f"{CAMPAIGN}/operations", views.OperationViewSet, basename="oper
 router.register(f"{CAMPAIGN}/night-reports", views.NightReportViewSet, basename="night-report")
 router.register(f"{CAMPAIGN}/rolls", views.RollViewSet, basename="roll")
 router.register(f"{CAMPAIGN}/events", views.EventViewSet, basename="event")
+router.register(f"{CAMPAIGN}/webhooks", views.WebhookViewSet, basename="webhook")
+router.register(
+    rf"{CAMPAIGN}/webhooks/(?P<{views.WEBHOOK_KWARG}>[0-9]+)/deliveries",
+    views.WebhookDeliveryViewSet,
+    basename="webhook-delivery",
+)
+router.register(f"{CAMPAIGN}/api-keys", views.APIKeyViewSet, basename="api-key")
 router.register("equipment", views.EquipmentViewSet, basename="equipment")
 router.register("rules", views.RuleViewSet, basename="rule")
 

@@ -4,11 +4,11 @@ the base classes (:mod:`api.viewsets`) carry transactions, scoping and permissio
 from __future__ import annotations
 
 import hashlib
-import json
+from functools import cached_property
 from typing import Any
 
+import orjson
 from django.contrib.auth import authenticate, login, logout
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import QuerySet
 from django.middleware.csrf import get_token
 from django.utils.http import parse_etags
@@ -17,7 +17,8 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.generics import get_object_or_404
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -25,13 +26,30 @@ from rest_framework.views import APIView
 
 from api import filters, inputs, schema, selectors
 from api import serializers as out
+from api.models import CampaignAPIKey
 from api.pagination import PagePagination, TimelineCursorPagination
-from api.permissions import CAMPAIGN_KWARG, CampaignAccess, CampaignAccessMixin, authenticated_user_id
+from api.permissions import (
+    CAMPAIGN_KWARG,
+    CampaignAccess,
+    CampaignAccessMixin,
+    IsAuthenticatedOrAPIKey,
+    IsUmpire,
+    IsUmpireInPerson,
+    authenticated_user_id,
+    request_api_key,
+)
 from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet, CampaignScopedViewSet, ReadOnlyCampaignViewSet
 from campaign import models
 from campaign import selectors as campaign_selectors
+from campaign.choices import OperationKind
+from campaign.services import activation as activation_services
+from campaign.services import api_keys as api_key_services
 from campaign.services import battles as battle_services
+from campaign.services import days as day_services
 from campaign.services import night as night_services
+from campaign.services import overrides as override_services
+from campaign.services import reinforcements as reinforcement_services
+from campaign.services import webhooks as webhook_services
 from campaign.services.errors import DomainError
 from rules_engine import catalog
 from rules_engine.registry import CatalogError
@@ -59,7 +77,8 @@ class CampaignViewSet(
     def get_queryset(self) -> QuerySet[models.Campaign]:
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return models.Campaign.objects.none()
-        return selectors.campaign_summaries(authenticated_user_id(self.request))
+        api_key = request_api_key(self.request)
+        return selectors.campaign_summaries(api_key or authenticated_user_id(self.request))
 
     @extend_schema(
         summary="Order of battle",
@@ -72,6 +91,19 @@ class CampaignViewSet(
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
         return Response(out.OrderOfBattleSerializer({"forces": selectors.oob(access)}, context=context).data)
+
+    @extend_schema(
+        summary="Chart series: each side's strength and stocks at every dawn",
+        description="One entry per campaign day and side, taken as the day dawned. Null where you may "
+        "not see the value: activation points and barrage rounds as the campaign summary shows them, "
+        "strength only for the sides you see in full.",
+        responses=OpenApiResponse(out.StatisticsSerializer, examples=[schema.STATISTICS_EXAMPLE]),
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def statistics(self, request: Request, **kwargs: Any) -> Response:
+        access = self.campaign_access
+        context = {**self.get_serializer_context(), "access": access}
+        return Response(out.StatisticsSerializer(selectors.statistics(access), context=context).data)
 
 
 @extend_schema(tags=["orders of battle"])
@@ -86,7 +118,7 @@ class SideViewSet(ReadOnlyCampaignViewSet[models.Side]):
 
 def _weak_etag(data: Any) -> str:
     """An ETag of the response's content, whatever format it is rendered in (hence weak)."""
-    digest = hashlib.sha256(json.dumps(data, sort_keys=True, cls=DjangoJSONEncoder).encode()).hexdigest()
+    digest = hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
     return f'W/"{digest[:40]}"'
 
 
@@ -129,14 +161,12 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         access = self.campaign_access
         context = {
             **self.get_serializer_context(),
-            "visible_battalions": set(
-                selectors.battalions(access).filter(battlegroup__force=force).values_list("pk", flat=True)
-            ),
             "latest_night_report": (
                 selectors.latest_night_report(force.side_id) if access.sees_in_full(force.side_id) else None
             ),
         }
-        data = out.ForceStatusSerializer(campaign_selectors.force_status(force.pk), context=context).data
+        force_status = campaign_selectors.force_status(force.pk, selectors.battalions(access))
+        data = out.ForceStatusSerializer(force_status, context=context).data
         etag = _weak_etag(data)
         headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
         if _matches(request, etag):
@@ -177,10 +207,148 @@ class DayViewSet(ReadOnlyCampaignViewSet[models.CampaignDay]):
     model = models.CampaignDay
     serializer_class = out.DaySerializer
     lookup_field = "number"
+    lookup_value_regex = r"[0-9]+"
     ordering_fields = ["number"]
 
     def visible(self, access: CampaignAccess) -> QuerySet[models.CampaignDay]:
         return selectors.days(access)
+
+    def _respond(self, day: models.CampaignDay, status_code: int = status.HTTP_200_OK) -> Response:
+        day = self.get_queryset().get(pk=day.pk)  # with its segments
+        url = reverse(
+            "api:day-detail",
+            kwargs={CAMPAIGN_KWARG: self.campaign_access.campaign.slug, "number": day.number},
+            request=self.request,
+        )
+        return Response(self.get_serializer(day).data, status=status_code, headers={"Location": url})
+
+    @extend_schema(
+        summary="Dawn the next day (umpires; idempotent)",
+        description="Rolls the day's weather, deploys the battalions leaving reserve and opens the "
+        "first segment (initiative, wind, turns); records each side's dawn tally for the charts. "
+        "The previous day must be through its night phase. Send an Idempotency-Key to retry safely.",
+        parameters=[schema.IDEMPOTENCY_KEY],
+        request=inputs.DayDawnInput,
+        responses={201: out.DaySerializer},
+        examples=[schema.DAY_DAWN_EXAMPLE],
+    )
+    @action(detail=False, methods=["post"])
+    def dawn(self, request: Request, **kwargs: Any) -> Response:
+        def apply() -> Response:
+            data = self.validated(inputs.DayDawnInput)
+            orders = [day_services.DeploymentOrder(**order) for order in data.get("deployments", [])]
+            day = day_services.day_dawn(self.campaign_access.campaign.pk, self.actor, orders)
+            return self._respond(day, status.HTTP_201_CREATED)
+
+        return self.idempotent(apply)
+
+    @extend_schema(
+        summary="Open the day's next segment (umpires; idempotent)",
+        description="Only the day under way advances (409 otherwise). Rolls the new segment's "
+        "initiative, wind and turns, and starts arrival rolls for forces due. Answers the day with "
+        "its segments, the new one last. Send an Idempotency-Key to retry safely.",
+        parameters=[schema.IDEMPOTENCY_KEY],
+        request=None,
+        responses=out.DaySerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="advance-segment")
+    def advance_segment(self, request: Request, **kwargs: Any) -> Response:
+        def apply() -> Response:
+            day = self.get_object()
+            day_services.segment_advance(self.campaign_access.campaign.pk, self.actor, day_number=day.number)
+            return self._respond(day)
+
+        return self.idempotent(apply)
+
+
+@extend_schema(
+    tags=["days"],
+    parameters=[OpenApiParameter("side_pk", int, OpenApiParameter.PATH, description="the side's id")],
+)
+@extend_schema_view(
+    list=extend_schema(
+        summary="A side's activation-point spends, newest first",
+        description="Its players and the umpires see them; for anybody else the list is empty, as "
+        "the side's pool is hidden from them.",
+    )
+)
+class ActivationSpendViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.ActivationSpend]):
+    model = models.ActivationSpend
+    serializer_class = out.ActivationSpendSerializer
+
+    @cached_property
+    def side(self) -> models.Side:
+        side = self.campaign_access.sides.get(int(self.kwargs["side_pk"]))
+        if side is None:
+            raise NotFound(f"No side {self.kwargs['side_pk']} in this campaign.")
+        return side
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.ActivationSpend]:
+        return selectors.activation_spends(access, self.side.pk)
+
+    @extend_schema(
+        summary="Spend activation points on a column (umpires; idempotent)",
+        description="Buys one activation-chart column for a turn (0 = dawn) of the day under way and "
+        "activates the battalions; refused, naming the rule, when the pool would go below zero or "
+        "the battalions do not fit the column. Send an Idempotency-Key to retry safely.",
+        parameters=[schema.IDEMPOTENCY_KEY],
+        request=inputs.ActivationSpendInput,
+        responses={
+            201: OpenApiResponse(
+                out.ActivationSpendSerializer, examples=[schema.ACTIVATION_SPEND_RESPONSE_EXAMPLE]
+            )
+        },
+        examples=[schema.ACTIVATION_SPEND_EXAMPLE],
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        def apply() -> Response:
+            spend = activation_services.activation_spend(
+                self.campaign_access.campaign.pk,
+                self.actor,
+                side_id=self.side.pk,
+                **self.validated(inputs.ActivationSpendInput),
+            )
+            data = self.get_serializer(self.get_queryset().get(pk=spend.pk)).data
+            return Response(data, status=status.HTTP_201_CREATED)
+
+        return self.idempotent(apply)
+
+
+@extend_schema(tags=["orders of battle"])
+@extend_schema_view(
+    list=extend_schema(
+        summary="Reinforcement schedule (players: their own side's)",
+        description="Forces not on the table: in reserve, scheduled, rolling for arrival, arrived or "
+        "not arriving, with their day, entry zone and arrival attempts. Never the enemy's reserves.",
+    )
+)
+class ReinforcementViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.Force]):
+    model = models.Force
+    serializer_class = out.ReinforcementSerializer
+    ordering_fields = ["arrival_day", "name", "id"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.Force]:
+        return selectors.reinforcements(access)
+
+    @extend_schema(
+        summary="Schedule a force's arrival (umpires; idempotent)",
+        description="Sets the day a force off the table is due and where it enters; from that day "
+        "it rolls for arrival as each segment opens. Send an Idempotency-Key to retry safely.",
+        parameters=[schema.IDEMPOTENCY_KEY],
+        request=inputs.ReinforcementScheduleInput,
+        responses={201: out.ReinforcementSerializer},
+        examples=[schema.REINFORCEMENT_EXAMPLE],
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        def apply() -> Response:
+            data = self.validated(inputs.ReinforcementScheduleInput)
+            force_id = data.pop("force_id")
+            if not selectors.forces(self.campaign_access).filter(pk=force_id).exists():
+                raise DomainError(f"force {force_id} is not in this campaign", field="force_id")
+            force = reinforcement_services.reinforcement_schedule(force_id, self.actor, **data)
+            return Response(self.get_serializer(force).data, status=status.HTTP_201_CREATED)
+
+        return self.idempotent(apply)
 
 
 @extend_schema(tags=["battles"])
@@ -271,9 +439,11 @@ class OperationViewSet(
         return selectors.operations(access)
 
     @extend_schema(
-        summary="Start the night phase (umpires; idempotent)",
-        description="Answers 202 at once; a worker runs the phase. Poll the operation's URL "
-        "(Location) for status and progress. Send an Idempotency-Key to retry safely.",
+        summary="Start the night phase or arrival rolls (umpires; idempotent)",
+        description="Answers 202 at once; a worker runs the operation. Poll the operation's URL "
+        "(Location) for status and progress. Arrival rolls start on their own as a segment opens; "
+        "`arrivals` starts them in the current segment for forces that fell due since (409 when none "
+        "is due or the segment's rolls exist). Send an Idempotency-Key to retry safely.",
         parameters=[schema.IDEMPOTENCY_KEY],
         request=inputs.OperationStartInput,
         responses={202: out.OperationSerializer},
@@ -281,8 +451,12 @@ class OperationViewSet(
     )
     def create(self, request: Request, **kwargs: Any) -> Response:
         def start() -> Response:
-            self.validated(inputs.OperationStartInput)  # night_phase is the only kind a client starts
-            operation = night_services.night_phase_start(self.campaign_access.campaign.pk, self.actor)
+            kind = self.validated(inputs.OperationStartInput)["kind"]
+            campaign_id = self.campaign_access.campaign.pk
+            if kind == OperationKind.ARRIVALS:
+                operation = day_services.segment_arrivals_start(campaign_id, self.actor)
+            else:
+                operation = night_services.night_phase_start(campaign_id, self.actor)
             data = self.get_serializer(self.get_queryset().get(pk=operation.pk)).data
             return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["url"]})
 
@@ -318,6 +492,33 @@ class RollViewSet(ReadOnlyCampaignViewSet[models.RollRecord]):
     def visible(self, access: CampaignAccess) -> QuerySet[models.RollRecord]:
         return selectors.rolls(access)
 
+    @extend_schema(
+        summary="Override a rolled value (umpires; idempotent)",
+        description="Replaces values the roll set (`changes`: name → value) on the object it changed, "
+        "with a reason. The original roll stays in the log; the override is a new roll record "
+        "naming it. Send an Idempotency-Key to retry safely.",
+        parameters=[schema.IDEMPOTENCY_KEY],
+        request=inputs.RollOverrideInput,
+        responses={
+            201: OpenApiResponse(out.RollOverrideSerializer, examples=[schema.ROLL_OVERRIDE_RESPONSE_EXAMPLE])
+        },
+        examples=[schema.ROLL_OVERRIDE_EXAMPLE],
+    )
+    @action(detail=True, methods=["post"])
+    def override(self, request: Request, **kwargs: Any) -> Response:
+        def apply() -> Response:
+            data = self.validated(inputs.RollOverrideInput)
+            original = self.get_object()
+            override = override_services.roll_override(original.pk, self.actor, **data)
+            rolls = self.get_queryset().in_bulk([original.pk, override.pk])
+            both = {"original": rolls[original.pk], "override": rolls[override.pk]}
+            return Response(
+                out.RollOverrideSerializer(both, context=self.get_serializer_context()).data,
+                status=status.HTTP_201_CREATED,
+            )
+
+        return self.idempotent(apply)
+
 
 @extend_schema(tags=["audit"])
 @extend_schema_view(
@@ -335,6 +536,48 @@ class EventViewSet(ReadOnlyCampaignViewSet[models.Event]):
         return selectors.events(access)
 
 
+@extend_schema(tags=["api keys"])
+@extend_schema_view(
+    list=extend_schema(summary="The campaign's API keys (umpires)"),
+    retrieve=extend_schema(summary="One API key (umpires)"),
+)
+class APIKeyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[CampaignAPIKey]):
+    """Keys for third-party apps. Managed by the umpire in person, never by a key."""
+
+    model = CampaignAPIKey
+    serializer_class = out.APIKeySerializer
+    permission_classes = [*CAMPAIGN_PERMISSIONS, IsUmpireInPerson]
+    lookup_field = "prefix"
+    lookup_value_regex = r"[A-Za-z0-9]+"
+    ordering_fields = ["created", "name"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[CampaignAPIKey]:
+        return selectors.api_keys(access)
+
+    @extend_schema(
+        summary="Create an API key (umpires; the key is in this response only)",
+        request=inputs.APIKeyCreateInput,
+        responses={201: out.APIKeyCreatedSerializer},
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        api_key, plain = api_key_services.api_key_create(
+            self.campaign_access.campaign.pk, self.actor, **self.validated(inputs.APIKeyCreateInput)
+        )
+        context = {**self.get_serializer_context(), "plain_key": plain}
+        data = out.APIKeyCreatedSerializer(api_key, context=context).data
+        return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})
+
+    @extend_schema(
+        summary="Revoke an API key for good (umpires)", request=None, responses=out.APIKeySerializer
+    )
+    @action(detail=True, methods=["post"])
+    def revoke(self, request: Request, **kwargs: Any) -> Response:
+        api_key = api_key_services.api_key_revoke(
+            self.campaign_access.campaign.pk, self.get_object().prefix, self.actor
+        )
+        return Response(self.get_serializer(api_key).data)
+
+
 @extend_schema(tags=["reference"])
 @extend_schema_view(
     list=extend_schema(summary="Vehicles and guns by nation and year"),
@@ -343,7 +586,7 @@ class EventViewSet(ReadOnlyCampaignViewSet[models.Event]):
 class EquipmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet[models.Equipment]):
     serializer_class = out.EquipmentSerializer
     filterset_class = filters.EquipmentFilter
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticatedOrAPIKey]
     ordering_fields = ["name", "year_from", "id"]
 
     def get_queryset(self) -> QuerySet[models.Equipment]:
@@ -359,7 +602,7 @@ class RuleQuery(serializers.Serializer[dict[str, str]]):
 class RuleViewSet(viewsets.ViewSet):
     """The rules catalog (``rules_engine.catalog``): every table and procedure of the three systems."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticatedOrAPIKey]
     pagination_class = PagePagination
     lookup_field = "key"
     lookup_value_regex = r"[^/]+"
@@ -466,3 +709,100 @@ class SessionView(APIView):
     def delete(self, request: Request) -> Response:
         logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# Umpires only, reads included: anybody else is 403, or 404 outside the campaign.
+UMPIRE_PERMISSIONS = [*CAMPAIGN_PERMISSIONS, IsUmpire]
+WEBHOOK_KWARG = "webhook_pk"
+
+
+@extend_schema(tags=["webhooks"])
+@extend_schema_view(
+    list=extend_schema(summary="Webhook subscriptions (umpires)"),
+    retrieve=extend_schema(summary="One webhook subscription (umpires)"),
+)
+class WebhookViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.WebhookSubscription]
+):
+    """Subscriptions; their secrets are never shown, except once when the service made one."""
+
+    model = models.WebhookSubscription
+    serializer_class = out.WebhookSerializer
+    permission_classes = UMPIRE_PERMISSIONS
+    filterset_class = filters.WebhookFilter
+    ordering_fields = ["created_at", "id"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.WebhookSubscription]:
+        return selectors.webhooks(access)
+
+    @extend_schema(
+        summary="Subscribe a URL to events (umpires)",
+        description="Each event a subscription asks for is POSTed to its URL as JSON, signed with "
+        "HMAC-SHA256 (docs/api.md, Webhooks). Omit `secret` and the service makes one: the "
+        "response shows it this once.",
+        request=inputs.WebhookInput,
+        responses={201: out.WebhookCreatedSerializer},
+        examples=[schema.WEBHOOK_CREATE_EXAMPLE, schema.WEBHOOK_CREATED_EXAMPLE],
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.WebhookInput)
+        subscription = webhook_services.webhook_subscribe(
+            self.campaign_access.campaign.pk, self.actor, **data
+        )
+        context = {**self.get_serializer_context(), "secret_made": "secret" not in data}
+        url = reverse(
+            "api:webhook-detail",
+            kwargs={CAMPAIGN_KWARG: self.campaign_access.campaign.slug, "pk": subscription.pk},
+            request=request,
+        )
+        created = out.WebhookCreatedSerializer(self.get_queryset().get(pk=subscription.pk), context=context)
+        return Response(created.data, status=status.HTTP_201_CREATED, headers={"Location": url})
+
+    @extend_schema(
+        summary="Change a subscription: URL, events, secret, active (umpires)",
+        request=inputs.WebhookInput,
+        responses=out.WebhookSerializer,
+    )
+    def partial_update(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.WebhookInput, partial=True)
+        subscription = webhook_services.webhook_update(self.get_object().pk, **data)
+        return Response(self.get_serializer(self.get_queryset().get(pk=subscription.pk)).data)
+
+    @extend_schema(
+        summary="Unsubscribe, with the delivery log (umpires)",
+        responses={204: OpenApiResponse(description="Unsubscribed")},
+    )
+    def destroy(self, request: Request, **kwargs: Any) -> Response:
+        webhook_services.webhook_unsubscribe(self.get_object().pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        summary="Send a signed test event now (umpires)",
+        description="One POST with `X-Campaign-Event: ping`, answered with the receiver's status; "
+        "not retried and not in the delivery log.",
+        request=None,
+        responses=out.WebhookPingSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def ping(self, request: Request, **kwargs: Any) -> Response:
+        attempt = webhook_services.webhook_ping(self.get_object().pk)
+        return Response(out.WebhookPingSerializer(attempt).data)
+
+
+@extend_schema(
+    tags=["webhooks"],
+    parameters=[
+        OpenApiParameter(WEBHOOK_KWARG, int, OpenApiParameter.PATH, description="the subscription's id")
+    ],
+)
+@extend_schema_view(list=extend_schema(summary="A subscription's delivery log, newest first (umpires)"))
+class WebhookDeliveryViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.WebhookDelivery]):
+    model = models.WebhookDelivery
+    serializer_class = out.WebhookDeliverySerializer
+    permission_classes = UMPIRE_PERMISSIONS
+    filterset_class = filters.WebhookDeliveryFilter
+    ordering_fields = ["created_at", "last_attempt_at", "id"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.WebhookDelivery]:
+        subscription = get_object_or_404(selectors.webhooks(access), pk=self.kwargs[WEBHOOK_KWARG])
+        return selectors.webhook_deliveries(subscription)

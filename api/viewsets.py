@@ -16,7 +16,7 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers
-from rest_framework.permissions import SAFE_METHODS, IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.viewsets import GenericViewSet
 
@@ -25,8 +25,10 @@ from api.permissions import (
     CAMPAIGN_KWARG,
     CampaignAccess,
     CampaignAccessMixin,
+    IsAuthenticatedOrAPIKey,
     IsCampaignMember,
     IsUmpireOrReadOnly,
+    request_api_key,
 )
 from campaign.services.audit import Actor
 
@@ -35,7 +37,7 @@ _Input = TypeVar("_Input", bound=serializers.Serializer[Any])
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # Anonymous callers 403; non-members 404; members read, umpires write.
-CAMPAIGN_PERMISSIONS = [IsAuthenticated, IsCampaignMember, IsUmpireOrReadOnly]
+CAMPAIGN_PERMISSIONS = [IsAuthenticatedOrAPIKey, IsCampaignMember, IsUmpireOrReadOnly]
 
 
 class ApiViewSet(GenericViewSet[_M]):
@@ -57,11 +59,15 @@ class ApiViewSet(GenericViewSet[_M]):
     def actor(self) -> Actor:
         """Who the services record as acting, with the client's request id when it sent one."""
         request_id = self.request.headers.get(REQUEST_ID_HEADER, "")[:64] or uuid.uuid4().hex
+        api_key = request_api_key(self.request)
+        if api_key is not None:
+            return Actor.of_api_key(api_key.prefix, request_id)
         return Actor(user=self.request.user, request_id=request_id)
 
-    def validated(self, input_class: type[_Input]) -> dict[str, Any]:
-        """The request body, checked for shape by ``input_class`` (400 with field paths if not)."""
-        serializer = input_class(data=self.request.data)
+    def validated(self, input_class: type[_Input], *, partial: bool = False) -> dict[str, Any]:
+        """The request body, checked for shape by ``input_class`` (400 with field paths if not);
+        ``partial`` for a PATCH, which sends only what changes."""
+        serializer = input_class(data=self.request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)
 

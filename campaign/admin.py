@@ -31,7 +31,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from campaign import models
-from campaign.choices import StandStatus
+from campaign.choices import WEBHOOK_EVENT_CHOICES, StandStatus
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_close, battle_setup
 from campaign.services.campaigns import campaign_start
@@ -41,6 +41,12 @@ from campaign.services.errors import DomainError
 from campaign.services.night import night_phase_start
 from campaign.services.reinforcements import reinforcement_schedule
 from campaign.services.rules import roll_replay
+from campaign.services.webhooks import (
+    webhook_subscribe,
+    webhook_unsubscribe,
+    webhook_update,
+    webhook_validate,
+)
 from rules_engine.profiles import PROFILES
 
 _M = TypeVar("_M", bound=Model)
@@ -582,6 +588,18 @@ class ActivationSpendAdmin(ReadOnlyAdmin[models.ActivationSpend]):
     list_prefetch = ("battalions",)
 
 
+@admin.register(models.SideDayTally)
+class SideDayTallyAdmin(ReadOnlyAdmin[models.SideDayTally]):
+    list_display = ("__str__", "side", "day", "activation_points", "barrage_rounds", "created_at")
+    list_filter = ("side__campaign", "side")
+    list_select_related = ("side", "day")
+    readonly_fields = ("strength_shown",)
+
+    @admin.display(description="strength at dawn")
+    def strength_shown(self, tally: models.SideDayTally) -> SafeString:
+        return pretty_json(tally.strength)
+
+
 @admin.register(models.Battle)
 class BattleAdmin(UmpireAdmin[models.Battle]):
     list_display = (
@@ -822,3 +840,87 @@ class EventAdmin(ReadOnlyAdmin[models.Event]):
             "<table><thead><tr><th>field</th><th>before</th><th>after</th></tr></thead><tbody>{}</tbody></table>",
             rows,
         )
+
+
+# Webhooks -------------------------------------------------------------------
+
+
+class WebhookSubscriptionForm(forms.ModelForm):  # type: ignore[type-arg]  # as UmpireAdmin
+    """The secret is write-only: blank keeps it, and a new subscription gets one made."""
+
+    url = forms.URLField(max_length=500, assume_scheme="https")
+    events = forms.MultipleChoiceField(choices=WEBHOOK_EVENT_CHOICES, widget=forms.CheckboxSelectMultiple)
+    secret = forms.CharField(
+        required=False,
+        widget=forms.PasswordInput,
+        help_text="blank: keep the secret (a new subscription gets one, shown once after saving)",
+    )
+
+    class Meta:
+        model = models.WebhookSubscription
+        fields = ["campaign", "url", "events", "active"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        if "url" in cleaned and "events" in cleaned:
+            try:
+                webhook_validate(cleaned["url"], cleaned["events"], cleaned.get("secret") or None)
+            except DomainError as exc:
+                self.add_error(exc.field if exc.field in self.fields else None, exc.message)
+        return cleaned
+
+
+@admin.register(models.WebhookSubscription)
+class WebhookSubscriptionAdmin(UmpireAdmin[models.WebhookSubscription]):
+    """Saved and deleted by the webhook services: never through corrections, which
+    would write the secret into the timeline."""
+
+    form = WebhookSubscriptionForm
+    list_display = ("url", "campaign", "events", "active", "created_by", "created_at")
+    list_filter = ("campaign", "active")
+    search_fields = ("url",)
+    list_select_related = ("campaign", "created_by")
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: models.WebhookSubscription | None = None
+    ) -> tuple[str, ...]:
+        return ("campaign",) if obj is not None else ()
+
+    def save_model(
+        self, request: HttpRequest, obj: models.WebhookSubscription, form: Any, change: Any
+    ) -> None:
+        data = {name: form.cleaned_data[name] for name in ("url", "events", "active")}
+        secret = form.cleaned_data.get("secret") or None
+        if change:
+            webhook_update(obj.pk, secret=secret, **data)
+            return
+        made = webhook_subscribe(
+            form.cleaned_data["campaign"].pk, admin_actor(request), secret=secret, **data
+        )
+        obj.pk = made.pk  # the admin's log entry and redirect need it
+        if secret is None:
+            self.message_user(request, f"Secret of {made}, shown this once: {made.secret}", messages.WARNING)
+
+    def delete_model(self, request: HttpRequest, obj: models.WebhookSubscription) -> None:
+        webhook_unsubscribe(obj.pk)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[models.WebhookSubscription]) -> None:
+        for subscription in queryset:
+            webhook_unsubscribe(subscription.pk)
+
+
+@admin.register(models.WebhookDelivery)
+class WebhookDeliveryAdmin(ReadOnlyAdmin[models.WebhookDelivery]):
+    list_display = (
+        "id",
+        "__str__",
+        "status",
+        "attempts",
+        "response_status",
+        "created_at",
+        "last_attempt_at",
+        "delivered_at",
+    )
+    list_filter = ("status", "subscription__campaign", "event__verb")
+    search_fields = ("subscription__url", "error")
+    list_select_related = ("subscription", "event")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Prefetch, QuerySet
 
 from campaign import models
 from campaign.choices import BattleStatus, StandStatus
@@ -76,58 +77,74 @@ def oob_tree(campaign_id: int, side_id: int | None = None) -> list[models.Force]
     )
 
 
+# What force status shows of each battalion: plain rows, as a division has a hundred.
+BATTALION_STATUS_FIELDS = (
+    "id",
+    "side_id",
+    "code",
+    "name",
+    "in_reserve",
+    "activation",
+    "supply_situation",
+    "fuel_state",
+    "ammo_low_markers",
+)
+
+
 @dataclass(frozen=True)
 class BattalionStatus:
-    battalion: models.Battalion
+    battalion: dict[str, Any]  # BATTALION_STATUS_FIELDS
     stands: dict[str, int]  # status → count
-    battle: models.Battle | None
+    battle: dict[str, Any] | None  # id, sector and status of its open battle today
 
 
 @dataclass(frozen=True)
 class ForceStatus:
     force: models.Force
-    strength: dict[str, dict[str, int]]  # stand type → status → count
+    strength: dict[str, dict[str, int]]  # stand type → status → count, of every battalion
     battalions: list[BattalionStatus]
 
 
-def force_status(force_id: int) -> ForceStatus:
-    """A force's strength and each battalion's state, in a constant number of queries."""
+def force_status(force_id: int, battalions: QuerySet[models.Battalion] | None = None) -> ForceStatus:
+    """A force's strength and the state of its battalions among ``battalions`` (default: all),
+    in four queries whatever the size, counted in SQL."""
     force = models.Force.objects.select_related("side", "campaign").get(pk=force_id)
     strength: dict[str, dict[str, int]] = {}
-    for row in (
-        models.Stand.objects.filter(battalion__battlegroup__force=force)
-        .values("stand_type", "status")
+    none = dict.fromkeys(StandStatus.values, 0)  # an enum's values are rebuilt on every access
+    stands: dict[int, dict[str, int]] = {}
+    for battalion_id, stand_type, status, count in (
+        models.Stand.objects.filter(battalion__battlegroup__force_id=force_id)
+        .values_list("battalion_id", "stand_type", "status")
         .annotate(count=Count("id"))
-        .order_by("stand_type", "status")
+        .order_by()
     ):
-        strength.setdefault(row["stand_type"], {})[row["status"]] = row["count"]
-    battalions = (
-        models.Battalion.objects.filter(battlegroup__force=force)
-        .annotate(
-            ok=Count("stands", filter=Q(stands__status=StandStatus.OK), distinct=True),
-            suppressed=Count("stands", filter=Q(stands__status=StandStatus.SUPPRESSED), distinct=True),
-            destroyed=Count("stands", filter=Q(stands__status=StandStatus.DESTROYED), distinct=True),
+        by_status = strength.setdefault(stand_type, {})
+        by_status[status] = by_status.get(status, 0) + count
+        stands.setdefault(battalion_id, dict(none))[status] += count
+    battles: dict[int, dict[str, Any]] = {}
+    for battalion_id, battle_id, sector, status in (
+        models.Battle.battalions.through.objects.filter(
+            battalion__battlegroup__force_id=force_id,
+            battle__day__campaign_id=force.campaign_id,
+            battle__day__number=force.campaign.current_day,
         )
-        .prefetch_related(
-            Prefetch(
-                "battles",
-                queryset=models.Battle.objects.filter(
-                    day__campaign_id=force.campaign_id, day__number=force.campaign.current_day
-                ).exclude(status=BattleStatus.CLOSED),
-                to_attr="battles_today",
-            )
-        )
-        .order_by("code")
+        .exclude(battle__status=BattleStatus.CLOSED)
+        .order_by("battle__sector", "battle_id")
+        .values_list("battalion_id", "battle_id", "battle__sector", "battle__status")
+    ):
+        battles.setdefault(battalion_id, {"id": battle_id, "sector": sector, "status": status})
+    rows = (battalions if battalions is not None else models.Battalion.objects.all()).filter(
+        battlegroup__force_id=force_id
     )
     return ForceStatus(
         force=force,
         strength=strength,
         battalions=[
             BattalionStatus(
-                battalion=b,
-                stands={"ok": b.ok, "suppressed": b.suppressed, "destroyed": b.destroyed},
-                battle=(b.battles_today[0] if b.battles_today else None),
+                battalion=row,
+                stands=stands.get(row["id"]) or dict(none),
+                battle=battles.get(row["id"]),
             )
-            for b in battalions
+            for row in rows.order_by("code").values(*BATTALION_STATUS_FIELDS)
         ],
     )

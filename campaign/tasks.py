@@ -6,9 +6,10 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from campaign.choices import OperationStatus
+from campaign.choices import DeliveryStatus, OperationStatus
 from campaign.services.operations import MAX_ATTEMPTS, operation_record_error, operation_run
 from campaign.services.schedule import club_schedule_run
+from campaign.services.webhooks import webhook_deliver, webhook_retry_delay
 
 
 @shared_task(bind=True, max_retries=MAX_ATTEMPTS, acks_late=True, reject_on_worker_lost=True)
@@ -29,3 +30,12 @@ def operation_run_task(self: Task[[int], None], operation_id: int) -> None:
 def club_schedule_task() -> list[str]:
     """Beat calls this every few minutes; it acts only when a club's time has come."""
     return club_schedule_run(timezone.now())
+
+
+# Attempts are counted on the delivery (WEBHOOK_MAX_ATTEMPTS), not by Celery.
+@shared_task(bind=True, max_retries=None, acks_late=True, reject_on_worker_lost=True)
+def webhook_deliver_task(self: Task[[int], None], delivery_id: int) -> None:
+    """One attempt at a webhook delivery; retried with exponential backoff while it is pending."""
+    delivery = webhook_deliver(delivery_id)
+    if delivery is not None and delivery.status == DeliveryStatus.PENDING:
+        raise self.retry(countdown=webhook_retry_delay(delivery.attempts))

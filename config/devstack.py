@@ -26,6 +26,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
+from config import frontend_build
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / ".data"
 BIN = Path(sys.executable).parent
@@ -155,7 +157,8 @@ def run() -> int:
         manage(env, "migrate", "--noinput")
         step(3, total, "Loading the demo campaign")
         manage(env, "load_demo")
-        step(4, total, "Collecting static files")
+        step(4, total, "Building the web app and collecting static files")
+        frontend_build.build()
         manage(env, "collectstatic", "--noinput", "-v", "0")
         port = os.environ.get("PORT", "8000")
         step(5, total, "Starting the web server, a Celery worker and Celery beat")
@@ -197,20 +200,46 @@ def run() -> int:
                     os.killpg(process.pid, signal.SIGKILL)
 
 
+def frontend_checks() -> int:
+    """Build the web app (the browser tests use it) and run its unit tests (Vitest).
+
+    Without Node the browser tests skip, which CI (CI=true) counts as a failure;
+    CI fails here already."""
+    print("Building and unit-testing the web app", flush=True)
+    try:
+        frontend_build.build()
+        return frontend_build.unit_tests()
+    except frontend_build.NodeMissing as missing:
+        if os.environ.get("CI") == "true":
+            raise
+        print(f"      skipped: {missing}", flush=True)
+        return 0
+    except subprocess.CalledProcessError as failure:
+        print(f"      web app build failed: {failure}", flush=True)
+        return failure.returncode or 1
+
+
 def test(pytest_args: list[str]) -> int:
+    vitest_status = frontend_checks()
     print("Resolving test services", flush=True)
     with services(prefer_local=True) as urls:
         env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-        return subprocess.run([str(BIN / "pytest"), *pytest_args], env=env, cwd=ROOT).returncode
+        pytest_status = subprocess.run([str(BIN / "pytest"), *pytest_args], env=env, cwd=ROOT).returncode
+    return pytest_status or vitest_status
+
+
+BENCHMARKS = ("tests.benchmarks.night_phase", "tests.benchmarks.force_status")
 
 
 def bench() -> int:
-    """The benchmarks, on the same services the tests use."""
+    """The benchmarks, one after the other (each prints its JSON), on the services the tests use."""
     with services(prefer_local=True) as urls:
         env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-        return subprocess.run(
-            [str(BIN / "python"), "-m", "tests.benchmarks.night_phase"], env=env, cwd=ROOT
-        ).returncode
+        codes = [
+            subprocess.run([str(BIN / "python"), "-m", module], env=env, cwd=ROOT).returncode
+            for module in BENCHMARKS
+        ]
+        return max(codes)
 
 
 def main(argv: list[str]) -> int:

@@ -3,6 +3,7 @@ Celery worker process for the tests that need one."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import subprocess
@@ -109,6 +110,18 @@ def celery_worker(django_db_setup: None, redis_client: redis.Redis) -> Iterator[
         yield worker
     finally:
         worker.stop()
+
+
+@pytest.fixture
+def equipment_reference(db: None) -> None:
+    """Tests on a flushed database (after a transactional test) get the reference rows back."""
+    from django.apps import apps
+
+    from campaign.models import Equipment
+
+    if not Equipment.objects.exists():
+        migration = importlib.import_module("campaign.migrations.0002_equipment_reference_data")
+        migration.equipment_load(apps, None)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -101,12 +101,21 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The web app's build (`npm run build` in frontend/): assets under /static/,
+# index.html served by config.frontend. Listed only once built, so an unbuilt
+# tree passes Django's checks.
+FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
+STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.is_dir() else []
 
 EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "umpire@campaign.local")
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # Session first: its (absent) WWW-Authenticate keeps refusals 403, whatever the scheme.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "api.authentication.CampaignAPIKeyAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": [
@@ -154,6 +163,12 @@ LOGGING = {
 OPERATION_STEP_PAUSE = float(env("OPERATION_STEP_PAUSE", "0"))
 # Longest wait, in seconds, between retries of a failing operation task.
 OPERATION_RETRY_DELAY_MAX = int(env("OPERATION_RETRY_DELAY_MAX", "30"))
+# Webhook deliveries: attempts before a delivery is marked failed, the first
+# retry's delay in seconds (doubling after each failed attempt), and how long
+# one POST may take.
+WEBHOOK_MAX_ATTEMPTS = int(env("WEBHOOK_MAX_ATTEMPTS", "6"))
+WEBHOOK_BACKOFF_SECONDS = float(env("WEBHOOK_BACKOFF_SECONDS", "30"))
+WEBHOOK_TIMEOUT_SECONDS = float(env("WEBHOOK_TIMEOUT_SECONDS", "5"))
 CELERY_BEAT_SCHEDULE = {
     "club-schedule": {
         "task": "campaign.tasks.club_schedule_task",

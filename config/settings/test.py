@@ -12,3 +12,5 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(env("CELERY_VISIBILITY_TIMEOUT", "20")),
 }
 OPERATION_RETRY_DELAY_MAX = int(env("OPERATION_RETRY_DELAY_MAX", "1"))
+# Webhook retries within a test's patience: 0.05 s, 0.1 s, 0.2 s, ...
+WEBHOOK_BACKOFF_SECONDS = float(env("WEBHOOK_BACKOFF_SECONDS", "0.025"))

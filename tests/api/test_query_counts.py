@@ -1,32 +1,104 @@
-"""Every list and detail endpoint runs as many queries for 1 battalion a side as for 50."""
+"""Every GET endpoint of the router runs as many queries for 1 battalion a side as for 500.
+
+Every GET route of the router (lists, details and GET actions) must have an
+entry in :func:`endpoints`, so a new endpoint fails here until it is counted.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
 import pytest
+from django.db.models import Model
 from django.urls import reverse
 
+from api.models import CampaignAPIKey
 from campaign import models
-from tests.api.world import Role, World, build_world, query_count
+from campaign.choices import ArrivalStatus, EventVerb, StandType
+from campaign.services.webhooks import webhook_subscribe
+from tests.api.world import ACTOR, Role, World, build_world, query_count, router_methods
+from tests.campaign.factories import ForceFactory
 
 pytestmark = pytest.mark.django_db
 
+_M = TypeVar("_M", bound=Model)
+BIG = 500
+STANDS_PER_BATTALION = 4
+# Umpire-only endpoints: players and keys get 403 from them, in as many queries whatever the size.
+UMPIRE_ONLY = {"webhook-list", "webhook-detail", "webhook-delivery-list", "api-key-list", "api-key-detail"}
 
-def endpoints(world: World, role: Role) -> dict[str, str]:
-    """One URL per list and detail endpoint, naming rows the role may see."""
-    axis_force = models.Force.objects.get(side=world.axis)
-    battalion = world.battalion("A1")
-    roll = world.campaign.rolls.filter(battalion=battalion).first()
-    event = world.campaign.events.order_by("pk").first()
-    report = models.NightReport.objects.get(side=world.axis)
+
+def clones(template: _M, changes: Iterable[dict[str, Any]]) -> list[_M]:
+    """Unsaved copies of ``template``, each with its ``changes``."""
+    fields = {
+        f.attname: getattr(template, f.attname) for f in template._meta.concrete_fields if not f.primary_key
+    }
+    return [type(template)(**{**fields, **change}) for change in changes]
+
+
+def grow(world: World, battalions_per_side: int) -> None:
+    """Set-based (bulk inserts, not a service call per row): each side gets ``battalions_per_side``
+    battalions with their stands, in both battles and an activation spend, each with a roll and an
+    event; one webhook has a delivery of every event."""
+    campaign = world.campaign
+    subscription = webhook_subscribe(
+        campaign.pk, ACTOR, url="http://127.0.0.1:9/hook", events=[EventVerb.DAY_DAWNED]
+    )
+    day = campaign.days.get(number=campaign.current_day)
+    # The night may send forces and battalions to reserve, as the campaign's seed rolls: every
+    # world starts from the same table, with a force of each side due later (the schedule).
+    campaign.forces.update(arrival_status=ArrivalStatus.ON_TABLE)
+    campaign.battalions.update(in_reserve=False)
+    for side in (world.axis, world.allied):
+        first = models.Battalion.objects.get(side=side)  # A1 or L1
+        added = models.Battalion.objects.bulk_create(
+            clones(first, ({"code": f"{first.code[0]}{n}"} for n in range(2, battalions_per_side + 1)))
+        )
+        models.Stand.objects.bulk_create(
+            models.Stand(battalion=b, campaign=campaign, label=str(n + 1), stand_type=StandType.INFANTRY)
+            for b in added
+            for n in range(STANDS_PER_BATTALION)
+        )
+        ForceFactory(
+            side=side, campaign=campaign, arrival_status=ArrivalStatus.SCHEDULED, arrival_day=day.number + 1
+        )
+        spend = models.ActivationSpend.objects.create(side=side, day=day, turn=1, column="A", cost=1)
+        mine = [first, *added]
+        spend.battalions.add(*mine)
+        for battle in (world.fought, world.planned):
+            battle.battalions.add(*mine)
+        roll = campaign.rolls.filter(battalion=first).first()
+        assert roll is not None
+        models.RollRecord.objects.bulk_create(clones(roll, ({"battalion_id": b.pk} for b in added)))
+        event = campaign.events.order_by("pk").first()
+        assert event is not None
+        models.Event.objects.bulk_create(
+            clones(event, ({"object_type": "Battalion", "object_id": b.pk} for b in added))
+        )
+    models.WebhookDelivery.objects.bulk_create(
+        models.WebhookDelivery(subscription=subscription, event=e, payload={}) for e in campaign.events.all()
+    )
+
+
+def endpoints(world: World, side: models.Side) -> dict[str, str]:
+    """One URL per GET endpoint of the router, naming rows of ``side`` (a player's or key's own)."""
+    force = models.Force.objects.get(side=side, arrival_status=ArrivalStatus.ON_TABLE)
+    battalion = models.Battalion.objects.filter(side=side).order_by("pk").first()
+    assert battalion is not None
+    webhook = world.campaign.webhooks.get()
     return {
         "campaign-list": reverse("api:campaign-list"),
         "campaign-detail": world.url("campaign-detail"),
         "campaign-oob": world.url("campaign-oob"),
+        "campaign-statistics": world.url("campaign-statistics"),
         "side-list": world.url("side-list"),
-        "side-detail": world.url("side-detail", pk=world.allied.pk),
+        "side-detail": world.url("side-detail", pk=side.pk),
+        "activation-spend-list": world.url("activation-spend-list", side_pk=side.pk),
+        "reinforcement-list": world.url("reinforcement-list"),
         "force-list": world.url("force-list"),
-        "force-detail": world.url("force-detail", pk=axis_force.pk),
-        "force-status": world.url("force-force-status", pk=axis_force.pk),
+        "force-detail": world.url("force-detail", pk=force.pk),
+        "force-force-status": world.url("force-force-status", pk=force.pk),
         "battalion-list": world.url("battalion-list"),
         "battalion-detail": world.url("battalion-detail", pk=battalion.pk),
         "stand-list": world.url("stand-list"),
@@ -38,23 +110,57 @@ def endpoints(world: World, role: Role) -> dict[str, str]:
         "operation-list": world.url("operation-list"),
         "operation-detail": world.url("operation-detail", pk=world.campaign.operations.get().pk),
         "night-report-list": world.url("night-report-list"),
-        "night-report-detail": world.url("night-report-detail", pk=report.pk),
+        "night-report-detail": world.url(
+            "night-report-detail", pk=models.NightReport.objects.get(side=side).pk
+        ),
         "roll-list": world.url("roll-list"),
-        "roll-detail": world.url("roll-detail", pk=roll.pk),
+        "roll-detail": world.url(
+            "roll-detail", pk=world.campaign.rolls.filter(battalion=battalion).first().pk
+        ),
         "event-list": world.url("event-list"),
-        "event-detail": world.url("event-detail", pk=event.pk),
+        "event-detail": world.url("event-detail", pk=world.campaign.events.order_by("pk").first().pk),
+        "webhook-list": world.url("webhook-list"),
+        "webhook-detail": world.url("webhook-detail", pk=webhook.pk),
+        "webhook-delivery-list": world.url("webhook-delivery-list", webhook_pk=webhook.pk),
+        "api-key-list": world.url("api-key-list"),
+        "api-key-detail": world.url(
+            "api-key-detail",
+            prefix=CampaignAPIKey.objects.filter(campaign=world.campaign).order_by("pk").first().prefix,
+        ),
+        "equipment-list": reverse("api:equipment-list"),
+        "equipment-detail": reverse(
+            "api:equipment-detail", kwargs={"pk": models.Equipment.objects.first().pk}
+        ),
+        "rule-list": reverse("api:rule-list"),
+        "rule-detail": reverse("api:rule-detail", kwargs={"key": "gb.weather"}),
     }
 
 
-@pytest.mark.parametrize("role", [Role.UMPIRE, Role.AXIS_PLAYER])
+def test_every_get_endpoint_of_the_router_has_an_entry():
+    world = build_world(battalions_per_side=1)
+    grow(world, 1)
+
+    listed = set(endpoints(world, world.axis))
+
+    served = {name for name, methods in router_methods().items() if "get" in methods}
+    missing, gone = served - listed, listed - served
+    assert not missing, f"add these GET endpoints to endpoints(): {sorted(missing)}"
+    assert not gone, f"no longer served: {sorted(gone)}"
+
+
+@pytest.mark.parametrize("role", [Role.UMPIRE, Role.AXIS_PLAYER, Role.ALLIED_KEY])
 def test_query_counts_do_not_grow_with_the_order_of_battle(role: Role) -> None:
     counts: dict[str, list[int]] = {}
-    for world in (build_world(battalions_per_side=1), build_world(battalions_per_side=50)):
+    for size in (1, BIG):
+        world = build_world(battalions_per_side=1)
+        grow(world, size)
+        assert world.campaign.battalions.filter(side=world.axis).count() == size
         client = world.client(role)
-        for name, url in endpoints(world, role).items():
+        for name, url in endpoints(world, world.allied if role == Role.ALLIED_KEY else world.axis).items():
             count, response = query_count(client, url)
-            assert response.status_code == 200, (name, response.json())
+            expected = 403 if role != Role.UMPIRE and name in UMPIRE_ONLY else 200
+            assert response.status_code == expected, (name, size, response.json())
             counts.setdefault(name, []).append(count)
 
     grew = {name: pair for name, pair in counts.items() if pair[0] != pair[1]}
-    assert not grew, f"queries at 1 vs 50 battalions a side: {grew}"
+    assert not grew, f"queries at 1 vs {BIG} battalions a side: {grew}"

@@ -1,5 +1,8 @@
 """A campaign on day 2 seen by every role, and helpers to assert what each role gets.
 
+The roles are users of each membership, an outsider, the anonymous, and a
+read-only API key of the Allied side (which should see what an Allied player sees).
+
 Fog of war: the Axis lets the Allies see A1 (identified) with its strengths,
 but not its lines of battle reports; the Allies let the Axis see L1, with
 battle results but without strengths. Every other battalion is hidden from
@@ -20,8 +23,10 @@ from django.urls import reverse
 from rest_framework.response import Response
 from rest_framework.test import APIClient
 
+from api.urls import router
 from campaign import models
-from campaign.choices import MemberRole
+from campaign.choices import EventVerb, MemberRole
+from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report
 from campaign.services.days import day_dawn
@@ -43,10 +48,11 @@ class Role(enum.Enum):
     AXIS_PLAYER = "player of side A (Axis)"
     ALLIED_PLAYER = "player of side B (Allied)"
     OBSERVER = "observer"
+    ALLIED_KEY = "read-only API key of side B (Allied)"
     UMPIRE = "umpire"
 
 
-MEMBERS = (Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER, Role.UMPIRE)
+MEMBERS = (Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER, Role.ALLIED_KEY, Role.UMPIRE)
 # What a write answers a caller who may not make it: 403 to members and the
 # anonymous, 404 to an outsider, for whom the campaign does not exist.
 WRITE_REFUSED = {
@@ -55,6 +61,7 @@ WRITE_REFUSED = {
     Role.AXIS_PLAYER: 403,
     Role.ALLIED_PLAYER: 403,
     Role.OBSERVER: 403,
+    Role.ALLIED_KEY: 403,
 }
 
 
@@ -66,11 +73,14 @@ class World:
     fought: models.Battle  # day 1, reported and through the night phase
     planned: models.Battle  # day 2, planned: A1 attacks L1
     users: dict[Role, Any] = field(default_factory=dict)
+    keys: dict[Role, str] = field(default_factory=dict)  # plain API keys
 
     def url(self, name: str, **kwargs: Any) -> str:
         return reverse(f"api:{name}", kwargs={"campaign_slug": self.campaign.slug, **kwargs})
 
     def client(self, role: Role) -> APIClient:
+        if role in self.keys:
+            return api_key_client(self.keys[role])
         client = APIClient()
         if self.users.get(role) is not None:
             client.force_login(self.users[role])
@@ -86,6 +96,12 @@ class World:
         """What any write would change: the campaign version and its audit trail."""
         campaign = models.Campaign.objects.get(pk=self.campaign.pk)
         return (campaign.version, campaign.events.count(), campaign.rolls.count(), campaign.battles.count())
+
+
+def api_key_client(key: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {key}")
+    return client
 
 
 def build_world(battalions_per_side: int = 3) -> World:
@@ -138,8 +154,10 @@ def build_world(battalions_per_side: int = 3) -> World:
         defender_id=allied.pk,
         battalion_codes=["A1", "L1"],
     )
+    umpire = Actor(user=users[Role.UMPIRE], request_id="api-test")
+    _, allied_key = api_key_create(campaign.pk, umpire, name="Allied tracker", side_id=allied.pk)
     campaign.refresh_from_db()
-    return World(campaign, axis, allied, fought, planned, users)
+    return World(campaign, axis, allied, fought, planned, users, keys={Role.ALLIED_KEY: allied_key})
 
 
 def assert_statuses(
@@ -189,3 +207,100 @@ def query_count(client: APIClient, url: str) -> tuple[int, Any]:
     with CaptureQueriesContext(connection) as captured:
         response = client.get(url)
     return len(captured), response
+
+
+READ = {Role.ANONYMOUS: 403, Role.OTHER_UMPIRE: 404, **dict.fromkeys(MEMBERS, 200)}
+UMPIRE_ONLY = {Role.ANONYMOUS: 403, Role.OTHER_UMPIRE: 404, **dict.fromkeys(MEMBERS, 404), Role.UMPIRE: 200}
+# Rows of one side: the Allied key sees as an Allied player.
+AXIS_ONLY = {**UMPIRE_ONLY, Role.AXIS_PLAYER: 200}
+ALLIES_ONLY = {**UMPIRE_ONLY, Role.ALLIED_PLAYER: 200, Role.ALLIED_KEY: 200}
+PLAYERS = {**ALLIES_ONLY, Role.AXIS_PLAYER: 200}
+# Umpire-only collections refuse members outright rather than hiding rows.
+MEMBERS_REFUSED = {**UMPIRE_ONLY, **dict.fromkeys(MEMBERS, 403), Role.UMPIRE: 200}
+ANY_CALLER = {**dict.fromkeys(Role, 200), Role.ANONYMOUS: 403}
+
+
+@dataclass(frozen=True)
+class Route:
+    url: str
+    read: Mapping[Role, int] | None  # None: the route only writes
+
+
+def matrix(world: World) -> dict[str, Route]:
+    """Every route of the API router by URL name: a URL naming a real row, and what each
+    role reads there. Writes are refused to everyone but the umpire (``WRITE_REFUSED``)."""
+    l1 = world.battalion("L1")
+    allied_force = models.Force.objects.get(side=world.allied)
+    allied_report = models.NightReport.objects.get(side=world.allied)
+    webhook = models.WebhookSubscription.objects.create(
+        campaign=world.campaign, url="http://127.0.0.1:9/hook", secret="s" * 32, events=["night.done"]
+    )
+    key_prefix = world.keys[Role.ALLIED_KEY].partition(".")[0]
+    everybody, umpire, players, allies = READ, MEMBERS_REFUSED, PLAYERS, ALLIES_ONLY
+    return {
+        "campaign-list": Route(reverse("api:campaign-list"), ANY_CALLER),
+        "campaign-detail": Route(world.url("campaign-detail"), everybody),
+        "campaign-oob": Route(world.url("campaign-oob"), everybody),
+        "campaign-statistics": Route(world.url("campaign-statistics"), everybody),
+        "side-list": Route(world.url("side-list"), everybody),
+        "side-detail": Route(world.url("side-detail", pk=world.allied.pk), everybody),
+        "activation-spend-list": Route(
+            world.url("activation-spend-list", side_pk=world.allied.pk), everybody
+        ),
+        "reinforcement-list": Route(world.url("reinforcement-list"), everybody),
+        "force-list": Route(world.url("force-list"), everybody),
+        "force-detail": Route(world.url("force-detail", pk=allied_force.pk), players),
+        "force-force-status": Route(world.url("force-force-status", pk=allied_force.pk), players),
+        "battalion-list": Route(world.url("battalion-list"), everybody),
+        "battalion-detail": Route(world.url("battalion-detail", pk=l1.pk), players),
+        "stand-list": Route(world.url("stand-list"), everybody),
+        "stand-detail": Route(world.url("stand-detail", pk=l1.stands.first().pk), allies),
+        "day-list": Route(world.url("day-list"), everybody),
+        "day-detail": Route(world.url("day-detail", number=1), everybody),
+        "day-dawn": Route(world.url("day-dawn"), None),
+        "day-advance-segment": Route(world.url("day-advance-segment", number=2), None),
+        "battle-list": Route(world.url("battle-list"), everybody),
+        "battle-detail": Route(world.url("battle-detail", pk=world.fought.pk), players),
+        "battle-set-up": Route(world.url("battle-set-up", pk=world.planned.pk), None),
+        "battle-report": Route(world.url("battle-report", pk=world.planned.pk), None),
+        "battle-close": Route(world.url("battle-close", pk=world.fought.pk), None),
+        "operation-list": Route(world.url("operation-list"), everybody),
+        "operation-detail": Route(
+            world.url("operation-detail", pk=world.campaign.operations.get().pk), everybody
+        ),
+        "night-report-list": Route(world.url("night-report-list"), everybody),
+        "night-report-detail": Route(world.url("night-report-detail", pk=allied_report.pk), allies),
+        "roll-list": Route(world.url("roll-list"), everybody),
+        "roll-detail": Route(
+            world.url("roll-detail", pk=world.campaign.rolls.filter(battalion=l1).first().pk), allies
+        ),
+        "roll-override": Route(world.url("roll-override", pk=world.campaign.rolls.first().pk), None),
+        "event-list": Route(world.url("event-list"), everybody),
+        "event-detail": Route(
+            world.url("event-detail", pk=world.campaign.events.filter(verb=EventVerb.DAY_DAWNED).first().pk),
+            everybody,
+        ),
+        "webhook-list": Route(world.url("webhook-list"), umpire),
+        "webhook-detail": Route(world.url("webhook-detail", pk=webhook.pk), umpire),
+        "webhook-ping": Route(world.url("webhook-ping", pk=webhook.pk), None),
+        "webhook-delivery-list": Route(world.url("webhook-delivery-list", webhook_pk=webhook.pk), umpire),
+        "api-key-list": Route(world.url("api-key-list"), umpire),
+        "api-key-detail": Route(world.url("api-key-detail", prefix=key_prefix), umpire),
+        "api-key-revoke": Route(world.url("api-key-revoke", prefix=key_prefix), None),
+        "equipment-list": Route(reverse("api:equipment-list"), ANY_CALLER),
+        "equipment-detail": Route(
+            reverse("api:equipment-detail", kwargs={"pk": models.Equipment.objects.first().pk}), ANY_CALLER
+        ),
+        "rule-list": Route(reverse("api:rule-list"), ANY_CALLER),
+        "rule-detail": Route(reverse("api:rule-detail", kwargs={"key": "gb.weather"}), ANY_CALLER),
+    }
+
+
+def router_methods() -> dict[str, set[str]]:
+    """The HTTP methods of every route the API router serves, by URL name."""
+    methods: dict[str, set[str]] = {}
+    for pattern in router.urls:
+        actions = getattr(pattern.callback, "actions", None)
+        if actions:  # the API root lists the routes and has none
+            methods.setdefault(str(pattern.name), set()).update(actions)
+    return methods

@@ -37,6 +37,7 @@ from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.night import night_order_queue
+from campaign.services.webhooks import webhook_subscribe
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor(request_id="admin-test")
@@ -48,6 +49,8 @@ READ_ONLY_MODELS = (
     models.Operation,
     models.NightReport,
     models.NightOrder,
+    models.SideDayTally,
+    models.WebhookDelivery,
 )
 
 
@@ -117,7 +120,8 @@ def full_campaign(umpire: Any) -> models.Campaign:
     models.Membership.objects.create(user=umpire, campaign=campaign, role=MemberRole.UMPIRE)
     models.Stand.objects.filter(campaign=campaign).update(equipment=models.Equipment.objects.first())
     campaign_start(campaign.pk, ACTOR)
-    day = day_dawn(campaign.pk, ACTOR)
+    webhook_subscribe(campaign.pk, ACTOR, url="https://club.example/hooks", events=[EventVerb.DAY_DAWNED])
+    day = day_dawn(campaign.pk, ACTOR)  # delivered to the webhook (never sent: nothing commits)
     axis, allied = campaign.sides.order_by("pk")
     battle_create(
         campaign.pk,

@@ -1,0 +1,351 @@
+"""Webhooks: umpires subscribe a URL to some of a campaign's events; each such
+event becomes one delivery per subscription, sent by a worker.
+
+Fan-out happens in the transaction that records the event (one INSERT … SELECT),
+and the delivery tasks are enqueued when it commits, so a rolled-back event is
+never announced. A delivery is one signed POST per attempt, made under a row
+lock on the delivery: a second run of its task waits, then finds it delivered.
+A receiver may still see an attempt twice when a worker dies between its POST
+and the commit, so receivers deduplicate by ``X-Campaign-Delivery``.
+
+Payloads go to third parties: they carry what a public observer sees (the
+event's kind, day, object and a message without numbers) and ids to fetch the
+rest with the receiver's own key, never strengths, rolls or pools.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import http.client
+import json
+import secrets
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from campaign import models
+from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb
+from campaign.services.errors import DomainError, NotFoundError
+
+if TYPE_CHECKING:  # audit records events through this module
+    from campaign.services.audit import Actor
+
+URL_SCHEMES = ("http", "https")
+URL_MAX_LENGTH = 500
+SECRET_MIN_LENGTH = 16
+SECRET_MAX_LENGTH = 128
+PING_EVENT = "ping"
+USER_AGENT = "campaign-service-webhooks/1"
+# What a receiver's answer may say about it in the delivery log.
+ERROR_MAX_LENGTH = 500
+
+# The message a third party reads: nothing a public observer would not see.
+PUBLIC_MESSAGES: Mapping[str, str] = {
+    EventVerb.DAY_DAWNED: "Day {day} dawns",
+    EventVerb.NIGHT_PHASE_DONE: "Night phase of day {day} done",
+    EventVerb.ARRIVALS_RESOLVED: "Arrival rolls resolved on day {day}",
+    EventVerb.BATTLE_REPORTED: "Battle reported on day {day}: {repr}",
+}
+# API detail routes of the objects webhook events are about, by model name.
+OBJECT_ROUTES: Mapping[str, str] = {
+    models.Battle.__name__: "api:battle-detail",
+    models.Operation.__name__: "api:operation-detail",
+}
+
+
+# Subscriptions --------------------------------------------------------------
+
+
+def _checked_url(url: str) -> str:
+    parts = urlsplit(url.strip())
+    if parts.scheme not in URL_SCHEMES or not parts.hostname:
+        raise DomainError(
+            f"{url!r} is not an http:// or https:// URL with a host", field="url", code="invalid_url"
+        )
+    if len(url) > URL_MAX_LENGTH:
+        raise DomainError(f"the URL is longer than {URL_MAX_LENGTH} characters", field="url")
+    return url.strip()
+
+
+def _checked_events(events: Sequence[str]) -> list[str]:
+    if not events:
+        raise DomainError("subscribe to at least one event", field="events")
+    unknown = [event for event in events if event not in WEBHOOK_EVENTS]
+    if unknown:
+        allowed = ", ".join(WEBHOOK_EVENTS)
+        raise DomainError(
+            f"not webhook events: {', '.join(map(str, unknown))} (choose from {allowed})",
+            field="events",
+            code="invalid_event",
+        )
+    return list(dict.fromkeys(str(event) for event in events))
+
+
+def _checked_secret(secret: str) -> str:
+    if not SECRET_MIN_LENGTH <= len(secret) <= SECRET_MAX_LENGTH:
+        raise DomainError(
+            f"the secret must have {SECRET_MIN_LENGTH} to {SECRET_MAX_LENGTH} characters", field="secret"
+        )
+    return secret
+
+
+def webhook_validate(url: str, events: Sequence[str], secret: str | None = None) -> None:
+    """Check a subscription's inputs (the admin's form calls this before saving)."""
+    _checked_url(url)
+    _checked_events(events)
+    if secret:
+        _checked_secret(secret)
+
+
+@transaction.atomic
+def webhook_subscribe(
+    campaign_id: int,
+    actor: Actor,
+    *,
+    url: str,
+    events: Sequence[str],
+    secret: str | None = None,
+    active: bool = True,
+) -> models.WebhookSubscription:
+    """Subscribe ``url``; without a ``secret`` the service makes one (read it once from the result)."""
+    campaign = models.Campaign.objects.filter(pk=campaign_id).first()
+    if campaign is None:
+        raise NotFoundError(f"campaign {campaign_id} does not exist", field="campaign")
+    return models.WebhookSubscription.objects.create(
+        campaign=campaign,
+        url=_checked_url(url),
+        events=_checked_events(events),
+        secret=_checked_secret(secret) if secret is not None else secrets.token_urlsafe(32),
+        active=active,
+        created_by_id=actor.user_id,
+    )
+
+
+def _subscription_lock(subscription_id: int) -> models.WebhookSubscription:
+    subscription = models.WebhookSubscription.objects.select_for_update().filter(pk=subscription_id).first()
+    if subscription is None:
+        raise NotFoundError(f"webhook {subscription_id} does not exist", field="webhook")
+    return subscription
+
+
+@transaction.atomic
+def webhook_update(
+    subscription_id: int,
+    *,
+    url: str | None = None,
+    events: Sequence[str] | None = None,
+    secret: str | None = None,
+    active: bool | None = None,
+) -> models.WebhookSubscription:
+    """Change what is given; a new secret signs every attempt from now on."""
+    subscription = _subscription_lock(subscription_id)
+    if url is not None:
+        subscription.url = _checked_url(url)
+    if events is not None:
+        subscription.events = _checked_events(events)
+    if secret is not None:
+        subscription.secret = _checked_secret(secret)
+    if active is not None:
+        subscription.active = active
+    subscription.save(update_fields=["url", "events", "secret", "active"])
+    return subscription
+
+
+@transaction.atomic
+def webhook_unsubscribe(subscription_id: int) -> None:
+    """Delete the subscription with its delivery log; pending retries find nothing to send."""
+    _subscription_lock(subscription_id).delete()
+
+
+# Fan-out --------------------------------------------------------------------
+
+
+def _links(event: models.Event, slug: str) -> dict[str, str]:
+    """API paths (positional arguments: the campaign's slug first) to fetch more with."""
+    links = {
+        "campaign": reverse("api:campaign-detail", args=[slug]),
+        "event": reverse("api:event-detail", args=[slug, event.pk]),
+    }
+    if event.day_number:
+        links["day"] = reverse("api:day-detail", args=[slug, event.day_number])
+    route = OBJECT_ROUTES.get(event.object_type)
+    if route and event.object_id is not None:
+        links["object"] = reverse(route, args=[slug, event.object_id])
+    return links
+
+
+def webhook_payload(event: models.Event, slug: str) -> dict[str, Any]:
+    """What every subscriber to ``event`` receives (the body of each attempt)."""
+    return {
+        "id": event.pk,
+        "event": event.verb,
+        "campaign": slug,
+        "day": event.day_number,
+        "object": {"type": event.object_type, "id": event.object_id, "repr": event.object_repr},
+        "message": PUBLIC_MESSAGES[event.verb].format(day=event.day_number, repr=event.object_repr),
+        "created_at": event.created_at.isoformat(),
+        "links": _links(event, slug),
+    }
+
+
+def webhook_deliveries_create(event: models.Event) -> None:
+    """One pending delivery per active subscription to ``event``'s verb, in one query
+    (none for other verbs, nor for per-side entries: a battle is announced once);
+    their tasks are enqueued when the transaction commits."""
+    if event.verb not in WEBHOOK_EVENTS or event.object_type == models.Side.__name__:
+        return  # a side's own entry (its pools after a battle) is the umpire's, not news
+    payload = webhook_payload(event, event.campaign.slug)
+    deliveries = connection.ops.quote_name(models.WebhookDelivery._meta.db_table)
+    subscriptions = connection.ops.quote_name(models.WebhookSubscription._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            INSERT INTO {deliveries}
+                (subscription_id, event_id, payload, status, attempts, error, created_at)
+            SELECT id, %s, %s::jsonb, %s, 0, '', %s FROM {subscriptions}
+            WHERE campaign_id = %s AND active AND events @> %s::jsonb
+            ORDER BY id
+            RETURNING id
+            """,  # table names come from the models; every value is a parameter
+            [
+                event.pk,
+                json.dumps(payload, cls=DjangoJSONEncoder),
+                DeliveryStatus.PENDING.value,
+                timezone.now(),
+                event.campaign_id,
+                json.dumps([event.verb]),
+            ],
+        )
+        delivery_ids = [row[0] for row in cursor.fetchall()]
+    if delivery_ids:
+        transaction.on_commit(lambda: _enqueue(delivery_ids))
+
+
+def _enqueue(delivery_ids: Sequence[int]) -> None:
+    from campaign.tasks import webhook_deliver_task  # the tasks module imports the services
+
+    for delivery_id in delivery_ids:
+        webhook_deliver_task.delay(delivery_id)
+
+
+# Sending --------------------------------------------------------------------
+
+
+def webhook_signature(secret: str, timestamp: str, body: bytes) -> str:
+    """``X-Campaign-Signature``: hex HMAC-SHA256 of ``"{timestamp}.{body}"`` under the secret."""
+    digest = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+    return f"sha256={digest}"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One POST's outcome: the receiver's HTTP status (None if it never answered) and why it failed."""
+
+    response_status: int | None
+    error: str
+
+    @property
+    def delivered(self) -> bool:
+        return self.response_status is not None and 200 <= self.response_status < 300
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect is a failed attempt: following it would re-send the body elsewhere, or drop it."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirects)
+
+
+def _post(subscription: models.WebhookSubscription, event: str, delivery: str, payload: Any) -> Attempt:
+    body = json.dumps(payload, cls=DjangoJSONEncoder, separators=(",", ":")).encode()
+    timestamp = str(int(time.time()))
+    request = urllib.request.Request(
+        subscription.url,
+        data=body,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            "X-Campaign-Event": event,
+            "X-Campaign-Delivery": delivery,
+            "X-Campaign-Timestamp": timestamp,
+            "X-Campaign-Signature": webhook_signature(subscription.secret, timestamp, body),
+        },
+    )
+    try:
+        with _opener.open(request, timeout=settings.WEBHOOK_TIMEOUT_SECONDS) as response:
+            return Attempt(response.status, "")
+    except urllib.error.HTTPError as exc:  # the receiver answered, but not with 2xx
+        return Attempt(exc.code, f"HTTP {exc.code} {exc.reason}"[:ERROR_MAX_LENGTH])
+    except (OSError, http.client.HTTPException, ValueError) as exc:  # unreachable, timed out, garbled
+        reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+        return Attempt(None, f"{type(exc).__name__}: {reason}"[:ERROR_MAX_LENGTH])
+
+
+def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
+    """One attempt at a pending delivery; None when it no longer exists.
+
+    Delivered on a 2xx answer; failed once ``WEBHOOK_MAX_ATTEMPTS`` attempts
+    failed or when the subscription was deactivated; else still pending.
+    """
+    with transaction.atomic():
+        delivery = (
+            models.WebhookDelivery.objects.select_for_update(of=("self",))
+            .select_related("subscription")
+            .filter(pk=delivery_id)
+            .first()
+        )
+        if delivery is None or delivery.status != DeliveryStatus.PENDING:
+            return delivery
+        subscription = delivery.subscription
+        now = timezone.now()
+        if not subscription.active:
+            delivery.status, delivery.error = DeliveryStatus.FAILED, "the subscription was deactivated"
+        else:
+            attempt = _post(subscription, delivery.payload["event"], str(delivery.pk), delivery.payload)
+            delivery.attempts += 1
+            delivery.last_attempt_at = now
+            delivery.response_status, delivery.error = attempt.response_status, attempt.error
+            if attempt.delivered:
+                delivery.status, delivery.delivered_at = DeliveryStatus.DELIVERED, now
+            elif delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
+                delivery.status = DeliveryStatus.FAILED
+        delivery.save()
+    return delivery
+
+
+def webhook_retry_delay(attempts: int) -> float:
+    """Seconds before the next attempt: the backoff doubles with every failed one."""
+    return float(settings.WEBHOOK_BACKOFF_SECONDS * 2**attempts)
+
+
+def webhook_ping(subscription_id: int) -> Attempt:
+    """Send a signed test event to the subscription's URL now; it is not logged as a delivery."""
+    subscription = (
+        models.WebhookSubscription.objects.select_related("campaign").filter(pk=subscription_id).first()
+    )
+    if subscription is None:
+        raise NotFoundError(f"webhook {subscription_id} does not exist", field="webhook")
+    payload = {
+        "id": None,
+        "event": PING_EVENT,
+        "campaign": subscription.campaign.slug,
+        "events": subscription.events,
+        "created_at": timezone.now().isoformat(),
+    }
+    return _post(subscription, PING_EVENT, f"{PING_EVENT}-{uuid.uuid4().hex}", payload)

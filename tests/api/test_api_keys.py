@@ -1,0 +1,289 @@
+"""Third-party API keys: made and revoked by the umpire, scoped to one campaign and a side
+(or the public view), read-only unless granted writes, refused when revoked or expired."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from api.idempotency import HEADER, REPLAYED_HEADER
+from api.models import CampaignAPIKey
+from campaign import models
+from campaign.choices import EventVerb, MemberRole
+from campaign.services.api_keys import api_key_create
+from campaign.services.audit import API_KEY_ACTOR, Actor
+from tests.api.world import Role, World, api_key_client, build_world, matrix, query_count, strings
+
+pytestmark = pytest.mark.django_db
+
+EVERYTHING = {"page_size": 500}
+SET_UP = {"inputs": {"n43.setup_proximity": {"terrain": "Open Terrain"}}}
+
+
+@pytest.fixture
+def world() -> World:
+    return build_world()
+
+
+def umpire_actor(world: World) -> Actor:
+    return Actor(user=world.users[Role.UMPIRE], request_id="test")
+
+
+def new_key(world: World, **scope: Any) -> tuple[CampaignAPIKey, str]:
+    return api_key_create(world.campaign.pk, umpire_actor(world), name="club app", **scope)
+
+
+def refusal(response: Any) -> tuple[int, str]:
+    return response.status_code, response.json()["error"]["code"]
+
+
+def test_the_umpire_makes_a_key_shown_once_stored_hashed_and_recorded_without_its_secret(world):
+    umpire = world.client(Role.UMPIRE)
+    body = {"name": "Axis tracker", "side": world.axis.pk, "expiry_date": "2099-01-01T00:00:00Z"}
+
+    created = umpire.post(world.url("api-key-list"), body, format="json")
+
+    assert created.status_code == 201, created.json()
+    plain, prefix = created.json()["key"], created.json()["prefix"]
+    assert plain.startswith(f"{prefix}.")
+    assert created["Location"] == created.json()["url"]
+    assert (created.json()["side"], created.json()["can_write"]) == (world.axis.pk, False)
+    stored = CampaignAPIKey.objects.get(prefix=prefix)
+    # One SHA-512, not a password hasher's thousands of rounds: cheap for polling clients.
+    assert stored.hashed_key.startswith("sha512$$")
+    assert stored.created_by == world.users[Role.UMPIRE]
+    listed = umpire.get(world.url("api-key-list")).json()["results"]
+    detail = umpire.get(created["Location"]).json()
+    event = world.campaign.events.get(verb=EventVerb.API_KEY_CREATED, after__prefix=prefix)
+    for shown in (listed, detail, event.message, event.after):
+        assert not {plain, stored.hashed_key} & set(strings(shown))
+    assert {row["prefix"] for row in listed} >= {prefix}
+    assert event.actor == world.users[Role.UMPIRE]
+    as_axis = api_key_client(plain).get(world.url("campaign-detail")).json()
+    assert (as_axis["role"], as_axis["side"]) == (MemberRole.PLAYER, world.axis.pk)
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"name": "  "}, "name"),
+        ({"name": "x" * 51}, "name"),
+        ({"name": "app", "side": 0}, "side"),
+        ({"name": "app", "side": "allied"}, "side"),
+        ({"name": "app", "side": "ALLIED", "can_write": True}, "can_write"),
+        ({"name": "app", "expiry_date": "2001-01-01T00:00:00Z"}, "expiry_date"),
+        ({"name": "app", "expiry_date": "tomorrow"}, "expiry_date"),
+    ],
+)
+def test_a_bad_key_request_names_the_field_and_makes_no_key(world, body, field):
+    if body.get("side") == "ALLIED":
+        body = {**body, "side": world.allied.pk}
+    before = (CampaignAPIKey.objects.count(), world.campaign.events.count())
+
+    response = world.client(Role.UMPIRE).post(world.url("api-key-list"), body, format="json")
+
+    assert response.status_code == 400, response.json()
+    assert field in response.json()["error"]["fields"]
+    assert (CampaignAPIKey.objects.count(), world.campaign.events.count()) == before
+
+
+def test_a_side_of_another_campaign_is_refused(world):
+    other_side = models.Side.objects.exclude(campaign=world.campaign).first()
+
+    response = world.client(Role.UMPIRE).post(
+        world.url("api-key-list"), {"name": "app", "side": other_side.pk}, format="json"
+    )
+
+    assert response.status_code == 400
+    assert list(response.json()["error"]["fields"]) == ["side"]
+
+
+def test_a_public_key_sees_exactly_what_an_observer_sees(world):
+    _, plain = new_key(world)
+    key = api_key_client(plain)
+
+    for name, route in matrix(world).items():
+        if route.read is None:
+            continue
+        as_observer = world.client(Role.OBSERVER).get(route.url, EVERYTHING)
+        as_key = key.get(route.url, EVERYTHING)
+        assert (as_key.status_code, as_key.json()) == (as_observer.status_code, as_observer.json()), name
+    assert key.get(world.url("campaign-detail")).json()["role"] == MemberRole.OBSERVER
+    assert key.get(world.url("battalion-list")).json()["results"] == []
+
+
+def test_a_polling_key_gets_304_while_the_force_status_is_unchanged(world):
+    key = world.client(Role.ALLIED_KEY)
+    url = world.url("force-force-status", pk=models.Force.objects.get(side=world.allied).pk)
+
+    first = key.get(url)
+    again = key.get(url, headers={"If-None-Match": first["ETag"]})
+
+    assert first.status_code == 200
+    assert (again.status_code, again.content) == (304, b"")
+
+
+def test_a_revoked_key_is_refused_from_its_next_request(world):
+    api_key, plain = new_key(world)
+    key = api_key_client(plain)
+    assert key.get(world.url("campaign-detail")).status_code == 200
+
+    revoked = world.client(Role.UMPIRE).post(world.url("api-key-revoke", prefix=api_key.prefix))
+
+    assert revoked.status_code == 200
+    assert revoked.json()["revoked"] is True
+    assert refusal(key.get(world.url("campaign-detail"))) == (403, "api_key_invalid")
+    assert world.campaign.events.filter(
+        verb=EventVerb.API_KEY_REVOKED, before__prefix=api_key.prefix
+    ).exists()
+    again = world.client(Role.UMPIRE).post(world.url("api-key-revoke", prefix=api_key.prefix))
+    assert refusal(again) == (409, "already_revoked")
+
+
+def test_an_expired_key_is_refused(world):
+    api_key, plain = new_key(world, expiry_date=timezone.now() + datetime.timedelta(days=1))
+    CampaignAPIKey.objects.filter(pk=api_key.pk).update(
+        expiry_date=timezone.now() - datetime.timedelta(seconds=1)
+    )
+
+    response = api_key_client(plain).get(world.url("campaign-detail"))
+
+    assert refusal(response) == (403, "api_key_expired")
+    assert "expired" in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Api-Key",
+        "Api-Key ",
+        "Api-Key nodot",
+        "Api-Key a.b",
+        "Api-Key ключ.секрет",
+        "Api-Key ../../etc.passwd",
+    ],
+)
+def test_a_malformed_or_unknown_key_is_refused_in_the_error_shape(world, header):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=header)
+
+    response = client.get(world.url("campaign-detail"))
+
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] in {"api_key_invalid", "not_authenticated"}
+
+
+def test_a_key_with_a_wrong_secret_is_refused(world):
+    prefix = world.keys[Role.ALLIED_KEY].partition(".")[0]
+
+    response = api_key_client(f"{prefix}.{'x' * 32}").get(world.url("campaign-detail"))
+
+    assert refusal(response) == (403, "api_key_invalid")
+
+
+def test_a_key_of_one_campaign_finds_no_other(world):
+    key = world.client(Role.ALLIED_KEY)
+    other = models.Campaign.objects.exclude(pk=world.campaign.pk).first()
+    other_battalion = other.battalions.first()
+
+    assert refusal(key.get(reverse("api:campaign-detail", kwargs={"campaign_slug": other.slug}))) == (
+        404,
+        "not_found",
+    )
+    for name, kwargs in (
+        ("battalion-detail", {"pk": other_battalion.pk}),
+        ("side-list", {}),
+        ("day-list", {}),
+    ):
+        url = reverse(f"api:{name}", kwargs={"campaign_slug": other.slug, **kwargs})
+        assert refusal(key.get(url)) == (404, "not_found"), name
+    assert [c["slug"] for c in key.get(reverse("api:campaign-list")).json()["results"]] == [
+        world.campaign.slug
+    ]
+    # Its own campaign's URLs do not reach another campaign's rows either.
+    assert key.get(world.url("battalion-detail", pk=other_battalion.pk)).status_code == 404
+
+
+def test_a_read_only_key_may_not_write(world):
+    before = world.state()
+
+    response = world.client(Role.ALLIED_KEY).post(
+        world.url("battle-set-up", pk=world.planned.pk), SET_UP, format="json"
+    )
+
+    assert refusal(response) == (403, "permission_denied")
+    assert world.state() == before
+
+
+def test_a_write_granted_key_makes_the_umpires_writes_recorded_with_its_prefix(world):
+    api_key, plain = new_key(world, can_write=True)
+    key = api_key_client(plain)
+
+    set_up = key.post(world.url("battle-set-up", pk=world.planned.pk), SET_UP, format="json")
+    report = {"battalions": [{"code": "A1", "destroyed": ["3"]}]}
+    first = key.post(
+        world.url("battle-report", pk=world.planned.pk), report, format="json", headers={HEADER: "r1"}
+    )
+    retried = key.post(
+        world.url("battle-report", pk=world.planned.pk), report, format="json", headers={HEADER: "r1"}
+    )
+
+    assert set_up.status_code == 200, set_up.json()
+    assert first.status_code == 200, first.json()
+    assert (retried.status_code, retried[REPLAYED_HEADER]) == (200, "true")
+    recorded_as = f"{API_KEY_ACTOR}:{api_key.prefix}:"
+    rolls = world.campaign.rolls.filter(battle=world.planned)
+    assert rolls.exists()
+    assert all(r.request_id.startswith(recorded_as) and r.actor_id is None for r in rolls)
+    reported = world.campaign.events.filter(verb=EventVerb.BATTLE_REPORTED, object_id=world.planned.pk)
+    assert [e.request_id.startswith(recorded_as) for e in reported] == [True]
+    assert key.get(world.url("campaign-detail")).json()["role"] == MemberRole.UMPIRE
+
+
+def test_no_key_may_manage_keys(world):
+    _, plain = new_key(world, can_write=True)
+    key = api_key_client(plain)
+
+    assert refusal(key.get(world.url("api-key-list"))) == (403, "permission_denied")
+    assert refusal(key.post(world.url("api-key-list"), {"name": "mine"}, format="json")) == (
+        403,
+        "permission_denied",
+    )
+    assert CampaignAPIKey.objects.filter(name="mine").count() == 0
+
+
+def test_query_counts_of_a_key_do_not_grow_with_the_order_of_battle():
+    counts: dict[str, list[int]] = {}
+    for world in (build_world(battalions_per_side=1), build_world(battalions_per_side=50)):
+        client = world.client(Role.ALLIED_KEY)
+        for name, route in matrix(world).items():
+            if route.read is not None:
+                count, response = query_count(client, route.url)
+                assert response.status_code == route.read[Role.ALLIED_KEY], (name, response.json())
+                counts.setdefault(name, []).append(count)
+
+    grew = {name: pair for name, pair in counts.items() if pair[0] != pair[1]}
+    assert not grew, f"queries at 1 vs 50 battalions a side: {grew}"
+
+
+def test_the_admin_shows_keys_read_only_and_revokes_through_the_service(world):
+    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw")
+    client = APIClient()
+    client.force_login(admin)
+    api_key, _ = new_key(world)
+    changelist = reverse("admin:api_campaignapikey_changelist")
+
+    page = client.get(reverse("admin:api_campaignapikey_change", args=[api_key.pk]))
+    revoked = client.post(changelist, {"action": "revoke", "_selected_action": [api_key.pk]})
+
+    assert page.status_code == 200
+    assert b'name="name"' not in page.content  # nothing to type
+    assert revoked.status_code == 302
+    assert CampaignAPIKey.objects.get(pk=api_key.pk).revoked
+    assert world.campaign.events.filter(verb=EventVerb.API_KEY_REVOKED).count() == 1

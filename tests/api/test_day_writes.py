@@ -1,0 +1,393 @@
+"""The day's writes: dawn, segment advance, activation spends, roll overrides,
+reinforcements and arrival rolls. Umpires only, through the services, idempotent."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from api.idempotency import HEADER, REPLAYED_HEADER
+from campaign import models
+from campaign.choices import ArrivalStatus, DayStatus, EventVerb, OperationKind, OperationStatus
+from campaign.services.activation import COST_RULE
+from campaign.services.battles import battle_report
+from campaign.services.night import night_phase_start
+from campaign.services.operations import operation_run
+from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses, build_world
+from tests.campaign.factories import campaign_with_sides
+
+pytestmark = pytest.mark.django_db
+# Members who read as themselves; API keys have their own matrix (tests/api/test_access.py).
+READERS = (Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER, Role.UMPIRE)
+
+
+@pytest.fixture
+def world() -> World:
+    return build_world()
+
+
+def night_over(world: World) -> None:
+    """Day 2 reported and through its night phase, so day 3 may dawn."""
+    battle_report(world.planned.pk, ACTOR, {"battalions": [{"code": "A1"}]})
+    operation_run(night_phase_start(world.campaign.pk, ACTOR).pk)
+
+
+def reserve_force(world: World, side: models.Side, name: str) -> models.Force:
+    return models.Force.objects.create(
+        campaign=world.campaign,
+        side=side,
+        name=name,
+        nation=side.nations[0],
+        arrival_status=ArrivalStatus.IN_RESERVE,
+    )
+
+
+def weather_roll(world: World) -> models.RollRecord:
+    return world.campaign.rolls.get(procedure="gb.weather", day__number=2, override_of=None)
+
+
+def other_weather(world: World) -> str:
+    today = models.CampaignDay.objects.get(campaign=world.campaign, number=2).weather
+    return next(w for w in "CDOF" if w != today)
+
+
+def axis_reserve(world: World) -> None:
+    reserve_force(world, world.axis, "Reserve")
+
+
+def due_today(world: World) -> None:
+    """A reserve force scheduled for today after the segment opened: arrival rolls wait for a start."""
+    models.Force.objects.filter(pk=reserve_force(world, world.axis, "Livorno").pk).update(
+        arrival_status=ArrivalStatus.SCHEDULED, arrival_day=2
+    )
+
+
+@dataclass(frozen=True)
+class Write:
+    url: Callable[[World], str]
+    body: Callable[[World], Any]
+    status: int
+    prepare: Callable[[World], None] = lambda world: None
+
+
+WRITES = {
+    "dawn": Write(lambda w: w.url("day-dawn"), lambda w: {}, 201, night_over),
+    "advance segment": Write(lambda w: w.url("day-advance-segment", number=2), lambda w: None, 200),
+    "activation spend": Write(
+        lambda w: w.url("activation-spend-list", side_pk=w.axis.pk),
+        lambda w: {"column": "1 Bn", "turn": 0, "battalion_codes": ["A1"]},
+        201,
+    ),
+    "roll override": Write(
+        lambda w: w.url("roll-override", pk=weather_roll(w).pk),
+        lambda w: {"changes": {"weather": other_weather(w)}, "reason": "the forecast was wrong"},
+        201,
+    ),
+    "reinforcement": Write(
+        lambda w: w.url("reinforcement-list"),
+        lambda w: {"force_id": w.campaign.forces.get(name="Reserve").pk, "day": 3, "zone": "Gozo"},
+        201,
+        axis_reserve,
+    ),
+    "arrival rolls": Write(
+        lambda w: w.url("operation-list"), lambda w: {"kind": OperationKind.ARRIVALS}, 202, due_today
+    ),
+}
+
+
+@pytest.mark.parametrize("name", WRITES)
+def test_only_the_umpire_writes_and_refusals_change_nothing(world, name):
+    write = WRITES[name]
+    write.prepare(world)
+
+    responses = assert_statuses(
+        world,
+        "post",
+        write.url(world),
+        {**WRITE_REFUSED, Role.UMPIRE: write.status},
+        write.body(world),
+        unchanged=True,
+    )
+
+    assert responses[Role.OTHER_UMPIRE].json()["error"]["code"] == "not_found"
+    assert responses[Role.OBSERVER].json()["error"]["code"] == "permission_denied"
+
+
+@pytest.mark.parametrize("name", WRITES)
+def test_a_retried_write_returns_the_first_response_and_changes_nothing(world, name):
+    write = WRITES[name]
+    write.prepare(world)
+    umpire = world.client(Role.UMPIRE)
+    body = write.body(world)
+
+    first = umpire.post(write.url(world), body, format="json", headers={HEADER: f"{name}-1"})
+    state = world.state()
+    again = umpire.post(write.url(world), body, format="json", headers={HEADER: f"{name}-1"})
+
+    assert first.status_code == again.status_code == write.status
+    assert again.json() == first.json()
+    assert again[REPLAYED_HEADER] == "true"
+    assert world.state() == state
+
+
+def test_dawn_opens_the_next_day_with_its_rolls_event_and_tallies(world):
+    night_over(world)
+
+    response = world.client(Role.UMPIRE).post(world.url("day-dawn"), {}, format="json")
+
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["number"], body["status"]) == (3, DayStatus.DAY)
+    assert [s["segment"] for s in body["segments"]] == ["early morning"]
+    assert response["Location"].endswith(world.url("day-detail", number=3))
+    assert world.campaign.rolls.filter(day__number=3, procedure="gb.weather").count() == 1
+    assert world.campaign.events.filter(verb=EventVerb.DAY_DAWNED, day_number=3).count() == 1
+    assert models.SideDayTally.objects.filter(day__campaign=world.campaign, day__number=3).count() == 2
+
+
+def test_dawn_refuses_bad_input_and_an_unfinished_day_naming_the_field(world):
+    umpire = world.client(Role.UMPIRE)
+    early = umpire.post(world.url("day-dawn"), {}, format="json")
+    night_over(world)
+    before = world.state()
+
+    shapeless = umpire.post(world.url("day-dawn"), {"deployments": [{"battalion": "A1"}]}, format="json")
+    not_in_reserve = umpire.post(
+        world.url("day-dawn"), {"deployments": [{"battalion": "A1", "range_inches": 12}]}, format="json"
+    )
+
+    assert early.status_code == 409
+    assert early.json()["error"]["code"] == "day_not_over"
+    assert shapeless.status_code == 400
+    assert list(shapeless.json()["error"]["fields"]) == ["deployments[0].range_inches"]
+    assert not_in_reserve.status_code == 400
+    assert list(not_in_reserve.json()["error"]["fields"]) == ["deployments[0].battalion"]
+    assert world.state() == before
+    assert not world.campaign.days.filter(number=3).exists()
+
+
+def test_advancing_opens_the_next_segment_of_the_day_under_way_only(world):
+    umpire = world.client(Role.UMPIRE)
+
+    advanced = umpire.post(world.url("day-advance-segment", number=2))
+    past = umpire.post(world.url("day-advance-segment", number=1))
+    missing = umpire.post(world.url("day-advance-segment", number=99))
+
+    assert advanced.status_code == 200
+    assert [s["segment"] for s in advanced.json()["segments"]] == ["early morning", "morning"]
+    segment = models.DaySegmentRecord.objects.get(day__campaign=world.campaign, day__number=2, order=1)
+    assert segment.rolls.filter(procedure="pk.wind").exists()
+    assert world.campaign.events.filter(verb=EventVerb.SEGMENT_ADVANCED, object_id=segment.pk).exists()
+    assert past.status_code == 409
+    assert (past.json()["error"]["code"], list(past.json()["error"]["fields"])) == (
+        "not_current_day",
+        ["day"],
+    )
+    assert missing.status_code == 404
+    assert models.DaySegmentRecord.objects.filter(day__campaign=world.campaign, day__number=2).count() == 2
+
+
+def test_an_activation_spend_lowers_the_pool_and_activates_the_battalion(world):
+    models.Side.objects.filter(pk=world.axis.pk).update(activation_points=5)
+
+    response = world.client(Role.UMPIRE).post(
+        world.url("activation-spend-list", side_pk=world.axis.pk),
+        {"column": "1 Bn", "turn": 0, "battalion_codes": ["A1"]},
+        format="json",
+    )
+
+    assert response.status_code == 201
+    assert {k: response.json()[k] for k in ("side", "day", "turn", "column", "cost", "battalions")} == {
+        "side": world.axis.pk,
+        "day": 2,
+        "turn": 0,
+        "column": "1 Bn",
+        "cost": 1,
+        "battalions": ["A1"],
+    }
+    assert models.Side.objects.get(pk=world.axis.pk).activation_points == 4
+    assert world.battalion("A1").activation == "activated"
+    assert world.campaign.events.filter(verb=EventVerb.ACTIVATION_SPENT).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "code"),
+    [
+        ({"column": "9 Bgs", "turn": 0, "battalion_codes": ["A1"]}, "column", "invalid"),
+        ({"column": "1 Bn", "turn": 0, "battalion_codes": []}, "battalion_codes", "invalid"),
+        ({"column": "1 Bn", "turn": -1, "battalion_codes": ["A1"]}, "turn", "invalid"),
+        ({"column": "1 Bn", "turn": 0, "battalion_codes": ["L1"]}, "battalion_codes[0]", "invalid"),
+        ({"column": "1 Bn", "turn": 11, "battalion_codes": ["A1"]}, "turn", "invalid"),
+        ({"column": "3 Bgs", "turn": 1, "battalion_codes": ["A1"]}, "column", "pool_overspent"),
+    ],
+)
+def test_a_refused_spend_names_the_field_and_writes_nothing(world, body, field, code):
+    models.Side.objects.filter(pk=world.axis.pk).update(activation_points=2)
+    before = world.state()
+
+    response = world.client(Role.UMPIRE).post(
+        world.url("activation-spend-list", side_pk=world.axis.pk), body, format="json"
+    )
+
+    assert response.status_code == 400
+    assert (response.json()["error"]["code"], list(response.json()["error"]["fields"])) == (code, [field])
+    if code == "pool_overspent":
+        assert response.json()["error"]["rule"] == COST_RULE
+    assert world.state() == before
+    assert models.Side.objects.get(pk=world.axis.pk).activation_points == 2
+    assert not models.ActivationSpend.objects.filter(side=world.axis).exists()
+
+
+def test_spends_are_listed_to_the_sides_players_and_the_umpire_only(world):
+    url = world.url("activation-spend-list", side_pk=world.axis.pk)
+    world.client(Role.UMPIRE).post(
+        url, {"column": "1 Bn", "turn": 0, "battalion_codes": ["A1"]}, format="json"
+    )
+
+    seen = {role: world.client(role).get(url) for role in READERS}
+    refused = assert_statuses(world, "get", url, {Role.ANONYMOUS: 403, Role.OTHER_UMPIRE: 404})
+    unknown_side = world.client(Role.UMPIRE).get(
+        world.url("activation-spend-list", side_pk=campaign_with_sides().sides.first().pk)
+    )
+
+    assert {role: r.status_code for role, r in seen.items()} == dict.fromkeys(READERS, 200)
+    counts = {role: r.json()["count"] for role, r in seen.items()}
+    assert counts == {Role.AXIS_PLAYER: 1, Role.UMPIRE: 1, Role.ALLIED_PLAYER: 0, Role.OBSERVER: 0}
+    assert seen[Role.AXIS_PLAYER].json()["results"][0]["battalions"] == ["A1"]
+    assert refused[Role.OTHER_UMPIRE].json()["error"]["code"] == "not_found"
+    assert unknown_side.status_code == 404
+
+
+def test_an_override_keeps_the_original_roll_and_answers_both(world):
+    roll = weather_roll(world)
+    weather = other_weather(world)
+
+    response = world.client(Role.UMPIRE).post(
+        world.url("roll-override", pk=roll.pk),
+        {"changes": {"weather": weather}, "reason": "the forecast was wrong"},
+        format="json",
+    )
+
+    assert response.status_code == 201
+    original, override = response.json()["original"], response.json()["override"]
+    assert original["id"] == roll.pk
+    assert original["changes"] == roll.changes
+    assert (override["override_of"], override["changes"]) == (roll.pk, {"weather": weather})
+    assert models.CampaignDay.objects.get(campaign=world.campaign, number=2).weather == weather
+    assert models.RollRecord.objects.get(pk=roll.pk).result == roll.result
+    assert world.campaign.events.filter(verb=EventVerb.ROLL_OVERRIDDEN).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"changes": {"weather": "Z"}, "reason": "typo"}, "changes.weather"),
+        ({"changes": {"turns": 3}, "reason": "typo"}, "changes.turns"),
+        ({"changes": {}, "reason": "typo"}, "changes"),
+        ({"changes": {"weather": "C"}, "reason": ""}, "reason"),
+    ],
+)
+def test_a_refused_override_names_the_field_and_writes_nothing(world, body, field):
+    roll = weather_roll(world)
+    before = world.state()
+
+    response = world.client(Role.UMPIRE).post(world.url("roll-override", pk=roll.pk), body, format="json")
+
+    assert response.status_code == 400
+    assert list(response.json()["error"]["fields"]) == [field]
+    assert world.state() == before
+    assert not models.RollRecord.objects.filter(override_of=roll).exists()
+
+
+def test_the_reinforcement_schedule_shows_a_player_only_their_own_sides_forces(world):
+    axis_reserve = reserve_force(world, world.axis, "Axis reserve")
+    allied_reserve = reserve_force(world, world.allied, "Allied reserve")
+    url = world.url("reinforcement-list")
+
+    seen = {role: world.client(role).get(url) for role in READERS}
+    refused = assert_statuses(world, "get", url, {Role.ANONYMOUS: 403, Role.OTHER_UMPIRE: 404})
+
+    ids = {role: {row["id"] for row in r.json()["results"]} for role, r in seen.items()}
+    assert ids == {
+        Role.UMPIRE: {axis_reserve.pk, allied_reserve.pk},
+        Role.AXIS_PLAYER: {axis_reserve.pk},
+        Role.ALLIED_PLAYER: {allied_reserve.pk},
+        Role.OBSERVER: set(),
+    }
+    assert seen[Role.AXIS_PLAYER].json()["results"][0]["arrival_status"] == ArrivalStatus.IN_RESERVE
+    assert refused[Role.OTHER_UMPIRE].status_code == 404
+
+
+def test_scheduling_a_reinforcement_sets_its_day_and_zone(world):
+    force = reserve_force(world, world.allied, "Allied reserve")
+
+    response = world.client(Role.UMPIRE).post(
+        world.url("reinforcement-list"), {"force_id": force.pk, "day": 4, "zone": "Gozo"}, format="json"
+    )
+
+    assert response.status_code == 201
+    assert {k: response.json()[k] for k in ("id", "arrival_status", "arrival_day", "arrival_zone")} == {
+        "id": force.pk,
+        "arrival_status": ArrivalStatus.SCHEDULED,
+        "arrival_day": 4,
+        "arrival_zone": "Gozo",
+    }
+    force.refresh_from_db()
+    assert (force.arrival_status, force.arrival_day, force.arrival_zone) == (
+        ArrivalStatus.SCHEDULED,
+        4,
+        "Gozo",
+    )
+    assert world.campaign.events.filter(verb=EventVerb.REINFORCEMENT_SCHEDULED, object_id=force.pk).exists()
+
+
+def test_a_refused_schedule_names_the_field_and_writes_nothing(world):
+    force = reserve_force(world, world.axis, "Axis reserve")
+    elsewhere = campaign_with_sides().forces.first()
+    on_table = world.campaign.forces.get(side=world.axis, arrival_status=ArrivalStatus.ON_TABLE)
+    umpire = world.client(Role.UMPIRE)
+    before = world.state()
+    url = world.url("reinforcement-list")
+
+    cases = {
+        "day": umpire.post(url, {"force_id": force.pk, "day": 0}, format="json"),
+        "force_id": umpire.post(url, {"force_id": elsewhere.pk, "day": 3}, format="json"),
+        "passed": umpire.post(url, {"force_id": force.pk, "day": 1}, format="json"),
+        "on table": umpire.post(url, {"force_id": on_table.pk, "day": 3}, format="json"),
+    }
+
+    fields = {name: (r.status_code, list(r.json()["error"]["fields"])) for name, r in cases.items()}
+    assert fields == {
+        "day": (400, ["day"]),
+        "force_id": (400, ["force_id"]),
+        "passed": (400, ["day"]),
+        "on table": (409, ["force"]),
+    }
+    assert world.state() == before
+    force.refresh_from_db()
+    assert force.arrival_status == ArrivalStatus.IN_RESERVE
+
+
+def test_arrival_rolls_start_in_the_segment_for_forces_due_since_it_opened(world):
+    umpire = world.client(Role.UMPIRE)
+    nothing_due = umpire.post(world.url("operation-list"), {"kind": OperationKind.ARRIVALS}, format="json")
+    due_today(world)
+
+    started = umpire.post(world.url("operation-list"), {"kind": OperationKind.ARRIVALS}, format="json")
+    again = umpire.post(world.url("operation-list"), {"kind": OperationKind.ARRIVALS}, format="json")
+
+    assert nothing_due.status_code == 409
+    assert nothing_due.json()["error"]["code"] == "no_arrivals_due"
+    assert started.status_code == 202
+    assert (started.json()["kind"], started.json()["status"]) == (
+        OperationKind.ARRIVALS,
+        OperationStatus.PENDING,
+    )
+    assert started["Location"] == started.json()["url"]
+    assert world.campaign.forces.get(name="Livorno").arrival_status == ArrivalStatus.ROLLING
+    assert world.campaign.events.filter(verb=EventVerb.ARRIVALS_STARTED).count() == 1
+    assert again.status_code == 409
+    assert again.json()["error"]["code"] == "arrivals_exist"

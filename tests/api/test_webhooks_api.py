@@ -1,0 +1,205 @@
+"""The webhook endpoints: umpires only, secrets write-only, the delivery log, pings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.db import transaction
+
+from campaign import models
+from campaign.choices import DeliveryStatus, EventVerb
+from campaign.services.audit import event_record
+from campaign.services.webhooks import webhook_deliver, webhook_subscribe
+from tests.api.world import (
+    ACTOR,
+    WRITE_REFUSED,
+    Role,
+    World,
+    assert_statuses,
+    build_world,
+    query_count,
+    strings,
+)
+from tests.webhook_receiver import Receiver, documented_verify_signature, running
+
+pytestmark = pytest.mark.django_db
+
+SECRET = "the-umpires-own-secret"
+HOOK = "https://club.example/hooks/campaign"
+
+
+@pytest.fixture
+def world() -> World:
+    return build_world()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with running(Receiver()) as receiver:
+        yield receiver
+
+
+def subscription(world: World, url: str = HOOK) -> models.WebhookSubscription:
+    return webhook_subscribe(world.campaign.pk, ACTOR, url=url, events=[EventVerb.DAY_DAWNED], secret=SECRET)
+
+
+def dawn_event(world: World) -> models.Event:
+    with transaction.atomic():
+        return event_record(world.campaign, EventVerb.DAY_DAWNED, world.campaign, "Day 2 dawns", ACTOR)
+
+
+def test_only_umpires_see_and_manage_webhooks(world):
+    hook = subscription(world)
+    umpire_only = {**WRITE_REFUSED, Role.UMPIRE: 200}
+    for url in (
+        world.url("webhook-list"),
+        world.url("webhook-detail", pk=hook.pk),
+        world.url("webhook-delivery-list", webhook_pk=hook.pk),
+    ):
+        assert_statuses(world, "get", url, umpire_only)
+
+    body = {"url": HOOK, "events": ["night.done"]}
+    assert_statuses(world, "post", world.url("webhook-list"), {**WRITE_REFUSED, Role.UMPIRE: 201}, body)
+    detail = world.url("webhook-detail", pk=hook.pk)
+    assert_statuses(world, "patch", detail, {**WRITE_REFUSED, Role.UMPIRE: 200}, {"active": False})
+    assert_statuses(world, "delete", detail, {**WRITE_REFUSED, Role.UMPIRE: 204})
+
+    assert list(models.WebhookSubscription.objects.values_list("events", "active")) == [
+        (["night.done"], True)
+    ]
+
+
+def test_another_campaigns_webhooks_are_not_found(world):
+    other = models.Campaign.objects.exclude(pk=world.campaign.pk).get()  # the other umpire's
+    theirs = webhook_subscribe(other.pk, ACTOR, url=HOOK, events=[EventVerb.DAY_DAWNED])
+    umpire = world.client(Role.UMPIRE)
+
+    assert umpire.get(world.url("webhook-detail", pk=theirs.pk)).status_code == 404
+    assert umpire.get(world.url("webhook-delivery-list", webhook_pk=theirs.pk)).status_code == 404
+    assert umpire.get(world.url("webhook-list")).json()["results"] == []
+
+
+def test_the_secret_is_shown_once_and_only_when_the_service_made_it(world):
+    umpire = world.client(Role.UMPIRE)
+
+    made = umpire.post(world.url("webhook-list"), {"url": HOOK, "events": ["day.dawned"]}, format="json")
+    given = umpire.post(
+        world.url("webhook-list"), {"url": HOOK, "events": ["day.dawned"], "secret": SECRET}, format="json"
+    )
+
+    assert made.status_code == given.status_code == 201
+    stored = models.WebhookSubscription.objects.get(pk=made.json()["id"])
+    assert made.json()["secret"] == stored.secret
+    assert len(stored.secret) >= 32
+    assert made["Location"].endswith(world.url("webhook-detail", pk=stored.pk))
+    assert given.json()["secret"] is None
+    shown = [
+        umpire.get(world.url("webhook-list")).json(),
+        umpire.get(world.url("webhook-detail", pk=stored.pk)).json(),
+        umpire.patch(world.url("webhook-detail", pk=stored.pk), {"active": False}, format="json").json(),
+    ]
+    for body in shown:
+        assert not {stored.secret, SECRET, "secret"} & set(strings(body))
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"url": "ftp://club.example/hooks", "events": ["day.dawned"]}, "url"),
+        ({"url": "javascript:alert(1)", "events": ["day.dawned"]}, "url"),
+        ({"url": HOOK, "events": ["segment.advanced"]}, "events[0]"),
+        ({"url": HOOK, "events": []}, "events"),
+        ({"events": ["day.dawned"]}, "url"),
+        ({"url": HOOK, "events": ["day.dawned"], "secret": "short"}, "secret"),
+    ],
+)
+def test_invalid_subscriptions_answer_400_naming_the_field_and_write_nothing(world, body, field):
+    response = world.client(Role.UMPIRE).post(world.url("webhook-list"), body, format="json")
+
+    assert response.status_code == 400
+    assert field in response.json()["error"]["fields"]
+    assert not models.WebhookSubscription.objects.exists()
+
+
+def test_a_patch_is_validated_like_a_subscription(world):
+    hook = subscription(world)
+    umpire = world.client(Role.UMPIRE)
+
+    refused = umpire.patch(
+        world.url("webhook-detail", pk=hook.pk), {"url": "file:///etc/passwd"}, format="json"
+    )
+    changed = umpire.patch(world.url("webhook-detail", pk=hook.pk), {"events": ["night.done"]}, format="json")
+
+    assert (refused.status_code, list(refused.json()["error"]["fields"])) == (400, ["url"])
+    assert (changed.status_code, changed.json()["events"]) == (200, ["night.done"])
+    hook.refresh_from_db()
+    assert (hook.url, hook.events, hook.secret) == (HOOK, ["night.done"], SECRET)
+
+
+def test_the_delivery_log_shows_each_delivery_and_filters_by_status(world, receiver):
+    hook = subscription(world, receiver.url)
+    first, second = dawn_event(world), dawn_event(world)
+    webhook_deliver(models.WebhookDelivery.objects.get(event=first).pk)
+    umpire = world.client(Role.UMPIRE)
+    url = world.url("webhook-delivery-list", webhook_pk=hook.pk)
+
+    log = umpire.get(url).json()["results"]
+    delivered = umpire.get(url, {"status": DeliveryStatus.DELIVERED}).json()["results"]
+
+    assert [(d["status"], d["attempts"], d["response_status"]) for d in log] == [
+        ("pending", 0, None),
+        ("delivered", 1, 200),
+    ]
+    assert [d["payload"]["id"] for d in log] == [second.pk, first.pk]
+    assert [d["event"] for d in log] == ["day.dawned", "day.dawned"]
+    assert log[1]["delivered_at"] == log[1]["last_attempt_at"] is not None
+    assert [d["payload"]["id"] for d in delivered] == [first.pk]
+
+
+def test_the_delivery_log_takes_as_many_queries_for_30_deliveries_as_for_1(world):
+    hook = subscription(world)
+    umpire = world.client(Role.UMPIRE)
+    url = world.url("webhook-delivery-list", webhook_pk=hook.pk)
+    umpire.get(url)  # the session, loaded once
+    dawn_event(world)
+    one, _ = query_count(umpire, url)
+    for _ in range(29):
+        dawn_event(world)
+    thirty, response = query_count(umpire, url)
+
+    assert response.json()["count"] == 30
+    assert one == thirty
+
+
+def test_a_ping_sends_a_signed_test_event_and_reports_the_answer(world):
+    verify_signature = documented_verify_signature()
+    umpire = world.client(Role.UMPIRE)
+    with running(Receiver()) as happy, running(Receiver(status=500)) as broken:
+        pinged = umpire.post(world.url("webhook-ping", pk=subscription(world, happy.url).pk))
+        refused = umpire.post(world.url("webhook-ping", pk=subscription(world, broken.url).pk))
+
+    assert pinged.status_code == refused.status_code == 200
+    assert pinged.json() == {"delivered": True, "response_status": 200, "error": ""}
+    assert refused.json() == {
+        "delivered": False,
+        "response_status": 500,
+        "error": "HTTP 500 Internal Server Error",
+    }
+    [ping] = happy.requests
+    assert ping.headers["X-Campaign-Event"] == "ping"
+    assert ping.json()["campaign"] == world.campaign.slug
+    assert verify_signature(SECRET, ping.headers, ping.body)
+    assert not models.WebhookDelivery.objects.exists()
+
+
+def test_a_ping_to_nobody_reports_the_connection_error(world):
+    with running(Receiver()) as gone:
+        url = gone.url  # a port nobody listens on once the receiver stopped
+    hook = subscription(world, url)
+
+    response = world.client(Role.UMPIRE).post(world.url("webhook-ping", pk=hook.pk))
+
+    assert response.json()["delivered"] is False
+    assert response.json()["response_status"] is None
+    assert "Connection refused" in response.json()["error"]

@@ -1,0 +1,248 @@
+"""Force-status benchmark (`make bench`): one division of 1,000 stands, against floors.
+
+In process: the endpoint through Django's test client (middleware, session,
+DRF, fog of war, ETag), against a floor measured in the same run on the same
+rows: one raw psycopg query of the force's stands with their battalions, plus
+orjson of the endpoint's own payload.
+
+Over HTTP: requests/s of the endpoint served by gunicorn on loopback, against a
+bare WSGI app (:mod:`tests.benchmarks.bare_wsgi`) in the same gunicorn set-up
+returning the same bytes, both under the same multi-process keep-alive client.
+
+Prints JSON with the ratios. Not a test: the numbers are reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import django
+import orjson
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+# A broker database of its own: the night phase below runs in this process, never on a worker.
+os.environ["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0] + "/13"
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection, connections  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_databases, teardown_databases  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+from campaign import models  # noqa: E402
+from campaign.choices import MemberRole, StandType  # noqa: E402
+from campaign.services.audit import Actor  # noqa: E402
+from campaign.services.battles import battle_create, battle_report  # noqa: E402
+from campaign.services.days import day_dawn  # noqa: E402
+from campaign.services.night import night_phase_start  # noqa: E402
+from campaign.services.operations import operation_run  # noqa: E402
+from config.celery_app import app as celery_app  # noqa: E402
+from config.devstack import BIN, ROOT, free_port, port_open  # noqa: E402
+from tests.campaign.factories import campaign_with_sides  # noqa: E402
+from tests.conftest import worker_database_url  # noqa: E402
+
+BATTALIONS = 100
+STANDS_PER_BATTALION = 10  # 1,000 stands in the division
+ITERATIONS = 300
+HTTP_SECONDS = 5.0
+GUNICORN_WORKERS = 2
+CLIENT_PROCESSES = 4
+BENCH = Actor(request_id="bench")
+# The rows the status is computed from: every stand of the force, with its battalion.
+FLOOR_SQL = """
+SELECT b.id, b.code, b.name, b.in_reserve, b.activation, b.supply_situation, b.fuel_state,
+       b.ammo_low_markers, s.stand_type, s.status
+FROM campaign_stand s
+JOIN campaign_battalion b ON b.id = s.battalion_id
+JOIN campaign_battlegroup g ON g.id = b.battlegroup_id
+WHERE g.force_id = %s
+"""
+
+
+def division() -> tuple[models.Force, Any]:
+    """The Axis division on day 2, after a battle and a night, and a player of its side."""
+    campaign = campaign_with_sides(battalions_per_side=BATTALIONS, stands_per_battalion=STANDS_PER_BATTALION)
+    axis, allied = campaign.sides.get(name="Axis"), campaign.sides.get(name="Allied")
+    stands = models.Stand.objects.filter(campaign=campaign)
+    stands.filter(label__in=["3", "4"]).update(stand_type=StandType.SMG)
+    stands.filter(label="5").update(stand_type=StandType.HEAVY_WEAPONS)
+    stands.filter(label="6").update(stand_type=StandType.AT_GUN)
+    codes = sorted(axis.battalions.values_list("code", flat=True))
+    day_dawn(campaign.pk, BENCH)
+    fought = codes[: BATTALIONS // 3]
+    battle = battle_create(
+        campaign.pk,
+        BENCH,
+        sector="Ta' Qali",
+        battle_type="Local Attack",
+        attacker_id=axis.pk,
+        defender_id=allied.pk,
+        battalion_codes=[*fought, "L1"],
+    )
+    battle_report(
+        battle.pk,
+        BENCH,
+        {"battalions": [{"code": code, "destroyed": ["2"], "suppressed": ["3"]} for code in fought]},
+    )
+    operation_run(night_phase_start(campaign.pk, BENCH).pk)
+    day_dawn(campaign.pk, BENCH)
+    battle_create(
+        campaign.pk,
+        BENCH,
+        sector="Mdina",
+        battle_type="Local Attack",
+        attacker_id=axis.pk,
+        defender_id=allied.pk,
+        battalion_codes=[*codes[-10:], "L2"],
+    )
+    player = get_user_model().objects.create_user(username="bench-axis")
+    models.Membership.objects.create(user=player, campaign=campaign, role=MemberRole.PLAYER, side=axis)
+    return models.Force.objects.get(side=axis), player
+
+
+def per_call(calls: int, work: Callable[[], object]) -> float:
+    """Mean seconds per call, after a few warm-up calls."""
+    for _ in range(5):
+        work()
+    start = time.perf_counter()
+    for _ in range(calls):
+        work()
+    return (time.perf_counter() - start) / calls
+
+
+def in_process(url: str, client: Client, force: models.Force) -> dict[str, Any]:
+    response = client.get(url)
+    assert response.status_code == 200, response.content
+    payload = json.loads(response.content)
+    connection.ensure_connection()
+    raw = connection.connection  # the psycopg connection under Django's
+
+    def floor() -> None:
+        raw.execute(FLOOR_SQL, [force.pk]).fetchall()
+        orjson.dumps(payload)
+
+    endpoint_seconds = per_call(ITERATIONS, lambda: client.get(url))
+    floor_seconds = per_call(ITERATIONS, floor)
+    return {
+        "stands": raw.execute(FLOOR_SQL, [force.pk]).rowcount,
+        "battalions": len(payload["battalions"]),
+        "response_bytes": len(response.content),
+        "endpoint_ms": round(endpoint_seconds * 1000, 3),
+        "floor_ms": round(floor_seconds * 1000, 3),
+        "ratio_to_floor": round(endpoint_seconds / floor_seconds, 2),
+    }
+
+
+@contextmanager
+def gunicorn(app: str, env: dict[str, str]) -> Iterator[int]:
+    """``app`` served by gunicorn on a free loopback port, stopped afterwards."""
+    port = free_port()
+    command = [
+        str(BIN / "gunicorn"),
+        app,
+        f"--bind=127.0.0.1:{port}",
+        f"--workers={GUNICORN_WORKERS}",
+        "--worker-class=gthread",  # keeps connections alive, as the client expects
+        "--threads=2",
+        "--log-level=warning",
+    ]
+    process = subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not port_open("127.0.0.1", port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"gunicorn did not start {app}")
+            time.sleep(0.1)
+        yield port
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+
+
+def _client_loop(port: int, path: str, headers: dict[str, str], seconds: float) -> int:
+    """One keep-alive connection requesting ``path`` for ``seconds``: how many 200s it got."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    done = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        if response.status != 200:
+            raise RuntimeError(f"GET {path} answered {response.status}")
+        done += 1
+    conn.close()
+    return done
+
+
+def requests_per_second(port: int, path: str, headers: dict[str, str]) -> float:
+    with multiprocessing.get_context("fork").Pool(CLIENT_PROCESSES) as pool:
+        pool.starmap(_client_loop, [(port, path, headers, 1.0)] * CLIENT_PROCESSES)  # warm-up
+        done = pool.starmap(_client_loop, [(port, path, headers, HTTP_SECONDS)] * CLIENT_PROCESSES)
+    return sum(done) / HTTP_SECONDS
+
+
+def over_http(url: str, client: Client) -> dict[str, Any]:
+    response = client.get(url)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    headers = {"Cookie": f"{settings.SESSION_COOKIE_NAME}={session}", "Accept": "application/json"}
+    env = {**os.environ, "DATABASE_URL": worker_database_url()}
+    connections.close_all()  # the client processes are forked: they must not share this socket
+    with tempfile.TemporaryDirectory() as directory:
+        body = Path(directory) / "force-status.json"
+        body.write_bytes(response.content)
+        bare_env = {**env, "BENCH_BODY_FILE": str(body), "BENCH_CONTENT_TYPE": response["Content-Type"]}
+        with gunicorn("config.wsgi:application", env) as port:
+            endpoint_rps = requests_per_second(port, url, headers)
+        with gunicorn("tests.benchmarks.bare_wsgi:application", bare_env) as port:
+            bare_rps = requests_per_second(port, url, headers)
+    return {
+        "gunicorn_workers": GUNICORN_WORKERS,
+        "client_processes": CLIENT_PROCESSES,
+        "endpoint_requests_per_second": round(endpoint_rps, 1),
+        "bare_wsgi_requests_per_second": round(bare_rps, 1),
+        "ratio_to_bare": round(endpoint_rps / bare_rps, 3),
+    }
+
+
+def main() -> int:
+    connection.settings_dict["NAME"] = "campaign_bench_force_status"
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        force, player = division()
+        client = Client(HTTP_HOST="localhost")  # in ALLOWED_HOSTS, as "testserver" is not
+        client.force_login(player)
+        url = reverse("api:force-force-status", kwargs={"campaign_slug": force.campaign.slug, "pk": force.pk})
+        process = in_process(url, client, force)
+        http = over_http(url, client)
+    finally:
+        connections.close_all()
+        teardown_databases(old, verbosity=0)
+        celery_app.control.purge()
+    report = {
+        "force_status": {"in_process": process, "http": http},
+        "targets": {
+            "in_process_ratio_to_floor_at_most_2": process["ratio_to_floor"] <= 2.0,
+            "http_ratio_to_bare_at_least_0_5": http["ratio_to_bare"] >= 0.5,
+        },
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
