@@ -1,0 +1,76 @@
+import { Link, Route, Routes, useNavigate } from "react-router";
+import { RequireSession, useSession, useSignOut } from "./session";
+import { BattleDetailPage, BattlesPage } from "./pages/Battles";
+import { CampaignLayout } from "./pages/CampaignLayout";
+import { CampaignListPage } from "./pages/CampaignList";
+import { ChartsPage } from "./pages/Charts";
+import { DashboardPage } from "./pages/Dashboard";
+import { ForcesPage } from "./pages/Forces";
+import { NightPage } from "./pages/Night";
+import { RollsPage } from "./pages/Rolls";
+import { SignInPage } from "./pages/SignIn";
+
+function TopBar() {
+  const session = useSession();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  return (
+    <header className="topbar">
+      <Link to="/" className="brand">
+        Campaign
+      </Link>
+      {session.data?.authenticated ? (
+        <span className="who">
+          {session.data.username}{" "}
+          <button
+            type="button"
+            onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate("/login") })}
+          >
+            Sign out
+          </button>
+        </span>
+      ) : null}
+    </header>
+  );
+}
+
+export function App() {
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <TopBar />
+      <main id="main">
+        <Routes>
+          <Route path="/login" element={<SignInPage />} />
+          <Route
+            path="/"
+            element={
+              <RequireSession>
+                <CampaignListPage />
+              </RequireSession>
+            }
+          />
+          <Route
+            path="/campaigns/:slug"
+            element={
+              <RequireSession>
+                <CampaignLayout />
+              </RequireSession>
+            }
+          >
+            <Route index element={<DashboardPage />} />
+            <Route path="forces" element={<ForcesPage />} />
+            <Route path="battles" element={<BattlesPage />} />
+            <Route path="battles/:battleId" element={<BattleDetailPage />} />
+            <Route path="night" element={<NightPage />} />
+            <Route path="rolls" element={<RollsPage />} />
+            <Route path="charts" element={<ChartsPage />} />
+          </Route>
+          <Route path="*" element={<p>No such page. <Link to="/">Back to your campaigns</Link></p>} />
+        </Routes>
+      </main>
+    </>
+  );
+}

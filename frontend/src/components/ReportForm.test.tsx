@@ -1,0 +1,81 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { Schemas } from "../api/client";
+import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
+import { ReportForm } from "./ReportForm";
+
+const BATTLE: Schemas["Battle"] = {
+  id: 12,
+  day: 1,
+  sector: "Gudja",
+  battle_type: "Local Attack",
+  status: "set_up",
+  attacker: 1,
+  defender: 2,
+  continues: null,
+  feeds: [],
+  battalions: ["G1", "W1"],
+  setup: {},
+  report: null,
+};
+
+function stand(id: number, label: string, code: string): Schemas["Stand"] {
+  return { id, battalion: 1, battalion_code: code, label, stand_type: "infantry", status: "ok", equipment: null };
+}
+
+const STANDS = { G1: [stand(1, "1. Kp", "G1"), stand(2, "2. Kp", "G1")], W1: [stand(3, "A Coy", "W1")] };
+
+describe("the battle report form", () => {
+  it("shows the API's field errors next to the fields they name", async () => {
+    const message = "Ensure this value is greater than or equal to 0.";
+    stubFetch(
+      jsonResponse(400, {
+        error: {
+          code: "invalid",
+          message: `battalions[1].barrage_rounds_spent: ${message}`,
+          fields: { "battalions[1].barrage_rounds_spent": [message], "battalions[0].code": ["not in battle 12"] },
+          rule: null,
+        },
+      }),
+    );
+    renderWithProviders(<ReportForm slug="malta-1942" battle={BATTLE} stands={STANDS} />);
+
+    await userEvent.type(screen.getAllByLabelText("Barrage rounds spent")[1]!, "-1");
+    await userEvent.click(screen.getByRole("button", { name: "Submit report" }));
+
+    const field = screen.getAllByLabelText("Barrage rounds spent")[1]!;
+    await waitFor(() => expect(field).toHaveAttribute("aria-invalid", "true"));
+    expect(field).toHaveAccessibleDescription(message);
+    expect(screen.getAllByLabelText("Barrage rounds spent")[0]).toHaveAttribute("aria-invalid", "false");
+    expect(screen.getByText("not in battle 12")).toBeInTheDocument();
+  });
+
+  it("posts the stands lost or suppressed, points spent and objectives with an idempotency key", async () => {
+    const seen = stubFetch(jsonResponse(200, { ...BATTLE, status: "reported", report: { battalions: [] } }));
+    renderWithProviders(<ReportForm slug="malta-1942" battle={BATTLE} stands={STANDS} />);
+
+    await userEvent.selectOptions(screen.getByLabelText("1. Kp"), "destroyed");
+    await userEvent.selectOptions(screen.getByLabelText("2. Kp"), "suppressed");
+    await userEvent.type(screen.getAllByLabelText("Activation points spent")[0]!, "2");
+    await userEvent.type(screen.getAllByLabelText("Objectives taken (one a line)")[0]!, "Gudja airfield");
+    await userEvent.click(screen.getByRole("button", { name: "Submit report" }));
+
+    await screen.findByText("Report saved.");
+    const request = seen[0]!;
+    expect(request.url).toMatch(/\/api\/v1\/campaigns\/malta-1942\/battles\/12\/report\/$/);
+    expect(request.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await request.json()).toEqual({
+      battalions: [
+        {
+          code: "G1",
+          destroyed: ["1. Kp"],
+          suppressed: ["2. Kp"],
+          activation_points_spent: 2,
+          objectives: [{ name: "Gudja airfield" }],
+        },
+        { code: "W1" },
+      ],
+    });
+  });
+});

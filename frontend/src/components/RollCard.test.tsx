@@ -1,0 +1,58 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { Schemas } from "../api/client";
+import { RollCard } from "./RollCard";
+
+const ROLL: Schemas["Roll"] = {
+  id: 7,
+  day: 1,
+  segment: "morning",
+  battle: null,
+  force: 3,
+  battalion: "G1",
+  procedure: "gb.barrage_delay",
+  stream: "day/1/barrage",
+  inputs: {},
+  result: {
+    title: "Barrage delay",
+    subject: "G1",
+    rule: { system: "Great Battles of WWII", seed_file: "gb_campaign.md", section: "4.2" },
+    rolls: [{ dice: "2D6", faces: [5, 3], total: 8 }],
+    natural: 8,
+    modifiers: [
+      { name: "inferior artillery", value: -1, applies_to: "roll" },
+      { name: "on-call", value: 1, applies_to: "threshold" },
+    ],
+    score: 7,
+    threshold_base: 6,
+    threshold: 7,
+    comparison: "≥",
+    cell: null,
+    outcome_text: "on time",
+    line: "Barrage delay: 2D6 [5, 3] = 8 -1 inferior artillery = 7 vs ≥ 7 → on time",
+  },
+  line: "Barrage delay: 2D6 [5, 3] = 8 -1 inferior artillery = 7 vs ≥ 7 → on time",
+  actor: null,
+  created_at: "2024-01-01T00:00:00Z",
+};
+
+describe("the roll card", () => {
+  it("shows dice, faces, modifiers, threshold, outcome and rule reference", () => {
+    render(<RollCard roll={ROLL} />);
+
+    expect(screen.getByText("Dice").nextElementSibling).toHaveTextContent("2D6: 53");
+    expect(screen.getByLabelText("face 5")).toBeInTheDocument();
+    expect(screen.getByLabelText("face 3")).toBeInTheDocument();
+    expect(screen.getByText("-1 inferior artillery, +1 on-call (to threshold)")).toBeInTheDocument();
+    expect(screen.getByText("≥ 7")).toBeInTheDocument();
+    expect(screen.getByText("on time")).toBeInTheDocument();
+    expect(screen.getByText("Great Battles of WWII, gb_campaign.md § 4.2")).toBeInTheDocument();
+  });
+
+  it("falls back to the recorded line when the result has no dice", () => {
+    render(<RollCard roll={{ ...ROLL, result: { outcome: "x" } }} />);
+
+    expect(screen.getByText("Barrage delay", { exact: false })).toBeInTheDocument();
+    expect(screen.queryByText("Dice")).not.toBeInTheDocument();
+  });
+});

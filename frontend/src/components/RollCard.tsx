@@ -1,0 +1,65 @@
+import type { Schemas } from "../api/client";
+import type { RollResult } from "../api/types";
+import { asRecord } from "../api/types";
+
+function rollResult(roll: Schemas["Roll"]): RollResult | null {
+  const result = asRecord(roll.result);
+  return Array.isArray(result.rolls) ? (result as unknown as RollResult) : null;
+}
+
+function signed(value: number): string {
+  return value >= 0 ? `+${value}` : String(value);
+}
+
+/** One die roll as the audit trail keeps it: dice, faces, modifiers, threshold, outcome, rule. */
+export function RollCard({ roll }: { roll: Schemas["Roll"] }) {
+  const result = rollResult(roll);
+  const where = [roll.day ? `day ${roll.day}` : null, roll.segment, roll.battalion].filter(Boolean);
+  return (
+    <article className="card roll" aria-label={`roll ${roll.id}`}>
+      <header>
+        <strong>{result?.title ?? roll.procedure}</strong> <code>{roll.procedure}</code>
+        {where.length ? <span className="muted"> · {where.join(" · ")}</span> : null}
+      </header>
+      {result ? (
+        <dl className="facts">
+          <dt>Dice</dt>
+          <dd>
+            {result.rolls.map((thrown, index) => (
+              <span key={index} className="dice">
+                {thrown.dice}:{" "}
+                {thrown.faces.map((face, faceIndex) => (
+                  <span key={faceIndex} className="face" aria-label={`face ${face}`}>
+                    {face}
+                  </span>
+                ))}
+              </span>
+            ))}
+          </dd>
+          <dt>Modifiers</dt>
+          <dd>
+            {result.modifiers.length
+              ? result.modifiers
+                  .map((m) => `${signed(m.value)} ${m.name}${m.applies_to === "threshold" ? " (to threshold)" : ""}`)
+                  .join(", ")
+              : "none"}
+          </dd>
+          <dt>Score</dt>
+          <dd>{result.score}</dd>
+          <dt>Threshold</dt>
+          <dd>
+            {result.threshold === null ? "none" : `${result.comparison ?? ""} ${result.threshold}`.trim()}
+            {result.cell ? ` [${result.cell}]` : ""}
+          </dd>
+          <dt>Outcome</dt>
+          <dd>{result.outcome_text}</dd>
+          <dt>Rule</dt>
+          <dd>
+            {result.rule.system}, {result.rule.seed_file} § {result.rule.section}
+          </dd>
+        </dl>
+      ) : null}
+      <p className="line">{roll.line}</p>
+    </article>
+  );
+}

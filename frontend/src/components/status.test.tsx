@@ -1,0 +1,65 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { Schemas } from "../api/client";
+import { OperationProgress } from "../pages/Night";
+import { ApiError } from "../api/client";
+import { ErrorNotice, Masked, ProgressBar, StatusIcon } from "./status";
+
+function operation(status: Schemas["Operation"]["status"], done: number, total: number): Schemas["Operation"] {
+  return {
+    id: 4,
+    url: "/api/v1/campaigns/malta-1942/operations/4/",
+    kind: "night_phase",
+    day: 1,
+    segment: null,
+    status,
+    steps_done: done,
+    steps_total: total,
+    created_at: "2024-01-01T00:00:00Z",
+  };
+}
+
+describe("the progress bar", () => {
+  it("shows steps done of total", () => {
+    render(<ProgressBar label="Night phase" done={3} total={12} />);
+
+    const bar = screen.getByRole("progressbar", { name: "Night phase" });
+    expect(bar).toHaveAttribute("value", "3");
+    expect(bar).toHaveAttribute("max", "12");
+    expect(screen.getByText("3 / 12 steps (25%)")).toBeInTheDocument();
+  });
+
+  it("shows an operation's status, and its failure", () => {
+    const { rerender } = render(<OperationProgress operation={operation("running", 5, 10)} />);
+    expect(screen.getByRole("progressbar", { name: /day 1: running/ })).toHaveAttribute("value", "5");
+
+    rerender(<OperationProgress operation={{ ...operation("failed", 5, 10), error: "database gone" }} />);
+    expect(screen.getByRole("alert")).toHaveTextContent("The night phase failed: database gone");
+  });
+});
+
+describe("masked and status values", () => {
+  it("renders a field the fog of war hides as unknown, and shows real values", () => {
+    const shown = (value: unknown, hidden?: string) =>
+      render(<Masked value={value} hidden={hidden} />).container.textContent;
+
+    expect(shown(null)).toBe("unknown");
+    expect(shown(undefined, "hidden")).toBe("hidden");
+    expect(shown(0)).toBe("0");
+    expect(shown(false)).toBe("no");
+  });
+
+  it("labels the stand status icons", () => {
+    render(<StatusIcon status="suppressed" />);
+    expect(screen.getByRole("img", { name: "suppressed" })).toHaveTextContent("◐");
+  });
+
+  it("shows an API error's message, code and rule", () => {
+    const error = new ApiError(409, { code: "night_phase_exists", message: "already started", fields: {}, rule: "one night" });
+    render(<ErrorNotice error={error} />);
+    const alert = screen.getByRole("alert");
+    expect(alert).toHaveTextContent("already started");
+    expect(alert).toHaveTextContent("night_phase_exists");
+    expect(alert).toHaveTextContent("Rule: one night");
+  });
+});

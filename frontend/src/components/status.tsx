@@ -1,0 +1,82 @@
+/** Small display pieces: loading and error states, masked values, status icons, progress. */
+import type { UseQueryResult } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { ApiError } from "../api/client";
+import type { StandStatus } from "../api/types";
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="loading" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** An error as the API reports it: message, stable code and the rule broken. */
+export function ErrorNotice({ error }: { error: unknown }) {
+  if (error instanceof ApiError) {
+    return (
+      <div className="error" role="alert">
+        <strong>{error.body.message}</strong> <code>{error.body.code}</code>
+        {error.body.rule ? <p>Rule: {error.body.rule}</p> : null}
+      </div>
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    <div className="error" role="alert">
+      <strong>Could not reach the server.</strong> {message}
+    </div>
+  );
+}
+
+/** Renders a query's data, or its loading or error state. */
+export function QueryView<T>({
+  query,
+  what,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  what: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading what={what} />;
+  if (query.isError) return <ErrorNotice error={query.error} />;
+  return <>{children(query.data)}</>;
+}
+
+/** A field the API masks by fog of war (null): shown as "unknown", never as a blank. */
+export function Masked({ value, hidden = "unknown" }: { value: unknown; hidden?: string }) {
+  if (value === null || value === undefined) {
+    return <span className="masked">{hidden}</span>;
+  }
+  if (typeof value === "boolean") return <>{value ? "yes" : "no"}</>;
+  if (typeof value === "object") return <>{JSON.stringify(value)}</>;
+  return <>{String(value)}</>;
+}
+
+const STATUS_ICONS: Record<StandStatus, string> = { ok: "●", suppressed: "◐", destroyed: "✕" };
+
+export function StatusIcon({ status }: { status: StandStatus | undefined }) {
+  const known = status ?? "ok";
+  return (
+    <span className={`status status-${known}`} role="img" aria-label={known} title={known}>
+      {STATUS_ICONS[known]}
+    </span>
+  );
+}
+
+export function ProgressBar({ done, total, label }: { done: number; total: number; label: string }) {
+  const percent = total > 0 ? Math.round((100 * done) / total) : 0;
+  return (
+    <div className="progress">
+      <label>
+        {label}
+        <progress max={total || 1} value={done} aria-valuetext={`${done} of ${total} steps`} />
+      </label>
+      <span className="progress-text">
+        {done} / {total} steps ({percent}%)
+      </span>
+    </div>
+  );
+}

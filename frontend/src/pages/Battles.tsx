@@ -1,0 +1,196 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link, useParams } from "react-router";
+import { api, unwrap, type Schemas } from "../api/client";
+import { asRecord, type BattleReport } from "../api/types";
+import { ReportForm } from "../components/ReportForm";
+import { Masked, QueryView } from "../components/status";
+import { useCampaign } from "../session";
+import { sideName } from "./Dashboard";
+
+type Battle = Schemas["Battle"];
+
+function useBattles(slug: string) {
+  return useQuery({
+    queryKey: ["battles", slug],
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/battles/", {
+          params: { path: { campaign_slug: slug }, query: { page_size: 500, ordering: "sector" } },
+        }),
+      ),
+  });
+}
+
+function byDay(battles: Battle[]): [number, Battle[]][] {
+  const days = new Map<number, Battle[]>();
+  for (const battle of battles) days.set(battle.day, [...(days.get(battle.day) ?? []), battle]);
+  return [...days.entries()].sort(([a], [b]) => b - a);
+}
+
+export function BattlesPage() {
+  const { campaign } = useCampaign();
+  const battles = useBattles(campaign.slug);
+  return (
+    <section>
+      <h1>Battles</h1>
+      <QueryView query={battles} what="battles">
+        {(page) =>
+          page.results.length ? (
+            byDay(page.results).map(([day, list]) => (
+              <section key={day}>
+                <h2>Day {day}</h2>
+                <ul className="cards">
+                  {list.map((battle) => (
+                    <li key={battle.id} className="card">
+                      <Link to={`/campaigns/${campaign.slug}/battles/${battle.id}`}>
+                        <strong>{battle.sector}</strong>
+                      </Link>{" "}
+                      <span className="tag">{battle.status}</span>
+                      <p className="muted">
+                        {battle.battle_type}: {sideName(campaign, battle.attacker)} attacks{" "}
+                        {sideName(campaign, battle.defender)} · {battle.battalions.join(", ") || "no battalions seen"}
+                      </p>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ))
+          ) : (
+            <p>No battles yet.</p>
+          )
+        }
+      </QueryView>
+    </section>
+  );
+}
+
+/** The battles this one continues and those it feeds, as links. */
+function BattleChain({ battle, all, slug }: { battle: Battle; all: Battle[]; slug: string }) {
+  const find = (id: number) => all.find((b) => b.id === id);
+  const earlier: Battle[] = [];
+  for (let previous = battle.continues ? find(battle.continues) : undefined; previous; ) {
+    earlier.unshift(previous);
+    previous = previous.continues ? find(previous.continues) : undefined;
+  }
+  const later = all.filter((b) => b.continues === battle.id);
+  const link = (b: Battle) => (
+    <Link to={`/campaigns/${slug}/battles/${b.id}`}>
+      Day {b.day}: {b.sector}
+    </Link>
+  );
+  if (!earlier.length && !later.length && !battle.feeds.length) return null;
+  return (
+    <nav aria-label="Linked battles" className="chain">
+      <h2>Linked battles</h2>
+      <ol>
+        {earlier.map((b) => (
+          <li key={b.id}>{link(b)}</li>
+        ))}
+        <li aria-current="page">
+          Day {battle.day}: {battle.sector}
+        </li>
+        {later.map((b) => (
+          <li key={b.id}>{link(b)}</li>
+        ))}
+      </ol>
+      {battle.feeds.length ? (
+        <p>
+          Feeds:{" "}
+          {battle.feeds.map((id) => {
+            const fed = find(id);
+            return <span key={id}>{fed ? link(fed) : `battle ${id}`} </span>;
+          })}
+        </p>
+      ) : null}
+    </nav>
+  );
+}
+
+function SetupResults({ setup }: { setup: Record<string, unknown> }) {
+  const entries = Object.entries(setup);
+  if (!entries.length) return <p className="muted">No set-up rolls yet (or none you may see).</p>;
+  return (
+    <dl className="setup">
+      {entries.map(([label, value]) => {
+        const result = asRecord(value);
+        const text = result.outcome_text ?? result.line;
+        return (
+          <div key={label}>
+            <dt>{String(result.title ?? label)}</dt>
+            <dd>{text === undefined ? JSON.stringify(value) : String(text)}</dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}
+
+function ReportView({ report }: { report: BattleReport }) {
+  return (
+    <ul>
+      {(report.battalions ?? []).map((line) => (
+        <li key={line.code}>
+          <strong>{line.code}</strong>: destroyed {line.destroyed?.join(", ") || "none"}; suppressed{" "}
+          {line.suppressed?.join(", ") || "none"}; activation points {line.activation_points_spent ?? 0}; barrage
+          rounds {line.barrage_rounds_spent ?? 0}
+          {line.objectives?.length ? `; objectives ${line.objectives.map((o) => o.name).join(", ")}` : ""}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function BattleDetailPage() {
+  const { campaign, isUmpire } = useCampaign();
+  const battleId = Number(useParams().battleId);
+  const battles = useBattles(campaign.slug);
+  const battle = useQuery({
+    queryKey: ["battle", campaign.slug, battleId],
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/battles/{id}/", {
+          params: { path: { campaign_slug: campaign.slug, id: battleId } },
+        }),
+      ),
+  });
+  const oob = useQuery({
+    queryKey: ["oob", campaign.slug],
+    queryFn: () =>
+      unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/oob/", { params: { path: { campaign_slug: campaign.slug } } })),
+    enabled: isUmpire,
+  });
+  return (
+    <QueryView query={battle} what="the battle">
+      {(data) => {
+        const stands: Record<string, Schemas["Stand"][]> = {};
+        for (const force of oob.data?.forces ?? [])
+          for (const group of force.battlegroups)
+            for (const battalion of group.battalions) stands[battalion.code] = battalion.stands;
+        const report = data.report as BattleReport | null;
+        const open = data.status !== "reported" && data.status !== "closed";
+        return (
+          <section>
+            <h1>
+              {data.sector} <span className="tag">{data.status}</span>
+            </h1>
+            <p className="muted">
+              Day {data.day} · {data.battle_type}: {sideName(campaign, data.attacker)} attacks{" "}
+              {sideName(campaign, data.defender)}
+            </p>
+            <p>Battalions: {data.battalions.join(", ") || <Masked value={null} />}</p>
+            <BattleChain battle={data} all={battles.data?.results ?? []} slug={campaign.slug} />
+            <h2>1943 set-up</h2>
+            <SetupResults setup={data.setup} />
+            <h2>Report</h2>
+            {report ? <ReportView report={report} /> : <p className="muted">Not reported yet.</p>}
+            {isUmpire && open ? (
+              <QueryView query={oob} what="the battalions' stands">
+                {() => <ReportForm key={data.id} slug={campaign.slug} battle={data} stands={stands} />}
+              </QueryView>
+            ) : null}
+          </section>
+        );
+      }}
+    </QueryView>
+  );
+}

@@ -1,0 +1,45 @@
+import { useQuery } from "@tanstack/react-query";
+import { NavLink, Outlet, useParams } from "react-router";
+import { api, unwrap } from "../api/client";
+import { QueryView } from "../components/status";
+import type { CampaignContext } from "../session";
+
+function useCampaignSummary(slug: string) {
+  return useQuery({
+    queryKey: ["campaign", slug],
+    queryFn: () => unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/", { params: { path: { campaign_slug: slug } } })),
+  });
+}
+
+const TABS = [
+  ["", "Dashboard"],
+  ["forces", "Forces"],
+  ["battles", "Battles"],
+  ["night", "Night phase"],
+  ["rolls", "Roll log"],
+  ["charts", "Charts"],
+] as const;
+
+export function CampaignLayout() {
+  const slug = useParams().slug ?? "";
+  const summary = useCampaignSummary(slug);
+  return (
+    <QueryView query={summary} what="the campaign">
+      {(campaign) => {
+        const context: CampaignContext = { campaign, isUmpire: campaign.role === "umpire" };
+        return (
+          <>
+            <nav className="tabs" aria-label="Campaign">
+              {TABS.map(([path, label]) => (
+                <NavLink key={path} to={`/campaigns/${slug}${path ? `/${path}` : ""}`} end={!path}>
+                  {label}
+                </NavLink>
+              ))}
+            </nav>
+            <Outlet context={context} />
+          </>
+        );
+      }}
+    </QueryView>
+  );
+}

@@ -1,0 +1,37 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "react-router";
+import { api, unwrap } from "../api/client";
+import { QueryView } from "../components/status";
+
+export function CampaignListPage() {
+  const campaigns = useQuery({
+    queryKey: ["campaigns"],
+    queryFn: () => unwrap(api.GET("/api/v1/campaigns/", { params: { query: { page_size: 100 } } })),
+  });
+  return (
+    <section>
+      <h1>Your campaigns</h1>
+      <QueryView query={campaigns} what="campaigns">
+        {(page) =>
+          page.results.length ? (
+            <ul className="cards">
+              {page.results.map((campaign) => (
+                <li key={campaign.slug} className="card">
+                  <Link to={`/campaigns/${campaign.slug}`}>
+                    <strong>{campaign.name}</strong>
+                  </Link>
+                  <p className="muted">
+                    {campaign.theatre}, {campaign.year} · day {campaign.current_day ?? 0} · you are{" "}
+                    {campaign.role}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>You are not a member of any campaign yet.</p>
+          )
+        }
+      </QueryView>
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { api, unwrap, type Schemas } from "../api/client";
+import { cursorOf } from "../api/cursor";
+import { LoadMore } from "../components/LoadMore";
+import { Masked, QueryView } from "../components/status";
+import { useCampaign } from "../session";
+
+export function sideName(campaign: Schemas["Campaign"], sideId: number | null | undefined): string {
+  return campaign.sides.find((side) => side.id === sideId)?.name ?? (sideId == null ? "—" : `side ${sideId}`);
+}
+
+function Timeline({ slug }: { slug: string }) {
+  const events = useInfiniteQuery({
+    queryKey: ["events", slug],
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/events/", {
+          params: { path: { campaign_slug: slug }, query: { cursor: pageParam } },
+        }),
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => cursorOf(page.next),
+  });
+  return (
+    <section aria-labelledby="timeline">
+      <h2 id="timeline">Event timeline</h2>
+      <QueryView query={events} what="the timeline">
+        {(data) => {
+          const entries = data.pages.flatMap((page) => page.results);
+          return entries.length ? (
+            <ol className="timeline">
+              {entries.map((event) => (
+                <li key={event.id}>
+                  <span className="muted">{event.day ? `Day ${event.day}` : "Before day 1"}</span> {event.message}
+                  {event.actor ? <span className="muted"> ({event.actor})</span> : null}
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p>Nothing has happened yet.</p>
+          );
+        }}
+      </QueryView>
+      <LoadMore query={events} />
+    </section>
+  );
+}
+
+export function DashboardPage() {
+  const { campaign } = useCampaign();
+  return (
+    <section>
+      <h1>{campaign.name}</h1>
+      <p className="muted">
+        {campaign.theatre}, {campaign.season} {campaign.year} · {campaign.status} · you are {campaign.role}
+        {campaign.side ? ` (${sideName(campaign, campaign.side)})` : ""}
+      </p>
+      <dl className="facts summary">
+        <dt>Day</dt>
+        <dd>{campaign.current_day || "not started"}</dd>
+        <dt>Segment</dt>
+        <dd>{campaign.current_segment || "—"}</dd>
+        <dt>Turns</dt>
+        <dd>
+          <Masked value={campaign.turns} hidden="—" />
+        </dd>
+        <dt>Weather</dt>
+        <dd>
+          <Masked value={campaign.weather} hidden="—" />
+        </dd>
+        <dt>Wind</dt>
+        <dd>
+          {campaign.wind_direction || campaign.wind_velocity
+            ? `${campaign.wind_direction ?? ""} ${campaign.wind_velocity ?? ""}`.trim()
+            : "—"}
+        </dd>
+        <dt>Initiative</dt>
+        <dd>{sideName(campaign, campaign.initiative_side)}</dd>
+        <dt>Next club night</dt>
+        <dd>
+          <Masked value={campaign.next_club_night} hidden="not scheduled" />
+        </dd>
+      </dl>
+      <h2>Sides</h2>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Side</th>
+              <th scope="col">Activation points</th>
+              <th scope="col">Barrage rounds</th>
+              <th scope="col">Barrage templates (in use)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {campaign.sides.map((side) => (
+              <tr key={side.id}>
+                <th scope="row">{side.name}</th>
+                <td>
+                  <Masked value={side.activation_points} hidden="hidden" />
+                  {side.activation_cap != null ? ` / ${side.activation_cap}` : ""}
+                </td>
+                <td>
+                  <Masked value={side.barrage_rounds} hidden="hidden" />
+                </td>
+                <td>
+                  <Masked value={side.barrage_templates} hidden="hidden" />
+                  {side.barrage_templates_in_use != null ? ` (${side.barrage_templates_in_use})` : ""}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Timeline slug={campaign.slug} />
+    </section>
+  );
+}

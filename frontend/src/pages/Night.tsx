@@ -1,0 +1,170 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
+import type { NightReportBody } from "../api/types";
+import { ErrorNotice, QueryView, ProgressBar } from "../components/status";
+import { useCampaign } from "../session";
+import { sideName } from "./Dashboard";
+
+type Operation = Schemas["Operation"];
+const RUNNING: ReadonlySet<Operation["status"]> = new Set(["pending", "running"]);
+const POLL_MS = 1000;
+
+export function OperationProgress({ operation }: { operation: Operation }) {
+  return (
+    <div className="card" aria-live="polite">
+      <ProgressBar
+        label={`Night phase of day ${operation.day}: ${operation.status}`}
+        done={operation.steps_done}
+        total={operation.steps_total}
+      />
+      {operation.status === "failed" ? (
+        <p className="error" role="alert">
+          The night phase failed{operation.error ? `: ${operation.error}` : "."}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function NightReportCard({ report, side }: { report: Schemas["NightReport"]; side: string }) {
+  const body = (report.body ?? {}) as NightReportBody;
+  return (
+    <article className="card night-report" aria-label={`Night report of ${side}, day ${report.day}`}>
+      <h3>
+        {side}: night of day {report.day}
+      </h3>
+      <dl className="facts">
+        <dt>Replacements</dt>
+        <dd>
+          {body.replacements_returned ?? 0} of {body.replacements_rolled ?? 0} returned
+        </dd>
+        <dt>Extra stands lost</dt>
+        <dd>{body.extra_stands_lost ?? 0}</dd>
+        <dt>Activation points</dt>
+        <dd>
+          {body.activation_points_carried ?? 0} carried, {body.activation_points_lost ?? 0} lost
+        </dd>
+        <dt>Barrage rounds</dt>
+        <dd>+{body.barrage_rounds_replenished ?? 0}</dd>
+        {body.moved_to_reserve?.length ? (
+          <>
+            <dt>To reserve</dt>
+            <dd>{body.moved_to_reserve.join(", ")}</dd>
+          </>
+        ) : null}
+      </dl>
+      {body.battalions?.length ? (
+        <ul className="replacements">
+          {body.battalions.map((battalion) => (
+            <li key={battalion.code}>
+              <strong>{battalion.code}</strong>: {battalion.text}
+              <ul>
+                {battalion.lines.map((line, index) => (
+                  <li key={index} className="line">
+                    {line}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </article>
+  );
+}
+
+export function NightPage() {
+  const { campaign, isUmpire } = useCampaign();
+  const slug = campaign.slug;
+  const queryClient = useQueryClient();
+  const [startKey] = useState(idempotencyKey);
+  const path = { campaign_slug: slug };
+
+  const operations = useQuery({
+    queryKey: ["operations", slug],
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/operations/", {
+          params: { path, query: { kind: "night_phase", ordering: "-id", page_size: 1 } },
+        }),
+      ),
+  });
+  const latest = operations.data?.results[0];
+  const live = useQuery({
+    queryKey: ["operation", slug, latest?.id],
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/operations/{id}/", {
+          params: { path: { ...path, id: latest?.id ?? 0 } },
+        }),
+      ),
+    enabled: latest !== undefined,
+    initialData: latest,
+    refetchInterval: (query) => (query.state.data && RUNNING.has(query.state.data.status) ? POLL_MS : false),
+  });
+  const operation = live.data;
+  const finished = operation?.status === "done";
+  const reports = useQuery({
+    queryKey: ["night-reports", slug, operation?.id, finished],
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/night-reports/", {
+          params: { path, query: { day: operation?.day, page_size: 100 } },
+        }),
+      ),
+    enabled: finished,
+  });
+  const start = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST("/api/v1/campaigns/{campaign_slug}/operations/", {
+          params: { path, header: { "Idempotency-Key": startKey } },
+          body: { kind: "night_phase" },
+        }),
+      ),
+    onSuccess: (started) => {
+      queryClient.setQueryData(["operations", slug], { count: 1, results: [started] });
+      queryClient.setQueryData(["operation", slug, started.id], started);
+      void queryClient.invalidateQueries({ queryKey: ["campaign", slug] });
+    },
+  });
+
+  const today = campaign.current_day;
+  const startedToday = latest !== undefined && latest.day === today;
+  return (
+    <section>
+      <h1>Night phase</h1>
+      {isUmpire && !startedToday && today ? (
+        <p>
+          <button type="button" onClick={() => start.mutate()} disabled={start.isPending}>
+            {start.isPending ? "Starting…" : `Start the night phase of day ${today}`}
+          </button>
+        </p>
+      ) : null}
+      {start.isError ? <ErrorNotice error={start.error} /> : null}
+      <QueryView query={operations} what="the night phase">
+        {() =>
+          operation ? <OperationProgress operation={operation} /> : <p>No night phase has run yet.</p>
+        }
+      </QueryView>
+      {live.isError ? <ErrorNotice error={live.error} /> : null}
+      {finished ? (
+        <section>
+          <h2>Night reports</h2>
+          <QueryView query={reports} what="the night reports">
+            {(page) =>
+              page.results.length ? (
+                page.results.map((report) => (
+                  <NightReportCard key={report.id} report={report} side={sideName(campaign, report.side)} />
+                ))
+              ) : (
+                <p>No night report you may see.</p>
+              )
+            }
+          </QueryView>
+        </section>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,116 @@
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useSearchParams } from "react-router";
+import { api, unwrap, type Schemas } from "../api/client";
+import type { operations } from "../api/schema";
+import { cursorOf } from "../api/cursor";
+import { LoadMore } from "../components/LoadMore";
+import { RollCard } from "../components/RollCard";
+import { QueryView } from "../components/status";
+import { useCampaign } from "../session";
+
+type RollQuery = operations["campaigns_rolls_list"]["parameters"]["query"];
+type Segment = Schemas["DaySegmentEnum"];
+
+const FILTERS = ["day", "segment", "battle", "force", "procedure"] as const;
+type Filter = (typeof FILTERS)[number];
+const SEGMENTS: Segment[] = [
+  "early morning",
+  "morning",
+  "late morning",
+  "midday",
+  "afternoon",
+  "evening",
+  "dusk",
+  "night",
+  "night segment",
+];
+
+function toQuery(params: URLSearchParams): RollQuery {
+  const numberOf = (name: Filter) => (params.get(name) ? Number(params.get(name)) : undefined);
+  return {
+    day: numberOf("day"),
+    segment: (params.get("segment") || undefined) as Segment | undefined,
+    battle: numberOf("battle"),
+    force: numberOf("force"),
+    procedure: params.get("procedure") || undefined,
+  };
+}
+
+export function RollsPage() {
+  const { campaign } = useCampaign();
+  const [params, setParams] = useSearchParams();
+  const [draft, setDraft] = useState<Record<Filter, string>>(
+    () => Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ""])) as Record<Filter, string>,
+  );
+  const query = toQuery(params);
+  const rolls = useInfiniteQuery({
+    queryKey: ["rolls", campaign.slug, query],
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/rolls/", {
+          params: { path: { campaign_slug: campaign.slug }, query: { ...query, cursor: pageParam } },
+        }),
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => cursorOf(page.next),
+  });
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setParams(Object.fromEntries(Object.entries(draft).filter(([, value]) => value.trim() !== "")));
+  };
+  const text = (name: Filter, label: string, type: "number" | "text" = "number") => (
+    <div className="field">
+      <label htmlFor={`filter-${name}`}>{label}</label>
+      <input
+        id={`filter-${name}`}
+        type={type}
+        min={type === "number" ? 1 : undefined}
+        value={draft[name]}
+        onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+      />
+    </div>
+  );
+  return (
+    <section>
+      <h1>Roll log</h1>
+      <form className="filters" onSubmit={apply} aria-label="Filter rolls">
+        {text("day", "Day")}
+        <div className="field">
+          <label htmlFor="filter-segment">Segment</label>
+          <select
+            id="filter-segment"
+            value={draft.segment}
+            onChange={(e) => setDraft({ ...draft, segment: e.target.value })}
+          >
+            <option value="">any</option>
+            {SEGMENTS.map((segment) => (
+              <option key={segment} value={segment}>
+                {segment}
+              </option>
+            ))}
+          </select>
+        </div>
+        {text("battle", "Battle id")}
+        {text("force", "Force id")}
+        {text("procedure", "Procedure", "text")}
+        <button type="submit">Filter</button>
+      </form>
+      <QueryView query={rolls} what="the roll log">
+        {(data) => {
+          const entries = data.pages.flatMap((page) => page.results);
+          return entries.length ? (
+            <div className="rolls">
+              {entries.map((roll) => (
+                <RollCard key={roll.id} roll={roll} />
+              ))}
+            </div>
+          ) : (
+            <p>No rolls match.</p>
+          );
+        }}
+      </QueryView>
+      <LoadMore query={rolls} />
+    </section>
+  );
+}

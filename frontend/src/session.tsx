@@ -1,0 +1,56 @@
+/** Who is signed in (GET /session/, which also sets the CSRF cookie), and the campaign in view. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Navigate, useLocation, useOutletContext } from "react-router";
+import type { ReactNode } from "react";
+import { api, unwrap, type Schemas } from "./api/client";
+import { ErrorNotice, Loading } from "./components/status";
+
+const SESSION_KEY = ["session"] as const;
+
+export function useSession() {
+  return useQuery({ queryKey: SESSION_KEY, queryFn: () => unwrap(api.GET("/api/v1/session/")) });
+}
+
+export function useSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (credentials: { username: string; password: string }) =>
+      unwrap(api.POST("/api/v1/session/", { body: credentials })),
+    onSuccess: (session) => {
+      queryClient.clear();
+      queryClient.setQueryData(SESSION_KEY, session);
+    },
+  });
+}
+
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(api.DELETE("/api/v1/session/")),
+    onSuccess: () => {
+      queryClient.clear();
+    },
+  });
+}
+
+/** Pages behind the sign-in. */
+export function RequireSession({ children }: { children: ReactNode }) {
+  const session = useSession();
+  const location = useLocation();
+  if (session.isPending) return <Loading what="your session" />;
+  if (session.isError) return <ErrorNotice error={session.error} />;
+  if (!session.data.authenticated) {
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  }
+  return <>{children}</>;
+}
+
+export interface CampaignContext {
+  campaign: Schemas["Campaign"];
+  isUmpire: boolean;
+}
+
+/** The campaign summary the campaign layout loaded, for its pages. */
+export function useCampaign(): CampaignContext {
+  return useOutletContext<CampaignContext>();
+}

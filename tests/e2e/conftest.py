@@ -1,0 +1,109 @@
+"""Browser tests: Debian's Chromium driven by Python Playwright against a live
+server (pytest-django's ``live_server``) and a real Celery worker.
+
+Never a downloaded browser: without /usr/bin/chromium (or without a built web
+app) these tests skip, and under CI=true a skip fails the run."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import Browser, Page, Response, sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def built_web_app() -> None:
+    if not settings.STATICFILES_DIRS:
+        pytest.skip("the web app is not built (frontend/dist): `make test` builds it")
+
+
+@pytest.fixture
+def browser(built_web_app: None, transactional_db: None) -> Iterator[Browser]:
+    """Chromium for one test, started after its database is set up and closed before the flush:
+    Playwright's sync API keeps an event loop in this thread, which Django would take for an
+    async context (and give the test's ORM calls a connection of their own)."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is missing: apt-get install -y --no-install-recommends chromium")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # the test's own ORM calls are synchronous
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+
+
+@dataclass
+class Tab:
+    """A browser page, the API responses it received, and numbered screenshots of one test."""
+
+    page: Page
+    name: str
+    api_bodies: list[tuple[str, Any]] = field(default_factory=list)
+    shots: int = 0
+
+    def shot(self, step: str) -> Path:
+        self.shots += 1
+        path = ARTIFACTS / f"{self.name}-{self.shots:02d}-{step}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def record(self, response: Response) -> None:
+        if "/api/" in response.url and "json" in response.headers.get("content-type", ""):
+            self.api_bodies.append((response.url, json.loads(response.body())))
+
+
+def open_tab(browser: Browser, request: pytest.FixtureRequest, **context: Any) -> Iterator[Tab]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser_context = browser.new_context(**context)
+    page = browser_context.new_page()
+    page.set_default_timeout(30_000)
+    tab = Tab(page, re.sub(r"\W+", "-", request.node.name).strip("-"))
+    page.on("response", tab.record)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield tab
+    finally:
+        browser_context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+@pytest.fixture
+def tab(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Tab]:
+    yield from open_tab(browser, request, viewport={"width": 1280, "height": 900})
+
+
+@pytest.fixture
+def phone_tab(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Tab]:
+    yield from open_tab(browser, request, viewport=PHONE, is_mobile=True, has_touch=True)
+
+
+def sign_in(tab: Tab, base_url: str, username: str) -> None:
+    """Through the sign-in page, as a person would (the demo's passwords equal the names)."""
+    tab.page.goto(f"{base_url}/")
+    tab.page.get_by_label("Username").fill(username)
+    tab.page.get_by_label("Password").fill(username)
+    tab.shot("sign-in")
+    tab.page.get_by_role("button", name="Sign in").click()
+    tab.page.get_by_role("heading", name="Your campaigns").wait_for()
