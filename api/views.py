@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 from django.contrib.auth import authenticate, login, logout
 from django.db.models import QuerySet
+from django.http import HttpResponse, HttpResponseBase
 from django.middleware.csrf import get_token
 from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
@@ -19,6 +20,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -45,6 +47,7 @@ from campaign.choices import OperationKind
 from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
 from campaign.services import battles as battle_services
+from campaign.services import campaigns as campaign_services
 from campaign.services import days as day_services
 from campaign.services import night as night_services
 from campaign.services import overrides as override_services
@@ -79,6 +82,22 @@ class CampaignViewSet(
             return models.Campaign.objects.none()
         api_key = request_api_key(self.request)
         return selectors.campaign_summaries(api_key or authenticated_user_id(self.request))
+
+    @extend_schema(
+        summary="Start the campaign (umpires; idempotent)",
+        description="From set-up to active, so day 1 may dawn (`POST days/dawn/`). 409 when the "
+        "campaign is not being set up. Send an Idempotency-Key to retry safely.",
+        parameters=[schema.IDEMPOTENCY_KEY],
+        request=None,
+        responses=out.CampaignSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, **kwargs: Any) -> Response:
+        def apply() -> Response:
+            campaign_services.campaign_start(self.campaign_access.campaign.pk, self.actor)
+            return Response(self.get_serializer(self.get_object()).data)
+
+        return self.idempotent(apply)
 
     @extend_schema(
         summary="Order of battle",
@@ -122,6 +141,14 @@ def _weak_etag(data: Any) -> str:
     return f'W/"{digest[:40]}"'
 
 
+def _status_scope(access: CampaignAccess) -> str:
+    """Whose view of a force status: the umpire's, one side's players', or the public one."""
+    if access.is_umpire:
+        return "umpire"
+    side_id = access.player_side_id
+    return f"side:{side_id}" if side_id is not None else "public"
+
+
 def _matches(request: Request, etag: str) -> bool:
     """If-None-Match by weak comparison (RFC 9110 § 13.1.2)."""
     sent = parse_etags(request.headers.get("If-None-Match", ""))
@@ -156,7 +183,31 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         },
     )
     @action(detail=True, methods=["get"], url_path="status", pagination_class=None, filter_backends=[])
-    def force_status(self, request: Request, **kwargs: Any) -> Response:
+    def force_status(self, request: Request, **kwargs: Any) -> HttpResponseBase:
+        response: HttpResponseBase
+        renderer = request.accepted_renderer
+        if isinstance(renderer, JSONRenderer) and request.accepted_media_type == JSONRenderer.media_type:
+            access = self.campaign_access
+            rendered = campaign_selectors.force_status_rendered(
+                access.campaign,
+                self.kwargs["pk"],
+                _status_scope(access),
+                lambda: self._status_rendered(renderer),
+            )
+            etag = rendered.etag
+            response = HttpResponse(rendered.body, content_type=JSONRenderer.media_type)
+        else:  # the browsable API and other formats render every time
+            data = self._status_data()
+            etag = _weak_etag(data)
+            response = Response(data)
+        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+        if _matches(request, etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        for name, value in headers.items():
+            response[name] = value
+        return response
+
+    def _status_data(self) -> Any:
         force = self.get_object()
         access = self.campaign_access
         context = {
@@ -166,12 +217,12 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
             ),
         }
         force_status = campaign_selectors.force_status(force.pk, selectors.battalions(access))
-        data = out.ForceStatusSerializer(force_status, context=context).data
-        etag = _weak_etag(data)
-        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-        if _matches(request, etag):
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        return Response(data, headers=headers)
+        return out.ForceStatusSerializer(force_status, context=context).data
+
+    def _status_rendered(self, renderer: JSONRenderer) -> campaign_selectors.RenderedForceStatus:
+        data = self._status_data()
+        body = renderer.render(data, JSONRenderer.media_type, self.get_renderer_context())
+        return campaign_selectors.RenderedForceStatus(body=body, etag=_weak_etag(data))
 
 
 @extend_schema(tags=["orders of battle"])

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Prefetch, QuerySet
 
@@ -103,6 +105,35 @@ class ForceStatus:
     force: models.Force
     strength: dict[str, dict[str, int]]  # stand type → status → count, of every battalion
     battalions: list[BattalionStatus]
+
+
+@dataclass(frozen=True)
+class RenderedForceStatus:
+    """A force status as sent: the JSON body and its ETag."""
+
+    body: bytes
+    etag: str
+
+
+# The campaign's version is bumped by every committed change, so an entry is never stale;
+# the scope (who sees what through the fog of war) keeps viewers from sharing one.
+FORCE_STATUS_CACHE_KEY = "force-status:v1:{campaign_id}:{force_id}:{version}:{scope}"
+
+
+def force_status_rendered(
+    campaign: models.Campaign, force_id: int | str, scope: str, render: Callable[[], RenderedForceStatus]
+) -> RenderedForceStatus:
+    """The force's status as ``scope`` sees it at the campaign's version: cached, else ``render()``d
+    and cached. ``campaign`` comes from resolving the caller's access: a hit costs no query."""
+    key = FORCE_STATUS_CACHE_KEY.format(
+        campaign_id=campaign.pk, force_id=force_id, version=campaign.version, scope=scope
+    )
+    cached = cache.get(key)
+    if isinstance(cached, RenderedForceStatus):
+        return cached
+    rendered = render()
+    cache.set(key, rendered)
+    return rendered
 
 
 def force_status(force_id: int, battalions: QuerySet[models.Battalion] | None = None) -> ForceStatus:

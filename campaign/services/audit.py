@@ -97,18 +97,8 @@ def roll_records_build(
     changes: Mapping[str, Any],
 ) -> list[models.RollRecord]:
     """Unsaved roll records, one per roll of ``outcome``, for bulk creation."""
-    return [
-        models.RollRecord(
-            campaign=campaign,
-            day=context.day,
-            segment=context.segment,
-            battle=context.battle,
-            force=context.force,
-            battalion=context.battalion,
-            **values,
-        )
-        for values in _roll_values(procedure, stream, inputs, outcome, actor, changes)
-    ]
+    rows = roll_record_rows(campaign, procedure, stream, inputs, outcome, actor, context, changes)
+    return [models.RollRecord(**row) for row in rows]
 
 
 def roll_record_rows(
@@ -121,7 +111,7 @@ def roll_record_rows(
     context: RollContext,
     changes: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
-    """The same records as plain column values for :func:`roll_records_write`: no model instances."""
+    """Roll records as plain column values, for :func:`roll_records_write` (no model instances)."""
     place = {
         "campaign_id": campaign.pk,
         **{f"{name}_id": getattr(getattr(context, name), "pk", None) for name in _CONTEXT_FIELDS},

@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -95,6 +96,11 @@ def _attempt_begin(operation_id: int) -> models.Operation | None:
     return operation
 
 
+def _campaign_version_bump(campaign_id: int) -> None:
+    """A committed step changes what clients see: the version keys their caches (force status)."""
+    models.Campaign.objects.filter(pk=campaign_id).update(version=F("version") + 1)
+
+
 def _fail(operation: models.Operation, reason: str) -> None:
     operation.status = OperationStatus.FAILED
     operation.error = reason
@@ -140,6 +146,7 @@ def operation_run(operation_id: int) -> models.Operation:
                 report=RawSQL("report || %s::jsonb", [part.decode()]),
                 completed_steps=[*operation.completed_steps, step],
             )
+            _campaign_version_bump(operation.campaign_id)
         # Crash drills: a pause between committed steps leaves room to kill a worker.
         time.sleep(settings.OPERATION_STEP_PAUSE)
     with transaction.atomic():
@@ -151,4 +158,5 @@ def operation_run(operation_id: int) -> models.Operation:
             operation.error = ""
             operation.finished_at = timezone.now()
             operation.save(update_fields=["status", "error", "finished_at", "report"])
+            _campaign_version_bump(operation.campaign_id)
     return operation_get(operation_id)

@@ -86,6 +86,17 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", "redis://127.0.0.1:6379/0")
+# Shared by every web process. Keys carry the campaign's version, so an entry is never
+# stale; the timeout only bounds what unpolled entries hold. The broker shares this
+# Redis database: never cache.clear() (it flushes the queues), delete by key.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "campaign-cache",
+        "TIMEOUT": 3600,
+    }
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -11,7 +11,14 @@ import pytest
 
 from api.idempotency import HEADER, REPLAYED_HEADER
 from campaign import models
-from campaign.choices import ArrivalStatus, DayStatus, EventVerb, OperationKind, OperationStatus
+from campaign.choices import (
+    ArrivalStatus,
+    CampaignStatus,
+    DayStatus,
+    EventVerb,
+    OperationKind,
+    OperationStatus,
+)
 from campaign.services.activation import COST_RULE
 from campaign.services.battles import battle_report
 from campaign.services.night import night_phase_start
@@ -65,6 +72,10 @@ def due_today(world: World) -> None:
     )
 
 
+def being_set_up(world: World) -> None:
+    models.Campaign.objects.filter(pk=world.campaign.pk).update(status=CampaignStatus.SETUP)
+
+
 @dataclass(frozen=True)
 class Write:
     url: Callable[[World], str]
@@ -74,6 +85,7 @@ class Write:
 
 
 WRITES = {
+    "campaign start": Write(lambda w: w.url("campaign-start"), lambda w: None, 200, being_set_up),
     "dawn": Write(lambda w: w.url("day-dawn"), lambda w: {}, 201, night_over),
     "advance segment": Write(lambda w: w.url("day-advance-segment", number=2), lambda w: None, 200),
     "activation spend": Write(
@@ -391,3 +403,17 @@ def test_arrival_rolls_start_in_the_segment_for_forces_due_since_it_opened(world
     assert world.campaign.events.filter(verb=EventVerb.ARRIVALS_STARTED).count() == 1
     assert again.status_code == 409
     assert again.json()["error"]["code"] == "arrivals_exist"
+
+
+def test_starting_makes_the_campaign_active_once(world):
+    being_set_up(world)
+    umpire = world.client(Role.UMPIRE)
+
+    started = umpire.post(world.url("campaign-start"))
+    again = umpire.post(world.url("campaign-start"))
+
+    assert started.status_code == 200
+    assert started.json()["status"] == CampaignStatus.ACTIVE
+    assert world.campaign.events.filter(verb=EventVerb.CAMPAIGN_STARTED).count() == 1
+    assert again.status_code == 409
+    assert again.json()["error"]["fields"]["status"]

@@ -7,8 +7,14 @@ from typing import Any
 import pytest
 
 from campaign import models
+from campaign.choices import ArrivalStatus
 from campaign.services.battles import battle_report
-from tests.api.world import ACTOR, Role, World, build_world
+from campaign.services.corrections import object_correct
+from campaign.services.days import segment_arrivals_start
+from campaign.services.night import night_phase_start
+from campaign.services.operations import operation_run
+from tests.api.world import ACTOR, Role, World, build_world, query_count
+from tests.campaign.factories import ForceFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +108,107 @@ def test_each_viewer_has_its_own_etag(world):
         .status_code
         == 200
     )
+
+
+def version(world: World) -> int:
+    return models.Campaign.objects.values_list("version", flat=True).get(pk=world.campaign.pk)
+
+
+def test_a_repeated_poll_is_served_from_the_cache_with_fewer_queries(world):
+    client = world.client(Role.AXIS_PLAYER)
+    url = status_url(world, world.axis)
+
+    first_queries, first = query_count(client, url)
+    second_queries, second = query_count(client, url)
+
+    assert first.status_code == second.status_code == 200
+    assert second_queries < first_queries
+    assert second.content == first.content
+    assert second["ETag"] == first["ETag"]
+    assert second["Content-Type"] == first["Content-Type"] == "application/json"
+    cached_304 = client.get(url, headers={"If-None-Match": first["ETag"]})
+    assert cached_304.status_code == 304
+    assert cached_304["ETag"] == first["ETag"]
+
+
+def test_every_write_bumps_the_version_and_the_next_poll_is_fresh(world):
+    client = world.client(Role.UMPIRE)
+    url = status_url(world, world.axis)
+    polled = client.get(url).json()
+    versions = [version(world)]
+
+    battle_report(world.planned.pk, ACTOR, {"battalions": [{"code": "A1", "destroyed": ["3"]}]})
+    versions.append(version(world))
+    after_battle = client.get(url).json()
+    assert destroyed(after_battle, "A1") == destroyed(polled, "A1") + 1
+
+    object_correct(world.axis, ACTOR, changes={"activation_points": (world.axis.activation_points, 41)})
+    versions.append(version(world))
+    assert client.get(url).json()["side"]["activation_points"] == 41
+
+    night = night_phase_start(world.campaign.pk, ACTOR)
+    versions.append(version(world))
+    operation_run(night.pk)
+    versions.append(version(world))
+    assert versions[-1] - versions[-2] >= len(night.steps) + 1  # every step and the finish
+    after_night = client.get(url).json()
+    assert after_night["latest_night_report"]["day"] == 2
+
+    assert versions == sorted(set(versions))  # strictly increasing
+
+
+def test_arrival_steps_bump_the_version_and_the_next_poll_is_fresh(world):
+    force = ForceFactory(
+        side=world.axis,
+        campaign=world.campaign,
+        arrival_status=ArrivalStatus.SCHEDULED,
+        arrival_day=world.campaign.current_day,
+    )
+    client = world.client(Role.UMPIRE)
+    url = world.url("force-force-status", pk=force.pk)
+    fields = ("availability", "arrival_status", "arrival_attempts")
+    arrivals = segment_arrivals_start(world.campaign.pk, ACTOR)
+    rolling = client.get(url).json()["force"]
+    assert rolling["arrival_status"] == ArrivalStatus.ROLLING
+
+    before = version(world)
+    operation_run(arrivals.pk)
+
+    assert version(world) - before >= len(arrivals.steps) + 1
+    polled = client.get(url).json()["force"]
+    rolled = models.Force.objects.values(*fields).get(pk=force.pk)
+    assert {name: polled[name] for name in fields} == rolled  # not the cached "rolling" status
+    assert rolled != {name: rolling[name] for name in fields}
+
+
+def test_viewers_never_share_a_cached_status(world):
+    url = status_url(world, world.axis)
+    umpire = world.client(Role.UMPIRE).get(url)
+    assert umpire.json()["strength"] is not None  # the umpire warmed the cache with the full status
+
+    allies = world.client(Role.ALLIED_PLAYER).get(url)
+    allied_key = world.client(Role.ALLIED_KEY).get(url)
+
+    for masked in (allies, allied_key):
+        assert masked.status_code == 200
+        body = masked.json()
+        assert body["strength"] is None
+        assert body["side"] is None
+        assert body["latest_night_report"] is None
+        assert masked["ETag"] != umpire["ETag"]
+    assert allied_key.content == allies.content  # one side's key sees as its players
+    assert world.client(Role.OBSERVER).get(url).status_code == 404  # an unidentified force, publicly
+
+
+def test_the_browsable_api_still_renders_a_cached_status(world):
+    client = world.client(Role.AXIS_PLAYER)
+    url = status_url(world, world.axis)
+    client.get(url)
+
+    html = client.get(url, headers={"Accept": "text/html"})
+    indented = client.get(url, headers={"Accept": "application/json; indent=2"})
+
+    assert html.status_code == 200
+    assert html["Content-Type"].startswith("text/html")
+    assert indented.status_code == 200
+    assert indented.content.startswith(b"{\n  ")

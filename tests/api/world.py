@@ -38,6 +38,7 @@ ACTOR = Actor(request_id="api-test")
 AXIS_FOG = {"identified_units": ["A1"], "battle_results": False, "strengths": True}
 ALLIED_FOG = {"identified_units": ["L1"], "battle_results": True, "strengths": False}
 ALLIED_ACTIVATION_POINTS = 13
+WORLD_SEED = "api-world"
 
 
 class Role(enum.Enum):
@@ -106,6 +107,9 @@ def api_key_client(key: str) -> APIClient:
 
 def build_world(battalions_per_side: int = 3) -> World:
     campaign = campaign_with_sides(battalions_per_side=battalions_per_side, stands_per_battalion=4)
+    # One seed for every world: its dice (weather, night replacements) must not depend
+    # on how many campaigns earlier tests made.
+    models.Campaign.objects.filter(pk=campaign.pk).update(rng_seed=WORLD_SEED)
     axis, allied = campaign.sides.get(name="Axis"), campaign.sides.get(name="Allied")
     models.Side.objects.filter(pk=axis.pk).update(fog_of_war=AXIS_FOG)
     models.Side.objects.filter(pk=allied.pk).update(
@@ -242,6 +246,7 @@ def matrix(world: World) -> dict[str, Route]:
         "campaign-detail": Route(world.url("campaign-detail"), everybody),
         "campaign-oob": Route(world.url("campaign-oob"), everybody),
         "campaign-statistics": Route(world.url("campaign-statistics"), everybody),
+        "campaign-start": Route(world.url("campaign-start"), None),
         "side-list": Route(world.url("side-list"), everybody),
         "side-detail": Route(world.url("side-detail", pk=world.allied.pk), everybody),
         "activation-spend-list": Route(

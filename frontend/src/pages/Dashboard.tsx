@@ -1,8 +1,8 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
-import { api, unwrap, type Schemas } from "../api/client";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { cursorOf } from "../api/cursor";
 import { LoadMore } from "../components/LoadMore";
-import { Masked, QueryView } from "../components/status";
+import { ErrorNotice, Masked, QueryView } from "../components/status";
 import { useCampaign } from "../session";
 
 export function sideName(campaign: Schemas["Campaign"], sideId: number | null | undefined): string {
@@ -46,8 +46,69 @@ function Timeline({ slug }: { slug: string }) {
   );
 }
 
+/** The umpire's day controls: start the campaign, dawn the next day, open the next segment. */
+export function DayControls({ campaign }: { campaign: Schemas["Campaign"] }) {
+  const queryClient = useQueryClient();
+  const today = campaign.current_day ?? 0;
+  const path = { campaign_slug: campaign.slug };
+  const header = () => ({ "Idempotency-Key": idempotencyKey() });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ["campaign", campaign.slug] });
+    void queryClient.invalidateQueries({ queryKey: ["events", campaign.slug] });
+  };
+  const start = useMutation({
+    mutationFn: () =>
+      unwrap(api.POST("/api/v1/campaigns/{campaign_slug}/start/", { params: { path, header: header() } })),
+    onSuccess: refresh,
+  });
+  const dawn = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST("/api/v1/campaigns/{campaign_slug}/days/dawn/", {
+          params: { path, header: header() },
+          body: {},
+        }),
+      ),
+    onSuccess: refresh,
+  });
+  const advance = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST("/api/v1/campaigns/{campaign_slug}/days/{number}/advance-segment/", {
+          params: { path: { ...path, number: String(today) }, header: header() },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+  const busy = start.isPending || dawn.isPending || advance.isPending;
+  const failed = [start, dawn, advance].find((mutation) => mutation.isError);
+  return (
+    <section aria-labelledby="day-controls" className="card">
+      <h2 id="day-controls">Umpire</h2>
+      <p className="actions">
+        {campaign.status === "setup" ? (
+          <button type="button" onClick={() => start.mutate()} disabled={busy}>
+            Start the campaign
+          </button>
+        ) : null}
+        {campaign.status === "active" && (today === 0 || campaign.day_status === "done") ? (
+          <button type="button" onClick={() => dawn.mutate()} disabled={busy}>
+            Dawn day {today + 1}
+          </button>
+        ) : null}
+        {campaign.status === "active" && campaign.day_status === "day" ? (
+          <button type="button" onClick={() => advance.mutate()} disabled={busy}>
+            Open the next segment
+          </button>
+        ) : null}
+      </p>
+      {failed ? <ErrorNotice error={failed.error} /> : null}
+    </section>
+  );
+}
+
 export function DashboardPage() {
-  const { campaign } = useCampaign();
+  const { campaign, isUmpire } = useCampaign();
   return (
     <section>
       <h1>{campaign.name}</h1>
@@ -55,6 +116,7 @@ export function DashboardPage() {
         {campaign.theatre}, {campaign.season} {campaign.year} · {campaign.status} · you are {campaign.role}
         {campaign.side ? ` (${sideName(campaign, campaign.side)})` : ""}
       </p>
+      {isUmpire ? <DayControls campaign={campaign} /> : null}
       <dl className="facts summary">
         <dt>Day</dt>
         <dd>{campaign.current_day || "not started"}</dd>

@@ -1,0 +1,49 @@
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Schemas } from "../api/client";
+import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
+import { DayControls } from "./Dashboard";
+
+function campaign(overrides: Partial<Schemas["Campaign"]>): Schemas["Campaign"] {
+  return { slug: "malta", status: "active", current_day: 1, day_status: "day", ...overrides } as Schemas["Campaign"];
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("the umpire's day controls", () => {
+  it("start a campaign being set up, with an idempotency key", async () => {
+    const seen = stubFetch(jsonResponse(200, campaign({ status: "active", current_day: 0 })));
+    renderWithProviders(<DayControls campaign={campaign({ status: "setup", current_day: 0, day_status: null })} />);
+
+    expect(screen.queryByRole("button", { name: /Dawn/ })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Start the campaign" }));
+
+    const [request] = seen;
+    expect(seen).toHaveLength(1);
+    expect(request?.method).toBe("POST");
+    expect(request && new URL(request.url).pathname).toBe("/api/v1/campaigns/malta/start/");
+    expect(request?.headers.get("Idempotency-Key")).toBeTruthy();
+  });
+
+  it("open the next segment of the day under way and show the API's refusal", async () => {
+    stubFetch(
+      jsonResponse(409, {
+        error: { code: "no_next_segment", message: "day 1 has no segment after Night", fields: {}, rule: null },
+      }),
+    );
+    renderWithProviders(<DayControls campaign={campaign({})} />);
+
+    expect(screen.queryByRole("button", { name: /Dawn/ })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Open the next segment" }));
+
+    expect(await screen.findByText(/day 1 has no segment after Night/)).toBeInTheDocument();
+  });
+
+  it("dawn the next day once the night is done", () => {
+    renderWithProviders(<DayControls campaign={campaign({ day_status: "done" })} />);
+
+    expect(screen.getByRole("button", { name: "Dawn day 2" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Open the next segment" })).not.toBeInTheDocument();
+  });
+});
