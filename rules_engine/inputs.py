@@ -12,7 +12,7 @@ import enum
 import functools
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 
@@ -29,75 +29,111 @@ _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n"}
 
 
+Coercer = Callable[[str, Any], Any]
+
+
 def _coerce(field: str, kind: Any, raw: Any) -> Any:
     if type(raw) is kind:  # already the right type (the services pass enum members): nothing to read
         return raw
-    origin = typing.get_origin(kind)
-    if origin in (types.UnionType, typing.Union):
-        options = [arg for arg in typing.get_args(kind) if arg is not type(None)]
-        if raw is None or (isinstance(raw, str) and raw.lower() in {"", "none", "null"}):
-            return None
-        return _coerce(field, options[0], raw)
-    if origin is tuple:
-        item_kind = typing.get_args(kind)[0]
-        items = raw.split(",") if isinstance(raw, str) else list(raw)
-        return tuple(
-            _coerce(field, item_kind, item.strip() if isinstance(item, str) else item)
-            for item in items
-            if item != ""
-        )
-    if isinstance(kind, type) and issubclass(kind, enum.Enum):
-        if isinstance(raw, kind):
-            return raw
-        for member in kind:
-            if str(raw).lower() in {str(member.value).lower(), member.name.lower()}:
-                return member
-        choices = ", ".join(str(m.value) for m in kind)
-        raise InputError(field, f"{raw!r} is not one of {choices}")
-    if kind is bool:
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).lower()
-        if text in _TRUE | _FALSE:
-            return text in _TRUE
-        raise InputError(field, f"{raw!r} is not true or false")
-    if kind is int:
-        if isinstance(raw, bool):
-            raise InputError(field, f"{raw!r} is not a whole number")
-        try:
-            return int(raw)
-        except (TypeError, ValueError):
-            raise InputError(field, f"{raw!r} is not a whole number") from None
-    if kind is float:
-        try:
-            return float(raw)
-        except (TypeError, ValueError):
-            raise InputError(field, f"{raw!r} is not a number") from None
-    if kind is str:
-        return str(raw)
-    raise InputError(field, f"unsupported input type {kind!r}")
+    return _coercer(kind)(field, raw)
 
 
 @functools.cache
-def _shape(input_type: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
-    """Field types and fields of an input dataclass; resolving hints is slow, so once per type."""
-    return typing.get_type_hints(input_type), {f.name: f for f in dataclasses.fields(input_type)}
+def _coercer(kind: Any) -> Coercer:
+    """How to read a value as ``kind``, worked out once per type: the night phase builds
+    inputs for thousands of battalions, and type introspection is slow."""
+    origin = typing.get_origin(kind)
+    if origin in (types.UnionType, typing.Union):
+        option = next(arg for arg in typing.get_args(kind) if arg is not type(None))
+
+        def optional(field: str, raw: Any) -> Any:
+            if raw is None or (isinstance(raw, str) and raw.lower() in {"", "none", "null"}):
+                return None
+            return _coerce(field, option, raw)
+
+        return optional
+    if origin is tuple:
+        item_kind = typing.get_args(kind)[0]
+
+        def items(field: str, raw: Any) -> tuple[Any, ...]:
+            values = raw.split(",") if isinstance(raw, str) else raw
+            return tuple(
+                _coerce(field, item_kind, item.strip() if isinstance(item, str) else item)
+                for item in values
+                if item != ""
+            )
+
+        return items
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return functools.partial(_enum_member, kind)
+    readers: dict[Any, Coercer] = {bool: _boolean, int: _whole, float: _number, str: lambda _, raw: str(raw)}
+    if kind in readers:
+        return readers[kind]
+
+    def unsupported(field: str, raw: Any) -> Any:
+        raise InputError(field, f"unsupported input type {kind!r}")
+
+    return unsupported
+
+
+def _enum_member(kind: type[enum.Enum], field: str, raw: Any) -> enum.Enum:
+    if isinstance(raw, kind):
+        return raw
+    if isinstance(raw, str | int) and raw in kind._value2member_map_:  # a stored value, as services pass
+        return kind._value2member_map_[raw]
+    for member in kind:  # else the value or the name, in any case, as people type them
+        if str(raw).lower() in {str(member.value).lower(), member.name.lower()}:
+            return member
+    choices = ", ".join(str(m.value) for m in kind)
+    raise InputError(field, f"{raw!r} is not one of {choices}")
+
+
+def _boolean(field: str, raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).lower()
+    if text in _TRUE | _FALSE:
+        return text in _TRUE
+    raise InputError(field, f"{raw!r} is not true or false")
+
+
+def _whole(field: str, raw: Any) -> int:
+    if isinstance(raw, bool):
+        raise InputError(field, f"{raw!r} is not a whole number")
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        raise InputError(field, f"{raw!r} is not a whole number") from None
+
+
+def _number(field: str, raw: Any) -> float:
+    try:
+        return float(raw)
+    except (TypeError, ValueError):
+        raise InputError(field, f"{raw!r} is not a number") from None
+
+
+@functools.cache
+def _shape(input_type: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]], tuple[str, ...]]:
+    """Field types, fields and required fields of an input dataclass; resolving hints is slow,
+    so once per type."""
+    fields = {f.name: f for f in dataclasses.fields(input_type)}
+    required = tuple(
+        name
+        for name, f in fields.items()
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    )
+    return typing.get_type_hints(input_type), fields, required
 
 
 def build_inputs(input_type: type, values: Mapping[str, Any]) -> Any:
     """An ``input_type`` instance from ``values``; unknown or missing fields are errors."""
-    hints, fields = _shape(input_type)
-    unknown = sorted(set(values) - set(fields))
+    hints, fields, required = _shape(input_type)
+    unknown = sorted(set(values) - fields.keys())
     if unknown:
         raise InputError(unknown[0], f"unknown input; expected one of {', '.join(fields)}")
     kwargs = {name: _coerce(name, hints[name], raw) for name, raw in values.items()}
-    missing = [
-        name
-        for name, f in fields.items()
-        if name not in kwargs
-        and f.default is dataclasses.MISSING
-        and f.default_factory is dataclasses.MISSING
-    ]
+    missing = [name for name in required if name not in kwargs]
     if missing:
         raise InputError(missing[0], "required")
     try:

@@ -169,13 +169,21 @@ def roll_records_write(rows: Sequence[Mapping[str, Any]]) -> None:
     columns = ", ".join([*(f.column for f in _COPIED_FIELDS), "created_at"])
     sql = f"COPY {table} ({columns}) FROM STDIN"
     fields = [(f.attname, isinstance(f, JSONField)) for f in _COPIED_FIELDS]
+    # A battalion's rolls share their inputs and changes: each object is encoded once. Every
+    # row stays alive in ``rows`` meanwhile, so no id is reused for another object.
+    encoded: dict[int, str] = {}
+
+    def json_text(value: Any) -> str:
+        text = encoded.get(id(value))
+        if text is None:
+            text = encoded[id(value)] = orjson.dumps(value).decode()
+        return text
+
     with connection.cursor() as cursor:
         # Logged like any query, so query counts in tests see it.
         logged = cursor.debug_sql(sql) if isinstance(cursor, CursorDebugWrapper) else contextlib.nullcontext()
         with logged, cursor.cursor.copy(sql) as copy:
             for row in rows:
-                values = [
-                    orjson.dumps(row[name]).decode() if is_json else row[name] for name, is_json in fields
-                ]
+                values = [json_text(row[name]) if is_json else row[name] for name, is_json in fields]
                 values.append(now)
                 copy.write_row(values)

@@ -106,12 +106,7 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
                 campaign=campaign,
                 kind=OperationKind.NIGHT_PHASE,
                 day=day,
-                steps=[
-                    step
-                    for step in NIGHT_STEPS
-                    if step not in PROFILE_NIGHT_STEPS
-                    or procedure_key(campaign, PROFILE_NIGHT_STEPS[step]) is not None
-                ],
+                steps=_night_steps(campaign, day),
                 created_by_id=actor.user_id,
             )
     except IntegrityError:  # a concurrent start won the race after our check
@@ -130,15 +125,30 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     return operation
 
 
+def _night_steps(campaign: models.Campaign, day: models.CampaignDay) -> list[str]:
+    """The steps this night has work for, decided as it starts (each is a committed
+    transaction): the profile's night rules, FUPs only when one has a clear road, the ammo
+    variant when the club plays it, and orders when any were queued (none can be once the
+    night has started)."""
+    planned = {
+        **{step: procedure_key(campaign, rule) is not None for step, rule in PROFILE_NIGHT_STEPS.items()},
+        "ammo": AMMO_VARIANT in campaign.optional_rules,
+        "orders": day.night_orders.filter(applied=False).exists(),
+        "move_fups": _fups_to_move(campaign.pk).exists(),
+    }
+    return [step for step in NIGHT_STEPS if planned.get(step, True)]
+
+
 def _side_part(side_id: int, **values: Any) -> dict[str, Any]:
     return {"sides": {str(side_id): values}}
 
 
+def _fups_to_move(campaign_id: int) -> QuerySet[models.Force]:
+    return models.Force.objects.filter(campaign_id=campaign_id, fup_with_cops=False, fup_road_clear=True)
+
+
 def _move_fups(operation: models.Operation) -> dict[str, Any]:
-    moved = models.Force.objects.filter(
-        campaign_id=operation.campaign_id, fup_with_cops=False, fup_road_clear=True
-    ).update(fup_with_cops=True)
-    return {"fups_moved": moved}
+    return {"fups_moved": _fups_to_move(operation.campaign_id).update(fup_with_cops=True)}
 
 
 def _flip_suppressed(operation: models.Operation) -> dict[str, Any]:
@@ -157,6 +167,7 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
     supply = dict(campaign.sides.values_list("pk", "supply_quality"))
     battalions = list(
         models.Battalion.objects.filter(campaign=campaign)
+        .only("code", "side_id", "quality", "in_reserve", "supply_situation", "wiped_out_day")
         .annotate(
             alive=Count("stands", filter=~Q(stands__status=StandStatus.DESTROYED)),
             lost=Count("stands", filter=Q(stands__status=StandStatus.DESTROYED)),
@@ -400,8 +411,6 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
 
 def _ammo(operation: models.Operation) -> dict[str, Any]:
     campaign = operation.campaign
-    if AMMO_VARIANT not in campaign.optional_rules:
-        return {}
     battalions = list(
         models.Battalion.objects.filter(campaign=campaign, ammo_low_markers__gt=0).select_related("side")
     )
@@ -482,16 +491,23 @@ def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
     """Write each side's night report, close the day, notify the members."""
     campaign = campaign_lock(operation.campaign_id)
     day = operation.day
-    reports = []
-    for side in campaign.sides.order_by("pk"):
-        body = {
-            "day": day.number,
-            "side": side.name,
-            **{k: v for k, v in operation.report.items() if k != "sides"},
-            **operation.report.get("sides", {}).get(str(side.pk), {}),
-        }
-        reports.append(models.NightReport(operation=operation, side=side, day=day, body=body))
-    models.NightReport.objects.bulk_create(reports)
+    shared = {k: v for k, v in operation.report.items() if k != "sides"}
+    # One INSERT per side (there are two or three): bulk_create would send each large body
+    # as an element of a text array, escaped character by character.
+    reports = [
+        models.NightReport.objects.create(
+            operation=operation,
+            side=side,
+            day=day,
+            body={
+                "day": day.number,
+                "side": side.name,
+                **shared,
+                **operation.report.get("sides", {}).get(str(side.pk), {}),
+            },
+        )
+        for side in campaign.sides.order_by("pk")
+    ]
     day.status = DayStatus.DONE
     day.save(update_fields=["status"])
     campaign.current_segment = ""
@@ -502,7 +518,8 @@ def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
         operation,
         f"Night phase of day {day.number} done",
         SYSTEM_ACTOR,
-        after={r.side.name: r.body for r in reports},
+        # The headline per side; each battalion's lines stay in the night reports and the roll log.
+        after={r.side.name: {k: v for k, v in r.body.items() if k != "battalions"} for r in reports},
     )
     transaction.on_commit(lambda: _notify(operation.pk))
     return {}
@@ -511,11 +528,12 @@ def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
 def _notify(operation_id: int) -> None:
     """E-mail each member the report of their side; umpires get every side's."""
     operation = models.Operation.objects.select_related("campaign", "day").get(pk=operation_id)
+    members = list(operation.campaign.memberships.exclude(user__email="").select_related("user"))
+    if not members:
+        return  # nobody to write to: the reports (large) need not be read
     reports = list(operation.night_reports.select_related("side"))
     messages = []
-    for membership in operation.campaign.memberships.select_related("user"):
-        if not membership.user.email:
-            continue
+    for membership in members:
         mine = [r for r in reports if membership.role == MemberRole.UMPIRE or r.side_id == membership.side_id]
         if not mine:
             continue
@@ -560,6 +578,12 @@ def night_order_queue(
     day = campaign.days.filter(number=campaign.current_day).exclude(status=DayStatus.DONE).first()
     if day is None:
         raise ConflictError("no campaign day is under way", field="day", code="no_day")
+    if day.status == DayStatus.NIGHT:
+        raise ConflictError(
+            f"the night phase of day {day.number} has started: orders had to be queued before it",
+            field="day",
+            code="night_started",
+        )
     if kind not in NightOrderKind.values:
         raise DomainError(f"{kind!r} is not a night order ({', '.join(NightOrderKind.values)})", field="kind")
     battalion = campaign.battalions.filter(code=battalion_code).first()

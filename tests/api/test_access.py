@@ -221,11 +221,11 @@ def test_operation_reports_are_the_umpires(world):
     by_player = rows(world, Role.AXIS_PLAYER, "operation-list")[0]
 
     assert by_umpire["report"]["sides"]
-    assert by_umpire["steps_done"] == by_umpire["steps_total"] == 8
+    assert by_umpire["steps_done"] == by_umpire["steps_total"] == 5
     assert by_player["report"] is None
     assert by_player["steps"] is None
     assert by_player["status"] == "done"
-    assert by_player["steps_done"] == 8
+    assert by_player["steps_done"] == 5
 
 
 def test_a_side_key_reads_exactly_what_its_sides_player_reads(world):
