@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -74,6 +75,11 @@ class Comparison(enum.Enum):
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(kind))
+
+
 def to_jsonable(value: Any) -> Any:
     """Enums to their values, dataclasses and mappings to dicts, tuples to lists."""
     kind = type(value)
@@ -85,11 +91,11 @@ def to_jsonable(value: Any) -> Any:
     if kind is list or kind is tuple:
         return [to_jsonable(v) for v in value]
     if isinstance(value, enum.Enum):
-        return value.value
+        return value._value_  # the attribute behind ``.value``, without its descriptor
     if hasattr(value, "to_dict"):
         return value.to_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: to_jsonable(getattr(value, name)) for name in _field_names(type(value))}
     if isinstance(value, Mapping):
         return {str(to_jsonable(k)): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):

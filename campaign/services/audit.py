@@ -7,7 +7,7 @@ commit or roll back with its effects.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from django.db import connection
 from django.db.backends.utils import CursorDebugWrapper
 from django.db.models import JSONField
 from django.utils import timezone
+from psycopg.copy import QueuedLibpqWriter
 
 from campaign import models
 from campaign.choices import EventVerb
@@ -156,34 +157,50 @@ _COPIED_FIELDS = tuple(
 )
 
 
-def roll_records_write(rows: Sequence[Mapping[str, Any]]) -> None:
-    """Insert roll records (:func:`roll_record_rows`) with one COPY; the night phase writes thousands.
+RollRowsWriter = Callable[[Sequence[Mapping[str, Any]]], None]
+
+
+@contextlib.contextmanager
+def roll_records_copy() -> Iterator[RollRowsWriter]:
+    """A COPY into the roll log, open while the caller rolls: each batch of rows
+    (:func:`roll_record_rows`) is sent as it is made, by a writer thread, so the database
+    stores one battalion's rolls while Python rolls the next. No other query may run on
+    the connection until it closes.
 
     Unlike ``bulk_create`` nothing is quoted into SQL per row and no model is
     built, and each JSON value is encoded once, by orjson.
     """
-    if not rows:
-        return
     now = timezone.now()
     table = models.RollRecord._meta.db_table
     columns = ", ".join([*(f.column for f in _COPIED_FIELDS), "created_at"])
     sql = f"COPY {table} ({columns}) FROM STDIN"
     fields = [(f.attname, isinstance(f, JSONField)) for f in _COPIED_FIELDS]
-    # A battalion's rolls share their inputs and changes: each object is encoded once. Every
-    # row stays alive in ``rows`` meanwhile, so no id is reused for another object.
-    encoded: dict[int, str] = {}
-
-    def json_text(value: Any) -> str:
-        text = encoded.get(id(value))
-        if text is None:
-            text = encoded[id(value)] = orjson.dumps(value).decode()
-        return text
-
     with connection.cursor() as cursor:
         # Logged like any query, so query counts in tests see it.
         logged = cursor.debug_sql(sql) if isinstance(cursor, CursorDebugWrapper) else contextlib.nullcontext()
-        with logged, cursor.cursor.copy(sql) as copy:
-            for row in rows:
-                values = [json_text(row[name]) if is_json else row[name] for name, is_json in fields]
-                values.append(now)
-                copy.write_row(values)
+        with logged, cursor.cursor.copy(sql, writer=QueuedLibpqWriter(cursor.cursor)) as copy:
+
+            def write(rows: Sequence[Mapping[str, Any]]) -> None:
+                # A battalion's rolls share their inputs and changes: each object is encoded
+                # once. The batch stays alive meanwhile, so no id is reused for another object.
+                encoded: dict[int, str] = {}
+
+                def json_text(value: Any) -> str:
+                    text = encoded.get(id(value))
+                    if text is None:
+                        text = encoded[id(value)] = orjson.dumps(value).decode()
+                    return text
+
+                for row in rows:
+                    values = [json_text(row[name]) if is_json else row[name] for name, is_json in fields]
+                    values.append(now)
+                    copy.write_row(values)
+
+            yield write
+
+
+def roll_records_write(rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert roll records (:func:`roll_record_rows`) with one COPY."""
+    if rows:
+        with roll_records_copy() as write:
+            write(rows)

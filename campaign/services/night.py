@@ -30,7 +30,7 @@ from campaign.choices import (
     OperationKind,
     StandStatus,
 )
-from campaign.services.audit import Actor, RollContext, event_record, roll_records_write
+from campaign.services.audit import Actor, RollContext, event_record, roll_records_copy, roll_records_write
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.rules import procedure_key, procedure_run
@@ -191,59 +191,72 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
     changed: dict[int, tuple[str, str]] = {}  # stand pk → (status, grade)
     to_reserve: set[int] = set()
     rebuilt: set[int] = set()
-    rolls: list[dict[str, Any]] = []
     part: dict[str, Any] = {"sides": {}}
-    for battalion in battalions:
-        stands = destroyed.get(battalion.pk, [])
-        wiped_out = battalion.alive == 0
-        if wiped_out and battalion.wiped_out_day is None:
-            to_reserve.add(battalion.pk)
-        run = procedure_run(
-            campaign,
-            key,
-            {
-                "situation": SupplySituation.RESERVE if battalion.in_reserve else battalion.supply_situation,
-                "supply_quality": supply[battalion.side_id],
-                "destroyed_grades": tuple(_grade(grade or battalion.quality) for _, grade, _ in stands),
-                "destroyed_attached": tuple(attached for _, _, attached in stands),
-                "battalion": battalion.code,
-                "wiped_out": wiped_out,
-                "full_days_waited": day.number - battalion.wiped_out_day if battalion.wiped_out_day else 0,
-            },
-            ("day", day.number, "night", "replacements", battalion.code),
-        )
-        result = run.outcome
-        for (pk, grade, _), fate in zip(stands, result.stands, strict=True):
-            if fate.fate is StandFate.REPLACED:
-                changed[pk] = (StandStatus.OK, fate.returns_as.value if fate.returns_as else grade)
-                rebuilt.add(battalion.pk)
-        extra = intact.get(battalion.pk, [])[: result.extra_stands_lost]
-        changed.update((pk, (StandStatus.DESTROYED, grade)) for pk, grade, _ in extra)
-        rows = run.rows(
-            campaign,
-            SYSTEM_ACTOR,
-            RollContext(day=day, battalion=battalion),
-            {"replaced": result.replaced, "extra_stands_lost": len(extra)},
-        )
-        rolls += rows
-        side = part["sides"].setdefault(
-            str(battalion.side_id),
-            {"replacements_rolled": 0, "replacements_returned": 0, "extra_stands_lost": 0, "battalions": []},
-        )
-        side["replacements_rolled"] += len(rows)
-        side["replacements_returned"] += result.replaced
-        side["extra_stands_lost"] += len(extra)
-        side["battalions"].append(
-            {"code": battalion.code, "text": result.outcome_text(), "lines": [r["line"] for r in rows]}
-        )
-        if battalion.pk in to_reserve:
-            side.setdefault("moved_to_reserve", []).append(battalion.code)
+    # The COPY is open while the dice roll: the database stores each battalion's rolls as
+    # the next is rolled. No query runs inside it: everything read was read above.
+    with roll_records_copy() as write_rolls:
+        for battalion in battalions:
+            stands = destroyed.get(battalion.pk, [])
+            wiped_out = battalion.alive == 0
+            if wiped_out and battalion.wiped_out_day is None:
+                to_reserve.add(battalion.pk)
+            run = procedure_run(
+                campaign,
+                key,
+                _replacement_inputs(battalion, stands, supply[battalion.side_id], day.number, wiped_out),
+                ("day", day.number, "night", "replacements", battalion.code),
+            )
+            result = run.outcome
+            for (pk, grade, _), fate in zip(stands, result.stands, strict=True):
+                if fate.fate is StandFate.REPLACED:
+                    changed[pk] = (StandStatus.OK, fate.returns_as.value if fate.returns_as else grade)
+                    rebuilt.add(battalion.pk)
+            extra = intact.get(battalion.pk, [])[: result.extra_stands_lost]
+            changed.update((pk, (StandStatus.DESTROYED, grade)) for pk, grade, _ in extra)
+            rows = run.rows(
+                campaign,
+                SYSTEM_ACTOR,
+                RollContext(day=day, battalion=battalion),
+                {"replaced": result.replaced, "extra_stands_lost": len(extra)},
+            )
+            write_rolls(rows)
+            side = part["sides"].setdefault(str(battalion.side_id), _side_replacements())
+            side["replacements_rolled"] += len(rows)
+            side["replacements_returned"] += result.replaced
+            side["extra_stands_lost"] += len(extra)
+            side["battalions"].append(
+                {"code": battalion.code, "text": result.outcome_text(), "lines": [r["line"] for r in rows]}
+            )
+            if battalion.pk in to_reserve:
+                side.setdefault("moved_to_reserve", []).append(battalion.code)
     _stands_set(changed)
     models.Battalion.objects.filter(pk__in=to_reserve).update(in_reserve=True, wiped_out_day=day.number)
     # A rebuilt battalion's wait is over once any stand is back.
-    models.Battalion.objects.filter(pk__in=rebuilt).update(wiped_out_day=None)
-    roll_records_write(rolls)
+    models.Battalion.objects.filter(pk__in=rebuilt, wiped_out_day__isnull=False).update(wiped_out_day=None)
     return part
+
+
+def _replacement_inputs(
+    battalion: models.Battalion,
+    stands: list[tuple[int, str, bool]],
+    supply_quality: str,
+    day_number: int,
+    wiped_out: bool,
+) -> dict[str, Any]:
+    """A battalion's row and column of the replacement table, and its destroyed stands."""
+    return {
+        "situation": SupplySituation.RESERVE if battalion.in_reserve else battalion.supply_situation,
+        "supply_quality": supply_quality,
+        "destroyed_grades": tuple(_grade(grade or battalion.quality) for _, grade, _ in stands),
+        "destroyed_attached": tuple(attached for _, _, attached in stands),
+        "battalion": battalion.code,
+        "wiped_out": wiped_out,
+        "full_days_waited": day_number - battalion.wiped_out_day if battalion.wiped_out_day else 0,
+    }
+
+
+def _side_replacements() -> dict[str, Any]:
+    return {"replacements_rolled": 0, "replacements_returned": 0, "extra_stands_lost": 0, "battalions": []}
 
 
 def _grade(name: str) -> Quality | str:
