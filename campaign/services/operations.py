@@ -79,10 +79,17 @@ def _report_assembled(operation: models.Operation) -> dict[str, Any]:
     return report
 
 
+def _locked() -> QuerySet[models.Operation]:
+    """Operations locked against a concurrent delivery (their own rows only)."""
+    return models.Operation.objects.select_for_update(of=("self",))
+
+
 @transaction.atomic
 def _attempt_begin(operation_id: int) -> models.Operation | None:
-    """Count this delivery; None when there is nothing (more) to do."""
-    operation = models.Operation.objects.select_for_update().get(pk=operation_id)
+    """Count this delivery; None when there is nothing (more) to do. The operation comes with
+    what its steps read (the campaign, day and segment), loaded once as no step changes it,
+    and without its report: steps never read the parts before them."""
+    operation = _locked().select_related("campaign", "day", "segment").defer("report").get(pk=operation_id)
     if operation.status in (OperationStatus.DONE, OperationStatus.FAILED):
         return None
     operation.attempts += 1
@@ -129,11 +136,6 @@ def operation_record_error(operation_id: int, reason: str) -> models.Operation:
     return operation
 
 
-def _locked() -> QuerySet[models.Operation]:
-    """Operations locked against a concurrent delivery (their own rows only)."""
-    return models.Operation.objects.select_for_update(of=("self",))
-
-
 def _step_record(operation: models.Operation, step: str, part: dict[str, Any]) -> None:
     """Mark ``step`` done with its part of the report, and bump the campaign's version, in one
     statement: the report is appended to in SQL, so a step never re-sends the parts before it
@@ -156,15 +158,9 @@ def _step_record(operation: models.Operation, step: str, part: dict[str, Any]) -
 
 def operation_run(operation_id: int) -> models.Operation:
     """Apply every step not yet done, each in its own transaction, then finish."""
-    if _attempt_begin(operation_id) is None:
+    operation = _attempt_begin(operation_id)
+    if operation is None:
         return operation_get(operation_id)
-    # What the steps read (the campaign, day and segment) is loaded once, as no step changes it;
-    # the report is not: steps never read the parts before them.
-    operation = (
-        models.Operation.objects.select_related("campaign", "day", "segment")
-        .defer("report")
-        .get(pk=operation_id)
-    )
     finish, step_function = _registry()[operation.kind]
     for step in operation.steps:
         with transaction.atomic():
