@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
-from rest_framework_api_key.models import AbstractAPIKey
+from rest_framework_api_key.models import AbstractAPIKey, APIKeyManager
 
 from campaign.models import Campaign, Side
 
@@ -38,9 +40,17 @@ class IdempotencyKey(models.Model):
         return f"{self.key} ({self.response_status or 'in flight'})"
 
 
+class CampaignAPIKeyManager(APIKeyManager):
+    def get_usable_keys(self) -> models.QuerySet[CampaignAPIKey]:
+        # With the campaign: the query that authenticates a key also loads what it may reach.
+        return super().get_usable_keys().select_related("campaign")
+
+
 class CampaignAPIKey(AbstractAPIKey):
     """A third-party app's key: hashed, revocable, expiring, scoped to one campaign and
     either one side (that side's player view) or the public summary (no side)."""
+
+    objects: ClassVar[CampaignAPIKeyManager] = CampaignAPIKeyManager()
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="api_keys")
     side = models.ForeignKey(

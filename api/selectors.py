@@ -72,7 +72,6 @@ def summary_access(campaign: models.Campaign) -> CampaignAccess:
         campaign=campaign,
         role=MemberRole(getattr(campaign, "my_role")),  # noqa: B009  (an annotation)
         side_id=getattr(campaign, "my_side_id"),  # noqa: B009
-        sides={side.pk: side for side in campaign.sides.all()},
     )
 
 

@@ -91,13 +91,17 @@ REDIS_URL = env("REDIS_URL", "redis://127.0.0.1:6379/0")
 # Redis database: never cache.clear() (it flushes the queues), delete by key.
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.SharedClientRedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "campaign-cache",
         "TIMEOUT": 3600,
     }
 }
+# Sessions are read from the cache and written through to the database: a polling client's
+# request costs no session query, and logging out deletes both copies.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
+AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -8,6 +8,7 @@ import pytest
 
 from campaign import models
 from campaign.choices import ArrivalStatus
+from campaign.services.api_keys import api_key_revoke
 from campaign.services.battles import battle_report
 from campaign.services.corrections import object_correct
 from campaign.services.days import segment_arrivals_start
@@ -212,3 +213,25 @@ def test_the_browsable_api_still_renders_a_cached_status(world):
     assert html["Content-Type"].startswith("text/html")
     assert indented.status_code == 200
     assert indented.content.startswith(b"{\n  ")
+
+
+def test_withdrawn_access_is_refused_from_the_next_poll_of_a_cached_status(world):
+    url = status_url(world, world.axis)
+    clients = {role: world.client(role) for role in (Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.UMPIRE)}
+    allied_key = world.client(Role.ALLIED_KEY)
+    for client in (*clients.values(), allied_key):
+        assert client.get(url).status_code == 200  # each view now cached
+
+    models.Membership.objects.filter(user=world.users[Role.AXIS_PLAYER]).delete()
+    deactivated = world.users[Role.ALLIED_PLAYER]
+    deactivated.is_active = False
+    deactivated.save()
+    umpire = world.users[Role.UMPIRE]
+    umpire.set_password("changed elsewhere")  # ends the umpire's other sessions
+    umpire.save()
+    api_key_revoke(world.campaign.pk, world.keys[Role.ALLIED_KEY].partition(".")[0], ACTOR)
+
+    assert clients[Role.AXIS_PLAYER].get(url).status_code == 404  # no longer a member
+    assert clients[Role.ALLIED_PLAYER].get(url).status_code == 403
+    assert clients[Role.UMPIRE].get(url).status_code == 403
+    assert allied_key.get(url).status_code == 403

@@ -6,11 +6,14 @@ entry in :func:`endpoints`, so a new endpoint fails here until it is counted.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
 import pytest
+from django.db import connection
 from django.db.models import Model
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from api.models import CampaignAPIKey
@@ -164,3 +167,33 @@ def test_query_counts_do_not_grow_with_the_order_of_battle(role: Role) -> None:
 
     grew = {name: pair for name, pair in counts.items() if pair[0] != pair[1]}
     assert not grew, f"queries at 1 vs {BIG} battalions a side: {grew}"
+
+
+# A repeated poll of a force status is answered from the cache: all it may query is who is
+# asking. A player's session is read from the cache too, leaving their user, then the
+# campaign joined to their membership; an API key is loaded with its campaign.
+CACHED_STATUS_TABLES = {
+    Role.AXIS_PLAYER: ["auth_user", "campaign_campaign"],
+    Role.ALLIED_KEY: ["api_campaignapikey"],
+}
+
+
+def queried_table(sql: str) -> str:
+    match = re.search(r'FROM "(\w+)"', sql)
+    assert match is not None, sql
+    return match.group(1)
+
+
+@pytest.mark.parametrize("role", list(CACHED_STATUS_TABLES))
+def test_a_cached_force_status_queries_only_who_is_asking(role: Role) -> None:
+    world = build_world(battalions_per_side=1)
+    side = world.allied if role == Role.ALLIED_KEY else world.axis
+    url = world.url("force-force-status", pk=models.Force.objects.get(side=side).pk)
+    client = world.client(role)
+    assert client.get(url).status_code == 200  # renders and caches the status
+
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+
+    assert response.status_code == 200
+    assert [queried_table(query["sql"]) for query in captured.captured_queries] == CACHED_STATUS_TABLES[role]
