@@ -80,8 +80,10 @@ def _report_assembled(operation: models.Operation) -> dict[str, Any]:
 
 
 def _locked() -> QuerySet[models.Operation]:
-    """Operations locked against a concurrent delivery (their own rows only)."""
-    return models.Operation.objects.select_for_update(of=("self",))
+    """Operations locked against a concurrent delivery (their own rows only), with what their
+    steps and finish read: the campaign, day and segment."""
+    locked = models.Operation.objects.select_for_update(of=("self",))
+    return locked.select_related("campaign", "day", "segment")
 
 
 @transaction.atomic
@@ -89,7 +91,7 @@ def _attempt_begin(operation_id: int) -> models.Operation | None:
     """Count this delivery; None when there is nothing (more) to do. The operation comes with
     what its steps read (the campaign, day and segment), loaded once as no step changes it,
     and without its report: steps never read the parts before them."""
-    operation = _locked().select_related("campaign", "day", "segment").defer("report").get(pk=operation_id)
+    operation = _locked().defer("report").get(pk=operation_id)
     if operation.status in (OperationStatus.DONE, OperationStatus.FAILED):
         return None
     operation.attempts += 1
@@ -171,7 +173,7 @@ def operation_run(operation_id: int) -> models.Operation:
         # Crash drills: a pause between committed steps leaves room to kill a worker.
         time.sleep(settings.OPERATION_STEP_PAUSE)
     with transaction.atomic():
-        operation = _locked().select_related("campaign", "day", "segment").get(pk=operation_id)
+        operation = _locked().get(pk=operation_id)
         if operation.status == OperationStatus.RUNNING:
             operation.report = _report_assembled(operation)
             finish(operation)
