@@ -58,6 +58,9 @@ PROFILE_NIGHT_STEPS = {
     "night_command": CampaignStep.NIGHT_COMMAND,
     "availability_reroll": CampaignStep.NIGHT_AVAILABILITY_REROLL,
 }
+# The steps that roll for every battalion or force: each commits when done, so a crash after
+# it never rolls again; the quick set-based steps commit with the step after them.
+NIGHT_STEPS_COMMITTED_ALONE = frozenset({"replacements", "night_command", "ammo"})
 AMMO_VARIANT = "gb.variant.ammo_night_removal"
 GRADES = {grade.value: grade for grade in Quality}
 
@@ -534,13 +537,12 @@ def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
         # The headline per side; each battalion's lines stay in the night reports and the roll log.
         after={r.side.name: {k: v for k, v in r.body.items() if k != "battalions"} for r in reports},
     )
-    transaction.on_commit(lambda: _notify(operation.pk))
+    transaction.on_commit(lambda: _notify(operation))
     return {}
 
 
-def _notify(operation_id: int) -> None:
+def _notify(operation: models.Operation) -> None:
     """E-mail each member the report of their side; umpires get every side's."""
-    operation = models.Operation.objects.select_related("campaign", "day").get(pk=operation_id)
     members = list(operation.campaign.memberships.exclude(user__email="").select_related("user"))
     if not members:
         return  # nobody to write to: the reports (large) need not be read

@@ -2,29 +2,35 @@
 
 A start creates the :class:`~campaign.models.Operation` (a unique constraint
 allows one per night or per segment) and enqueues its task when the
-transaction commits.  A run applies the operation's steps one transaction at a
-time, each marking itself done in the same transaction, under a row lock on
-the operation: a duplicate delivery waits, then finds the step done; a run
-killed halfway is redelivered and continues where the last commit left it.
-Every delivery counts as an attempt; past ``MAX_ATTEMPTS`` the operation is
-marked failed with the last error, so a crashing task cannot loop for ever.
+transaction commits.  A run applies the operation's steps a transaction at a
+time, each transaction marking its steps done, under a row lock on the
+operation: a duplicate delivery waits, then finds the steps done; a run killed
+halfway is redelivered and continues where the last commit left it.  A step
+whose work grows with the campaign (rolling for every battalion or force)
+commits when it is done; quick set-based steps commit with the step after
+them, and the last transaction also finishes the operation.  Every delivery
+counts as an attempt; past ``MAX_ATTEMPTS`` the operation is marked failed
+with the last error, so a crashing task cannot loop for ever.
 
-While it runs, ``report`` keeps each done step's part under the step's name,
-appended in SQL so a step never re-sends the parts before it (the night's
-replacement lines run to thousands); the end merges them, in step order, into
-the one report the finish and the API read.
+While it runs, ``report`` keeps each committed step's part under the step's
+name, appended in SQL so a transaction never re-sends the parts before it (the
+night's replacement lines run to thousands); the finish merges them, in step
+order, into the one report the API reads.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from campaign import models
@@ -37,13 +43,27 @@ MAX_ATTEMPTS = 5
 StepFunction = Callable[[models.Operation, str], dict[str, Any]]
 
 
-def _registry() -> dict[str, tuple[Callable[[models.Operation], dict[str, Any]], StepFunction]]:
-    """kind → (finish, step) functions; imported late, they import this module."""
+@dataclass(frozen=True)
+class OperationProcedure:
+    """How one kind of operation is applied: a step at a time, then the finish."""
+
+    step: StepFunction
+    commits_alone: Callable[[str], bool]  # whether a step's transaction ends with it
+    finish: Callable[[models.Operation], dict[str, Any]]
+
+
+def _registry() -> dict[str, OperationProcedure]:
+    """Imported late: the kinds' modules import this one."""
     from campaign.services import arrivals, night
 
     return {
-        OperationKind.NIGHT_PHASE: (night.night_phase_finish, night.night_phase_step),
-        OperationKind.ARRIVALS: (arrivals.arrivals_finish, arrivals.arrivals_step),
+        OperationKind.NIGHT_PHASE: OperationProcedure(
+            night.night_phase_step, night.NIGHT_STEPS_COMMITTED_ALONE.__contains__, night.night_phase_finish
+        ),
+        # Each force's arrival rolls commit as they are made.
+        OperationKind.ARRIVALS: OperationProcedure(
+            arrivals.arrivals_step, lambda step: True, arrivals.arrivals_finish
+        ),
     }
 
 
@@ -70,50 +90,65 @@ def merge_report(report: dict[str, Any], part: dict[str, Any]) -> dict[str, Any]
     return merged
 
 
-def _report_assembled(operation: models.Operation) -> dict[str, Any]:
+def _report_assembled(steps: list[str], parts: dict[str, Any]) -> dict[str, Any]:
     """The parts of the steps done so far, merged in step order."""
     report: dict[str, Any] = {}
-    for step in operation.steps:
-        if step in operation.report:
-            report = merge_report(report, operation.report[step])
+    for step in steps:
+        if step in parts:
+            report = merge_report(report, parts[step])
     return report
+
+
+def _transactions(steps: list[str], commits_alone: Callable[[str], bool]) -> list[list[str]]:
+    """The steps, grouped by the transaction that applies them: a group ends with a step that
+    commits alone, or with the last step (whose transaction also finishes)."""
+    groups: list[list[str]] = [[]]
+    for step in steps:
+        groups[-1].append(step)
+        if commits_alone(step):
+            groups.append([])
+    if len(groups) > 1 and not groups[-1]:
+        groups.pop()
+    return groups
 
 
 def _locked() -> QuerySet[models.Operation]:
     """Operations locked against a concurrent delivery (their own rows only), with what their
-    steps and finish read: the campaign, day and segment."""
+    steps and finish read (the campaign, day and segment), and without their report: a step
+    never reads the parts before it."""
     locked = models.Operation.objects.select_for_update(of=("self",))
-    return locked.select_related("campaign", "day", "segment")
+    return locked.select_related("campaign", "day", "segment").defer("report")
 
 
-@transaction.atomic
-def _attempt_begin(operation_id: int) -> models.Operation | None:
-    """Count this delivery; None when there is nothing (more) to do. The operation comes with
-    what its steps read (the campaign, day and segment), loaded once as no step changes it,
-    and without its report: steps never read the parts before them."""
-    operation = _locked().defer("report").get(pk=operation_id)
-    if operation.status in (OperationStatus.DONE, OperationStatus.FAILED):
+def _attempt_count(operation_id: int) -> tuple[str, list[str], int] | None:
+    """Count this delivery, in one statement: the operation's kind, steps and attempts so far,
+    or None when it is over."""
+    operations = connection.ops.quote_name(models.Operation._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {operations} SET attempts = attempts + 1, status = %s, "
+            "started_at = COALESCE(started_at, %s) WHERE id = %s AND status IN (%s, %s) "
+            "RETURNING kind, steps, attempts",
+            [
+                OperationStatus.RUNNING,
+                timezone.now(),
+                operation_id,
+                OperationStatus.PENDING,
+                OperationStatus.RUNNING,
+            ],
+        )
+        row = cursor.fetchone()
+    if row is None:
         return None
-    operation.attempts += 1
-    if operation.attempts > MAX_ATTEMPTS:
-        _fail(operation, operation.error or f"gave up after {MAX_ATTEMPTS} attempts (the worker kept dying)")
-        return None
-    operation.status = OperationStatus.RUNNING
-    operation.started_at = operation.started_at or timezone.now()
-    operation.save(update_fields=["attempts", "status", "started_at"])
-    return operation
-
-
-def _campaign_version_bump(campaign_id: int) -> None:
-    """A committed step changes what clients see: the version keys their caches (force status)."""
-    models.Campaign.objects.filter(pk=campaign_id).update(version=F("version") + 1)
+    kind, steps, attempts = row
+    return kind, orjson.loads(steps), attempts
 
 
 def _fail(operation: models.Operation, reason: str) -> None:
     operation.status = OperationStatus.FAILED
     operation.error = reason
     operation.finished_at = timezone.now()
-    operation.report = _report_assembled(operation)
+    operation.report = _report_assembled(operation.steps, operation.report)
     operation.save(update_fields=["status", "error", "finished_at", "attempts", "report"])
     event_record(
         operation.campaign,
@@ -122,6 +157,14 @@ def _fail(operation: models.Operation, reason: str) -> None:
         f"{operation.get_kind_display()} for day {operation.day.number} failed: {reason}",
         SYSTEM,
     )
+
+
+@transaction.atomic
+def _give_up(operation_id: int) -> models.Operation:
+    operation = _locked().get(pk=operation_id)
+    if operation.status == OperationStatus.RUNNING:
+        _fail(operation, operation.error or f"gave up after {MAX_ATTEMPTS} attempts (the worker kept dying)")
+    return operation
 
 
 @transaction.atomic
@@ -138,48 +181,97 @@ def operation_record_error(operation_id: int, reason: str) -> models.Operation:
     return operation
 
 
-def _step_record(operation: models.Operation, step: str, part: dict[str, Any]) -> None:
-    """Mark ``step`` done with its part of the report, and bump the campaign's version, in one
-    statement: the report is appended to in SQL, so a step never re-sends the parts before it
-    (the night's replacement lines run to thousands)."""
+def _operation_update(operation: models.Operation, assignments: str, params: list[Any]) -> None:
+    """Update the operation and bump its campaign's version in one statement: a commit changes
+    what clients see, and the version keys their caches (force status)."""
     operations = connection.ops.quote_name(models.Operation._meta.db_table)
     campaigns = connection.ops.quote_name(models.Campaign._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH bumped AS (UPDATE {campaigns} SET version = version + 1 WHERE id = %s) "
-            f"UPDATE {operations} SET report = report || %s::jsonb, "
-            "completed_steps = completed_steps || %s::jsonb WHERE id = %s",
-            [
-                operation.campaign_id,
-                orjson.dumps({step: part}, option=orjson.OPT_NON_STR_KEYS).decode(),
-                orjson.dumps([step]).decode(),
-                operation.pk,
-            ],
+            f"UPDATE {operations} SET {assignments} WHERE id = %s",
+            [operation.campaign_id, *params, operation.pk],
         )
 
 
+def _json(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _steps_record(operation: models.Operation, parts: dict[str, Any]) -> None:
+    """Mark the steps of ``parts`` done with their parts of the report, appended in SQL, so a
+    transaction never re-sends the parts before it (the night's replacement lines run to
+    thousands)."""
+    _operation_update(
+        operation,
+        "report = report || %s::jsonb, completed_steps = completed_steps || %s::jsonb",
+        [_json(parts), _json(list(parts))],
+    )
+
+
+def _finish(operation: models.Operation, procedure: OperationProcedure, parts: dict[str, Any]) -> None:
+    """Merge the report (reading the parts an earlier delivery committed, if any), finish, and
+    mark every step and the operation done."""
+    earlier = operation.report if any(step not in parts for step in operation.steps) else {}
+    operation.report = _report_assembled(operation.steps, {**earlier, **parts})
+    procedure.finish(operation)
+    operation.status = OperationStatus.DONE
+    operation.error = ""
+    operation.finished_at = timezone.now()
+    operation.completed_steps = list(operation.steps)
+    _operation_update(
+        operation,
+        "status = %s, error = '', finished_at = %s, report = %s::jsonb, completed_steps = steps",
+        [operation.status, operation.finished_at, _json(operation.report)],
+    )
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Steps build thousands of short-lived objects (rolls, rows) that reference counting frees;
+    a cyclic collection meanwhile would walk the whole heap for nothing (up to a tenth of a
+    second in a large process), at a random point."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def operation_run(operation_id: int) -> models.Operation:
-    """Apply every step not yet done, each in its own transaction, then finish."""
-    operation = _attempt_begin(operation_id)
-    if operation is None:
+    """Count this delivery, then apply the steps not yet done, a transaction at a time; the
+    last transaction also finishes."""
+    counted = _attempt_count(operation_id)
+    if counted is None:
         return operation_get(operation_id)
-    finish, step_function = _registry()[operation.kind]
-    for step in operation.steps:
+    kind, steps, attempts = counted
+    if attempts > MAX_ATTEMPTS:
+        return _give_up(operation_id)
+    procedure = _registry()[kind]
+    groups = _transactions(steps, procedure.commits_alone)
+    parts: dict[str, Any] = {}
+    operation: models.Operation | None = None
+    for number, group in enumerate(groups, 1):
+        last = number == len(groups)
         with transaction.atomic():
-            done = _locked().filter(pk=operation_id).values_list("completed_steps", flat=True).get()
-            if step in done:
-                continue
-            _step_record(operation, step, step_function(operation, step))
-        # Crash drills: a pause between committed steps leaves room to kill a worker.
-        time.sleep(settings.OPERATION_STEP_PAUSE)
-    with transaction.atomic():
-        operation = _locked().get(pk=operation_id)
-        if operation.status == OperationStatus.RUNNING:
-            operation.report = _report_assembled(operation)
-            finish(operation)
-            operation.status = OperationStatus.DONE
-            operation.error = ""
-            operation.finished_at = timezone.now()
-            operation.save(update_fields=["status", "error", "finished_at", "report"])
-            _campaign_version_bump(operation.campaign_id)
+            operation = _locked().get(pk=operation_id)
+            if operation.status != OperationStatus.RUNNING:
+                break  # a concurrent delivery finished it, or it failed
+            with _collector_paused():
+                applied = {
+                    step: procedure.step(operation, step)
+                    for step in group
+                    if step not in operation.completed_steps
+                }
+            parts.update(applied)
+            if last:
+                _finish(operation, procedure, parts)
+            elif applied:
+                _steps_record(operation, applied)
+        if not last:
+            # Crash drills: a pause between committed transactions leaves room to kill a worker.
+            time.sleep(settings.OPERATION_STEP_PAUSE)
+    assert operation is not None  # there is always a group: the last one finishes
     return operation

@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from campaign import models
 from campaign.choices import DayStatus, OperationStatus, StandStatus
+from campaign.services import night
 from campaign.services.battles import battle_create
 from campaign.services.errors import ConflictError
 from campaign.services.night import night_order_queue, night_phase_start
@@ -138,6 +139,36 @@ def test_a_second_run_of_a_done_operation_changes_nothing(django_capture_on_comm
     assert again.status == OperationStatus.DONE
     assert again.attempts == 1
     assert campaign.rolls.count() == rolls
+
+
+def test_a_run_stopped_after_the_first_commit_resumes_with_the_rest_and_one_report(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    reference = run_night(campaign_after_day_one(seed="resume"), django_capture_on_commit_callbacks)
+    campaign = campaign_after_day_one(seed="resume")
+    with django_capture_on_commit_callbacks(execute=False):
+        operation = night_phase_start(campaign.pk, ACTOR)
+
+    def worker_dies(operation: models.Operation) -> dict:
+        raise RuntimeError("worker died")
+
+    with monkeypatch.context() as patched:
+        patched.setitem(night.STEPS, "artillery", worker_dies)
+        with pytest.raises(RuntimeError):
+            operation_run(operation.pk)
+    operation.refresh_from_db()
+    assert operation.completed_steps == ["flip_suppressed", "replacements"]  # the stands' commit
+    assert not campaign.stands.filter(status=StandStatus.SUPPRESSED).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        resumed = operation_run(operation.pk)
+
+    assert (resumed.status, resumed.attempts) == (OperationStatus.DONE, 2)
+    assert campaign.rolls.count() == reference.campaign.rolls.count()  # nothing rolled twice
+
+    def bodies(operation: models.Operation) -> dict[str, dict]:
+        return {r.side.name: r.body for r in models.NightReport.objects.filter(operation=operation)}
+
+    assert bodies(resumed) == bodies(reference)  # the committed parts and the rest, merged as one
 
 
 def _night_queries(battalions: int, capture) -> int:

@@ -27,6 +27,8 @@ from tests.conftest import WorkerProcess, worker_database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+VISIBILITY_TIMEOUT = 4  # seconds: how long an unacknowledged task waits before redelivery
+
 
 @pytest.fixture
 def workers(redis_client) -> Iterator[list[WorkerProcess]]:
@@ -89,7 +91,7 @@ def test_killing_the_pool_child_midway_still_gives_the_uninterrupted_result(work
     worker = start_worker(workers, OPERATION_STEP_PAUSE="1.5")
 
     night_phase_start(campaign.pk, ACTOR)
-    wait_for(lambda: len(operation_of(campaign).completed_steps) >= 3, what="three steps committed")
+    wait_for(lambda: len(operation_of(campaign).completed_steps) >= 2, what="the first commit")
     assert operation_of(campaign).status == OperationStatus.RUNNING
     for child in pool_children(worker):
         os.kill(child, signal.SIGKILL)
@@ -105,15 +107,20 @@ def test_killing_the_pool_child_midway_still_gives_the_uninterrupted_result(work
 def test_killing_the_main_worker_process_midway_still_gives_the_uninterrupted_result(workers):
     expected = reference_state()
     campaign = campaign_after_day_one(seed="drill")
-    worker = start_worker(workers, OPERATION_STEP_PAUSE="1.5", CELERY_VISIBILITY_TIMEOUT="4")
+    worker = start_worker(
+        workers, OPERATION_STEP_PAUSE="1.5", CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT)
+    )
 
     night_phase_start(campaign.pk, ACTOR)
-    wait_for(lambda: len(operation_of(campaign).completed_steps) >= 3, what="three steps committed")
+    wait_for(lambda: len(operation_of(campaign).completed_steps) >= 2, what="the first commit")
     os.killpg(worker.process.pid, signal.SIGKILL)  # main process and its pool, no warm shutdown
     worker.process.wait()
     attempts_when_killed = operation_of(campaign).attempts
+    # A starting worker hands out again the unacknowledged tasks older than the visibility
+    # timeout (later, only every few tens of seconds): the kill came soon after the delivery.
+    time.sleep(VISIBILITY_TIMEOUT)
 
-    start_worker(workers, CELERY_VISIBILITY_TIMEOUT="4")  # the broker redelivers the unacknowledged task
+    start_worker(workers, CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT))
 
     wait_for(lambda: operation_of(campaign).status == OperationStatus.DONE, what="redelivery and finish")
     assert operation_of(campaign).attempts == attempts_when_killed + 1
@@ -161,5 +168,5 @@ def test_a_task_that_always_fails_stops_and_shows_failed_with_the_reason(workers
     assert operation.attempts == MAX_ATTEMPTS
     assert "supply_quality" in operation.error
     assert "Bogus" in operation.error
-    assert operation.completed_steps == ["flip_suppressed"]  # no FUP waits for a road: not planned
+    assert operation.completed_steps == []  # the flip commits with the replacements, which fail
     assert campaign.events.filter(verb="operation.failed").count() == 1
