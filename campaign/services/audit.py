@@ -7,6 +7,7 @@ commit or roll back with its effects.
 from __future__ import annotations
 
 import contextlib
+import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -113,42 +114,25 @@ def roll_record_rows(
     changes: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
     """Roll records as plain column values, for :func:`roll_records_write` (no model instances)."""
-    place = {
+    # What every roll of ``outcome`` shares, built once: the night writes thousands of rows.
+    shared = {
         "campaign_id": campaign.pk,
         **{f"{name}_id": getattr(getattr(context, name), "pk", None) for name in _CONTEXT_FIELDS},
+        "procedure": procedure,
+        "stream": "/".join(str(label) for label in stream),
+        "inputs": to_jsonable(inputs),
+        "changes": to_jsonable(changes),
+        "actor_id": actor.user_id,
+        "request_id": actor.request_id,
     }
-    return [
-        {**place, **values} for values in _roll_values(procedure, stream, inputs, outcome, actor, changes)
-    ]
+    rows = []
+    for roll in outcome.roll_results():
+        result = roll.to_dict()
+        rows.append({**shared, "result": result, "line": result["line"]})
+    return rows
 
 
 _CONTEXT_FIELDS = ("day", "segment", "battle", "force", "battalion")
-
-
-def _roll_values(
-    procedure: str,
-    stream: Sequence[str | int],
-    inputs: Any,
-    outcome: Outcome,
-    actor: Actor,
-    changes: Mapping[str, Any],
-) -> list[dict[str, Any]]:
-    stream_text = "/".join(str(label) for label in stream)
-    shared_inputs, shared_changes = to_jsonable(inputs), to_jsonable(changes)
-    results = [roll.to_dict() for roll in outcome.roll_results()]
-    return [
-        {
-            "procedure": procedure,
-            "stream": stream_text,
-            "inputs": shared_inputs,
-            "result": result,
-            "line": result["line"],
-            "changes": shared_changes,
-            "actor_id": actor.user_id,
-            "request_id": actor.request_id,
-        }
-        for result in results
-    ]
 
 
 # The columns a roll record is written with, besides its created_at; the others are null.
@@ -174,7 +158,8 @@ def roll_records_copy() -> Iterator[RollRowsWriter]:
     table = models.RollRecord._meta.db_table
     columns = ", ".join([*(f.column for f in _COPIED_FIELDS), "created_at"])
     sql = f"COPY {table} ({columns}) FROM STDIN"
-    fields = [(f.attname, isinstance(f, JSONField)) for f in _COPIED_FIELDS]
+    columns_of = operator.itemgetter(*(f.attname for f in _COPIED_FIELDS))
+    json_positions = [i for i, f in enumerate(_COPIED_FIELDS) if isinstance(f, JSONField)]
     with connection.cursor() as cursor:
         # Logged like any query, so query counts in tests see it.
         logged = cursor.debug_sql(sql) if isinstance(cursor, CursorDebugWrapper) else contextlib.nullcontext()
@@ -192,8 +177,9 @@ def roll_records_copy() -> Iterator[RollRowsWriter]:
                     return text
 
                 for row in rows:
-                    values = [json_text(row[name]) if is_json else row[name] for name, is_json in fields]
-                    values.append(now)
+                    values = [*columns_of(row), now]
+                    for position in json_positions:
+                        values[position] = json_text(values[position])
                     copy.write_row(values)
 
             yield write
