@@ -190,7 +190,7 @@ def test_every_kind_of_stand_has_a_field_strength_class():
 @pytest.mark.usefixtures("equipment_reference")
 def test_a_pack_switching_on_a_rule_no_service_applies_is_refused_naming_it(key):
     pack: dict[str, Any] = pack_read(MALTA_PACK_PATH)
-    pack["campaign"]["optional_rules"].append(key)
+    pack["campaign"]["optional_rules"] = ["gb.activation_carry_over", key]
 
     with pytest.raises(DomainError) as refused:
         scenario_import(pack, ACTOR)
