@@ -15,6 +15,7 @@ from campaign.services.rules import optional_rule_on, procedure_key, procedure_r
 from rules_engine.great_battles.activation import (
     DAWN_TURN,
     LAST_TURN,
+    ActivationChoice,
     ActivationColumn,
     ActivationColumnsMixed,
     ActivationLedger,
@@ -45,9 +46,10 @@ def _column(value: str) -> ActivationColumn:
 
 def _pool_book(
     campaign: models.Campaign, side: models.Side, day: models.CampaignDay, turn: int, column: ActivationColumn
-) -> tuple[ActivationLedger, int]:
+) -> int:
     """Book the side's choices of the day and this one on the activation chart
-    (``gb.activation_pool``, with the club's settings): the ledger and what this one costs.
+    (``gb.activation_pool``, with the club's settings): what this one costs, or a
+    refusal naming the field when the chart does not allow it.
 
     The pool is what the side holds now plus what it spent earlier today, so the
     day's choices are booked against the points it held before them.
@@ -86,7 +88,8 @@ def _pool_book(
     except ActivationRuleError as exc:
         raise DomainError(exc.problem, field="turn", rule=exc.rule.text()) from exc
     ledger: ActivationLedger = run.outcome
-    return ledger, ledger.spent - spent_earlier
+    chosen = ActivationChoice(day.number, turn, column)
+    return next(entry.cost for entry in ledger.entries if entry.choice == chosen)
 
 
 @transaction.atomic
@@ -143,14 +146,14 @@ def activation_spend(
             field="battalion_codes",
             rule=COST_RULE,
         )
-    ledger, cost = _pool_book(campaign, side, day, turn, chosen)
+    cost = _pool_book(campaign, side, day, turn, chosen)
 
     spend = models.ActivationSpend.objects.create(
         side=side, day=day, turn=turn, column=chosen.value, cost=cost
     )
     spend.battalions.set(battalions.values())
     before_points = side.activation_points
-    side.activation_points = ledger.remaining
+    side.activation_points -= cost
     side.save(update_fields=["activation_points"])
 
     reactivation_key = procedure_key(campaign, CampaignStep.REACTIVATION)
