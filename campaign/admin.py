@@ -40,7 +40,7 @@ from campaign.services.days import day_dawn, segment_advance
 from campaign.services.errors import DomainError
 from campaign.services.night import night_phase_start
 from campaign.services.reinforcements import reinforcement_schedule
-from campaign.services.rules import roll_replay
+from campaign.services.rules import roll_replay, rule_switch_issues
 from campaign.services.webhooks import (
     webhook_subscribe,
     webhook_unsubscribe,
@@ -245,8 +245,22 @@ class MembershipInline(UmpireInline):
     show_change_link = False
 
 
+class CampaignForm(forms.ModelForm):  # type: ignore[type-arg]  # as UmpireAdmin
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        instance = self.instance
+        switches = {
+            name: cleaned.get(name, getattr(instance, name)) for name in ("optional_rules", "rule_settings")
+        }
+        if not self.has_error("optional_rules") and not self.has_error("rule_settings"):
+            for issue in rule_switch_issues(switches["optional_rules"], switches["rule_settings"]):
+                self.add_error(issue.field.split("[")[0].split(".")[0], issue.message)
+        return cleaned
+
+
 @admin.register(models.Campaign)
 class CampaignAdmin(UmpireAdmin[models.Campaign]):
+    form = CampaignForm
     list_display = (
         "name",
         "slug",

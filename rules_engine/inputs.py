@@ -142,6 +142,15 @@ def build_inputs(input_type: type, values: Mapping[str, Any]) -> Any:
         raise InputError(next(iter(values), "inputs"), str(exc)) from exc
 
 
+def read_input(input_type: type, name: str, raw: Any) -> Any:
+    """One field of ``input_type`` read from ``raw``, as :func:`build_inputs` reads it: a
+    club setting is checked when it is stored, not when a roll first needs it."""
+    hints, fields, _ = _shape(input_type)
+    if name not in fields:
+        raise InputError(name, f"unknown input; expected one of {', '.join(fields)}")
+    return _coerce(name, hints[name], raw)
+
+
 def describe_inputs(input_type: type) -> list[dict[str, Any]]:
     """Field name, type, choices and default of each input, for people and schemas."""
     hints = typing.get_type_hints(input_type)

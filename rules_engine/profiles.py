@@ -31,7 +31,7 @@ class CampaignStep(enum.Enum):
     FORCE_AVAILABILITY = "force_availability"
     ARRIVAL = "arrival"
     DEPLOYMENT = "deployment"
-    ACTIVATION_COST = "activation_cost"
+    ACTIVATION_POOL = "activation_pool"
     REACTIVATION = "reactivation"
     NIGHT_REPLACEMENTS = "night_replacements"
     CARRY_OVER = "carry_over"
@@ -113,7 +113,7 @@ GREAT_BATTLES = RulesetProfile(
     QualityScale.GREAT_BATTLES,
     {
         S.WEATHER: ("gb.weather",),
-        S.ACTIVATION_COST: ("gb.activation_cost",),
+        S.ACTIVATION_POOL: ("gb.activation_pool",),
         S.REACTIVATION: ("gb.reactivation",),
         S.NIGHT_REPLACEMENTS: ("gb.night_replacements",),
         S.CARRY_OVER: ("gb.activation_carry_over",),
@@ -144,6 +144,7 @@ NINETEEN_43 = RulesetProfile(
         S.BATTLE_SETUP: (
             "n43.air_superiority",
             "n43.air_presence",
+            "n43.field_strength",
             "n43.planned_fire",
             "n43.support_fire",
             "n43.counterbattery",

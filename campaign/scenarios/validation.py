@@ -4,13 +4,12 @@ Every issue names its path inside the file, e.g.
 ``sides[1].forces[0].battlegroups[0].battalions[2].quality: 'Elite' is not one
 of Raw, Inferior, Average, Experienced, Veteran``.  Domain checks run once the
 schema passes: the profile and its quality scale, optional rules and rule
-settings against the rules catalogue, equipment keys against the reference
-data, unique natural keys, and every cross-reference of a full export.
+settings as every campaign write checks them (``rule_switch_issues``),
+equipment keys against the reference data, unique natural keys, and every cross-reference of a full export.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import functools
 from collections import defaultdict
@@ -24,9 +23,8 @@ from campaign import models
 from campaign.choices import MemberRole
 from campaign.scenarios import schema_load
 from campaign.scenarios.format import segment_key, stand_keys
-from rules_engine import catalog
+from campaign.services.rules import rule_switch_issues
 from rules_engine.profiles import PROFILES
-from rules_engine.registry import CatalogError
 
 MAX_ISSUES_SHOWN = 50
 
@@ -212,26 +210,8 @@ def _campaign_issues(campaign: Mapping[str, Any]) -> Iterator[ScenarioIssue]:
     profile = campaign["profile"]
     if profile not in PROFILES:
         yield ScenarioIssue("campaign.profile", f"{profile!r} is not one of {_choices_text(PROFILES)}")
-    for i, key in enumerate(campaign.get("optional_rules", [])):
-        path = path_join("campaign", "optional_rules", i)
-        try:
-            if not catalog.get_procedure(key).optional:
-                yield ScenarioIssue(path, f"{key!r} is not an optional rule")
-        except CatalogError as exc:
-            yield ScenarioIssue(path, str(exc))
-    for name in campaign.get("rule_settings", {}):
-        path = path_join("campaign", "rule_settings", name)
-        key, _, field = name.rpartition(".")
-        try:
-            entry = catalog.get_procedure(key)
-        except CatalogError:
-            yield ScenarioIssue(path, "name a setting procedure.field, e.g. gb.activation_carry_over.cap")
-            continue
-        accepted = {f.name for f in dataclasses.fields(entry.input_type)} if entry.input_type else set()
-        if field not in accepted:
-            yield ScenarioIssue(
-                path, f"{key} has no input {field!r}; it takes {_choices_text(sorted(accepted))}"
-            )
+    for issue in rule_switch_issues(campaign.get("optional_rules", []), campaign.get("rule_settings", {})):
+        yield ScenarioIssue(f"campaign.{issue.field}", issue.message)
     nights = campaign.get("club_nights", [])
     yield from _duplicates(
         (

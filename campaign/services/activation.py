@@ -11,13 +11,22 @@ from campaign.choices import ActivationState, CampaignStatus, DayStatus, EventVe
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
-from campaign.services.rules import procedure_key, procedure_run
-from rules_engine.great_battles.activation import ACTIVATION_COST, ActivationColumn, ActivationTiming
+from campaign.services.rules import optional_rule_on, procedure_key, procedure_run
+from rules_engine.great_battles.activation import (
+    DAWN_TURN,
+    LAST_TURN,
+    ActivationChoice,
+    ActivationColumn,
+    ActivationColumnsMixed,
+    ActivationLedger,
+    ActivationPoolOverspent,
+    ActivationRuleError,
+)
 from rules_engine.profiles import CampaignStep
 from rules_engine.registry import TABLES
 
 COST_RULE = TABLES["gb.activation_cost"].rule.text()
-LAST_TURN = 10
+POOL_RULE = ActivationRuleError.rule.text()
 # How many battlegroups each column may draw its battalions from.
 COLUMN_BATTLEGROUPS = {
     ActivationColumn.ONE_BATTALION: 1,
@@ -33,6 +42,54 @@ def _column(value: str) -> ActivationColumn:
     except ValueError:
         choices = ", ".join(c.value for c in ActivationColumn)
         raise DomainError(f"{value!r} is not an activation column ({choices})", field="column") from None
+
+
+def _pool_book(
+    campaign: models.Campaign, side: models.Side, day: models.CampaignDay, turn: int, column: ActivationColumn
+) -> int:
+    """Book the side's choices of the day and this one on the activation chart
+    (``gb.activation_pool``, with the club's settings): what this one costs, or a
+    refusal naming the field when the chart does not allow it.
+
+    The pool is what the side holds now plus what it spent earlier today, so the
+    day's choices are booked against the points it held before them.
+    """
+    key = procedure_key(campaign, CampaignStep.ACTIVATION_POOL)
+    if key is None:
+        raise ConflictError(
+            "this campaign's rules have no activation-point pool", field="column", code="no_activation_pool"
+        )
+    earlier = list(
+        day.activation_spends.filter(side=side).order_by("turn", "pk").values_list("turn", "column", "cost")
+    )
+    spent_earlier = sum(cost for _, _, cost in earlier)
+    choices = [f"{day.number}/{t}/{c}" for t, c, _ in earlier] + [f"{day.number}/{turn}/{column.value}"]
+    try:
+        run = procedure_run(
+            campaign,
+            key,
+            {"pool": side.activation_points + spent_earlier, "choices": choices},
+            ("day", day.number, "activation", side.name),
+        )
+    except ActivationColumnsMixed as exc:
+        raise DomainError(
+            f"{side.name} already chose for turn {turn or 'D'}: {exc.problem}",
+            field="turn",
+            rule=exc.rule.text(),
+            code="turn_already_chosen",
+        ) from exc
+    except ActivationPoolOverspent as exc:
+        raise DomainError(
+            f"{side.name}'s activation pool would go below zero: {exc.problem}",
+            field="column",
+            rule=exc.rule.text(),
+            code="pool_overspent",
+        ) from exc
+    except ActivationRuleError as exc:
+        raise DomainError(exc.problem, field="turn", rule=exc.rule.text()) from exc
+    ledger: ActivationLedger = run.outcome
+    chosen = ActivationChoice(day.number, turn, column)
+    return next(entry.cost for entry in ledger.entries if entry.choice == chosen)
 
 
 @transaction.atomic
@@ -60,8 +117,8 @@ def activation_spend(
     if day is None:
         raise ConflictError("activation points are spent during a campaign day", field="day", code="no_day")
     chosen = _column(column)
-    if not 0 <= turn <= LAST_TURN:
-        raise DomainError(f"turn must be 0 (dawn) to {LAST_TURN}", field="turn", rule=COST_RULE)
+    if not DAWN_TURN <= turn <= LAST_TURN:
+        raise DomainError(f"turn must be {DAWN_TURN} (dawn) to {LAST_TURN}", field="turn", rule=COST_RULE)
     codes = list(battalion_codes)
     battalions = {
         b.code: b for b in campaign.battalions.select_related("battlegroup__force").filter(code__in=codes)
@@ -89,27 +146,7 @@ def activation_spend(
             field="battalion_codes",
             rule=COST_RULE,
         )
-    other_column = (
-        models.ActivationSpend.objects.filter(side=side, day=day, turn=turn)
-        .exclude(column=chosen.value)
-        .first()
-    )
-    if other_column is not None:
-        raise DomainError(
-            f"turn {turn or 'D'} already used the {other_column.column} column; only one column per turn",
-            field="column",
-            rule=COST_RULE,
-        )
-    timing = ActivationTiming.START_OF_DAY if turn == 0 else ActivationTiming.DURING_DAY
-    cost = ACTIVATION_COST[chosen][timing]
-    if cost > side.activation_points:
-        raise DomainError(
-            f"activation pool would go below zero: {chosen.value} {timing.value.lower()} costs {cost}, "
-            f"{side.name} has {side.activation_points}",
-            field="column",
-            rule=COST_RULE,
-            code="pool_overspent",
-        )
+    cost = _pool_book(campaign, side, day, turn, chosen)
 
     spend = models.ActivationSpend.objects.create(
         side=side, day=day, turn=turn, column=chosen.value, cost=cost
@@ -120,7 +157,7 @@ def activation_spend(
     side.save(update_fields=["activation_points"])
 
     reactivation_key = procedure_key(campaign, CampaignStep.REACTIVATION)
-    reactivation_on = reactivation_key is not None and reactivation_key in campaign.optional_rules
+    reactivation_on = reactivation_key is not None and optional_rule_on(campaign, reactivation_key)
     activated, stayed_down, rolls = [], [], []
     for code in codes:
         battalion = battalions[code]

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 
 from campaign import models
 from campaign.choices import BattleStatus, CampaignStatus, EventVerb, StandStatus
@@ -16,6 +17,7 @@ from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.rules import campaign_profile, procedure_run
 from rules_engine import catalog
 from rules_engine.nineteen43.air import AirSuperiority, AirSuperiorityFront
+from rules_engine.nineteen43.artillery import FieldStrength
 from rules_engine.nineteen43.common import AirSide, BattleRole, BattleType
 from rules_engine.profiles import CampaignStep
 from rules_engine.results import to_jsonable
@@ -30,6 +32,8 @@ AIR_FRONT_ROWS = {
     Front.MEDITERRANEAN: AirSuperiorityFront.AFRICA_ITALY,
 }
 REPORT_RULE = "battle report: stands, pools and supply are changed together"
+# Counts the stands planned and support fire multiply (N43-24), from the stands by type.
+FIELD_STRENGTH = "n43.field_strength"
 # Set-up procedures each side rolls for itself; the others are rolled once.
 PER_SIDE_SETUP = frozenset(
     {"n43.air_presence", "n43.planned_fire", "n43.support_fire", "n43.counterbattery", "n43.troop_reaction"}
@@ -135,16 +139,20 @@ def _setup_values(
     campaign: models.Campaign,
     battle: models.Battle,
     side: models.Side | None,
-    units: int,
+    stands: Mapping[str, int],
+    strength: FieldStrength | None,
     air: AirSuperiority | None,
 ) -> dict[str, Any]:
     """What the campaign already knows that a set-up procedure may ask for."""
     values: dict[str, Any] = {
         "year": campaign.year,
         "battle_type": battle.battle_type,
-        "total_units": units,
         "front": campaign.theatre,
     }
+    if key == FIELD_STRENGTH:
+        values.update(stands)
+    if strength is not None:
+        values["total_units"] = strength.units
     if key == "n43.air_superiority":
         values["front"] = AIR_FRONT_ROWS.get(Front(campaign.theatre))
     if BattleType(battle.battle_type).has_roles:
@@ -175,13 +183,18 @@ def battle_setup(
     campaign, battle = _battle_lock(battle_id)
     _require_battle_status(battle, BattleStatus.PLANNED)
     given = dict(inputs or {})
-    units = (
-        models.Stand.objects.filter(battalion__battles=battle).exclude(status=StandStatus.DESTROYED).count()
+    stands = dict(
+        models.Stand.objects.filter(battalion__battles=battle)
+        .exclude(status=StandStatus.DESTROYED)
+        .values("stand_type")
+        .annotate(count=Count("pk"))
+        .values_list("stand_type", "count")
     )
     sides = [battle.attacker, battle.defender]
     setup: dict[str, Any] = {}
     rolls: list[models.RollRecord] = []
     air: AirSuperiority | None = None
+    strength: FieldStrength | None = None
     for key in campaign_profile(campaign).procedures_for(CampaignStep.BATTLE_SETUP):
         entry = catalog.get_procedure(key)
         assert entry.input_type is not None
@@ -189,14 +202,16 @@ def battle_setup(
         rollers: list[models.Side | None] = list(sides) if key in PER_SIDE_SETUP else [None]
         for side in rollers:
             label = f"{key}@{side.name}" if side else key
-            known = _setup_values(key, campaign, battle, side, units, air)
+            known = _setup_values(key, campaign, battle, side, stands, strength, air)
             derived = {k: v for k, v in known.items() if k in accepted and v is not None}
             values = {**derived, **given.get(key, {}), **given.get(label, {})}
             run = procedure_run(
                 campaign, key, values, ("battle", battle.pk, "setup", label), field_prefix=f"inputs.{label}."
             )
             setup[label] = to_jsonable(run.outcome.to_dict())
-            if isinstance(run.outcome.outcome, AirSuperiority):
+            if isinstance(run.outcome, FieldStrength):
+                strength = run.outcome
+            elif isinstance(run.outcome.outcome, AirSuperiority):
                 air = run.outcome.outcome
             rolls += run.records(
                 campaign, actor, RollContext(day=battle.day, battle=battle), {"setup": label}

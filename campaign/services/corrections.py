@@ -23,6 +23,7 @@ from campaign.choices import EventVerb
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_save
 from campaign.services.errors import DomainError
+from campaign.services.rules import rule_switches_check
 
 # A field's value before and after a correction: model values as
 # ``Field.value_from_object`` gives them (a foreign key's id, a many-to-many's
@@ -123,6 +124,11 @@ def object_correct(obj: Model, actor: Actor, *, changes: Mapping[str, FieldChang
         return
     if isinstance(obj, models.Campaign) and not adding and SEED_FIELD in changes:
         raise DomainError("the seed is set once, when the campaign is created", field=SEED_FIELD)
+    if isinstance(obj, models.Campaign) and changes.keys() & {"optional_rules", "rule_settings"}:
+        rule_switches_check(
+            changes.get("optional_rules", (None, obj.optional_rules))[1],
+            changes.get("rule_settings", (None, obj.rule_settings))[1],
+        )
     many_to_many = _assign(obj, changes)
     if adding and isinstance(obj, models.Campaign):
         _save(obj, changes, many_to_many)

@@ -33,8 +33,7 @@ from campaign.choices import (
 from campaign.services.audit import Actor, RollContext, event_record, roll_records_copy, roll_records_write
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
-from campaign.services.rules import procedure_key, procedure_run
-from rules_engine import catalog
+from campaign.services.rules import optional_rule_on, procedure_key, procedure_run
 from rules_engine.great_battles.common import Quality
 from rules_engine.great_battles.night import StandFate
 from rules_engine.panzer_korps.night import removes_force
@@ -63,13 +62,6 @@ PROFILE_NIGHT_STEPS = {
 NIGHT_STEPS_COMMITTED_ALONE = frozenset({"replacements", "night_command", "ammo"})
 AMMO_VARIANT = "gb.variant.ammo_night_removal"
 GRADES = {grade.value: grade for grade in Quality}
-
-
-def _rule_on(campaign: models.Campaign, key: str | None) -> bool:
-    """A step's procedure applies unless it is optional and not switched on."""
-    if key is None:
-        return False
-    return not catalog.get_procedure(key).optional or key in campaign.optional_rules
 
 
 @transaction.atomic
@@ -135,7 +127,7 @@ def _night_steps(campaign: models.Campaign, day: models.CampaignDay) -> list[str
     night has started)."""
     planned = {
         **{step: procedure_key(campaign, rule) is not None for step, rule in PROFILE_NIGHT_STEPS.items()},
-        "ammo": AMMO_VARIANT in campaign.optional_rules,
+        "ammo": optional_rule_on(campaign, AMMO_VARIANT),
         "orders": day.night_orders.filter(applied=False).exists(),
         "move_fups": _fups_to_move(campaign.pk).exists(),
     }
@@ -392,7 +384,7 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
     rolls: list[dict[str, Any]] = []
     for side in campaign.sides.order_by("pk"):
         before = side.activation_points
-        if _rule_on(campaign, key) and key is not None:
+        if key is not None and optional_rule_on(campaign, key):
             run = procedure_run(
                 campaign,
                 key,

@@ -7,6 +7,7 @@ same faces, and any roll can be replayed from its record.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,7 @@ from campaign.services.audit import Actor, RollContext, roll_record_rows, roll_r
 from campaign.services.errors import DomainError
 from rules_engine import catalog
 from rules_engine.dice import SeededDice
-from rules_engine.inputs import InputError, build_inputs
+from rules_engine.inputs import InputError, build_inputs, read_input
 from rules_engine.profiles import CampaignStep, RulesetProfile, get_profile
 from rules_engine.registry import CatalogError
 from rules_engine.results import Outcome, to_jsonable
@@ -50,6 +51,95 @@ class RuleRun:
         return roll_record_rows(
             campaign, self.procedure, self.stream, self.inputs, self.outcome, actor, context, changes
         )
+
+
+# The optional rules and variants a campaign service applies when a campaign switches them on.
+# Every path that sets ``Campaign.optional_rules`` (scenario packs, the admin, corrections)
+# refuses any other optional procedure: it would be a switch that changes nothing (rules notes CR-01).
+APPLIED_OPTIONAL_RULES = frozenset(
+    {
+        "gb.reactivation",  # activation spends: a gone-to-ground battalion rolls to come back
+        "gb.activation_carry_over",  # the night phase's carry-over step
+        "gb.variant.ammo_night_removal",  # the night phase's ammo step
+    }
+)
+
+
+def optional_rule_on(campaign: models.Campaign, key: str) -> bool:
+    """Whether ``key`` applies in ``campaign``: a stock procedure always, an optional one
+    when the campaign switched it on.  Services read optional rules only through here, so
+    a service applying a rule missing from :data:`APPLIED_OPTIONAL_RULES` fails its tests."""
+    if not catalog.get_procedure(key).optional:
+        return True
+    if key not in APPLIED_OPTIONAL_RULES:
+        raise LookupError(f"{key} is applied by a service but missing from APPLIED_OPTIONAL_RULES")
+    return key in campaign.optional_rules
+
+
+@dataclass(frozen=True)
+class RuleSwitchIssue:
+    """Why a campaign cannot hold an optional rule or a club setting, at ``field``."""
+
+    field: str
+    message: str
+    code: str = "invalid"
+
+
+def _optional_rule_issue(field: str, key: Any) -> RuleSwitchIssue | None:
+    if not isinstance(key, str):
+        return RuleSwitchIssue(field, f"{key!r} is not the key of a rule")
+    try:
+        entry = catalog.get_procedure(key)
+    except CatalogError:
+        return RuleSwitchIssue(field, f"there is no rule {key!r} in the rules catalogue")
+    if not entry.optional:
+        return RuleSwitchIssue(field, f"{entry.title} ({key}) is not an optional rule: it always applies")
+    if key not in APPLIED_OPTIONAL_RULES:
+        return RuleSwitchIssue(
+            field,
+            f"{entry.title} ({key}) is not applied by the campaign service yet, "
+            "so switching it on would change nothing; leave it off",
+            code="rule_not_applied",
+        )
+    return None
+
+
+def _rule_setting_issue(field: str, name: str, value: Any) -> RuleSwitchIssue | None:
+    key, _, input_name = name.rpartition(".")
+    try:
+        entry = catalog.get_procedure(key)
+    except CatalogError:
+        return RuleSwitchIssue(field, "name a setting procedure.field, e.g. gb.activation_carry_over.cap")
+    accepted = sorted(f.name for f in dataclasses.fields(entry.input_type)) if entry.input_type else []
+    if entry.input_type is None or input_name not in accepted:
+        return RuleSwitchIssue(field, f"{key} has no input {input_name!r}; it takes {', '.join(accepted)}")
+    try:
+        read_input(entry.input_type, input_name, value)
+    except InputError as exc:
+        return RuleSwitchIssue(field, f"{entry.title}: {exc}")
+    return None
+
+
+def rule_switch_issues(optional_rules: Any, rule_settings: Any) -> list[RuleSwitchIssue]:
+    """Each optional rule or club setting a campaign cannot hold: the one check of
+    ``Campaign.optional_rules`` and ``Campaign.rule_settings``, wherever they are set."""
+    issues: list[RuleSwitchIssue | None] = []
+    if isinstance(optional_rules, list):
+        issues += (_optional_rule_issue(f"optional_rules[{i}]", k) for i, k in enumerate(optional_rules))
+    else:
+        issues.append(RuleSwitchIssue("optional_rules", "list the optional rules switched on"))
+    if isinstance(rule_settings, Mapping):
+        issues += (_rule_setting_issue(f"rule_settings.{n}", str(n), v) for n, v in rule_settings.items())
+    else:
+        issues.append(RuleSwitchIssue("rule_settings", 'give settings as {"procedure.field": value}'))
+    return [issue for issue in issues if issue is not None]
+
+
+def rule_switches_check(optional_rules: Any, rule_settings: Any) -> None:
+    """Refuse, naming the field, the first optional rule or setting the campaign cannot hold."""
+    issues = rule_switch_issues(optional_rules, rule_settings)
+    if issues:
+        raise DomainError(issues[0].message, field=issues[0].field, code=issues[0].code)
 
 
 def club_settings(campaign: models.Campaign, key: str) -> dict[str, Any]:

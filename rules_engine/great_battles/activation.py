@@ -104,6 +104,7 @@ class ActivationRuleError(ValueError):
 
     def __init__(self, problem: str) -> None:
         super().__init__(f"{self.rule.text()}: {problem}")
+        self.problem = problem  # the sentence without the rule reference, for people
 
 
 class ActivationPoolOverspent(ActivationRuleError):

@@ -191,12 +191,92 @@ def matching_entries(
     )
 
 
+# --- Field strength: the units planned and support fire are multiplied by --------------
+
+FIELD_STRENGTH_RULE = ref(
+    "5) Off-Board Artillery Fire: Planned Fire, infantry or tank units and worked example"
+)
+
+
+class UnitClass(enum.Enum):
+    """How a stand counts towards the "infantry or tank units present on the battlefield"."""
+
+    INFANTRY = "infantry unit"
+    TANK = "tank unit"
+    RECCE = "recce (counted unless the club says not)"
+    NOT_COUNTED = "not counted"
+
+
+# A campaign stand is a company, which the set-up page's example counts as one unit
+# (a tank unit of three bases is one of its 23 units); rules notes N43-24.
+FIELD_STRENGTH_CLASSES: dict[str, UnitClass] = table(
+    "n43.field_strength_classes",
+    "Which stands are infantry or tank units for planned and support fire",
+    FIELD_STRENGTH_RULE,
+    {
+        "infantry": UnitClass.INFANTRY,
+        "smg": UnitClass.INFANTRY,
+        "engineer": UnitClass.INFANTRY,
+        "recce": UnitClass.RECCE,
+        "armour": UnitClass.TANK,
+        "at_gun": UnitClass.NOT_COUNTED,
+        "field_gun": UnitClass.NOT_COUNTED,
+        "heavy_weapons": UnitClass.NOT_COUNTED,
+        "hq": UnitClass.NOT_COUNTED,
+        "transport": UnitClass.NOT_COUNTED,
+    },
+)
+
+
+@dataclass(frozen=True)
+class FieldStrengthInput:
+    """Stands present on the table, both sides together, by kind of stand."""
+
+    infantry: int = 0
+    smg: int = 0
+    engineer: int = 0
+    recce: int = 0
+    armour: int = 0
+    at_gun: int = 0
+    field_gun: int = 0
+    heavy_weapons: int = 0
+    hq: int = 0
+    transport: int = 0
+    recce_counts: bool = True  # N43-24
+
+
+@dataclass(frozen=True)
+class FieldStrength:
+    units: int  # the "total_units" of planned and support fire
+    stands: int
+    inputs: FieldStrengthInput
+
+    def roll_results(self) -> tuple[RollResult, ...]:
+        return ()
+
+    def line(self) -> str:
+        return f"Field strength: {self.units} infantry or tank units of {self.stands} stands on the table"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"title": "Field strength", "units": self.units, "stands": self.stands, "line": self.line()}
+
+
+@procedure("n43.field_strength", "Field strength (infantry or tank units)", FIELD_STRENGTH_RULE, rolls=False)
+def count_field_strength(inputs: FieldStrengthInput) -> FieldStrength:
+    counted = {UnitClass.INFANTRY, UnitClass.TANK} | ({UnitClass.RECCE} if inputs.recce_counts else set())
+    stands = {kind: getattr(inputs, kind) for kind in FIELD_STRENGTH_CLASSES}
+    if any(count < 0 for count in stands.values()):
+        raise ValueError(f"{FIELD_STRENGTH_RULE.text()}: stand counts cannot be negative")
+    units = sum(count for kind, count in stands.items() if FIELD_STRENGTH_CLASSES[kind] in counted)
+    return FieldStrength(units=units, stands=sum(stands.values()), inputs=inputs)
+
+
 @dataclass(frozen=True)
 class PlannedFireInput:
     battle_type: BattleType
     nation: Nation
     year: int
-    total_units: int  # infantry and tank units on the table, both sides
+    total_units: int  # infantry and tank units on the table, both sides (n43.field_strength)
     role: BattleRole | None = None
     front: Front | None = None
     amphibious_shore_defender: bool = False

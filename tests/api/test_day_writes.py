@@ -19,7 +19,7 @@ from campaign.choices import (
     OperationKind,
     OperationStatus,
 )
-from campaign.services.activation import COST_RULE
+from campaign.services.activation import POOL_RULE
 from campaign.services.battles import battle_report
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
@@ -247,7 +247,7 @@ def test_a_refused_spend_names_the_field_and_writes_nothing(world, body, field, 
     assert response.status_code == 400
     assert (response.json()["error"]["code"], list(response.json()["error"]["fields"])) == (code, [field])
     if code == "pool_overspent":
-        assert response.json()["error"]["rule"] == COST_RULE
+        assert response.json()["error"]["rule"] == POOL_RULE
     assert world.state() == before
     assert models.Side.objects.get(pk=world.axis.pk).activation_points == 2
     assert not models.ActivationSpend.objects.filter(side=world.axis).exists()

@@ -128,9 +128,9 @@ def test_activation_spends_the_pool_and_one_column_per_turn(campaign):
     axis.refresh_from_db()
     assert axis.activation_points == 6  # 8 - 2 for one battlegroup at dawn
     assert set(campaign.battalions.filter(side=axis).values_list("activation", flat=True)) == {"activated"}
-    with pytest.raises(DomainError, match="only one column per turn") as mixed:
+    with pytest.raises(DomainError, match="only 1 column may be chosen per turn") as mixed:
         activation_spend(campaign.pk, ACTOR, side_id=axis.pk, column="1 Bn", turn=0, battalion_codes=["A1"])
-    assert mixed.value.field == "column"
+    assert mixed.value.field == "turn"
     with pytest.raises(DomainError, match="below zero") as overspent:
         activation_spend(campaign.pk, ACTOR, side_id=axis.pk, column="3 Bgs", turn=4, battalion_codes=["A1"])
     assert overspent.value.field == "column"

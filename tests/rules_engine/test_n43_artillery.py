@@ -13,10 +13,12 @@ from rules_engine.nineteen43.artillery import (
     CounterbatteryCategory,
     CounterbatteryInput,
     CounterbatteryTech,
+    FieldStrengthInput,
     FireColumn,
     PlannedFireInput,
     SupportFireInput,
     allotment,
+    count_field_strength,
     counterbattery_category,
     counterbattery_tech,
     fire_column,
@@ -83,6 +85,20 @@ def test_worked_example_planned_fire_23_units_at_45_is_10_barrages():
     assert "10.35" in result.line()
     assert "10 barrages" in result.line()
     assert allotment(45, 23) == 10
+
+
+def test_worked_example_field_strength_is_23_infantry_or_tank_units():
+    # 000 § 5 example: French 2 × 4 infantry and a tank unit, Germans 3 × 4 infantry and two
+    # assault units: 23. Their HQs, heavy weapons, guns and transport are not counted (N43-24).
+    inputs = FieldStrengthInput(infantry=20, armour=3, hq=5, heavy_weapons=2, at_gun=1, transport=4)
+    strength = count_field_strength(inputs)
+    assert (strength.units, strength.stands) == (23, 35)
+    assert strength.roll_results() == ()
+
+
+def test_recce_counts_unless_the_club_says_not():
+    assert count_field_strength(FieldStrengthInput(infantry=4, recce=2)).units == 6
+    assert count_field_strength(FieldStrengthInput(infantry=4, recce=2, recce_counts=False)).units == 4
 
 
 @pytest.mark.parametrize(
