@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.core.mail import send_mass_mail
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Q, QuerySet
@@ -177,7 +178,10 @@ def _update_counted_per_side(
     """
     query = queryset.query.chain(UpdateQuery)
     query.add_update_values(values)
-    update, params = query.get_compiler(queryset.db).as_sql()
+    try:
+        update, params = query.get_compiler(queryset.db).as_sql()
+    except EmptyResultSet:  # a filter no row can match (``__in=[]``): nothing to update
+        return {}
     if side_via is None:
         changed = f"WITH changed AS ({update} RETURNING side_id) SELECT side_id, count(*) FROM changed"
     else:
