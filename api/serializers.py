@@ -475,7 +475,9 @@ class NightReportSerializer(serializers.ModelSerializer[models.NightReport]):
     day = serializers.IntegerField(source="day.number", read_only=True)
     kind = serializers.ChoiceField(source="operation.kind", choices=OperationKind.choices, read_only=True)
     kind_label = serializers.CharField(source="operation.get_kind_display", read_only=True)
-    title = serializers.CharField(read_only=True, help_text='e.g. "Night of day 1", "Arrivals, day 2, morning"')
+    title = serializers.CharField(
+        read_only=True, help_text='e.g. "Night of day 1", "Arrivals, day 2, morning"'
+    )
 
     class Meta:
         model = models.NightReport

@@ -11,7 +11,7 @@ forces, and no-show forces rolling for availability again the next day.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import EmptyResultSet
 from django.core.mail import send_mass_mail
@@ -176,7 +176,7 @@ def _update_counted_per_side(
     Django's UPDATE cannot return rows, so its SQL runs inside a data-modifying CTE: a side's
     report counts its own rows at no extra statement, whatever the number of sides.
     """
-    query = queryset.query.chain(UpdateQuery)
+    query = cast(UpdateQuery, queryset.query.chain(UpdateQuery))
     query.add_update_values(values)
     try:
         update, params = query.get_compiler(queryset.db).as_sql()
@@ -190,7 +190,8 @@ def _update_counted_per_side(
         owner = connection.ops.quote_name(key.related_model._meta.db_table)
         changed = (
             f"WITH changed AS ({update} RETURNING {connection.ops.quote_name(key.column)} AS owner_id) "
-            f"SELECT owner.side_id, count(*) FROM changed JOIN {owner} AS owner ON owner.id = changed.owner_id"
+            f"SELECT owner.side_id, count(*) FROM changed "
+            f"JOIN {owner} AS owner ON owner.id = changed.owner_id"
         )
     with connection.cursor() as cursor:
         cursor.execute(f"{changed} GROUP BY 1", params)

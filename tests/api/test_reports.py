@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from campaign import models
@@ -29,10 +31,10 @@ def world() -> World:
     return world
 
 
-def listed(world: World, role: Role, **query: object) -> list[dict[str, object]]:
-    response = world.client(role).get(world.url("night-report-list"), {"page_size": 100, **query})
+def listed(world: World, role: Role, **query: str) -> list[dict[str, Any]]:
+    response = world.client(role).get(world.url("night-report-list"), {"page_size": "100", **query})
     assert response.status_code == 200, response.json()
-    results: list[dict[str, object]] = response.json()["results"]
+    results: list[dict[str, Any]] = response.json()["results"]
     return results
 
 
@@ -52,7 +54,7 @@ def test_each_report_carries_its_kind_with_its_label_and_a_title_in_words(world)
         ("arrivals", "Arrival rolls", arrival_title, 2, world.allied.pk),
     }
     (axis_arrivals,) = listed(world, Role.AXIS_PLAYER, kind="arrivals")
-    (entry,) = axis_arrivals["body"]["arrivals"]  # type: ignore[index]
+    (entry,) = axis_arrivals["body"]["arrivals"]
     assert entry["force"] == "Ariete"
     assert entry["arrival_status_label"] == ArrivalStatus(entry["arrival_status"]).label
 

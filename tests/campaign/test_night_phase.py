@@ -101,7 +101,7 @@ def test_each_sides_report_and_e_mail_hold_its_own_figures_only(django_capture_o
     operation = run_night(campaign, django_capture_on_commit_callbacks)
 
     after = _side_rows(campaign)
-    assert "ammo" in operation.steps and "move_fups" in operation.steps
+    assert {"ammo", "move_fups"} <= set(operation.steps)
     reports = {r.side.name: r.body for r in models.NightReport.objects.filter(operation=operation)}
     for name, report in reports.items():
         was, now = before[name], after[name]
