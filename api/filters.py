@@ -83,10 +83,13 @@ class OperationFilter(filters.FilterSet):  # type: ignore[misc]
 class NightReportFilter(filters.FilterSet):  # type: ignore[misc]
     day = filters.NumberFilter(field_name="day__number")
     side = filters.NumberFilter(field_name="side_id")
+    kind = filters.ChoiceFilter(
+        field_name="operation__kind", choices=OperationKind.choices, help_text="the operation that wrote it"
+    )
 
     class Meta:
         model = models.NightReport
-        fields = ["day", "side"]
+        fields = ["day", "side", "kind"]
 
 
 class RollFilter(filters.FilterSet):  # type: ignore[misc]

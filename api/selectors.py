@@ -241,18 +241,26 @@ def operations(access: CampaignAccess) -> QuerySet[models.Operation]:
     return queryset.select_related("day", "segment").order_by("-pk")
 
 
+def _reports() -> QuerySet[models.NightReport]:
+    """Reports with what their kind and title read: the operation (without its large report)
+    and its segment."""
+    return models.NightReport.objects.select_related("day", "operation__segment").defer("operation__report")
+
+
 def night_reports(access: CampaignAccess) -> QuerySet[models.NightReport]:
-    queryset = models.NightReport.objects.filter(operation__campaign=access.campaign)
+    """Night and arrival reports (each under its kind); a player's are their side's."""
+    queryset = _reports().filter(operation__campaign=access.campaign)
     side_id = access.player_side_id
     if not access.is_umpire:
         queryset = queryset.filter(side_id=side_id) if side_id is not None else queryset.none()
-    return queryset.select_related("day").order_by("-day__number", "side_id")
+    return queryset.order_by("-day__number", "-operation_id", "side_id")
 
 
 def latest_night_report(side_id: int) -> models.NightReport | None:
+    """The side's report of its latest night phase (not of a later arrival roll)."""
     return (
-        models.NightReport.objects.filter(side_id=side_id)
-        .select_related("day")
+        _reports()
+        .filter(side_id=side_id, operation__kind=OperationKind.NIGHT_PHASE)
         .order_by("-day__number", "-pk")
         .first()
     )

@@ -22,7 +22,7 @@ from api.models import CampaignAPIKey
 from api.permissions import CAMPAIGN_KWARG, CampaignAccess
 from api.selectors import DayTallies, Statistics, summary_access
 from campaign import models
-from campaign.choices import WEBHOOK_EVENT_CHOICES, MemberRole, StandStatus, StandType
+from campaign.choices import WEBHOOK_EVENT_CHOICES, MemberRole, OperationKind, StandStatus, StandType
 from campaign.selectors import BattalionStatus, ForceStatus
 
 _M = TypeVar("_M", bound=db_models.Model)
@@ -470,11 +470,18 @@ class OperationSerializer(serializers.ModelSerializer[models.Operation]):
 
 
 class NightReportSerializer(serializers.ModelSerializer[models.NightReport]):
+    """A side's report of a night phase or of an arrival roll (its kind)."""
+
     day = serializers.IntegerField(source="day.number", read_only=True)
+    kind = serializers.ChoiceField(source="operation.kind", choices=OperationKind.choices, read_only=True)
+    kind_label = serializers.CharField(source="operation.get_kind_display", read_only=True)
+    title = serializers.CharField(
+        read_only=True, help_text='e.g. "Night of day 1", "Arrivals, day 2, morning"'
+    )
 
     class Meta:
         model = models.NightReport
-        fields = ["id", "operation", "side", "day", "body", "created_at"]
+        fields = ["id", "operation", "kind", "kind_label", "title", "side", "day", "body", "created_at"]
 
 
 class RollSerializer(serializers.ModelSerializer[models.RollRecord]):

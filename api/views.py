@@ -516,8 +516,8 @@ class OperationViewSet(
 
 @extend_schema(tags=["operations"])
 @extend_schema_view(
-    list=extend_schema(summary="Night reports (players: their side's)"),
-    retrieve=extend_schema(summary="One night report"),
+    list=extend_schema(summary="Night and arrival reports, each of its kind (players: their side's)"),
+    retrieve=extend_schema(summary="One night or arrival report"),
 )
 class NightReportViewSet(ReadOnlyCampaignViewSet[models.NightReport]):
     model = models.NightReport

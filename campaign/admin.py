@@ -682,8 +682,8 @@ class OperationAdmin(ReadOnlyAdmin[models.Operation]):
 @admin.register(models.NightReport)
 class NightReportAdmin(ReadOnlyAdmin[models.NightReport]):
     list_display = ("__str__", "side", "day", "operation", "created_at")
-    list_filter = ("side__campaign", "side")
-    list_select_related = ("side", "day", "operation__day")
+    list_filter = ("side__campaign", "side", "operation__kind")
+    list_select_related = ("side", "day", "operation__day", "operation__segment")
     readonly_fields = ("body_shown",)
 
     @admin.display(description="report")

@@ -464,7 +464,11 @@ class Operation(models.Model):
 
 
 class NightReport(models.Model):
-    """What one side learns from a night phase or an arrival roll."""
+    """What one side learns from a night phase or an arrival roll.
+
+    Its kind is its operation's (``operation.kind``): one home, queried through the join that
+    scopes reports to their campaign anyway.
+    """
 
     operation = models.ForeignKey(Operation, on_delete=models.CASCADE, related_name="night_reports")
     side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="night_reports")
@@ -477,7 +481,15 @@ class NightReport(models.Model):
         constraints = [models.UniqueConstraint(fields=["operation", "side"], name="one_report_per_side")]
 
     def __str__(self) -> str:
-        return f"{self.side} report for day {self.day.number}"
+        return f"{self.side}: {self.title}"
+
+    @property
+    def title(self) -> str:
+        """What the report is about, in words: "Night of day 1", "Arrivals, day 2, morning"."""
+        segment = self.operation.segment
+        if self.operation.kind == choices.OperationKind.ARRIVALS and segment is not None:
+            return f"Arrivals, day {self.day.number}, {segment.segment}"
+        return f"Night of day {self.day.number}"
 
 
 class NightOrder(models.Model):

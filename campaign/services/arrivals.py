@@ -93,7 +93,12 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
         record for run, changes in runs for record in run.records(campaign, SYSTEM_ACTOR, context, changes)
     )
     lines = [r.line() for run, _ in runs for r in run.outcome.roll_results()]
-    arrival = {"force": force.name, "arrival_status": force.arrival_status, "zone": force.arrival_zone}
+    arrival = {
+        "force": force.name,
+        "arrival_status": force.arrival_status,
+        "arrival_status_label": ArrivalStatus(force.arrival_status).label,
+        "zone": force.arrival_zone,
+    }
     return {"sides": {str(force.side_id): {"arrivals": [{**arrival, **entry, "lines": lines}]}}}
 
 

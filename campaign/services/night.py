@@ -11,11 +11,13 @@ forces, and no-show forces rolling for availability again the next day.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, cast
 
+from django.core.exceptions import EmptyResultSet
 from django.core.mail import send_mass_mail
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Q, QuerySet
+from django.db.models.sql import UpdateQuery
 
 from campaign import models
 from campaign.choices import (
@@ -62,6 +64,24 @@ PROFILE_NIGHT_STEPS = {
 NIGHT_STEPS_COMMITTED_ALONE = frozenset({"replacements", "night_command", "ammo"})
 AMMO_VARIANT = "gb.variant.ammo_night_removal"
 GRADES = {grade.value: grade for grade in Quality}
+# The e-mail's words for the counters it lists one a line.
+COUNTER_WORDS = {
+    "fups_moved": "FUPs moved up to their COPs",
+    "suppressions_flipped": "Suppressed stands back in order",
+    "ammo_markers_rolled": "Battalions rolled for their low-ammunition markers",
+    "battalions_set_inactive": "Battalions set inactive",
+    "forces_to_reroll_availability": "Forces to roll for availability again",
+}
+# Each side's counters by the step that counts them: a side's report shows 0 for a step that
+# ran but found nothing of that side's (and nothing for a step this night did not plan).
+SIDE_COUNTERS = {
+    "move_fups": ("fups_moved",),
+    "flip_suppressed": ("suppressions_flipped",),
+    "replacements": ("replacements_rolled", "replacements_returned", "extra_stands_lost"),
+    "ammo": ("ammo_markers_rolled",),
+    "inactive": ("battalions_set_inactive",),
+    "availability_reroll": ("forces_to_reroll_availability",),
+}
 
 
 @transaction.atomic
@@ -134,8 +154,40 @@ def _night_steps(campaign: models.Campaign, day: models.CampaignDay) -> list[str
     return [step for step in NIGHT_STEPS if planned.get(step, True)]
 
 
-def _side_part(side_id: int, **values: Any) -> dict[str, Any]:
-    return {"sides": {str(side_id): values}}
+def _per_side(counter: str, counts: dict[int, int]) -> dict[str, Any]:
+    """A step's report part: one counter, each side's own."""
+    return {"sides": {str(side_id): {counter: count} for side_id, count in counts.items()}}
+
+
+def _update_counted_per_side(
+    queryset: QuerySet[Any], values: dict[str, Any], side_via: str | None = None
+) -> dict[int, int]:
+    """``queryset.update(**values)`` in one statement that also counts the changed rows of each
+    side: rows that carry ``side_id``, or (``side_via``) a foreign key to a row that does.
+
+    Django's UPDATE cannot return rows, so its SQL runs inside a data-modifying CTE: a side's
+    report counts its own rows at no extra statement, whatever the number of sides.
+    """
+    query = cast(UpdateQuery, queryset.query.chain(UpdateQuery))
+    query.add_update_values(values)
+    try:
+        update, params = query.get_compiler(queryset.db).as_sql()
+    except EmptyResultSet:  # a filter no row can match (``__in=[]``): nothing to update
+        return {}
+    if side_via is None:
+        changed = f"WITH changed AS ({update} RETURNING side_id) SELECT side_id, count(*) FROM changed"
+    else:
+        key = queryset.model._meta.get_field(side_via)
+        assert key.related_model is not None
+        owner = connection.ops.quote_name(key.related_model._meta.db_table)
+        changed = (
+            f"WITH changed AS ({update} RETURNING {connection.ops.quote_name(key.column)} AS owner_id) "
+            f"SELECT owner.side_id, count(*) FROM changed "
+            f"JOIN {owner} AS owner ON owner.id = changed.owner_id"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(f"{changed} GROUP BY 1", params)
+        return dict(cursor.fetchall())
 
 
 def _fups_to_move(campaign_id: int) -> QuerySet[models.Force]:
@@ -143,14 +195,14 @@ def _fups_to_move(campaign_id: int) -> QuerySet[models.Force]:
 
 
 def _move_fups(operation: models.Operation) -> dict[str, Any]:
-    return {"fups_moved": _fups_to_move(operation.campaign_id).update(fup_with_cops=True)}
+    moved = _update_counted_per_side(_fups_to_move(operation.campaign_id), {"fup_with_cops": True})
+    return _per_side("fups_moved", moved)
 
 
 def _flip_suppressed(operation: models.Operation) -> dict[str, Any]:
-    flipped = models.Stand.objects.filter(
-        campaign_id=operation.campaign_id, status=StandStatus.SUPPRESSED
-    ).update(status=StandStatus.OK)
-    return {"suppressions_flipped": flipped}
+    suppressed = models.Stand.objects.filter(campaign_id=operation.campaign_id, status=StandStatus.SUPPRESSED)
+    flipped = _update_counted_per_side(suppressed, {"status": StandStatus.OK}, side_via="battalion")
+    return _per_side("suppressions_flipped", flipped)
 
 
 def _replacements(operation: models.Operation) -> dict[str, Any]:
@@ -423,7 +475,9 @@ def _ammo(operation: models.Operation) -> dict[str, Any]:
         models.Battalion.objects.filter(campaign=campaign, ammo_low_markers__gt=0).select_related("side")
     )
     rolls: list[dict[str, Any]] = []
+    rolled: dict[int, int] = defaultdict(int)
     for battalion in battalions:
+        rolled[battalion.side_id] += 1
         run = procedure_run(
             campaign,
             AMMO_VARIANT,
@@ -444,16 +498,15 @@ def _ammo(operation: models.Operation) -> dict[str, Any]:
         )
     models.Battalion.objects.bulk_update(battalions, ["ammo_low_markers"])
     roll_records_write(rolls)
-    return {"ammo_markers_rolled": len(battalions)}
+    return _per_side("ammo_markers_rolled", rolled)
 
 
 def _inactive(operation: models.Operation) -> dict[str, Any]:
-    count = (
-        models.Battalion.objects.filter(campaign_id=operation.campaign_id)
-        .exclude(activation=ActivationState.INACTIVE)
-        .update(activation=ActivationState.INACTIVE)
+    active = models.Battalion.objects.filter(campaign_id=operation.campaign_id).exclude(
+        activation=ActivationState.INACTIVE
     )
-    return {"battalions_set_inactive": count}
+    inactive = _update_counted_per_side(active, {"activation": ActivationState.INACTIVE})
+    return _per_side("battalions_set_inactive", inactive)
 
 
 def _availability_reroll(operation: models.Operation) -> dict[str, Any]:
@@ -465,15 +518,19 @@ def _availability_reroll(operation: models.Operation) -> dict[str, Any]:
     rerolled = procedure_run(
         campaign, key, {}, ("day", operation.day.number, "night", "availability")
     ).outcome
-    count = campaign.forces.filter(
+    to_reroll = campaign.forces.filter(
         arrival_status=ArrivalStatus.WILL_NOT_ARRIVE, availability__in=[a.value for a in rerolled]
-    ).update(
-        arrival_status=ArrivalStatus.SCHEDULED,
-        arrival_day=operation.day.number + 1,
-        availability="",
-        arrival_attempts=0,
     )
-    return {"forces_to_reroll_availability": count}
+    counts = _update_counted_per_side(
+        to_reroll,
+        {
+            "arrival_status": ArrivalStatus.SCHEDULED,
+            "arrival_day": operation.day.number + 1,
+            "availability": "",
+            "arrival_attempts": 0,
+        },
+    )
+    return _per_side("forces_to_reroll_availability", counts)
 
 
 STEPS = {
@@ -499,7 +556,10 @@ def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
     """Write each side's night report, close the day, notify the members."""
     campaign = campaign_lock(operation.campaign_id)
     day = operation.day
-    shared = {k: v for k, v in operation.report.items() if k != "sides"}
+    # Every figure is the side's own: the steps report per side, nothing campaign-wide.
+    counters = dict.fromkeys(
+        (counter for step in operation.steps for counter in SIDE_COUNTERS.get(step, ())), 0
+    )
     # One INSERT per side (there are two or three): bulk_create would send each large body
     # as an element of a text array, escaped character by character.
     reports = [
@@ -510,7 +570,7 @@ def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
             body={
                 "day": day.number,
                 "side": side.name,
-                **shared,
+                **counters,
                 **operation.report.get("sides", {}).get(str(side.pk), {}),
             },
         )
@@ -551,12 +611,16 @@ def _notify(operation: models.Operation) -> None:
 
 
 def _report_text(report: models.NightReport) -> str:
+    """A side's night report for its e-mail: the side's own figures (as its report holds them)."""
     body = report.body
-    lines = [f"{report.side.name} — night of day {report.day.number}"]
+    lines = [f"{report.side.name} — {report.title.lower()}"]
     lines.append(
         f"Replacements: {body.get('replacements_returned', 0)} of "
         f"{body.get('replacements_rolled', 0)} returned"
     )
+    if "extra_stands_lost" in body:
+        lines.append(f"Extra stands lost (isolated): {body['extra_stands_lost']}")
+    lines += [f"{words}: {body[counter]}" for counter, words in COUNTER_WORDS.items() if counter in body]
     lines.append(
         f"Activation points: {body.get('activation_points_carried', 0)} carried, "
         f"{body.get('activation_points_lost', 0)} lost"

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaign import models
-from campaign.choices import DayStatus, OperationStatus, StandStatus
+from campaign.choices import ActivationState, DayStatus, OperationStatus, StandStatus
 from campaign.services import night
 from campaign.services.battles import battle_create
 from campaign.services.errors import ConflictError
@@ -61,6 +61,88 @@ def test_the_night_repairs_flips_carries_and_reports(django_capture_on_commit_ca
     assert [m.to for m in mail.outbox] == [["allied@example.org"]]
     assert "Allied — night of day 1" in mail.outbox[0].body
     assert "Axis" not in mail.outbox[0].body
+
+
+def _side_rows(campaign: models.Campaign) -> dict[str, dict[str, int]]:
+    """What the night's figures of each side are made of, read from the side's own rows."""
+    rows = {}
+    for side in campaign.sides.all():
+        stands = models.Stand.objects.filter(battalion__side=side)
+        battalions = campaign.battalions.filter(side=side)
+        rows[side.name] = {
+            "suppressed": stands.filter(status=StandStatus.SUPPRESSED).count(),
+            "destroyed": stands.filter(status=StandStatus.DESTROYED).count(),
+            "active": battalions.exclude(activation=ActivationState.INACTIVE).count(),
+            "ammo_low": battalions.filter(ammo_low_markers__gt=0).count(),
+            "fups_to_move": side.forces.filter(fup_with_cops=False, fup_road_clear=True).count(),
+            "activation_points": side.activation_points,
+            "barrage_rounds": side.barrage_rounds,
+            "templates_in_use": side.barrage_templates_in_use,
+        }
+    return rows
+
+
+def test_each_sides_report_and_e_mail_hold_its_own_figures_only(django_capture_on_commit_callbacks):
+    campaign = campaign_after_day_one(seed="own-figures")
+    models.Campaign.objects.filter(pk=campaign.pk).update(optional_rules=[night.AMMO_VARIANT])
+    # The sides differ in every count the night makes, so a campaign total shows in no report.
+    allied_stands = models.Stand.objects.filter(battalion__side__name="Allied", status=StandStatus.OK)
+    models.Stand.objects.filter(pk__in=allied_stands.order_by("pk")[:3]).update(status=StandStatus.SUPPRESSED)
+    campaign.battalions.filter(code="L2").update(activation=ActivationState.INACTIVE)
+    campaign.battalions.filter(code__in=["L1", "L3"]).update(ammo_low_markers=2)
+    campaign.forces.filter(side__name="Axis").update(fup_with_cops=False)
+    campaign.sides.filter(name="Allied").update(barrage_templates_in_use=2)
+    for name in ("Axis", "Allied"):
+        player = UserFactory(username=f"{name.lower()}-player", email=f"{name.lower()}@example.org")
+        side = campaign.sides.get(name=name)
+        models.Membership.objects.create(user=player, campaign=campaign, role="player", side=side)
+    before = _side_rows(campaign)
+
+    operation = run_night(campaign, django_capture_on_commit_callbacks)
+
+    after = _side_rows(campaign)
+    assert {"ammo", "move_fups"} <= set(operation.steps)
+    reports = {r.side.name: r.body for r in models.NightReport.objects.filter(operation=operation)}
+    for name, report in reports.items():
+        was, now = before[name], after[name]
+        replacements = campaign.rolls.filter(
+            procedure="gb.night_replacements", battalion__side__name=name, day__number=1
+        )
+        returned = sum(1 for roll in replacements if roll.result["outcome"] == "replaced")
+        ammo_rolls = campaign.rolls.filter(procedure=night.AMMO_VARIANT, battalion__side__name=name)
+        assert ammo_rolls.count() == was["ammo_low"]
+        assert now["suppressed"] == now["active"] == 0
+        own = {
+            "day": 1,
+            "fups_moved": was["fups_to_move"],
+            "suppressions_flipped": was["suppressed"],
+            "replacements_rolled": replacements.count(),
+            "replacements_returned": returned,
+            "extra_stands_lost": now["destroyed"] - was["destroyed"] + returned,
+            "activation_points_before": was["activation_points"],
+            "activation_points_carried": now["activation_points"],
+            "activation_points_lost": was["activation_points"] - now["activation_points"],
+            "barrage_rounds_before": was["barrage_rounds"],
+            "barrage_rounds_replenished": now["barrage_rounds"] - was["barrage_rounds"],
+            "barrage_rounds_after": now["barrage_rounds"],
+            "templates_returned": was["templates_in_use"],
+            "ammo_markers_rolled": was["ammo_low"],
+            "battalions_set_inactive": was["active"],
+        }
+        figures = {key: value for key, value in report.items() if isinstance(value, int)}
+        assert figures == own, name
+    assert before["Axis"]["suppressed"] != before["Allied"]["suppressed"]
+
+    by_address = {message.to[0]: message.body for message in mail.outbox}
+    for name, other in (("Axis", "Allied"), ("Allied", "Axis")):
+        text = by_address[f"{name.lower()}@example.org"]
+        assert text.startswith(f"{name} — night of day 1")
+        assert other not in text
+        own = reports[name]
+        assert f"Suppressed stands back in order: {own['suppressions_flipped']}" in text
+        assert f"Battalions set inactive: {own['battalions_set_inactive']}" in text
+        assert f"FUPs moved up to their COPs: {own['fups_moved']}" in text
+        assert f"Battalions rolled for their low-ammunition markers: {own['ammo_markers_rolled']}" in text
 
 
 def test_a_wiped_out_battalion_returns_a_grade_lower_after_a_full_day(django_capture_on_commit_callbacks):

@@ -92,7 +92,9 @@ def test_a_force_that_will_not_arrive_rolls_again_the_next_day(django_capture_on
     )
     turned_away.refresh_from_db()
     assert turned_away.arrival_status == ArrivalStatus.WILL_NOT_ARRIVE  # not a chart result: the umpire's
-    assert operation.report["forces_to_reroll_availability"] == 1
+    reports = {r.side_id: r.body for r in models.NightReport.objects.filter(operation=operation)}
+    assert reports.pop(no_show.side_id)["forces_to_reroll_availability"] == 1  # each side counts its own
+    assert [body["forces_to_reroll_availability"] for body in reports.values()] == [0]
 
 
 def test_a_club_can_read_no_show_as_final(django_capture_on_commit_callbacks):
@@ -117,4 +119,5 @@ def test_without_panzer_korps_the_night_has_no_night_segment(django_capture_on_c
     assert not campaign.forces.filter(arrival_status=ArrivalStatus.IN_RESERVE).exists()
     no_show.refresh_from_db()
     assert no_show.arrival_status == ArrivalStatus.WILL_NOT_ARRIVE
-    assert "forces_to_reroll_availability" not in operation.report
+    reports = models.NightReport.objects.filter(operation=operation)
+    assert not any("forces_to_reroll_availability" in report.body for report in reports)

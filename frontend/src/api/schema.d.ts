@@ -403,7 +403,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Night reports (players: their side's) */
+        /** Night and arrival reports, each of its kind (players: their side's) */
         get: operations["campaigns_night_reports_list"];
         put?: never;
         post?: never;
@@ -420,7 +420,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One night report */
+        /** One night or arrival report */
         get: operations["campaigns_night_reports_retrieve"];
         put?: never;
         post?: never;
@@ -1430,9 +1430,14 @@ export interface components {
          * @enum {string}
          */
         NationEnum: "German" | "Italian" | "Japanese" | "British" | "Commonwealth" | "Canadian" | "American" | "Soviet" | "French" | "Polish";
+        /** @description A side's report of a night phase or of an arrival roll (its kind). */
         NightReport: {
             readonly id: number;
             operation: number;
+            readonly kind: components["schemas"]["OperationKindEnum"];
+            readonly kind_label: string;
+            /** @description e.g. "Night of day 1", "Arrivals, day 2, morning" */
+            readonly title: string;
             side: number;
             readonly day: number;
             body: unknown;
@@ -3795,6 +3800,13 @@ export interface operations {
         parameters: {
             query?: {
                 day?: number;
+                /**
+                 * @description the operation that wrote it
+                 *
+                 *     * `night_phase` - Night phase
+                 *     * `arrivals` - Arrival rolls
+                 */
+                kind?: "arrivals" | "night_phase";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */

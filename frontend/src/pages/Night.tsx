@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
-import type { NightReportBody } from "../api/types";
+import type { ArrivalReportBody, ArrivalReportEntry, NightReportBody } from "../api/types";
 import { ErrorNotice, QueryView, ProgressBar } from "../components/status";
 import { useCampaign } from "../session";
 import { sideName } from "./Dashboard";
@@ -27,12 +27,23 @@ export function OperationProgress({ operation }: { operation: Operation }) {
   );
 }
 
-function NightReportCard({ report, side }: { report: Schemas["NightReport"]; side: string }) {
+type Report = Schemas["NightReport"];
+
+/** A side's night counters, shown when the night ran their step (the report holds them then). */
+const NIGHT_COUNTERS: ReadonlyArray<[keyof NightReportBody & string, string]> = [
+  ["suppressions_flipped", "Suppressed stands back in order"],
+  ["battalions_set_inactive", "Battalions set inactive"],
+  ["fups_moved", "FUPs moved up to their COPs"],
+  ["ammo_markers_rolled", "Battalions rolled for low ammunition"],
+  ["forces_to_reroll_availability", "Forces to roll for availability again"],
+];
+
+function NightReportCard({ report, side }: { report: Report; side: string }) {
   const body = (report.body ?? {}) as NightReportBody;
   return (
     <article className="card night-report" aria-label={`Night report of ${side}, day ${report.day}`}>
       <h3>
-        {side}: night of day {report.day}
+        {side}: {report.title}
       </h3>
       <dl className="facts">
         <dt>Replacements</dt>
@@ -41,6 +52,12 @@ function NightReportCard({ report, side }: { report: Schemas["NightReport"]; sid
         </dd>
         <dt>Extra stands lost</dt>
         <dd>{body.extra_stands_lost ?? 0}</dd>
+        {NIGHT_COUNTERS.filter(([counter]) => typeof body[counter] === "number").map(([counter, words]) => (
+          <Fragment key={counter}>
+            <dt>{words}</dt>
+            <dd>{String(body[counter])}</dd>
+          </Fragment>
+        ))}
         <dt>Activation points</dt>
         <dd>
           {body.activation_points_carried ?? 0} carried, {body.activation_points_lost ?? 0} lost
@@ -51,6 +68,12 @@ function NightReportCard({ report, side }: { report: Schemas["NightReport"]; sid
           <>
             <dt>To reserve</dt>
             <dd>{body.moved_to_reserve.join(", ")}</dd>
+          </>
+        ) : null}
+        {body.forces_removed?.length ? (
+          <>
+            <dt>Removed in the night (command failed)</dt>
+            <dd>{body.forces_removed.join(", ")}</dd>
           </>
         ) : null}
       </dl>
@@ -71,6 +94,84 @@ function NightReportCard({ report, side }: { report: Schemas["NightReport"]; sid
         </ul>
       ) : null}
     </article>
+  );
+}
+
+function arrivalOutcome(entry: ArrivalReportEntry): string {
+  const parts = [entry.arrival_status_label ?? entry.arrival_status];
+  if (entry.zone) parts.push(`at ${entry.zone}`);
+  if (entry.enters_on_turn != null) parts.push(`enters on turn ${entry.enters_on_turn}`);
+  else if (entry.turns_left != null) parts.push(`${entry.turns_left} turns still to wait`);
+  return parts.join(", ");
+}
+
+function ArrivalReportCard({ report, side }: { report: Report; side: string }) {
+  const arrivals = ((report.body ?? {}) as ArrivalReportBody).arrivals ?? [];
+  return (
+    <article className="card arrival-report" aria-label={`Arrival report of ${side}, ${report.title}`}>
+      <h3>
+        {side}: {report.title}
+      </h3>
+      {arrivals.length ? (
+        <ul className="arrivals">
+          {arrivals.map((entry) => (
+            <li key={entry.force}>
+              <strong>{entry.force}</strong>: {arrivalOutcome(entry)}
+              <ul>
+                {entry.lines.map((line, index) => (
+                  <li key={index} className="line">
+                    {line}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>No force of this side rolled.</p>
+      )}
+    </article>
+  );
+}
+
+/** A report as its kind tells: a night phase's figures, or an arrival roll's forces. */
+export function ReportCard({ report, side }: { report: Report; side: string }) {
+  return report.kind === "arrivals" ? (
+    <ArrivalReportCard report={report} side={side} />
+  ) : (
+    <NightReportCard report={report} side={side} />
+  );
+}
+
+/** The arrival reports of the day under way (arrival rolls are made in the day's segments). */
+export function ArrivalReports({ campaign }: { campaign: Schemas["Campaign"] }) {
+  const day = campaign.current_day;
+  const reports = useQuery({
+    queryKey: ["night-reports", campaign.slug, "arrivals", day],
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/night-reports/", {
+          params: { path: { campaign_slug: campaign.slug }, query: { kind: "arrivals", day, page_size: 100 } },
+        }),
+      ),
+    enabled: Boolean(day),
+  });
+  if (!day) return null;
+  return (
+    <section aria-labelledby="arrival-reports">
+      <h2 id="arrival-reports">Arrival reports of day {day}</h2>
+      <QueryView query={reports} what="the arrival reports">
+        {(page) =>
+          page.results.length ? (
+            page.results.map((report) => (
+              <ReportCard key={report.id} report={report} side={sideName(campaign, report.side)} />
+            ))
+          ) : (
+            <p>No arrival report of day {day} you may see.</p>
+          )
+        }
+      </QueryView>
+    </section>
   );
 }
 
@@ -110,7 +211,7 @@ export function NightPage() {
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/night-reports/", {
-          params: { path, query: { day: operation?.day, page_size: 100 } },
+          params: { path, query: { kind: "night_phase", day: operation?.day, page_size: 100 } },
         }),
       ),
     enabled: finished,
@@ -156,7 +257,7 @@ export function NightPage() {
             {(page) =>
               page.results.length ? (
                 page.results.map((report) => (
-                  <NightReportCard key={report.id} report={report} side={sideName(campaign, report.side)} />
+                  <ReportCard key={report.id} report={report} side={sideName(campaign, report.side)} />
                 ))
               ) : (
                 <p>No night report you may see.</p>
@@ -165,6 +266,7 @@ export function NightPage() {
           </QueryView>
         </section>
       ) : null}
+      <ArrivalReports campaign={campaign} />
     </section>
   );
 }
