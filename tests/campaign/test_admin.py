@@ -257,7 +257,7 @@ def test_a_roll_record_shows_its_dice_modifiers_rule_and_replays(client, full_ca
 
     assert record.line in page
     assert f"{result['rolls'][0]['dice']} [{faces}] = {result['rolls'][0]['total']}" in page
-    assert f"{rule['system']}, {rule['seed_file']} § {rule['section']}" in page
+    assert f"Great Battles of WWII charts, {rule['section']}" in page
     assert result["outcome_text"] in page
     assert "✔ matches the stored result" in page
 
