@@ -92,10 +92,11 @@ class AttachmentKind(models.TextChoices):
 
 
 class DayStatus(models.TextChoices):
-    DAWN = "dawn", "Dawn"
-    DAY = "day", "Day"
-    NIGHT = "night", "Night"
-    DONE = "done", "Done"
+    # Labels read in a sentence: "day 3 is in its night phase".
+    DAWN = "dawn", "Dawning"
+    DAY = "day", "Under way"
+    NIGHT = "night", "In its night phase"
+    DONE = "done", "Over"
 
 
 class BattleStatus(models.TextChoices):
