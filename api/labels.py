@@ -81,7 +81,9 @@ def with_labels(fields: Mapping[str, serializers.Field[Any, Any, Any, Any]]) -> 
     labelled: dict[str, Any] = {}
     for name, field in fields.items():
         labelled[name] = field
-        if isinstance(field, serializers.ChoiceField) and not isinstance(field, serializers.MultipleChoiceField):
+        if isinstance(field, serializers.ChoiceField) and not isinstance(
+            field, serializers.MultipleChoiceField
+        ):
             labelled[name + LABEL_SUFFIX] = ChoiceLabelField(field, source=field.source or name)
         elif isinstance(field, serializers.ListField) and isinstance(field.child, serializers.ChoiceField):
             labelled[name + LABELS_SUFFIX] = ChoiceLabelsField(field, source=field.source or name)

@@ -10,7 +10,7 @@ every other field is null. Inputs are in :mod:`api.inputs`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from django.db import models as db_models
 from drf_spectacular.types import OpenApiTypes
@@ -570,7 +570,9 @@ class RuleReferenceSerializer(LabelledSerializer[Mapping[str, Any]]):
     system = serializers.CharField()
     seed_file = serializers.CharField()
     section = serializers.CharField()
-    source = serializers.CharField(help_text='the seed file as people name it: "Great Battles of WWII charts"')
+    source_title = serializers.CharField(
+        help_text='the seed file as people name it: "Great Battles of WWII charts"'
+    )
     text = serializers.CharField(help_text='what people read: "Great Battles of WWII charts, Night Phase"')
 
 
@@ -647,7 +649,9 @@ class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
             "code": row["code"],
             "name": row["name"],
             "location": location.value,
-            "battle": add_labels(self.fields["battle"], dict(battle)) if battle is not None else None,
+            "battle": add_labels(cast(BattleRefSerializer, self.fields["battle"]), dict(battle))
+            if battle is not None
+            else None,
             "stands": instance.stands,
             **{name: row[name] for name in self.IN_FULL_ONLY},
         }

@@ -729,7 +729,12 @@ class SessionView(APIView):
                 "authenticated": user.is_authenticated,
                 "username": user.get_username() if user.is_authenticated else None,
                 "campaigns": [
-                    {"slug": m.campaign.slug, "role": m.role, "role_label": m.get_role_display(), "side": m.side_id}
+                    {
+                        "slug": m.campaign.slug,
+                        "role": m.role,
+                        "role_label": m.get_role_display(),
+                        "side": m.side_id,
+                    }
                     for m in memberships
                 ],
             }

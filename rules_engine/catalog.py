@@ -16,7 +16,7 @@ from rules_engine.results import RuleRef, RuleSystem, to_jsonable
 
 def describe_rule(rule: RuleRef) -> dict[str, str]:
     """The machine form (system, seed file, section) with the source's title and the text people read."""
-    return {**rule.to_dict(), "source": rule.source, "text": rule.text()}
+    return {**rule.to_dict(), "source_title": rule.source, "text": rule.text()}
 
 
 def tables(system: RuleSystem | None = None) -> list[TableEntry]:

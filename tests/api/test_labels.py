@@ -130,7 +130,10 @@ def test_the_campaign_summary_days_and_stands_carry_labels(world):
     shown = client.get(world.url("stand-detail", pk=stand.pk)).json()
 
     assert (summary["weather"], summary["weather_label"]) == (day.weather, weather_label)
-    assert (summary["current_segment"], summary["current_segment_label"]) == ("early morning", "Early morning")
+    assert (summary["current_segment"], summary["current_segment_label"]) == (
+        "early morning",
+        "Early morning",
+    )
     assert (summary["day_status"], summary["day_status_label"]) == ("day", "Under way")
     assert (summary["status_label"], summary["role_label"]) == ("Active", "Umpire")
     assert [d["weather_label"] for d in days if d["number"] == 2] == [weather_label]
@@ -149,7 +152,10 @@ def test_force_status_labels_follow_the_fog_of_war(world):
 
     battalion = body["battalions"][0]
     assert (battalion["supply_situation"], battalion["supply_situation_label"]) == ("OK", "OK")
-    assert (battalion["activation_label"], battalion["fuel_state_label"]) == ("Inactive", "Not a vehicle company")
+    assert (battalion["activation_label"], battalion["fuel_state_label"]) == (
+        "Inactive",
+        "Not a vehicle company",
+    )
     assert battalion["location_label"] in {"In reserve", "In a battle today", "On the table, in no battle"}
     assert body["strength_labels"] == {code: StandType(code).label for code in body["strength"]}
     assert body["force"]["arrival_status_label"] == "On table"
@@ -160,15 +166,13 @@ def test_force_status_labels_follow_the_fog_of_war(world):
 def test_a_roll_and_the_rules_catalog_name_their_rule_in_words(world):
     client = world.client(Role.UMPIRE)
 
-    [weather] = [
-        roll for roll in client.get(world.url("roll-list"), {"procedure": "gb.weather"}).json()["results"]
-    ][:1]
+    weather = client.get(world.url("roll-list"), {"procedure": "gb.weather"}).json()["results"][0]
     entry = client.get(reverse("api:rule-detail", kwargs={"key": "gb.weather"})).json()
 
     section = weather["result"]["rule"]["section"]
     assert weather["rule"] == f"Great Battles of WWII charts, {section}"
     assert weather["result"]["rule"]["seed_file"] == "004_44df3cc44dc4327c.txt"  # the machine form stays
-    assert entry["rule"]["source"] == "Great Battles of WWII charts"
+    assert entry["rule"]["source_title"] == "Great Battles of WWII charts"
     assert entry["rule"]["text"] == f"Great Battles of WWII charts, {section}"
     assert entry["kind_label"] == "Procedure"
 

@@ -358,9 +358,19 @@ def _day_with_a_planned_battle() -> list[Model]:
 @pytest.mark.parametrize(
     ("model", "action", "objects", "message"),
     [
-        (models.Campaign, "start", _one_sided_campaign, "A campaign needs two sides to start. (field: sides)"),
+        (
+            models.Campaign,
+            "start",
+            _one_sided_campaign,
+            "A campaign needs two sides to start. (field: sides)",
+        ),
         (models.Campaign, "dawn", _campaign_in_setup, "is setting up, not active. (field: status)"),
-        (models.Campaign, "advance_segment", _campaign_in_setup, "is setting up, not active. (field: status)"),
+        (
+            models.Campaign,
+            "advance_segment",
+            _campaign_in_setup,
+            "is setting up, not active. (field: status)",
+        ),
         (
             models.Campaign,
             "start_night_phase",

@@ -49,7 +49,10 @@ def test_a_second_dawn_is_refused_in_a_sentence_with_the_days_state_in_words(cam
     with pytest.raises(ConflictError) as at_night:
         day_dawn(campaign.pk, ACTOR)
 
-    assert under_way.value.message == "Day 1 is not over yet: it is under way; its night phase must finish first."
+    assert (
+        under_way.value.message
+        == "Day 1 is not over yet: it is under way; its night phase must finish first."
+    )
     assert at_night.value.message == (
         "Day 1 is not over yet: it is in its night phase; its night phase must finish first."
     )

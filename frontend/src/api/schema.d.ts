@@ -1993,7 +1993,7 @@ export interface components {
             seed_file: string;
             section: string;
             /** @description the seed file as people name it: "Great Battles of WWII charts" */
-            source: string;
+            source_title: string;
             /** @description what people read: "Great Battles of WWII charts, Night Phase" */
             text: string;
         };
