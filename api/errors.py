@@ -9,6 +9,7 @@ reference a domain error was refused under.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,11 +20,12 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from campaign.services.errors import DomainError
+from campaign.services.errors import DomainError, as_sentence
 
 logger = logging.getLogger(__name__)
 
 NON_FIELD_ERRORS = "non_field_errors"
+_PATH_PARTS = re.compile(r"\[\d+\]|[^.\[\]]+")
 API_PREFIX = "/api/"
 
 
@@ -42,8 +44,12 @@ def flatten_field_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     if isinstance(detail, Mapping):
         flat: dict[str, list[str]] = {}
         for key, value in detail.items():
-            # ListField reports its children's errors by index.
-            path = f"{prefix}[{key}]" if isinstance(key, int) else _join(prefix, str(key))
+            if key == NON_FIELD_ERRORS and prefix:
+                path = prefix  # a nested serializer's or a list's own error is its field's
+            elif isinstance(key, int):
+                path = f"{prefix}[{key}]"  # ListField reports its children's errors by index
+            else:
+                path = _join(prefix, str(key))
             flat.update(flatten_field_errors(value, path))
         return flat
     if isinstance(detail, list):
@@ -56,11 +62,23 @@ def flatten_field_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     return {prefix or NON_FIELD_ERRORS: [str(detail)]}
 
 
+def field_in_words(path: str) -> str:
+    """A dotted input path as people say it: ``battalions[0].activation_points_spent`` →
+    ``battalions, entry 1, activation points spent``."""
+    words = []
+    for part in _PATH_PARTS.findall(path):
+        words.append(f"entry {int(part[1:-1]) + 1}" if part.startswith("[") else part.replace("_", " "))
+    return ", ".join(words)
+
+
 def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
     fields = flatten_field_errors(exc.detail)
     first_path, first_messages = next(iter(fields.items()), (NON_FIELD_ERRORS, ["Invalid input."]))
-    message = first_messages[0] if first_path == NON_FIELD_ERRORS else f"{first_path}: {first_messages[0]}"
-    return error_body("invalid", message, fields)
+    first = first_messages[0]
+    if first_path != NON_FIELD_ERRORS:
+        # "Battalions: this list may not be empty." names the field and stays one sentence.
+        first = f"{field_in_words(first_path)}: {first[:1].lower()}{first[1:]}"
+    return error_body("invalid", as_sentence(first), fields)
 
 
 def _api_exception_code(exc: exceptions.APIException) -> str:

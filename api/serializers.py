@@ -10,7 +10,7 @@ every other field is null. Inputs are in :mod:`api.inputs`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from django.db import models as db_models
 from drf_spectacular.types import OpenApiTypes
@@ -18,12 +18,28 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
+from api.labels import LabelledModelSerializer, LabelledSerializer, add_labels, code_field_name, labels_of
 from api.models import CampaignAPIKey
 from api.permissions import CAMPAIGN_KWARG, CampaignAccess
 from api.selectors import DayTallies, Statistics, summary_access
 from campaign import models
-from campaign.choices import WEBHOOK_EVENT_CHOICES, MemberRole, OperationKind, StandStatus, StandType
+from campaign.choices import (
+    WEBHOOK_EVENT_CHOICES,
+    ActivationState,
+    DayStatus,
+    FuelState,
+    MemberRole,
+    OperationKind,
+    StandStatus,
+    StandType,
+    enum_choices,
+)
 from campaign.selectors import BattalionStatus, ForceStatus
+from rules_engine.results import RuleRef
+from rules_engine.vocab import DaySegment, SupplySituation, Weather
+
+SEGMENT_CHOICES = enum_choices(DaySegment)
+STAND_TYPE_LABELS = labels_of(StandType.choices)
 
 _M = TypeVar("_M", bound=db_models.Model)
 
@@ -34,7 +50,7 @@ def access_of(serializer: serializers.BaseSerializer[Any]) -> CampaignAccess:
     return access
 
 
-class FogMaskedSerializer(serializers.ModelSerializer[_M]):
+class FogMaskedSerializer(LabelledModelSerializer[_M]):
     """A row of one side: in full for its side and the umpires, else public fields only."""
 
     public_fields: ClassVar[frozenset[str]] = frozenset({"id"})
@@ -46,7 +62,7 @@ class FogMaskedSerializer(serializers.ModelSerializer[_M]):
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         fields = super().get_fields()
         for name, field in fields.items():
-            if name not in self.public_fields:
+            if code_field_name(name) not in self.public_fields:
                 field.allow_null = True  # masked for some callers: the schema says so
         return fields
 
@@ -62,7 +78,7 @@ class FogMaskedSerializer(serializers.ModelSerializer[_M]):
         shown = self.shown_fields(access_of(self), self.side_id_of(instance))
         if shown is None:
             return data
-        return {name: value if name in shown else None for name, value in data.items()}
+        return {name: value if code_field_name(name) in shown else None for name, value in data.items()}
 
 
 class SideSerializer(FogMaskedSerializer[models.Side]):
@@ -113,12 +129,12 @@ class SideSummarySerializer(SideSerializer):
         ]
 
 
-class CampaignSerializer(serializers.ModelSerializer[models.Campaign]):
+class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     """The campaign summary: where the day stands, and the sides' pools as the caller may see them."""
 
     url = serializers.SerializerMethodField()
-    day_status = serializers.CharField(read_only=True, allow_null=True)
-    weather = serializers.CharField(read_only=True, allow_null=True)
+    day_status = serializers.ChoiceField(choices=DayStatus.choices, read_only=True, allow_null=True)
+    weather = serializers.ChoiceField(choices=enum_choices(Weather), read_only=True, allow_null=True)
     turns = serializers.IntegerField(read_only=True, allow_null=True, help_text="turns of the segment")
     wind_direction = serializers.CharField(read_only=True, allow_null=True)
     wind_velocity = serializers.CharField(read_only=True, allow_null=True)
@@ -213,6 +229,9 @@ class StandSerializer(FogMaskedSerializer[models.Stand]):
     equipment = serializers.CharField(
         source="equipment.key", read_only=True, allow_null=True, help_text="reference equipment key"
     )
+    equipment_name = serializers.CharField(
+        source="equipment.name", read_only=True, allow_null=True, help_text="the equipment as people name it"
+    )
 
     class Meta:
         model = models.Stand
@@ -224,6 +243,7 @@ class StandSerializer(FogMaskedSerializer[models.Stand]):
             "stand_type",
             "status",
             "equipment",
+            "equipment_name",
             "attached",
             "attachment_kind",
             "grade",
@@ -271,7 +291,7 @@ class BattalionTreeSerializer(BattalionSerializer):
         fields = [*BattalionSerializer.Meta.fields, "stands"]
 
 
-class BattlegroupTreeSerializer(serializers.ModelSerializer[models.Battlegroup]):
+class BattlegroupTreeSerializer(LabelledModelSerializer[models.Battlegroup]):
     battalions = BattalionTreeSerializer(many=True, read_only=True)
 
     class Meta:
@@ -289,17 +309,17 @@ class ForceTreeSerializer(ForceSerializer):
         fields = [*ForceSerializer.Meta.fields, "battlegroups"]
 
 
-class OrderOfBattleSerializer(serializers.Serializer[Mapping[str, list[models.Force]]]):
+class OrderOfBattleSerializer(LabelledSerializer[Mapping[str, list[models.Force]]]):
     forces = ForceTreeSerializer(many=True, read_only=True)
 
 
-class SegmentSerializer(serializers.ModelSerializer[models.DaySegmentRecord]):
+class SegmentSerializer(LabelledModelSerializer[models.DaySegmentRecord]):
     class Meta:
         model = models.DaySegmentRecord
         fields = ["id", "segment", "order", "turns", "initiative_side", "wind_direction", "wind_velocity"]
 
 
-class DaySerializer(serializers.ModelSerializer[models.CampaignDay]):
+class DaySerializer(LabelledModelSerializer[models.CampaignDay]):
     segments = SegmentSerializer(many=True, read_only=True)
 
     class Meta:
@@ -307,7 +327,7 @@ class DaySerializer(serializers.ModelSerializer[models.CampaignDay]):
         fields = ["id", "number", "date", "weather", "status", "segments"]
 
 
-class BattleSerializer(serializers.ModelSerializer[models.Battle]):
+class BattleSerializer(LabelledModelSerializer[models.Battle]):
     """A battle as its participants see it: enemy battalions, set-up rolls and report
     lines only as the enemy's fog of war reveals them."""
 
@@ -372,7 +392,7 @@ class BattleSerializer(serializers.ModelSerializer[models.Battle]):
         return {**battle.report, "battalions": [e for e in battle.report.get("battalions", []) if shown(e)]}
 
 
-class APIKeySerializer(serializers.ModelSerializer[CampaignAPIKey]):
+class APIKeySerializer(LabelledModelSerializer[CampaignAPIKey]):
     """A third-party key as its umpire sees it: never the key itself, which is shown once."""
 
     url = serializers.SerializerMethodField()
@@ -414,14 +434,16 @@ class APIKeyCreatedSerializer(APIKeySerializer):
         return str(self.context["plain_key"])
 
 
-class OperationSerializer(serializers.ModelSerializer[models.Operation]):
+class OperationSerializer(LabelledModelSerializer[models.Operation]):
     """A background operation's status and progress; its report and errors are the umpire's."""
 
     UMPIRE_ONLY: ClassVar[frozenset[str]] = frozenset({"steps", "completed_steps", "report", "error"})
 
     url = serializers.SerializerMethodField()
     day = serializers.IntegerField(source="day.number", read_only=True)
-    segment = serializers.CharField(source="segment.segment", read_only=True, allow_null=True)
+    segment = serializers.ChoiceField(
+        source="segment.segment", choices=SEGMENT_CHOICES, read_only=True, allow_null=True
+    )
     steps_done = serializers.SerializerMethodField()
     steps_total = serializers.SerializerMethodField()
 
@@ -469,25 +491,30 @@ class OperationSerializer(serializers.ModelSerializer[models.Operation]):
         return data
 
 
-class NightReportSerializer(serializers.ModelSerializer[models.NightReport]):
+class NightReportSerializer(LabelledModelSerializer[models.NightReport]):
     """A side's report of a night phase or of an arrival roll (its kind)."""
 
     day = serializers.IntegerField(source="day.number", read_only=True)
     kind = serializers.ChoiceField(source="operation.kind", choices=OperationKind.choices, read_only=True)
-    kind_label = serializers.CharField(source="operation.get_kind_display", read_only=True)
     title = serializers.CharField(
         read_only=True, help_text='e.g. "Night of day 1", "Arrivals, day 2, morning"'
     )
 
     class Meta:
         model = models.NightReport
-        fields = ["id", "operation", "kind", "kind_label", "title", "side", "day", "body", "created_at"]
+        fields = ["id", "operation", "kind", "title", "side", "day", "body", "created_at"]
 
 
-class RollSerializer(serializers.ModelSerializer[models.RollRecord]):
+class RollSerializer(LabelledModelSerializer[models.RollRecord]):
     day = serializers.IntegerField(source="day.number", read_only=True, allow_null=True)
-    segment = serializers.CharField(source="segment.segment", read_only=True, allow_null=True)
+    segment = serializers.ChoiceField(
+        source="segment.segment", choices=SEGMENT_CHOICES, read_only=True, allow_null=True
+    )
     battalion = serializers.CharField(source="battalion.code", read_only=True, allow_null=True)
+    rule = serializers.SerializerMethodField(
+        help_text='the rule the roll was read under, as people name it: "Great Battles of WWII charts, '
+        'Night Phase" (result.rule keeps system, seed_file and section)'
+    )
     actor = serializers.CharField(source="actor.get_username", read_only=True, allow_null=True)
 
     class Meta:
@@ -503,6 +530,7 @@ class RollSerializer(serializers.ModelSerializer[models.RollRecord]):
             "stream",
             "inputs",
             "result",
+            "rule",
             "line",
             "changes",
             "override_of",
@@ -511,8 +539,13 @@ class RollSerializer(serializers.ModelSerializer[models.RollRecord]):
             "created_at",
         ]
 
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_rule(self, roll: models.RollRecord) -> str | None:
+        rule = roll.result.get("rule") if isinstance(roll.result, dict) else None
+        return RuleRef.from_dict(rule).text() if rule else None
 
-class EventSerializer(serializers.ModelSerializer[models.Event]):
+
+class EventSerializer(LabelledModelSerializer[models.Event]):
     day = serializers.IntegerField(source="day_number", read_only=True, allow_null=True)
     actor = serializers.CharField(source="actor.get_username", read_only=True, allow_null=True)
 
@@ -534,30 +567,34 @@ class EventSerializer(serializers.ModelSerializer[models.Event]):
         ]
 
 
-class EquipmentSerializer(serializers.ModelSerializer[models.Equipment]):
+class EquipmentSerializer(LabelledModelSerializer[models.Equipment]):
     class Meta:
         model = models.Equipment
         fields = ["id", "key", "nation", "name", "category", "year_from", "year_to", "data", "source"]
 
 
-class RuleReferenceSerializer(serializers.Serializer[Mapping[str, Any]]):
+class RuleReferenceSerializer(LabelledSerializer[Mapping[str, Any]]):
     system = serializers.CharField()
     seed_file = serializers.CharField()
     section = serializers.CharField()
+    source_title = serializers.CharField(
+        help_text='the seed file as people name it: "Great Battles of WWII charts"'
+    )
+    text = serializers.CharField(help_text='what people read: "Great Battles of WWII charts, Night Phase"')
 
 
-class RuleInputSerializer(serializers.Serializer[Mapping[str, Any]]):
+class RuleInputSerializer(LabelledSerializer[Mapping[str, Any]]):
     name = serializers.CharField()
     type = serializers.CharField()
     choices = serializers.ListField(child=serializers.CharField(), required=False)
     default = serializers.JSONField(required=False, allow_null=True)
 
 
-class RuleEntrySerializer(serializers.Serializer[Any]):
+class RuleEntrySerializer(LabelledSerializer[Any]):
     """A table or procedure of the rules catalog (``rules_engine.catalog``)."""
 
     key = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["procedure", "table"])
+    kind = serializers.ChoiceField(choices=[("procedure", "Procedure"), ("table", "Table")])
     title = serializers.CharField()
     rule = RuleReferenceSerializer()
     optional = serializers.BooleanField()
@@ -572,19 +609,19 @@ class BattleLocation(db_models.TextChoices):
     UNCOMMITTED = "uncommitted", "On the table, in no battle"
 
 
-class BattleRefSerializer(serializers.ModelSerializer[models.Battle]):
+class BattleRefSerializer(LabelledModelSerializer[models.Battle]):
     class Meta:
         model = models.Battle
         fields = ["id", "sector", "status"]
 
 
-class StandCountsSerializer(serializers.Serializer[Mapping[str, int]]):
+class StandCountsSerializer(LabelledSerializer[Mapping[str, int]]):
     ok = serializers.IntegerField()
     suppressed = serializers.IntegerField()
     destroyed = serializers.IntegerField()
 
 
-class BattalionStatusSerializer(serializers.Serializer[BattalionStatus]):
+class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
     """A battalion's state: supply, fuel, location and stand counts."""
 
     # The fields document the shape; to_representation builds it by hand, as a division has a
@@ -600,12 +637,12 @@ class BattalionStatusSerializer(serializers.Serializer[BattalionStatus]):
 
     code = serializers.CharField()
     name = serializers.CharField()
-    location = serializers.CharField(read_only=True)
+    location = serializers.ChoiceField(choices=BattleLocation.choices, read_only=True)
     battle = BattleRefSerializer(allow_null=True)
     stands = StandCountsSerializer(allow_null=True, help_text="null when the enemy hides strengths")
-    activation = serializers.CharField(allow_null=True)
-    supply_situation = serializers.CharField(allow_null=True)
-    fuel_state = serializers.CharField(allow_null=True)
+    activation = serializers.ChoiceField(choices=ActivationState.choices, allow_null=True)
+    supply_situation = serializers.ChoiceField(choices=enum_choices(SupplySituation), allow_null=True)
+    fuel_state = serializers.ChoiceField(choices=FuelState.choices, allow_null=True)
     ammo_low_markers = serializers.IntegerField(allow_null=True)
 
     def to_representation(self, instance: BattalionStatus) -> dict[str, Any]:
@@ -614,11 +651,14 @@ class BattalionStatusSerializer(serializers.Serializer[BattalionStatus]):
             location = BattleLocation.RESERVE
         else:
             location = BattleLocation.BATTLE if instance.battle is not None else BattleLocation.UNCOMMITTED
+        battle = instance.battle
         data = {
             "code": row["code"],
             "name": row["name"],
             "location": location.value,
-            "battle": instance.battle,
+            "battle": add_labels(cast(BattleRefSerializer, self.fields["battle"]), dict(battle))
+            if battle is not None
+            else None,
             "stands": instance.stands,
             **{name: row[name] for name in self.IN_FULL_ONLY},
         }
@@ -627,7 +667,7 @@ class BattalionStatusSerializer(serializers.Serializer[BattalionStatus]):
         if not access.sees_in_full(side_id):
             hidden = self.IN_FULL_ONLY if access.fog(side_id).strengths else self.IN_FULL_ONLY + self.STRENGTH
             data.update(dict.fromkeys(hidden))
-        return data
+        return add_labels(self, data)
 
 
 StrengthField = serializers.DictField(
@@ -637,7 +677,7 @@ StrengthField = serializers.DictField(
 )
 
 
-class SidePoolsSerializer(serializers.ModelSerializer[models.Side]):
+class SidePoolsSerializer(LabelledModelSerializer[models.Side]):
     class Meta:
         model = models.Side
         fields = [
@@ -650,33 +690,36 @@ class SidePoolsSerializer(serializers.ModelSerializer[models.Side]):
         ]
 
 
-class ForceStatusSerializer(serializers.Serializer[ForceStatus]):
+class ForceStatusCampaignSerializer(LabelledModelSerializer[models.Campaign]):
+    class Meta:
+        model = models.Campaign
+        fields = ["slug", "current_day", "current_segment"]
+
+
+def stand_type_labels(strength: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """The labels of a strength table's stand types (its keys)."""
+    return None if strength is None else {code: STAND_TYPE_LABELS.get(code, code) for code in strength}
+
+
+StrengthLabelsField = serializers.DictField(
+    child=serializers.CharField(), allow_null=True, help_text="stand type → its label, for strength's keys"
+)
+
+
+class ForceStatusSerializer(LabelledSerializer[ForceStatus]):
     """Everything a polling client needs about one force, in one response."""
 
     campaign = serializers.SerializerMethodField()
     force = serializers.SerializerMethodField()
     side = serializers.SerializerMethodField()
     strength = serializers.SerializerMethodField()
+    strength_labels = serializers.SerializerMethodField()
     battalions = serializers.SerializerMethodField()
     latest_night_report = serializers.SerializerMethodField()
 
-    @extend_schema_field(
-        {
-            "type": "object",
-            "properties": {
-                "slug": {"type": "string"},
-                "current_day": {"type": "integer"},
-                "current_segment": {"type": "string"},
-            },
-        }
-    )
+    @extend_schema_field(ForceStatusCampaignSerializer)
     def get_campaign(self, status: ForceStatus) -> dict[str, Any]:
-        campaign = status.force.campaign
-        return {
-            "slug": campaign.slug,
-            "current_day": campaign.current_day,
-            "current_segment": campaign.current_segment,
-        }
+        return ForceStatusCampaignSerializer(status.force.campaign).data
 
     @extend_schema_field(ForceSerializer)
     def get_force(self, status: ForceStatus) -> dict[str, Any]:
@@ -701,6 +744,10 @@ class ForceStatusSerializer(serializers.Serializer[ForceStatus]):
             if stand_type in status.strength
         }
 
+    @extend_schema_field(StrengthLabelsField)
+    def get_strength_labels(self, status: ForceStatus) -> dict[str, str] | None:
+        return stand_type_labels(self.get_strength(status))
+
     @extend_schema_field(BattalionStatusSerializer(many=True))
     def get_battalions(self, status: ForceStatus) -> list[dict[str, Any]]:
         """The battalions the caller may see (the selector left out the others)."""
@@ -713,7 +760,7 @@ class ForceStatusSerializer(serializers.Serializer[ForceStatus]):
         return NightReportSerializer(report).data if report is not None and self._in_full(status) else None
 
 
-class ActivationSpendSerializer(serializers.ModelSerializer[models.ActivationSpend]):
+class ActivationSpendSerializer(LabelledModelSerializer[models.ActivationSpend]):
     day = serializers.IntegerField(source="day.number", read_only=True)
     battalions = serializers.SlugRelatedField[models.Battalion](
         many=True, read_only=True, slug_field="code", help_text="battalion codes activated"
@@ -724,14 +771,14 @@ class ActivationSpendSerializer(serializers.ModelSerializer[models.ActivationSpe
         fields = ["id", "side", "day", "turn", "column", "cost", "battalions", "created_at"]
 
 
-class RollOverrideSerializer(serializers.Serializer[Mapping[str, models.RollRecord]]):
+class RollOverrideSerializer(LabelledSerializer[Mapping[str, models.RollRecord]]):
     """An umpire's override next to the roll it overrides, which stays in the log."""
 
     original = RollSerializer(read_only=True)
     override = RollSerializer(read_only=True, help_text="its override_of names the original")
 
 
-class ReinforcementSerializer(serializers.ModelSerializer[models.Force]):
+class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
     """A force off the table: when and where it is due, and how its arrival rolls stand."""
 
     class Meta:
@@ -750,13 +797,13 @@ class ReinforcementSerializer(serializers.ModelSerializer[models.Force]):
         ]
 
 
-class StatisticsSideSerializer(serializers.ModelSerializer[models.Side]):
+class StatisticsSideSerializer(LabelledModelSerializer[models.Side]):
     class Meta:
         model = models.Side
         fields = ["id", "name", "is_axis"]
 
 
-class SideTallySerializer(serializers.Serializer[models.SideDayTally]):
+class SideTallySerializer(LabelledSerializer[models.SideDayTally]):
     """One side at one dawn: pools as the campaign summary shows them, strength only in full."""
 
     side = serializers.IntegerField(source="side_id")
@@ -767,30 +814,35 @@ class SideTallySerializer(serializers.Serializer[models.SideDayTally]):
         allow_null=True,
         help_text="stand type → status → count; null unless the caller sees the side in full",
     )
+    strength_labels = serializers.SerializerMethodField()
+
+    @extend_schema_field(StrengthLabelsField)
+    def get_strength_labels(self, tally: models.SideDayTally) -> dict[str, str] | None:
+        return stand_type_labels(tally.strength)
 
     def to_representation(self, instance: models.SideDayTally) -> dict[str, Any]:
         data: dict[str, Any] = super().to_representation(instance)
         shown = SideSummarySerializer.shown_fields(access_of(self), instance.side_id)
         if shown is not None:
             data.update({name: None for name in ("activation_points", "barrage_rounds") if name not in shown})
-            data["strength"] = None
+            data["strength"] = data["strength_labels"] = None
         return data
 
 
-class StatisticsDaySerializer(serializers.Serializer[DayTallies]):
+class StatisticsDaySerializer(LabelledSerializer[DayTallies]):
     day = serializers.IntegerField(source="day.number")
     date = serializers.DateField(source="day.date")
     sides = SideTallySerializer(source="tallies", many=True)
 
 
-class StatisticsSerializer(serializers.Serializer[Statistics]):
+class StatisticsSerializer(LabelledSerializer[Statistics]):
     """The charts' series: each side's strength and stocks at every dawn."""
 
     sides = StatisticsSideSerializer(many=True)
     days = StatisticsDaySerializer(many=True)
 
 
-class WebhookSerializer(serializers.ModelSerializer[models.WebhookSubscription]):
+class WebhookSerializer(LabelledModelSerializer[models.WebhookSubscription]):
     """A subscription as its umpires see it: never with its secret."""
 
     events = serializers.ListField(child=serializers.ChoiceField(choices=WEBHOOK_EVENT_CHOICES))
@@ -816,7 +868,7 @@ class WebhookCreatedSerializer(WebhookSerializer):
         return subscription.secret if self.context.get("secret_made") else None
 
 
-class WebhookDeliverySerializer(serializers.ModelSerializer[models.WebhookDelivery]):
+class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery]):
     event = serializers.ChoiceField(source="event.verb", choices=WEBHOOK_EVENT_CHOICES, read_only=True)
 
     class Meta:
@@ -835,7 +887,7 @@ class WebhookDeliverySerializer(serializers.ModelSerializer[models.WebhookDelive
         ]
 
 
-class WebhookPingSerializer(serializers.Serializer[Any]):
+class WebhookPingSerializer(LabelledSerializer[Any]):
     delivered = serializers.BooleanField(help_text="the receiver answered 2xx")
     response_status = serializers.IntegerField(allow_null=True, help_text="null: it never answered")
     error = serializers.CharField(allow_blank=True)

@@ -704,7 +704,7 @@ class SessionSerializer(serializers.Serializer[Any]):
     authenticated = serializers.BooleanField()
     username = serializers.CharField(allow_null=True)
     campaigns = serializers.ListField(
-        child=serializers.DictField(), help_text="slug, role and side of each membership"
+        child=serializers.DictField(), help_text="slug, role (with role_label) and side of each membership"
     )
 
 
@@ -729,7 +729,13 @@ class SessionView(APIView):
                 "authenticated": user.is_authenticated,
                 "username": user.get_username() if user.is_authenticated else None,
                 "campaigns": [
-                    {"slug": m.campaign.slug, "role": m.role, "side": m.side_id} for m in memberships
+                    {
+                        "slug": m.campaign.slug,
+                        "role": m.role,
+                        "role_label": m.get_role_display(),
+                        "side": m.side_id,
+                    }
+                    for m in memberships
                 ],
             }
         )

@@ -48,6 +48,7 @@ from campaign.services.webhooks import (
     webhook_validate,
 )
 from rules_engine.profiles import PROFILES
+from rules_engine.results import RuleRef
 
 _M = TypeVar("_M", bound=Model)
 
@@ -789,7 +790,7 @@ class RollRecordAdmin(ReadOnlyAdmin[models.RollRecord]):
     @admin.display(description="rule")
     def rule(self, record: models.RollRecord) -> str:
         ref = _result(record).get("rule") or {}
-        return f"{ref['system']}, {ref['seed_file']} § {ref['section']}" if ref else EMPTY
+        return RuleRef.from_dict(ref).text() if ref else EMPTY
 
     @admin.display(description="replay from the seed")
     def replay(self, record: models.RollRecord) -> str:

@@ -2,7 +2,8 @@
 
 Rule vocabularies (nations, weather, supply, leader ratings, segments...) are
 the rules engine's enums, offered to Django through :func:`enum_choices`, so
-there is one list of each and the two can never drift apart.
+there is one list of each and the two can never drift apart. Every choice has a
+label for people (the API serves it next to the code: docs/api.md).
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ import enum
 
 from django.db import models
 
+from rules_engine.vocab import label_of
+
 
 def enum_choices(enumeration: type[enum.Enum]) -> list[tuple[str, str]]:
-    return [(str(member.value), str(member.value)) for member in enumeration]
+    return [(str(member.value), label_of(member)) for member in enumeration]
 
 
 class CampaignStatus(models.TextChoices):
@@ -89,10 +92,11 @@ class AttachmentKind(models.TextChoices):
 
 
 class DayStatus(models.TextChoices):
-    DAWN = "dawn", "Dawn"
-    DAY = "day", "Day"
-    NIGHT = "night", "Night"
-    DONE = "done", "Done"
+    # Labels read in a sentence: "day 3 is in its night phase".
+    DAWN = "dawn", "Dawning"
+    DAY = "day", "Under way"
+    NIGHT = "night", "In its night phase"
+    DONE = "done", "Over"
 
 
 class BattleStatus(models.TextChoices):

@@ -301,7 +301,7 @@ class DaySegmentRecord(models.Model):
         constraints = [models.UniqueConstraint(fields=["day", "segment"], name="one_record_per_segment")]
 
     def __str__(self) -> str:
-        return f"{self.day} {self.segment}"
+        return f"Day {self.day.number}, {self.get_segment_display().lower()}"
 
 
 class ActivationSpend(models.Model):
@@ -355,7 +355,7 @@ class Battle(models.Model):
         ordering = ["campaign", "day", "sector"]
 
     def __str__(self) -> str:
-        return f"{self.sector} ({self.day})"
+        return f"{self.sector} (day {self.day.number})"
 
 
 class RollRecord(models.Model):
@@ -460,7 +460,7 @@ class Operation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} day {self.day.number} ({self.status})"
+        return f"{self.get_kind_display()} of day {self.day.number} ({self.get_status_display().lower()})"
 
 
 class NightReport(models.Model):

@@ -11,7 +11,12 @@ from typing import Any
 from rules_engine import great_battles, nineteen43, panzer_korps  # noqa: F401  (registration)
 from rules_engine.inputs import describe_inputs
 from rules_engine.registry import PROCEDURES, TABLES, CatalogError, ProcedureEntry, TableEntry
-from rules_engine.results import RuleSystem, to_jsonable
+from rules_engine.results import RuleRef, RuleSystem, to_jsonable
+
+
+def describe_rule(rule: RuleRef) -> dict[str, str]:
+    """The machine form (system, seed file, section) with the source's title and the text people read."""
+    return {**rule.to_dict(), "source_title": rule.source, "text": rule.text()}
 
 
 def tables(system: RuleSystem | None = None) -> list[TableEntry]:
@@ -45,7 +50,7 @@ def describe_procedure(entry: ProcedureEntry) -> dict[str, Any]:
         "key": entry.key,
         "kind": "procedure",
         "title": entry.title,
-        "rule": entry.rule.to_dict(),
+        "rule": describe_rule(entry.rule),
         "optional": entry.optional,
         "rolls": entry.rolls,
         "inputs": describe_inputs(entry.input_type) if entry.input_type else [],
@@ -57,7 +62,7 @@ def describe_table(entry: TableEntry, with_data: bool = False) -> dict[str, Any]
         "key": entry.key,
         "kind": "table",
         "title": entry.title,
-        "rule": entry.rule.to_dict(),
+        "rule": describe_rule(entry.rule),
         "optional": entry.optional,
     }
     if with_data:

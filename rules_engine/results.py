@@ -24,19 +24,41 @@ class RuleSystem(enum.Enum):
     NINETEEN_43 = "1943"
 
 
+# The rule material by file, as a person names it: the one place a seed file gets its title.
+SOURCE_TITLES: dict[str, str] = {
+    "000_37d048cd6b3f801d.txt": "1943 set-up page",
+    "001_4904e0ac25f7d35e.txt": "1943 set-up page",
+    "002_aa433387fee19918.txt": "1943 movement chapter",
+    "003_87cc295bdca6f18c.txt": "Panzer Korps charts",
+    "004_44df3cc44dc4327c.txt": "Great Battles of WWII charts",
+}
+
+
 @dataclass(frozen=True)
 class RuleRef:
-    """Where a table or procedure comes from: system, seed file and section."""
+    """Where a table or procedure comes from: system, seed file and section.
+
+    ``to_dict`` (stored with every roll) keeps the machine form; ``text`` is what
+    a person reads: "Great Battles of WWII charts, Night Phase".
+    """
 
     system: RuleSystem
     seed_file: str
     section: str
 
+    @property
+    def source(self) -> str:
+        return SOURCE_TITLES.get(self.seed_file, self.system.value)
+
     def text(self) -> str:
-        return f"{self.system.value}, {self.seed_file} § {self.section}"
+        return f"{self.source}, {self.section}"
 
     def to_dict(self) -> dict[str, str]:
         return {"system": self.system.value, "seed_file": self.seed_file, "section": self.section}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, str]) -> RuleRef:
+        return cls(RuleSystem(data["system"]), data["seed_file"], data["section"])
 
 
 class Applies(enum.Enum):

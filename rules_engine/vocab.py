@@ -8,6 +8,16 @@ from __future__ import annotations
 import enum
 
 
+def label_of(member: enum.Enum) -> str:
+    """What a person reads for ``member``: its ``label`` where the enum names one
+    (values that are codes, like weather "D"), else its value with a capital."""
+    label = getattr(member, "label", None)
+    if isinstance(label, str):
+        return label
+    value = str(member.value)
+    return value[:1].upper() + value[1:]
+
+
 class Nation(enum.Enum):
     GERMAN = "German"
     ITALIAN = "Italian"
@@ -46,6 +56,10 @@ class Weather(enum.Enum):
     DRIZZLE = "D"
     OVERCAST = "O"
     FOG = "F"
+
+    @property
+    def label(self) -> str:
+        return self.name.capitalize()
 
 
 class SupplyQuality(enum.Enum):

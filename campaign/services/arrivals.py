@@ -59,7 +59,7 @@ def arrivals_start(
         campaign,
         EventVerb.ARRIVALS_STARTED,
         operation,
-        f"Arrival rolls for {', '.join(f.name for f in forces)} ({segment.segment})",
+        f"Arrival rolls for {', '.join(f.name for f in forces)} ({segment.get_segment_display().lower()})",
         actor,
     )
     transaction.on_commit(lambda: operation_run_task.delay(operation.pk))

@@ -18,7 +18,7 @@ from campaign.services.campaigns import campaign_lock, campaign_require_status, 
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.rules import procedure_key, procedure_run
 from rules_engine.profiles import CampaignStep
-from rules_engine.vocab import DaySegment, LeaderRating, Weather
+from rules_engine.vocab import DaySegment, LeaderRating, Weather, label_of
 
 # The simulator's segments in the order a day plays them; the midnight-to-dawn
 # segment belongs to the night phase, not to the day.
@@ -49,6 +49,20 @@ def _forces_on_table(campaign: models.Campaign) -> dict[int, list[models.Force]]
     for force in campaign.forces.filter(arrival_status__in=present):
         by_side[force.side_id].append(force)
     return by_side
+
+
+def date_text(date: datetime.date) -> str:
+    """A campaign date as people write it: 11 July 1942."""
+    return f"{date.day} {date:%B %Y}"
+
+
+def _segment_message(segment: DaySegment, record: models.DaySegmentRecord, initiative: models.Side) -> str:
+    # The timeline shows the day beside the message, so the message does not repeat it.
+    turns = f"{record.turns} turns" if record.turns is not None else "no turns rolled"
+    wind = " from the ".join(part for part in (record.wind_velocity, record.wind_direction) if part)
+    return f"{label_of(segment)} begins: {turns}, initiative to {initiative.name}" + (
+        f", {wind}" if wind else ""
+    )
 
 
 def _segment_open(
@@ -126,9 +140,7 @@ def _segment_open(
         campaign,
         EventVerb.SEGMENT_ADVANCED,
         record,
-        f"Day {day.number}, {segment.value}: {record.turns if record.turns is not None else '—'} turns, "
-        f"initiative {initiative_side.name}, "
-        f"wind {record.wind_velocity or '—'} {record.wind_direction}".strip(),
+        _segment_message(segment, record, initiative_side),
         actor,
         after={
             "segment": segment.value,
@@ -244,7 +256,8 @@ def day_dawn(
     previous = campaign.days.order_by("-number").first()
     if previous is not None and previous.status != DayStatus.DONE:
         raise ConflictError(
-            f"day {previous.number} is not over (it is at {previous.status}); finish its night phase first",
+            f"day {previous.number} is not over yet: it is {previous.get_status_display().lower()}; "
+            "its night phase must finish first",
             field="day",
             code="day_not_over",
         )
@@ -266,7 +279,8 @@ def day_dawn(
         campaign,
         EventVerb.DAY_DAWNED,
         day,
-        f"Day {number} ({day.date}) dawns: weather {day.weather or '—'}",
+        f"Dawn on {date_text(day.date)}"
+        + (f": the weather is {Weather(day.weather).label.lower()}" if day.weather else ""),
         actor,
         after={"day": number, "date": day.date.isoformat(), "weather": day.weather},
     )

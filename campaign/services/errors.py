@@ -2,9 +2,28 @@
 
 from __future__ import annotations
 
+import re
+
+# A message that opens on a plain word ("battalion A1 is ...") is capitalised; one that opens
+# on a code or a path ("sides[0].name: ...", "gb.weather ...") is left as written.
+_PLAIN_FIRST_WORD = re.compile(r"[a-z][a-z'-]*(?=[\s,;:]|$)")
+
+
+def as_sentence(text: str) -> str:
+    """``text`` as a sentence for people: a capital first word and a full stop."""
+    text = text.strip()
+    if _PLAIN_FIRST_WORD.match(text):
+        text = text[0].upper() + text[1:]
+    if text and "\n" not in text and text[-1] not in ".!?":
+        text += "."
+    return text
+
 
 class DomainError(Exception):
     """A refused operation: bad input or a broken rule.  Nothing was changed.
+
+    The message is for people, made a sentence (:func:`as_sentence`); say it with
+    labels, never codes ("in its night phase", not "at night").
 
     ``field`` names the input at fault (dotted path for nested input), ``rule``
     the rule reference or invariant, ``code`` a stable machine code.
@@ -15,6 +34,7 @@ class DomainError(Exception):
     def __init__(
         self, message: str, *, field: str | None = None, rule: str | None = None, code: str = "invalid"
     ):
+        message = as_sentence(message)
         super().__init__(message)
         self.message = message
         self.field = field

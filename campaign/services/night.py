@@ -102,7 +102,9 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
         )
     if day.status != DayStatus.DAY:
         raise ConflictError(
-            f"day {day.number} is at {day.status}, not day", field="day", code="wrong_day_status"
+            f"day {day.number} is {day.get_status_display().lower()}, not under way",
+            field="day",
+            code="wrong_day_status",
         )
     unreported = list(
         day.battles.filter(status__in=[BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS])

@@ -56,7 +56,7 @@ PUBLIC_MESSAGES: Mapping[str, str] = {
     EventVerb.DAY_DAWNED: "Day {day} dawns",
     EventVerb.NIGHT_PHASE_DONE: "Night phase of day {day} done",
     EventVerb.ARRIVALS_RESOLVED: "Arrival rolls resolved on day {day}",
-    EventVerb.BATTLE_REPORTED: "Battle reported on day {day}: {repr}",
+    EventVerb.BATTLE_REPORTED: "Battle reported: {repr}",
 }
 # API detail routes of the objects webhook events are about, by model name.
 OBJECT_ROUTES: Mapping[str, str] = {

@@ -42,6 +42,7 @@ def test_own_force_status_holds_strength_battalions_pools_and_the_night_report(w
         "slug": world.campaign.slug,
         "current_day": 2,
         "current_segment": "early morning",
+        "current_segment_label": "Early morning",
     }
     assert body["side"]["activation_points"] == side.activation_points
     assert body["side"]["barrage_rounds"] == side.barrage_rounds

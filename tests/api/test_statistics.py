@@ -27,7 +27,7 @@ from tests.api.world import (
 )
 
 pytestmark = pytest.mark.django_db
-HIDDEN = {"activation_points": None, "barrage_rounds": None, "strength": None}
+HIDDEN = {"activation_points": None, "barrage_rounds": None, "strength": None, "strength_labels": None}
 
 
 @pytest.fixture
@@ -76,7 +76,12 @@ def test_the_umpire_sees_every_sides_tally_at_every_dawn(world):
         "hq": {"ok": 3, "suppressed": 0, "destroyed": 0},
         "infantry": {"ok": 9, "suppressed": 0, "destroyed": 0},
     }
-    assert first[world.axis.pk] == {"activation_points": 8, "barrage_rounds": 10, "strength": fresh}
+    assert first[world.axis.pk] == {
+        "activation_points": 8,
+        "barrage_rounds": 10,
+        "strength": fresh,
+        "strength_labels": {"hq": "HQ", "infantry": "Infantry"},
+    }
     assert first[world.allied.pk]["activation_points"] == ALLIED_ACTIVATION_POINTS
     # Nothing has changed strengths since day 2 dawned: its tally is the table now.
     second = by_side(data["days"][1])

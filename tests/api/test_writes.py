@@ -140,7 +140,7 @@ def test_a_domain_error_names_the_field_in_the_one_error_shape(world):
     response = umpire(world).post(report_url(world), bad, format="json")
 
     assert response.status_code == 400
-    message = f"battalion ZZ9 is not in battle {world.planned.pk}"
+    message = f"Battalion ZZ9 is not in battle {world.planned.pk}."
     assert response.json() == {
         "error": {
             "code": "invalid",
@@ -320,7 +320,7 @@ def test_logging_in_through_the_session_endpoint(world):
     assert wrong.json()["error"]["code"] == "login_failed"
     assert logged_in.status_code == 200
     assert logged_in.json()["campaigns"] == [
-        {"slug": world.campaign.slug, "role": "player", "side": world.axis.pk}
+        {"slug": world.campaign.slug, "role": "player", "role_label": "Player", "side": world.axis.pk}
     ]
     assert browser.get(world.url("battalion-list")).status_code == 200
     token = browser.cookies["csrftoken"].value  # rotated at log-in

@@ -257,7 +257,7 @@ def test_a_roll_record_shows_its_dice_modifiers_rule_and_replays(client, full_ca
 
     assert record.line in page
     assert f"{result['rolls'][0]['dice']} [{faces}] = {result['rolls'][0]['total']}" in page
-    assert f"{rule['system']}, {rule['seed_file']} § {rule['section']}" in page
+    assert f"Great Battles of WWII charts, {rule['section']}" in page
     assert result["outcome_text"] in page
     assert "✔ matches the stored result" in page
 
@@ -358,14 +358,24 @@ def _day_with_a_planned_battle() -> list[Model]:
 @pytest.mark.parametrize(
     ("model", "action", "objects", "message"),
     [
-        (models.Campaign, "start", _one_sided_campaign, "a campaign needs two sides to start (field: sides)"),
-        (models.Campaign, "dawn", _campaign_in_setup, "is setting up, not active (field: status)"),
-        (models.Campaign, "advance_segment", _campaign_in_setup, "is setting up, not active (field: status)"),
+        (
+            models.Campaign,
+            "start",
+            _one_sided_campaign,
+            "A campaign needs two sides to start. (field: sides)",
+        ),
+        (models.Campaign, "dawn", _campaign_in_setup, "is setting up, not active. (field: status)"),
+        (
+            models.Campaign,
+            "advance_segment",
+            _campaign_in_setup,
+            "is setting up, not active. (field: status)",
+        ),
         (
             models.Campaign,
             "start_night_phase",
             _day_with_a_planned_battle,
-            "day 1 has battles not yet reported: Catania (field: battles)",
+            "Day 1 has battles not yet reported: Catania. (field: battles)",
         ),
         (
             models.Force,
@@ -373,7 +383,7 @@ def _day_with_a_planned_battle() -> list[Model]:
             _force_on_table,
             "only forces off the table can be scheduled",
         ),
-        (models.Battle, "close", _planned_battle, "is planned, not reported (field: status)"),
+        (models.Battle, "close", _planned_battle, "is planned, not reported. (field: status)"),
     ],
 )
 def test_a_refused_action_shows_the_error_and_changes_nothing(client, model, action, objects, message):
@@ -468,7 +478,7 @@ def test_roll_battle_setup_action_rolls_every_setup_step(client):
     assert shown_messages(refused) == [
         (
             message_levels.ERROR,
-            f"{battle}: Set-up proximity: terrain: required (field: inputs.n43.setup_proximity.terrain)",
+            f"{battle}: Set-up proximity: terrain: required. (field: inputs.n43.setup_proximity.terrain)",
         )
     ]
     battle.refresh_from_db()

@@ -275,7 +275,7 @@ def _snapshot(campaign: models.Campaign) -> tuple[object, ...]:
         (
             {"battalions": [{"code": "A1", "destroyed": ["2"], "activation_points_spent": 9}]},
             "battalions",
-            "activation pool would go below zero",
+            "Activation pool would go below zero",
         ),
         (
             {"battalions": [{"code": "A1", "destroyed": ["9"]}]},
@@ -287,7 +287,7 @@ def _snapshot(campaign: models.Campaign) -> tuple[object, ...]:
             "battalions[0].supply_situation",
             "lost",
         ),
-        ({"battalions": []}, "battalions", "list the battalions"),
+        ({"battalions": []}, "battalions", "List the battalions"),
     ],
 )
 def test_a_bad_report_is_refused_with_the_field_and_changes_nothing(campaign, report, field, message):

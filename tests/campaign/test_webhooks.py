@@ -106,7 +106,7 @@ def test_a_reported_battle_delivers_a_signed_public_webhook(celery_worker, recei
         "campaign": campaign.slug,
         "day": 1,
         "object": {"type": "Battle", "id": battle.pk, "repr": str(battle)},
-        "message": f"Battle reported on day 1: {battle}",
+        "message": f"Battle reported: {battle}",
         "created_at": event.created_at.isoformat(),
         "links": {
             "campaign": f"/api/v1/campaigns/{campaign.slug}/",

@@ -37,6 +37,12 @@ def test_the_umpire_reports_a_battle_and_runs_the_night_phase(live_server, slow_
     page.get_by_role("link", name=campaign.name).click()
     expect(page.get_by_role("heading", name=campaign.name)).to_be_visible()
     expect(page.get_by_text("Next club night")).to_be_visible()
+    # Words, never codes: the timeline says the day once, the segment by its label.
+    start = campaign.start_date
+    timeline = page.locator("ol.timeline")
+    expect(timeline).to_contain_text(f"Day 1 Dawn on {start.day} {start:%B %Y}")
+    expect(timeline).to_contain_text("Morning begins:")
+    expect(timeline).not_to_contain_text("Day 1 Day 1")
     tab.shot("dashboard")
 
     page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Battles").click()
@@ -58,7 +64,7 @@ def test_the_umpire_reports_a_battle_and_runs_the_night_phase(live_server, slow_
     rounds.fill("")
     g1.get_by_label("Activation points spent").fill("1")
     page.get_by_role("button", name="Submit report").click()
-    expect(page.get_by_role("heading", level=1)).to_contain_text("reported")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Reported")
     expect(page.get_by_role("listitem").filter(has_text="G1: destroyed 1. Kp")).to_contain_text(
         "activation points 1"
     )

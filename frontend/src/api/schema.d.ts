@@ -964,6 +964,7 @@ export interface components {
          * @enum {string}
          */
         ActivationEnum: "inactive" | "activated" | "gone_to_ground";
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         ActivationSpend: {
             readonly id: number;
             side: number;
@@ -1029,24 +1030,38 @@ export interface components {
             quality: string | null;
             stands_started?: number | null;
             activation?: (components["schemas"]["ActivationEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly activation_label: string | null;
             in_reserve?: boolean | null;
             supply_situation?: (components["schemas"]["SupplySituationEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly supply_situation_label: string | null;
             ammo_low_markers?: number | null;
             /** @description the day every stand was lost: it waits a full day in reserve */
             wiped_out_day?: number | null;
             fuel_state?: (components["schemas"]["FuelStateEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly fuel_state_label: string | null;
         };
         /** @description A battalion's state: supply, fuel, location and stand counts. */
         BattalionStatus: {
             code: string;
             name: string;
-            readonly location: string;
+            readonly location: components["schemas"]["LocationEnum"];
+            /** @description the label people read for the code beside it */
+            readonly location_label: string;
             battle: components["schemas"]["BattleRef"] | null;
             /** @description null when the enemy hides strengths */
             stands: components["schemas"]["StandCounts"] | null;
-            activation: string | null;
-            supply_situation: string | null;
-            fuel_state: string | null;
+            activation: (components["schemas"]["ActivationEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly activation_label: string | null;
+            supply_situation: (components["schemas"]["SupplySituationEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly supply_situation_label: string | null;
+            fuel_state: (components["schemas"]["FuelStateEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly fuel_state_label: string | null;
             ammo_low_markers: number | null;
         };
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
@@ -1062,12 +1077,18 @@ export interface components {
             quality: string | null;
             stands_started?: number | null;
             activation?: (components["schemas"]["ActivationEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly activation_label: string | null;
             in_reserve?: boolean | null;
             supply_situation?: (components["schemas"]["SupplySituationEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly supply_situation_label: string | null;
             ammo_low_markers?: number | null;
             /** @description the day every stand was lost: it waits a full day in reserve */
             wiped_out_day?: number | null;
             fuel_state?: (components["schemas"]["FuelStateEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly fuel_state_label: string | null;
             readonly stands: components["schemas"]["Stand"][];
         };
         /**
@@ -1080,7 +1101,11 @@ export interface components {
             /** @description table or sector name */
             sector: string;
             battle_type: components["schemas"]["BattleTypeEnum"];
+            /** @description the label people read for the code beside it */
+            readonly battle_type_label: string;
             status?: components["schemas"]["BattleStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
             attacker: number;
             defender: number;
             /** @description the battle on the same sector the day before */
@@ -1106,11 +1131,14 @@ export interface components {
             /** @description battles forces leave this one for */
             feeds_ids?: number[];
         };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         BattleRef: {
             readonly id: number;
             /** @description table or sector name */
             sector: string;
             status?: components["schemas"]["BattleStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
         };
         BattleReportInputRequest: {
             battalions: components["schemas"]["ReportedBattalionInputRequest"][];
@@ -1140,10 +1168,13 @@ export interface components {
          * @enum {string}
          */
         BattleTypeEnum: "Local Attack" | "Major Offensive" | "Stalemated Front" | "Meeting Engagement";
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         BattlegroupTree: {
             readonly id: number;
             name: string;
             kind?: components["schemas"]["GroupKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
             has_hq?: boolean;
             readonly battalions: components["schemas"]["BattalionTree"][];
         };
@@ -1161,18 +1192,30 @@ export interface components {
             /** @description optional/variant rule keys switched on */
             optional_rules?: unknown;
             theatre: components["schemas"]["TheatreEnum"];
+            /** @description the label people read for the code beside it */
+            readonly theatre_label: string;
             year: number;
             season: components["schemas"]["SeasonEnum"];
+            /** @description the label people read for the code beside it */
+            readonly season_label: string;
             /**
              * Format: date
              * @description the historical date of campaign day 1
              */
             start_date: string;
             status?: components["schemas"]["CampaignStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
             current_day?: number;
             current_segment?: components["schemas"]["DaySegmentEnum"] | components["schemas"]["BlankEnum"];
-            readonly day_status: string | null;
-            readonly weather: string | null;
+            /** @description the label people read for the code beside it */
+            readonly current_segment_label: string;
+            readonly day_status: (components["schemas"]["DayStatusEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly day_status_label: string | null;
+            readonly weather: (components["schemas"]["WeatherEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly weather_label: string | null;
             /** @description turns of the segment */
             readonly turns: number | null;
             readonly wind_direction: string | null;
@@ -1181,6 +1224,8 @@ export interface components {
             /** @description optimistic concurrency: bumped by every change */
             version?: number;
             readonly role: components["schemas"]["RoleEnum"];
+            /** @description the label people read for the code beside it */
+            readonly role_label: string;
             /** @description the caller's side, if a player */
             readonly side: number | null;
             readonly sides: components["schemas"]["SideSummary"][];
@@ -1218,13 +1263,18 @@ export interface components {
          * @enum {string}
          */
         CommandSystemEnum: "Flexible" | "Normal" | "Rigid";
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Day: {
             readonly id: number;
             number: number;
             /** Format: date */
             date: string;
             weather?: components["schemas"]["WeatherEnum"] | components["schemas"]["BlankEnum"];
+            /** @description the label people read for the code beside it */
+            readonly weather_label: string;
             status?: components["schemas"]["DayStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
             readonly segments: components["schemas"]["Segment"][];
         };
         DayDawnInputRequest: {
@@ -1232,23 +1282,23 @@ export interface components {
             deployments?: components["schemas"]["DeploymentInputRequest"][];
         };
         /**
-         * @description * `early morning` - early morning
-         *     * `morning` - morning
-         *     * `late morning` - late morning
-         *     * `midday` - midday
-         *     * `afternoon` - afternoon
-         *     * `evening` - evening
-         *     * `dusk` - dusk
-         *     * `night` - night
-         *     * `night segment` - night segment
+         * @description * `early morning` - Early morning
+         *     * `morning` - Morning
+         *     * `late morning` - Late morning
+         *     * `midday` - Midday
+         *     * `afternoon` - Afternoon
+         *     * `evening` - Evening
+         *     * `dusk` - Dusk
+         *     * `night` - Night
+         *     * `night segment` - Night segment
          * @enum {string}
          */
         DaySegmentEnum: "early morning" | "morning" | "late morning" | "midday" | "afternoon" | "evening" | "dusk" | "night" | "night segment";
         /**
-         * @description * `dawn` - Dawn
-         *     * `day` - Day
-         *     * `night` - Night
-         *     * `done` - Done
+         * @description * `dawn` - Dawning
+         *     * `day` - Under way
+         *     * `night` - In its night phase
+         *     * `done` - Over
          * @enum {string}
          */
         DayStatusEnum: "dawn" | "day" | "night" | "done";
@@ -1270,6 +1320,7 @@ export interface components {
             /** @default false */
             friendly_intervening: boolean;
         };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Equipment: {
             readonly id: number;
             key: string;
@@ -1288,6 +1339,8 @@ export interface components {
              *     * `Polish` - Polish
              */
             nation?: components["schemas"]["NationEnum"] | components["schemas"]["BlankEnum"];
+            /** @description the label people read for the code beside it */
+            readonly nation_label: string;
             name: string;
             category: string;
             year_from?: number | null;
@@ -1296,9 +1349,12 @@ export interface components {
             data?: unknown;
             source: string;
         };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Event: {
             readonly id: number;
             verb: components["schemas"]["VerbEnum"];
+            /** @description the label people read for the code beside it */
+            readonly verb_label: string;
             readonly actor: string | null;
             request_id?: string;
             readonly day: number | null;
@@ -1318,11 +1374,17 @@ export interface components {
             side: number;
             name: string;
             nation: components["schemas"]["NationEnum"];
+            /** @description the label people read for the code beside it */
+            readonly nation_label: string;
             home_nation?: boolean | null;
             leader_name?: string | null;
             leader_rating?: (components["schemas"]["LeaderRatingEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly leader_rating_label: string | null;
             leader_decorations?: unknown;
             mobility?: (components["schemas"]["MobilityEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly mobility_label: string | null;
             /** @description C Ops (divisional HQ) position */
             cops_location?: string | null;
             /** @description forming-up point */
@@ -1331,6 +1393,8 @@ export interface components {
             /** @description the night phase moves the FUP up to C Ops */
             fup_road_clear?: boolean | null;
             arrival_status?: (components["schemas"]["ArrivalStatusEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly arrival_status_label: string | null;
             arrival_day?: number | null;
             arrival_zone?: string | null;
             availability?: string | null;
@@ -1338,11 +1402,7 @@ export interface components {
         };
         /** @description Everything a polling client needs about one force, in one response. */
         ForceStatus: {
-            readonly campaign: {
-                slug?: string;
-                current_day?: number;
-                current_segment?: string;
-            };
+            readonly campaign: components["schemas"]["ForceStatusCampaign"];
             readonly force: components["schemas"]["Force"];
             readonly side: components["schemas"]["SidePools"] | null;
             /** @description stand type → status → count; null unless the caller sees the side in full */
@@ -1351,8 +1411,20 @@ export interface components {
                     [key: string]: number;
                 };
             } | null;
+            /** @description stand type → its label, for strength's keys */
+            readonly strength_labels: {
+                [key: string]: string;
+            } | null;
             readonly battalions: components["schemas"]["BattalionStatus"][];
             readonly latest_night_report: components["schemas"]["NightReport"] | null;
+        };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        ForceStatusCampaign: {
+            slug: string;
+            current_day?: number;
+            current_segment?: components["schemas"]["DaySegmentEnum"] | components["schemas"]["BlankEnum"];
+            /** @description the label people read for the code beside it */
+            readonly current_segment_label: string;
         };
         /** @description A force with its battlegroups, battalions and stands (those the caller may see). */
         ForceTree: {
@@ -1360,11 +1432,17 @@ export interface components {
             side: number;
             name: string;
             nation: components["schemas"]["NationEnum"];
+            /** @description the label people read for the code beside it */
+            readonly nation_label: string;
             home_nation?: boolean | null;
             leader_name?: string | null;
             leader_rating?: (components["schemas"]["LeaderRatingEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly leader_rating_label: string | null;
             leader_decorations?: unknown;
             mobility?: (components["schemas"]["MobilityEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly mobility_label: string | null;
             /** @description C Ops (divisional HQ) position */
             cops_location?: string | null;
             /** @description forming-up point */
@@ -1373,6 +1451,8 @@ export interface components {
             /** @description the night phase moves the FUP up to C Ops */
             fup_road_clear?: boolean | null;
             arrival_status?: (components["schemas"]["ArrivalStatusEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly arrival_status_label: string | null;
             arrival_day?: number | null;
             arrival_zone?: string | null;
             availability?: string | null;
@@ -1405,6 +1485,13 @@ export interface components {
          * @enum {string}
          */
         LeaderRatingEnum: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+        /**
+         * @description * `reserve` - In reserve
+         *     * `battle` - In a battle today
+         *     * `uncommitted` - On the table, in no battle
+         * @enum {string}
+         */
+        LocationEnum: "reserve" | "battle" | "uncommitted";
         LoginInputRequest: {
             username: string;
             password: string;
@@ -1435,6 +1522,7 @@ export interface components {
             readonly id: number;
             operation: number;
             readonly kind: components["schemas"]["OperationKindEnum"];
+            /** @description the label people read for the code beside it */
             readonly kind_label: string;
             /** @description e.g. "Night of day 1", "Arrivals, day 2, morning" */
             readonly title: string;
@@ -1455,9 +1543,15 @@ export interface components {
             readonly id: number;
             readonly url: string;
             kind: components["schemas"]["OperationKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
             readonly day: number;
-            readonly segment: string | null;
+            readonly segment: (components["schemas"]["DaySegmentEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly segment_label: string | null;
             status?: components["schemas"]["OperationStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
             readonly steps_done: number;
             readonly steps_total: number;
             /** @description the steps planned, in order */
@@ -1496,6 +1590,7 @@ export interface components {
          * @enum {string}
          */
         OperationStatusEnum: "pending" | "running" | "done" | "failed";
+        /** @description An output serializer whose choices carry their labels. */
         OrderOfBattle: {
             readonly forces: components["schemas"]["ForceTree"][];
         };
@@ -1781,8 +1876,14 @@ export interface components {
             side: number;
             name: string;
             nation: components["schemas"]["NationEnum"];
+            /** @description the label people read for the code beside it */
+            readonly nation_label: string;
             mobility?: components["schemas"]["MobilityEnum"];
+            /** @description the label people read for the code beside it */
+            readonly mobility_label: string;
             arrival_status?: components["schemas"]["ArrivalStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly arrival_status_label: string;
             arrival_day?: number | null;
             arrival_zone?: string;
             availability?: string;
@@ -1808,9 +1909,9 @@ export interface components {
              * @description at the end of the battle
              *
              *     * `OK` - OK
-             *     * `separated` - separated
-             *     * `isolated` - isolated
-             *     * `reserve` - reserve
+             *     * `separated` - Separated
+             *     * `isolated` - Isolated
+             *     * `reserve` - Reserve
              */
             supply_situation?: components["schemas"]["SupplySituationEnum"];
         };
@@ -1821,10 +1922,13 @@ export interface components {
          * @enum {string}
          */
         RoleEnum: "umpire" | "player" | "observer";
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Roll: {
             readonly id: number;
             readonly day: number | null;
-            readonly segment: string | null;
+            readonly segment: (components["schemas"]["DaySegmentEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly segment_label: string | null;
             battle?: number | null;
             force?: number | null;
             readonly battalion: string | null;
@@ -1835,6 +1939,8 @@ export interface components {
             inputs: unknown;
             /** @description the rules-engine result, whole */
             result: unknown;
+            /** @description the rule the roll was read under, as people name it: "Great Battles of WWII charts, Night Phase" (result.rule keeps system, seed_file and section) */
+            readonly rule: string | null;
             line: string;
             /** @description what this roll changed: field → value */
             changes?: unknown;
@@ -1861,6 +1967,8 @@ export interface components {
         RuleEntry: {
             key: string;
             kind: components["schemas"]["RuleEntryKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
             title: string;
             rule: components["schemas"]["RuleReference"];
             optional: boolean;
@@ -1872,33 +1980,42 @@ export interface components {
             chart?: unknown;
         };
         /**
-         * @description * `procedure` - procedure
-         *     * `table` - table
+         * @description * `procedure` - Procedure
+         *     * `table` - Table
          * @enum {string}
          */
         RuleEntryKindEnum: "procedure" | "table";
+        /** @description An output serializer whose choices carry their labels. */
         RuleInput: {
             name: string;
             type: string;
             choices?: string[];
             default?: unknown;
         };
+        /** @description An output serializer whose choices carry their labels. */
         RuleReference: {
             system: string;
             seed_file: string;
             section: string;
+            /** @description the seed file as people name it: "Great Battles of WWII charts" */
+            source_title: string;
+            /** @description what people read: "Great Battles of WWII charts, Night Phase" */
+            text: string;
         };
         /**
-         * @description * `spring` - spring
-         *     * `summer` - summer
-         *     * `autumn` - autumn
-         *     * `winter` - winter
+         * @description * `spring` - Spring
+         *     * `summer` - Summer
+         *     * `autumn` - Autumn
+         *     * `winter` - Winter
          * @enum {string}
          */
         SeasonEnum: "spring" | "summer" | "autumn" | "winter";
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Segment: {
             readonly id: number;
             segment: components["schemas"]["DaySegmentEnum"];
+            /** @description the label people read for the code beside it */
+            readonly segment_label: string;
             order: number;
             turns?: number | null;
             initiative_side?: number | null;
@@ -1908,7 +2025,7 @@ export interface components {
         Session: {
             authenticated: boolean;
             username: string | null;
-            /** @description slug, role and side of each membership */
+            /** @description slug, role (with role_label) and side of each membership */
             campaigns: {
                 [key: string]: unknown;
             }[];
@@ -1923,6 +2040,8 @@ export interface components {
             activation_points?: number | null;
             carry_over_base?: number | null;
             carry_over_direction?: (components["schemas"]["CarryOverDirectionEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly carry_over_direction_label: string | null;
             activation_cap?: number | null;
             barrage_rounds?: number | null;
             barrage_first_day_rounds?: number | null;
@@ -1930,13 +2049,22 @@ export interface components {
             barrage_templates?: number | null;
             barrage_templates_in_use?: number | null;
             supply_quality?: (components["schemas"]["SupplyQualityEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly supply_quality_label: string | null;
             artillery_quality?: string | null;
             air_cover_priority?: (components["schemas"]["AirCoverPriorityEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly air_cover_priority_label: string | null;
             command_system?: (components["schemas"]["CommandSystemEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly command_system_label: string | null;
             training?: (components["schemas"]["TrainingEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly training_label: string | null;
             /** @description what the enemy sees: identified_units, battle_results, strengths */
             fog_of_war?: unknown;
         };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         SidePools: {
             readonly id: number;
             name: string;
@@ -1967,6 +2095,10 @@ export interface components {
             strength: {
                 [key: string]: components["schemas"]["StandCounts"];
             } | null;
+            /** @description stand type → its label, for strength's keys */
+            readonly strength_labels: {
+                [key: string]: string;
+            } | null;
         };
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Stand: {
@@ -1975,14 +2107,23 @@ export interface components {
             readonly battalion_code: string;
             label: string;
             stand_type: components["schemas"]["StandTypeEnum"];
+            /** @description the label people read for the code beside it */
+            readonly stand_type_label: string;
             status?: components["schemas"]["StandStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
             /** @description reference equipment key */
             readonly equipment: string | null;
+            /** @description the equipment as people name it */
+            readonly equipment_name: string | null;
             attached?: boolean | null;
             attachment_kind?: (components["schemas"]["AttachmentKindEnum"] | components["schemas"]["BlankEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly attachment_kind_label: string | null;
             /** @description own quality when it differs from the battalion's */
             grade?: string | null;
         };
+        /** @description An output serializer whose choices carry their labels. */
         StandCounts: {
             ok: number;
             suppressed: number;
@@ -2014,12 +2155,14 @@ export interface components {
             sides: components["schemas"]["StatisticsSide"][];
             days: components["schemas"]["StatisticsDay"][];
         };
+        /** @description An output serializer whose choices carry their labels. */
         StatisticsDay: {
             day: number;
             /** Format: date */
             date: string;
             sides: components["schemas"]["SideTally"][];
         };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         StatisticsSide: {
             readonly id: number;
             name: string;
@@ -2036,9 +2179,9 @@ export interface components {
         SupplyQualityEnum: "Poor" | "Inferior" | "Average" | "Superior" | "Superb";
         /**
          * @description * `OK` - OK
-         *     * `separated` - separated
-         *     * `isolated` - isolated
-         *     * `reserve` - reserve
+         *     * `separated` - Separated
+         *     * `isolated` - Isolated
+         *     * `reserve` - Reserve
          * @enum {string}
          */
         SupplySituationEnum: "OK" | "separated" | "isolated" | "reserve";
@@ -2091,10 +2234,10 @@ export interface components {
          */
         VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked";
         /**
-         * @description * `C` - C
-         *     * `D` - D
-         *     * `O` - O
-         *     * `F` - F
+         * @description * `C` - Clear
+         *     * `D` - Drizzle
+         *     * `O` - Overcast
+         *     * `F` - Fog
          * @enum {string}
          */
         WeatherEnum: "C" | "D" | "O" | "F";
@@ -2104,6 +2247,8 @@ export interface components {
             /** Format: uri */
             url: string;
             events: components["schemas"]["WebhookEventEnum"][];
+            /** @description the labels people read for the codes beside it */
+            readonly events_labels: string[];
             active?: boolean;
             readonly created_by: string | null;
             /** Format: date-time */
@@ -2115,6 +2260,8 @@ export interface components {
             /** Format: uri */
             url: string;
             events: components["schemas"]["WebhookEventEnum"][];
+            /** @description the labels people read for the codes beside it */
+            readonly events_labels: string[];
             active?: boolean;
             readonly created_by: string | null;
             /** Format: date-time */
@@ -2122,10 +2269,15 @@ export interface components {
             /** @description the secret the service made, shown this once; null when you sent your own */
             readonly secret: string | null;
         };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         WebhookDelivery: {
             readonly id: number;
             readonly event: components["schemas"]["WebhookEventEnum"];
+            /** @description the label people read for the code beside it */
+            readonly event_label: string;
             status?: components["schemas"]["DeliveryStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
             attempts?: number;
             response_status?: number | null;
             error?: string;
@@ -2155,6 +2307,7 @@ export interface components {
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
         };
+        /** @description An output serializer whose choices carry their labels. */
         WebhookPing: {
             /** @description the receiver answered 2xx */
             delivered: boolean;
@@ -4380,15 +4533,15 @@ export interface operations {
                 /** @description rules catalog key, e.g. gb.weather */
                 procedure?: string;
                 /**
-                 * @description * `early morning` - early morning
-                 *     * `morning` - morning
-                 *     * `late morning` - late morning
-                 *     * `midday` - midday
-                 *     * `afternoon` - afternoon
-                 *     * `evening` - evening
-                 *     * `dusk` - dusk
-                 *     * `night` - night
-                 *     * `night segment` - night segment
+                 * @description * `early morning` - Early morning
+                 *     * `morning` - Morning
+                 *     * `late morning` - Late morning
+                 *     * `midday` - Midday
+                 *     * `afternoon` - Afternoon
+                 *     * `evening` - Evening
+                 *     * `dusk` - Dusk
+                 *     * `night` - Night
+                 *     * `night segment` - Night segment
                  */
                 segment?: "afternoon" | "dusk" | "early morning" | "evening" | "late morning" | "midday" | "morning" | "night" | "night segment";
             };

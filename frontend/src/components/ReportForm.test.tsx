@@ -10,7 +10,9 @@ const BATTLE: Schemas["Battle"] = {
   day: 1,
   sector: "Gudja",
   battle_type: "Local Attack",
+  battle_type_label: "Local Attack",
   status: "set_up",
+  status_label: "Set up",
   attacker: 1,
   defender: 2,
   continues: null,
@@ -21,7 +23,19 @@ const BATTLE: Schemas["Battle"] = {
 };
 
 function stand(id: number, label: string, code: string): Schemas["Stand"] {
-  return { id, battalion: 1, battalion_code: code, label, stand_type: "infantry", status: "ok", equipment: null };
+  return {
+    id,
+    battalion: 1,
+    battalion_code: code,
+    label,
+    stand_type: "infantry",
+    stand_type_label: "Infantry",
+    status: "ok",
+    status_label: "OK",
+    equipment: null,
+    equipment_name: null,
+    attachment_kind_label: "",
+  };
 }
 
 const STANDS = { G1: [stand(1, "1. Kp", "G1"), stand(2, "2. Kp", "G1")], W1: [stand(3, "A Coy", "W1")] };

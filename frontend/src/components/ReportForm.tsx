@@ -128,7 +128,7 @@ export function ReportForm({
                 value={draft.fates[stand.label] ?? ""}
                 onChange={(e) => update(index, { fates: { ...draft.fates, [stand.label]: e.target.value as Fate } })}
               >
-                <option value="">unchanged ({stand.status ?? "ok"})</option>
+                <option value="">unchanged ({stand.status_label?.toLowerCase() ?? "status unknown"})</option>
                 <option value="suppressed">suppressed</option>
                 <option value="destroyed">destroyed</option>
               </select>

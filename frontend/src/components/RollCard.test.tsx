@@ -6,7 +6,8 @@ import { RollCard } from "./RollCard";
 const ROLL: Schemas["Roll"] = {
   id: 7,
   day: 1,
-  segment: "morning",
+  segment: "late morning",
+  segment_label: "Late morning",
   battle: null,
   force: 3,
   battalion: "G1",
@@ -16,7 +17,7 @@ const ROLL: Schemas["Roll"] = {
   result: {
     title: "Barrage delay",
     subject: "G1",
-    rule: { system: "Great Battles of WWII", seed_file: "gb_campaign.md", section: "4.2" },
+    rule: { system: "Great Battles of WWII", seed_file: "004_44df3cc44dc4327c.txt", section: "Night Phase" },
     rolls: [{ dice: "2D6", faces: [5, 3], total: 8 }],
     natural: 8,
     modifiers: [
@@ -32,13 +33,14 @@ const ROLL: Schemas["Roll"] = {
     line: "Barrage delay: 2D6 [5, 3] = 8 -1 inferior artillery = 7 vs ≥ 7 → on time",
   },
   line: "Barrage delay: 2D6 [5, 3] = 8 -1 inferior artillery = 7 vs ≥ 7 → on time",
+  rule: "Great Battles of WWII charts, Night Phase",
   actor: null,
   created_at: "2024-01-01T00:00:00Z",
 };
 
 describe("the roll card", () => {
-  it("shows dice, faces, modifiers, threshold, outcome and rule reference", () => {
-    render(<RollCard roll={ROLL} />);
+  it("shows dice, faces, modifiers, threshold, outcome and the rule in words", () => {
+    const { container } = render(<RollCard roll={ROLL} />);
 
     expect(screen.getByText("Dice").nextElementSibling).toHaveTextContent("2D6: 53");
     expect(screen.getByLabelText("face 5")).toBeInTheDocument();
@@ -46,7 +48,9 @@ describe("the roll card", () => {
     expect(screen.getByText("-1 inferior artillery, +1 on-call (to threshold)")).toBeInTheDocument();
     expect(screen.getByText("≥ 7")).toBeInTheDocument();
     expect(screen.getByText("on time")).toBeInTheDocument();
-    expect(screen.getByText("Great Battles of WWII, gb_campaign.md § 4.2")).toBeInTheDocument();
+    expect(screen.getByText("Great Battles of WWII charts, Night Phase")).toBeInTheDocument();
+    expect(container).toHaveTextContent("day 1 · late morning · G1");
+    expect(container).not.toHaveTextContent(/\.txt|gb\.barrage_delay/);
   });
 
   it("falls back to the recorded line when the result has no dice", () => {

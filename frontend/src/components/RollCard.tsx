@@ -14,11 +14,11 @@ function signed(value: number): string {
 /** One die roll as the audit trail keeps it: dice, faces, modifiers, threshold, outcome, rule. */
 export function RollCard({ roll }: { roll: Schemas["Roll"] }) {
   const result = rollResult(roll);
-  const where = [roll.day ? `day ${roll.day}` : null, roll.segment, roll.battalion].filter(Boolean);
+  const where = [roll.day ? `day ${roll.day}` : null, roll.segment_label?.toLowerCase(), roll.battalion].filter(Boolean);
   return (
     <article className="card roll" aria-label={`roll ${roll.id}`}>
       <header>
-        <strong>{result?.title ?? roll.procedure}</strong> <code>{roll.procedure}</code>
+        <strong>{result?.title ?? roll.procedure}</strong>
         {where.length ? <span className="muted"> · {where.join(" · ")}</span> : null}
       </header>
       {result ? (
@@ -54,9 +54,7 @@ export function RollCard({ roll }: { roll: Schemas["Roll"] }) {
           <dt>Outcome</dt>
           <dd>{result.outcome_text}</dd>
           <dt>Rule</dt>
-          <dd>
-            {result.rule.system}, {result.rule.seed_file} § {result.rule.section}
-          </dd>
+          <dd>{roll.rule}</dd>
         </dl>
       ) : null}
       <p className="line">{roll.line}</p>

@@ -5,14 +5,19 @@ import { OperationProgress } from "../pages/Night";
 import { ApiError } from "../api/client";
 import { ErrorNotice, Masked, ProgressBar, StatusIcon } from "./status";
 
-function operation(status: Schemas["Operation"]["status"], done: number, total: number): Schemas["Operation"] {
+const STATUS_LABELS = { pending: "Pending", running: "Running", done: "Done", failed: "Failed" } as const;
+
+function operation(status: Schemas["Operation"]["status"] & keyof typeof STATUS_LABELS, done: number, total: number): Schemas["Operation"] {
   return {
     id: 4,
     url: "/api/v1/campaigns/malta-1942/operations/4/",
     kind: "night_phase",
+    kind_label: "Night phase",
     day: 1,
     segment: null,
+    segment_label: null,
     status,
+    status_label: STATUS_LABELS[status],
     steps_done: done,
     steps_total: total,
     created_at: "2024-01-01T00:00:00Z",
@@ -49,17 +54,17 @@ describe("masked and status values", () => {
     expect(shown(false)).toBe("no");
   });
 
-  it("labels the stand status icons", () => {
-    render(<StatusIcon status="suppressed" />);
-    expect(screen.getByRole("img", { name: "suppressed" })).toHaveTextContent("◐");
+  it("names the stand status icons by the API's label", () => {
+    render(<StatusIcon status="suppressed" label="Suppressed" />);
+    expect(screen.getByRole("img", { name: "Suppressed" })).toHaveTextContent("◐");
   });
 
-  it("shows an API error's message, code and rule", () => {
+  it("shows an API error's message and rule, not its code", () => {
     const error = new ApiError(409, { code: "night_phase_exists", message: "already started", fields: {}, rule: "one night" });
     render(<ErrorNotice error={error} />);
     const alert = screen.getByRole("alert");
     expect(alert).toHaveTextContent("already started");
-    expect(alert).toHaveTextContent("night_phase_exists");
+    expect(alert).not.toHaveTextContent("night_phase_exists");
     expect(alert).toHaveTextContent("Rule: one night");
   });
 });

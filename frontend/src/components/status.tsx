@@ -12,12 +12,12 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-/** An error as the API reports it: message, stable code and the rule broken. */
+/** An error as the API reports it: its message and the rule broken (the code is for programs). */
 export function ErrorNotice({ error }: { error: unknown }) {
   if (error instanceof ApiError) {
     return (
       <div className="error" role="alert">
-        <strong>{error.body.message}</strong> <code>{error.body.code}</code>
+        <strong>{error.body.message}</strong>
         {error.body.rule ? <p>Rule: {error.body.rule}</p> : null}
       </div>
     );
@@ -57,10 +57,13 @@ export function Masked({ value, hidden = "unknown" }: { value: unknown; hidden?:
 
 const STATUS_ICONS: Record<StandStatus, string> = { ok: "●", suppressed: "◐", destroyed: "✕" };
 
-export function StatusIcon({ status }: { status: StandStatus | undefined }) {
+/** A stand's status as an icon, named by the API's label (the code only picks the icon);
+ * without a label it is decoration beside words that name it. */
+export function StatusIcon({ status, label }: { status: StandStatus | undefined; label?: string | null }) {
   const known = status ?? "ok";
+  const named = label ? { role: "img", "aria-label": label, title: label } : { "aria-hidden": true };
   return (
-    <span className={`status status-${known}`} role="img" aria-label={known} title={known}>
+    <span className={`status status-${known}`} {...named}>
       {STATUS_ICONS[known]}
     </span>
   );

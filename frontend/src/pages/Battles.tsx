@@ -45,9 +45,9 @@ export function BattlesPage() {
                       <Link to={`/campaigns/${campaign.slug}/battles/${battle.id}`}>
                         <strong>{battle.sector}</strong>
                       </Link>{" "}
-                      <span className="tag">{battle.status}</span>
+                      <span className="tag">{battle.status_label}</span>
                       <p className="muted">
-                        {battle.battle_type}: {sideName(campaign, battle.attacker)} attacks{" "}
+                        {battle.battle_type_label}: {sideName(campaign, battle.attacker)} attacks{" "}
                         {sideName(campaign, battle.defender)} · {battle.battalions.join(", ") || "no battalions seen"}
                       </p>
                     </li>
@@ -171,10 +171,10 @@ export function BattleDetailPage() {
         return (
           <section>
             <h1>
-              {data.sector} <span className="tag">{data.status}</span>
+              {data.sector} <span className="tag">{data.status_label}</span>
             </h1>
             <p className="muted">
-              Day {data.day} · {data.battle_type}: {sideName(campaign, data.attacker)} attacks{" "}
+              Day {data.day} · {data.battle_type_label}: {sideName(campaign, data.attacker)} attacks{" "}
               {sideName(campaign, data.defender)}
             </p>
             <p>Battalions: {data.battalions.join(", ") || <Masked value={null} />}</p>

@@ -21,8 +21,8 @@ export function CampaignListPage() {
                     <strong>{campaign.name}</strong>
                   </Link>
                   <p className="muted">
-                    {campaign.theatre}, {campaign.year} · day {campaign.current_day ?? 0} · you are{" "}
-                    {campaign.role}
+                    {campaign.theatre_label}, {campaign.year} · day {campaign.current_day ?? 0} · you are{" "}
+                    {campaign.role_label.toLowerCase()}
                   </p>
                 </li>
               ))}

@@ -19,7 +19,11 @@ function StrengthChart({ stats, side }: { stats: Statistics; side: Statistics["s
     for (const [type, counts] of Object.entries(strength ?? {})) row[type] = counts.ok + counts.suppressed;
     return row;
   });
-  const types = [...new Set(stats.days.flatMap((day) => Object.keys(tally(day, side.id)?.strength ?? {})))];
+  const labels = Object.assign({}, ...stats.days.map((day) => tally(day, side.id)?.strength_labels ?? {})) as Record<
+    string,
+    string
+  >;
+  const types = Object.keys(labels);
   const hidden = stats.days.length > 0 && stats.days.every((day) => !tally(day, side.id)?.strength);
   return (
     <figure className="chart" aria-label={`Strength of ${side.name}`}>
@@ -38,6 +42,7 @@ function StrengthChart({ stats, side }: { stats: Statistics; side: Statistics["s
               <Bar
                 key={type}
                 dataKey={type}
+                name={labels[type]}
                 stackId="strength"
                 fill={COLOURS[index % COLOURS.length]}
                 isAnimationActive={false}

@@ -113,7 +113,8 @@ export function DashboardPage() {
     <section>
       <h1>{campaign.name}</h1>
       <p className="muted">
-        {campaign.theatre}, {campaign.season} {campaign.year} · {campaign.status} · you are {campaign.role}
+        {campaign.theatre_label}, {campaign.season_label.toLowerCase()} {campaign.year} · {campaign.status_label} · you are{" "}
+        {campaign.role_label.toLowerCase()}
         {campaign.side ? ` (${sideName(campaign, campaign.side)})` : ""}
       </p>
       {isUmpire ? <DayControls campaign={campaign} /> : null}
@@ -121,14 +122,14 @@ export function DashboardPage() {
         <dt>Day</dt>
         <dd>{campaign.current_day || "not started"}</dd>
         <dt>Segment</dt>
-        <dd>{campaign.current_segment || "—"}</dd>
+        <dd>{campaign.current_segment_label || "—"}</dd>
         <dt>Turns</dt>
         <dd>
           <Masked value={campaign.turns} hidden="—" />
         </dd>
         <dt>Weather</dt>
         <dd>
-          <Masked value={campaign.weather} hidden="—" />
+          <Masked value={campaign.weather_label} hidden="—" />
         </dd>
         <dt>Wind</dt>
         <dd>

@@ -15,11 +15,14 @@ const MASKED: Schemas["BattalionTree"] = {
   quality: null,
   stands_started: null,
   activation: null,
+  activation_label: null,
   in_reserve: null,
   supply_situation: null,
+  supply_situation_label: null,
   ammo_low_markers: null,
   wiped_out_day: null,
   fuel_state: null,
+  fuel_state_label: null,
   stands: [],
 };
 
@@ -36,10 +39,11 @@ describe("a battalion of the order of battle", () => {
     expect(screen.getByText("Stands unknown")).toBeInTheDocument();
   });
 
-  it("lists its stands with status icons when they are visible", async () => {
+  it("lists its stands by their labels and equipment names, never their codes", async () => {
+    const stand = { battalion: 9, battalion_code: "G1", equipment: null, equipment_name: null, attachment_kind_label: "" };
     const stands: Schemas["Stand"][] = [
-      { id: 1, battalion: 9, battalion_code: "G1", label: "1. Kp", stand_type: "infantry", status: "destroyed", equipment: null },
-      { id: 2, battalion: 9, battalion_code: "G1", label: "HQ", stand_type: "hq", status: "ok", equipment: null, attached: true, attachment_kind: "hq" },
+      { ...stand, id: 1, label: "1. Kp", stand_type: "at_gun", stand_type_label: "AT gun", status: "destroyed", status_label: "Destroyed", equipment: "de_pak38", equipment_name: "5cm PaK 38" },
+      { ...stand, id: 2, label: "HQ", stand_type: "heavy_weapons", stand_type_label: "Heavy weapons", status: "ok", status_label: "OK", attached: true, attachment_kind: "heavy_weapons", attachment_kind_label: "Heavy weapons" },
     ];
     render(
       <ul>
@@ -50,8 +54,11 @@ describe("a battalion of the order of battle", () => {
 
     const list = screen.getByRole("list", { name: "stands of G1" });
     expect(list).toHaveTextContent("1. Kp");
-    expect(screen.getByRole("img", { name: "destroyed" })).toBeInTheDocument();
-    expect(screen.getByText("attached: hq")).toBeInTheDocument();
+    expect(list).toHaveTextContent("AT gun");
+    expect(list).toHaveTextContent("5cm PaK 38");
+    expect(list).not.toHaveTextContent(/at_gun|heavy_weapons|de_pak38/);
+    expect(screen.getByRole("img", { name: "Destroyed" })).toBeInTheDocument();
+    expect(screen.getByText("attached: Heavy weapons")).toBeInTheDocument();
     expect(screen.getByText("Veteran")).toBeInTheDocument();
   });
 });

@@ -10,11 +10,12 @@ type Stand = Schemas["Stand"];
 function StandItem({ stand }: { stand: Stand }) {
   return (
     <li className="stand">
-      <StatusIcon status={stand.status} /> {stand.label} <span className="muted">{stand.stand_type}</span>
-      {stand.equipment ? <span className="muted"> · {stand.equipment}</span> : null}
+      <StatusIcon status={stand.status} label={stand.status_label} /> {stand.label}{" "}
+      <span className="muted">{stand.stand_type_label}</span>
+      {stand.equipment_name ? <span className="muted"> · {stand.equipment_name}</span> : null}
       {stand.grade ? <span className="muted"> · grade {stand.grade}</span> : null}
       {stand.attached ? (
-        <span className="tag">attached{stand.attachment_kind ? `: ${stand.attachment_kind}` : ""}</span>
+        <span className="tag">attached{stand.attachment_kind_label ? `: ${stand.attachment_kind_label}` : ""}</span>
       ) : null}
     </li>
   );
@@ -39,15 +40,15 @@ export function BattalionNode({ battalion }: { battalion: Schemas["BattalionTree
           </dd>
           <dt>Supply</dt>
           <dd>
-            <Masked value={battalion.supply_situation} />
+            <Masked value={battalion.supply_situation_label} />
           </dd>
           <dt>Fuel</dt>
           <dd>
-            <Masked value={battalion.fuel_state} />
+            <Masked value={battalion.fuel_state_label} />
           </dd>
           <dt>Activation</dt>
           <dd>
-            <Masked value={battalion.activation} />
+            <Masked value={battalion.activation_label} />
           </dd>
           <dt>Ammo low markers</dt>
           <dd>
@@ -96,7 +97,7 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) 
               <tbody>
                 {Object.entries(data.strength).map(([type, counts]) => (
                   <tr key={type}>
-                    <th scope="row">{type}</th>
+                    <th scope="row">{data.strength_labels?.[type] ?? type}</th>
                     <td>{counts.ok ?? 0}</td>
                     <td>{counts.suppressed ?? 0}</td>
                     <td>{counts.destroyed ?? 0}</td>
@@ -111,10 +112,10 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) 
           <ul>
             {data.battalions.map((b) => (
               <li key={b.code}>
-                <strong>{b.code}</strong> {b.location}
+                <strong>{b.code}</strong> {b.location_label}
                 {b.battle ? ` (${b.battle.sector})` : ""} · stands{" "}
                 {b.stands ? `${b.stands.ok} ok, ${b.stands.suppressed} suppressed, ${b.stands.destroyed} destroyed` : <Masked value={null} />}{" "}
-                · supply <Masked value={b.supply_situation} /> · fuel <Masked value={b.fuel_state} />
+                · supply <Masked value={b.supply_situation_label} /> · fuel <Masked value={b.fuel_state_label} />
               </li>
             ))}
           </ul>
@@ -129,22 +130,22 @@ function ForceNode({ force, campaign }: { force: Schemas["ForceTree"]; campaign:
   return (
     <li className="card force">
       <h2>
-        {force.name} <span className="muted">({sideName(campaign, force.side)}, {force.nation})</span>
+        {force.name} <span className="muted">({sideName(campaign, force.side)}, {force.nation_label})</span>
       </h2>
       <dl className="facts">
         <dt>Leader</dt>
         <dd>
-          <Masked value={force.leader_name} /> (<Masked value={force.leader_rating} />)
+          <Masked value={force.leader_name} /> (<Masked value={force.leader_rating_label} />)
         </dd>
         <dt>Arrival</dt>
         <dd>
-          <Masked value={force.arrival_status} />
+          <Masked value={force.arrival_status_label} />
           {force.arrival_day ? `, day ${force.arrival_day}` : ""}
           {force.arrival_zone ? `, ${force.arrival_zone}` : ""}
         </dd>
         <dt>Mobility</dt>
         <dd>
-          <Masked value={force.mobility} />
+          <Masked value={force.mobility_label} />
         </dd>
       </dl>
       <button type="button" aria-expanded={showStatus} onClick={() => setShowStatus(!showStatus)}>
@@ -154,7 +155,7 @@ function ForceNode({ force, campaign }: { force: Schemas["ForceTree"]; campaign:
       {force.battlegroups.map((group) => (
         <section key={group.id} className="battlegroup">
           <h3>
-            {group.name} <span className="muted">{group.kind}</span>
+            {group.name} <span className="muted">{group.kind_label}</span>
           </h3>
           <ul className="battalions">
             {group.battalions.map((battalion) => (
@@ -178,8 +179,8 @@ export function ForcesPage() {
     <section>
       <h1>Order of battle</h1>
       <p className="legend">
-        <StatusIcon status="ok" /> ok <StatusIcon status="suppressed" /> suppressed <StatusIcon status="destroyed" />{" "}
-        destroyed
+        <StatusIcon status="ok" /> OK <StatusIcon status="suppressed" /> Suppressed <StatusIcon status="destroyed" />{" "}
+        Destroyed
       </p>
       <QueryView query={oob} what="the order of battle">
         {(data) => (

@@ -14,7 +14,7 @@ export function OperationProgress({ operation }: { operation: Operation }) {
   return (
     <div className="card" aria-live="polite">
       <ProgressBar
-        label={`Night phase of day ${operation.day}: ${operation.status}`}
+        label={`Night phase of day ${operation.day}: ${operation.status_label.toLowerCase()}`}
         done={operation.steps_done}
         total={operation.steps_total}
       />

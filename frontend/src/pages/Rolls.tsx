@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { api, unwrap, type Schemas } from "../api/client";
@@ -14,17 +14,23 @@ type Segment = Schemas["DaySegmentEnum"];
 
 const FILTERS = ["day", "segment", "battle", "force", "procedure"] as const;
 type Filter = (typeof FILTERS)[number];
-const SEGMENTS: Segment[] = [
-  "early morning",
-  "morning",
-  "late morning",
-  "midday",
-  "afternoon",
-  "evening",
-  "dusk",
-  "night",
-  "night segment",
-];
+
+/** The segments the campaign has played, in playing order, with the API's labels. */
+function useSegments(slug: string): [Segment, string][] {
+  const days = useQuery({
+    queryKey: ["days", slug],
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/days/", {
+          params: { path: { campaign_slug: slug }, query: { page_size: 500 } },
+        }),
+      ),
+  });
+  const played = new Map<Segment, [number, string]>();
+  for (const day of days.data?.results ?? [])
+    for (const segment of day.segments) played.set(segment.segment, [segment.order, segment.segment_label]);
+  return [...played.entries()].sort(([, [a]], [, [b]]) => a - b).map(([code, [, label]]) => [code, label]);
+}
 
 function toQuery(params: URLSearchParams): RollQuery {
   const numberOf = (name: Filter) => (params.get(name) ? Number(params.get(name)) : undefined);
@@ -44,6 +50,7 @@ export function RollsPage() {
     () => Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ""])) as Record<Filter, string>,
   );
   const query = toQuery(params);
+  const segments = useSegments(campaign.slug);
   const rolls = useInfiniteQuery({
     queryKey: ["rolls", campaign.slug, query],
     queryFn: ({ pageParam }) =>
@@ -84,9 +91,9 @@ export function RollsPage() {
             onChange={(e) => setDraft({ ...draft, segment: e.target.value })}
           >
             <option value="">any</option>
-            {SEGMENTS.map((segment) => (
-              <option key={segment} value={segment}>
-                {segment}
+            {segments.map(([code, label]) => (
+              <option key={code} value={code}>
+                {label}
               </option>
             ))}
           </select>
