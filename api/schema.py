@@ -265,6 +265,7 @@ FORCE_STATUS_EXAMPLE = OpenApiExample(
             "arrival_status": "on_table",
             "arrival_day": None,
             "arrival_zone": "",
+            "deployment_zone": "",
             "availability": "",
             "arrival_attempts": 0,
         },

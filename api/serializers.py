@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar
 
 from django.db import models as db_models
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -23,7 +24,7 @@ from api.permissions import CAMPAIGN_KWARG, CampaignAccess
 from api.selectors import DayTallies, Statistics, summary_access
 from campaign import models
 from campaign.choices import WEBHOOK_EVENT_CHOICES, MemberRole, StandStatus, StandType
-from campaign.selectors import BattalionStatus, ForceStatus
+from campaign.selectors import BattalionStatus, ForceStatus, club_schedule_next
 
 _M = TypeVar("_M", bound=db_models.Model)
 
@@ -131,6 +132,10 @@ class CampaignSerializer(serializers.ModelSerializer[models.Campaign]):
     next_club_night = serializers.DateField(
         read_only=True, allow_null=True, help_text="the next club night's date, today included"
     )
+    next_night_phase = serializers.SerializerMethodField(
+        help_text="when the club schedule next starts the night phase (or reminds the umpires if a "
+        "battle is unreported): its first time after the day under way dawned; null without a schedule"
+    )
 
     class Meta:
         model = models.Campaign
@@ -160,12 +165,19 @@ class CampaignSerializer(serializers.ModelSerializer[models.Campaign]):
             "side",
             "sides",
             "next_club_night",
+            "next_night_phase",
         ]
 
     def get_url(self, campaign: models.Campaign) -> str:
         return reverse(
             "api:campaign-detail", kwargs={CAMPAIGN_KWARG: campaign.slug}, request=self.context.get("request")
         )
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_next_night_phase(self, campaign: models.Campaign) -> str | None:
+        dawned_at = getattr(campaign, "day_under_way_dawned_at")  # noqa: B009  (an annotation)
+        moment = club_schedule_next(campaign, dawned_at, timezone.now())
+        return serializers.DateTimeField().to_representation(moment) if moment else None
 
     @extend_schema_field(SideSummarySerializer(many=True))
     def get_sides(self, campaign: models.Campaign) -> Any:
@@ -198,6 +210,7 @@ class ForceSerializer(FogMaskedSerializer[models.Force]):
             "arrival_status",
             "arrival_day",
             "arrival_zone",
+            "deployment_zone",
             "availability",
             "arrival_attempts",
         ]
@@ -738,6 +751,7 @@ class ReinforcementSerializer(serializers.ModelSerializer[models.Force]):
             "arrival_status",
             "arrival_day",
             "arrival_zone",
+            "deployment_zone",
             "availability",
             "arrival_attempts",
         ]

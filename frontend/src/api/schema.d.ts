@@ -1189,6 +1189,11 @@ export interface components {
              * @description the next club night's date, today included
              */
             readonly next_club_night: string | null;
+            /**
+             * Format: date-time
+             * @description when the club schedule next starts the night phase (or reminds the umpires if a battle is unreported): its first time after the day under way dawned; null without a schedule
+             */
+            readonly next_night_phase: string | null;
         };
         /**
          * @description * `setup` - Setting up
@@ -1333,7 +1338,10 @@ export interface components {
             arrival_status?: (components["schemas"]["ArrivalStatusEnum"] | components["schemas"]["NullEnum"]) | null;
             arrival_day?: number | null;
             arrival_zone?: string | null;
+            /** @description where the deployment chart sent it on arrival */
+            deployment_zone?: string | null;
             availability?: string | null;
+            /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number | null;
         };
         /** @description Everything a polling client needs about one force, in one response. */
@@ -1375,7 +1383,10 @@ export interface components {
             arrival_status?: (components["schemas"]["ArrivalStatusEnum"] | components["schemas"]["NullEnum"]) | null;
             arrival_day?: number | null;
             arrival_zone?: string | null;
+            /** @description where the deployment chart sent it on arrival */
+            deployment_zone?: string | null;
             availability?: string | null;
+            /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number | null;
             readonly battlegroups: components["schemas"]["BattlegroupTree"][];
         };
@@ -1780,7 +1791,10 @@ export interface components {
             arrival_status?: components["schemas"]["ArrivalStatusEnum"];
             arrival_day?: number | null;
             arrival_zone?: string;
+            /** @description where the deployment chart sent it on arrival */
+            deployment_zone?: string;
             availability?: string;
+            /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number;
         };
         ReinforcementScheduleInputRequest: {
