@@ -274,6 +274,7 @@ FORCE_STATUS_EXAMPLE = OpenApiExample(
             "arrival_status_label": "On table",
             "arrival_day": None,
             "arrival_zone": "",
+            "deployment_zone": "",
             "availability": "",
             "arrival_attempts": 0,
         },

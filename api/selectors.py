@@ -17,7 +17,7 @@ from django.utils import timezone
 from api.models import CampaignAPIKey
 from api.permissions import CampaignAccess, api_key_role
 from campaign import models, selectors
-from campaign.choices import ArrivalStatus, EventVerb, MemberRole, OperationKind
+from campaign.choices import ArrivalStatus, DayStatus, EventVerb, MemberRole, OperationKind
 
 # Enemy forces are seen only once they are on the table: never in reserve or on their way.
 PRESENT = (ArrivalStatus.ON_TABLE, ArrivalStatus.ARRIVED)
@@ -33,7 +33,7 @@ NOTHING = Q(pk__in=[])
 
 def campaign_summaries(caller: int | CampaignAPIKey) -> QuerySet[models.Campaign]:
     """A user's campaigns (by user id), or an API key's one campaign, with today's weather,
-    the segment's wind and turns, and the caller's role."""
+    the segment's wind and turns, the dawn of a day under way, and the caller's role."""
     today = models.CampaignDay.objects.filter(campaign=OuterRef("pk"), number=OuterRef("current_day"))
     segment_now = models.DaySegmentRecord.objects.filter(
         day__campaign=OuterRef("pk"), day__number=OuterRef("current_day"), segment=OuterRef("current_segment")
@@ -53,6 +53,7 @@ def campaign_summaries(caller: int | CampaignAPIKey) -> QuerySet[models.Campaign
         campaigns.annotate(
             weather=Subquery(today.values("weather")[:1]),
             day_status=Subquery(today.values("status")[:1]),
+            day_under_way_dawned_at=Subquery(today.filter(status=DayStatus.DAY).values("dawned_at")[:1]),
             turns=Subquery(segment_now.values("turns")[:1]),
             wind_direction=Subquery(segment_now.values("wind_direction")[:1]),
             wind_velocity=Subquery(segment_now.values("wind_velocity")[:1]),

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar, cast
 
 from django.db import models as db_models
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -34,7 +35,7 @@ from campaign.choices import (
     StandType,
     enum_choices,
 )
-from campaign.selectors import BattalionStatus, ForceStatus
+from campaign.selectors import BattalionStatus, ForceStatus, club_schedule_next
 from rules_engine.results import RuleRef
 from rules_engine.vocab import DaySegment, SupplySituation, Weather
 
@@ -147,6 +148,10 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     next_club_night = serializers.DateField(
         read_only=True, allow_null=True, help_text="the next club night's date, today included"
     )
+    next_night_phase = serializers.SerializerMethodField(
+        help_text="when the club schedule next starts the night phase (or reminds the umpires if a "
+        "battle is unreported): its first time after the day under way dawned; null without a schedule"
+    )
 
     class Meta:
         model = models.Campaign
@@ -176,12 +181,19 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "side",
             "sides",
             "next_club_night",
+            "next_night_phase",
         ]
 
     def get_url(self, campaign: models.Campaign) -> str:
         return reverse(
             "api:campaign-detail", kwargs={CAMPAIGN_KWARG: campaign.slug}, request=self.context.get("request")
         )
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_next_night_phase(self, campaign: models.Campaign) -> str | None:
+        dawned_at = getattr(campaign, "day_under_way_dawned_at")  # noqa: B009  (an annotation)
+        moment = club_schedule_next(campaign, dawned_at, timezone.now())
+        return serializers.DateTimeField().to_representation(moment) if moment else None
 
     @extend_schema_field(SideSummarySerializer(many=True))
     def get_sides(self, campaign: models.Campaign) -> Any:
@@ -214,6 +226,7 @@ class ForceSerializer(FogMaskedSerializer[models.Force]):
             "arrival_status",
             "arrival_day",
             "arrival_zone",
+            "deployment_zone",
             "availability",
             "arrival_attempts",
         ]
@@ -792,6 +805,7 @@ class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
             "arrival_status",
             "arrival_day",
             "arrival_zone",
+            "deployment_zone",
             "availability",
             "arrival_attempts",
         ]

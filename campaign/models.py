@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from campaign import choices
 from rules_engine.nineteen43.common import AirCoverPriority, BattleType, CommandSystem, Training
@@ -36,6 +37,11 @@ class Campaign(models.Model):
     # Club schedule for the night phase: weekday (0 = Monday) and time, or none.
     night_weekday = models.PositiveSmallIntegerField(null=True, blank=True)
     night_time = models.TimeField(null=True, blank=True)
+    night_schedule_acted_for = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="the last scheduled moment the club schedule acted on (night started or umpires reminded)",
+    )
     status = models.CharField(max_length=10, choices=choices.CampaignStatus.choices, default="setup")
     current_day = models.PositiveSmallIntegerField(default=0)
     current_segment = models.CharField(max_length=20, choices=choices.enum_choices(Segment), blank=True)
@@ -175,12 +181,17 @@ class Force(models.Model):
     arrival_status = models.CharField(
         max_length=16, choices=choices.ArrivalStatus.choices, default=choices.ArrivalStatus.ON_TABLE
     )
-    # Reinforcement schedule: the campaign day it is due, the entry zone, and
-    # the segment count of its first arrival attempt (for the +5 per segment).
+    # Reinforcement schedule: the campaign day it is due and the entry zone its
+    # side chose; on arrival the deployment chart adds where it marches on.
     arrival_day = models.PositiveSmallIntegerField(null=True, blank=True)
     arrival_zone = models.CharField(max_length=60, blank=True)
+    deployment_zone = models.CharField(
+        max_length=60, blank=True, help_text="where the deployment chart sent it on arrival"
+    )
     availability = models.CharField(max_length=80, blank=True)
-    arrival_attempts = models.PositiveSmallIntegerField(default=0)
+    arrival_attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="day segments it has tried to arrive in, the one it arrived in included"
+    )
     arrival_turns_left = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="a reserve's turns still to wait, once its delay is rolled (Malta)"
     )
@@ -276,6 +287,9 @@ class CampaignDay(models.Model):
     date = models.DateField()
     weather = models.CharField(max_length=1, choices=choices.enum_choices(Weather), blank=True)
     status = models.CharField(max_length=6, choices=choices.DayStatus.choices, default="dawn")
+    dawned_at = models.DateTimeField(
+        default=timezone.now, help_text="when it dawned: the club schedule acts only on a later moment"
+    )
 
     class Meta:
         ordering = ["campaign", "number"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -11,9 +12,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Prefetch, QuerySet
+from django.utils import timezone
 
 from campaign import models
-from campaign.choices import BattleStatus, StandStatus
+from campaign.choices import BattleStatus, CampaignStatus, StandStatus
 from config.celery_app import app as celery_app
 
 
@@ -60,6 +62,53 @@ def service_health() -> dict[str, ComponentHealth]:
     # Without a broker a worker ping would only wait out its timeout.
     health["worker"] = _worker_health() if health["redis"].ok else ComponentHealth(False, "no broker")
     return health
+
+
+def _club_moment(campaign: models.Campaign, date: datetime.date) -> datetime.datetime:
+    """The club's night time on ``date`` in the club's time zone (``TIME_ZONE``), in UTC.
+
+    A wall time the spring change skips reads as the hour after it, and one the
+    autumn change repeats as its first occurrence (zoneinfo's ``fold=0``).
+    """
+    assert campaign.night_time is not None
+    local = datetime.datetime.combine(date, campaign.night_time, tzinfo=timezone.get_default_timezone())
+    return local.astimezone(datetime.UTC)
+
+
+def _club_date(moment: datetime.datetime) -> datetime.date:
+    return moment.astimezone(timezone.get_default_timezone()).date()
+
+
+def club_schedule_last(campaign: models.Campaign, now: datetime.datetime) -> datetime.datetime | None:
+    """The latest scheduled night-phase moment at or before ``now``; None without a schedule."""
+    if campaign.night_weekday is None or campaign.night_time is None:
+        return None
+    today = _club_date(now)
+    date = today - datetime.timedelta(days=(today.weekday() - campaign.night_weekday) % 7)
+    moment = _club_moment(campaign, date)
+    return moment if moment <= now else _club_moment(campaign, date - datetime.timedelta(days=7))
+
+
+def club_schedule_next(
+    campaign: models.Campaign, day_dawned_at: datetime.datetime | None, now: datetime.datetime
+) -> datetime.datetime | None:
+    """The scheduled moment the club schedule acts on next (:mod:`campaign.services.schedule`).
+
+    The first moment after the day under way dawned (``day_dawned_at``) and after
+    the last moment the schedule acted on. With no day under way, the first after
+    ``now``: the next day dawns no earlier. None without a schedule or once the
+    campaign is finished.
+    """
+    if campaign.night_weekday is None or campaign.night_time is None:
+        return None
+    if campaign.status == CampaignStatus.FINISHED:
+        return None
+    acted_for = campaign.night_schedule_acted_for
+    since = max(day_dawned_at or now, acted_for) if acted_for else day_dawned_at or now
+    first = _club_date(since)
+    date = first + datetime.timedelta(days=(campaign.night_weekday - first.weekday()) % 7)
+    moment = _club_moment(campaign, date)
+    return moment if moment > since else _club_moment(campaign, date + datetime.timedelta(days=7))
 
 
 def oob_tree(campaign_id: int, side_id: int | None = None) -> list[models.Force]:

@@ -71,7 +71,7 @@ FORCE = Level(
     (
         "name", "nation", "home_nation", "leader_name", "leader_rating", "leader_decorations", "mobility",
         "cops_location", "fup_location", "fup_with_cops", "fup_road_clear", "arrival_status", "arrival_day",
-        "arrival_zone", "availability", "arrival_attempts", "arrival_turns_left",
+        "arrival_zone", "deployment_zone", "availability", "arrival_attempts", "arrival_turns_left",
     ),
 )  # fmt: skip
 BATTLEGROUP = Level(models.Battlegroup, ("name", "kind", "has_hq"))
@@ -83,8 +83,10 @@ BATTALION = Level(
     ),
 )  # fmt: skip
 STAND = Level(models.Stand, ("label", "stand_type", "status", "attached", "attachment_kind", "grade"))
-STATE = Level(models.Campaign, ("status", "current_day", "current_segment", "version"))
-DAY = Level(models.CampaignDay, ("number", "date", "weather", "status"))
+STATE = Level(
+    models.Campaign, ("status", "current_day", "current_segment", "version", "night_schedule_acted_for")
+)
+DAY = Level(models.CampaignDay, ("number", "date", "weather", "status", "dawned_at"))
 SEGMENT = Level(models.DaySegmentRecord, ("segment", "order", "turns", "wind_direction", "wind_velocity"))
 ACTIVATION_SPEND = Level(models.ActivationSpend, ("turn", "column", "cost", "created_at"))
 TALLY = Level(models.SideDayTally, ("strength", "activation_points", "barrage_rounds", "created_at"))

@@ -2,9 +2,11 @@
 
 Per force, per the profile: force availability (once), then from its first
 arrival segment the arrival chart (+5 per segment since the first attempt)
-and, on arrival, the deployment chart for its entry zone.  A force the
-scenario holds in Malta-style unspecified reserve rolls its delay in turns
-instead, and enters once the segments' turns have run it down.
+and, on arrival, the deployment chart, whose zone is kept beside the entry
+zone the scenario or the force's side chose.  A force the scenario holds in
+Malta-style unspecified reserve rolls its delay in turns instead, and enters
+once the segments' turns have run it down.  Every segment a force may arrive
+in counts as an arrival attempt, the one it arrives in included.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
             "availability",
             "arrival_status",
             "arrival_attempts",
-            "arrival_zone",
+            "deployment_zone",
             "arrival_turns_left",
         ]
     )
@@ -98,6 +100,8 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
         "arrival_status": force.arrival_status,
         "arrival_status_label": ArrivalStatus(force.arrival_status).label,
         "zone": force.arrival_zone,
+        "deployment_zone": force.deployment_zone,
+        "arrival_attempts": force.arrival_attempts,
     }
     return {"sides": {str(force.side_id): {"arrivals": [{**arrival, **entry, "lines": lines}]}}}
 
@@ -128,13 +132,24 @@ def _arrival_charts(
             force.arrival_status = ArrivalStatus.WILL_NOT_ARRIVE
         elif availability in (ForceAvailability.AT_START, ForceAvailability.DEPLOYED_30_INCHES):
             force.arrival_status = ArrivalStatus.ARRIVED
-        runs.append((run, {"availability": force.availability, "arrival_status": force.arrival_status}))
+            force.arrival_attempts += 1
+        runs.append(
+            (
+                run,
+                {
+                    "availability": force.availability,
+                    "arrival_status": force.arrival_status,
+                    "arrival_attempts": force.arrival_attempts,
+                },
+            )
+        )
 
     first = first_arrival_segment(ForceAvailability(force.availability)) if force.availability else 1
     arrival_key = procedure_key(campaign, CampaignStep.ARRIVAL)
     if force.arrival_status == ArrivalStatus.ROLLING and first is not None and segment.order + 1 >= first:
         if arrival_key is None:
             force.arrival_status = ArrivalStatus.ARRIVED  # no arrival chart in this profile: due means here
+            force.arrival_attempts += 1
         else:
             run = procedure_run(
                 campaign,
@@ -145,7 +160,9 @@ def _arrival_charts(
             force.arrival_attempts += 1
             if run.outcome.succeeded:
                 force.arrival_status = ArrivalStatus.ARRIVED
-            runs.append((run, {"arrival_status": force.arrival_status}))
+            runs.append(
+                (run, {"arrival_status": force.arrival_status, "arrival_attempts": force.arrival_attempts})
+            )
     deployment_key = procedure_key(campaign, CampaignStep.DEPLOYMENT)
     if force.arrival_status == ArrivalStatus.ARRIVED and deployment_key:
         run = procedure_run(
@@ -154,8 +171,8 @@ def _arrival_charts(
             {**leader, "mobility": MOBILITY[Mobility(force.mobility)], "home_nation": force.home_nation},
             (*stream, "deployment"),
         )
-        force.arrival_zone = run.outcome.zone.value
-        runs.append((run, {"arrival_zone": force.arrival_zone}))
+        force.deployment_zone = run.outcome.zone.value
+        runs.append((run, {"deployment_zone": force.deployment_zone}))
     return runs, {}
 
 
@@ -173,6 +190,7 @@ def _reserve_wait(
         runs.append((run, {"arrival_turns_left": force.arrival_turns_left}))
     countdown = reserve_countdown(force.arrival_turns_left, segment.turns or 0)
     force.arrival_turns_left = countdown.turns_left
+    force.arrival_attempts += 1
     if countdown.enters_on_turn is not None:
         force.arrival_status = ArrivalStatus.ARRIVED
     return runs, {"turns_left": countdown.turns_left, "enters_on_turn": countdown.enters_on_turn}

@@ -218,7 +218,10 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
         models.Battalion.objects.filter(campaign=campaign)
         .only("code", "side_id", "quality", "in_reserve", "supply_situation", "wiped_out_day")
         .annotate(
-            alive=Count("stands", filter=~Q(stands__status=StandStatus.DESTROYED)),
+            # A stand attached from another unit is not the battalion's own (GB-B-34).
+            alive=Count(
+                "stands", filter=~Q(stands__status=StandStatus.DESTROYED) & Q(stands__attached=False)
+            ),
             lost=Count("stands", filter=Q(stands__status=StandStatus.DESTROYED)),
         )
         .filter(Q(lost__gt=0) | Q(supply_situation=SupplySituation.ISOLATED.value))
@@ -262,6 +265,8 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
                     rebuilt.add(battalion.pk)
             extra = intact.get(battalion.pk, [])[: result.extra_stands_lost]
             changed.update((pk, (StandStatus.DESTROYED, grade)) for pk, grade, _ in extra)
+            if not wiped_out and battalion.alive == sum(1 for _, _, attached in extra if not attached):
+                to_reserve.add(battalion.pk)  # wiped out tonight: its full day in reserve is tomorrow
             rows = run.rows(
                 campaign,
                 SYSTEM_ACTOR,

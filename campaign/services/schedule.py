@@ -1,8 +1,12 @@
 """The club schedule: resolve the night phase at the club's set time.
 
 At each campaign's weekday and time (``Campaign.night_weekday``/``night_time``,
-in the server's time zone) the night phase starts if every battle of the day is
-reported; otherwise the umpires are reminded, once for that scheduled time.
+in the club's time zone, ``TIME_ZONE``) the night phase starts if every battle
+of the day is reported; otherwise the umpires are reminded. The schedule acts
+only on a moment after the day under way dawned and after the last moment it
+acted on (:func:`campaign.selectors.club_schedule_next`, the moment the
+dashboard shows): a day dawned after the club's time waits for the next one,
+and a reminded day waits for the umpire or the next week's moment.
 """
 
 from __future__ import annotations
@@ -11,39 +15,37 @@ import datetime
 
 from django.core.mail import send_mass_mail
 from django.db import transaction
-from django.utils import timezone
 
 from campaign import models
 from campaign.choices import CampaignStatus, DayStatus, EventVerb, MemberRole
+from campaign.selectors import club_schedule_last, club_schedule_next
 from campaign.services.audit import Actor, event_record
+from campaign.services.campaigns import campaign_lock, campaign_save
 from campaign.services.errors import ConflictError
 from campaign.services.night import night_phase_start
 
 SCHEDULER = Actor(request_id="club-schedule")
 
 
-def last_scheduled(campaign: models.Campaign, now: datetime.datetime) -> datetime.datetime | None:
-    """The latest scheduled night-phase moment at or before ``now``."""
-    if campaign.night_weekday is None or campaign.night_time is None:
-        return None
-    local = timezone.localtime(now)
-    days_back = (local.weekday() - campaign.night_weekday) % 7
-    moment = timezone.make_aware(
-        datetime.datetime.combine(local.date() - datetime.timedelta(days=days_back), campaign.night_time)
-    )
-    return moment if moment <= now else moment - datetime.timedelta(days=7)
-
-
 def club_schedule_run(now: datetime.datetime) -> list[str]:
     """Act for every campaign whose scheduled moment has come; returns what was done."""
     done = []
-    for campaign in models.Campaign.objects.filter(status=CampaignStatus.ACTIVE, night_weekday__isnull=False):
-        moment = last_scheduled(campaign, now)
+    campaigns = models.Campaign.objects.filter(
+        status=CampaignStatus.ACTIVE, night_weekday__isnull=False, night_time__isnull=False
+    )
+    for campaign in campaigns:
         day = campaign.days.filter(number=campaign.current_day, status=DayStatus.DAY).first()
-        if moment is None or day is None or day.operations.filter(kind="night_phase").exists():
+        if day is None:
             continue
+        due = club_schedule_next(campaign, day.dawned_at, now)
+        if due is None or due > now:
+            continue
+        # The latest moment passed (``due`` or later): a beat that was down for weeks acts
+        # once, not once a week.
+        moment = club_schedule_last(campaign, now)
+        assert moment is not None
         try:
-            night_phase_start(campaign.pk, SCHEDULER)
+            _night_start(campaign.pk, moment)
             done.append(f"{campaign.slug}: night phase started")
         except ConflictError as refused:
             if refused.code == "battles_unreported" and _remind(campaign.pk, moment, refused.message):
@@ -52,12 +54,24 @@ def club_schedule_run(now: datetime.datetime) -> list[str]:
 
 
 @transaction.atomic
+def _night_start(campaign_id: int, moment: datetime.datetime) -> None:
+    """Start the night phase for ``moment``; a refusal leaves ``moment`` unacted on."""
+    campaign = campaign_lock(campaign_id)
+    campaign.night_schedule_acted_for = moment
+    campaign_save(campaign, "night_schedule_acted_for")
+    night_phase_start(campaign_id, SCHEDULER)
+
+
+@transaction.atomic
 def _remind(campaign_id: int, moment: datetime.datetime, reason: str) -> bool:
-    """E-mail the umpires once per scheduled moment; False if already reminded."""
-    campaign = models.Campaign.objects.select_for_update().get(pk=campaign_id)
-    stamp = moment.isoformat()
-    if campaign.events.filter(verb=EventVerb.UMPIRE_REMINDED, after__scheduled_for=stamp).exists():
+    """E-mail the umpires once per scheduled moment; False if already acted on."""
+    campaign = campaign_lock(campaign_id)
+    acted_for = campaign.night_schedule_acted_for
+    if acted_for is not None and acted_for >= moment:  # a concurrent run got here first
         return False
+    campaign.night_schedule_acted_for = moment
+    campaign_save(campaign, "night_schedule_acted_for")
+    stamp = moment.isoformat()
     event_record(
         campaign,
         EventVerb.UMPIRE_REMINDED,
@@ -70,7 +84,8 @@ def _remind(campaign_id: int, moment: datetime.datetime, reason: str) -> bool:
     messages = [
         (
             f"{campaign.name}: the night phase is waiting",
-            f"The scheduled night phase did not start: {reason}.",
+            f"The scheduled night phase did not start: {reason}. "
+            "Start it by hand once they are reported; the schedule waits for its next time.",
             None,
             [m.user.email],
         )

@@ -1,4 +1,5 @@
-"""Malta-style reserves in the arrival rolls: a delay in turns on two average dice, then a countdown."""
+"""Arrival rolls in the Malta campaign: Malta-style reserves (a delay in turns on two average
+dice, then a countdown), and the pack's seaborne forces keeping their landing zone."""
 
 from __future__ import annotations
 
@@ -6,10 +7,14 @@ import pytest
 
 from campaign import models
 from campaign.choices import ArrivalStatus
-from campaign.services.days import day_dawn, segment_advance
+from campaign.scenarios import MALTA_PACK_PATH, pack_read
+from campaign.services.campaigns import campaign_start
+from campaign.services.days import DAY_SEGMENTS, day_dawn, segment_advance
 from campaign.services.operations import operation_run
 from campaign.services.rules import roll_replay
+from campaign.services.scenario import scenario_import
 from rules_engine.great_battles.campaign_pools import UNSPECIFIED_RESERVE
+from rules_engine.panzer_korps.arrival import ForceAvailability
 from tests.campaign.factories import campaign_with_sides
 from tests.campaign.night_setup import ACTOR
 
@@ -57,7 +62,7 @@ def test_a_reserve_rolls_its_delay_once_and_enters_when_the_turns_have_passed(
     assert delay.changes == {"arrival_turns_left": delay.result["outcome"]}
 
     # Walk the day: the reserve waits while the turns played are no more than its delay.
-    waited, segment = 0, first
+    waited, segment, segments = 0, first, 1
     expected_entry = None
     while True:
         reserve.refresh_from_db()
@@ -71,8 +76,11 @@ def test_a_reserve_rolls_its_delay_once_and_enters_when_the_turns_have_passed(
         with django_capture_on_commit_callbacks(execute=False):
             segment = segment_advance(campaign.pk, ACTOR)
         run_segment_arrivals(segment)
+        segments += 1
 
     assert reserve.arrival_zone == "Marsaxlokk Bay"  # its side's chosen entry: no deployment chart
+    assert reserve.deployment_zone == ""
+    assert reserve.arrival_attempts == segments  # each segment of the countdown, the entry one included
     assert campaign.rolls.filter(procedure="gb.malta.reserve_delay").count() == 1
     assert not campaign.rolls.filter(force=reserve).exclude(procedure="gb.malta.reserve_delay").exists()
     report = models.NightReport.objects.get(
@@ -94,3 +102,46 @@ def test_the_reserve_delay_replays_from_the_campaign_seed(django_capture_on_comm
 
     delay = campaign.rolls.get(procedure="gb.malta.reserve_delay")
     assert roll_replay(delay) == [delay.result]
+
+
+def test_the_seaborne_forces_keep_their_landing_zone_and_count_their_attempts(
+    django_capture_on_commit_callbacks,
+):
+    """Issue 13.5: the deployment chart's zone overwrote Marsaxlokk Bay; attempts stayed 0."""
+    campaign = scenario_import(pack_read(MALTA_PACK_PATH), ACTOR)
+    seaborne = campaign.forces.filter(arrival_status=ArrivalStatus.SCHEDULED)
+    assert set(seaborne.values_list("arrival_zone", flat=True)) == {"Marsaxlokk Bay"}
+    # Due on day 1 rather than 2, so the test need not play a night first; led by A
+    # leaders, so that (whatever the dice streams) they all but surely land that day.
+    seaborne.update(arrival_day=1, leader_rating="A")
+    forces = list(seaborne.values_list("pk", flat=True))
+    with django_capture_on_commit_callbacks(execute=False):
+        campaign_start(campaign.pk, ACTOR)
+        day_dawn(campaign.pk, ACTOR)
+    segment = campaign.days.get(number=1).segments.get(order=0)
+    entries = {}  # each force's entry in the arrival report of the segment it arrived in
+    while True:
+        operation = run_segment_arrivals(segment)
+        for report in models.NightReport.objects.filter(operation=operation):
+            entries |= {a["force"]: a for a in report.body["arrivals"] if a["arrival_status"] == "arrived"}
+        rolling = campaign.forces.filter(arrival_status=ArrivalStatus.ROLLING).exists()
+        if not rolling or segment.order == len(DAY_SEGMENTS) - 1:
+            break
+        with django_capture_on_commit_callbacks(execute=False):
+            segment = segment_advance(campaign.pk, ACTOR)
+
+    arrived = list(campaign.forces.filter(pk__in=forces, arrival_status=ArrivalStatus.ARRIVED))
+    assert arrived
+    for force in arrived:
+        assert force.arrival_zone == "Marsaxlokk Bay"
+        deployment = campaign.rolls.filter(procedure="pk.deployment", force=force)  # a flank re-roll is a 2nd
+        assert {roll.changes["deployment_zone"] for roll in deployment} == {force.deployment_zone} != {""}
+        arrival_rolls = campaign.rolls.filter(procedure="pk.arrival", force=force).count()
+        straight_in = force.availability in (
+            ForceAvailability.AT_START.value,
+            ForceAvailability.DEPLOYED_30_INCHES.value,
+        )
+        assert force.arrival_attempts == arrival_rolls + straight_in >= 1
+        entry = entries[force.name]
+        assert (entry["zone"], entry["deployment_zone"]) == ("Marsaxlokk Bay", force.deployment_zone)
+        assert entry["arrival_attempts"] == force.arrival_attempts

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaign import models
-from campaign.choices import ActivationState, DayStatus, OperationStatus, StandStatus
+from campaign.choices import ActivationState, DayStatus, OperationStatus, StandStatus, StandType
 from campaign.services import night
 from campaign.services.battles import battle_create
 from campaign.services.errors import ConflictError
@@ -160,6 +160,59 @@ def test_a_wiped_out_battalion_returns_a_grade_lower_after_a_full_day(django_cap
     returned = a2.stands.filter(status=StandStatus.OK)
     assert returned.count() == sum(1 for r in rolled if r.result["outcome"] == "replaced")
     assert set(returned.values_list("grade", flat=True)) <= {"Inferior"}  # Average → one grade lower
+
+
+def test_a_battalion_left_with_only_an_attached_stand_is_wiped_out(django_capture_on_commit_callbacks):
+    """Issue 13.6: G1 lost every stand of its own but kept its attached gun, and rolled on the
+    OK row on nights 1 and 2 with the same inputs, ``full_days_waited: 0``."""
+    from campaign.services.days import day_dawn
+
+    campaign = campaign_after_day_one(seed="rebuild")
+    a2 = campaign.battalions.get(code="A2")  # every own stand destroyed in the day's battle
+    models.Stand.objects.create(
+        battalion=a2,
+        campaign=campaign,
+        label="LG 40",
+        stand_type=StandType.FIELD_GUN,
+        attached=True,
+        attachment_kind="other",
+    )
+    run_night(campaign, django_capture_on_commit_callbacks)
+
+    a2.refresh_from_db()
+    assert (a2.in_reserve, a2.wiped_out_day) == (True, 1)
+    replacements = campaign.rolls.filter(procedure="gb.night_replacements", battalion=a2)
+    assert not replacements.exists()  # night 1: into reserve, waiting its full day
+
+    day_dawn(campaign.pk, ACTOR)
+    run_night(campaign, django_capture_on_commit_callbacks)
+
+    night_two = list(replacements.filter(day__number=2))
+    assert len(night_two) == 4  # its own four stands; the attached gun is never replaced
+    assert {(r.inputs["wiped_out"], r.inputs["full_days_waited"]) for r in night_two} == {(True, 1)}
+    assert {r.result["cell"] for r in night_two} == {"reserve / Average: 6"}
+
+
+def test_a_battalion_wiped_out_by_the_isolation_loss_waits_only_the_next_day(
+    django_capture_on_commit_callbacks,
+):
+    from campaign.services.days import day_dawn
+
+    campaign = campaign_after_day_one(seed="rebuild")
+    l1 = campaign.battalions.get(code="L1")  # isolated, stands 2 and 3 destroyed
+    l1.stands.filter(label="4").update(status=StandStatus.DESTROYED)
+    run_night(campaign, django_capture_on_commit_callbacks)
+
+    l1.refresh_from_db()
+    assert not l1.stands.exclude(status=StandStatus.DESTROYED).exists()  # the night's extra loss
+    assert (l1.in_reserve, l1.wiped_out_day) == (True, 1)
+
+    day_dawn(campaign.pk, ACTOR)
+    run_night(campaign, django_capture_on_commit_callbacks)
+
+    night_two = campaign.rolls.filter(procedure="gb.night_replacements", day__number=2, battalion=l1)
+    assert night_two.count() == 4
+    assert {(r.inputs["wiped_out"], r.inputs["full_days_waited"]) for r in night_two} == {(True, 1)}
 
 
 def test_the_night_cannot_start_before_every_battle_is_reported_or_twice(django_capture_on_commit_callbacks):

@@ -1234,6 +1234,11 @@ export interface components {
              * @description the next club night's date, today included
              */
             readonly next_club_night: string | null;
+            /**
+             * Format: date-time
+             * @description when the club schedule next starts the night phase (or reminds the umpires if a battle is unreported): its first time after the day under way dawned; null without a schedule
+             */
+            readonly next_night_phase: string | null;
         };
         /**
          * @description * `setup` - Setting up
@@ -1397,7 +1402,10 @@ export interface components {
             readonly arrival_status_label: string | null;
             arrival_day?: number | null;
             arrival_zone?: string | null;
+            /** @description where the deployment chart sent it on arrival */
+            deployment_zone?: string | null;
             availability?: string | null;
+            /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number | null;
         };
         /** @description Everything a polling client needs about one force, in one response. */
@@ -1455,7 +1463,10 @@ export interface components {
             readonly arrival_status_label: string | null;
             arrival_day?: number | null;
             arrival_zone?: string | null;
+            /** @description where the deployment chart sent it on arrival */
+            deployment_zone?: string | null;
             availability?: string | null;
+            /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number | null;
             readonly battlegroups: components["schemas"]["BattlegroupTree"][];
         };
@@ -1886,7 +1897,10 @@ export interface components {
             readonly arrival_status_label: string;
             arrival_day?: number | null;
             arrival_zone?: string;
+            /** @description where the deployment chart sent it on arrival */
+            deployment_zone?: string;
             availability?: string;
+            /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number;
         };
         ReinforcementScheduleInputRequest: {

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Schemas } from "../api/client";
 import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
-import { DayControls } from "./Dashboard";
+import { clubTime, DayControls } from "./Dashboard";
 
 function campaign(overrides: Partial<Schemas["Campaign"]>): Schemas["Campaign"] {
   return { slug: "malta", status: "active", current_day: 1, day_status: "day", ...overrides } as Schemas["Campaign"];
@@ -45,5 +45,13 @@ describe("the umpire's day controls", () => {
 
     expect(screen.getByRole("button", { name: "Dawn day 2" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Open the next segment" })).not.toBeInTheDocument();
+  });
+});
+
+describe("the next club night", () => {
+  it("reads the schedule's moment on the club's clock, whatever the offset", () => {
+    expect(clubTime("2026-11-25T09:00:00+01:00")).toBe("Wed 25 Nov 2026, 09:00");
+    expect(clubTime("2026-03-29T09:00:00+02:00")).toBe("Sun 29 Mar 2026, 09:00");
+    expect(clubTime("2026-11-22T20:00:00Z")).toBe("Sun 22 Nov 2026, 20:00");
   });
 });

@@ -46,6 +46,18 @@ function Timeline({ slug }: { slug: string }) {
   );
 }
 
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** A moment as the API sends it (the club's wall clock, with its UTC offset), read on that clock:
+ * "Wed 25 Nov 2026, 09:00" whatever the browser's time zone. */
+export function clubTime(moment: string): string {
+  const [date = "", time = ""] = moment.split("T");
+  const [year = 0, month = 1, day = 1] = date.split("-").map(Number);
+  const weekday = WEEKDAYS[new Date(Date.UTC(year, month - 1, day)).getUTCDay()];
+  return `${weekday} ${day} ${MONTHS[month - 1]} ${year}, ${time.slice(0, 5)}`;
+}
+
 /** The umpire's day controls: start the campaign, dawn the next day, open the next segment. */
 export function DayControls({ campaign }: { campaign: Schemas["Campaign"] }) {
   const queryClient = useQueryClient();
@@ -141,7 +153,8 @@ export function DashboardPage() {
         <dd>{sideName(campaign, campaign.initiative_side)}</dd>
         <dt>Next club night</dt>
         <dd>
-          <Masked value={campaign.next_club_night} hidden="not scheduled" />
+          {/* When the club schedule next starts the night phase: the moment its beat acts on. */}
+          <Masked value={campaign.next_night_phase && clubTime(campaign.next_night_phase)} hidden="not scheduled" />
         </dd>
       </dl>
       <h2>Sides</h2>

@@ -142,6 +142,7 @@ function ForceNode({ force, campaign }: { force: Schemas["ForceTree"]; campaign:
           <Masked value={force.arrival_status_label} />
           {force.arrival_day ? `, day ${force.arrival_day}` : ""}
           {force.arrival_zone ? `, ${force.arrival_zone}` : ""}
+          {force.deployment_zone ? ` (${force.deployment_zone})` : ""}
         </dd>
         <dt>Mobility</dt>
         <dd>
