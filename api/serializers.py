@@ -499,6 +499,8 @@ class RollSerializer(serializers.ModelSerializer[models.RollRecord]):
             "line",
             "changes",
             "override_of",
+            "visibility",
+            "side",
             "actor",
             "request_id",
             "created_at",
@@ -523,6 +525,8 @@ class EventSerializer(serializers.ModelSerializer[models.Event]):
             "message",
             "before",
             "after",
+            "visibility",
+            "side",
             "created_at",
         ]
 
