@@ -17,7 +17,6 @@ from tests.api.world import (
     AXIS_ONLY,
     PLAYERS,
     READ,
-    UMPIRE_ONLY,
     WRITE_REFUSED,
     Role,
     World,
@@ -248,7 +247,7 @@ def test_detail_rows_a_role_may_not_see_are_404(world):
     allied_event = world.campaign.events.filter(object_type="Side", object_id=world.allied.pk).first()
     allied_report = models.NightReport.objects.get(side=world.allied)
     operation = world.campaign.operations.get()
-    everybody, umpire, axis_only, allies_only, players = READ, UMPIRE_ONLY, AXIS_ONLY, ALLIES_ONLY, PLAYERS
+    everybody, axis_only, allies_only, players = READ, AXIS_ONLY, ALLIES_ONLY, PLAYERS
     cases = [
         (world.url("battalion-detail", pk=a2.pk), axis_only),
         (world.url("battalion-detail", pk=l1.pk), players),
