@@ -18,6 +18,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaign import models
+from campaign.access import EVENT_VISIBILITY
 from campaign.choices import ArrivalStatus, EventVerb, OperationKind, Visibility
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
@@ -155,13 +156,13 @@ def _roll_side_id(roll: models.RollRecord) -> int | None:
 
 def _event_side_id(event: models.Event) -> int | None:
     """The side an event is about, from its subject."""
-    subject_model = {"Side": models.Side, "Force": models.Force, "Battalion": models.Battalion}.get(
-        event.object_type
-    )
-    if subject_model is None:
-        return None
-    subject = subject_model.objects.get(pk=event.object_id)
-    return int(subject.pk) if isinstance(subject, models.Side) else int(subject.side_id)
+    if event.object_type == "Side" or event.object_id is None:
+        return event.object_id
+    if event.object_type == "Force":
+        return models.Force.objects.get(pk=event.object_id).side_id
+    if event.object_type == "Battalion":
+        return models.Battalion.objects.get(pk=event.object_id).side_id
+    return None
 
 
 def test_the_world_has_rows_of_every_owner_for_both_sides(seen):
@@ -286,3 +287,8 @@ def test_a_player_reads_their_sides_rolls_what_both_sides_see_and_that_the_night
     assert watcher.get(world.url("event-detail", pk=night_done.pk)).status_code == 200
     assert watcher.get(world.url("roll-detail", pk=carry_over["Axis"].pk)).status_code == 404
     assert watcher.get(world.url("roll-detail", pk=table[0].pk)).status_code == 200
+
+
+def test_every_event_verb_says_who_reads_it():
+    assert set(EVENT_VISIBILITY) == set(EventVerb)
+    assert Visibility.BATTLE not in EVENT_VISIBILITY.values()
