@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from api.models import CampaignAPIKey
 from campaign import models
+from campaign.access import Reader
 from campaign.choices import MemberRole
 
 CAMPAIGN_KWARG = "campaign_slug"
@@ -73,6 +74,11 @@ class CampaignAccess:
     @property
     def is_player(self) -> bool:
         return self.player_side_id is not None
+
+    @property
+    def reader(self) -> Reader:
+        """Who reads, for the roll log's and the timeline's visibility (``campaign.access``)."""
+        return Reader(umpire=self.is_umpire, side_id=self.player_side_id)
 
     def sees_in_full(self, side_id: int) -> bool:
         return self.is_umpire or side_id == self.player_side_id

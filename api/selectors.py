@@ -17,17 +17,11 @@ from django.utils import timezone
 from api.models import CampaignAPIKey
 from api.permissions import CampaignAccess, api_key_role
 from campaign import models, selectors
-from campaign.choices import ArrivalStatus, DayStatus, EventVerb, MemberRole, OperationKind
+from campaign.access import events_readable, rolls_readable
+from campaign.choices import ArrivalStatus, DayStatus, MemberRole, OperationKind
 
 # Enemy forces are seen only once they are on the table: never in reserve or on their way.
 PRESENT = (ArrivalStatus.ON_TABLE, ArrivalStatus.ARRIVED)
-# Timeline entries every member may read: they carry only what the table shows.
-PUBLIC_VERBS = (
-    EventVerb.CAMPAIGN_STARTED,
-    EventVerb.DAY_DAWNED,
-    EventVerb.SEGMENT_ADVANCED,
-    EventVerb.NIGHT_PHASE_STARTED,
-)
 NOTHING = Q(pk__in=[])
 
 
@@ -194,44 +188,21 @@ def battles(access: CampaignAccess) -> QuerySet[models.Battle]:
 
 
 def rolls(access: CampaignAccess) -> QuerySet[models.RollRecord]:
-    """Umpires: the whole roll log. Players: rolls of their own units and own set-up rolls."""
-    queryset = models.RollRecord.objects.filter(campaign=access.campaign)
-    own_side = access.own_side
-    if not access.is_umpire:
-        if own_side is None:
-            return queryset.none()
-        own_battles = Q(battle__attacker_id=own_side.pk) | Q(battle__defender_id=own_side.pk)
-        # Set-up rolls are labelled "procedure@Side" per side, bare when rolled once for both.
-        own_setup = own_battles & (
-            Q(changes__setup__endswith=f"@{own_side.name}")
-            | (Q(changes__has_key="setup") & ~Q(changes__setup__icontains="@"))
-        )
-        queryset = queryset.filter(
-            Q(battalion__side_id=own_side.pk) | Q(force__side_id=own_side.pk) | own_setup
-        )
-    return queryset.select_related("day", "segment", "battalion", "actor")
+    """Umpires: the whole roll log. Others: public rolls, players also their side's (campaign.access)."""
+    return (
+        models.RollRecord.objects.filter(campaign=access.campaign)
+        .filter(rolls_readable(access.reader))
+        .select_related("day", "segment", "battalion", "actor")
+    )
 
 
 def events(access: CampaignAccess) -> QuerySet[models.Event]:
-    """Umpires: the whole timeline. Others: public entries, players also their own side's."""
-    queryset = models.Event.objects.filter(campaign=access.campaign)
-    side_id = access.player_side_id
-    if not access.is_umpire:
-        visible = Q(verb__in=PUBLIC_VERBS)
-        if side_id is not None:
-            visible |= (
-                Q(object_type=models.Side.__name__, object_id=side_id)
-                | Q(
-                    object_type=models.Force.__name__,
-                    object_id__in=models.Force.objects.filter(side_id=side_id).values("pk"),
-                )
-                | Q(
-                    object_type=models.Battalion.__name__,
-                    object_id__in=models.Battalion.objects.filter(side_id=side_id).values("pk"),
-                )
-            )
-        queryset = queryset.filter(visible)
-    return queryset.select_related("actor")
+    """Umpires: the whole timeline. Others: public entries, players also their side's (campaign.access)."""
+    return (
+        models.Event.objects.filter(campaign=access.campaign)
+        .filter(events_readable(access.reader))
+        .select_related("actor")
+    )
 
 
 def operations(access: CampaignAccess) -> QuerySet[models.Operation]:

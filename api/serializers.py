@@ -547,6 +547,8 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
             "line",
             "changes",
             "override_of",
+            "visibility",
+            "side",
             "actor",
             "request_id",
             "created_at",
@@ -576,6 +578,8 @@ class EventSerializer(LabelledModelSerializer[models.Event]):
             "message",
             "before",
             "after",
+            "visibility",
+            "side",
             "created_at",
         ]
 

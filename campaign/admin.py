@@ -725,7 +725,7 @@ def _dice_text(roll: Mapping[str, Any]) -> str:
 @admin.register(models.RollRecord)
 class RollRecordAdmin(ReadOnlyAdmin[models.RollRecord]):
     list_display = ("id", "created_at", "campaign", "day", "procedure", "line", "actor")
-    list_filter = ("campaign", "procedure", "day__number")
+    list_filter = ("campaign", "procedure", "day__number", "visibility")
     search_fields = ("line", "procedure", "stream", "request_id")
     list_select_related = ("campaign", "day", "actor")
     fieldsets = (
@@ -746,6 +746,8 @@ class RollRecordAdmin(ReadOnlyAdmin[models.RollRecord]):
                     "request_id",
                     "created_at",
                     "override_of",
+                    "visibility",
+                    "side",
                 )
             },
         ),
@@ -820,7 +822,7 @@ class RollRecordAdmin(ReadOnlyAdmin[models.RollRecord]):
 @admin.register(models.Event)
 class EventAdmin(ReadOnlyAdmin[models.Event]):
     list_display = ("id", "created_at", "campaign", "day_number", "verb", "object_repr", "message", "actor")
-    list_filter = ("campaign", "verb", "object_type", "day_number")
+    list_filter = ("campaign", "verb", "object_type", "day_number", "visibility")
     search_fields = ("message", "object_repr", "request_id")
     list_select_related = ("campaign", "actor")
     fields = (
@@ -835,6 +837,8 @@ class EventAdmin(ReadOnlyAdmin[models.Event]):
         "object_repr",
         "actor",
         "request_id",
+        "visibility",
+        "side",
     )
     readonly_fields = ("before_after",)
 

@@ -132,6 +132,19 @@ class NightOrderKind(models.TextChoices):
     DETACH = "detach", "Detach stand"
 
 
+class Visibility(models.TextChoices):
+    """Who reads a roll record or an event besides the umpires (``campaign.access``)."""
+
+    PUBLIC = "public", "Every member"
+    BATTLE = "battle", "The sides in its battle"
+    SIDE = "side", "Its side"
+    UMPIRE = "umpire", "Umpires only"
+
+
+# An event is about the whole campaign, one side or the umpires: never a battle's sides.
+EVENT_VISIBILITY_CHOICES = [(v.value, v.label) for v in Visibility if v is not Visibility.BATTLE]
+
+
 class EventVerb(models.TextChoices):
     CAMPAIGN_CREATED = "campaign.created"
     CAMPAIGN_STARTED = "campaign.started"

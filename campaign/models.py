@@ -398,11 +398,29 @@ class RollRecord(models.Model):
     override_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.RESTRICT, related_name="overrides"
     )
+    # Who reads it besides the umpires (campaign.access): every member, its battle's sides, or its side.
+    visibility = models.CharField(
+        max_length=6, choices=choices.Visibility.choices, default=choices.Visibility.UMPIRE
+    )
+    side = models.ForeignKey(
+        Side, null=True, blank=True, on_delete=models.CASCADE, related_name="rolls", help_text="its owner"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
         indexes = [models.Index(fields=["campaign", "procedure"]), models.Index(fields=["campaign", "id"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(visibility=choices.Visibility.SIDE, side__isnull=False)
+                | ~Q(visibility=choices.Visibility.SIDE) & Q(side__isnull=True),
+                name="roll_of_a_side_names_it",
+            ),
+            models.CheckConstraint(
+                condition=~Q(visibility=choices.Visibility.BATTLE) | Q(battle__isnull=False),
+                name="roll_of_a_battles_sides_names_it",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.line
@@ -422,11 +440,25 @@ class Event(models.Model):
     message = models.TextField()
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+    # Who reads it besides the umpires: set by audit.event_record from its verb (EVENT_VISIBILITY).
+    visibility = models.CharField(
+        max_length=6, choices=choices.EVENT_VISIBILITY_CHOICES, default=choices.Visibility.UMPIRE
+    )
+    side = models.ForeignKey(
+        Side, null=True, blank=True, on_delete=models.CASCADE, related_name="events", help_text="its owner"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
         indexes = [models.Index(fields=["campaign", "id"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(visibility=choices.Visibility.SIDE, side__isnull=False)
+                | Q(visibility__in=[choices.Visibility.PUBLIC, choices.Visibility.UMPIRE], side__isnull=True),
+                name="event_of_a_side_names_it",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.message

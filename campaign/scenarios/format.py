@@ -93,13 +93,13 @@ TALLY = Level(models.SideDayTally, ("strength", "activation_points", "barrage_ro
 BATTLE = Level(models.Battle, ("sector", "battle_type", "status", "setup", "report"))
 ROLL = Level(
     models.RollRecord,
-    ("procedure", "stream", "inputs", "result", "line", "changes", "request_id", "created_at"),
+    ("procedure", "stream", "inputs", "result", "line", "changes", "request_id", "visibility", "created_at"),
 )
 EVENT = Level(
     models.Event,
     (
         "verb", "request_id", "day_number", "object_type", "object_repr", "message", "before", "after",
-        "created_at",
+        "visibility", "created_at",
     ),
 )  # fmt: skip
 OPERATION = Level(
@@ -337,6 +337,7 @@ def schema_build() -> dict[str, Any]:
                 "battalion": _key("battalion code", nullable=True),
                 "actor": _key("username", nullable=True),
                 "override_of": _key("index in state.rolls of the roll this one overrides", "integer", True),
+                "side": _key("the side that owns it: a side name, with visibility side", nullable=True),
             },
             description="one recorded die roll",
             required=(INSERT_STAMPED,),
@@ -346,6 +347,7 @@ def schema_build() -> dict[str, Any]:
             {
                 "actor": _key("username", nullable=True),
                 "object_key": _key("the subject's natural key (docs/scenario-format.md)", nullable=True),
+                "side": _key("the side that owns it: a side name, with visibility side", nullable=True),
             },
             description="one timeline entry",
             required=(INSERT_STAMPED,),

@@ -20,7 +20,7 @@ from typing import Any
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from campaign import models
-from campaign.choices import MemberRole
+from campaign.choices import MemberRole, Visibility
 from campaign.scenarios import schema_load
 from campaign.scenarios.format import segment_key, stand_keys
 from campaign.services.rules import rule_switch_issues
@@ -338,7 +338,20 @@ def _roll_issues(rolls: Sequence[Mapping[str, Any]], index: PackIndex) -> Iterat
         override_of = roll.get("override_of")
         if override_of is not None and not (0 <= override_of < len(rolls) and override_of != i):
             yield ScenarioIssue(f"{path}.override_of", f"{override_of} is not the index of another roll")
+        yield from _owner_issues(path, roll, index)
+        if roll.get("visibility") == Visibility.BATTLE and roll.get("battle") is None:
+            yield ScenarioIssue(f"{path}.battle", "a roll read by its battle's sides needs its battle")
         yield from _timestamp(f"{path}.created_at", roll["created_at"])
+
+
+def _owner_issues(path: str, entry: Mapping[str, Any], index: PackIndex) -> Iterator[ScenarioIssue]:
+    """A roll or event of a side names its side; any other names none."""
+    side = entry.get("side")
+    yield from _reference(f"{path}.side", side, index.sides, "side")
+    if entry.get("visibility") == Visibility.SIDE and side is None:
+        yield ScenarioIssue(f"{path}.side", "a roll or event read by its side names the side")
+    elif entry.get("visibility") != Visibility.SIDE and side is not None:
+        yield ScenarioIssue(f"{path}.side", "only a roll or event read by its side names a side")
 
 
 def _event_issues(events: Sequence[Mapping[str, Any]], index: PackIndex) -> Iterator[ScenarioIssue]:
@@ -348,6 +361,7 @@ def _event_issues(events: Sequence[Mapping[str, Any]], index: PackIndex) -> Iter
         kind = event["object_type"]
         if kind in subjects:
             yield from _reference(f"{path}.object_key", event.get("object_key"), subjects[kind], kind)
+        yield from _owner_issues(path, event, index)
         yield from _timestamp(f"{path}.created_at", event["created_at"])
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from campaign import models
+from campaign.access import Owner
 from campaign.choices import ActivationState, CampaignStatus, DayStatus, EventVerb
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
@@ -184,7 +185,7 @@ def activation_spend(
             rolls += run.records(
                 campaign,
                 actor,
-                RollContext(day=day, battalion=battalion),
+                RollContext(day=day, battalion=battalion, owner=Owner.side(side.pk)),
                 {"activation": ActivationState.ACTIVATED if success else ActivationState.GONE_TO_GROUND},
             )
             if not success:

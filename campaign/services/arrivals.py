@@ -16,6 +16,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from campaign import models
+from campaign.access import Owner
 from campaign.choices import ArrivalStatus, EventVerb, Mobility, OperationKind
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.errors import ConflictError
@@ -75,7 +76,7 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
     force = models.Force.objects.select_for_update().get(pk=int(step.split(":")[1]))
     if force.arrival_status != ArrivalStatus.ROLLING:
         return {}
-    context = RollContext(day=operation.day, segment=segment, force=force)
+    context = RollContext(day=operation.day, segment=segment, force=force, owner=Owner.side(force.side_id))
     stream = ("day", operation.day.number, "segment", segment.segment, "arrival", force.pk)
     leader = {"leader_rating": force.leader_rating, "force_name": force.name}
     if force.availability == UNSPECIFIED_RESERVE:
@@ -212,18 +213,13 @@ def arrivals_finish(operation: models.Operation) -> dict[str, Any]:
         )
         for side in operation.campaign.sides.order_by("pk")
     )
-    arrived = [
-        a["force"]
-        for part in sides.values()
-        for a in part.get("arrivals", [])
-        if a["arrival_status"] == ArrivalStatus.ARRIVED
-    ]
+    # Every member reads it: which forces arrived each side learns from its own report.
+    segment = f", {operation.segment.segment}" if operation.segment else ""
     event_record(
         operation.campaign,
         EventVerb.ARRIVALS_RESOLVED,
         operation,
-        f"Arrival rolls resolved: {', '.join(arrived) or 'no force arrived'}",
+        f"Arrival rolls of day {operation.day.number}{segment} resolved",
         SYSTEM_ACTOR,
-        after=sides,
     )
     return {}

@@ -21,6 +21,7 @@ from django.utils import timezone
 from psycopg.copy import QueuedLibpqWriter
 
 from campaign import models
+from campaign.access import UMPIRES, Owner, event_owner
 from campaign.choices import EventVerb
 from campaign.services.webhooks import webhook_deliveries_create
 from rules_engine.results import Outcome, to_jsonable
@@ -59,7 +60,10 @@ def event_record(
     *,
     before: Mapping[str, Any] | None = None,
     after: Mapping[str, Any] | None = None,
+    owner: Owner | None = None,
 ) -> models.Event:
+    """Record an event, read by ``owner``, else as its verb says (``campaign.access.EVENT_VISIBILITY``)."""
+    owner = owner or event_owner(verb, subject)
     event = models.Event.objects.create(
         campaign=campaign,
         verb=verb,
@@ -72,6 +76,8 @@ def event_record(
         message=message,
         before=to_jsonable(before) if before is not None else None,
         after=to_jsonable(after) if after is not None else None,
+        visibility=owner.visibility,
+        side_id=owner.side_id,
     )
     webhook_deliveries_create(event)
     return event
@@ -79,13 +85,14 @@ def event_record(
 
 @dataclass(frozen=True)
 class RollContext:
-    """Where a roll belongs on the campaign timeline."""
+    """Where a roll belongs on the campaign timeline, and who reads it besides the umpires."""
 
     day: models.CampaignDay | None = None
     segment: models.DaySegmentRecord | None = None
     battle: models.Battle | None = None
     force: models.Force | None = None
     battalion: models.Battalion | None = None
+    owner: Owner = UMPIRES
 
 
 def roll_records_build(
@@ -124,6 +131,8 @@ def roll_record_rows(
         "changes": to_jsonable(changes),
         "actor_id": actor.user_id,
         "request_id": actor.request_id,
+        "visibility": context.owner.visibility.value,
+        "side_id": context.owner.side_id,
     }
     rows = []
     for roll in outcome.roll_results():

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Count
 
 from campaign import models
+from campaign.access import BATTLE_SIDES, Owner
 from campaign.choices import BattleStatus, CampaignStatus, EventVerb, StandStatus
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
@@ -213,8 +214,10 @@ def battle_setup(
                 strength = run.outcome
             elif isinstance(run.outcome.outcome, AirSuperiority):
                 air = run.outcome.outcome
+            # A side's own set-up rolls are its secrets; those rolled once are both sides' (C-13).
+            owner = Owner.side(side.pk) if side else BATTLE_SIDES
             rolls += run.records(
-                campaign, actor, RollContext(day=battle.day, battle=battle), {"setup": label}
+                campaign, actor, RollContext(day=battle.day, battle=battle, owner=owner), {"setup": label}
             )
     unknown = sorted(set(given) - set(setup) - {k.split("@")[0] for k in setup})
     if unknown:

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Count
 
 from campaign import models
+from campaign.access import PUBLIC
 from campaign.choices import ArrivalStatus, CampaignStatus, DayStatus, EventVerb, StandStatus, StandType
 from campaign.services.arrivals import arrivals_start
 from campaign.services.audit import Actor, RollContext, event_record
@@ -70,7 +71,7 @@ def _segment_open(
 ) -> models.DaySegmentRecord:
     """Roll initiative, wind and turns for ``segment`` as the profile says."""
     record = models.DaySegmentRecord.objects.create(day=day, segment=segment.value, order=order)
-    context = RollContext(day=day, segment=record)
+    context = RollContext(day=day, segment=record, owner=PUBLIC)  # both sides see them at the table
     stream = ("day", day.number, "segment", segment.name.lower())
     sides = list(campaign.sides.order_by("pk"))
     forces = _forces_on_table(campaign)
@@ -272,7 +273,7 @@ def day_dawn(
         run = procedure_run(campaign, weather_key, {}, ("day", number, "weather"))
         day.weather = run.outcome.outcome.value
         models.RollRecord.objects.bulk_create(
-            run.records(campaign, actor, RollContext(day=day), {"weather": day.weather})
+            run.records(campaign, actor, RollContext(day=day, owner=PUBLIC), {"weather": day.weather})
         )
     _deploy(campaign, deployments, actor)
     event_record(

@@ -20,6 +20,7 @@ from django.db.models import Count, F, Q, QuerySet
 from django.db.models.sql import UpdateQuery
 
 from campaign import models
+from campaign.access import Owner
 from campaign.choices import (
     ActivationState,
     ArrivalStatus,
@@ -270,7 +271,7 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
             rows = run.rows(
                 campaign,
                 SYSTEM_ACTOR,
-                RollContext(day=day, battalion=battalion),
+                RollContext(day=day, battalion=battalion, owner=Owner.side(battalion.side_id)),
                 {"replaced": result.replaced, "extra_stands_lost": len(extra)},
             )
             write_rolls(rows)
@@ -407,7 +408,7 @@ def _night_command(operation: models.Operation) -> dict[str, Any]:
         rolls += run.rows(
             campaign,
             SYSTEM_ACTOR,
-            RollContext(day=operation.day, force=force),
+            RollContext(day=operation.day, force=force, owner=Owner.side(force.side_id)),
             {"arrival_status": ArrivalStatus.IN_RESERVE} if leaves else {},
         )
         side = part["sides"].setdefault(str(force.side_id), {"command_rolls": [], "forces_removed": []})
@@ -461,7 +462,7 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
             rolls += run.rows(
                 campaign,
                 SYSTEM_ACTOR,
-                RollContext(day=operation.day),
+                RollContext(day=operation.day, owner=Owner.side(side.pk)),
                 {"activation_points": side.activation_points},
             )
         else:  # no carry-over roll in this campaign: saved points are kept, up to the cap
@@ -500,7 +501,7 @@ def _ammo(operation: models.Operation) -> dict[str, Any]:
         rolls += run.rows(
             campaign,
             SYSTEM_ACTOR,
-            RollContext(day=operation.day, battalion=battalion),
+            RollContext(day=operation.day, battalion=battalion, owner=Owner.side(battalion.side_id)),
             {"ammo_low_markers": battalion.ammo_low_markers},
         )
     models.Battalion.objects.bulk_update(battalions, ["ammo_low_markers"])
@@ -593,8 +594,8 @@ def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
         operation,
         f"Night phase of day {day.number} done",
         SYSTEM_ACTOR,
-        # The headline per side; each battalion's lines stay in the night reports and the roll log.
-        after={r.side.name: {k: v for k, v in r.body.items() if k != "battalions"} for r in reports},
+        # Every member reads it: what each side learnt stays in its night report.
+        after={"day": day.number, "reports": len(reports)},
     )
     transaction.on_commit(lambda: _notify(operation))
     return {}

@@ -10,7 +10,8 @@ from django.db import models as db_models
 from django.db import transaction
 
 from campaign import models
-from campaign.choices import EventVerb
+from campaign.access import UMPIRES, Owner
+from campaign.choices import EventVerb, Visibility
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_save
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
@@ -82,9 +83,24 @@ def roll_override(
         actor_id=actor.user_id,
         request_id=actor.request_id,
         override_of=record,
+        visibility=record.visibility,  # read by whoever reads the roll it overrides
+        side_id=record.side_id,
     )
     campaign_save(campaign)
+    # An event is never a battle's sides': an override of a set-up roll rolled for both is the umpire's.
+    owner = (
+        UMPIRES
+        if record.visibility == Visibility.BATTLE
+        else Owner(Visibility(record.visibility), record.side_id)
+    )
     event_record(
-        campaign, EventVerb.ROLL_OVERRIDDEN, target, override.line, actor, before=before, after=dict(changes)
+        campaign,
+        EventVerb.ROLL_OVERRIDDEN,
+        target,
+        override.line,
+        actor,
+        before=before,
+        after=dict(changes),
+        owner=owner,
     )
     return override

@@ -351,6 +351,7 @@ class _PackLoader:
                 force=_known(self.forces, entry.get("force")),
                 battalion=_known(self.battalions, entry.get("battalion")),
                 actor_id=_known(self.users, entry.get("actor")),
+                side=_known(self.sides, entry.get("side")),
                 **_values(ROLL, entry),
             )
             for entry in entries
@@ -438,6 +439,7 @@ class _PackLoader:
                     campaign=self.campaign,
                     actor_id=_known(self.users, entry.get("actor")),
                     object_id=subject.pk if subject is not None else None,
+                    side=_known(self.sides, entry.get("side")),
                     **_values(EVENT, entry),
                 )
             )
@@ -696,6 +698,7 @@ class _CampaignWriter:
                 **_plain(ROLL, roll),
                 "actor": _known(self.usernames, roll.actor_id),
                 "override_of": _known(roll_indexes, roll.override_of_id),
+                "side": _known(self.side_names, roll.side_id),
             }
             for roll in self.rolls
         ]
@@ -758,6 +761,7 @@ class _CampaignWriter:
                 **_plain(EVENT, event),
                 "object_key": keys.get(event.object_type, {}).get(event.object_id or 0),
                 "actor": _known(self.usernames, event.actor_id),
+                "side": _known(self.side_names, event.side_id),
             }
             for event in self.events
         ]

@@ -9,16 +9,14 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from api.pagination import PagePagination
-from api.selectors import PUBLIC_VERBS
 from campaign import models
-from campaign.choices import EventVerb
+from campaign.choices import EventVerb, Visibility
 from tests.api.world import (
     ALLIED_ACTIVATION_POINTS,
     ALLIES_ONLY,
     AXIS_ONLY,
     PLAYERS,
     READ,
-    UMPIRE_ONLY,
     WRITE_REFUSED,
     Role,
     World,
@@ -200,19 +198,21 @@ def test_night_reports_rolls_and_events_of_a_player_are_their_sides(world):
 
     umpire_rolls = rows(world, Role.UMPIRE, "roll-list")
     axis_rolls = rows(world, Role.AXIS_PLAYER, "roll-list")
-    assert {"gb.night_replacements", "gb.weather", "pk.wind"} <= {r["procedure"] for r in umpire_rolls}
-    assert {r["procedure"] for r in axis_rolls} == {"gb.night_replacements"}
-    assert {r["battalion"] for r in axis_rolls} == world.codes("A")
-    assert rows(world, Role.OBSERVER, "roll-list") == []
+    public = {"gb.weather", "pk.wind", "pk.initiative"}
+    assert {"gb.night_replacements", *public} <= {r["procedure"] for r in umpire_rolls}
+    assert {r["procedure"] for r in axis_rolls} == {"gb.night_replacements", *public}
+    assert {r["battalion"] for r in axis_rolls if r["battalion"]} == world.codes("A")
+    assert {r["procedure"] for r in rows(world, Role.OBSERVER, "roll-list")} == public
 
     allied_events = rows(world, Role.ALLIED_PLAYER, "event-list")
-    own = [e for e in allied_events if e["verb"] not in PUBLIC_VERBS]
+    own = [e for e in allied_events if e["visibility"] != Visibility.PUBLIC]
     assert own
     assert all(e["object_type"] == "Side" and e["object_id"] == world.allied.pk for e in own)
     assert {e["verb"] for e in rows(world, Role.OBSERVER, "event-list")} == {
         EventVerb.DAY_DAWNED,
         EventVerb.SEGMENT_ADVANCED,
         EventVerb.NIGHT_PHASE_STARTED,
+        EventVerb.NIGHT_PHASE_DONE,
     }
 
 
@@ -247,7 +247,7 @@ def test_detail_rows_a_role_may_not_see_are_404(world):
     allied_event = world.campaign.events.filter(object_type="Side", object_id=world.allied.pk).first()
     allied_report = models.NightReport.objects.get(side=world.allied)
     operation = world.campaign.operations.get()
-    everybody, umpire, axis_only, allies_only, players = READ, UMPIRE_ONLY, AXIS_ONLY, ALLIES_ONLY, PLAYERS
+    everybody, axis_only, allies_only, players = READ, AXIS_ONLY, ALLIES_ONLY, PLAYERS
     cases = [
         (world.url("battalion-detail", pk=a2.pk), axis_only),
         (world.url("battalion-detail", pk=l1.pk), players),
@@ -259,7 +259,7 @@ def test_detail_rows_a_role_may_not_see_are_404(world):
         (world.url("battle-detail", pk=world.fought.pk), players),
         (world.url("night-report-detail", pk=allied_report.pk), allies_only),
         (world.url("roll-detail", pk=a2_roll.pk), axis_only),
-        (world.url("roll-detail", pk=weather.pk), umpire),
+        (world.url("roll-detail", pk=weather.pk), everybody),
         (world.url("event-detail", pk=dawn.pk), everybody),
         (world.url("event-detail", pk=allied_event.pk), allies_only),
         (world.url("day-detail", number=1), everybody),

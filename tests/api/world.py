@@ -12,7 +12,7 @@ the enemy.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,11 +105,13 @@ def api_key_client(key: str) -> APIClient:
     return client
 
 
-def build_world(battalions_per_side: int = 3) -> World:
+def build_world(battalions_per_side: int = 3, optional_rules: Sequence[str] = ()) -> World:
     campaign = campaign_with_sides(battalions_per_side=battalions_per_side, stands_per_battalion=4)
     # One seed for every world: its dice (weather, night replacements) must not depend
     # on how many campaigns earlier tests made.
-    models.Campaign.objects.filter(pk=campaign.pk).update(rng_seed=WORLD_SEED)
+    models.Campaign.objects.filter(pk=campaign.pk).update(
+        rng_seed=WORLD_SEED, optional_rules=list(optional_rules)
+    )
     axis, allied = campaign.sides.get(name="Axis"), campaign.sides.get(name="Allied")
     models.Side.objects.filter(pk=axis.pk).update(fog_of_war=AXIS_FOG)
     models.Side.objects.filter(pk=allied.pk).update(

@@ -404,6 +404,9 @@ def test_export_import_export_round_trips_the_whole_malta_campaign(malta):
     assert len(overrides) == 1
     assert state["rolls"][overrides[0]["override_of"]]["procedure"] == "pk.segment_turns"
     assert {r["actor"] for r in state["rolls"]} == {"umpire", None}  # the night phase rolls as the system
+    owners = {("public", None), ("battle", None), ("side", "Axis"), ("side", "Allied")}
+    assert {(r["visibility"], r["side"]) for r in state["rolls"]} == owners  # kept by the round trip below
+    assert ("side", "Allied") in {(e["visibility"], e["side"]) for e in state["events"]}
     devons = next(b for b in _battalions(exported) if b["code"] == "E1")
     assert {s["label"]: s["status"] for s in devons["stands"]}["A Coy"] == StandStatus.DESTROYED
     assert EventVerb.CAMPAIGN_IMPORTED not in {e["verb"] for e in state["events"]}
@@ -586,3 +589,30 @@ def test_the_equipment_migration_loads_every_chart_row_and_reverses():
     assert "Weapon/Armor Data" in matilda.source
     six_pounder = models.Equipment.objects.get(key="at-gun/any/45-59mm-6-pounder")
     assert (six_pounder.nation, six_pounder.data["calibre_min_mm"], six_pounder.data["gun"]) == ("", 45, "M")
+
+
+def test_a_roll_or_event_of_a_side_names_that_side_and_no_other_does(malta):
+    roll = {"procedure": "gb.weather", "stream": "day/1/weather", "inputs": {}, "result": {}, "line": "C"}
+    roll["created_at"] = "1942-07-10T06:00:00+00:00"
+    event = {"verb": "day.dawned", "object_type": "Campaign", "object_repr": "Malta", "message": "Dawn"}
+    event["created_at"] = roll["created_at"]
+    malta["state"] = {
+        "rolls": [
+            {**roll, "visibility": "side"},
+            {**roll, "visibility": "public", "side": "Axis"},
+            {**roll, "visibility": "side", "side": "Vichy"},
+            {**roll, "visibility": "battle"},
+            {**roll, "visibility": "side", "side": "Axis"},
+        ],
+        "events": [{**event, "visibility": "side"}, {**event, "visibility": "side", "side": "Allied"}],
+    }
+
+    issues = {issue.path: issue.message for issue in scenario_validate(malta)}
+
+    assert issues == {
+        "state.rolls[0].side": "a roll or event read by its side names the side",
+        "state.rolls[1].side": "only a roll or event read by its side names a side",
+        "state.rolls[2].side": "no side 'Vichy' in this pack",
+        "state.rolls[3].battle": "a roll read by its battle's sides needs its battle",
+        "state.events[0].side": "a roll or event read by its side names the side",
+    }

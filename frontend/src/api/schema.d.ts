@@ -1370,9 +1370,21 @@ export interface components {
             message: string;
             before?: unknown;
             after?: unknown;
+            visibility?: components["schemas"]["EventVisibilityEnum"];
+            /** @description the label people read for the code beside it */
+            readonly visibility_label: string;
+            /** @description its owner */
+            side?: number | null;
             /** Format: date-time */
             readonly created_at: string;
         };
+        /**
+         * @description * `public` - Every member
+         *     * `side` - Its side
+         *     * `umpire` - Umpires only
+         * @enum {string}
+         */
+        EventVisibilityEnum: "public" | "side" | "umpire";
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Force: {
             readonly id: number;
@@ -1959,6 +1971,11 @@ export interface components {
             /** @description what this roll changed: field → value */
             changes?: unknown;
             override_of?: number | null;
+            visibility?: components["schemas"]["RollVisibilityEnum"];
+            /** @description the label people read for the code beside it */
+            readonly visibility_label: string;
+            /** @description its owner */
+            side?: number | null;
             readonly actor: string | null;
             request_id?: string;
             /** Format: date-time */
@@ -1977,6 +1994,14 @@ export interface components {
             };
             reason: string;
         };
+        /**
+         * @description * `public` - Every member
+         *     * `battle` - The sides in its battle
+         *     * `side` - Its side
+         *     * `umpire` - Umpires only
+         * @enum {string}
+         */
+        RollVisibilityEnum: "public" | "battle" | "side" | "umpire";
         /** @description A table or procedure of the rules catalog (``rules_engine.catalog``). */
         RuleEntry: {
             key: string;

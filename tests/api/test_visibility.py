@@ -1,0 +1,294 @@
+"""Who reads which rolls, events and reports (rules notes C-13), by every kind of reader.
+
+The world has, for both sides, rolls of every owner: public (weather, wind, initiative),
+the two sides of a battle (set-up rolls made once), one side (replacements, carry-over,
+arrival rolls, its own set-up rolls) and the umpires alone; events of every owner; and
+night and arrival reports of both sides. Each reader gets every list and every detail:
+a list holds exactly the rows the reader may read and none of the other side's, and a
+detail answers 200 or 404 (never 403: a hidden row does not exist for the reader).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from campaign import models
+from campaign.access import EVENT_VISIBILITY
+from campaign.choices import ArrivalStatus, EventVerb, OperationKind, Visibility
+from campaign.services.api_keys import api_key_create
+from campaign.services.audit import Actor
+from campaign.services.battles import battle_setup
+from campaign.services.days import segment_advance
+from campaign.services.operations import operation_run
+from tests.api.world import ACTOR, READ, Role, World, api_key_client, build_world
+
+pytestmark = pytest.mark.django_db
+
+CARRY_OVER = "gb.activation_carry_over"
+ARRIVAL_PROCEDURES = {"pk.force_availability", "pk.arrival", "pk.deployment"}
+EVERYTHING = {"page_size": 500}
+
+
+class Reader(enum.Enum):
+    UMPIRE = "umpire"
+    UMPIRE_KEY = "write-granted API key"
+    AXIS_PLAYER = "Axis player"
+    ALLIED_PLAYER = "Allied player"
+    OBSERVER = "observer"
+    AXIS_KEY = "read-only API key of the Axis"
+    ALLIED_KEY = "read-only API key of the Allies"
+    CAMPAIGN_KEY = "read-only API key of no side"
+    ANONYMOUS = "anonymous"
+
+
+@dataclass
+class VisibilityWorld:
+    world: World
+    clients: dict[Reader, APIClient]
+
+    @property
+    def sides(self) -> dict[str, models.Side]:
+        return {"Axis": self.world.axis, "Allied": self.world.allied}
+
+    def reader_side(self, reader: Reader) -> int | None:
+        return {
+            Reader.AXIS_PLAYER: self.world.axis.pk,
+            Reader.AXIS_KEY: self.world.axis.pk,
+            Reader.ALLIED_PLAYER: self.world.allied.pk,
+            Reader.ALLIED_KEY: self.world.allied.pk,
+        }.get(reader)
+
+
+def _reserve_due(world: World, side: models.Side) -> models.Force:
+    return models.Force.objects.create(
+        campaign=world.campaign,
+        side=side,
+        name=f"{side.name} reserve",
+        nation=side.nations[0],
+        arrival_status=ArrivalStatus.SCHEDULED,
+        arrival_day=2,
+    )
+
+
+def build_visibility_world() -> VisibilityWorld:
+    world = build_world(optional_rules=[CARRY_OVER])  # the night of day 1 rolls each side's carry-over
+    campaign = world.campaign
+    for side in (world.axis, world.allied):
+        _reserve_due(world, side)
+    segment_advance(campaign.pk, ACTOR)  # the reserves fall due: their arrival rolls start
+    operation_run(campaign.operations.get(kind=OperationKind.ARRIVALS).pk)
+    battle_setup(world.planned.pk, ACTOR, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}})
+    # A roll for the umpires alone, as an imported pack may hold.
+    weather = campaign.rolls.filter(procedure="gb.weather").first()
+    assert weather is not None
+    weather.pk, weather.visibility = None, Visibility.UMPIRE
+    weather.save()
+
+    umpire = Actor(user=world.users[Role.UMPIRE])
+    keys = {
+        Reader.UMPIRE_KEY: api_key_create(campaign.pk, umpire, name="Umpire's tool", can_write=True)[1],
+        Reader.AXIS_KEY: api_key_create(campaign.pk, umpire, name="Axis tracker", side_id=world.axis.pk)[1],
+        Reader.ALLIED_KEY: world.keys[Role.ALLIED_KEY],
+        Reader.CAMPAIGN_KEY: api_key_create(campaign.pk, umpire, name="Club page")[1],
+    }
+    clients = {reader: api_key_client(key) for reader, key in keys.items()}
+    for reader, role in (
+        (Reader.UMPIRE, Role.UMPIRE),
+        (Reader.AXIS_PLAYER, Role.AXIS_PLAYER),
+        (Reader.ALLIED_PLAYER, Role.ALLIED_PLAYER),
+        (Reader.OBSERVER, Role.OBSERVER),
+        (Reader.ANONYMOUS, Role.ANONYMOUS),
+    ):
+        clients[reader] = world.client(role)
+    return VisibilityWorld(world, clients)
+
+
+@pytest.fixture
+def seen() -> VisibilityWorld:
+    return build_visibility_world()
+
+
+# What each reader may read, written out here rather than asked of campaign.access.
+
+
+def _may_read_roll(seen: VisibilityWorld, reader: Reader, roll: models.RollRecord) -> bool:
+    if reader in (Reader.UMPIRE, Reader.UMPIRE_KEY):
+        return True
+    side_id = seen.reader_side(reader)
+    battle_sides = {roll.battle.attacker_id, roll.battle.defender_id} if roll.battle else set()
+    return {
+        Visibility.PUBLIC: True,
+        Visibility.BATTLE: side_id in battle_sides,
+        Visibility.SIDE: side_id is not None and side_id == roll.side_id,
+        Visibility.UMPIRE: False,
+    }[Visibility(roll.visibility)]
+
+
+def _may_read_event(seen: VisibilityWorld, reader: Reader, event: models.Event) -> bool:
+    if reader in (Reader.UMPIRE, Reader.UMPIRE_KEY):
+        return True
+    side_id = seen.reader_side(reader)
+    return event.visibility == Visibility.PUBLIC or (side_id is not None and event.side_id == side_id)
+
+
+def _may_read_report(seen: VisibilityWorld, reader: Reader, report: models.NightReport) -> bool:
+    return reader in (Reader.UMPIRE, Reader.UMPIRE_KEY) or report.side_id == seen.reader_side(reader)
+
+
+def _roll_side_id(roll: models.RollRecord) -> int | None:
+    """The side a roll is about, from what it was rolled for (not from its owner)."""
+    if roll.battalion is not None:
+        return roll.battalion.side_id
+    if roll.force is not None:
+        return roll.force.side_id
+    if roll.procedure == CARRY_OVER:
+        return models.Side.objects.get(campaign=roll.campaign, name=roll.inputs["side"]).pk
+    label = str(roll.changes.get("setup", ""))
+    if "@" in label:
+        return models.Side.objects.get(campaign=roll.campaign, name=label.partition("@")[2]).pk
+    return None
+
+
+def _event_side_id(event: models.Event) -> int | None:
+    """The side an event is about, from its subject."""
+    if event.object_type == "Side" or event.object_id is None:
+        return event.object_id
+    if event.object_type == "Force":
+        return models.Force.objects.get(pk=event.object_id).side_id
+    if event.object_type == "Battalion":
+        return models.Battalion.objects.get(pk=event.object_id).side_id
+    return None
+
+
+def test_the_world_has_rows_of_every_owner_for_both_sides(seen):
+    world = seen.world
+    rolls = list(world.campaign.rolls.select_related("battalion", "force"))
+    for side in (world.axis, world.allied):
+        own = {r.procedure for r in rolls if r.visibility == Visibility.SIDE and r.side_id == side.pk}
+        assert {"gb.night_replacements", CARRY_OVER, "n43.air_presence"} <= own, side.name
+        assert own & ARRIVAL_PROCEDURES, side.name
+        assert all(_roll_side_id(r) == side.pk for r in rolls if r.side_id == side.pk)
+        events = world.campaign.events.filter(visibility=Visibility.SIDE, side=side)
+        assert {EventVerb.BATTLE_REPORTED, EventVerb.ARRIVAL_DUE} <= set(
+            events.values_list("verb", flat=True)
+        )
+        kinds = set(models.NightReport.objects.filter(side=side).values_list("operation__kind", flat=True))
+        assert kinds == {OperationKind.NIGHT_PHASE, OperationKind.ARRIVALS}
+    public = {r.procedure for r in rolls if r.visibility == Visibility.PUBLIC}
+    assert {"gb.weather", "pk.wind", "pk.initiative"} <= public
+    assert {r.procedure for r in rolls if r.visibility == Visibility.BATTLE} >= {"n43.air_superiority"}
+    assert any(r.visibility == Visibility.UMPIRE for r in rolls)
+    event_owners = set(world.campaign.events.values_list("visibility", flat=True))
+    assert event_owners == {Visibility.PUBLIC, Visibility.SIDE, Visibility.UMPIRE}
+    assert world.campaign.events.filter(
+        verb=EventVerb.NIGHT_PHASE_DONE, visibility=Visibility.PUBLIC
+    ).exists()
+
+
+def _listed(client: APIClient, url: str) -> list[dict[str, Any]]:
+    response = client.get(url, EVERYTHING)
+    assert response.status_code == 200, (url, response.status_code)
+    body = response.json()
+    assert body.get("next") is None, f"{url} needs a larger page"
+    results: list[dict[str, Any]] = body["results"]
+    return results
+
+
+@pytest.mark.parametrize("reader", list(Reader), ids=lambda r: r.name.lower())
+def test_each_list_holds_exactly_what_the_reader_may_read_and_nothing_of_the_other_side(seen, reader):
+    world, client = seen.world, seen.clients[reader]
+    rolls = list(world.campaign.rolls.select_related("battle", "battalion", "force"))
+    events = list(world.campaign.events.all())
+    reports = list(models.NightReport.objects.filter(operation__campaign=world.campaign))
+    lists = {
+        "roll-list": {r.pk for r in rolls if _may_read_roll(seen, reader, r)},
+        "event-list": {e.pk for e in events if _may_read_event(seen, reader, e)},
+        "night-report-list": {r.pk for r in reports if _may_read_report(seen, reader, r)},
+    }
+    if reader is Reader.ANONYMOUS:
+        for name in lists:
+            assert client.get(world.url(name)).status_code == READ[Role.ANONYMOUS], name
+        return
+
+    side_id = seen.reader_side(reader)
+    enemy = {s.pk for s in seen.sides.values()} - {side_id} if side_id is not None else set()
+    about = {
+        "roll-list": {r.pk: _roll_side_id(r) for r in rolls},
+        "event-list": {e.pk: _event_side_id(e) for e in events},
+        "night-report-list": {r.pk: r.side_id for r in reports},
+    }
+    for name, expected in lists.items():
+        listed = _listed(client, world.url(name))
+        assert {row["id"] for row in listed} == expected, f"{name} as {reader.value}"
+        if reader in (Reader.UMPIRE, Reader.UMPIRE_KEY):
+            continue
+        other_sides = {row["id"] for row in listed if row["side"] in enemy or about[name][row["id"]] in enemy}
+        assert not other_sides, f"{name} as {reader.value} holds the other side's rows {sorted(other_sides)}"
+        if side_id is None:  # observers and a key of no side read public rows only
+            assert all(row.get("visibility", Visibility.PUBLIC) == Visibility.PUBLIC for row in listed), name
+
+
+@pytest.mark.parametrize("reader", list(Reader), ids=lambda r: r.name.lower())
+def test_each_detail_answers_200_to_who_may_read_it_and_404_to_any_other_member(seen, reader):
+    world, client = seen.world, seen.clients[reader]
+    details = [
+        (world.url("roll-detail", pk=r.pk), r.procedure, _may_read_roll(seen, reader, r))
+        for r in world.campaign.rolls.select_related("battle")
+    ]
+    details += [
+        (world.url("event-detail", pk=e.pk), e.verb, _may_read_event(seen, reader, e))
+        for e in world.campaign.events.all()
+    ]
+    details += [
+        (
+            world.url("night-report-detail", pk=r.pk),
+            f"{r.operation.kind} report",
+            _may_read_report(seen, reader, r),
+        )
+        for r in models.NightReport.objects.filter(operation__campaign=world.campaign).select_related(
+            "operation"
+        )
+    ]
+    wrong = []
+    for url, what, readable in details:
+        expected = READ[Role.ANONYMOUS] if reader is Reader.ANONYMOUS else 200 if readable else 404
+        status = client.get(url).status_code
+        if status != expected:
+            wrong.append(f"{what} {url}: {status}, expected {expected}")
+    assert not wrong, f"as {reader.value}:\n" + "\n".join(wrong)
+
+
+def test_a_player_reads_their_sides_rolls_what_both_sides_see_and_that_the_night_is_done():
+    """Issue 13, point 8: the own side's carry-over roll, weather, wind and initiative, and
+    ``night.done`` were 404 to a player."""
+    world = build_world(optional_rules=[CARRY_OVER])
+    rolls = world.campaign.rolls
+    carry_over = {
+        name: rolls.filter(procedure=CARRY_OVER, inputs__side=name).first() for name in ("Axis", "Allied")
+    }
+    table = [rolls.filter(procedure=p).first() for p in ("gb.weather", "pk.wind", "pk.initiative")]
+    night_done = world.campaign.events.get(verb=EventVerb.NIGHT_PHASE_DONE)
+
+    for role, own, enemy in ((Role.AXIS_PLAYER, "Axis", "Allied"), (Role.ALLIED_PLAYER, "Allied", "Axis")):
+        client = world.client(role)
+        assert client.get(world.url("roll-detail", pk=carry_over[own].pk)).status_code == 200, role
+        assert client.get(world.url("roll-detail", pk=carry_over[enemy].pk)).status_code == 404, role
+        for roll in table:
+            assert roll is not None
+            assert client.get(world.url("roll-detail", pk=roll.pk)).status_code == 200, (role, roll.procedure)
+        assert client.get(world.url("event-detail", pk=night_done.pk)).status_code == 200, role
+        assert night_done.after is None or enemy not in night_done.after
+    watcher = world.client(Role.OBSERVER)
+    assert watcher.get(world.url("event-detail", pk=night_done.pk)).status_code == 200
+    assert watcher.get(world.url("roll-detail", pk=carry_over["Axis"].pk)).status_code == 404
+    assert watcher.get(world.url("roll-detail", pk=table[0].pk)).status_code == 200
+
+
+def test_every_event_verb_says_who_reads_it():
+    assert set(EVENT_VISIBILITY) == set(EventVerb)
+    assert Visibility.BATTLE not in EVENT_VISIBILITY.values()
