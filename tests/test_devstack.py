@@ -20,6 +20,7 @@ import pytest
 
 from config.devstack import free_port, port_open
 from config.network import lan_addresses
+from tests.processes import alive, tree
 
 ROOT = Path(__file__).resolve().parent.parent
 STOP_SECONDS = 10  # the issue's acceptance: nothing the launcher started remains after 10 s
@@ -33,43 +34,6 @@ pytestmark = [
         reason="the web app is not built (frontend/dist): `make test` builds it",
     ),
 ]
-
-
-def process_table() -> dict[int, tuple[int, str, str]]:
-    """Every live process: pid -> (parent pid, start time, state), from /proc."""
-    table = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:  # exited meanwhile
-            continue
-        fields = stat.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
-        table[int(entry.name)] = (int(fields[1]), fields[19], fields[0])
-    return table
-
-
-def tree(roots: list[int]) -> set[tuple[int, str]]:
-    """The roots and all their descendants, as (pid, start time): a reused pid is another process."""
-    table = process_table()
-    found: set[tuple[int, str]] = set()
-    pending = [pid for pid in roots if pid in table]
-    while pending:
-        pid = pending.pop()
-        found.add((pid, table[pid][1]))
-        pending.extend(child for child, (parent, _, _) in table.items() if parent == pid)
-    return found
-
-
-def alive(processes: set[tuple[int, str]]) -> set[tuple[int, str]]:
-    table = process_table()
-    # A zombie has stopped: only its parent (maybe a container's init) has not collected it.
-    return {
-        (pid, start)
-        for pid, start in processes
-        if pid in table and table[pid][1] == start and table[pid][2] != "Z"
-    }
 
 
 @dataclass
