@@ -42,7 +42,7 @@ def maintenance() -> psycopg.Connection[tuple[object, ...]]:
 def databases_like(prefix: str) -> list[str]:
     with maintenance() as conn:
         rows = conn.execute("SELECT datname FROM pg_database WHERE starts_with(datname, %s)", [prefix])
-        return [row[0] for row in rows]
+        return [str(row[0]) for row in rows]
 
 
 @pytest.fixture
