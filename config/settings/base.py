@@ -93,7 +93,8 @@ CACHES = {
     "default": {
         "BACKEND": "config.cache.SharedClientRedisCache",
         "LOCATION": REDIS_URL,
-        "KEY_PREFIX": "campaign-cache",
+        # Two services sharing one Redis database keep apart by prefix (the benchmarks do).
+        "KEY_PREFIX": env("CACHE_KEY_PREFIX", "campaign-cache"),
         "TIMEOUT": 3600,
     }
 }
@@ -148,6 +149,8 @@ REST_FRAMEWORK = {
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
+# The queue tasks wait in; two services sharing one Redis database keep apart by name (the benchmarks do).
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", "celery")
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -24,7 +24,6 @@ import json
 import multiprocessing
 import os
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,9 +35,8 @@ from typing import Any
 import django
 import orjson
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-# A broker database of its own: the night phase below runs in this process, never on a worker.
-os.environ["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0] + "/13"
+from tests.benchmarks.isolation import own_services
+
 django.setup()
 
 from django.conf import settings  # noqa: E402
@@ -46,7 +44,6 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from campaign import models  # noqa: E402
@@ -57,8 +54,7 @@ from campaign.services.battles import battle_create, battle_report  # noqa: E402
 from campaign.services.days import day_dawn  # noqa: E402
 from campaign.services.night import night_phase_start  # noqa: E402
 from campaign.services.operations import operation_run  # noqa: E402
-from config.celery_app import app as celery_app  # noqa: E402
-from config.devstack import BIN, ROOT, free_port, port_open  # noqa: E402
+from config.devstack import BIN, STOP_SIGNALS, free_port, port_open, start_group, stop_groups  # noqa: E402
 from tests.campaign.factories import campaign_with_sides  # noqa: E402
 from tests.conftest import worker_database_url  # noqa: E402
 
@@ -68,6 +64,7 @@ ITERATIONS = 300
 HTTP_SECONDS = 5.0
 GUNICORN_WORKERS = 2
 CLIENT_PROCESSES = 4
+GUNICORN_STOP_SECONDS = 15.0  # its graceful stop of the workers, before they are killed
 BENCH = Actor(request_id="bench")
 # The rows the status is computed from: every stand of the force, with its battalion.
 FLOOR_SQL = """
@@ -143,7 +140,7 @@ def in_process(url: str, client: Client, force: models.Force) -> dict[str, Any]:
         orjson.dumps(payload)
 
     def cold() -> None:
-        cache.clear()  # this run's own Redis database: nothing else lives there
+        cache.version += 1  # every entry missed, the session's too, as after a flush of the cache
         client.get(url)
 
     cold_seconds = per_call(ITERATIONS, cold)
@@ -179,7 +176,7 @@ def gunicorn(app: str, env: dict[str, str]) -> Iterator[int]:
         "--threads=2",
         "--log-level=warning",
     ]
-    process = subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
+    process = start_group(command, env)
     try:
         deadline = time.monotonic() + 30
         while not port_open("127.0.0.1", port):
@@ -188,8 +185,7 @@ def gunicorn(app: str, env: dict[str, str]) -> Iterator[int]:
             time.sleep(0.1)
         yield port
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+        stop_groups([process], grace=GUNICORN_STOP_SECONDS)
 
 
 def _client_loop(port: int, path: str, headers: dict[str, str], seconds: float) -> int:
@@ -208,8 +204,14 @@ def _client_loop(port: int, path: str, headers: dict[str, str], seconds: float) 
     return done
 
 
+def _default_signals() -> None:
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def requests_per_second(port: int, path: str, headers: dict[str, str]) -> float:
-    with multiprocessing.get_context("fork").Pool(CLIENT_PROCESSES) as pool:
+    # The clients die of a stop signal; the benchmark's own process cleans up.
+    with multiprocessing.get_context("fork").Pool(CLIENT_PROCESSES, initializer=_default_signals) as pool:
         pool.starmap(_client_loop, [(port, path, headers, 1.0)] * CLIENT_PROCESSES)  # warm-up
         done = pool.starmap(_client_loop, [(port, path, headers, HTTP_SECONDS)] * CLIENT_PROCESSES)
     return sum(done) / HTTP_SECONDS
@@ -251,9 +253,7 @@ def _rate(endpoint_rps: float, bare_rps: float) -> dict[str, float]:
 
 
 def main() -> int:
-    connection.settings_dict["NAME"] = "campaign_bench_force_status"
-    old = setup_databases(verbosity=0, interactive=False)
-    try:
+    with own_services("force_status"):
         force, player = division()
         _, api_key = api_key_create(force.campaign_id, BENCH, name="bench poller", side_id=force.side_id)
         client = Client(HTTP_HOST="localhost")  # in ALLOWED_HOSTS, as "testserver" is not
@@ -261,10 +261,6 @@ def main() -> int:
         url = reverse("api:force-force-status", kwargs={"campaign_slug": force.campaign.slug, "pk": force.pk})
         process = in_process(url, client, force)
         http = over_http(url, client, api_key)
-    finally:
-        connections.close_all()
-        teardown_databases(old, verbosity=0)
-        celery_app.control.purge()
     report = {
         "force_status": {"in_process": process, "http": http},
         "targets": {

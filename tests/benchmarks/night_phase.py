@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import resource
 import statistics
 import sys
@@ -27,13 +26,12 @@ from typing import Any
 
 import django
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-# A broker database of its own: no worker listens there, so this process runs the night itself.
-os.environ["REDIS_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0] + "/14"
+from tests.benchmarks.isolation import own_services
+
 django.setup()
 
 from django.db import connection, transaction  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from campaign import models  # noqa: E402
 from campaign.choices import CampaignStatus, StandStatus  # noqa: E402
@@ -43,7 +41,6 @@ from campaign.services.days import day_dawn  # noqa: E402
 from campaign.services.night import night_phase_start  # noqa: E402
 from campaign.services.operations import operation_run  # noqa: E402
 from campaign.services.scenario import scenario_import  # noqa: E402
-from config.celery_app import app as celery_app  # noqa: E402
 
 REPEATS = {2_000: 5, 20_000: 3}  # fresh campaigns per size: the small one is cheap to build
 BENCH = Actor(request_id="bench")
@@ -98,7 +95,7 @@ def night(stands: int, repeat: int) -> tuple[float, int, int, float]:
             "pk", flat=True
         )
     )
-    operation = night_phase_start(campaign.pk, BENCH)  # its task goes to the bench's own broker db
+    operation = night_phase_start(campaign.pk, BENCH)  # its task waits in the run's own queue
     rolls_before = campaign.rolls.count()
     gc.collect()
     start = time.perf_counter()
@@ -128,15 +125,9 @@ def measure(stands: int) -> dict[str, Any]:
 
 
 def main() -> int:
-    # A database of its own beside the configured one, so runs on other databases do not collide.
-    connection.settings_dict["NAME"] += "_bench"
-    old = setup_databases(verbosity=0, interactive=False)
-    try:
+    with own_services("night"):
         autovacuum_off()
         results = [measure(size) for size in REPEATS]
-    finally:
-        teardown_databases(old, verbosity=0)
-        celery_app.control.purge()
     small, large = results
     report = {
         "night_phase": results,

