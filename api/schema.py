@@ -126,10 +126,20 @@ ERROR_EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             ),
         },
     },
-    "403": {
+    "401": {
         "anonymous": {
-            "summary": "Not logged in",
+            "summary": "Not logged in, and no API key",
             "value": error_body("not_authenticated", "Authentication credentials were not provided."),
+        },
+        "key": {
+            "summary": "A revoked, expired or mistyped API key",
+            "value": error_body("api_key_invalid", "Unknown or revoked API key."),
+        },
+    },
+    "403": {
+        "csrf": {
+            "summary": "A session's write without its CSRF token",
+            "value": error_body("permission_denied", "CSRF Failed: CSRF token missing."),
         },
         "role": {
             "summary": "Not an umpire",
@@ -168,6 +178,7 @@ WRITE_METHODS = {"post", "put", "patch", "delete"}
 
 
 def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> Iterator[str]:
+    yield "401"  # a bad API key is refused everywhere, even where no login is needed
     yield "403"
     # A path naming a row, or a page past the last (DRF's page number pagination).
     if "{" in path or any(p.get("name") == "page" for p in operation.get("parameters", [])):
@@ -181,6 +192,12 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> Iterat
     yield "500"
 
 
+CHALLENGE_HEADER = {
+    "schema": {"type": "string"},
+    "description": '`Api-Key realm="api"`: log in (session) or send a campaign\'s API key',
+}
+
+
 def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Every operation documents the error shape for the errors it can answer."""
     result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
@@ -188,15 +205,14 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             for status in _error_statuses(path, method, operation):
-                operation["responses"].setdefault(
-                    status,
-                    {
-                        "description": "Error",
-                        "content": {
-                            "application/json": {"schema": reference, "examples": ERROR_EXAMPLES[status]}
-                        },
-                    },
-                )
+                examples = ERROR_EXAMPLES[status]
+                response: dict[str, Any] = {
+                    "description": "Error",
+                    "content": {"application/json": {"schema": reference, "examples": examples}},
+                }
+                if status == "401":
+                    response["headers"] = {"WWW-Authenticate": CHALLENGE_HEADER}
+                operation["responses"].setdefault(status, response)
     return result
 
 

@@ -126,10 +126,12 @@ EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBacken
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "umpire@campaign.local")
 
 REST_FRAMEWORK = {
-    # Session first: its (absent) WWW-Authenticate keeps refusals 403, whatever the scheme.
+    # The key first: DRF takes a 401's WWW-Authenticate from the first class (sessions have
+    # none, which would turn every refusal into a 403). A request without a key falls through
+    # to the browser's session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "api.authentication.CampaignAPIKeyAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

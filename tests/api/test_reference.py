@@ -11,9 +11,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from api.serializers import RuleEntrySerializer
-
 from rules_engine import catalog
 from rules_engine.results import RuleSystem
+from tests.api.world import AUTHENTICATE_CHALLENGE
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,8 @@ def client() -> APIClient:
 def test_reference_data_needs_a_login():
     for name in ("api:equipment-list", "api:rule-list"):
         response = APIClient().get(reverse(name))
-        assert response.status_code == 403
+        assert response.status_code == 401
+        assert response["WWW-Authenticate"] == AUTHENTICATE_CHALLENGE
         assert response.json()["error"]["code"] == "not_authenticated"
 
 

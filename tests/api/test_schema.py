@@ -50,10 +50,11 @@ def test_every_operation_documents_the_error_shape(schema):
     }
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
-            for status in ("403", "500"):
+            for status in ("401", "403", "500"):
                 content = operation["responses"][status]["content"]["application/json"]
                 assert content["schema"] == error, (method, path, status)
                 assert content["examples"], (method, path, status)
+            assert "WWW-Authenticate" in operation["responses"]["401"]["headers"], (method, path)
             if method == "post":
                 assert {"400", "409"} <= set(operation["responses"]), (method, path)
 
