@@ -11,9 +11,15 @@ import enum
 
 from django.db import models
 
+from rules_engine.vocab import DaySegment
+
 
 def enum_choices(enumeration: type[enum.Enum]) -> list[tuple[str, str]]:
     return [(str(member.value), str(member.value)) for member in enumeration]
+
+
+# The segments a roll can be filed under, the night's included (the roll log's filter).
+DAY_SEGMENT_CHOICES = enum_choices(DaySegment)
 
 
 class CampaignStatus(models.TextChoices):

@@ -145,6 +145,41 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
 }
 
+# The OpenAPI document, served at /api/v1/schema/ and written by the stock
+# `manage.py spectacular`: one configuration for both. Hooks, the API key scheme and
+# examples are in api/schema.py.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Campaign service API",
+    "VERSION": "1.0.0",
+    "DESCRIPTION": (
+        "Campaigns, orders of battle, force status, battles, night phases and the roll log of a "
+        "club's WWII miniature wargames campaign. Session authentication (send the `csrftoken` "
+        "cookie's value as `X-CSRFToken` on writes), or a campaign's API key "
+        "(`Authorization: Api-Key <key>`). Every error answers "
+        '`{"error": {"code", "message", "fields", "rule"}}`. Quick start: docs/api.md.'
+    ),
+    "COMPONENT_SPLIT_REQUEST": True,
+    "PREPROCESSING_HOOKS": ["api.schema.exclude_schema_views"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.add_error_responses",
+    ],
+    # Several models have a "status" (or "kind") with different choices: name each enum.
+    "ENUM_NAME_OVERRIDES": {
+        "CampaignStatusEnum": "campaign.choices.CampaignStatus",
+        "BattleStatusEnum": "campaign.choices.BattleStatus",
+        "StandStatusEnum": "campaign.choices.StandStatus",
+        "DayStatusEnum": "campaign.choices.DayStatus",
+        "OperationStatusEnum": "campaign.choices.OperationStatus",
+        "OperationKindEnum": "campaign.choices.OperationKind",
+        "AttachmentKindEnum": "campaign.choices.AttachmentKind",
+        "GroupKindEnum": "campaign.choices.GroupKind",
+        "DaySegmentEnum": "campaign.choices.DAY_SEGMENT_CHOICES",
+        "DeliveryStatusEnum": "campaign.choices.DeliveryStatus",
+        "WebhookEventEnum": "campaign.choices.WEBHOOK_EVENT_CHOICES",
+    },
+}
+
 # Celery: JSON only; a task is acknowledged after it ran, and re-queued when its
 # worker dies, so every task must be safe to run twice (they are status-guarded).
 CELERY_BROKER_URL = REDIS_URL
