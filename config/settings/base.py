@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files: no CDN in a club hall
     "rest_framework_api_key",
     "campaign",
     "api",
@@ -178,6 +179,12 @@ SPECTACULAR_SETTINGS = {
         "DeliveryStatusEnum": "campaign.choices.DeliveryStatus",
         "WebhookEventEnum": "campaign.choices.WEBHOOK_EVENT_CHOICES",
     },
+    # /api/v1/docs/ and /redoc/ load their JavaScript from our static files (the sidecar
+    # package), and Swagger UI asks no online validator: both work without internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 # Celery: JSON only; a task is acknowledged after it ran, and re-queued when its

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,8 @@ from typing import Any
 
 import pytest
 import yaml
+from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -96,9 +99,33 @@ def test_retryable_writes_document_the_idempotency_key_and_examples(schema):
     assert status["responses"]["200"]["content"]["application/json"]["examples"]
 
 
-@pytest.mark.parametrize("name", ["api:swagger-ui", "api:redoc"])
-def test_documentation_pages_render(name):
-    response = APIClient().get(reverse(name))
+# As config.settings.production stores them: collected, hashed names, compressed.
+PRODUCTION_STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+ASSET_REFERENCE = re.compile(r"""(?:src|href)=["']([^"']+)["']""")
 
-    assert response.status_code == 200
-    assert reverse("api:schema") in response.content.decode()
+
+def test_documentation_pages_load_everything_from_this_server(settings, tmp_path):
+    """Issue 13, point 16: a club hall has no internet, so no CDN, fonts or online validator."""
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = PRODUCTION_STORAGES
+    call_command("collectstatic", "--noinput", "-v", "0")
+    browser = Client()  # after the settings: whitenoise indexes STATIC_ROOT as it starts
+
+    for name in ("api:swagger-ui", "api:redoc"):
+        page = browser.get(reverse(name))
+        html = page.content.decode()
+        assets = ASSET_REFERENCE.findall(html)
+
+        assert page.status_code == 200, name
+        assert reverse("api:schema") in html
+        assert not re.search(r"https?:|//[a-z]", html, re.IGNORECASE), f"{name} names another host"
+        assert any(asset.endswith(".js") for asset in assets), name
+        for asset in assets:
+            assert asset.startswith("/static/drf_spectacular_sidecar/"), asset
+            served = browser.get(asset)
+            assert served.status_code == 200, asset
+            assert b"".join(served.streaming_content), asset
+    assert '"validatorUrl": null' in browser.get(reverse("api:swagger-ui")).content.decode()
