@@ -9,11 +9,16 @@ from __future__ import annotations
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from rest_framework_api_key.models import APIKey
 
 from api.models import CampaignAPIKey
 from campaign.admin import ReadOnlyAdmin
 from campaign.services.api_keys import api_key_revoke
 from campaign.services.audit import Actor
+
+# The library's own admin lists its stock APIKey model, which this service never uses: one
+# "API keys" section, ours, which revokes through the service.
+admin.site.unregister(APIKey)
 
 
 @admin.register(CampaignAPIKey)

@@ -33,6 +33,11 @@ class CampaignAPIKeyAuthentication(BaseAuthentication):
 
     key_parser = KeyParser()
 
+    def authenticate_header(self, request: Request) -> str:
+        """The challenge of a 401. DRF asks only the first authentication class: this one, so
+        missing or bad credentials answer 401 (a session's CSRF failure stays 403)."""
+        return f'{self.key_parser.keyword} realm="api"'
+
     def authenticate(self, request: Request) -> tuple[AnonymousUser, CampaignAPIKey] | None:
         key = self.key_parser.get(request)
         if key is None:  # no Authorization header, or another scheme: not ours to judge

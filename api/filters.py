@@ -14,6 +14,7 @@ from django.db.models import Model, QuerySet
 
 from campaign import models
 from campaign.choices import (
+    DAY_SEGMENT_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     BattleStatus,
     DeliveryStatus,
@@ -24,7 +25,7 @@ from campaign.choices import (
     StandType,
     enum_choices,
 )
-from rules_engine.vocab import DaySegment, Nation
+from rules_engine.vocab import Nation
 
 AFTER_HELP = "only entries with a greater id: poll for what is new since the last one seen"
 
@@ -94,7 +95,7 @@ class NightReportFilter(filters.FilterSet):  # type: ignore[misc]
 
 class RollFilter(filters.FilterSet):  # type: ignore[misc]
     day = filters.NumberFilter(field_name="day__number", help_text="campaign day number")
-    segment = filters.ChoiceFilter(field_name="segment__segment", choices=enum_choices(DaySegment))
+    segment = filters.ChoiceFilter(field_name="segment__segment", choices=DAY_SEGMENT_CHOICES)
     battle = filters.NumberFilter(field_name="battle_id")
     force = filters.NumberFilter(field_name="force_id")
     battalion = filters.CharFilter(field_name="battalion__code", help_text="battalion code")

@@ -1,8 +1,8 @@
-"""The OpenAPI 3 document: settings, the error shape on every operation, examples.
+"""The OpenAPI 3 document: the API key scheme, the error shape on every operation, examples.
 
-The settings live here, applied by :class:`ApiSchemaGenerator`, so the served
-schema and ``manage.py spectacular --generator-class api.schema.ApiSchemaGenerator``
-are the same document.
+Its settings (title, enum names, these hooks) are ``SPECTACULAR_SETTINGS`` in
+``config.settings.base``, so the served schema and the stock
+``manage.py spectacular`` are the same document.
 """
 
 from __future__ import annotations
@@ -11,48 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.generators import SchemaGenerator
-from drf_spectacular.settings import patched_settings
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter
-from rest_framework.request import Request
 
 from api.errors import error_body
 from api.idempotency import HEADER as IDEMPOTENCY_HEADER
 from api.idempotency import REPLAYED_HEADER
-from campaign.choices import WEBHOOK_EVENT_CHOICES, enum_choices
-from rules_engine.vocab import DaySegment
-
-SCHEMA_SETTINGS: dict[str, Any] = {
-    "TITLE": "Campaign service API",
-    "VERSION": "1.0.0",
-    "DESCRIPTION": (
-        "Campaigns, orders of battle, force status, battles, night phases and the roll log of a "
-        "club's WWII miniature wargames campaign. Session authentication (send the `csrftoken` "
-        "cookie's value as `X-CSRFToken` on writes), or a campaign's API key "
-        "(`Authorization: Api-Key <key>`). Every error answers "
-        '`{"error": {"code", "message", "fields", "rule"}}`. Quick start: docs/api.md.'
-    ),
-    "COMPONENT_SPLIT_REQUEST": True,
-    "PREPROCESSING_HOOKS": ["api.schema.exclude_schema_views"],
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "api.schema.add_error_responses",
-    ],
-    # Several models have a "status" (or "kind") with different choices: name each enum.
-    "ENUM_NAME_OVERRIDES": {
-        "CampaignStatusEnum": "campaign.choices.CampaignStatus",
-        "BattleStatusEnum": "campaign.choices.BattleStatus",
-        "StandStatusEnum": "campaign.choices.StandStatus",
-        "DayStatusEnum": "campaign.choices.DayStatus",
-        "OperationStatusEnum": "campaign.choices.OperationStatus",
-        "OperationKindEnum": "campaign.choices.OperationKind",
-        "AttachmentKindEnum": "campaign.choices.AttachmentKind",
-        "GroupKindEnum": "campaign.choices.GroupKind",
-        "DaySegmentEnum": enum_choices(DaySegment),
-        "DeliveryStatusEnum": "campaign.choices.DeliveryStatus",
-        "WebhookEventEnum": WEBHOOK_EVENT_CHOICES,
-    },
-}
 
 
 class CampaignAPIKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]  # registers it
@@ -68,13 +31,6 @@ class CampaignAPIKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-u
             "name": "Authorization",
             "description": "`Api-Key <key>`: a campaign's key, made by its umpire (docs/api.md)",
         }
-
-
-class ApiSchemaGenerator(SchemaGenerator):
-    def get_schema(self, request: Request | None = None, public: bool = False) -> dict[str, Any]:
-        with patched_settings(SCHEMA_SETTINGS):
-            schema: dict[str, Any] = super().get_schema(request, public)  # type: ignore[no-untyped-call]
-            return schema
 
 
 def exclude_schema_views(endpoints: list[tuple[Any, ...]], **kwargs: Any) -> list[tuple[Any, ...]]:
@@ -126,10 +82,20 @@ ERROR_EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             ),
         },
     },
-    "403": {
+    "401": {
         "anonymous": {
-            "summary": "Not logged in",
+            "summary": "Not logged in, and no API key",
             "value": error_body("not_authenticated", "Authentication credentials were not provided."),
+        },
+        "key": {
+            "summary": "A revoked, expired or mistyped API key",
+            "value": error_body("api_key_invalid", "Unknown or revoked API key."),
+        },
+    },
+    "403": {
+        "csrf": {
+            "summary": "A session's write without its CSRF token",
+            "value": error_body("permission_denied", "CSRF Failed: CSRF token missing."),
         },
         "role": {
             "summary": "Not an umpire",
@@ -168,6 +134,7 @@ WRITE_METHODS = {"post", "put", "patch", "delete"}
 
 
 def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> Iterator[str]:
+    yield "401"  # a bad API key is refused everywhere, even where no login is needed
     yield "403"
     # A path naming a row, or a page past the last (DRF's page number pagination).
     if "{" in path or any(p.get("name") == "page" for p in operation.get("parameters", [])):
@@ -181,6 +148,12 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> Iterat
     yield "500"
 
 
+CHALLENGE_HEADER = {
+    "schema": {"type": "string"},
+    "description": '`Api-Key realm="api"`: log in (session) or send a campaign\'s API key',
+}
+
+
 def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Every operation documents the error shape for the errors it can answer."""
     result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
@@ -188,15 +161,14 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             for status in _error_statuses(path, method, operation):
-                operation["responses"].setdefault(
-                    status,
-                    {
-                        "description": "Error",
-                        "content": {
-                            "application/json": {"schema": reference, "examples": ERROR_EXAMPLES[status]}
-                        },
-                    },
-                )
+                examples = ERROR_EXAMPLES[status]
+                response: dict[str, Any] = {
+                    "description": "Error",
+                    "content": {"application/json": {"schema": reference, "examples": examples}},
+                }
+                if status == "401":
+                    response["headers"] = {"WWW-Authenticate": CHALLENGE_HEADER}
+                operation["responses"].setdefault(status, response)
     return result
 
 

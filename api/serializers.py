@@ -25,6 +25,7 @@ from api.permissions import CAMPAIGN_KWARG, CampaignAccess
 from api.selectors import DayTallies, Statistics, summary_access
 from campaign import models
 from campaign.choices import (
+    DAY_SEGMENT_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     ActivationState,
     DayStatus,
@@ -37,9 +38,8 @@ from campaign.choices import (
 )
 from campaign.selectors import BattalionStatus, ForceStatus, club_schedule_next
 from rules_engine.results import RuleRef
-from rules_engine.vocab import DaySegment, SupplySituation, Weather
+from rules_engine.vocab import SupplySituation, Weather
 
-SEGMENT_CHOICES = enum_choices(DaySegment)
 STAND_TYPE_LABELS = labels_of(StandType.choices)
 
 _M = TypeVar("_M", bound=db_models.Model)
@@ -455,7 +455,7 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
     url = serializers.SerializerMethodField()
     day = serializers.IntegerField(source="day.number", read_only=True)
     segment = serializers.ChoiceField(
-        source="segment.segment", choices=SEGMENT_CHOICES, read_only=True, allow_null=True
+        source="segment.segment", choices=DAY_SEGMENT_CHOICES, read_only=True, allow_null=True
     )
     steps_done = serializers.SerializerMethodField()
     steps_total = serializers.SerializerMethodField()
@@ -521,7 +521,7 @@ class NightReportSerializer(LabelledModelSerializer[models.NightReport]):
 class RollSerializer(LabelledModelSerializer[models.RollRecord]):
     day = serializers.IntegerField(source="day.number", read_only=True, allow_null=True)
     segment = serializers.ChoiceField(
-        source="segment.segment", choices=SEGMENT_CHOICES, read_only=True, allow_null=True
+        source="segment.segment", choices=DAY_SEGMENT_CHOICES, read_only=True, allow_null=True
     )
     battalion = serializers.CharField(source="battalion.code", read_only=True, allow_null=True)
     rule = serializers.SerializerMethodField(

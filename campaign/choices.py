@@ -12,11 +12,15 @@ import enum
 
 from django.db import models
 
-from rules_engine.vocab import label_of
+from rules_engine.vocab import DaySegment, label_of
 
 
 def enum_choices(enumeration: type[enum.Enum]) -> list[tuple[str, str]]:
     return [(str(member.value), label_of(member)) for member in enumeration]
+
+
+# The segments a roll can be filed under, the night's included (the roll log's filter).
+DAY_SEGMENT_CHOICES = enum_choices(DaySegment)
 
 
 class CampaignStatus(models.TextChoices):

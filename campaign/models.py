@@ -577,6 +577,7 @@ class SideDayTally(models.Model):
     class Meta:
         ordering = ["day__number", "side"]
         constraints = [models.UniqueConstraint(fields=["side", "day"], name="one_tally_per_side_and_day")]
+        verbose_name_plural = "side day tallies"
 
     def __str__(self) -> str:
         return f"{self.side} at dawn of day {self.day.number}"
@@ -618,6 +619,7 @@ class WebhookDelivery(models.Model):
 
     class Meta:
         ordering = ["-id"]
+        verbose_name_plural = "webhook deliveries"
         constraints = [
             models.UniqueConstraint(fields=["subscription", "event"], name="one_delivery_per_event")
         ]

@@ -73,8 +73,6 @@ def generate_client(schema_file: Path = SCHEMA_FILE, types_file: Path = TYPES_FI
             "spectacular",
             "--format",
             "openapi-json",
-            "--generator-class",
-            "api.schema.ApiSchemaGenerator",
             "--file",
             str(schema_file),
         ],

@@ -11,8 +11,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Protocol
 
 from rules_engine.dice import DiceRoll
@@ -102,11 +104,22 @@ def _field_names(kind: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(kind))
 
 
+def fraction_jsonable(value: Fraction) -> dict[str, str | float]:
+    """A fraction as people write it and as a number: ``{"fraction": "1/2", "value": 0.5}``.
+
+    The text keeps it exact (a third stays ``"1/3"``); the float is for arithmetic.
+    """
+    return {"fraction": str(value), "value": float(value)}
+
+
 def to_jsonable(value: Any) -> Any:
-    """Enums to their values, dataclasses and mappings to dicts, tuples to lists."""
+    """Enums to their values, dataclasses and mappings to dicts, tuples to lists,
+    fractions by :func:`fraction_jsonable`, infinity to ``None``: what the CLI prints and
+    the API answers."""
     kind = type(value)
     if kind in _PLAIN:  # most values; checked first because the night phase converts thousands
-        return value
+        # JSON has no infinity: an unbounded band's top (math.inf) is null, "no limit".
+        return value if kind is not float or math.isfinite(value) else None
     # Exact dicts and lists next: the abstract Mapping check below is slow.
     if kind is dict:
         return {k if type(k) is str else str(to_jsonable(k)): to_jsonable(v) for k, v in value.items()}
@@ -122,6 +135,8 @@ def to_jsonable(value: Any) -> Any:
         return {str(to_jsonable(k)): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
         return [to_jsonable(v) for v in value]
+    if isinstance(value, Fraction):
+        return fraction_jsonable(value)
     return value
 
 

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files: no CDN in a club hall
     "rest_framework_api_key",
     "campaign",
     "api",
@@ -127,10 +128,12 @@ EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBacken
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "umpire@campaign.local")
 
 REST_FRAMEWORK = {
-    # Session first: its (absent) WWW-Authenticate keeps refusals 403, whatever the scheme.
+    # The key first: DRF takes a 401's WWW-Authenticate from the first class (sessions have
+    # none, which would turn every refusal into a 403). A request without a key falls through
+    # to the browser's session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "api.authentication.CampaignAPIKeyAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -142,6 +145,47 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "api.pagination.PagePagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+}
+
+# The OpenAPI document, served at /api/v1/schema/ and written by the stock
+# `manage.py spectacular`: one configuration for both. Hooks, the API key scheme and
+# examples are in api/schema.py.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Campaign service API",
+    "VERSION": "1.0.0",
+    "DESCRIPTION": (
+        "Campaigns, orders of battle, force status, battles, night phases and the roll log of a "
+        "club's WWII miniature wargames campaign. Session authentication (send the `csrftoken` "
+        "cookie's value as `X-CSRFToken` on writes), or a campaign's API key "
+        "(`Authorization: Api-Key <key>`). Every error answers "
+        '`{"error": {"code", "message", "fields", "rule"}}`. Quick start: docs/api.md.'
+    ),
+    "COMPONENT_SPLIT_REQUEST": True,
+    "PREPROCESSING_HOOKS": ["api.schema.exclude_schema_views"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.add_error_responses",
+    ],
+    # Several models have a "status" (or "kind") with different choices: name each enum.
+    "ENUM_NAME_OVERRIDES": {
+        "CampaignStatusEnum": "campaign.choices.CampaignStatus",
+        "BattleStatusEnum": "campaign.choices.BattleStatus",
+        "StandStatusEnum": "campaign.choices.StandStatus",
+        "DayStatusEnum": "campaign.choices.DayStatus",
+        "OperationStatusEnum": "campaign.choices.OperationStatus",
+        "OperationKindEnum": "campaign.choices.OperationKind",
+        "AttachmentKindEnum": "campaign.choices.AttachmentKind",
+        "GroupKindEnum": "campaign.choices.GroupKind",
+        "DaySegmentEnum": "campaign.choices.DAY_SEGMENT_CHOICES",
+        "DeliveryStatusEnum": "campaign.choices.DeliveryStatus",
+        "WebhookEventEnum": "campaign.choices.WEBHOOK_EVENT_CHOICES",
+    },
+    # /api/v1/docs/ and /redoc/ load their JavaScript from our static files (the sidecar
+    # package), and Swagger UI asks no online validator: both work without internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 # Celery: JSON only; a task is acknowledged after it ran, and re-queued when its

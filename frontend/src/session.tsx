@@ -1,11 +1,39 @@
 /** Who is signed in (GET /session/, which also sets the CSRF cookie), and the campaign in view. */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  MutationCache,
+  QueryCache,
+  QueryClient,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type DefaultOptions,
+} from "@tanstack/react-query";
 import { Navigate, useLocation, useOutletContext } from "react-router";
 import type { ReactNode } from "react";
-import { api, unwrap, type Schemas } from "./api/client";
+import { ApiError, api, unwrap, type Schemas } from "./api/client";
 import { ErrorNotice, Loading } from "./components/status";
 
 const SESSION_KEY = ["session"] as const;
+
+/**
+ * The app's query client. A 401 from any call means the session ended (it expired, or the
+ * user signed out in another tab): asking GET /session/ again lets RequireSession send them
+ * to the sign-in page. A 403 is a refusal to a signed-in user and is shown where it happened.
+ */
+export function createQueryClient(defaultOptions?: DefaultOptions): QueryClient {
+  const signedOut = (error: unknown, failed?: readonly unknown[]) => {
+    const isSessionQuery = failed?.[0] === SESSION_KEY[0];
+    if (error instanceof ApiError && error.status === 401 && !isSessionQuery) {
+      void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+    }
+  };
+  const queryClient: QueryClient = new QueryClient({
+    defaultOptions,
+    queryCache: new QueryCache({ onError: (error, query) => signedOut(error, query.queryKey) }),
+    mutationCache: new MutationCache({ onError: (error) => signedOut(error) }),
+  });
+  return queryClient;
+}
 
 export function useSession() {
   return useQuery({ queryKey: SESSION_KEY, queryFn: () => unwrap(api.GET("/api/v1/session/")) });

@@ -16,7 +16,7 @@ from typing import Any
 from rules_engine.dice import DiceKind, DiceSource, roll
 from rules_engine.great_battles.common import ref, roll_against
 from rules_engine.registry import procedure, table
-from rules_engine.results import Applies, Modifier, RollResult, RuleRef
+from rules_engine.results import Applies, Modifier, RollResult, RuleRef, fraction_jsonable
 
 APPROACH_RULE = ref("Drop Zone, 6.1 Approach Damage [pg 20, AL#1]")
 DRIFT_RULE = ref("Drop Zone, 6.2 Drift Distance [pg 20, AL#2]")
@@ -228,9 +228,9 @@ class Drift:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "north_inches": float(self.north_inches),
-            "east_inches": float(self.east_inches),
-            "factor": str(self.factor),
+            "north_inches": fraction_jsonable(self.north_inches),
+            "east_inches": fraction_jsonable(self.east_inches),
+            "factor": fraction_jsonable(self.factor),
             "roll": self.roll.to_dict(),
         }
 

@@ -18,7 +18,16 @@ from campaign import models
 from campaign.choices import EventVerb, MemberRole
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import API_KEY_ACTOR, Actor
-from tests.api.world import Role, World, api_key_client, build_world, matrix, query_count, strings
+from tests.api.world import (
+    AUTHENTICATE_CHALLENGE,
+    Role,
+    World,
+    api_key_client,
+    build_world,
+    matrix,
+    query_count,
+    strings,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +49,8 @@ def new_key(world: World, **scope: Any) -> tuple[CampaignAPIKey, str]:
 
 
 def refusal(response: Any) -> tuple[int, str]:
+    if response.status_code == 401:  # a refused credential names the scheme to use
+        assert response["WWW-Authenticate"] == AUTHENTICATE_CHALLENGE
     return response.status_code, response.json()["error"]["code"]
 
 
@@ -138,7 +149,7 @@ def test_a_revoked_key_is_refused_from_its_next_request(world):
 
     assert revoked.status_code == 200
     assert revoked.json()["revoked"] is True
-    assert refusal(key.get(world.url("campaign-detail"))) == (403, "api_key_invalid")
+    assert refusal(key.get(world.url("campaign-detail"))) == (401, "api_key_invalid")
     assert world.campaign.events.filter(
         verb=EventVerb.API_KEY_REVOKED, before__prefix=api_key.prefix
     ).exists()
@@ -154,7 +165,7 @@ def test_an_expired_key_is_refused(world):
 
     response = api_key_client(plain).get(world.url("campaign-detail"))
 
-    assert refusal(response) == (403, "api_key_expired")
+    assert refusal(response) == (401, "api_key_expired")
     assert "expired" in response.json()["error"]["message"]
 
 
@@ -175,8 +186,7 @@ def test_a_malformed_or_unknown_key_is_refused_in_the_error_shape(world, header)
 
     response = client.get(world.url("campaign-detail"))
 
-    assert response.status_code == 403
-    assert response.json()["error"]["code"] in {"api_key_invalid", "not_authenticated"}
+    assert refusal(response) in {(401, "api_key_invalid"), (401, "not_authenticated")}
 
 
 def test_a_key_with_a_wrong_secret_is_refused(world):
@@ -184,7 +194,7 @@ def test_a_key_with_a_wrong_secret_is_refused(world):
 
     response = api_key_client(f"{prefix}.{'x' * 32}").get(world.url("campaign-detail"))
 
-    assert refusal(response) == (403, "api_key_invalid")
+    assert refusal(response) == (401, "api_key_invalid")
 
 
 def test_a_key_of_one_campaign_finds_no_other(world):

@@ -260,7 +260,7 @@ def test_spends_are_listed_to_the_sides_players_and_the_umpire_only(world):
     )
 
     seen = {role: world.client(role).get(url) for role in READERS}
-    refused = assert_statuses(world, "get", url, {Role.ANONYMOUS: 403, Role.OTHER_UMPIRE: 404})
+    refused = assert_statuses(world, "get", url, {Role.ANONYMOUS: 401, Role.OTHER_UMPIRE: 404})
     unknown_side = world.client(Role.UMPIRE).get(
         world.url("activation-spend-list", side_pk=campaign_with_sides().sides.first().pk)
     )
@@ -320,7 +320,7 @@ def test_the_reinforcement_schedule_shows_a_player_only_their_own_sides_forces(w
     url = world.url("reinforcement-list")
 
     seen = {role: world.client(role).get(url) for role in READERS}
-    refused = assert_statuses(world, "get", url, {Role.ANONYMOUS: 403, Role.OTHER_UMPIRE: 404})
+    refused = assert_statuses(world, "get", url, {Role.ANONYMOUS: 401, Role.OTHER_UMPIRE: 404})
 
     ids = {role: {row["id"] for row in r.json()["results"]} for role, r in seen.items()}
     assert ids == {

@@ -233,6 +233,6 @@ def test_withdrawn_access_is_refused_from_the_next_poll_of_a_cached_status(world
     api_key_revoke(world.campaign.pk, world.keys[Role.ALLIED_KEY].partition(".")[0], ACTOR)
 
     assert clients[Role.AXIS_PLAYER].get(url).status_code == 404  # no longer a member
-    assert clients[Role.ALLIED_PLAYER].get(url).status_code == 403
-    assert clients[Role.UMPIRE].get(url).status_code == 403
-    assert allied_key.get(url).status_code == 403
+    assert clients[Role.ALLIED_PLAYER].get(url).status_code == 401  # signed out
+    assert clients[Role.UMPIRE].get(url).status_code == 401
+    assert allied_key.get(url).status_code == 401

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
+from api.serializers import RuleEntrySerializer
 from rules_engine import catalog
 from rules_engine.results import RuleSystem
+from tests.api.world import AUTHENTICATE_CHALLENGE
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +28,8 @@ def client() -> APIClient:
 def test_reference_data_needs_a_login():
     for name in ("api:equipment-list", "api:rule-list"):
         response = APIClient().get(reverse(name))
-        assert response.status_code == 403
+        assert response.status_code == 401
+        assert response["WWW-Authenticate"] == AUTHENTICATE_CHALLENGE
         assert response.json()["error"]["code"] == "not_authenticated"
 
 
@@ -59,6 +65,29 @@ def test_a_catalog_entry_shows_its_chart_or_inputs(client):
     assert table["chart"] is not None
     assert missing.status_code == 404
     assert missing.json()["error"]["code"] == "not_found"
+
+
+def test_every_catalog_entry_renders(client):
+    keys = sorted({entry.key for entry in [*catalog.tables(), *catalog.procedures()]})
+    for key in keys:
+        response = client.get(reverse("api:rule-detail", kwargs={"key": key}))
+        assert response.status_code == 200, (key, response.content[:300])
+        assert response.json()["key"] == key
+    # A table sharing its procedure's key is answered as the procedure: render its chart as the
+    # detail view would.
+    for table in catalog.tables():
+        entry = RuleEntrySerializer(catalog.describe_table(table, with_data=True)).data
+        assert json.loads(JSONRenderer().render(entry))["chart"] is not None, table.key
+
+
+def test_fractions_in_a_chart_are_text_and_number(client):
+    """Issue 13, point 13 (and issue 19): these two answered 500 (a Fraction is not JSON)."""
+    drift = client.get(reverse("api:rule-detail", kwargs={"key": "gb.airborne.drift_factor"})).json()
+    bases = client.get(reverse("api:rule-detail", kwargs={"key": "gb.unit_types"})).json()
+
+    assert drift["chart"]["Low"] == {"fraction": "1/2", "value": 0.5}
+    assert drift["chart"]["High"] == {"fraction": "2", "value": 2.0}
+    assert bases["chart"]["Infantry"]["base_depth_inches"] == {"fraction": "3/2", "value": 1.5}
 
 
 def test_a_bad_catalog_filter_is_a_field_error(client):

@@ -2,29 +2,57 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from api.idempotency import HEADER
 
-GENERATOR = "api.schema.ApiSchemaGenerator"
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_schema_validates_without_a_single_warning(tmp_path):
-    target = tmp_path / "schema.yaml"
-
-    call_command(
-        "spectacular", "--validate", "--fail-on-warn", "--generator-class", GENERATOR, "--file", target
+def spectacular(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """The stock command, as an operator types it (no --generator-class)."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "spectacular", *map(str, args)],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test"},
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
+
+def test_the_stock_command_validates_without_a_single_warning(tmp_path):
+    target = tmp_path / "schema.yaml"
+
+    result = spectacular("--validate", "--fail-on-warn", "--file", target)
+
+    assert result.returncode == 0, result.stderr
+    assert "Warning" not in result.stderr
     document = yaml.safe_load(target.read_text())
     assert document["info"]["title"] == "Campaign service API"
     assert "/api/v1/campaigns/{campaign_slug}/forces/{id}/status/" in document["paths"]
+
+
+def test_the_served_schema_is_the_stock_commands(tmp_path):
+    target = tmp_path / "schema.json"
+    assert spectacular("--format", "openapi-json", "--file", target).returncode == 0
+
+    served = APIClient().get(reverse("api:schema"), {"format": "json"})
+
+    assert served.json() == json.loads(target.read_text())
 
 
 @pytest.fixture
@@ -50,10 +78,11 @@ def test_every_operation_documents_the_error_shape(schema):
     }
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
-            for status in ("403", "500"):
+            for status in ("401", "403", "500"):
                 content = operation["responses"][status]["content"]["application/json"]
                 assert content["schema"] == error, (method, path, status)
                 assert content["examples"], (method, path, status)
+            assert "WWW-Authenticate" in operation["responses"]["401"]["headers"], (method, path)
             if method == "post":
                 assert {"400", "409"} <= set(operation["responses"]), (method, path)
 
@@ -70,9 +99,33 @@ def test_retryable_writes_document_the_idempotency_key_and_examples(schema):
     assert status["responses"]["200"]["content"]["application/json"]["examples"]
 
 
-@pytest.mark.parametrize("name", ["api:swagger-ui", "api:redoc"])
-def test_documentation_pages_render(name):
-    response = APIClient().get(reverse(name))
+# As config.settings.production stores them: collected, hashed names, compressed.
+PRODUCTION_STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+ASSET_REFERENCE = re.compile(r"""(?:src|href)=["']([^"']+)["']""")
 
-    assert response.status_code == 200
-    assert reverse("api:schema") in response.content.decode()
+
+def test_documentation_pages_load_everything_from_this_server(settings, tmp_path):
+    """Issue 13, point 16: a club hall has no internet, so no CDN, fonts or online validator."""
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = PRODUCTION_STORAGES
+    call_command("collectstatic", "--noinput", "-v", "0")
+    browser = Client()  # after the settings: whitenoise indexes STATIC_ROOT as it starts
+
+    for name in ("api:swagger-ui", "api:redoc"):
+        page = browser.get(reverse(name))
+        html = page.content.decode()
+        assets = ASSET_REFERENCE.findall(html)
+
+        assert page.status_code == 200, name
+        assert reverse("api:schema") in html
+        assert not re.search(r"https?:|//[a-z]", html, re.IGNORECASE), f"{name} names another host"
+        assert any(asset.endswith(".js") for asset in assets), name
+        for asset in assets:
+            assert asset.startswith("/static/drf_spectacular_sidecar/"), asset
+            served = browser.get(asset)
+            assert served.status_code == 200, asset
+            assert b"".join(served.streaming_content), asset
+    assert '"validatorUrl": null' in browser.get(reverse("api:swagger-ui")).content.decode()

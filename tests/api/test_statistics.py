@@ -110,9 +110,9 @@ def test_an_observer_sees_the_days_and_sides_but_no_values(world):
     assert all(entry == {"side": entry["side"], **HIDDEN} for day in data["days"] for entry in day["sides"])
 
 
-def test_outsiders_get_404_and_the_anonymous_403(world):
+def test_outsiders_get_404_and_the_anonymous_401(world):
     responses = assert_statuses(
-        world, "get", world.url("campaign-statistics"), {Role.ANONYMOUS: 403, Role.OTHER_UMPIRE: 404}
+        world, "get", world.url("campaign-statistics"), {Role.ANONYMOUS: 401, Role.OTHER_UMPIRE: 404}
     )
 
     assert responses[Role.OTHER_UMPIRE].json()["error"]["code"] == "not_found"

@@ -325,4 +325,6 @@ def test_logging_in_through_the_session_endpoint(world):
     assert browser.get(world.url("battalion-list")).status_code == 200
     token = browser.cookies["csrftoken"].value  # rotated at log-in
     assert browser.delete(reverse("api:session"), headers={"X-CSRFToken": token}).status_code == 204
-    assert browser.get(world.url("battalion-list")).status_code == 403
+    signed_out = browser.get(world.url("battalion-list"))
+    assert signed_out.status_code == 401
+    assert signed_out.json()["error"]["code"] == "not_authenticated"

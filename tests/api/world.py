@@ -53,11 +53,13 @@ class Role(enum.Enum):
     UMPIRE = "umpire"
 
 
+# What a 401 answers in WWW-Authenticate: the API key scheme (api.authentication).
+AUTHENTICATE_CHALLENGE = 'Api-Key realm="api"'
 MEMBERS = (Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER, Role.ALLIED_KEY, Role.UMPIRE)
-# What a write answers a caller who may not make it: 403 to members and the
-# anonymous, 404 to an outsider, for whom the campaign does not exist.
+# What a write answers a caller who may not make it: 401 to the anonymous (no
+# credentials), 403 to members, 404 to an outsider, for whom the campaign does not exist.
 WRITE_REFUSED = {
-    Role.ANONYMOUS: 403,
+    Role.ANONYMOUS: 401,
     Role.OTHER_UMPIRE: 404,
     Role.AXIS_PLAYER: 403,
     Role.ALLIED_PLAYER: 403,
@@ -189,6 +191,8 @@ def assert_statuses(
             f"{method.upper()} {url} as {role.value}: {response.status_code}, "
             f"expected {expected[role]}: {getattr(response, 'data', None)}"
         )
+        if response.status_code == 401:
+            assert response["WWW-Authenticate"] == AUTHENTICATE_CHALLENGE, f"{method.upper()} {url}"
         if unchanged and response.status_code >= 400:
             assert world.state() == before, f"a refused {method.upper()} as {role.value} changed the campaign"
         responses[role] = response
@@ -215,15 +219,15 @@ def query_count(client: APIClient, url: str) -> tuple[int, Any]:
     return len(captured), response
 
 
-READ = {Role.ANONYMOUS: 403, Role.OTHER_UMPIRE: 404, **dict.fromkeys(MEMBERS, 200)}
-UMPIRE_ONLY = {Role.ANONYMOUS: 403, Role.OTHER_UMPIRE: 404, **dict.fromkeys(MEMBERS, 404), Role.UMPIRE: 200}
+READ = {Role.ANONYMOUS: 401, Role.OTHER_UMPIRE: 404, **dict.fromkeys(MEMBERS, 200)}
+UMPIRE_ONLY = {Role.ANONYMOUS: 401, Role.OTHER_UMPIRE: 404, **dict.fromkeys(MEMBERS, 404), Role.UMPIRE: 200}
 # Rows of one side: the Allied key sees as an Allied player.
 AXIS_ONLY = {**UMPIRE_ONLY, Role.AXIS_PLAYER: 200}
 ALLIES_ONLY = {**UMPIRE_ONLY, Role.ALLIED_PLAYER: 200, Role.ALLIED_KEY: 200}
 PLAYERS = {**ALLIES_ONLY, Role.AXIS_PLAYER: 200}
 # Umpire-only collections refuse members outright rather than hiding rows.
 MEMBERS_REFUSED = {**UMPIRE_ONLY, **dict.fromkeys(MEMBERS, 403), Role.UMPIRE: 200}
-ANY_CALLER = {**dict.fromkeys(Role, 200), Role.ANONYMOUS: 403}
+ANY_CALLER = {**dict.fromkeys(Role, 200), Role.ANONYMOUS: 401}
 
 
 @dataclass(frozen=True)

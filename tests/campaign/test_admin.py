@@ -191,6 +191,19 @@ def test_every_campaign_model_is_in_the_back_office():
     assert registered == set(CAMPAIGN_MODELS)
 
 
+def test_the_admin_index_names_each_section_once_in_plain_english(client):
+    """Issue 13, point 18: "Side day tallys", "Webhook deliverys" and two "API keys" sections."""
+    page = client.get(reverse("admin:index"))
+    sections = {app["name"]: [model["name"] for model in app["models"]] for app in page.context["app_list"]}
+    names = [name for models in sections.values() for name in models]
+
+    assert page.status_code == 200
+    assert {"Side day tallies", "Webhook deliveries"} <= set(sections["Campaigns"])
+    assert "API keys" in sections["Public API"]
+    assert len(names) == len(set(names)), sorted(names)
+    assert not {"tallys", "deliverys"} & set(page.content.decode().lower().split())
+
+
 @pytest.mark.parametrize("model_name", CAMPAIGN_MODELS)
 def test_changelist_change_and_add_pages_open_for_a_superuser(client, full_campaign, model_name):
     model = apps.get_model("campaign", model_name)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rules_engine import catalog, profiles
+from rules_engine.__main__ import main
 from rules_engine.inputs import InputError, build_inputs
 from rules_engine.registry import CatalogError
 from rules_engine.results import RuleSystem
@@ -85,6 +86,42 @@ def test_cli_shows_a_table_with_its_data():
     assert procedure["inputs"][0]["choices"] == ["1 Bn", "1 Bg", "2 Bgs", "3 Bgs"]
     assert table["rule"]["seed_file"] == "004_44df3cc44dc4327c.txt"
     assert table["data"]["1 Bn"] == {"Activated at Start of Day": 1, "Activated During Day": 2}
+
+
+def not_json(constant: str) -> None:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def test_cli_shows_every_catalog_entry(capsys):
+    keys = sorted({entry.key for entry in [*catalog.tables(), *catalog.procedures()]})
+    for key in keys:
+        assert main(["show", key]) == 0, key
+        shown = json.loads(capsys.readouterr().out, parse_constant=not_json)  # strict: no Infinity
+        assert {entry["key"] for entry in shown} == {key}
+
+
+def test_cli_shows_fractions_as_text_and_number():
+    """Issue 13, point 13: base sizes and drift factors are fractions of an inch."""
+    result = cli("show", "gb.unit_types")
+    assert result.returncode == 0, result.stderr
+    (table,) = json.loads(result.stdout)
+    infantry = table["data"]["Infantry"]
+    assert infantry["base_width_inches"] == {"fraction": "1/2", "value": 0.5}
+    assert infantry["base_depth_inches"] == {"fraction": "3/2", "value": 1.5}
+
+
+def test_an_unbounded_band_has_no_top():
+    result = cli("show", "gb.deployment_casualties")
+    table = json.loads(result.stdout, parse_constant=not_json)[1]
+    assert [top for top, _ in table["data"]["Dawn Phase"]] == [3, 6, 9, 12, None]
+
+
+def test_cli_rolls_a_drift_with_fractions_presented_alike():
+    result = cli("roll", "gb.airborne.drift", "theatre=Crete", "height=Low", "--faces", "1,1")
+    assert result.returncode == 0, result.stderr
+    drift = json.loads(result.stdout.partition("\n")[2])
+    assert drift["factor"] == {"fraction": "1/2", "value": 0.5}
+    assert set(drift["north_inches"]) == {"fraction", "value"}
 
 
 def test_build_inputs_refuses_unknown_and_missing_fields():
