@@ -318,6 +318,11 @@ class DaySegmentRecord(models.Model):
         return f"Day {self.day.number}, {self.get_segment_display().lower()}"
 
 
+def activation_turn_name(turn: int) -> str:
+    """A turn as people name it: turn 0 is the dawn turn."""
+    return f"turn {turn}" if turn else "the dawn turn"
+
+
 class ActivationSpend(models.Model):
     """One activation-chart choice: a column bought for a turn of a day."""
 
@@ -333,7 +338,10 @@ class ActivationSpend(models.Model):
         ordering = ["day", "turn", "id"]
 
     def __str__(self) -> str:
-        return f"{self.side} day {self.day.number} turn {self.turn or 'D'}: {self.column} ({self.cost} AP)"
+        return (
+            f"{self.side} day {self.day.number}, {activation_turn_name(self.turn)}: "
+            f"{self.column} ({self.cost} AP)"
+        )
 
 
 class Battle(models.Model):

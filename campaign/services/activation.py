@@ -74,7 +74,7 @@ def _pool_book(
         )
     except ActivationColumnsMixed as exc:
         raise DomainError(
-            f"{side.name} already chose for turn {turn or 'D'}: {exc.problem}",
+            f"{side.name} already chose for {models.activation_turn_name(turn)}: {exc.problem}",
             field="turn",
             rule=exc.rule.text(),
             code="turn_already_chosen",
@@ -199,7 +199,7 @@ def activation_spend(
         campaign,
         EventVerb.ACTIVATION_SPENT,
         side,
-        f"{side.name} spent {cost} AP on {chosen.value} at turn {turn or 'D'}: "
+        f"{side.name} spent {cost} AP on {chosen.value} at {models.activation_turn_name(turn)}: "
         + ", ".join(codes)
         + (f" (still gone to ground: {', '.join(stayed_down)})" if stayed_down else ""),
         actor,

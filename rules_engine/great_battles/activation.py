@@ -132,8 +132,8 @@ class ActivationChoice:
         return ACTIVATION_COST[self.column][self.timing]
 
     def label(self) -> str:
-        turn = "D" if self.turn == DAWN_TURN else str(self.turn)
-        return f"day {self.day} turn {turn}: {self.column.value}"
+        turn = "the dawn turn" if self.turn == DAWN_TURN else f"turn {self.turn}"
+        return f"day {self.day}, {turn}: {self.column.value}"
 
     @classmethod
     def parse(cls, text: str) -> ActivationChoice:

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign import models
-from campaign.choices import StandStatus, StandType
+from campaign.choices import EventVerb, StandStatus, StandType
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
 from campaign.services.activation import POOL_RULE, activation_spend
 from campaign.services.audit import Actor
@@ -241,3 +241,17 @@ def test_the_admin_refuses_a_campaign_with_a_rule_no_service_applies(admin_clien
 def test_the_applied_rules_are_optional_rules_of_the_catalogue():
     assert all(catalog.get_procedure(key).optional for key in APPLIED_OPTIONAL_RULES)
     assert set(pack_read(MALTA_PACK_PATH)["campaign"]["optional_rules"]) <= APPLIED_OPTIONAL_RULES
+
+
+def test_the_dawn_turn_is_named_in_words_in_the_timeline_and_refusals(campaign):
+    day_dawn(campaign.pk, ACTOR)
+    spend = _spend(campaign, "1 Bn", 0, ["A1"])
+
+    with pytest.raises(DomainError) as refused:
+        _spend(campaign, "1 Bn", 0, ["A2"])
+
+    message = campaign.events.get(verb=EventVerb.ACTIVATION_SPENT).message
+    assert "at the dawn turn" in message
+    assert "already chose for the dawn turn" in refused.value.message
+    assert ", the dawn turn: " in str(spend)
+    assert "turn D" not in message + refused.value.message + str(spend)
