@@ -22,7 +22,13 @@ from api.models import CampaignAPIKey
 from api.permissions import CAMPAIGN_KWARG, CampaignAccess
 from api.selectors import DayTallies, Statistics, summary_access
 from campaign import models
-from campaign.choices import WEBHOOK_EVENT_CHOICES, MemberRole, StandStatus, StandType
+from campaign.choices import (
+    WEBHOOK_DELIVERY_EVENT_CHOICES,
+    WEBHOOK_EVENT_CHOICES,
+    MemberRole,
+    StandStatus,
+    StandType,
+)
 from campaign.selectors import BattalionStatus, ForceStatus
 
 _M = TypeVar("_M", bound=db_models.Model)
@@ -810,7 +816,9 @@ class WebhookCreatedSerializer(WebhookSerializer):
 
 
 class WebhookDeliverySerializer(serializers.ModelSerializer[models.WebhookDelivery]):
-    event = serializers.ChoiceField(source="event.verb", choices=WEBHOOK_EVENT_CHOICES, read_only=True)
+    event = serializers.ChoiceField(
+        source="payload.event", choices=WEBHOOK_DELIVERY_EVENT_CHOICES, read_only=True
+    )
 
     class Meta:
         model = models.WebhookDelivery
@@ -826,9 +834,3 @@ class WebhookDeliverySerializer(serializers.ModelSerializer[models.WebhookDelive
             "delivered_at",
             "payload",
         ]
-
-
-class WebhookPingSerializer(serializers.Serializer[Any]):
-    delivered = serializers.BooleanField(help_text="the receiver answered 2xx")
-    response_status = serializers.IntegerField(allow_null=True, help_text="null: it never answered")
-    error = serializers.CharField(allow_blank=True)

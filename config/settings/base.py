@@ -184,6 +184,9 @@ OPERATION_RETRY_DELAY_MAX = int(env("OPERATION_RETRY_DELAY_MAX", "30"))
 WEBHOOK_MAX_ATTEMPTS = int(env("WEBHOOK_MAX_ATTEMPTS", "6"))
 WEBHOOK_BACKOFF_SECONDS = float(env("WEBHOOK_BACKOFF_SECONDS", "30"))
 WEBHOOK_TIMEOUT_SECONDS = float(env("WEBHOOK_TIMEOUT_SECONDS", "5"))
+# Webhooks never reach loopback, private or other non-public addresses; the local and test
+# settings let loopback through for a receiver on the same machine (never in production).
+WEBHOOK_ALLOW_LOOPBACK = False
 CELERY_BEAT_SCHEDULE = {
     "club-schedule": {
         "task": "campaign.tasks.club_schedule_task",

@@ -19,8 +19,8 @@ from campaign.choices import (
     OperationKind,
     OperationStatus,
 )
-from campaign.services.activation import COST_RULE
 from campaign.scenarios.validation import scenario_validate
+from campaign.services.activation import COST_RULE
 from campaign.services.battles import battle_report, battle_setup
 from campaign.services.days import segment_advance
 from campaign.services.night import night_phase_start

@@ -760,8 +760,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a signed test event now (umpires)
-         * @description One POST with `X-Campaign-Event: ping`, answered with the receiver's status; not retried and not in the delivery log.
+         * Send a signed test event (umpires)
+         * @description Queues one delivery with `X-Campaign-Event: ping`, sent by a worker like every delivery (and retried like one); the answer's Location is that delivery, in the log.
          */
         post: operations["campaigns_webhooks_ping_create"];
         delete?: never;
@@ -779,6 +779,23 @@ export interface paths {
         };
         /** A subscription's delivery log, newest first (umpires) */
         get: operations["campaigns_webhooks_deliveries_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery and its attempts' outcome (umpires) */
+        get: operations["campaigns_webhooks_deliveries_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1312,6 +1329,15 @@ export interface components {
             /** Format: date-time */
             readonly created_at: string;
         };
+        /**
+         * @description * `night.done` - Night Phase Done
+         *     * `arrivals.resolved` - Arrivals Resolved
+         *     * `battle.reported` - Battle Reported
+         *     * `day.dawned` - Day Dawned
+         *     * `ping` - Ping (a test event)
+         * @enum {string}
+         */
+        EventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "ping";
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Force: {
             readonly id: number;
@@ -2119,7 +2145,7 @@ export interface components {
         };
         WebhookDelivery: {
             readonly id: number;
-            readonly event: components["schemas"]["WebhookEventEnum"];
+            readonly event: components["schemas"]["EventEnum"];
             status?: components["schemas"]["DeliveryStatusEnum"];
             attempts?: number;
             response_status?: number | null;
@@ -2149,13 +2175,6 @@ export interface components {
             secret?: string;
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
-        };
-        WebhookPing: {
-            /** @description the receiver answered 2xx */
-            delivered: boolean;
-            /** @description null: it never answered */
-            response_status: number | null;
-            error: string;
         };
         Error: {
             error: {
@@ -5508,12 +5527,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookPing"];
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Error */
@@ -5603,6 +5622,68 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedWebhookDeliveryList"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_webhooks_deliveries_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this webhook delivery. */
+                id: number;
+                /** @description the subscription's id */
+                webhook_pk: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Error */
