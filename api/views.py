@@ -696,8 +696,8 @@ class RuleViewSet(viewsets.ViewSet):
 
 
 class LoginInput(serializers.Serializer[dict[str, str]]):
-    username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"})
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=1024, style={"input_type": "password"})
 
 
 class SessionSerializer(serializers.Serializer[Any]):

@@ -54,6 +54,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "api.throttling.LoginThrottleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -101,7 +102,13 @@ CACHES = {
 # request costs no session query, and logging out deletes both copies.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
-AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
+# The throttle first: it counts each login attempt before the password is hashed (api.throttling).
+AUTHENTICATION_BACKENDS = ["api.throttling.LoginThrottleBackend", "config.auth.ModelBackend"]
+LOGIN_THROTTLE_RATES = {
+    "address": env("LOGIN_THROTTLE_ADDRESS_RATE", "10/minute"),
+    "account": env("LOGIN_THROTTLE_ACCOUNT_RATE", "10/minute"),
+    "all": env("LOGIN_THROTTLE_SERVICE_RATE", "60/minute"),
+}
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -141,6 +148,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "api.pagination.PagePagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    # Reverse proxies in front of the service: the client address is read from
+    # X-Forwarded-For only behind them (0: REMOTE_ADDR, which a client cannot forge).
+    "NUM_PROXIES": int(env("NUM_PROXIES", "0")),
 }
 
 # Celery: JSON only; a task is acknowledged after it ran, and re-queued when its

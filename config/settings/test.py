@@ -5,6 +5,8 @@ from config.settings.base import CELERY_BROKER_TRANSPORT_OPTIONS, env
 
 SECRET_KEY = "test-key-not-for-production"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Every test client logs in from 127.0.0.1: the throttle tests set their own rates.
+LOGIN_THROTTLE_RATES = {"address": "100000/minute", "account": "100000/minute", "all": "100000/minute"}
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # Tests kill workers on purpose; redelivery must come within the test's patience.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
