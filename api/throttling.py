@@ -19,7 +19,6 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.backends import BaseBackend
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework.exceptions import Throttled
@@ -68,9 +67,10 @@ def login_attempt_admit(request: HttpRequest, username: str) -> None:
         raise LoginThrottled(wait=max(waits))
 
 
-class LoginThrottleBackend(BaseBackend):
+class LoginThrottleBackend:
     """Admits no one: it counts the attempt, and raises :class:`LoginThrottled` (which
-    ``authenticate()`` lets through) before a later backend hashes the password."""
+    ``authenticate()`` lets through) before a later backend hashes the password. It has no
+    ``get_user`` (unlike BaseBackend), so no session is ever tied to it."""
 
     def authenticate(self, request: HttpRequest | None, username: str | None = None, **kwargs: Any) -> None:
         if request is not None:  # None: not an HTTP login (a test client's, a shell's)

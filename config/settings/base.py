@@ -142,12 +142,17 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
+        "api.filters.CheckedOrderingFilter",
     ],
     # api.pagination.PagePagination caps ?page_size at its max_page_size.
     "DEFAULT_PAGINATION_CLASS": "api.pagination.PagePagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Reverse proxies in front of the service: the client address is read from
     # X-Forwarded-For only behind them (0: REMOTE_ADDR, which a client cannot forge).
     "NUM_PROXIES": int(env("NUM_PROXIES", "0")),

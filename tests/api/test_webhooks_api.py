@@ -264,7 +264,8 @@ def test_the_loopback_setting_lets_only_loopback_through(world, settings):
 
     def subscribe(url: str) -> int:
         body = {"url": url, "events": ["day.dawned"]}
-        return umpire.post(world.url("webhook-list"), body, format="json").status_code
+        status: int = umpire.post(world.url("webhook-list"), body, format="json").status_code
+        return status
 
     settings.WEBHOOK_ALLOW_LOOPBACK = False
     assert subscribe("http://127.0.0.1:8025/hooks") == 400

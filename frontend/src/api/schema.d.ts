@@ -936,7 +936,10 @@ export interface components {
         APIKeyCreateInputRequest: {
             /** @description who uses the key, for what */
             name: string;
-            /** @description side id: the key sees as that side's player; empty: the public (observer) view */
+            /**
+             * Format: int64
+             * @description side id: the key sees as that side's player; empty: the public (observer) view
+             */
             side?: number | null;
             /**
              * @description the key may make the umpire's writes (and sees all); only without a side
@@ -1113,12 +1116,21 @@ export interface components {
             /** @description table or sector name */
             sector: string;
             battle_type: components["schemas"]["BattleTypeEnum"];
-            /** @description side id */
+            /**
+             * Format: int64
+             * @description side id
+             */
             attacker_id: number;
-            /** @description side id */
+            /**
+             * Format: int64
+             * @description side id
+             */
             defender_id: number;
             battalion_codes: string[];
-            /** @description the battle on the same sector the day before */
+            /**
+             * Format: int64
+             * @description the battle on the same sector the day before
+             */
             continues_id?: number | null;
             /** @description battles forces leave this one for */
             feeds_ids?: number[];
@@ -1810,6 +1822,7 @@ export interface components {
             arrival_attempts?: number;
         };
         ReinforcementScheduleInputRequest: {
+            /** Format: int64 */
             force_id: number;
             /** @description the campaign day it is due */
             day: number;
