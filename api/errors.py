@@ -14,12 +14,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from api.parsers import too_large
 from campaign.services.errors import DomainError, as_sentence
 
 logger = logging.getLogger(__name__)
@@ -92,7 +94,11 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
     if isinstance(exc, DomainError):
         fields = {exc.field: [exc.message]} if exc.field else {}
         return Response(error_body(exc.code, exc.message, fields, exc.rule), status=exc.status)
-    if isinstance(exc, Http404):
+    if isinstance(exc, RequestDataTooBig):  # a form body Django read past its limit
+        exc = too_large()
+    elif isinstance(exc, TooManyFieldsSent):
+        exc = exceptions.ParseError("The request has too many fields.")
+    elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()

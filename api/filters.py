@@ -7,11 +7,18 @@ battalions by supply situation would leak what the masked field hides.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import django_filters as filters  # type: ignore[import-untyped]
+from django import forms
 from django.db.models import Model, QuerySet
+from rest_framework.exceptions import ValidationError
+from rest_framework.filters import OrderingFilter
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
+from api.inputs import ID_MAX
 from campaign import models
 from campaign.choices import (
     DAY_SEGMENT_CHOICES,
@@ -30,8 +37,35 @@ from rules_engine.vocab import Nation
 AFTER_HELP = "only entries with a greater id: poll for what is new since the last one seen"
 
 
+class IntegerFilter(filters.NumberFilter):  # type: ignore[misc]
+    """A whole number from 0 (ids, day numbers, years): ``?day=0.5`` or ``?day=abc`` is a
+    400 naming the parameter, where django-filter's NumberFilter takes any decimal."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, min_value=0, max_value=ID_MAX, **kwargs)
+
+
+class CheckedOrderingFilter(OrderingFilter):
+    """DRF's ``?ordering=``, refusing the fields it would silently drop."""
+
+    def remove_invalid_fields(
+        self, queryset: QuerySet[Any], fields: Iterable[str], view: APIView, request: Request
+    ) -> list[str]:
+        fields = list(fields)
+        valid = super().remove_invalid_fields(queryset, fields, view, request)
+        if len(valid) < len(fields):
+            names = [name for name, _ in self.get_valid_fields(queryset, view, {"request": request})]
+            allowed = (
+                f"order by {', '.join(names)} (- first for descending)" if names else "its order is fixed"
+            )
+            raise ValidationError({self.ordering_param: [f"cannot order by {', '.join(fields)}: {allowed}"]})
+        return valid
+
+
 class ForceFilter(filters.FilterSet):  # type: ignore[misc]
-    side = filters.NumberFilter(field_name="side_id")
+    side = IntegerFilter(field_name="side_id")
     nation = filters.ChoiceFilter(choices=enum_choices(Nation))
 
     class Meta:
@@ -40,9 +74,9 @@ class ForceFilter(filters.FilterSet):  # type: ignore[misc]
 
 
 class BattalionFilter(filters.FilterSet):  # type: ignore[misc]
-    side = filters.NumberFilter(field_name="side_id")
-    force = filters.NumberFilter(field_name="battlegroup__force_id")
-    battlegroup = filters.NumberFilter(field_name="battlegroup_id")
+    side = IntegerFilter(field_name="side_id")
+    force = IntegerFilter(field_name="battlegroup__force_id")
+    battlegroup = IntegerFilter(field_name="battlegroup_id")
     code = filters.CharFilter()
 
     class Meta:
@@ -52,7 +86,7 @@ class BattalionFilter(filters.FilterSet):  # type: ignore[misc]
 
 class StandFilter(filters.FilterSet):  # type: ignore[misc]
     battalion = filters.CharFilter(field_name="battalion__code", help_text="battalion code")
-    force = filters.NumberFilter(field_name="battalion__battlegroup__force_id")
+    force = IntegerFilter(field_name="battalion__battlegroup__force_id")
     status = filters.ChoiceFilter(choices=StandStatus.choices)
     stand_type = filters.ChoiceFilter(choices=StandType.choices)
 
@@ -62,7 +96,7 @@ class StandFilter(filters.FilterSet):  # type: ignore[misc]
 
 
 class BattleFilter(filters.FilterSet):  # type: ignore[misc]
-    day = filters.NumberFilter(field_name="day__number")
+    day = IntegerFilter(field_name="day__number")
     status = filters.ChoiceFilter(choices=BattleStatus.choices)
     sector = filters.CharFilter()
 
@@ -72,7 +106,7 @@ class BattleFilter(filters.FilterSet):  # type: ignore[misc]
 
 
 class OperationFilter(filters.FilterSet):  # type: ignore[misc]
-    day = filters.NumberFilter(field_name="day__number")
+    day = IntegerFilter(field_name="day__number")
     kind = filters.ChoiceFilter(choices=OperationKind.choices)
     status = filters.ChoiceFilter(choices=OperationStatus.choices)
 
@@ -82,8 +116,8 @@ class OperationFilter(filters.FilterSet):  # type: ignore[misc]
 
 
 class NightReportFilter(filters.FilterSet):  # type: ignore[misc]
-    day = filters.NumberFilter(field_name="day__number")
-    side = filters.NumberFilter(field_name="side_id")
+    day = IntegerFilter(field_name="day__number")
+    side = IntegerFilter(field_name="side_id")
     kind = filters.ChoiceFilter(
         field_name="operation__kind", choices=OperationKind.choices, help_text="the operation that wrote it"
     )
@@ -94,13 +128,13 @@ class NightReportFilter(filters.FilterSet):  # type: ignore[misc]
 
 
 class RollFilter(filters.FilterSet):  # type: ignore[misc]
-    day = filters.NumberFilter(field_name="day__number", help_text="campaign day number")
+    day = IntegerFilter(field_name="day__number", help_text="campaign day number")
     segment = filters.ChoiceFilter(field_name="segment__segment", choices=DAY_SEGMENT_CHOICES)
-    battle = filters.NumberFilter(field_name="battle_id")
-    force = filters.NumberFilter(field_name="force_id")
+    battle = IntegerFilter(field_name="battle_id")
+    force = IntegerFilter(field_name="force_id")
     battalion = filters.CharFilter(field_name="battalion__code", help_text="battalion code")
     procedure = filters.CharFilter(help_text="rules catalog key, e.g. gb.weather")
-    after = filters.NumberFilter(field_name="id", lookup_expr="gt", help_text=AFTER_HELP)
+    after = IntegerFilter(field_name="id", lookup_expr="gt", help_text=AFTER_HELP)
 
     class Meta:
         model = models.RollRecord
@@ -115,11 +149,11 @@ def _object_filter(object_type: type[Model]) -> Any:
 
 
 class EventFilter(filters.FilterSet):  # type: ignore[misc]
-    day = filters.NumberFilter(field_name="day_number", help_text="campaign day number")
+    day = IntegerFilter(field_name="day_number", help_text="campaign day number")
     verb = filters.ChoiceFilter(choices=EventVerb.choices)
-    battle = filters.NumberFilter(method=_object_filter(models.Battle), help_text="events about this battle")
-    force = filters.NumberFilter(method=_object_filter(models.Force), help_text="events about this force")
-    after = filters.NumberFilter(field_name="id", lookup_expr="gt", help_text=AFTER_HELP)
+    battle = IntegerFilter(method=_object_filter(models.Battle), help_text="events about this battle")
+    force = IntegerFilter(method=_object_filter(models.Force), help_text="events about this force")
+    after = IntegerFilter(field_name="id", lookup_expr="gt", help_text=AFTER_HELP)
 
     class Meta:
         model = models.Event
@@ -130,7 +164,7 @@ class EquipmentFilter(filters.FilterSet):  # type: ignore[misc]
     nation = filters.ChoiceFilter(choices=enum_choices(Nation))
     category = filters.CharFilter()
     name = filters.CharFilter(lookup_expr="icontains")
-    year = filters.NumberFilter(method="in_service", help_text="in service in this year")
+    year = IntegerFilter(method="in_service", help_text="in service in this year")
 
     class Meta:
         model = models.Equipment

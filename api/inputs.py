@@ -12,18 +12,33 @@ from rules_engine.great_battles.activation import ActivationColumn
 from rules_engine.nineteen43.common import BattleType
 from rules_engine.vocab import SupplySituation
 
+# Every number an input takes is bounded: ids by the database's bigint, counts by the
+# small-integer columns they end in, so 10**40 is a 400 naming the field, never stored.
+ID_MAX = 2**63 - 1
+COUNT_MAX = 32767
+LAST_TURN = 10
+RANGE_MAX_INCHES = 1000.0
+
+
+def id_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=1, max_value=ID_MAX, **kwargs)
+
+
+def count_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=0, max_value=COUNT_MAX, **kwargs)
+
 
 class BattleCreateInput(serializers.Serializer[Mapping[str, Any]]):
     sector = serializers.CharField(max_length=100, help_text="table or sector name")
     battle_type = serializers.ChoiceField(choices=enum_choices(BattleType))
-    attacker_id = serializers.IntegerField(help_text="side id")
-    defender_id = serializers.IntegerField(help_text="side id")
+    attacker_id = id_field(help_text="side id")
+    defender_id = id_field(help_text="side id")
     battalion_codes = serializers.ListField(child=serializers.CharField(max_length=20), allow_empty=False)
-    continues_id = serializers.IntegerField(
+    continues_id = id_field(
         required=False, allow_null=True, help_text="the battle on the same sector the day before"
     )
     feeds_ids = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="battles forces leave this one for"
+        child=id_field(), required=False, help_text="battles forces leave this one for"
     )
 
 
@@ -37,7 +52,7 @@ class BattleSetupInput(serializers.Serializer[Mapping[str, Any]]):
 
 class ObjectiveInput(serializers.Serializer[Mapping[str, Any]]):
     name = serializers.CharField(max_length=200)
-    activation_points = serializers.IntegerField(min_value=0, required=False)
+    activation_points = count_field(required=False)
 
 
 class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
@@ -48,8 +63,8 @@ class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
     suppressed = serializers.ListField(
         child=serializers.CharField(max_length=60), required=False, help_text="stand labels"
     )
-    activation_points_spent = serializers.IntegerField(min_value=0, required=False)
-    barrage_rounds_spent = serializers.IntegerField(min_value=0, required=False)
+    activation_points_spent = count_field(required=False)
+    barrage_rounds_spent = count_field(required=False)
     objectives = ObjectiveInput(many=True, required=False)
     supply_situation = serializers.ChoiceField(
         choices=enum_choices(SupplySituation), required=False, help_text="at the end of the battle"
@@ -62,7 +77,7 @@ class BattleReportInput(serializers.Serializer[Mapping[str, Any]]):
 
 class APIKeyCreateInput(serializers.Serializer[Mapping[str, Any]]):
     name = serializers.CharField(max_length=50, help_text="who uses the key, for what")
-    side = serializers.IntegerField(
+    side = id_field(
         source="side_id",
         required=False,
         allow_null=True,
@@ -84,7 +99,9 @@ class OperationStartInput(serializers.Serializer[Mapping[str, Any]]):
 
 class DeploymentInput(serializers.Serializer[Mapping[str, Any]]):
     battalion = serializers.CharField(max_length=20, help_text="code of a battalion in reserve")
-    range_inches = serializers.FloatField(min_value=0, help_text="to the nearest enemy")
+    range_inches = serializers.FloatField(
+        min_value=0, max_value=RANGE_MAX_INCHES, help_text="to the nearest enemy"
+    )
     friendly_intervening = serializers.BooleanField(default=False)
 
 
@@ -96,7 +113,9 @@ class ActivationSpendInput(serializers.Serializer[Mapping[str, Any]]):
     column = serializers.ChoiceField(
         choices=enum_choices(ActivationColumn), help_text="activation chart column"
     )
-    turn = serializers.IntegerField(min_value=0, help_text="0 for the dawn turn, else 1..10")
+    turn = serializers.IntegerField(
+        min_value=0, max_value=LAST_TURN, help_text="0 for the dawn turn, else 1..10"
+    )
     battalion_codes = serializers.ListField(child=serializers.CharField(max_length=20), allow_empty=False)
 
 
@@ -106,8 +125,8 @@ class RollOverrideInput(serializers.Serializer[Mapping[str, Any]]):
 
 
 class ReinforcementScheduleInput(serializers.Serializer[Mapping[str, Any]]):
-    force_id = serializers.IntegerField()
-    day = serializers.IntegerField(min_value=1, help_text="the campaign day it is due")
+    force_id = id_field()
+    day = serializers.IntegerField(min_value=1, max_value=COUNT_MAX, help_text="the campaign day it is due")
     zone = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
 
 

@@ -26,6 +26,7 @@ from api.selectors import DayTallies, Statistics, summary_access
 from campaign import models
 from campaign.choices import (
     DAY_SEGMENT_CHOICES,
+    WEBHOOK_DELIVERY_EVENT_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     ActivationState,
     DayStatus,
@@ -887,7 +888,9 @@ class WebhookCreatedSerializer(WebhookSerializer):
 
 
 class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery]):
-    event = serializers.ChoiceField(source="event.verb", choices=WEBHOOK_EVENT_CHOICES, read_only=True)
+    event = serializers.ChoiceField(
+        source="payload.event", choices=WEBHOOK_DELIVERY_EVENT_CHOICES, read_only=True
+    )
 
     class Meta:
         model = models.WebhookDelivery
@@ -903,9 +906,3 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
             "delivered_at",
             "payload",
         ]
-
-
-class WebhookPingSerializer(LabelledSerializer[Any]):
-    delivered = serializers.BooleanField(help_text="the receiver answered 2xx")
-    response_status = serializers.IntegerField(allow_null=True, help_text="null: it never answered")
-    error = serializers.CharField(allow_blank=True)

@@ -696,8 +696,8 @@ class RuleViewSet(viewsets.ViewSet):
 
 
 class LoginInput(serializers.Serializer[dict[str, str]]):
-    username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"})
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=1024, style={"input_type": "password"})
 
 
 class SessionSerializer(serializers.Serializer[Any]):
@@ -834,16 +834,26 @@ class WebhookViewSet(
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
-        summary="Send a signed test event now (umpires)",
-        description="One POST with `X-Campaign-Event: ping`, answered with the receiver's status; "
-        "not retried and not in the delivery log.",
+        summary="Send a signed test event (umpires)",
+        description="Queues one delivery with `X-Campaign-Event: ping`, sent by a worker like every "
+        "delivery (and retried like one); the answer's Location is that delivery, in the log.",
         request=None,
-        responses=out.WebhookPingSerializer,
+        responses={202: out.WebhookDeliverySerializer},
     )
     @action(detail=True, methods=["post"])
     def ping(self, request: Request, **kwargs: Any) -> Response:
-        attempt = webhook_services.webhook_ping(self.get_object().pk)
-        return Response(out.WebhookPingSerializer(attempt).data)
+        delivery = webhook_services.webhook_ping(self.get_object().pk)
+        url = reverse(
+            "api:webhook-delivery-detail",
+            kwargs={
+                CAMPAIGN_KWARG: self.campaign_access.campaign.slug,
+                WEBHOOK_KWARG: delivery.subscription_id,
+                "pk": delivery.pk,
+            },
+            request=request,
+        )
+        queued = out.WebhookDeliverySerializer(delivery, context=self.get_serializer_context())
+        return Response(queued.data, status=status.HTTP_202_ACCEPTED, headers={"Location": url})
 
 
 @extend_schema(
@@ -852,8 +862,13 @@ class WebhookViewSet(
         OpenApiParameter(WEBHOOK_KWARG, int, OpenApiParameter.PATH, description="the subscription's id")
     ],
 )
-@extend_schema_view(list=extend_schema(summary="A subscription's delivery log, newest first (umpires)"))
-class WebhookDeliveryViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.WebhookDelivery]):
+@extend_schema_view(
+    list=extend_schema(summary="A subscription's delivery log, newest first (umpires)"),
+    retrieve=extend_schema(summary="One delivery and its attempts' outcome (umpires)"),
+)
+class WebhookDeliveryViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.WebhookDelivery]
+):
     model = models.WebhookDelivery
     serializer_class = out.WebhookDeliverySerializer
     permission_classes = UMPIRE_PERMISSIONS

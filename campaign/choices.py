@@ -185,6 +185,9 @@ WEBHOOK_EVENTS = (
     EventVerb.DAY_DAWNED,
 )
 WEBHOOK_EVENT_CHOICES = [(verb.value, verb.label) for verb in WEBHOOK_EVENTS]
+# A delivery's event: one of those, or the test event an umpire's ping sends.
+WEBHOOK_PING = "ping"
+WEBHOOK_DELIVERY_EVENT_CHOICES = [*WEBHOOK_EVENT_CHOICES, (WEBHOOK_PING, "Ping (a test event)")]
 
 
 class DeliveryStatus(models.TextChoices):

@@ -610,10 +610,13 @@ class WebhookSubscription(models.Model):
 
 
 class WebhookDelivery(models.Model):
-    """One event sent (or being sent) to one subscription, with every attempt's outcome."""
+    """One event sent (or being sent) to one subscription, with every attempt's outcome;
+    a ping's test event is no campaign event."""
 
     subscription = models.ForeignKey(WebhookSubscription, on_delete=models.CASCADE, related_name="deliveries")
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="webhook_deliveries")
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.CASCADE, related_name="webhook_deliveries"
+    )
     payload = models.JSONField()
     status = models.CharField(
         max_length=10, choices=choices.DeliveryStatus.choices, default=choices.DeliveryStatus.PENDING
@@ -633,4 +636,4 @@ class WebhookDelivery(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.event.verb} → {self.subscription} ({self.status})"
+        return f"{self.payload['event']} → {self.subscription} ({self.status})"

@@ -32,10 +32,11 @@ class Received:
 
 
 class Receiver:
-    """Answers ``status``, except each delivery's first ``failures`` attempts, which get 500."""
+    """Answers ``status``, except each delivery's first ``failures`` attempts, which get 500;
+    with a ``location``, it sends that Location header (a redirect)."""
 
-    def __init__(self, status: int = 200, failures: int = 0, pause: float = 0) -> None:
-        self.status, self.failures, self.pause = status, failures, pause
+    def __init__(self, status: int = 200, failures: int = 0, pause: float = 0, location: str = "") -> None:
+        self.status, self.failures, self.pause, self.location = status, failures, pause, location
         self.requests: list[Received] = []
         self._lock = threading.Lock()
         self.url = ""
@@ -56,6 +57,8 @@ class Receiver:
                 threading.Event().wait(receiver.pause)  # a slow receiver, for overlapping attempts
                 self.send_response(status)
                 self.send_header("Content-Length", "2")
+                if receiver.location:
+                    self.send_header("Location", receiver.location)
                 self.end_headers()
                 self.wfile.write(b"ok")
 

@@ -11,6 +11,14 @@ and the commit, so receivers deduplicate by ``X-Campaign-Delivery``.
 Payloads go to third parties: they carry what a public observer sees (the
 event's kind, day, object and a message without numbers) and ids to fetch the
 rest with the receiver's own key, never strengths, rolls or pools.
+
+A webhook URL is a request the service makes on a third party's behalf, so it
+may never reach the service's own network (docs/security.md, Hostile input): a
+subscription refuses credentials in the URL, internal names and every
+non-public address literal; a delivery resolves the name again, refuses it when
+any address is not public, and connects to the address it checked (a second
+lookup could answer otherwise); redirects are failed attempts, not followed.
+``WEBHOOK_ALLOW_LOOPBACK`` lets loopback through, for local development and tests.
 """
 
 from __future__ import annotations
@@ -18,12 +26,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import http.client
+import ipaddress
 import json
+import re
 import secrets
+import socket
+import ssl
 import time
-import urllib.error
-import urllib.request
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -36,7 +45,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign import models
-from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb
+from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, DeliveryStatus, EventVerb
 from campaign.services.errors import DomainError, NotFoundError
 
 if TYPE_CHECKING:  # audit records events through this module
@@ -46,7 +55,6 @@ URL_SCHEMES = ("http", "https")
 URL_MAX_LENGTH = 500
 SECRET_MIN_LENGTH = 16
 SECRET_MAX_LENGTH = 128
-PING_EVENT = "ping"
 USER_AGENT = "campaign-service-webhooks/1"
 # What a receiver's answer may say about it in the delivery log.
 ERROR_MAX_LENGTH = 500
@@ -68,15 +76,113 @@ OBJECT_ROUTES: Mapping[str, str] = {
 # Subscriptions --------------------------------------------------------------
 
 
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+# Names that only ever mean a machine of the service's own network (cloud metadata,
+# mDNS, home routers); a name without a dot is resolved in the service's own domain.
+INTERNAL_NAME_SUFFIXES = (".localhost", ".internal", ".local", ".localdomain", ".home.arpa", ".lan")
+LOOPBACK_NAME = "localhost"
+HOST_NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?")
+# IPv6 prefixes that carry an IPv4 address to connect to (NAT64); mapped, 6to4 and Teredo
+# addresses are read by the ipaddress module.
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+
+def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if address.teredo is not None:
+        return address.teredo[1]
+    if address in NAT64:
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    return None
+
+
+def address_refusal(address: IPAddress) -> str | None:
+    """Why ``address`` may not receive webhooks (what kind of address it is), or None."""
+    if isinstance(address, ipaddress.IPv6Address) and (embedded := _embedded_ipv4(address)):
+        return address_refusal(embedded)
+    if address.is_loopback:
+        return None if settings.WEBHOOK_ALLOW_LOOPBACK else "a loopback address"
+    for kind, test in (
+        ("an unspecified address", address.is_unspecified),
+        ("a link-local address", address.is_link_local),
+        ("a multicast address", address.is_multicast),
+        ("a private address", address.is_private),
+        ("a reserved address", address.is_reserved),
+        ("not a public address", not address.is_global),
+    ):
+        if test:
+            return kind
+    return None
+
+
+def _address_literal(host: str) -> IPAddress | None:
+    """The address ``host`` names without a lookup, in every form a resolver reads as one:
+    ``::1``, ``::ffff:169.254.169.254``, and IPv4's ``0``, ``2130706433``, ``0x7f000001``, ``127.1``."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        return None
+
+
+def _host_refusal(host: str) -> str | None:
+    """Why the URL's host may not receive webhooks, judged without a lookup, or None."""
+    address = _address_literal(host)
+    if address is not None:
+        refusal = address_refusal(address)
+        return f"{host} is {refusal} ({address})" if refusal else None
+    try:
+        name = host.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        return f"{host!r} is not a host name"
+    if not HOST_NAME.fullmatch(name):
+        return f"{host!r} is not a host name"
+    name = name.rstrip(".")
+    if name == LOOPBACK_NAME and settings.WEBHOOK_ALLOW_LOOPBACK:
+        return None
+    if "." not in name or name == LOOPBACK_NAME or name.endswith(INTERNAL_NAME_SUFFIXES):
+        return f"{host} names a machine of a local network"
+    return None
+
+
+def _url_form_refusal(url: str) -> str | None:
+    """Why ``url`` is no webhook URL whatever its host is, or None."""
+    parts = urlsplit(url)
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port that is no number or out of range
+        return f"{url!r} has an invalid port"
+    if parts.scheme not in URL_SCHEMES or not host:
+        return f"{url!r} is not an http:// or https:// URL with a host"
+    if parts.username is not None or parts.password is not None:
+        return "the URL may not carry a user name or password; authenticate with the signature"
+    if port == 0:
+        return f"{url!r} has an invalid port"
+    return None
+
+
+def url_refusal(url: str) -> str | None:
+    """Why ``url`` may not be subscribed, or None; judged without a lookup, so a web
+    request never waits on a name server (each delivery resolves the name)."""
+    if refusal := _url_form_refusal(url):
+        return refusal
+    refusal = _host_refusal(str(urlsplit(url).hostname))
+    return f"{refusal}: webhooks only go to public internet addresses" if refusal else None
+
+
 def _checked_url(url: str) -> str:
-    parts = urlsplit(url.strip())
-    if parts.scheme not in URL_SCHEMES or not parts.hostname:
-        raise DomainError(
-            f"{url!r} is not an http:// or https:// URL with a host", field="url", code="invalid_url"
-        )
+    url = url.strip()
     if len(url) > URL_MAX_LENGTH:
         raise DomainError(f"the URL is longer than {URL_MAX_LENGTH} characters", field="url")
-    return url.strip()
+    if refusal := url_refusal(url):
+        raise DomainError(refusal, field="url", code="invalid_url")
+    return url
 
 
 def _checked_events(events: Sequence[str]) -> list[str]:
@@ -251,57 +357,97 @@ def webhook_signature(secret: str, timestamp: str, body: bytes) -> str:
 
 @dataclass(frozen=True)
 class Attempt:
-    """One POST's outcome: the receiver's HTTP status (None if it never answered) and why it failed."""
+    """One POST's outcome: the receiver's HTTP status (None if it never answered) and why it
+    failed; ``refused`` when the target may not receive webhooks at all (no retry)."""
 
     response_status: int | None
     error: str
+    refused: bool = False
 
     @property
     def delivered(self) -> bool:
         return self.response_status is not None and 200 <= self.response_status < 300
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A redirect is a failed attempt: following it would re-send the body elsewhere, or drop it."""
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """Connects to the address that was checked, whatever a new lookup of the host would say."""
 
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
+    def __init__(self, host: str, port: int | None, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self.address = address
+
+    def _socket(self) -> socket.socket:
+        return socket.create_connection((self.address, self.port), self.timeout)
+
+    def connect(self) -> None:
+        self.sock = self._socket()
 
 
-_opener = urllib.request.build_opener(_NoRedirects)
+class _PinnedHTTPSConnection(_PinnedHTTPConnection):
+    default_port = http.client.HTTPS_PORT
+    tls = ssl.create_default_context()
+
+    def connect(self) -> None:
+        # The certificate is checked against the URL's host name, not the address.
+        self.sock = self.tls.wrap_socket(self._socket(), server_hostname=self.host)
+
+
+def _resolved(host: str, port: int) -> list[IPAddress]:
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+    # A scoped IPv6 address ("fe80::1%eth0") is read without its scope.
+    return list(dict.fromkeys(ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in infos))
 
 
 def _post(subscription: models.WebhookSubscription, event: str, delivery: str, payload: Any) -> Attempt:
+    """One signed POST, made only to a public address the URL's host resolves to now (a
+    literal address resolves to itself, in any of its forms)."""
+    if refusal := _url_form_refusal(subscription.url):  # a subscription older than the rules
+        return Attempt(None, refusal[:ERROR_MAX_LENGTH], refused=True)
+    parts = urlsplit(subscription.url)
+    host = str(parts.hostname)
+    connection_class = _PinnedHTTPSConnection if parts.scheme == "https" else _PinnedHTTPConnection
+    port = parts.port or connection_class.default_port
+    try:
+        addresses = _resolved(host, port)
+    except (OSError, UnicodeError) as exc:
+        return Attempt(None, f"{host} does not resolve: {exc}"[:ERROR_MAX_LENGTH])
+    for address in addresses:
+        if refusal := address_refusal(address):
+            error = f"{host} resolves to {refusal} ({address}): webhooks only go to public internet addresses"
+            return Attempt(None, error[:ERROR_MAX_LENGTH], refused=True)
     body = json.dumps(payload, cls=DjangoJSONEncoder, separators=(",", ":")).encode()
     timestamp = str(int(time.time()))
-    request = urllib.request.Request(
-        subscription.url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": USER_AGENT,
-            "X-Campaign-Event": event,
-            "X-Campaign-Delivery": delivery,
-            "X-Campaign-Timestamp": timestamp,
-            "X-Campaign-Signature": webhook_signature(subscription.secret, timestamp, body),
-        },
-    )
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        "X-Campaign-Event": event,
+        "X-Campaign-Delivery": delivery,
+        "X-Campaign-Timestamp": timestamp,
+        "X-Campaign-Signature": webhook_signature(subscription.secret, timestamp, body),
+    }
+    target = parts.path or "/"
+    if parts.query:
+        target += f"?{parts.query}"
+    connection = connection_class(host, parts.port, str(addresses[0]), settings.WEBHOOK_TIMEOUT_SECONDS)
     try:
-        with _opener.open(request, timeout=settings.WEBHOOK_TIMEOUT_SECONDS) as response:
-            return Attempt(response.status, "")
-    except urllib.error.HTTPError as exc:  # the receiver answered, but not with 2xx
-        return Attempt(exc.code, f"HTTP {exc.code} {exc.reason}"[:ERROR_MAX_LENGTH])
-    except (OSError, http.client.HTTPException, ValueError) as exc:  # unreachable, timed out, garbled
-        reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
-        return Attempt(None, f"{type(exc).__name__}: {reason}"[:ERROR_MAX_LENGTH])
+        connection.request("POST", target, body=body, headers=headers)
+        # Only the status is read: a redirect (3xx) is a failed attempt, never followed.
+        response = connection.getresponse()
+    except (OSError, http.client.HTTPException) as exc:  # unreachable, timed out, garbled
+        return Attempt(None, f"{type(exc).__name__}: {exc}"[:ERROR_MAX_LENGTH])
+    finally:
+        connection.close()
+    if 200 <= response.status < 300:
+        return Attempt(response.status, "")
+    return Attempt(response.status, f"HTTP {response.status} {response.reason}"[:ERROR_MAX_LENGTH])
 
 
 def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
     """One attempt at a pending delivery; None when it no longer exists.
 
     Delivered on a 2xx answer; failed once ``WEBHOOK_MAX_ATTEMPTS`` attempts
-    failed or when the subscription was deactivated; else still pending.
+    failed, at once when the target may not receive webhooks, or when the
+    subscription was deactivated; else still pending.
     """
     with transaction.atomic():
         delivery = (
@@ -323,7 +469,7 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
             delivery.response_status, delivery.error = attempt.response_status, attempt.error
             if attempt.delivered:
                 delivery.status, delivery.delivered_at = DeliveryStatus.DELIVERED, now
-            elif delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
+            elif attempt.refused or delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
                 delivery.status = DeliveryStatus.FAILED
         delivery.save()
     return delivery
@@ -334,8 +480,10 @@ def webhook_retry_delay(attempts: int) -> float:
     return float(settings.WEBHOOK_BACKOFF_SECONDS * 2**attempts)
 
 
-def webhook_ping(subscription_id: int) -> Attempt:
-    """Send a signed test event to the subscription's URL now; it is not logged as a delivery."""
+@transaction.atomic
+def webhook_ping(subscription_id: int) -> models.WebhookDelivery:
+    """A signed test event for the subscription's URL: a delivery of no campaign event,
+    sent by a worker like every delivery (never from the caller's request)."""
     subscription = (
         models.WebhookSubscription.objects.select_related("campaign").filter(pk=subscription_id).first()
     )
@@ -343,9 +491,11 @@ def webhook_ping(subscription_id: int) -> Attempt:
         raise NotFoundError(f"webhook {subscription_id} does not exist", field="webhook")
     payload = {
         "id": None,
-        "event": PING_EVENT,
+        "event": WEBHOOK_PING,
         "campaign": subscription.campaign.slug,
         "events": subscription.events,
         "created_at": timezone.now().isoformat(),
     }
-    return _post(subscription, PING_EVENT, f"{PING_EVENT}-{uuid.uuid4().hex}", payload)
+    delivery = models.WebhookDelivery.objects.create(subscription=subscription, event=None, payload=payload)
+    transaction.on_commit(lambda: _enqueue([delivery.pk]))
+    return delivery

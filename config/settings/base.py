@@ -55,6 +55,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "api.throttling.LoginThrottleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -103,7 +104,13 @@ CACHES = {
 # request costs no session query, and logging out deletes both copies.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
-AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
+# The throttle first: it counts each login attempt before the password is hashed (api.throttling).
+AUTHENTICATION_BACKENDS = ["api.throttling.LoginThrottleBackend", "config.auth.ModelBackend"]
+LOGIN_THROTTLE_RATES = {
+    "address": env("LOGIN_THROTTLE_ADDRESS_RATE", "10/minute"),
+    "account": env("LOGIN_THROTTLE_ACCOUNT_RATE", "10/minute"),
+    "all": env("LOGIN_THROTTLE_SERVICE_RATE", "60/minute"),
+}
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -139,12 +146,20 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
+        "api.filters.CheckedOrderingFilter",
     ],
     # api.pagination.PagePagination caps ?page_size at its max_page_size.
     "DEFAULT_PAGINATION_CLASS": "api.pagination.PagePagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # Reverse proxies in front of the service: the client address is read from
+    # X-Forwarded-For only behind them (0: REMOTE_ADDR, which a client cannot forge).
+    "NUM_PROXIES": int(env("NUM_PROXIES", "0")),
 }
 
 # The OpenAPI document, served at /api/v1/schema/ and written by the stock
@@ -231,6 +246,9 @@ OPERATION_RETRY_DELAY_MAX = int(env("OPERATION_RETRY_DELAY_MAX", "30"))
 WEBHOOK_MAX_ATTEMPTS = int(env("WEBHOOK_MAX_ATTEMPTS", "6"))
 WEBHOOK_BACKOFF_SECONDS = float(env("WEBHOOK_BACKOFF_SECONDS", "30"))
 WEBHOOK_TIMEOUT_SECONDS = float(env("WEBHOOK_TIMEOUT_SECONDS", "5"))
+# Webhooks never reach loopback, private or other non-public addresses; the local and test
+# settings let loopback through for a receiver on the same machine (never in production).
+WEBHOOK_ALLOW_LOOPBACK = False
 CELERY_BEAT_SCHEDULE = {
     "club-schedule": {
         "task": "campaign.tasks.club_schedule_task",

@@ -10,3 +10,4 @@ EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBac
 # `make run` listens on every interface: players on the club's network reach it by the
 # machine's address or name.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ",".join(own_hosts()))
+WEBHOOK_ALLOW_LOOPBACK = True  # a receiver on this machine

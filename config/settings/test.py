@@ -5,6 +5,8 @@ from config.settings.base import CELERY_BROKER_TRANSPORT_OPTIONS, env
 
 SECRET_KEY = "test-key-not-for-production"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Every test client logs in from 127.0.0.1: the throttle tests set their own rates.
+LOGIN_THROTTLE_RATES = {"address": "100000/minute", "account": "100000/minute", "all": "100000/minute"}
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # Tests kill workers on purpose; redelivery must come within the test's patience.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -14,3 +16,4 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 OPERATION_RETRY_DELAY_MAX = int(env("OPERATION_RETRY_DELAY_MAX", "1"))
 # Webhook retries within a test's patience: 0.05 s, 0.1 s, 0.2 s, ...
 WEBHOOK_BACKOFF_SECONDS = float(env("WEBHOOK_BACKOFF_SECONDS", "0.025"))
+WEBHOOK_ALLOW_LOOPBACK = True  # tests' receivers listen on 127.0.0.1 (tests/webhook_receiver.py)

@@ -19,10 +19,13 @@ from campaign.choices import (
     OperationKind,
     OperationStatus,
 )
+from campaign.scenarios.validation import scenario_validate
 from campaign.services.activation import POOL_RULE
-from campaign.services.battles import battle_report
+from campaign.services.battles import battle_report, battle_setup
+from campaign.services.days import segment_advance
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
+from campaign.services.scenario import campaign_export
 from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses, build_world
 from tests.campaign.factories import campaign_with_sides
 
@@ -417,3 +420,98 @@ def test_starting_makes_the_campaign_active_once(world):
     assert world.campaign.events.filter(verb=EventVerb.CAMPAIGN_STARTED).count() == 1
     assert again.status_code == 409
     assert again.json()["error"]["fields"]["status"]
+
+
+OVERRIDDEN_AIR = {"outcome": {"winner": "allies", "margin": 1}, "outcome_text": "allied air superiority by 1"}
+
+
+def set_up(world: World) -> models.RollRecord:
+    """Set up the planned battle; its air superiority roll (a step of both sides)."""
+    battle_setup(world.planned.pk, ACTOR, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}})
+    return world.campaign.rolls.filter(battle=world.planned, changes={"setup": "n43.air_superiority"})[0]
+
+
+def test_a_set_up_override_changes_the_named_values_of_its_step_and_battles_still_read(world):
+    roll = set_up(world)
+    rolled = models.Battle.objects.get(pk=world.planned.pk).setup
+
+    response = world.client(Role.UMPIRE).post(
+        world.url("roll-override", pk=roll.pk),
+        {"changes": {"setup": OVERRIDDEN_AIR}, "reason": "the club agreed the RAF held the sky"},
+        format="json",
+    )
+
+    assert response.status_code == 201, response.json()
+    assert response.json()["override"]["changes"] == {"setup": "n43.air_superiority"}
+    setup = models.Battle.objects.get(pk=world.planned.pk).setup
+    assert setup == {
+        **rolled,
+        "n43.air_superiority": {**rolled["n43.air_superiority"], **OVERRIDDEN_AIR},
+    }
+    for role in READERS:
+        assert world.client(role).get(world.url("battle-list")).status_code == 200
+    for role in (Role.UMPIRE, Role.AXIS_PLAYER):
+        assert world.client(role).get(world.url("battle-detail", pk=world.planned.pk)).status_code == 200
+    assert scenario_validate(campaign_export(world.campaign.pk)) == []
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"setup": "oops"}, "changes.setup", "as an object"),
+        ({"setup": {}}, "changes.setup", "as an object"),
+        ({"setup": {"verdict": "Axis"}}, "changes.setup.verdict", "has no verdict"),
+        ({"setup": {"outcome_text": 5}}, "changes.setup.outcome_text", "must be text"),
+        ({"setup": {"outcome": {"winner": "allies"}}}, "changes.setup.outcome", "exactly the keys"),
+        (
+            {"setup": {"outcome": {"winner": "allies", "margin": "3"}}},
+            "changes.setup.outcome.margin",
+            "must be a whole number",
+        ),
+        ({"setup": {"results": "none"}}, "changes.setup.results", "must be a list"),
+        ({"setup": {"results": [{"faces": 6}]}}, "changes.setup.results[0]", "exactly the keys"),
+    ],
+)
+def test_a_set_up_override_must_fit_the_shape_of_the_step_result(world, changes, field, message):
+    roll = set_up(world)
+    before = (world.state(), models.Battle.objects.get(pk=world.planned.pk).setup)
+
+    response = world.client(Role.UMPIRE).post(
+        world.url("roll-override", pk=roll.pk), {"changes": changes, "reason": "typo"}, format="json"
+    )
+
+    assert response.status_code == 400, response.json()
+    assert list(response.json()["error"]["fields"]) == [field]
+    assert message in response.json()["error"]["message"]
+    assert (world.state(), models.Battle.objects.get(pk=world.planned.pk).setup) == before
+    assert world.client(Role.AXIS_PLAYER).get(world.url("battle-list")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("procedure", "changes", "field"),
+    [
+        ("pk.segment_turns", {"turns": "5"}, "changes.turns"),
+        ("pk.segment_turns", {"turns": True}, "changes.turns"),
+        ("pk.segment_turns", {"turns": 10**40}, "changes.turns"),
+        ("pk.segment_turns", {"turns": -1}, "changes.turns"),
+        ("pk.wind", {"wind_velocity": {"knots": 5}}, "changes.wind_velocity"),
+        ("pk.wind", {"wind_velocity": "x" * 21}, "changes.wind_velocity"),
+        ("pk.initiative", {"initiative_side": ["Axis"]}, "changes.initiative_side"),
+        ("gb.weather", {"weather": None}, "changes.weather"),
+        # A count the night's replacements reported but keep on no object.
+        ("gb.night_replacements", {"replaced": 1}, "changes.replaced"),
+    ],
+)
+def test_an_override_of_a_value_must_fit_the_column_it_changes(world, procedure, changes, field):
+    segment_advance(world.campaign.pk, ACTOR)  # a segment that rolls its turns
+    roll = world.campaign.rolls.filter(procedure=procedure).last()
+    assert roll is not None, procedure
+    before = world.state()
+
+    response = world.client(Role.UMPIRE).post(
+        world.url("roll-override", pk=roll.pk), {"changes": changes, "reason": "typo"}, format="json"
+    )
+
+    assert response.status_code == 400, response.json()
+    assert list(response.json()["error"]["fields"]) == [field]
+    assert world.state() == before

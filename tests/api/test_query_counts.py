@@ -29,7 +29,14 @@ _M = TypeVar("_M", bound=Model)
 BIG = 500
 STANDS_PER_BATTALION = 4
 # Umpire-only endpoints: players and keys get 403 from them, in as many queries whatever the size.
-UMPIRE_ONLY = {"webhook-list", "webhook-detail", "webhook-delivery-list", "api-key-list", "api-key-detail"}
+UMPIRE_ONLY = {
+    "webhook-list",
+    "webhook-detail",
+    "webhook-delivery-list",
+    "webhook-delivery-detail",
+    "api-key-list",
+    "api-key-detail",
+}
 
 
 def clones(template: _M, changes: Iterable[dict[str, Any]]) -> list[_M]:
@@ -125,6 +132,9 @@ def endpoints(world: World, side: models.Side) -> dict[str, str]:
         "webhook-list": world.url("webhook-list"),
         "webhook-detail": world.url("webhook-detail", pk=webhook.pk),
         "webhook-delivery-list": world.url("webhook-delivery-list", webhook_pk=webhook.pk),
+        "webhook-delivery-detail": world.url(
+            "webhook-delivery-detail", webhook_pk=webhook.pk, pk=webhook.deliveries.order_by("pk").first().pk
+        ),
         "api-key-list": world.url("api-key-list"),
         "api-key-detail": world.url(
             "api-key-detail",

@@ -21,6 +21,7 @@ from tests.api.world import (
     query_count,
     strings,
 )
+from tests.campaign.test_night_worker import wait_for
 from tests.webhook_receiver import Receiver, documented_verify_signature, running
 
 pytestmark = pytest.mark.django_db
@@ -172,34 +173,105 @@ def test_the_delivery_log_takes_as_many_queries_for_30_deliveries_as_for_1(world
     assert one == thirty
 
 
-def test_a_ping_sends_a_signed_test_event_and_reports_the_answer(world):
+def test_a_ping_queues_a_delivery_and_sends_nothing_from_the_web_request(world, receiver):
+    hook = subscription(world, receiver.url)
+
+    response = world.client(Role.UMPIRE).post(world.url("webhook-ping", pk=hook.pk))
+
+    assert response.status_code == 202
+    delivery = models.WebhookDelivery.objects.get(subscription=hook)
+    assert response.headers["Location"] == "http://testserver" + world.url(
+        "webhook-delivery-detail", webhook_pk=hook.pk, pk=delivery.pk
+    )
+    assert (response.json()["event"], response.json()["status"]) == ("ping", "pending")
+    assert (delivery.event, delivery.attempts) == (None, 0)
+    assert receiver.requests == []  # the test's transaction never commits: no worker was asked
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_sends_a_ping_signed_and_its_delivery_shows_the_answer(celery_worker):
+    world = build_world()
     verify_signature = documented_verify_signature()
     umpire = world.client(Role.UMPIRE)
     with running(Receiver()) as happy, running(Receiver(status=500)) as broken:
         pinged = umpire.post(world.url("webhook-ping", pk=subscription(world, happy.url).pk))
         refused = umpire.post(world.url("webhook-ping", pk=subscription(world, broken.url).pk))
+        pending = models.WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING)
+        wait_for(lambda: not pending.exists(), what="both pings to be delivered or given up")
 
-    assert pinged.status_code == refused.status_code == 200
-    assert pinged.json() == {"delivered": True, "response_status": 200, "error": ""}
-    assert refused.json() == {
-        "delivered": False,
-        "response_status": 500,
-        "error": "HTTP 500 Internal Server Error",
-    }
+    delivered = umpire.get(pinged.headers["Location"]).json()
+    failed = umpire.get(refused.headers["Location"]).json()
+    assert (delivered["event"], delivered["status"], delivered["response_status"]) == (
+        "ping",
+        "delivered",
+        200,
+    )
+    assert (failed["status"], failed["response_status"], failed["error"]) == (
+        "failed",
+        500,
+        "HTTP 500 Internal Server Error",
+    )
     [ping] = happy.requests
     assert ping.headers["X-Campaign-Event"] == "ping"
     assert ping.json()["campaign"] == world.campaign.slug
     assert verify_signature(SECRET, ping.headers, ping.body)
-    assert not models.WebhookDelivery.objects.exists()
 
 
-def test_a_ping_to_nobody_reports_the_connection_error(world):
-    with running(Receiver()) as gone:
-        url = gone.url  # a port nobody listens on once the receiver stopped
-    hook = subscription(world, url)
+# The internal targets a webhook was once allowed to reach, in every form a resolver reads.
+INTERNAL_URLS = [
+    "http://169.254.169.254/latest/meta-data/",
+    "http://10.0.0.1/",
+    "http://192.168.1.1/",
+    "http://localhost:6379/",
+    "http://0/",
+    "http://2130706433/",
+    "http://0x7f000001/",
+    "http://[::1]/",
+    "http://[::ffff:169.254.169.254]/",
+    "http://user:pw@127.0.0.1/",
+    "http://metadata.google.internal/computeMetadata/v1/",
+    # and their relatives
+    "http://127.1/",
+    "http://0177.0.0.1/",
+    "http://[fe80::1]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "http://224.0.0.1/",
+    "http://240.0.0.1/",
+    "http://100.64.0.1/",
+    "http://redis:6379/",
+    "http://printer.local/",
+    "https://user@club.example/hooks",
+]
 
-    response = world.client(Role.UMPIRE).post(world.url("webhook-ping", pk=hook.pk))
 
-    assert response.json()["delivered"] is False
-    assert response.json()["response_status"] is None
-    assert "Connection refused" in response.json()["error"]
+@pytest.mark.parametrize("url", INTERNAL_URLS)
+def test_a_subscription_to_an_internal_address_is_refused(world, settings, url):
+    settings.WEBHOOK_ALLOW_LOOPBACK = False  # as in production
+    umpire = world.client(Role.UMPIRE)
+    hook = subscription(world)
+
+    created = umpire.post(world.url("webhook-list"), {"url": url, "events": ["day.dawned"]}, format="json")
+    changed = umpire.patch(world.url("webhook-detail", pk=hook.pk), {"url": url}, format="json")
+
+    for response in (created, changed):
+        assert response.status_code == 400, response.json()
+        assert list(response.json()["error"]["fields"]) == ["url"]
+    assert list(models.WebhookSubscription.objects.values_list("url", flat=True)) == [HOOK]
+
+
+def test_the_loopback_setting_lets_only_loopback_through(world, settings):
+    umpire = world.client(Role.UMPIRE)
+
+    def subscribe(url: str) -> int:
+        body = {"url": url, "events": ["day.dawned"]}
+        status: int = umpire.post(world.url("webhook-list"), body, format="json").status_code
+        return status
+
+    settings.WEBHOOK_ALLOW_LOOPBACK = False
+    assert subscribe("http://127.0.0.1:8025/hooks") == 400
+    settings.WEBHOOK_ALLOW_LOOPBACK = True
+    assert [subscribe(url) for url in ("http://127.0.0.1:8025/hooks", "http://localhost:8025/hooks")] == [
+        201,
+        201,
+    ]
+    assert [subscribe(url) for url in ("http://10.0.0.1/", "http://169.254.169.254/")] == [400, 400]

@@ -245,6 +245,7 @@ def matrix(world: World) -> dict[str, Route]:
     webhook = models.WebhookSubscription.objects.create(
         campaign=world.campaign, url="http://127.0.0.1:9/hook", secret="s" * 32, events=["night.done"]
     )
+    ping = models.WebhookDelivery.objects.create(subscription=webhook, payload={"event": "ping"})
     key_prefix = world.keys[Role.ALLIED_KEY].partition(".")[0]
     everybody, umpire, players, allies = READ, MEMBERS_REFUSED, PLAYERS, ALLIES_ONLY
     return {
@@ -295,6 +296,9 @@ def matrix(world: World) -> dict[str, Route]:
         "webhook-detail": Route(world.url("webhook-detail", pk=webhook.pk), umpire),
         "webhook-ping": Route(world.url("webhook-ping", pk=webhook.pk), None),
         "webhook-delivery-list": Route(world.url("webhook-delivery-list", webhook_pk=webhook.pk), umpire),
+        "webhook-delivery-detail": Route(
+            world.url("webhook-delivery-detail", webhook_pk=webhook.pk, pk=ping.pk), umpire
+        ),
         "api-key-list": Route(world.url("api-key-list"), umpire),
         "api-key-detail": Route(world.url("api-key-detail", prefix=key_prefix), umpire),
         "api-key-revoke": Route(world.url("api-key-revoke", prefix=key_prefix), None),

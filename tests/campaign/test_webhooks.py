@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
@@ -274,3 +275,84 @@ def test_the_admin_subscribes_through_the_service_and_keeps_the_secret_off_the_t
     assert deleted.status_code == 302
     assert not models.WebhookSubscription.objects.exists()
     assert models.Event.objects.count() == events
+
+
+def _subscribed_before_the_rules(campaign: models.Campaign, url: str) -> models.WebhookDelivery:
+    """A pending delivery to ``url`` on a subscription row written directly: one made before
+    these rules, or whose name resolved elsewhere when it was subscribed (DNS rebinding)."""
+    subscription = models.WebhookSubscription.objects.create(
+        campaign=campaign, url=url, secret=SECRET, events=[EventVerb.DAY_DAWNED]
+    )
+    event = models.Event.objects.create(
+        campaign=campaign, verb=EventVerb.DAY_DAWNED, day_number=1, object_type="Campaign", message="-"
+    )
+    return models.WebhookDelivery.objects.create(
+        subscription=subscription, event=event, payload=webhook_payload(event, campaign.slug)
+    )
+
+
+@pytest.mark.parametrize(
+    ("host", "refusal"),
+    [
+        ("localhost", "localhost resolves to a loopback address (127.0.0.1)"),
+        ("0", "0 resolves to an unspecified address (0.0.0.0)"),
+        ("2130706433", "2130706433 resolves to a loopback address (127.0.0.1)"),
+        ("0x7f000001", "0x7f000001 resolves to a loopback address (127.0.0.1)"),
+        ("127.1", "127.1 resolves to a loopback address (127.0.0.1)"),
+        ("[::1]", "::1 resolves to a loopback address (::1)"),
+        ("[::ffff:127.0.0.1]", "::ffff:127.0.0.1 resolves to a loopback address (::ffff:7f00:1)"),
+    ],
+)
+@pytest.mark.django_db
+def test_a_delivery_resolves_the_host_and_sends_nothing_to_a_refused_address(
+    campaign, receiver, settings, host, refusal
+):
+    settings.WEBHOOK_ALLOW_LOOPBACK = False
+    port = urlsplit(receiver.url).port
+    delivery = _subscribed_before_the_rules(campaign, f"http://{host}:{port}/hooks/campaign")
+
+    sent = webhook_deliver(delivery.pk)
+
+    assert sent is not None
+    assert (sent.status, sent.response_status) == (DeliveryStatus.FAILED, None)  # no retry
+    assert sent.error.startswith(refusal)
+    assert receiver.requests == []
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://user:pw@club.example/hooks"],
+)
+@pytest.mark.django_db
+def test_a_delivery_to_a_private_address_or_with_credentials_fails_at_once(campaign, url):
+    delivery = _subscribed_before_the_rules(campaign, url)
+
+    sent = webhook_deliver(delivery.pk)
+
+    assert sent is not None
+    assert (sent.status, sent.attempts, sent.response_status) == (DeliveryStatus.FAILED, 1, None)
+    assert "webhooks only go to public internet addresses" in sent.error or "password" in sent.error
+
+
+@pytest.mark.django_db
+def test_the_loopback_setting_lets_a_delivery_reach_a_receiver_on_this_machine(campaign, receiver, settings):
+    settings.WEBHOOK_ALLOW_LOOPBACK = True
+    port = urlsplit(receiver.url).port
+    delivery = _subscribed_before_the_rules(campaign, f"http://localhost:{port}/hooks/campaign")
+
+    sent = webhook_deliver(delivery.pk)
+
+    assert sent is not None
+    assert (sent.status, sent.response_status) == (DeliveryStatus.DELIVERED, 200)
+    assert len(receiver.requests) == 1
+
+
+@pytest.mark.django_db
+def test_a_redirect_is_a_failed_attempt_not_followed(campaign, receiver):
+    with running(Receiver(status=307, location=receiver.url)) as redirecting:
+        delivery = _subscribed_before_the_rules(campaign, redirecting.url)
+        sent = webhook_deliver(delivery.pk)
+
+    assert sent is not None
+    assert (sent.status, sent.attempts, sent.response_status) == (DeliveryStatus.PENDING, 1, 307)
+    assert (len(redirecting.requests), receiver.requests) == (1, [])

@@ -760,8 +760,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a signed test event now (umpires)
-         * @description One POST with `X-Campaign-Event: ping`, answered with the receiver's status; not retried and not in the delivery log.
+         * Send a signed test event (umpires)
+         * @description Queues one delivery with `X-Campaign-Event: ping`, sent by a worker like every delivery (and retried like one); the answer's Location is that delivery, in the log.
          */
         post: operations["campaigns_webhooks_ping_create"];
         delete?: never;
@@ -779,6 +779,23 @@ export interface paths {
         };
         /** A subscription's delivery log, newest first (umpires) */
         get: operations["campaigns_webhooks_deliveries_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery and its attempts' outcome (umpires) */
+        get: operations["campaigns_webhooks_deliveries_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -919,7 +936,10 @@ export interface components {
         APIKeyCreateInputRequest: {
             /** @description who uses the key, for what */
             name: string;
-            /** @description side id: the key sees as that side's player; empty: the public (observer) view */
+            /**
+             * Format: int64
+             * @description side id: the key sees as that side's player; empty: the public (observer) view
+             */
             side?: number | null;
             /**
              * @description the key may make the umpire's writes (and sees all); only without a side
@@ -1121,12 +1141,21 @@ export interface components {
             /** @description table or sector name */
             sector: string;
             battle_type: components["schemas"]["BattleTypeEnum"];
-            /** @description side id */
+            /**
+             * Format: int64
+             * @description side id
+             */
             attacker_id: number;
-            /** @description side id */
+            /**
+             * Format: int64
+             * @description side id
+             */
             defender_id: number;
             battalion_codes: string[];
-            /** @description the battle on the same sector the day before */
+            /**
+             * Format: int64
+             * @description the battle on the same sector the day before
+             */
             continues_id?: number | null;
             /** @description battles forces leave this one for */
             feeds_ids?: number[];
@@ -1378,6 +1407,15 @@ export interface components {
             /** Format: date-time */
             readonly created_at: string;
         };
+        /**
+         * @description * `night.done` - Night Phase Done
+         *     * `arrivals.resolved` - Arrivals Resolved
+         *     * `battle.reported` - Battle Reported
+         *     * `day.dawned` - Day Dawned
+         *     * `ping` - Ping (a test event)
+         * @enum {string}
+         */
+        EventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "ping";
         /**
          * @description * `public` - Every member
          *     * `side` - Its side
@@ -1916,6 +1954,7 @@ export interface components {
             arrival_attempts?: number;
         };
         ReinforcementScheduleInputRequest: {
+            /** Format: int64 */
             force_id: number;
             /** @description the campaign day it is due */
             day: number;
@@ -2311,7 +2350,7 @@ export interface components {
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         WebhookDelivery: {
             readonly id: number;
-            readonly event: components["schemas"]["WebhookEventEnum"];
+            readonly event: components["schemas"]["EventEnum"];
             /** @description the label people read for the code beside it */
             readonly event_label: string;
             status?: components["schemas"]["DeliveryStatusEnum"];
@@ -2345,14 +2384,6 @@ export interface components {
             secret?: string;
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
-        };
-        /** @description An output serializer whose choices carry their labels. */
-        WebhookPing: {
-            /** @description the receiver answered 2xx */
-            delivered: boolean;
-            /** @description null: it never answered */
-            response_status: number | null;
-            error: string;
         };
         Error: {
             error: {
@@ -6229,12 +6260,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookPing"];
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Error */
@@ -6335,6 +6366,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedWebhookDeliveryList"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_webhooks_deliveries_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this webhook delivery. */
+                id: number;
+                /** @description the subscription's id */
+                webhook_pk: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Error */
