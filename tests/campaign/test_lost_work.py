@@ -1,20 +1,23 @@
-"""The broker down when work is committed: the client is told the work will run (202), the
-row waits, and once the broker is back the sweeper sends it and a worker runs it.
+"""Work whose task is lost is sent again. The broker down when work is committed: the
+client is told the work will run (202), the row waits, and once the broker is back the
+sweeper sends it and a worker runs it. (A killed worker's night: test_night_worker.py.)
 
 Each test starts a Redis of its own as the Celery broker (the shared one on 6379 is never
-stopped), points this process's Celery app at it, stops it around the request, and starts
-it again with a worker on it. The cache and sessions stay on the shared Redis: only the
-broker is down.
+stopped), points this process's Celery app at it, stops it around the request when the test
+says so, and starts it again with a worker on it. The cache and sessions stay on the shared
+Redis: only the broker is down.
 """
 
 from __future__ import annotations
 
+import datetime
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import psycopg
 import pytest
 import redis
 from django.utils import timezone
@@ -23,8 +26,9 @@ from rest_framework.test import APIClient
 from campaign import models
 from campaign.choices import DayStatus, DeliveryStatus, EventVerb, OperationStatus
 from campaign.services.battles import battle_create
+from campaign.services.night import night_phase_start
 from campaign.services.sweep import work_sweep
-from campaign.services.webhooks import webhook_subscribe
+from campaign.services.webhooks import webhook_deliver, webhook_payload, webhook_subscribe
 from config.celery_app import app
 from tests.campaign.night_setup import ACTOR, campaign_after_day_one, state_of
 from tests.campaign.test_night_worker import reference_state, wait_for
@@ -195,3 +199,52 @@ def test_a_battle_reported_with_the_broker_down_is_announced_once_it_is_back(bro
             timeout=60,
         )
         assert [r.delivery for r in receiver.requests] == [str(delivery.pk)]
+
+
+def test_the_sweeper_sends_a_stale_operation_once_a_lease_and_never_one_a_run_holds(broker, settings):
+    settings.WORK_LEASE_SECONDS = 30
+    campaign = campaign_after_day_one(seed="sweep")
+    operation = night_phase_start(campaign.pk, ACTOR)  # sent on commit: nobody runs it
+    queue = redis.Redis.from_url(broker.url)
+    now = timezone.now()
+
+    def swept(seconds_later: float) -> list[int]:
+        return work_sweep(now + datetime.timedelta(seconds=seconds_later))["operations"]
+
+    assert swept(0) == []  # pending less than a lease: its task may be on its way
+    assert swept(31) == [operation.pk]
+    assert swept(32) == []  # the send renewed the lease
+    with psycopg.connect(worker_database_url()) as run:  # a run's step holds the row lock
+        run.execute("SELECT 1 FROM campaign_operation WHERE id = %s FOR UPDATE", [operation.pk])
+        assert swept(100) == []
+    assert swept(100) == [operation.pk]
+    assert queue.llen("celery") == 3  # the start's send and the sweeper's two
+
+
+def test_a_delivery_sent_again_before_its_next_attempt_is_due_is_left_to_the_retry(broker, settings):
+    settings.WORK_LEASE_SECONDS, settings.WEBHOOK_BACKOFF_SECONDS = 30, 10
+    campaign = campaign_after_day_one(seed="retry")
+    with running(Receiver()) as receiver:
+        subscription = webhook_subscribe(
+            campaign.pk, ACTOR, url=receiver.url, events=[EventVerb.DAY_DAWNED], secret="s" * 16
+        )
+        event = models.Event.objects.create(
+            campaign=campaign, verb=EventVerb.DAY_DAWNED, day_number=1, object_type="Campaign", message="-"
+        )
+        attempted = timezone.now()
+        delivery = models.WebhookDelivery.objects.create(  # by hand: no task is sent
+            subscription=subscription,
+            event=event,
+            payload=webhook_payload(event, campaign.slug),
+            attempts=1,
+            last_attempt_at=attempted,
+        )
+
+        assert webhook_deliver(delivery.pk) is None  # the retry is due in 20 s
+        assert receiver.requests == []
+
+    def swept(seconds_later: float) -> list[int]:
+        return work_sweep(attempted + datetime.timedelta(seconds=seconds_later))["webhook_deliveries"]
+
+    assert swept(49) == []  # due at 20 s, overdue by a lease at 50 s
+    assert swept(51) == [delivery.pk]
