@@ -84,9 +84,9 @@ class PrivateRedis:
 def _broker_use(url: str) -> None:
     """Point this process's Celery app at ``url``: its connection and producer pools are
     keyed by the broker URL, so dropping them makes the next send connect there."""
-    app.conf.broker_url = url
-    app._pool = None
-    app.amqp._producer_pool = None
+    app.conf.update(broker_url=url)
+    app._pool = None  # type: ignore[attr-defined]  # Celery has no public way to drop them
+    app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
 
 @contextmanager
