@@ -497,9 +497,22 @@ class Operation(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    lease_expires_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="renewed by the run at each commit; once past, the sweeper sends the operation again",
+    )
 
     class Meta:
         ordering = ["-id"]
+        indexes = [
+            # The sweeper's question, every few seconds: which unfinished operations are stale?
+            models.Index(
+                fields=["lease_expires_at", "created_at"],
+                condition=Q(status__in=[choices.OperationStatus.PENDING, choices.OperationStatus.RUNNING]),
+                name="operation_unfinished",
+            )
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["campaign", "kind", "day"],
@@ -631,6 +644,14 @@ class WebhookDelivery(models.Model):
     class Meta:
         ordering = ["-id"]
         verbose_name_plural = "webhook deliveries"
+        indexes = [
+            # The sweeper looks for overdue pending deliveries every few seconds.
+            models.Index(
+                fields=["created_at"],
+                condition=Q(status=choices.DeliveryStatus.PENDING),
+                name="webhook_delivery_pending",
+            )
+        ]
         constraints = [
             models.UniqueConstraint(fields=["subscription", "event"], name="one_delivery_per_event")
         ]

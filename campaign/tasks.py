@@ -9,6 +9,7 @@ from django.utils import timezone
 from campaign.choices import DeliveryStatus, OperationStatus
 from campaign.services.operations import MAX_ATTEMPTS, operation_record_error, operation_run
 from campaign.services.schedule import club_schedule_run
+from campaign.services.sweep import work_sweep
 from campaign.services.webhooks import webhook_deliver, webhook_retry_delay
 
 
@@ -19,10 +20,10 @@ def operation_run_task(self: Task[[int], None], operation_id: int) -> None:
         operation_run(operation_id)
     except Exception as exc:
         # Keep the reason on the operation (failed once attempts run out); retry with backoff.
-        recorded = operation_record_error(operation_id, f"{type(exc).__name__}: {exc}")
+        delay = min(2**self.request.retries, settings.OPERATION_RETRY_DELAY_MAX)
+        recorded = operation_record_error(operation_id, f"{type(exc).__name__}: {exc}", retry_in=delay)
         if recorded.status == OperationStatus.FAILED:
             return
-        delay = min(2**self.request.retries, settings.OPERATION_RETRY_DELAY_MAX)
         raise self.retry(exc=exc, countdown=delay) from exc
 
 
@@ -30,6 +31,12 @@ def operation_run_task(self: Task[[int], None], operation_id: int) -> None:
 def club_schedule_task() -> list[str]:
     """Beat calls this every few minutes; it acts only when a club's time has come."""
     return club_schedule_run(timezone.now())
+
+
+@shared_task(acks_late=True)
+def work_sweep_task() -> dict[str, list[int]]:
+    """Beat calls this every few seconds: it sends again the work whose task was lost."""
+    return work_sweep(timezone.now())
 
 
 # Attempts are counted on the delivery (WEBHOOK_MAX_ATTEMPTS), not by Celery.

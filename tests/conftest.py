@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -28,11 +30,18 @@ def _database_url(database: dict[str, object]) -> str:
 
 
 class WorkerProcess:
-    """A ``celery worker`` child process against the test database and broker."""
+    """A ``celery worker`` child process against the test database and broker; with ``beat``,
+    Celery beat runs inside it (its schedule file in a directory of its own)."""
 
     def __init__(
-        self, database_url: str, settings_env: Mapping[str, str] | None = None, concurrency: int = 1
+        self,
+        database_url: str,
+        settings_env: Mapping[str, str] | None = None,
+        concurrency: int = 1,
+        beat: bool = False,
     ) -> None:
+        self.beat_directory = tempfile.mkdtemp(prefix="celerybeat-") if beat else None
+        beat_options = ["--beat", "--schedule", f"{self.beat_directory}/schedule"] if beat else []
         env = {
             **os.environ,
             "DATABASE_URL": database_url,
@@ -57,6 +66,7 @@ class WorkerProcess:
                 "--without-mingle",
                 "-n",
                 f"test-{os.getpid()}-{time.monotonic_ns()}@%h",
+                *beat_options,
             ],
             env=env,
             cwd=ROOT,
@@ -82,6 +92,8 @@ class WorkerProcess:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+        if self.beat_directory:
+            shutil.rmtree(self.beat_directory, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

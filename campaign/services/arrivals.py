@@ -20,6 +20,7 @@ from campaign.access import Owner
 from campaign.choices import ArrivalStatus, EventVerb, Mobility, OperationKind
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.errors import ConflictError
+from campaign.services.operations import operation_send_on_commit
 from campaign.services.rules import RuleRun, procedure_key, procedure_run
 from rules_engine.great_battles.campaign_pools import UNSPECIFIED_RESERVE, reserve_countdown
 from rules_engine.panzer_korps.arrival import ForceAvailability, first_arrival_segment
@@ -39,8 +40,6 @@ def arrivals_start(
     campaign: models.Campaign, segment: models.DaySegmentRecord, actor: Actor
 ) -> models.Operation | None:
     """Inside the caller's transaction: the arrival operation of ``segment``, enqueued on commit."""
-    from campaign.tasks import operation_run_task
-
     forces = list(campaign.forces.filter(arrival_status=ArrivalStatus.ROLLING).order_by("pk"))
     if not forces:
         return None
@@ -65,7 +64,7 @@ def arrivals_start(
         f"Arrival rolls for {', '.join(f.name for f in forces)} ({segment.get_segment_display().lower()})",
         actor,
     )
-    transaction.on_commit(lambda: operation_run_task.delay(operation.pk))
+    operation_send_on_commit(operation)
     return operation
 
 

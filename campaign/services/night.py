@@ -36,6 +36,7 @@ from campaign.choices import (
 from campaign.services.audit import Actor, RollContext, event_record, roll_records_copy, roll_records_write
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
+from campaign.services.operations import operation_send_on_commit
 from campaign.services.rules import optional_rule_on, procedure_key, procedure_run
 from rules_engine.great_battles.common import Quality
 from rules_engine.great_battles.night import StandFate
@@ -88,8 +89,6 @@ SIDE_COUNTERS = {
 @transaction.atomic
 def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     """Create the night phase of the current day and enqueue it; 409 if not ready."""
-    from campaign.tasks import operation_run_task
-
     campaign = campaign_lock(campaign_id)
     campaign_require_status(campaign, CampaignStatus.ACTIVE)
     day = campaign.days.filter(number=campaign.current_day).first()
@@ -139,7 +138,7 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     event_record(
         campaign, EventVerb.NIGHT_PHASE_STARTED, operation, f"Night phase of day {day.number} started", actor
     )
-    transaction.on_commit(lambda: operation_run_task.delay(operation.pk))
+    operation_send_on_commit(operation)
     return operation
 
 

@@ -12,6 +12,13 @@ them, and the last transaction also finishes the operation.  Every delivery
 counts as an attempt; past ``MAX_ATTEMPTS`` the operation is marked failed
 with the last error, so a crashing task cannot loop for ever.
 
+The row is the outbox: nothing is lost with the task. A run holds a lease on the operation,
+taken as the delivery is counted and renewed by each commit (in the statement that commits);
+a step in progress holds the row lock. ``operations_resend`` (the sweeper, on beat) sends
+again an unfinished operation nobody holds whose lease ran out (``WORK_LEASE_SECONDS``): its
+worker was killed, or the broker was down when the start sent it, or its retry was lost.
+The broker's own redelivery of an unacknowledged task waits the visibility timeout (an hour).
+
 While it runs, ``report`` keeps each committed step's part under the step's
 name, appended in SQL so a transaction never re-sends the parts before it (the
 night's replacement lines run to thousands); the finish merges them, in step
@@ -22,23 +29,28 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from campaign import models
 from campaign.choices import EventVerb, OperationKind, OperationStatus
 from campaign.services.audit import SYSTEM, event_record
+from campaign.services.broker import tasks_send, tasks_send_on_commit
 from campaign.services.errors import NotFoundError
 
 MAX_ATTEMPTS = 5
+UNFINISHED = (OperationStatus.PENDING, OperationStatus.RUNNING)
+logger = logging.getLogger(__name__)
 
 StepFunction = Callable[[models.Operation, str], dict[str, Any]]
 
@@ -65,6 +77,41 @@ def _registry() -> dict[str, OperationProcedure]:
             arrivals.arrivals_step, lambda step: True, arrivals.arrivals_finish
         ),
     }
+
+
+def operation_send_on_commit(operation: models.Operation) -> None:
+    """Send the operation's task when the starting transaction commits (the sweeper sends it
+    again if the broker is down then)."""
+    from campaign.tasks import operation_run_task  # the tasks module imports the services
+
+    tasks_send_on_commit(operation_run_task, [operation.pk])
+
+
+def _lease_end(now: datetime | None = None, extra_seconds: float = 0) -> datetime:
+    return (now or timezone.now()) + timedelta(seconds=settings.WORK_LEASE_SECONDS + extra_seconds)
+
+
+def operations_resend(now: datetime) -> list[int]:
+    """The sweeper: send again each unfinished operation whose lease ran out (or that never
+    started within a lease of its creation), renewing its lease so that the next sweep leaves
+    it to this send. Rows a run has locked are skipped: that run is alive."""
+    lease_over = Q(lease_expires_at__lt=now) | Q(
+        lease_expires_at__isnull=True, created_at__lt=now - timedelta(seconds=settings.WORK_LEASE_SECONDS)
+    )
+    with transaction.atomic():
+        stale = list(
+            models.Operation.objects.select_for_update(skip_locked=True)
+            .filter(lease_over, status__in=UNFINISHED)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        if not stale:
+            return []
+        models.Operation.objects.filter(pk__in=stale).update(lease_expires_at=_lease_end(now))
+    from campaign.tasks import operation_run_task
+
+    logger.warning("sending stale operations again: %s", ", ".join(map(str, stale)))
+    return tasks_send(operation_run_task, stale)
 
 
 def operation_get(operation_id: int) -> models.Operation:
@@ -121,17 +168,19 @@ def _locked() -> QuerySet[models.Operation]:
 
 
 def _attempt_count(operation_id: int) -> tuple[str, list[str], int] | None:
-    """Count this delivery, in one statement: the operation's kind, steps and attempts so far,
-    or None when it is over."""
+    """Count this delivery and take the lease, in one statement: the operation's kind, steps
+    and attempts so far, or None when it is over."""
     operations = connection.ops.quote_name(models.Operation._meta.db_table)
+    now = timezone.now()
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {operations} SET attempts = attempts + 1, status = %s, "
-            "started_at = COALESCE(started_at, %s) WHERE id = %s AND status IN (%s, %s) "
-            "RETURNING kind, steps, attempts",
+            "started_at = COALESCE(started_at, %s), lease_expires_at = %s "
+            "WHERE id = %s AND status IN (%s, %s) RETURNING kind, steps, attempts",
             [
                 OperationStatus.RUNNING,
-                timezone.now(),
+                now,
+                _lease_end(now),
                 operation_id,
                 OperationStatus.PENDING,
                 OperationStatus.RUNNING,
@@ -168,8 +217,10 @@ def _give_up(operation_id: int) -> models.Operation:
 
 
 @transaction.atomic
-def operation_record_error(operation_id: int, reason: str) -> models.Operation:
-    """Keep the last error; mark the operation failed when no attempt is left."""
+def operation_record_error(operation_id: int, reason: str, retry_in: float) -> models.Operation:
+    """Keep the last error; mark the operation failed when no attempt is left, else hold the
+    lease until the retry due in ``retry_in`` seconds has had its time (the sweeper leaves the
+    operation to it)."""
     operation = models.Operation.objects.select_for_update().get(pk=operation_id)
     if operation.status in (OperationStatus.DONE, OperationStatus.FAILED):
         return operation
@@ -177,7 +228,8 @@ def operation_record_error(operation_id: int, reason: str) -> models.Operation:
     if operation.attempts >= MAX_ATTEMPTS:
         _fail(operation, reason)
     else:
-        operation.save(update_fields=["error"])
+        operation.lease_expires_at = _lease_end(extra_seconds=retry_in)
+        operation.save(update_fields=["error", "lease_expires_at"])
     return operation
 
 
@@ -201,11 +253,11 @@ def _json(value: Any) -> str:
 def _steps_record(operation: models.Operation, parts: dict[str, Any]) -> None:
     """Mark the steps of ``parts`` done with their parts of the report, appended in SQL, so a
     transaction never re-sends the parts before it (the night's replacement lines run to
-    thousands)."""
+    thousands), and renew the lease."""
     _operation_update(
         operation,
-        "report = report || %s::jsonb, completed_steps = completed_steps || %s::jsonb",
-        [_json(parts), _json(list(parts))],
+        "report = report || %s::jsonb, completed_steps = completed_steps || %s::jsonb, lease_expires_at = %s",
+        [_json(parts), _json(list(parts)), _lease_end()],
     )
 
 
@@ -270,8 +322,9 @@ def operation_run(operation_id: int) -> models.Operation:
                 _finish(operation, procedure, parts)
             elif applied:
                 _steps_record(operation, applied)
-        if not last:
-            # Crash drills: a pause between committed transactions leaves room to kill a worker.
+        if applied and not last:
+            # Crash drills: a pause after a commit leaves room to kill a worker (the commit
+            # renewed the lease).
             time.sleep(settings.OPERATION_STEP_PAUSE)
     assert operation is not None  # there is always a group: the last one finishes
     return operation

@@ -8,6 +8,11 @@ lock on the delivery: a second run of its task waits, then finds it delivered.
 A receiver may still see an attempt twice when a worker dies between its POST
 and the commit, so receivers deduplicate by ``X-Campaign-Delivery``.
 
+The delivery row is the outbox: when its task is lost (the broker was down as the
+event committed, or the worker holding a retry died), ``webhook_deliveries_resend``
+(the sweeper, on beat) sends it again once its next attempt is overdue; a run that
+finds the next attempt not yet due leaves it to the run that made the last one.
+
 Payloads go to third parties: they carry what a public observer sees (the
 event's kind, day, object and a message without numbers) and ids to fetch the
 rest with the receiver's own key, never strengths, rolls or pools.
@@ -35,6 +40,7 @@ import ssl
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -46,6 +52,7 @@ from django.utils import timezone
 
 from campaign import models
 from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, DeliveryStatus, EventVerb
+from campaign.services.broker import tasks_send, tasks_send_on_commit
 from campaign.services.errors import DomainError, NotFoundError
 
 if TYPE_CHECKING:  # audit records events through this module
@@ -336,14 +343,32 @@ def webhook_deliveries_create(event: models.Event) -> None:
         )
         delivery_ids = [row[0] for row in cursor.fetchall()]
     if delivery_ids:
-        transaction.on_commit(lambda: _enqueue(delivery_ids))
+        from campaign.tasks import webhook_deliver_task  # the tasks module imports the services
+
+        tasks_send_on_commit(webhook_deliver_task, delivery_ids)
 
 
-def _enqueue(delivery_ids: Sequence[int]) -> None:
-    from campaign.tasks import webhook_deliver_task  # the tasks module imports the services
+def webhook_deliveries_resend(now: datetime) -> list[int]:
+    """The sweeper: send again each pending delivery whose next attempt is overdue by more than
+    ``WORK_LEASE_SECONDS`` (its task was lost); rows being sent (locked) are skipped."""
+    from campaign.tasks import webhook_deliver_task
 
-    for delivery_id in delivery_ids:
-        webhook_deliver_task.delay(delivery_id)
+    deliveries = connection.ops.quote_name(models.WebhookDelivery._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT id FROM {deliveries} WHERE status = %s AND COALESCE(
+                last_attempt_at + make_interval(secs => %s * power(2, attempts)), created_at
+            ) < %s ORDER BY id FOR UPDATE SKIP LOCKED
+            """,  # the due time of webhook_retry_delay; the table name comes from the model
+            [
+                DeliveryStatus.PENDING.value,
+                settings.WEBHOOK_BACKOFF_SECONDS,
+                now - timedelta(seconds=settings.WORK_LEASE_SECONDS),
+            ],
+        )
+        overdue = [row[0] for row in cursor.fetchall()]
+    return tasks_send(webhook_deliver_task, overdue)
 
 
 # Sending --------------------------------------------------------------------
@@ -443,7 +468,8 @@ def _post(subscription: models.WebhookSubscription, event: str, delivery: str, p
 
 
 def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
-    """One attempt at a pending delivery; None when it no longer exists.
+    """One attempt at a pending delivery; None when it no longer exists, or when its next
+    attempt is not due yet (a run sent again by the sweeper found the retry had made it).
 
     Delivered on a 2xx answer; failed once ``WEBHOOK_MAX_ATTEMPTS`` attempts
     failed, at once when the target may not receive webhooks, or when the
@@ -460,6 +486,10 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
             return delivery
         subscription = delivery.subscription
         now = timezone.now()
+        if delivery.last_attempt_at and now < delivery.last_attempt_at + timedelta(
+            seconds=webhook_retry_delay(delivery.attempts)
+        ):
+            return None
         if not subscription.active:
             delivery.status, delivery.error = DeliveryStatus.FAILED, "the subscription was deactivated"
         else:
@@ -497,5 +527,7 @@ def webhook_ping(subscription_id: int) -> models.WebhookDelivery:
         "created_at": timezone.now().isoformat(),
     }
     delivery = models.WebhookDelivery.objects.create(subscription=subscription, event=None, payload=payload)
-    transaction.on_commit(lambda: _enqueue([delivery.pk]))
+    from campaign.tasks import webhook_deliver_task  # the tasks module imports the services
+
+    tasks_send_on_commit(webhook_deliver_task, [delivery.pk])
     return delivery

@@ -249,9 +249,23 @@ WEBHOOK_TIMEOUT_SECONDS = float(env("WEBHOOK_TIMEOUT_SECONDS", "5"))
 # Webhooks never reach loopback, private or other non-public addresses; the local and test
 # settings let loopback through for a receiver on the same machine (never in production).
 WEBHOOK_ALLOW_LOOPBACK = False
+# Work is committed as rows (operations, webhook deliveries) before its task is sent. A run
+# renews its operation's lease at each commit; every WORK_SWEEP_INTERVAL seconds the sweeper
+# sends again an unfinished operation whose lease ran out (its worker died, or the broker was
+# down when it was sent) and a pending webhook delivery whose next attempt is that overdue.
+# The lease must outlast OPERATION_STEP_PAUSE, or a live run gets a duplicate (harmless, but
+# it counts as an attempt).
+WORK_LEASE_SECONDS = float(env("WORK_LEASE_SECONDS", "30"))
+WORK_SWEEP_INTERVAL = float(env("WORK_SWEEP_INTERVAL", "10"))
 CELERY_BEAT_SCHEDULE = {
     "club-schedule": {
         "task": "campaign.tasks.club_schedule_task",
         "schedule": float(env("CLUB_SCHEDULE_INTERVAL", "300")),
+    },
+    "work-sweep": {
+        "task": "campaign.tasks.work_sweep_task",
+        "schedule": WORK_SWEEP_INTERVAL,
+        # A sweep stuck behind a backlog is dropped: the next one is fresher.
+        "options": {"expires": WORK_SWEEP_INTERVAL},
     },
 }
