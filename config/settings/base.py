@@ -95,10 +95,18 @@ CACHES = {
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "campaign-cache",
         "TIMEOUT": 3600,
+        # Redis down is a miss (config.cache): fail fast, then leave Redis alone for
+        # retry_after seconds, so requests are served from the database meanwhile.
+        "OPTIONS": {
+            "socket_connect_timeout": float(env("CACHE_REDIS_CONNECT_TIMEOUT", "0.5")),
+            "socket_timeout": float(env("CACHE_REDIS_TIMEOUT", "1.0")),
+            "retry_after": float(env("CACHE_REDIS_RETRY_AFTER", "5")),
+        },
     }
 }
 # Sessions are read from the cache and written through to the database: a polling client's
-# request costs no session query, and logging out deletes both copies.
+# request costs no session query, and logging out deletes both copies; with Redis down
+# they are read from the database.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
