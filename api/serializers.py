@@ -322,8 +322,14 @@ class ForceTreeSerializer(ForceSerializer):
         fields = [*ForceSerializer.Meta.fields, "battlegroups"]
 
 
-class OrderOfBattleSerializer(LabelledSerializer[Mapping[str, list[models.Force]]]):
+NIGHT_IN_PROGRESS_HELP = (
+    "a night phase is under way: what you see is the state before it, until it is done (never half of it)"
+)
+
+
+class OrderOfBattleSerializer(LabelledSerializer[Mapping[str, Any]]):
     forces = ForceTreeSerializer(many=True, read_only=True)
+    night_in_progress = serializers.BooleanField(read_only=True, help_text=NIGHT_IN_PROGRESS_HELP)
 
 
 class SegmentSerializer(LabelledModelSerializer[models.DaySegmentRecord]):
@@ -729,6 +735,7 @@ class ForceStatusSerializer(LabelledSerializer[ForceStatus]):
     strength_labels = serializers.SerializerMethodField()
     battalions = serializers.SerializerMethodField()
     latest_night_report = serializers.SerializerMethodField()
+    night_in_progress = serializers.BooleanField(read_only=True, help_text=NIGHT_IN_PROGRESS_HELP)
 
     @extend_schema_field(ForceStatusCampaignSerializer)
     def get_campaign(self, status: ForceStatus) -> dict[str, Any]:

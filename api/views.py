@@ -109,7 +109,13 @@ class CampaignViewSet(
     def oob(self, request: Request, **kwargs: Any) -> Response:
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
-        return Response(out.OrderOfBattleSerializer({"forces": selectors.oob(access)}, context=context).data)
+        with campaign_selectors.one_moment():
+            forces = selectors.oob(access)
+            night_in_progress = campaign_selectors.night_restore_tree(access.campaign.pk, forces)
+            data = out.OrderOfBattleSerializer(
+                {"forces": forces, "night_in_progress": night_in_progress}, context=context
+            ).data
+        return Response(data)
 
     @extend_schema(
         summary="Chart series: each side's strength and stocks at every dawn",
@@ -208,6 +214,10 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         return response
 
     def _status_data(self) -> Any:
+        with campaign_selectors.one_moment():  # never half of a night
+            return self._status_read()
+
+    def _status_read(self) -> Any:
         force = self.get_object()
         access = self.campaign_access
         context = {

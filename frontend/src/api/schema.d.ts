@@ -1425,6 +1425,8 @@ export interface components {
             } | null;
             readonly battalions: components["schemas"]["BattalionStatus"][];
             readonly latest_night_report: components["schemas"]["NightReport"] | null;
+            /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
+            readonly night_in_progress: boolean;
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         ForceStatusCampaign: {
@@ -1604,6 +1606,8 @@ export interface components {
         /** @description An output serializer whose choices carry their labels. */
         OrderOfBattle: {
             readonly forces: components["schemas"]["ForceTree"][];
+            /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
+            readonly night_in_progress: boolean;
         };
         PaginatedAPIKeyList: {
             /** @example 123 */
