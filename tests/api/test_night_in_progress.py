@@ -75,7 +75,7 @@ def without_flag(body: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in body.items() if key != "night_in_progress"}
 
 
-def test_polls_during_a_paused_night_never_see_it_half_applied(paused_worker):
+def test_polls_during_a_paused_night_never_see_it_half_applied(paused_worker: WorkerProcess) -> None:
     world = build_world()
     night_ready(world)
     player = world.client(Role.AXIS_PLAYER)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import redis
 from django.conf import settings
-from django.test import override_settings
+from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from campaign import models
@@ -96,7 +96,9 @@ def reads(client: APIClient, world: World) -> dict[str, Any]:
     return answers
 
 
-def test_with_redis_stopped_reads_answer_from_the_database_as_before(private_redis, client):
+def test_with_redis_stopped_reads_answer_from_the_database_as_before(
+    private_redis: PrivateRedis, client: Client
+) -> None:
     world = build_world()
     player = world.client(Role.AXIS_PLAYER)  # its session is in the private Redis
     before = reads(player, world)
@@ -122,7 +124,7 @@ def test_with_redis_stopped_reads_answer_from_the_database_as_before(private_red
     assert body["components"]["database"]["ok"] is True
 
 
-def test_a_logout_while_redis_hangs_stays_a_logout_once_it_answers_again(private_redis):
+def test_a_logout_while_redis_hangs_stays_a_logout_once_it_answers_again(private_redis: PrivateRedis) -> None:
     world = build_world()
     player = world.client(Role.AXIS_PLAYER)
     url = status_url(world, world.axis)
