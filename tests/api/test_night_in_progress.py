@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from campaign import models
 from campaign.choices import ActivationState, OperationStatus
 from campaign.services.battles import battle_report
-from campaign.services.night import night_phase_start
+from campaign.services.night import night_order_queue, night_phase_start, night_phase_step
 from tests.api.world import ACTOR, Role, World, build_world
 from tests.conftest import WorkerProcess, worker_database_url
 
@@ -130,3 +130,50 @@ def test_polls_during_a_paused_night_never_see_it_half_applied(paused_worker: Wo
         for name, body in answers.items()
     ]
     assert {kind for _, kind in seen} <= {"before, night in progress", "after"}, sorted(set(seen))
+
+
+@pytest.mark.django_db(transaction=False)
+def test_every_step_applied_but_the_finish_still_reads_as_before_the_night() -> None:
+    """The snapshot holds every field the steps write: with all of them committed (orders moving
+    and withdrawing, flips, replacements, barrage, carry-over, inactive) and the finish still
+    to come, each reader sees exactly what it saw before the night."""
+    world = build_world()
+    night_ready(world)
+    night_order_queue(
+        world.campaign.pk,
+        ACTOR,
+        kind="attach",
+        battalion_code="A2",
+        stand_label="1",
+        target_battalion_code="A3",
+        attachment_kind="other",
+    )
+    night_order_queue(world.campaign.pk, ACTOR, kind="withdraw", battalion_code="A2")
+    axis_force = models.Force.objects.get(side=world.axis).pk
+    reads = [
+        (role, world.url(name, **kwargs))
+        for role in (Role.UMPIRE, Role.AXIS_PLAYER, Role.ALLIED_KEY)
+        for name, kwargs in (("force-force-status", {"pk": axis_force}), ("campaign-oob", {}))
+    ]
+
+    def answers() -> list[dict[str, Any]]:
+        bodies = []
+        for role, url in reads:
+            response = world.client(role).get(url)
+            assert response.status_code == 200, (role, url, response.content)
+            bodies.append(response.json())
+        return bodies
+
+    before = answers()
+    operation = night_phase_start(world.campaign.pk, ACTOR)  # no worker: nothing commits here
+    operation = models.Operation.objects.select_related("campaign", "day").get(pk=operation.pk)
+    assert {"orders", "flip_suppressed", "replacements", "inactive"} <= set(operation.steps)
+    for step in operation.steps:
+        night_phase_step(operation, step)
+    moved = models.Stand.objects.get(battalion__code="A3", label="1", attached=True)
+    assert models.Battalion.objects.get(pk=moved.battalion_id).code == "A3"  # the orders applied
+
+    during = answers()
+
+    assert [without_flag(body) for body in during] == [without_flag(body) for body in before]
+    assert all(body["night_in_progress"] is True for body in during)
