@@ -83,6 +83,14 @@ class CampaignViewSet(
         api_key = request_api_key(self.request)
         return selectors.campaign_summaries(api_key or authenticated_user_id(self.request))
 
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        with campaign_selectors.one_moment():  # the pools never half of a night
+            return super().list(request, *args, **kwargs)
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        with campaign_selectors.one_moment():
+            return super().retrieve(request, *args, **kwargs)
+
     @extend_schema(
         summary="Start the campaign (umpires; idempotent)",
         description="From set-up to active, so day 1 may dawn (`POST days/dawn/`). 409 when the "

@@ -197,15 +197,16 @@ class NightBefore:
         }
 
 
-def night_before(campaign_id: int) -> NightBefore | None:
+def night_before(campaign_id: int, *names: str) -> NightBefore | None:
     """The state before the campaign's night under way, if one is (its snapshot goes with its
-    last commit). Read it in the same :func:`one_moment` as what it restores."""
-    values = (
-        models.NightSnapshot.objects.filter(operation__campaign_id=campaign_id)
-        .values_list("values", flat=True)
-        .first()
-    )
-    return None if values is None else NightBefore(values)
+    last commit): of the models ``names`` (default: all). Read it in the same
+    :func:`one_moment` as what it restores."""
+    snapshots = models.NightSnapshot.objects.filter(operation__campaign_id=campaign_id)
+    if not names:
+        values = snapshots.values_list("values", flat=True).first()
+        return None if values is None else NightBefore(values)
+    parts = snapshots.values_list(*(f"values__{name}" for name in names)).first()
+    return None if parts is None else NightBefore(dict(zip(names, parts, strict=True)))
 
 
 @contextlib.contextmanager

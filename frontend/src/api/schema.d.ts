@@ -1239,6 +1239,8 @@ export interface components {
              * @description when the club schedule next starts the night phase (or reminds the umpires if a battle is unreported): its first time after the day under way dawned; null without a schedule
              */
             readonly next_night_phase: string | null;
+            /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
+            readonly night_in_progress: boolean;
         };
         /**
          * @description * `setup` - Setting up
