@@ -293,6 +293,7 @@ FORCE_STATUS_EXAMPLE = OpenApiExample(
             "body": {"day": 1, "side": "Axis", "replacements_rolled": 3, "replacements_returned": 1},
             "created_at": "1942-07-10T23:00:00Z",
         },
+        "night_in_progress": False,
     },
     response_only=True,
 )

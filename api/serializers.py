@@ -37,7 +37,13 @@ from campaign.choices import (
     StandType,
     enum_choices,
 )
-from campaign.selectors import BattalionStatus, ForceStatus, club_schedule_next
+from campaign.selectors import (
+    BattalionStatus,
+    ForceStatus,
+    club_schedule_next,
+    night_before,
+    night_in_progress,
+)
 from rules_engine.results import RuleRef
 from rules_engine.vocab import SupplySituation, Weather
 
@@ -131,6 +137,11 @@ class SideSummarySerializer(SideSerializer):
         ]
 
 
+NIGHT_IN_PROGRESS_HELP = (
+    "a night phase is under way: what you see is the state before it, until it is done (never half of it)"
+)
+
+
 class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     """The campaign summary: where the day stands, and the sides' pools as the caller may see them."""
 
@@ -153,6 +164,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
         help_text="when the club schedule next starts the night phase (or reminds the umpires if a "
         "battle is unreported): its first time after the day under way dawned; null without a schedule"
     )
+    night_in_progress = serializers.SerializerMethodField()
 
     class Meta:
         model = models.Campaign
@@ -183,6 +195,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "sides",
             "next_club_night",
             "next_night_phase",
+            "night_in_progress",
         ]
 
     def get_url(self, campaign: models.Campaign) -> str:
@@ -198,8 +211,18 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
 
     @extend_schema_field(SideSummarySerializer(many=True))
     def get_sides(self, campaign: models.Campaign) -> Any:
+        """The pools as they were before a night under way (read in one moment with the campaign)."""
         context = {**self.context, "access": summary_access(campaign)}
-        return SideSummarySerializer(campaign.sides.all(), many=True, context=context).data
+        sides = list(campaign.sides.all())
+        before = night_before(campaign.pk, "side") if night_in_progress(campaign) else None
+        if before is not None:
+            for side in sides:
+                before.restore(side)
+        return SideSummarySerializer(sides, many=True, context=context).data
+
+    @extend_schema_field(serializers.BooleanField(help_text=NIGHT_IN_PROGRESS_HELP))
+    def get_night_in_progress(self, campaign: models.Campaign) -> bool:
+        return night_in_progress(campaign)
 
 
 FORCE_PUBLIC = frozenset({"id", "side", "name", "nation"})
@@ -323,8 +346,9 @@ class ForceTreeSerializer(ForceSerializer):
         fields = [*ForceSerializer.Meta.fields, "battlegroups"]
 
 
-class OrderOfBattleSerializer(LabelledSerializer[Mapping[str, list[models.Force]]]):
+class OrderOfBattleSerializer(LabelledSerializer[Mapping[str, Any]]):
     forces = ForceTreeSerializer(many=True, read_only=True)
+    night_in_progress = serializers.BooleanField(read_only=True, help_text=NIGHT_IN_PROGRESS_HELP)
 
 
 class SegmentSerializer(LabelledModelSerializer[models.DaySegmentRecord]):
@@ -734,6 +758,7 @@ class ForceStatusSerializer(LabelledSerializer[ForceStatus]):
     strength_labels = serializers.SerializerMethodField()
     battalions = serializers.SerializerMethodField()
     latest_night_report = serializers.SerializerMethodField()
+    night_in_progress = serializers.BooleanField(read_only=True, help_text=NIGHT_IN_PROGRESS_HELP)
 
     @extend_schema_field(ForceStatusCampaignSerializer)
     def get_campaign(self, status: ForceStatus) -> dict[str, Any]:

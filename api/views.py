@@ -83,6 +83,14 @@ class CampaignViewSet(
         api_key = request_api_key(self.request)
         return selectors.campaign_summaries(api_key or authenticated_user_id(self.request))
 
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        with campaign_selectors.one_moment():  # the pools never half of a night
+            return super().list(request, *args, **kwargs)
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        with campaign_selectors.one_moment():
+            return super().retrieve(request, *args, **kwargs)
+
     @extend_schema(
         summary="Start the campaign (umpires; idempotent)",
         description="From set-up to active, so day 1 may dawn (`POST days/dawn/`). 409 when the "
@@ -109,7 +117,13 @@ class CampaignViewSet(
     def oob(self, request: Request, **kwargs: Any) -> Response:
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
-        return Response(out.OrderOfBattleSerializer({"forces": selectors.oob(access)}, context=context).data)
+        with campaign_selectors.one_moment():
+            forces = selectors.oob(access)
+            night_in_progress = campaign_selectors.night_restore_tree(access.campaign.pk, forces)
+            data = out.OrderOfBattleSerializer(
+                {"forces": forces, "night_in_progress": night_in_progress}, context=context
+            ).data
+        return Response(data)
 
     @extend_schema(
         summary="Chart series: each side's strength and stocks at every dawn",
@@ -208,6 +222,10 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         return response
 
     def _status_data(self) -> Any:
+        with campaign_selectors.one_moment():  # never half of a night
+            return self._status_read()
+
+    def _status_read(self) -> Any:
         force = self.get_object()
         access = self.campaign_access
         context = {

@@ -680,6 +680,20 @@ class OperationAdmin(ReadOnlyAdmin[models.Operation]):
     list_select_related = ("campaign", "day", "segment__day")
 
 
+@admin.register(models.NightSnapshot)
+class NightSnapshotAdmin(ReadOnlyAdmin[models.NightSnapshot]):
+    """What force status and the order of battle show while a night is under way."""
+
+    list_display = ("__str__", "operation", "rows_kept")
+    list_select_related = ("operation__day", "operation__segment")
+    exclude = ("values",)  # a row per stand: counted, not shown
+    readonly_fields = ("rows_kept",)
+
+    @admin.display(description="rows kept")
+    def rows_kept(self, snapshot: models.NightSnapshot) -> str:
+        return ", ".join(f"{name} {len(rows)}" for name, rows in snapshot.values.items())
+
+
 @admin.register(models.NightReport)
 class NightReportAdmin(ReadOnlyAdmin[models.NightReport]):
     list_display = ("__str__", "side", "day", "operation", "created_at")

@@ -8,6 +8,8 @@ whole rules-engine result) and events (who did what, before and after).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -48,6 +50,11 @@ class Campaign(models.Model):
     rng_seed = models.CharField(max_length=64)
     version = models.PositiveIntegerField(
         default=1, help_text="optimistic concurrency: bumped by every change"
+    )
+    night_version = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="while a night phase is under way: the version it started at, whose state reads show",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -528,6 +535,31 @@ class Operation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} of day {self.day.number} ({self.get_status_display().lower()})"
+
+
+class NightSnapshot(models.Model):
+    """What a night phase writes, as it was when the night started.
+
+    The night commits a step at a time (:mod:`campaign.services.operations`); until its
+    last commit, force status and the order of battle show these values, so nobody sees a
+    night half-applied. Deleted when the night finishes.
+    """
+
+    # Model name → the fields the night's steps and finish write (a step that writes
+    # another field adds it here).
+    FIELDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "campaign": ("current_segment",),
+        "side": ("activation_points", "barrage_rounds", "barrage_templates_in_use"),
+        "force": ("fup_with_cops", "arrival_status", "arrival_day", "availability", "arrival_attempts"),
+        "battalion": ("in_reserve", "wiped_out_day", "activation", "ammo_low_markers"),
+        "stand": ("status", "grade", "battalion_id", "attached", "attachment_kind"),
+    }
+
+    operation = models.OneToOneField(Operation, on_delete=models.CASCADE, related_name="snapshot")
+    values = models.JSONField(help_text="model name → primary key → the FIELDS' values, in order")
+
+    def __str__(self) -> str:
+        return f"state before the {self.operation}"
 
 
 class NightReport(models.Model):

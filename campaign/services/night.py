@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, cast
 
+from django.apps import apps
 from django.core.exceptions import EmptyResultSet
 from django.core.mail import send_mass_mail
 from django.db import IntegrityError, connection, transaction
@@ -134,12 +135,26 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
         ) from None
     day.status = DayStatus.NIGHT
     day.save(update_fields=["status"])
-    campaign_save(campaign)
+    models.NightSnapshot.objects.create(operation=operation, values=_night_snapshot(campaign.pk))
+    campaign.night_version = campaign.version + 1  # the version this save gives it
+    campaign_save(campaign, "night_version")
     event_record(
         campaign, EventVerb.NIGHT_PHASE_STARTED, operation, f"Night phase of day {day.number} started", actor
     )
     operation_send_on_commit(operation)
     return operation
+
+
+def _night_snapshot(campaign_id: int) -> dict[str, dict[str, list[Any]]]:
+    """The fields the night writes (``NightSnapshot.FIELDS``) as they are: what reads show until
+    its last commit. The night commits a step at a time, so that a crash never repeats a
+    committed step; its commits in between are hidden instead."""
+    snapshot = {}
+    for name, fields in models.NightSnapshot.FIELDS.items():
+        model = apps.get_model("campaign", name)
+        rows = model._default_manager.filter(**{"pk" if name == "campaign" else "campaign_id": campaign_id})
+        snapshot[name] = {str(pk): values for pk, *values in rows.values_list("pk", *fields).order_by()}
+    return snapshot
 
 
 def _night_steps(campaign: models.Campaign, day: models.CampaignDay) -> list[str]:
@@ -586,7 +601,9 @@ def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
     day.status = DayStatus.DONE
     day.save(update_fields=["status"])
     campaign.current_segment = ""
-    campaign_save(campaign, "current_segment")
+    campaign.night_version = None  # the night shows, whole, with this commit
+    campaign_save(campaign, "current_segment", "night_version")
+    models.NightSnapshot.objects.filter(operation=operation).delete()
     event_record(
         campaign,
         EventVerb.NIGHT_PHASE_DONE,

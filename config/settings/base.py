@@ -98,10 +98,18 @@ CACHES = {
         # Two services sharing one Redis database keep apart by prefix (the benchmarks do).
         "KEY_PREFIX": env("CACHE_KEY_PREFIX", "campaign-cache"),
         "TIMEOUT": 3600,
+        # Redis down is a miss (config.cache): fail fast, then leave Redis alone for
+        # retry_after seconds, so requests are served from the database meanwhile.
+        "OPTIONS": {
+            "socket_connect_timeout": float(env("CACHE_REDIS_CONNECT_TIMEOUT", "0.5")),
+            "socket_timeout": float(env("CACHE_REDIS_TIMEOUT", "1.0")),
+            "retry_after": float(env("CACHE_REDIS_RETRY_AFTER", "5")),
+        },
     }
 }
 # Sessions are read from the cache and written through to the database: a polling client's
-# request costs no session query, and logging out deletes both copies.
+# request costs no session query, and logging out deletes both copies; with Redis down
+# they are read from the database.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # The throttle first: it counts each login attempt before the password is hashed (api.throttling).

@@ -48,6 +48,7 @@ READ_ONLY_MODELS = (
     models.ActivationSpend,
     models.Operation,
     models.NightReport,
+    models.NightSnapshot,
     models.NightOrder,
     models.SideDayTally,
     models.WebhookDelivery,
@@ -137,6 +138,7 @@ def full_campaign(umpire: Any) -> models.Campaign:
     night_order_queue(campaign.pk, ACTOR, kind=NightOrderKind.WITHDRAW, battalion_code="A2")
     operation = models.Operation.objects.create(campaign=campaign, kind=OperationKind.NIGHT_PHASE, day=day)
     models.NightReport.objects.create(operation=operation, side=axis, day=day, body={"replacements": 1})
+    models.NightSnapshot.objects.create(operation=operation, values={"side": {str(axis.pk): [0, 0, 0]}})
     return campaign
 
 

@@ -1268,6 +1268,8 @@ export interface components {
              * @description when the club schedule next starts the night phase (or reminds the umpires if a battle is unreported): its first time after the day under way dawned; null without a schedule
              */
             readonly next_night_phase: string | null;
+            /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
+            readonly night_in_progress: boolean;
         };
         /**
          * @description * `setup` - Setting up
@@ -1475,6 +1477,8 @@ export interface components {
             } | null;
             readonly battalions: components["schemas"]["BattalionStatus"][];
             readonly latest_night_report: components["schemas"]["NightReport"] | null;
+            /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
+            readonly night_in_progress: boolean;
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         ForceStatusCampaign: {
@@ -1654,6 +1658,8 @@ export interface components {
         /** @description An output serializer whose choices carry their labels. */
         OrderOfBattle: {
             readonly forces: components["schemas"]["ForceTree"][];
+            /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
+            readonly night_in_progress: boolean;
         };
         PaginatedAPIKeyList: {
             /** @example 123 */
