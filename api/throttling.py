@@ -14,6 +14,7 @@ its owner waits too (docs/security.md, Hostile input).
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import time
 from typing import Any
@@ -21,11 +22,13 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from redis import RedisError
 from rest_framework.exceptions import Throttled
 from rest_framework.throttling import BaseThrottle
 
 from api.errors import API_PREFIX, error_body
 
+logger = logging.getLogger(__name__)
 KEY_PREFIX = "login-throttle"
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
@@ -47,8 +50,15 @@ def _wait(scope: str, ident: str, rate: str, now: float) -> float | None:
     window = int(now // period)
     digest = hashlib.sha256(ident.encode()).hexdigest()[:32]  # no user names in Redis keys
     key = f"{KEY_PREFIX}:{scope}:{period}:{digest}:{window}"
-    cache.add(key, 0, timeout=period + 1)
-    if cache.incr(key) <= limit:
+    try:
+        cache.add(key, 0, timeout=period + 1)
+        count = cache.incr(key)
+    except (RedisError, ValueError) as exc:  # ValueError: the add was dropped, Redis being down
+        # Logins must work while Redis is down (reads degrade to the database): the attempt is
+        # admitted uncounted, a window the outage opens (docs/security.md, Hostile input).
+        logger.warning("login attempt not counted, the throttle's cache is unavailable: %s", exc)
+        return None
+    if count <= limit:
         return None
     return (window + 1) * period - now
 
@@ -57,7 +67,8 @@ def login_attempt_admit(request: HttpRequest, username: str) -> None:
     """Count a login attempt; :class:`LoginThrottled` when it is over any limit."""
     rates = settings.LOGIN_THROTTLE_RATES
     now = time.time()
-    address = BaseThrottle().get_ident(request)  # type: ignore[arg-type]  # REMOTE_ADDR, or NUM_PROXIES
+    # REMOTE_ADDR, or NUM_PROXIES; none at all (a bare WSGI call) counts as one unknown client.
+    address = BaseThrottle().get_ident(request) or ""  # type: ignore[arg-type]
     waits = [
         wait
         for scope, ident in (("address", address), ("account", username.strip().lower()), ("all", ""))

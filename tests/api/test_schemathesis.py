@@ -33,7 +33,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from campaign.choices import EventVerb
-from campaign.services.webhooks import webhook_subscribe
+from campaign.services.webhooks import webhook_ping, webhook_subscribe
 from tests.api.world import ACTOR, Role, World, build_world
 
 pytestmark = pytest.mark.django_db
@@ -92,12 +92,17 @@ LISTS = {
 def existing_values(world: World, role: Role) -> dict[str, list[Any]]:
     """Path parameters naming rows the role sees (its own lists say which): by name, and
     ``id`` by ``<collection>/{id}``."""
-    webhook_subscribe(world.campaign.pk, ACTOR, url="http://127.0.0.1:9/hook", events=[EventVerb.DAY_DAWNED])
+    webhook = webhook_subscribe(
+        world.campaign.pk, ACTOR, url="http://127.0.0.1:9/hook", events=[EventVerb.DAY_DAWNED]
+    )
+    webhook_ping(webhook.pk)  # a delivery, for deliveries/{id}
     client = world.client(role)
     seen: dict[str, list[dict[str, Any]]] = {}
     for collection, name in LISTS.items():
         response = client.get(world.url(name), {"page_size": 20})
         seen[collection] = response.json()["results"] if response.status_code == 200 else []
+    deliveries = client.get(world.url("webhook-delivery-list", webhook_pk=webhook.pk))
+    seen["deliveries"] = deliveries.json()["results"] if deliveries.status_code == 200 else []
     equipment = client.get(reverse("api:equipment-list"), {"page_size": 20}).json()["results"]
     return {
         **{f"{collection}/{{id}}": [row.get("id") for row in rows] for collection, rows in seen.items()},
