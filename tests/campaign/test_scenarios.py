@@ -513,7 +513,7 @@ SCHEMA_MODELS = {
     "night_order": models.NightOrder,
 }
 NOT_IN_PACKS = {
-    models.Campaign: {"created_at", "updated_at"},
+    models.Campaign: {"created_at", "updated_at", "night_version"},  # set only while a night runs
     models.Membership: {"campaign", "user"},
     models.ClubNight: {"campaign"},
     models.Side: {"campaign"},
