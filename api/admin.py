@@ -55,7 +55,7 @@ class CampaignAPIKeyAdmin(ReadOnlyAdmin[CampaignAPIKey]):
     @admin.action(description="Revoke the selected API keys (cannot be undone)")
     def revoke(self, request: HttpRequest, queryset: QuerySet[CampaignAPIKey]) -> None:
         def revoke_one(api_key: CampaignAPIKey, actor: Actor) -> str:
-            api_key_revoke(api_key.campaign_id, api_key.prefix, actor)
+            api_key_revoke(api_key.campaign_id, actor, api_key.prefix)
             return "revoked"
 
         self.run_service(request, queryset, revoke_one)

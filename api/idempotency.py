@@ -9,9 +9,11 @@ runs afresh. Only successful responses are stored.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable
+from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
@@ -89,3 +91,16 @@ def idempotent(request: Request, write: Callable[[], Response]) -> Response:
     claimed.response_headers = {name: response[name] for name in KEPT_HEADERS if response.has_header(name)}
     claimed.save(update_fields=["response_status", "response_body", "response_headers"])
     return response
+
+
+Handler = Callable[..., Response]
+
+
+def idempotent_handler(handler: Handler) -> Handler:
+    """``handler`` (a view's method handler, called with the request) run by :func:`idempotent`."""
+
+    @functools.wraps(handler)
+    def run(request: Request, *args: Any, **kwargs: Any) -> Response:
+        return idempotent(request, lambda: handler(request, *args, **kwargs))
+
+    return run

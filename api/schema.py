@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter
 
 from api.errors import error_body
@@ -179,6 +180,19 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     description="A unique key per intended write (a UUID). A retry with the same key and body "
     f"returns the first response, with `{REPLAYED_HEADER}: true`, and changes nothing.",
 )
+
+
+class ApiSchema(AutoSchema):
+    """The base viewset's schema: every write takes an ``Idempotency-Key``
+    (:class:`api.viewsets.ApiViewSet` honours it)."""
+
+    def get_override_parameters(self) -> list[Any]:
+        parameters = list(super().get_override_parameters())
+        if self.method.lower() in WRITE_METHODS:
+            parameters.append(IDEMPOTENCY_KEY)
+        return parameters
+
+
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
     str,

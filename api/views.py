@@ -23,7 +23,6 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from api import filters, inputs, schema, selectors
@@ -52,7 +51,7 @@ from campaign.services import days as day_services
 from campaign.services import night as night_services
 from campaign.services import overrides as override_services
 from campaign.services import reinforcements as reinforcement_services
-from campaign.services import webhooks as webhook_services
+from campaign.services import webhook_subscriptions as webhook_services
 from campaign.services.errors import DomainError
 from rules_engine import catalog
 from rules_engine.registry import CatalogError
@@ -95,17 +94,12 @@ class CampaignViewSet(
         summary="Start the campaign (umpires; idempotent)",
         description="From set-up to active, so day 1 may dawn (`POST days/dawn/`). 409 when the "
         "campaign is not being set up. Send an Idempotency-Key to retry safely.",
-        parameters=[schema.IDEMPOTENCY_KEY],
         request=None,
         responses=out.CampaignSerializer,
     )
     @action(detail=True, methods=["post"])
     def start(self, request: Request, **kwargs: Any) -> Response:
-        def apply() -> Response:
-            campaign_services.campaign_start(self.campaign_access.campaign.pk, self.actor)
-            return Response(self.get_serializer(self.get_object()).data)
-
-        return self.idempotent(apply)
+        return self.respond(campaign_services.campaign_start(self.campaign_access.campaign.pk, self.actor))
 
     @extend_schema(
         summary="Order of battle",
@@ -282,52 +276,35 @@ class DayViewSet(ReadOnlyCampaignViewSet[models.CampaignDay]):
     def visible(self, access: CampaignAccess) -> QuerySet[models.CampaignDay]:
         return selectors.days(access)
 
-    def _respond(self, day: models.CampaignDay, status_code: int = status.HTTP_200_OK) -> Response:
-        day = self.get_queryset().get(pk=day.pk)  # with its segments
-        url = reverse(
-            "api:day-detail",
-            kwargs={CAMPAIGN_KWARG: self.campaign_access.campaign.slug, "number": day.number},
-            request=self.request,
-        )
-        return Response(self.get_serializer(day).data, status=status_code, headers={"Location": url})
-
     @extend_schema(
         summary="Dawn the next day (umpires; idempotent)",
         description="Rolls the day's weather, deploys the battalions leaving reserve and opens the "
         "first segment (initiative, wind, turns); records each side's dawn tally for the charts. "
         "The previous day must be through its night phase. Send an Idempotency-Key to retry safely.",
-        parameters=[schema.IDEMPOTENCY_KEY],
         request=inputs.DayDawnInput,
         responses={201: out.DaySerializer},
         examples=[schema.DAY_DAWN_EXAMPLE],
     )
     @action(detail=False, methods=["post"])
     def dawn(self, request: Request, **kwargs: Any) -> Response:
-        def apply() -> Response:
-            data = self.validated(inputs.DayDawnInput)
-            orders = [day_services.DeploymentOrder(**order) for order in data.get("deployments", [])]
-            day = day_services.day_dawn(self.campaign_access.campaign.pk, self.actor, orders)
-            return self._respond(day, status.HTTP_201_CREATED)
-
-        return self.idempotent(apply)
+        data = self.validated(inputs.DayDawnInput)
+        orders = [day_services.DeploymentOrder(**order) for order in data.get("deployments", [])]
+        day = day_services.day_dawn(self.campaign_access.campaign.pk, self.actor, orders)
+        return self.respond(day, status.HTTP_201_CREATED)
 
     @extend_schema(
         summary="Open the day's next segment (umpires; idempotent)",
         description="Only the day under way advances (409 otherwise). Rolls the new segment's "
         "initiative, wind and turns, and starts arrival rolls for forces due. Answers the day with "
         "its segments, the new one last. Send an Idempotency-Key to retry safely.",
-        parameters=[schema.IDEMPOTENCY_KEY],
         request=None,
         responses=out.DaySerializer,
     )
     @action(detail=True, methods=["post"], url_path="advance-segment")
     def advance_segment(self, request: Request, **kwargs: Any) -> Response:
-        def apply() -> Response:
-            day = self.get_object()
-            day_services.segment_advance(self.campaign_access.campaign.pk, self.actor, day_number=day.number)
-            return self._respond(day)
-
-        return self.idempotent(apply)
+        day = self.get_object()
+        day_services.segment_advance(self.campaign_access.campaign.pk, self.actor, day_number=day.number)
+        return self.respond(day)
 
 
 @extend_schema(
@@ -360,7 +337,6 @@ class ActivationSpendViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models
         description="Buys one activation-chart column for a turn (0 = dawn) of the day under way and "
         "activates the battalions; refused, naming the rule, when the pool would go below zero or "
         "the battalions do not fit the column. Send an Idempotency-Key to retry safely.",
-        parameters=[schema.IDEMPOTENCY_KEY],
         request=inputs.ActivationSpendInput,
         responses={
             201: OpenApiResponse(
@@ -370,17 +346,13 @@ class ActivationSpendViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models
         examples=[schema.ACTIVATION_SPEND_EXAMPLE],
     )
     def create(self, request: Request, **kwargs: Any) -> Response:
-        def apply() -> Response:
-            spend = activation_services.activation_spend(
-                self.campaign_access.campaign.pk,
-                self.actor,
-                side_id=self.side.pk,
-                **self.validated(inputs.ActivationSpendInput),
-            )
-            data = self.get_serializer(self.get_queryset().get(pk=spend.pk)).data
-            return Response(data, status=status.HTTP_201_CREATED)
-
-        return self.idempotent(apply)
+        spend = activation_services.activation_spend(
+            self.campaign_access.campaign.pk,
+            self.actor,
+            side_id=self.side.pk,
+            **self.validated(inputs.ActivationSpendInput),
+        )
+        return self.respond(spend, status.HTTP_201_CREATED)
 
 
 @extend_schema(tags=["orders of battle"])
@@ -403,21 +375,15 @@ class ReinforcementViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.F
         summary="Schedule a force's arrival (umpires; idempotent)",
         description="Sets the day a force off the table is due and where it enters; from that day "
         "it rolls for arrival as each segment opens. Send an Idempotency-Key to retry safely.",
-        parameters=[schema.IDEMPOTENCY_KEY],
         request=inputs.ReinforcementScheduleInput,
         responses={201: out.ReinforcementSerializer},
         examples=[schema.REINFORCEMENT_EXAMPLE],
     )
     def create(self, request: Request, **kwargs: Any) -> Response:
-        def apply() -> Response:
-            data = self.validated(inputs.ReinforcementScheduleInput)
-            force_id = data.pop("force_id")
-            if not selectors.forces(self.campaign_access).filter(pk=force_id).exists():
-                raise DomainError(f"force {force_id} is not in this campaign", field="force_id")
-            force = reinforcement_services.reinforcement_schedule(force_id, self.actor, **data)
-            return Response(self.get_serializer(force).data, status=status.HTTP_201_CREATED)
-
-        return self.idempotent(apply)
+        force = reinforcement_services.reinforcement_schedule(
+            self.campaign_access.campaign.pk, self.actor, **self.validated(inputs.ReinforcementScheduleInput)
+        )
+        return self.respond(force, status.HTTP_201_CREATED)
 
 
 @extend_schema(tags=["battles"])
@@ -434,15 +400,6 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignSc
     def visible(self, access: CampaignAccess) -> QuerySet[models.Battle]:
         return selectors.battles(access)
 
-    def _respond(self, battle: models.Battle, status_code: int = status.HTTP_200_OK) -> Response:
-        battle = self.get_queryset().get(pk=battle.pk)  # with the selector's prefetches
-        url = reverse(
-            "api:battle-detail",
-            kwargs={CAMPAIGN_KWARG: self.campaign_access.campaign.slug, "pk": battle.pk},
-            request=self.request,
-        )
-        return Response(self.get_serializer(battle).data, status=status_code, headers={"Location": url})
-
     @extend_schema(
         summary="Create a battle (umpires)",
         request=inputs.BattleCreateInput,
@@ -453,7 +410,7 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignSc
         battle = battle_services.battle_create(
             self.campaign_access.campaign.pk, self.actor, **self.validated(inputs.BattleCreateInput)
         )
-        return self._respond(battle, status.HTTP_201_CREATED)
+        return self.respond(battle, status.HTTP_201_CREATED)
 
     @extend_schema(
         summary="Roll the set-up procedures (umpires)",
@@ -464,32 +421,33 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignSc
     )
     @action(detail=True, methods=["post"], url_path="setup")
     def set_up(self, request: Request, **kwargs: Any) -> Response:  # View.setup is Django's
-        data = self.validated(inputs.BattleSetupInput)
-        return self._respond(
-            battle_services.battle_setup(self.get_object().pk, self.actor, data.get("inputs"))
+        inputs_given = self.validated(inputs.BattleSetupInput).get("inputs")
+        campaign_id = self.campaign_access.campaign.pk
+        return self.respond(
+            battle_services.battle_setup(campaign_id, self.actor, self.get_object().pk, inputs_given)
         )
 
     @extend_schema(
         summary="Report the battle's outcome (umpires; idempotent)",
         description="Applies stands destroyed and suppressed, points and rounds spent, objectives "
         "and supply in one transaction. Send an Idempotency-Key to retry safely.",
-        parameters=[schema.IDEMPOTENCY_KEY],
         request=inputs.BattleReportInput,
         responses=out.BattleSerializer,
         examples=[schema.BATTLE_REPORT_EXAMPLE],
     )
     @action(detail=True, methods=["post"])
     def report(self, request: Request, **kwargs: Any) -> Response:
-        def apply() -> Response:
-            report = self.validated(inputs.BattleReportInput)
-            return self._respond(battle_services.battle_report(self.get_object().pk, self.actor, report))
-
-        return self.idempotent(apply)
+        report = self.validated(inputs.BattleReportInput)
+        campaign_id = self.campaign_access.campaign.pk
+        return self.respond(
+            battle_services.battle_report(campaign_id, self.actor, self.get_object().pk, report)
+        )
 
     @extend_schema(summary="Close a reported battle (umpires)", request=None, responses=out.BattleSerializer)
     @action(detail=True, methods=["post"])
     def close(self, request: Request, **kwargs: Any) -> Response:
-        return self._respond(battle_services.battle_close(self.get_object().pk, self.actor))
+        campaign_id = self.campaign_access.campaign.pk
+        return self.respond(battle_services.battle_close(campaign_id, self.actor, self.get_object().pk))
 
 
 @extend_schema(tags=["operations"])
@@ -513,23 +471,18 @@ class OperationViewSet(
         "(Location) for status and progress. Arrival rolls start on their own as a segment opens; "
         "`arrivals` starts them in the current segment for forces that fell due since (409 when none "
         "is due or the segment's rolls exist). Send an Idempotency-Key to retry safely.",
-        parameters=[schema.IDEMPOTENCY_KEY],
         request=inputs.OperationStartInput,
         responses={202: out.OperationSerializer},
         examples=[schema.OPERATION_START_EXAMPLE],
     )
     def create(self, request: Request, **kwargs: Any) -> Response:
-        def start() -> Response:
-            kind = self.validated(inputs.OperationStartInput)["kind"]
-            campaign_id = self.campaign_access.campaign.pk
-            if kind == OperationKind.ARRIVALS:
-                operation = day_services.segment_arrivals_start(campaign_id, self.actor)
-            else:
-                operation = night_services.night_phase_start(campaign_id, self.actor)
-            data = self.get_serializer(self.get_queryset().get(pk=operation.pk)).data
-            return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["url"]})
-
-        return self.idempotent(start)
+        kind = self.validated(inputs.OperationStartInput)["kind"]
+        campaign_id = self.campaign_access.campaign.pk
+        if kind == OperationKind.ARRIVALS:
+            operation = day_services.segment_arrivals_start(campaign_id, self.actor)
+        else:
+            operation = night_services.night_phase_start(campaign_id, self.actor)
+        return self.respond(operation, status.HTTP_202_ACCEPTED)
 
 
 @extend_schema(tags=["operations"])
@@ -566,7 +519,6 @@ class RollViewSet(ReadOnlyCampaignViewSet[models.RollRecord]):
         description="Replaces values the roll set (`changes`: name → value) on the object it changed, "
         "with a reason. The original roll stays in the log; the override is a new roll record "
         "naming it. Send an Idempotency-Key to retry safely.",
-        parameters=[schema.IDEMPOTENCY_KEY],
         request=inputs.RollOverrideInput,
         responses={
             201: OpenApiResponse(out.RollOverrideSerializer, examples=[schema.ROLL_OVERRIDE_RESPONSE_EXAMPLE])
@@ -575,18 +527,17 @@ class RollViewSet(ReadOnlyCampaignViewSet[models.RollRecord]):
     )
     @action(detail=True, methods=["post"])
     def override(self, request: Request, **kwargs: Any) -> Response:
-        def apply() -> Response:
-            data = self.validated(inputs.RollOverrideInput)
-            original = self.get_object()
-            override = override_services.roll_override(original.pk, self.actor, **data)
-            rolls = self.get_queryset().in_bulk([original.pk, override.pk])
-            both = {"original": rolls[original.pk], "override": rolls[override.pk]}
-            return Response(
-                out.RollOverrideSerializer(both, context=self.get_serializer_context()).data,
-                status=status.HTTP_201_CREATED,
-            )
-
-        return self.idempotent(apply)
+        data = self.validated(inputs.RollOverrideInput)
+        original = self.get_object()
+        override = override_services.roll_override(
+            self.campaign_access.campaign.pk, self.actor, original.pk, **data
+        )
+        rolls = self.get_queryset().in_bulk([original.pk, override.pk])
+        both = {"original": rolls[original.pk], "override": rolls[override.pk]}
+        return Response(
+            out.RollOverrideSerializer(both, context=self.get_serializer_context()).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 @extend_schema(tags=["audit"])
@@ -632,9 +583,9 @@ class APIKeyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignSc
         api_key, plain = api_key_services.api_key_create(
             self.campaign_access.campaign.pk, self.actor, **self.validated(inputs.APIKeyCreateInput)
         )
-        context = {**self.get_serializer_context(), "plain_key": plain}
-        data = out.APIKeyCreatedSerializer(api_key, context=context).data
-        return Response(data, status=status.HTTP_201_CREATED, headers={"Location": data["url"]})
+        return self.respond(
+            api_key, status.HTTP_201_CREATED, serializer_class=out.APIKeyCreatedSerializer, plain_key=plain
+        )
 
     @extend_schema(
         summary="Revoke an API key for good (umpires)", request=None, responses=out.APIKeySerializer
@@ -642,9 +593,9 @@ class APIKeyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignSc
     @action(detail=True, methods=["post"])
     def revoke(self, request: Request, **kwargs: Any) -> Response:
         api_key = api_key_services.api_key_revoke(
-            self.campaign_access.campaign.pk, self.get_object().prefix, self.actor
+            self.campaign_access.campaign.pk, self.actor, self.get_object().prefix
         )
-        return Response(self.get_serializer(api_key).data)
+        return self.respond(api_key)
 
 
 @extend_schema(tags=["reference"])
@@ -824,14 +775,12 @@ class WebhookViewSet(
         subscription = webhook_services.webhook_subscribe(
             self.campaign_access.campaign.pk, self.actor, **data
         )
-        context = {**self.get_serializer_context(), "secret_made": "secret" not in data}
-        url = reverse(
-            "api:webhook-detail",
-            kwargs={CAMPAIGN_KWARG: self.campaign_access.campaign.slug, "pk": subscription.pk},
-            request=request,
+        return self.respond(
+            subscription,
+            status.HTTP_201_CREATED,
+            serializer_class=out.WebhookCreatedSerializer,
+            secret_made="secret" not in data,
         )
-        created = out.WebhookCreatedSerializer(self.get_queryset().get(pk=subscription.pk), context=context)
-        return Response(created.data, status=status.HTTP_201_CREATED, headers={"Location": url})
 
     @extend_schema(
         summary="Change a subscription: URL, events, secret, active (umpires)",
@@ -840,15 +789,19 @@ class WebhookViewSet(
     )
     def partial_update(self, request: Request, **kwargs: Any) -> Response:
         data = self.validated(inputs.WebhookInput, partial=True)
-        subscription = webhook_services.webhook_update(self.get_object().pk, **data)
-        return Response(self.get_serializer(self.get_queryset().get(pk=subscription.pk)).data)
+        subscription = webhook_services.webhook_update(
+            self.campaign_access.campaign.pk, self.actor, self.get_object().pk, **data
+        )
+        return self.respond(subscription)
 
     @extend_schema(
         summary="Unsubscribe, with the delivery log (umpires)",
         responses={204: OpenApiResponse(description="Unsubscribed")},
     )
     def destroy(self, request: Request, **kwargs: Any) -> Response:
-        webhook_services.webhook_unsubscribe(self.get_object().pk)
+        webhook_services.webhook_unsubscribe(
+            self.campaign_access.campaign.pk, self.actor, self.get_object().pk
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
@@ -860,17 +813,11 @@ class WebhookViewSet(
     )
     @action(detail=True, methods=["post"])
     def ping(self, request: Request, **kwargs: Any) -> Response:
-        delivery = webhook_services.webhook_ping(self.get_object().pk)
-        url = reverse(
-            "api:webhook-delivery-detail",
-            kwargs={
-                CAMPAIGN_KWARG: self.campaign_access.campaign.slug,
-                WEBHOOK_KWARG: delivery.subscription_id,
-                "pk": delivery.pk,
-            },
-            request=request,
+        delivery = webhook_services.webhook_ping(
+            self.campaign_access.campaign.pk, self.actor, self.get_object().pk
         )
         queued = out.WebhookDeliverySerializer(delivery, context=self.get_serializer_context())
+        url = self.location(delivery, "webhook-delivery", **{WEBHOOK_KWARG: delivery.subscription_id})
         return Response(queued.data, status=status.HTTP_202_ACCEPTED, headers={"Location": url})
 
 

@@ -1,5 +1,6 @@
-"""Base viewsets: transactions, permissions, scoping and idempotency in one place,
-so a concrete viewset names its selector, serializer and filters and little else.
+"""Base viewsets: transactions, idempotency, permissions, scoping and the answer to a
+write in one place, so a concrete viewset names its selector, serializer and filters
+and calls its service.
 
 Errors need nothing here: ``EXCEPTION_HANDLER`` (:func:`api.errors.exception_handler`)
 turns every exception into the one error body and rolls the transaction back.
@@ -7,20 +8,19 @@ turns every exception into the one error body and rolls the transaction back.
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar, cast
 
 from django.db import transaction
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import mixins, serializers
+from rest_framework import mixins, serializers, status
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.viewsets import GenericViewSet
 
-from api.idempotency import idempotent
+from api.idempotency import idempotent_handler
 from api.permissions import (
     CAMPAIGN_KWARG,
     CampaignAccess,
@@ -30,25 +30,31 @@ from api.permissions import (
     IsUmpireOrReadOnly,
     request_api_key,
 )
+from api.schema import ApiSchema
 from campaign.services.audit import Actor
 
 _M = TypeVar("_M", bound=Model)
 _Input = TypeVar("_Input", bound=serializers.Serializer[Any])
 
-REQUEST_ID_HEADER = "X-Request-ID"
 # Anonymous callers 403; non-members 404; members read, umpires write.
 CAMPAIGN_PERMISSIONS = [IsAuthenticatedOrAPIKey, IsCampaignMember, IsUmpireOrReadOnly]
 
 
 class ApiViewSet(GenericViewSet[_M]):
-    """Every write runs in one transaction: a refused or crashed request commits nothing."""
+    """Every write runs in one transaction (a refused or crashed request commits nothing)
+    and honours ``Idempotency-Key`` (a retry replays the first answer and changes nothing)."""
 
+    schema = ApiSchema()
     # OrderingFilter accepts only these; a subclass lists fields every viewer may see.
     ordering_fields: ClassVar[list[str]] = ["id"]
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method in SAFE_METHODS:
             return super().dispatch(request, *args, **kwargs)
+        method = str(request.method).lower()
+        handler = getattr(self, method, None)
+        if handler is not None:  # the router bound the action; DRF calls it once the caller is let in
+            setattr(self, method, idempotent_handler(handler))
         with transaction.atomic():
             response = super().dispatch(request, *args, **kwargs)
             if response.status_code >= 400:  # DRF turned an exception into this answer
@@ -57,12 +63,9 @@ class ApiViewSet(GenericViewSet[_M]):
 
     @property
     def actor(self) -> Actor:
-        """Who the services record as acting, with the client's request id when it sent one."""
-        request_id = self.request.headers.get(REQUEST_ID_HEADER, "")[:64] or uuid.uuid4().hex
+        """Who the services record as acting: the user, or the API key, and the request id."""
         api_key = request_api_key(self.request)
-        if api_key is not None:
-            return Actor.of_api_key(api_key.prefix, request_id)
-        return Actor(user=self.request.user, request_id=request_id)
+        return Actor.of_request(self.request, api_key_prefix=api_key.prefix if api_key else None)
 
     def validated(self, input_class: type[_Input], *, partial: bool = False) -> dict[str, Any]:
         """The request body, checked for shape by ``input_class`` (400 with field paths if not);
@@ -71,8 +74,32 @@ class ApiViewSet(GenericViewSet[_M]):
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)
 
-    def idempotent(self, write: Callable[[], Response]) -> Response:
-        return idempotent(self.request, write)
+    def respond(
+        self,
+        obj: Model,
+        status_code: int = status.HTTP_200_OK,
+        *,
+        serializer_class: type[serializers.BaseSerializer[Any]] | None = None,
+        **context: Any,
+    ) -> Response:
+        """The answer to a write: ``obj`` read again through the rows the caller may see (with
+        the selector's annotations and prefetches), at its URL (``Location``) when it has one."""
+        obj = self.get_queryset().get(pk=obj.pk)
+        serializer = (serializer_class or self.get_serializer_class())(
+            obj, context={**self.get_serializer_context(), **context}
+        )
+        headers = {"Location": self.location(obj)} if hasattr(self, "retrieve") else {}
+        return Response(serializer.data, status=status_code, headers=headers)
+
+    def location(self, obj: Model, basename: str | None = None, **parents: Any) -> str:
+        """``obj``'s URL: this viewset's detail route, or ``basename``'s under the same campaign
+        and ``parents`` (its route's other arguments), found by its primary key."""
+        if basename is None:
+            basename, lookup = self.basename, self.lookup_url_kwarg or self.lookup_field
+            kwargs = {**self.kwargs, lookup: getattr(obj, self.lookup_field)}
+        else:
+            kwargs = {CAMPAIGN_KWARG: self.kwargs[CAMPAIGN_KWARG], **parents, "pk": obj.pk}
+        return reverse(f"api:{basename}-detail", kwargs=kwargs, request=self.request)
 
 
 @extend_schema(

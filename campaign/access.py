@@ -63,6 +63,10 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.ADMIN_DELETED: Visibility.UMPIRE,
     EventVerb.API_KEY_CREATED: Visibility.UMPIRE,
     EventVerb.API_KEY_REVOKED: Visibility.UMPIRE,
+    EventVerb.WEBHOOK_SUBSCRIBED: Visibility.UMPIRE,
+    EventVerb.WEBHOOK_UPDATED: Visibility.UMPIRE,
+    EventVerb.WEBHOOK_UNSUBSCRIBED: Visibility.UMPIRE,
+    EventVerb.WEBHOOK_PINGED: Visibility.UMPIRE,
 }
 
 

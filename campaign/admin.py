@@ -13,7 +13,6 @@ activation spends, night operations, reports and orders) is only ever viewed.
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter
 from typing import Any, ClassVar, Generic, TypeVar
@@ -41,7 +40,7 @@ from campaign.services.errors import DomainError
 from campaign.services.night import night_phase_start
 from campaign.services.reinforcements import reinforcement_schedule
 from campaign.services.rules import roll_replay, rule_switch_issues
-from campaign.services.webhooks import (
+from campaign.services.webhook_subscriptions import (
     webhook_subscribe,
     webhook_unsubscribe,
     webhook_update,
@@ -53,12 +52,6 @@ from rules_engine.results import RuleRef
 _M = TypeVar("_M", bound=Model)
 
 EMPTY = "—"
-
-
-def admin_actor(request: HttpRequest) -> Actor:
-    """The signed-in umpire, and one request id for everything this request writes."""
-    request_id = str(request.META.setdefault("HTTP_X_REQUEST_ID", uuid.uuid4().hex))[:64]
-    return Actor(user=request.user, request_id=request_id)
 
 
 def domain_error_text(subject: object, exc: DomainError) -> str:
@@ -123,7 +116,7 @@ class UmpireAdmin(admin.ModelAdmin, Generic[_M]):  # type: ignore[type-arg]  # D
         return queryset.prefetch_related(*self.list_prefetch)
 
     def save_model(self, request: HttpRequest, obj: _M, form: Any, change: Any) -> None:
-        object_correct(obj, admin_actor(request), changes=form_changes(form, obj))
+        object_correct(obj, Actor.of_request(request), changes=form_changes(form, obj))
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: Any) -> None:
         # object_correct wrote the form's many-to-many fields with the others.
@@ -131,7 +124,7 @@ class UmpireAdmin(admin.ModelAdmin, Generic[_M]):  # type: ignore[type-arg]  # D
             self.save_formset(request, form, formset, change=change)
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: Any) -> None:
-        actor = admin_actor(request)
+        actor = Actor.of_request(request)
         saved = {id(obj) for obj in formset.save(commit=False)}
         objects_delete(formset.deleted_objects, actor)
         for row in formset.forms:
@@ -139,10 +132,10 @@ class UmpireAdmin(admin.ModelAdmin, Generic[_M]):  # type: ignore[type-arg]  # D
                 object_correct(row.instance, actor, changes=form_changes(row, row.instance))
 
     def delete_model(self, request: HttpRequest, obj: _M) -> None:
-        objects_delete([obj], admin_actor(request))
+        objects_delete([obj], Actor.of_request(request))
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[_M]) -> None:
-        objects_delete(queryset, admin_actor(request))
+        objects_delete(queryset, Actor.of_request(request))
 
     def run_service(
         self, request: HttpRequest, queryset: QuerySet[_M], operation: Callable[[_M, Actor], str]
@@ -152,7 +145,7 @@ class UmpireAdmin(admin.ModelAdmin, Generic[_M]):  # type: ignore[type-arg]  # D
         Each service commits or rolls back on its own, so one refusal leaves
         the other objects' results in place.
         """
-        actor = admin_actor(request)
+        actor = Actor.of_request(request)
         for obj in queryset:
             try:
                 done = operation(obj, actor)
@@ -419,7 +412,9 @@ class ForceAdmin(UmpireAdmin[models.Force]):
     def schedule_reinforcement(self, request: HttpRequest, queryset: QuerySet[models.Force]) -> None:
         def schedule(force: models.Force, actor: Actor) -> str:
             day = force.campaign.current_day + 1
-            reinforcement_schedule(force.pk, actor, day=day, zone=force.arrival_zone)
+            reinforcement_schedule(
+                force.campaign_id, actor, force_id=force.pk, day=day, zone=force.arrival_zone
+            )
             return f"due on day {day}"
 
         self.run_service(request, queryset, schedule)
@@ -651,12 +646,16 @@ class BattleAdmin(UmpireAdmin[models.Battle]):
     @admin.action(description="Roll battle set-up", permissions=["change"])
     def roll_setup(self, request: HttpRequest, queryset: QuerySet[models.Battle]) -> None:
         self.run_service(
-            request, queryset, lambda b, actor: f"set up: {', '.join(battle_setup(b.pk, actor).setup)}"
+            request,
+            queryset,
+            lambda b, actor: f"set up: {', '.join(battle_setup(b.campaign_id, actor, b.pk).setup)}",
         )
 
     @admin.action(description="Close battle", permissions=["change"])
     def close(self, request: HttpRequest, queryset: QuerySet[models.Battle]) -> None:
-        self.run_service(request, queryset, lambda b, actor: f"closed ({battle_close(b.pk, actor).status})")
+        self.run_service(
+            request, queryset, lambda b, actor: f"closed ({battle_close(b.campaign_id, actor, b.pk).status})"
+        )
 
 
 # Night work -------------------------------------------------------------------
@@ -924,22 +923,22 @@ class WebhookSubscriptionAdmin(UmpireAdmin[models.WebhookSubscription]):
     ) -> None:
         data = {name: form.cleaned_data[name] for name in ("url", "events", "active")}
         secret = form.cleaned_data.get("secret") or None
+        actor = Actor.of_request(request)
         if change:
-            webhook_update(obj.pk, secret=secret, **data)
+            webhook_update(obj.campaign_id, actor, obj.pk, secret=secret, **data)
             return
-        made = webhook_subscribe(
-            form.cleaned_data["campaign"].pk, admin_actor(request), secret=secret, **data
-        )
+        made = webhook_subscribe(form.cleaned_data["campaign"].pk, actor, secret=secret, **data)
         obj.pk = made.pk  # the admin's log entry and redirect need it
         if secret is None:
             self.message_user(request, f"Secret of {made}, shown this once: {made.secret}", messages.WARNING)
 
     def delete_model(self, request: HttpRequest, obj: models.WebhookSubscription) -> None:
-        webhook_unsubscribe(obj.pk)
+        webhook_unsubscribe(obj.campaign_id, Actor.of_request(request), obj.pk)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[models.WebhookSubscription]) -> None:
+        actor = Actor.of_request(request)
         for subscription in queryset:
-            webhook_unsubscribe(subscription.pk)
+            webhook_unsubscribe(subscription.campaign_id, actor, subscription.pk)
 
 
 @admin.register(models.WebhookDelivery)

@@ -175,6 +175,10 @@ class EventVerb(models.TextChoices):
     ADMIN_DELETED = "admin.deleted"
     API_KEY_CREATED = "api_key.created", "API key created"
     API_KEY_REVOKED = "api_key.revoked", "API key revoked"
+    WEBHOOK_SUBSCRIBED = "webhook.subscribed", "Webhook subscribed"
+    WEBHOOK_UPDATED = "webhook.updated", "Webhook changed"
+    WEBHOOK_UNSUBSCRIBED = "webhook.unsubscribed", "Webhook unsubscribed"
+    WEBHOOK_PINGED = "webhook.pinged", "Webhook sent a test event"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.

@@ -86,7 +86,7 @@ def api_key_create(
 
 
 @transaction.atomic
-def api_key_revoke(campaign_id: int, prefix: str, actor: Actor) -> CampaignAPIKey:
+def api_key_revoke(campaign_id: int, actor: Actor, prefix: str) -> CampaignAPIKey:
     """Revoke a key for good: its next request is refused."""
     campaign = campaign_lock(campaign_id)
     api_key: CampaignAPIKey | None = (

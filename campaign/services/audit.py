@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
+import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.backends.utils import CursorDebugWrapper
 from django.db.models import JSONField
+from django.http import HttpRequest
 from django.utils import timezone
 from psycopg.copy import QueuedLibpqWriter
 
@@ -27,6 +29,7 @@ from campaign.services.webhooks import webhook_deliveries_create
 from rules_engine.results import Outcome, to_jsonable
 
 REQUEST_ID_LENGTH = 64  # Event.request_id and RollRecord.request_id
+REQUEST_ID_META = "HTTP_X_REQUEST_ID"  # the client's X-Request-ID header
 API_KEY_ACTOR = "api-key"
 
 
@@ -46,6 +49,17 @@ class Actor:
     def of_api_key(cls, prefix: str, request_id: str) -> Actor:
         """A third-party app's key acts as no user: its prefix leads the recorded request id."""
         return cls(request_id=f"{API_KEY_ACTOR}:{prefix}:{request_id}"[:REQUEST_ID_LENGTH])
+
+    @classmethod
+    def of_request(cls, request: HttpRequest, *, api_key_prefix: str | None = None) -> Actor:
+        """The signed-in user (or the API key of ``api_key_prefix``), with one request id for
+        everything the request writes: the client's ``X-Request-ID``, else a new one."""
+        request_id = str(request.META.get(REQUEST_ID_META, ""))[:REQUEST_ID_LENGTH]
+        if not request_id:
+            request_id = request.META[REQUEST_ID_META] = uuid.uuid4().hex
+        if api_key_prefix is not None:
+            return cls.of_api_key(api_key_prefix, request_id)
+        return cls(user=request.user, request_id=request_id)
 
 
 SYSTEM = Actor()

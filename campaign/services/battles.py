@@ -41,12 +41,12 @@ PER_SIDE_SETUP = frozenset(
 )
 
 
-def _battle_lock(battle_id: int) -> tuple[models.Campaign, models.Battle]:
-    battle = models.Battle.objects.filter(pk=battle_id).first()
+def _battle_lock(campaign_id: int, battle_id: int) -> tuple[models.Campaign, models.Battle]:
+    campaign = campaign_lock(campaign_id)
+    battle = models.Battle.objects.select_for_update().filter(campaign=campaign, pk=battle_id).first()
     if battle is None:
         raise NotFoundError(f"battle {battle_id} does not exist", field="battle")
-    campaign = campaign_lock(battle.campaign_id)
-    return campaign, models.Battle.objects.select_for_update().get(pk=battle_id)
+    return campaign, battle
 
 
 def _require_battle_status(battle: models.Battle, *allowed: BattleStatus) -> None:
@@ -174,14 +174,14 @@ def _setup_values(
 
 @transaction.atomic
 def battle_setup(
-    battle_id: int, actor: Actor, inputs: Mapping[str, Mapping[str, Any]] | None = None
+    campaign_id: int, actor: Actor, battle_id: int, inputs: Mapping[str, Mapping[str, Any]] | None = None
 ) -> models.Battle:
     """Roll every set-up procedure of the campaign's profile, in order.
 
     ``inputs`` supplies what the campaign cannot know, by procedure key, or by
     ``key@Side name`` for one side only; it wins over derived values.
     """
-    campaign, battle = _battle_lock(battle_id)
+    campaign, battle = _battle_lock(campaign_id, battle_id)
     _require_battle_status(battle, BattleStatus.PLANNED)
     given = dict(inputs or {})
     stands = dict(
@@ -247,7 +247,7 @@ def _int_field(entry: Mapping[str, Any], name: str, field: str) -> int:
 
 
 @transaction.atomic
-def battle_report(battle_id: int, actor: Actor, report: Mapping[str, Any]) -> models.Battle:
+def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mapping[str, Any]) -> models.Battle:
     """Validate a structured report against the OOB and apply it atomically.
 
     ``report["battalions"]``: per battalion ``code``, ``destroyed`` and
@@ -255,7 +255,7 @@ def battle_report(battle_id: int, actor: Actor, report: Mapping[str, Any]) -> mo
     ``barrage_rounds_spent``, ``objectives`` ([{name, activation_points}])
     and ``supply_situation`` at the end of the battle.
     """
-    campaign, battle = _battle_lock(battle_id)
+    campaign, battle = _battle_lock(campaign_id, battle_id)
     _require_battle_status(battle, BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS)
     entries = report.get("battalions")
     if not isinstance(entries, list) or not entries:
@@ -379,8 +379,8 @@ def battle_report(battle_id: int, actor: Actor, report: Mapping[str, Any]) -> mo
 
 
 @transaction.atomic
-def battle_close(battle_id: int, actor: Actor) -> models.Battle:
-    campaign, battle = _battle_lock(battle_id)
+def battle_close(campaign_id: int, actor: Actor, battle_id: int) -> models.Battle:
+    campaign, battle = _battle_lock(campaign_id, battle_id)
     _require_battle_status(battle, BattleStatus.REPORTED)
     battle.status = BattleStatus.CLOSED
     battle.save(update_fields=["status"])

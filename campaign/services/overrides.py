@@ -189,12 +189,12 @@ def _line(roll_id: int, changes: list[_Change], reason: str) -> str:
 
 @transaction.atomic
 def roll_override(
-    roll_id: int, actor: Actor, *, changes: Mapping[str, Any], reason: str
+    campaign_id: int, actor: Actor, roll_id: int, *, changes: Mapping[str, Any], reason: str
 ) -> models.RollRecord:
-    record = models.RollRecord.objects.filter(pk=roll_id).first()
+    campaign = campaign_lock(campaign_id)
+    record = models.RollRecord.objects.filter(campaign=campaign, pk=roll_id).first()
     if record is None:
         raise NotFoundError(f"roll {roll_id} does not exist", field="roll")
-    campaign = campaign_lock(record.campaign_id)
     if not reason.strip():
         raise DomainError("say why the rolled value is overridden", field="reason")
     if not changes:

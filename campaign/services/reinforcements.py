@@ -8,18 +8,19 @@ from campaign import models
 from campaign.choices import ArrivalStatus, EventVerb
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_save
-from campaign.services.errors import ConflictError, DomainError, NotFoundError
+from campaign.services.errors import ConflictError, DomainError
 
 SCHEDULABLE = (ArrivalStatus.IN_RESERVE, ArrivalStatus.SCHEDULED, ArrivalStatus.WILL_NOT_ARRIVE)
 
 
 @transaction.atomic
-def reinforcement_schedule(force_id: int, actor: Actor, *, day: int, zone: str = "") -> models.Force:
-    force = models.Force.objects.filter(pk=force_id).first()
+def reinforcement_schedule(
+    campaign_id: int, actor: Actor, *, force_id: int, day: int, zone: str = ""
+) -> models.Force:
+    campaign = campaign_lock(campaign_id)
+    force = models.Force.objects.select_for_update().filter(campaign=campaign, pk=force_id).first()
     if force is None:
-        raise NotFoundError(f"force {force_id} does not exist", field="force")
-    campaign = campaign_lock(force.campaign_id)
-    force = models.Force.objects.select_for_update().get(pk=force_id)
+        raise DomainError(f"force {force_id} is not in this campaign", field="force_id")
     if force.arrival_status not in SCHEDULABLE:
         raise ConflictError(
             f"{force.name} is {force.get_arrival_status_display().lower()}; "

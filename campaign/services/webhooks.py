@@ -34,14 +34,13 @@ import http.client
 import ipaddress
 import json
 import re
-import secrets
 import socket
 import ssl
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -51,17 +50,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign import models
-from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, DeliveryStatus, EventVerb
+from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb
 from campaign.services.broker import tasks_send, tasks_send_on_commit
-from campaign.services.errors import DomainError, NotFoundError
-
-if TYPE_CHECKING:  # audit records events through this module
-    from campaign.services.audit import Actor
 
 URL_SCHEMES = ("http", "https")
-URL_MAX_LENGTH = 500
-SECRET_MIN_LENGTH = 16
-SECRET_MAX_LENGTH = 128
 USER_AGENT = "campaign-service-webhooks/1"
 # What a receiver's answer may say about it in the delivery log.
 ERROR_MAX_LENGTH = 500
@@ -181,105 +173,6 @@ def url_refusal(url: str) -> str | None:
         return refusal
     refusal = _host_refusal(str(urlsplit(url).hostname))
     return f"{refusal}: webhooks only go to public internet addresses" if refusal else None
-
-
-def _checked_url(url: str) -> str:
-    url = url.strip()
-    if len(url) > URL_MAX_LENGTH:
-        raise DomainError(f"the URL is longer than {URL_MAX_LENGTH} characters", field="url")
-    if refusal := url_refusal(url):
-        raise DomainError(refusal, field="url", code="invalid_url")
-    return url
-
-
-def _checked_events(events: Sequence[str]) -> list[str]:
-    if not events:
-        raise DomainError("subscribe to at least one event", field="events")
-    unknown = [event for event in events if event not in WEBHOOK_EVENTS]
-    if unknown:
-        allowed = ", ".join(WEBHOOK_EVENTS)
-        raise DomainError(
-            f"not webhook events: {', '.join(map(str, unknown))} (choose from {allowed})",
-            field="events",
-            code="invalid_event",
-        )
-    return list(dict.fromkeys(str(event) for event in events))
-
-
-def _checked_secret(secret: str) -> str:
-    if not SECRET_MIN_LENGTH <= len(secret) <= SECRET_MAX_LENGTH:
-        raise DomainError(
-            f"the secret must have {SECRET_MIN_LENGTH} to {SECRET_MAX_LENGTH} characters", field="secret"
-        )
-    return secret
-
-
-def webhook_validate(url: str, events: Sequence[str], secret: str | None = None) -> None:
-    """Check a subscription's inputs (the admin's form calls this before saving)."""
-    _checked_url(url)
-    _checked_events(events)
-    if secret:
-        _checked_secret(secret)
-
-
-@transaction.atomic
-def webhook_subscribe(
-    campaign_id: int,
-    actor: Actor,
-    *,
-    url: str,
-    events: Sequence[str],
-    secret: str | None = None,
-    active: bool = True,
-) -> models.WebhookSubscription:
-    """Subscribe ``url``; without a ``secret`` the service makes one (read it once from the result)."""
-    campaign = models.Campaign.objects.filter(pk=campaign_id).first()
-    if campaign is None:
-        raise NotFoundError(f"campaign {campaign_id} does not exist", field="campaign")
-    return models.WebhookSubscription.objects.create(
-        campaign=campaign,
-        url=_checked_url(url),
-        events=_checked_events(events),
-        secret=_checked_secret(secret) if secret is not None else secrets.token_urlsafe(32),
-        active=active,
-        created_by_id=actor.user_id,
-    )
-
-
-def _subscription_lock(subscription_id: int) -> models.WebhookSubscription:
-    subscription = models.WebhookSubscription.objects.select_for_update().filter(pk=subscription_id).first()
-    if subscription is None:
-        raise NotFoundError(f"webhook {subscription_id} does not exist", field="webhook")
-    return subscription
-
-
-@transaction.atomic
-def webhook_update(
-    subscription_id: int,
-    *,
-    url: str | None = None,
-    events: Sequence[str] | None = None,
-    secret: str | None = None,
-    active: bool | None = None,
-) -> models.WebhookSubscription:
-    """Change what is given; a new secret signs every attempt from now on."""
-    subscription = _subscription_lock(subscription_id)
-    if url is not None:
-        subscription.url = _checked_url(url)
-    if events is not None:
-        subscription.events = _checked_events(events)
-    if secret is not None:
-        subscription.secret = _checked_secret(secret)
-    if active is not None:
-        subscription.active = active
-    subscription.save(update_fields=["url", "events", "secret", "active"])
-    return subscription
-
-
-@transaction.atomic
-def webhook_unsubscribe(subscription_id: int) -> None:
-    """Delete the subscription with its delivery log; pending retries find nothing to send."""
-    _subscription_lock(subscription_id).delete()
 
 
 # Fan-out --------------------------------------------------------------------
@@ -508,26 +401,3 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
 def webhook_retry_delay(attempts: int) -> float:
     """Seconds before the next attempt: the backoff doubles with every failed one."""
     return float(settings.WEBHOOK_BACKOFF_SECONDS * 2**attempts)
-
-
-@transaction.atomic
-def webhook_ping(subscription_id: int) -> models.WebhookDelivery:
-    """A signed test event for the subscription's URL: a delivery of no campaign event,
-    sent by a worker like every delivery (never from the caller's request)."""
-    subscription = (
-        models.WebhookSubscription.objects.select_related("campaign").filter(pk=subscription_id).first()
-    )
-    if subscription is None:
-        raise NotFoundError(f"webhook {subscription_id} does not exist", field="webhook")
-    payload = {
-        "id": None,
-        "event": WEBHOOK_PING,
-        "campaign": subscription.campaign.slug,
-        "events": subscription.events,
-        "created_at": timezone.now().isoformat(),
-    }
-    delivery = models.WebhookDelivery.objects.create(subscription=subscription, event=None, payload=payload)
-    from campaign.tasks import webhook_deliver_task  # the tasks module imports the services
-
-    tasks_send_on_commit(webhook_deliver_task, [delivery.pk])
-    return delivery

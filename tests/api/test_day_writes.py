@@ -41,7 +41,7 @@ def world() -> World:
 
 def night_over(world: World) -> None:
     """Day 2 reported and through its night phase, so day 3 may dawn."""
-    battle_report(world.planned.pk, ACTOR, {"battalions": [{"code": "A1"}]})
+    battle_report(world.planned.campaign_id, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
     operation_run(night_phase_start(world.campaign.pk, ACTOR).pk)
 
 
@@ -427,7 +427,12 @@ OVERRIDDEN_AIR = {"outcome": {"winner": "allies", "margin": 1}, "outcome_text": 
 
 def set_up(world: World) -> models.RollRecord:
     """Set up the planned battle; its air superiority roll (a step of both sides)."""
-    battle_setup(world.planned.pk, ACTOR, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}})
+    battle_setup(
+        world.planned.campaign_id,
+        ACTOR,
+        world.planned.pk,
+        inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}},
+    )
     return world.campaign.rolls.filter(battle=world.planned, changes={"setup": "n43.air_superiority"})[0]
 
 

@@ -92,7 +92,12 @@ def test_an_unchanged_status_answers_304_and_a_change_a_new_etag(world):
     assert unchanged.status_code == strong_form.status_code == among_others.status_code == 304
     assert unchanged.content == b""
     assert unchanged["ETag"] == etag
-    battle_report(world.planned.pk, ACTOR, {"battalions": [{"code": "A1", "destroyed": ["3"]}]})
+    battle_report(
+        world.planned.campaign_id,
+        ACTOR,
+        world.planned.pk,
+        {"battalions": [{"code": "A1", "destroyed": ["3"]}]},
+    )
     changed = client.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200
     assert changed["ETag"] != etag
@@ -139,7 +144,12 @@ def test_every_write_bumps_the_version_and_the_next_poll_is_fresh(world):
     polled = client.get(url).json()
     versions = [version(world)]
 
-    battle_report(world.planned.pk, ACTOR, {"battalions": [{"code": "A1", "destroyed": ["3"]}]})
+    battle_report(
+        world.planned.campaign_id,
+        ACTOR,
+        world.planned.pk,
+        {"battalions": [{"code": "A1", "destroyed": ["3"]}]},
+    )
     versions.append(version(world))
     after_battle = client.get(url).json()
     assert destroyed(after_battle, "A1") == destroyed(polled, "A1") + 1
@@ -230,7 +240,7 @@ def test_withdrawn_access_is_refused_from_the_next_poll_of_a_cached_status(world
     umpire = world.users[Role.UMPIRE]
     umpire.set_password("changed elsewhere")  # ends the umpire's other sessions
     umpire.save()
-    api_key_revoke(world.campaign.pk, world.keys[Role.ALLIED_KEY].partition(".")[0], ACTOR)
+    api_key_revoke(world.campaign.pk, ACTOR, world.keys[Role.ALLIED_KEY].partition(".")[0])
 
     assert clients[Role.AXIS_PLAYER].get(url).status_code == 404  # no longer a member
     assert clients[Role.ALLIED_PLAYER].get(url).status_code == 401  # signed out

@@ -41,8 +41,9 @@ def night_ready(world: World) -> None:
     flips and replaces them); barrage rounds to come and battalions activated (its last commit
     adds the rounds and sets the battalions inactive)."""
     battle_report(
-        world.planned.pk,
+        world.planned.campaign_id,
         ACTOR,
+        world.planned.pk,
         {
             "battalions": [
                 {"code": "A1", "destroyed": ["1"], "suppressed": ["3"]},

@@ -19,7 +19,7 @@ from django.urls import reverse
 from api.models import CampaignAPIKey
 from campaign import models
 from campaign.choices import ArrivalStatus, EventVerb, StandType
-from campaign.services.webhooks import webhook_subscribe
+from campaign.services.webhook_subscriptions import webhook_subscribe
 from tests.api.world import ACTOR, Role, World, build_world, query_count, router_methods
 from tests.campaign.factories import ForceFactory
 

@@ -33,7 +33,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from campaign.choices import EventVerb
-from campaign.services.webhooks import webhook_ping, webhook_subscribe
+from campaign.services.webhook_subscriptions import webhook_ping, webhook_subscribe
 from tests.api.world import ACTOR, Role, World, build_world
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +95,7 @@ def existing_values(world: World, role: Role) -> dict[str, list[Any]]:
     webhook = webhook_subscribe(
         world.campaign.pk, ACTOR, url="http://127.0.0.1:9/hook", events=[EventVerb.DAY_DAWNED]
     )
-    webhook_ping(webhook.pk)  # a delivery, for deliveries/{id}
+    webhook_ping(webhook.campaign_id, ACTOR, webhook.pk)  # a delivery, for deliveries/{id}
     client = world.client(role)
     seen: dict[str, list[dict[str, Any]]] = {}
     for collection, name in LISTS.items():

@@ -54,7 +54,7 @@ def another_day(world: World) -> None:
     day = world.campaign.days.order_by("-number").first()
     battles = world.campaign.battles.filter(day=day, report__isnull=True)
     for battle in battles:
-        battle_report(battle.pk, ACTOR, {"battalions": [{"code": "A1"}]})
+        battle_report(battle.campaign_id, ACTOR, battle.pk, {"battalions": [{"code": "A1"}]})
     operation_run(night_phase_start(world.campaign.pk, ACTOR).pk)
     day_dawn(world.campaign.pk, ACTOR)
 

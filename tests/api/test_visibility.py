@@ -82,7 +82,12 @@ def build_visibility_world() -> VisibilityWorld:
         _reserve_due(world, side)
     segment_advance(campaign.pk, ACTOR)  # the reserves fall due: their arrival rolls start
     operation_run(campaign.operations.get(kind=OperationKind.ARRIVALS).pk)
-    battle_setup(world.planned.pk, ACTOR, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}})
+    battle_setup(
+        world.planned.campaign_id,
+        ACTOR,
+        world.planned.pk,
+        inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}},
+    )
     # A roll for the umpires alone, as an imported pack may hold.
     weather = campaign.rolls.filter(procedure="gb.weather").first()
     assert weather is not None

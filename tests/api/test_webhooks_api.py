@@ -10,7 +10,8 @@ from django.db import transaction
 from campaign import models
 from campaign.choices import DeliveryStatus, EventVerb
 from campaign.services.audit import event_record
-from campaign.services.webhooks import webhook_deliver, webhook_subscribe
+from campaign.services.webhook_subscriptions import webhook_subscribe
+from campaign.services.webhooks import webhook_deliver
 from tests.api.world import (
     ACTOR,
     WRITE_REFUSED,

@@ -99,8 +99,8 @@ def test_players_see_their_set_up_rolls_not_the_enemys(world):
 
 
 def test_the_night_phase_starts_with_202_and_reports_progress_at_its_url(world):
-    battle_report(world.planned.pk, ACTOR, {"battalions": [{"code": "A1"}]})
-    battle_close(world.planned.pk, ACTOR)
+    battle_report(world.planned.campaign_id, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
+    battle_close(world.planned.campaign_id, ACTOR, world.planned.pk)
 
     started = assert_statuses(
         world,
@@ -247,7 +247,7 @@ def test_a_refused_write_leaves_its_key_free_for_the_corrected_retry(world):
 
 
 def test_a_retried_night_phase_start_starts_one_night_phase(world):
-    battle_report(world.planned.pk, ACTOR, {"battalions": [{"code": "A1"}]})
+    battle_report(world.planned.campaign_id, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
     headers = {HEADER: "night-2"}
 
     first = umpire(world).post(

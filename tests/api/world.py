@@ -147,8 +147,9 @@ def build_world(battalions_per_side: int = 3, optional_rules: Sequence[str] = ()
         battalion_codes=codes,
     )
     battle_report(
-        fought.pk,
+        fought.campaign_id,
         ACTOR,
+        fought.pk,
         {"battalions": [{"code": code, "destroyed": ["2"]} for code in codes]},
     )
     operation_run(night_phase_start(campaign.pk, ACTOR).pk)

@@ -98,8 +98,9 @@ def division() -> tuple[models.Force, Any]:
         battalion_codes=[*fought, "L1"],
     )
     battle_report(
-        battle.pk,
+        battle.campaign_id,
         BENCH,
+        battle.pk,
         {"battalions": [{"code": code, "destroyed": ["2"], "suppressed": ["3"]} for code in fought]},
     )
     operation_run(night_phase_start(campaign.pk, BENCH).pk)

@@ -42,7 +42,7 @@ def campaign_after_day_one(
         if code == "L1":
             entry["supply_situation"] = "isolated"
         entries.append(entry)
-    battle_report(battle.pk, ACTOR, {"battalions": entries})
+    battle_report(battle.campaign_id, ACTOR, battle.pk, {"battalions": entries})
     campaign.refresh_from_db()
     return campaign
 

@@ -37,7 +37,7 @@ from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.night import night_order_queue
-from campaign.services.webhooks import webhook_subscribe
+from campaign.services.webhook_subscriptions import webhook_subscribe
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor(request_id="admin-test")

@@ -156,7 +156,9 @@ def _fire_units(battle: models.Battle) -> set[int]:
 def test_planned_and_support_fire_count_only_infantry_and_tank_units(campaign):
     battle = _battle_with_mixed_stands(campaign)
 
-    battle_setup(battle.pk, ACTOR, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}})
+    battle_setup(
+        battle.campaign_id, ACTOR, battle.pk, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}}
+    )
 
     battle.refresh_from_db()
     # Per battalion: 3 infantry (A1: 2 left), SMG, engineer, recce, armour; not the HQ,
@@ -173,7 +175,9 @@ def test_a_club_may_leave_recce_out_of_the_count(campaign):
     )
     battle = _battle_with_mixed_stands(campaign)
 
-    battle_setup(battle.pk, ACTOR, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}})
+    battle_setup(
+        battle.campaign_id, ACTOR, battle.pk, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}}
+    )
 
     battle.refresh_from_db()
     assert _fire_units(battle) == {11}

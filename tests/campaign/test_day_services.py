@@ -174,10 +174,12 @@ def test_battle_setup_rolls_the_1943_steps_for_each_side(campaign):
     battle = _battle(campaign)
 
     with pytest.raises(DomainError, match="terrain: required") as incomplete:
-        battle_setup(battle.pk, ACTOR)
+        battle_setup(battle.campaign_id, ACTOR, battle.pk)
     assert incomplete.value.field == "inputs.n43.setup_proximity.terrain"
 
-    battle_setup(battle.pk, ACTOR, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}})
+    battle_setup(
+        battle.campaign_id, ACTOR, battle.pk, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}}
+    )
 
     battle.refresh_from_db()
     assert battle.status == BattleStatus.SET_UP
@@ -191,7 +193,9 @@ def test_a_bad_setup_input_names_the_step_and_field(campaign):
     battle = _battle(campaign)
 
     with pytest.raises(DomainError) as refused:
-        battle_setup(battle.pk, ACTOR, inputs={"n43.setup_proximity": {"terrain": "swamp"}})
+        battle_setup(
+            battle.campaign_id, ACTOR, battle.pk, inputs={"n43.setup_proximity": {"terrain": "swamp"}}
+        )
 
     assert refused.value.field == "inputs.n43.setup_proximity.terrain"
     battle.refresh_from_db()
@@ -204,8 +208,9 @@ def test_battle_report_applies_losses_pools_and_supply_together(campaign):
     axis, allied = sides(campaign)
 
     battle_report(
-        battle.pk,
+        battle.campaign_id,
         ACTOR,
+        battle.pk,
         {
             "battalions": [
                 {
@@ -242,9 +247,9 @@ def test_battle_report_applies_losses_pools_and_supply_together(campaign):
         "barrage_rounds": 10,
     }
 
-    battle_close(battle.pk, ACTOR)
+    battle_close(battle.campaign_id, ACTOR, battle.pk)
     with pytest.raises(ConflictError):
-        battle_report(battle.pk, ACTOR, {"battalions": [{"code": "A1"}]})
+        battle_report(battle.campaign_id, ACTOR, battle.pk, {"battalions": [{"code": "A1"}]})
 
 
 def _snapshot(campaign: models.Campaign) -> tuple[object, ...]:
@@ -295,7 +300,7 @@ def test_a_bad_report_is_refused_with_the_field_and_changes_nothing(campaign, re
     before = _snapshot(campaign)
 
     with pytest.raises(DomainError, match=message) as refused:
-        battle_report(battle.pk, ACTOR, report)
+        battle_report(battle.campaign_id, ACTOR, battle.pk, report)
 
     assert refused.value.field == field
     assert _snapshot(campaign) == before
@@ -327,7 +332,11 @@ def test_an_override_changes_the_value_and_is_recorded_not_silent(campaign):
     before = segment.turns
 
     override = roll_override(
-        turns_roll.pk, ACTOR, changes={"turns": 6}, reason="club agreed a longer morning"
+        turns_roll.campaign_id,
+        ACTOR,
+        turns_roll.pk,
+        changes={"turns": 6},
+        reason="club agreed a longer morning",
     )
 
     segment.refresh_from_db()
@@ -337,5 +346,5 @@ def test_an_override_changes_the_value_and_is_recorded_not_silent(campaign):
     event = campaign.events.get(verb=EventVerb.ROLL_OVERRIDDEN)
     assert (event.before, event.after) == ({"turns": before}, {"turns": 6})
     with pytest.raises(DomainError) as refused:
-        roll_override(turns_roll.pk, ACTOR, changes={"weather": "F"}, reason="no")
+        roll_override(turns_roll.campaign_id, ACTOR, turns_roll.pk, changes={"weather": "F"}, reason="no")
     assert refused.value.field == "changes.weather"

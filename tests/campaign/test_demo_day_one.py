@@ -37,10 +37,16 @@ def test_the_malta_demo_plays_day_one_with_every_change_audited(django_capture_o
             defender_id=allied.pk,
             battalion_codes=["G1", "W1"],
         )
-        battle_setup(battle.pk, actor, inputs={"n43.setup_proximity": {"terrain": "Constricted Terrain"}})
-        battle_report(
-            battle.pk,
+        battle_setup(
+            battle.campaign_id,
             actor,
+            battle.pk,
+            inputs={"n43.setup_proximity": {"terrain": "Constricted Terrain"}},
+        )
+        battle_report(
+            battle.campaign_id,
+            actor,
+            battle.pk,
             {
                 "battalions": [
                     {

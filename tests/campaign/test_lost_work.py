@@ -28,7 +28,8 @@ from campaign.choices import DayStatus, DeliveryStatus, EventVerb, OperationStat
 from campaign.services.battles import battle_create
 from campaign.services.night import night_phase_start
 from campaign.services.sweep import work_sweep
-from campaign.services.webhooks import webhook_deliver, webhook_payload, webhook_subscribe
+from campaign.services.webhook_subscriptions import webhook_subscribe
+from campaign.services.webhooks import webhook_deliver, webhook_payload
 from config.celery_app import app
 from tests.campaign.night_setup import ACTOR, campaign_after_day_one, state_of
 from tests.campaign.test_night_worker import reference_state, wait_for

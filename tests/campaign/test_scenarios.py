@@ -339,16 +339,27 @@ def _play_a_little(campaign: models.Campaign) -> None:
         battalion_codes=["I1", "W3"],
         feeds_ids=[airfield.pk],
     )
-    battle_setup(airfield.pk, umpire, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}})
+    battle_setup(
+        airfield.campaign_id, umpire, airfield.pk, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}}
+    )
     battle_report(
-        airfield.pk,
+        airfield.campaign_id,
         umpire,
+        airfield.pk,
         {"battalions": [{"code": "E1", "destroyed": ["A Coy"], "suppressed": ["B Coy"]}, {"code": "G1"}]},
     )
-    battle_report(zurrieq.pk, umpire, {"battalions": [{"code": "I1", "suppressed": ["13a Cp"]}]})
+    battle_report(
+        zurrieq.campaign_id, umpire, zurrieq.pk, {"battalions": [{"code": "I1", "suppressed": ["13a Cp"]}]}
+    )
     turns_roll = campaign.rolls.filter(procedure="pk.segment_turns").first()
     assert turns_roll is not None
-    roll_override(turns_roll.pk, umpire, changes={"turns": 6}, reason="the club agreed a longer morning")
+    roll_override(
+        turns_roll.campaign_id,
+        umpire,
+        turns_roll.pk,
+        changes={"turns": 6},
+        reason="the club agreed a longer morning",
+    )
     night_order_queue(
         campaign.pk,
         umpire,

@@ -20,7 +20,8 @@ from campaign.services.audit import Actor, event_record
 from campaign.services.battles import battle_create, battle_report
 from campaign.services.days import day_dawn
 from campaign.services.errors import DomainError
-from campaign.services.webhooks import webhook_deliver, webhook_payload, webhook_subscribe
+from campaign.services.webhook_subscriptions import webhook_subscribe
+from campaign.services.webhooks import webhook_deliver, webhook_payload
 from campaign.tasks import webhook_deliver_task
 from tests.campaign.factories import campaign_with_sides
 from tests.campaign.test_night_worker import wait_for
@@ -86,7 +87,10 @@ def test_a_reported_battle_delivers_a_signed_public_webhook(celery_worker, recei
     )
 
     battle_report(
-        battle.pk, ACTOR, {"battalions": [{"code": "A1", "destroyed": ["2"], "activation_points_spent": 3}]}
+        battle.campaign_id,
+        ACTOR,
+        battle.pk,
+        {"battalions": [{"code": "A1", "destroyed": ["2"], "activation_points_spent": 3}]},
     )
 
     deliveries = models.WebhookDelivery.objects.filter(subscription=subscription)

@@ -35,6 +35,11 @@ def malta_day_one(battle: bool = True) -> models.Campaign:
             defender_id=campaign.sides.get(is_axis=False).pk,
             battalion_codes=["G1", "W1"],
         )
-        battle_setup(created.pk, actor, inputs={"n43.setup_proximity": {"terrain": "Constricted Terrain"}})
+        battle_setup(
+            created.campaign_id,
+            actor,
+            created.pk,
+            inputs={"n43.setup_proximity": {"terrain": "Constricted Terrain"}},
+        )
     campaign.refresh_from_db()
     return campaign

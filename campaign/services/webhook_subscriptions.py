@@ -1,0 +1,187 @@
+"""Webhook subscriptions: an umpire subscribes a URL to some of a campaign's events,
+changes or ends the subscription, or sends it a test event. Every one of these writes
+records an event (umpires only; it never carries the secret).
+
+The fan-out and the deliveries are :mod:`campaign.services.webhooks`'s, which the audit
+trail calls as it records an event, so these writes live apart from it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign import models
+from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, EventVerb
+from campaign.services.audit import Actor, event_record
+from campaign.services.broker import tasks_send_on_commit
+from campaign.services.campaigns import campaign_lock
+from campaign.services.errors import DomainError, NotFoundError
+from campaign.services.webhooks import url_refusal
+
+URL_MAX_LENGTH = 500
+SECRET_MIN_LENGTH = 16
+SECRET_MAX_LENGTH = 128
+
+
+def _checked_url(url: str) -> str:
+    url = url.strip()
+    if len(url) > URL_MAX_LENGTH:
+        raise DomainError(f"the URL is longer than {URL_MAX_LENGTH} characters", field="url")
+    if refusal := url_refusal(url):
+        raise DomainError(refusal, field="url", code="invalid_url")
+    return url
+
+
+def _checked_events(events: Sequence[str]) -> list[str]:
+    if not events:
+        raise DomainError("subscribe to at least one event", field="events")
+    unknown = [event for event in events if event not in WEBHOOK_EVENTS]
+    if unknown:
+        allowed = ", ".join(WEBHOOK_EVENTS)
+        raise DomainError(
+            f"not webhook events: {', '.join(map(str, unknown))} (choose from {allowed})",
+            field="events",
+            code="invalid_event",
+        )
+    return list(dict.fromkeys(str(event) for event in events))
+
+
+def _checked_secret(secret: str) -> str:
+    if not SECRET_MIN_LENGTH <= len(secret) <= SECRET_MAX_LENGTH:
+        raise DomainError(
+            f"the secret must have {SECRET_MIN_LENGTH} to {SECRET_MAX_LENGTH} characters", field="secret"
+        )
+    return secret
+
+
+def webhook_validate(url: str, events: Sequence[str], secret: str | None = None) -> None:
+    """Check a subscription's inputs (the admin's form calls this before saving)."""
+    _checked_url(url)
+    _checked_events(events)
+    if secret:
+        _checked_secret(secret)
+
+
+def _description(subscription: models.WebhookSubscription) -> dict[str, Any]:
+    """What the timeline shows of a subscription: never its secret."""
+    return {"url": subscription.url, "events": list(subscription.events), "active": subscription.active}
+
+
+@transaction.atomic
+def webhook_subscribe(
+    campaign_id: int,
+    actor: Actor,
+    *,
+    url: str,
+    events: Sequence[str],
+    secret: str | None = None,
+    active: bool = True,
+) -> models.WebhookSubscription:
+    """Subscribe ``url``; without a ``secret`` the service makes one (read it once from the result)."""
+    campaign = campaign_lock(campaign_id)
+    subscription = models.WebhookSubscription.objects.create(
+        campaign=campaign,
+        url=_checked_url(url),
+        events=_checked_events(events),
+        secret=_checked_secret(secret) if secret is not None else secrets.token_urlsafe(32),
+        active=active,
+        created_by_id=actor.user_id,
+    )
+    event_record(
+        campaign,
+        EventVerb.WEBHOOK_SUBSCRIBED,
+        subscription,
+        f"Webhook {subscription.pk} subscribed: {subscription.url}",
+        actor,
+        after=_description(subscription),
+    )
+    return subscription
+
+
+def _subscription_lock(
+    campaign_id: int, subscription_id: int
+) -> tuple[models.Campaign, models.WebhookSubscription]:
+    campaign = campaign_lock(campaign_id)
+    subscription = (
+        models.WebhookSubscription.objects.select_for_update()
+        .filter(campaign=campaign, pk=subscription_id)
+        .first()
+    )
+    if subscription is None:
+        raise NotFoundError(f"webhook {subscription_id} does not exist", field="webhook")
+    return campaign, subscription
+
+
+@transaction.atomic
+def webhook_update(
+    campaign_id: int,
+    actor: Actor,
+    subscription_id: int,
+    *,
+    url: str | None = None,
+    events: Sequence[str] | None = None,
+    secret: str | None = None,
+    active: bool | None = None,
+) -> models.WebhookSubscription:
+    """Change what is given; a new secret signs every attempt from now on."""
+    campaign, subscription = _subscription_lock(campaign_id, subscription_id)
+    before = _description(subscription)
+    if url is not None:
+        subscription.url = _checked_url(url)
+    if events is not None:
+        subscription.events = _checked_events(events)
+    if secret is not None:
+        subscription.secret = _checked_secret(secret)
+    if active is not None:
+        subscription.active = active
+    subscription.save(update_fields=["url", "events", "secret", "active"])
+    event_record(
+        campaign,
+        EventVerb.WEBHOOK_UPDATED,
+        subscription,
+        f"Webhook {subscription.pk} changed" + (", with a new secret" if secret is not None else ""),
+        actor,
+        before=before,
+        after=_description(subscription),
+    )
+    return subscription
+
+
+@transaction.atomic
+def webhook_unsubscribe(campaign_id: int, actor: Actor, subscription_id: int) -> None:
+    """Delete the subscription with its delivery log; pending retries find nothing to send."""
+    campaign, subscription = _subscription_lock(campaign_id, subscription_id)
+    event_record(
+        campaign,
+        EventVerb.WEBHOOK_UNSUBSCRIBED,
+        subscription,
+        f"Webhook {subscription.pk} unsubscribed: {subscription.url}",
+        actor,
+        before=_description(subscription),
+    )
+    subscription.delete()
+
+
+@transaction.atomic
+def webhook_ping(campaign_id: int, actor: Actor, subscription_id: int) -> models.WebhookDelivery:
+    """A signed test event for the subscription's URL: a delivery of no campaign event,
+    sent by a worker like every delivery (never from the caller's request)."""
+    campaign, subscription = _subscription_lock(campaign_id, subscription_id)
+    payload = {
+        "id": None,
+        "event": WEBHOOK_PING,
+        "campaign": campaign.slug,
+        "events": subscription.events,
+        "created_at": timezone.now().isoformat(),
+    }
+    delivery = models.WebhookDelivery.objects.create(subscription=subscription, event=None, payload=payload)
+    event_record(campaign, EventVerb.WEBHOOK_PINGED, subscription, f"Webhook {subscription.pk} pinged", actor)
+    from campaign.tasks import webhook_deliver_task  # the tasks module imports the services
+
+    tasks_send_on_commit(webhook_deliver_task, [delivery.pk])
+    return delivery

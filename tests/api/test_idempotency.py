@@ -1,0 +1,176 @@
+"""Every unsafe method of the API honours ``Idempotency-Key``: a retry with the same key and
+body answers as the first request did and writes nothing (issue 20)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.http import HttpResponse
+from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.views import APIView
+
+from api.idempotency import HEADER, REPLAYED_HEADER
+from api.models import CampaignAPIKey
+from campaign import models
+from campaign.choices import EventVerb, OperationKind
+from campaign.services.webhook_subscriptions import webhook_subscribe
+from tests.api.test_day_writes import (
+    Write,
+    axis_reserve,
+    being_set_up,
+    due_today,
+    night_over,
+    other_weather,
+    weather_roll,
+)
+from tests.api.world import ACTOR, Role, World, build_world
+
+pytestmark = pytest.mark.django_db
+
+UNSAFE_METHODS = ("post", "put", "patch", "delete")
+# Logging in and out writes nothing of a campaign's, and a caller not yet logged in holds no key.
+EXEMPT = {("session", "post"), ("session", "delete")}
+HOOK = "https://club.example/hooks/campaign"
+
+
+def served_writes() -> set[tuple[str, str]]:
+    """(URL name, method) of every unsafe method of every DRF view the URLconf serves."""
+    writes: set[tuple[str, str]] = set()
+
+    def walk(patterns: list[URLPattern | URLResolver]) -> None:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns)
+                continue
+            view = getattr(pattern.callback, "cls", None)
+            if view is None or not issubclass(view, APIView):
+                continue
+            actions = getattr(pattern.callback, "actions", None)  # a viewset's route: method → action
+            methods = actions.keys() if actions else [m for m in UNSAFE_METHODS if hasattr(view, m)]
+            writes.update((str(pattern.name), method) for method in methods if method in UNSAFE_METHODS)
+
+    walk(get_resolver().url_patterns)
+    return writes
+
+
+def hooked(world: World) -> None:
+    webhook_subscribe(world.campaign.pk, ACTOR, url=HOOK, events=[EventVerb.DAY_DAWNED])
+
+
+def webhook_url(name: str) -> Any:
+    return lambda w: w.url(name, pk=w.campaign.webhooks.get().pk)
+
+
+def allied_key_prefix(world: World) -> str:
+    return world.keys[Role.ALLIED_KEY].partition(".")[0]
+
+
+WRITES: dict[tuple[str, str], Write] = {
+    ("campaign-start", "post"): Write(lambda w: w.url("campaign-start"), lambda w: None, 200, being_set_up),
+    ("day-dawn", "post"): Write(lambda w: w.url("day-dawn"), lambda w: {}, 201, night_over),
+    ("day-advance-segment", "post"): Write(
+        lambda w: w.url("day-advance-segment", number=2), lambda w: None, 200
+    ),
+    ("activation-spend-list", "post"): Write(
+        lambda w: w.url("activation-spend-list", side_pk=w.axis.pk),
+        lambda w: {"column": "1 Bn", "turn": 0, "battalion_codes": ["A1"]},
+        201,
+    ),
+    ("reinforcement-list", "post"): Write(
+        lambda w: w.url("reinforcement-list"),
+        lambda w: {"force_id": w.campaign.forces.get(name="Reserve").pk, "day": 3, "zone": "Gozo"},
+        201,
+        axis_reserve,
+    ),
+    ("battle-list", "post"): Write(
+        lambda w: w.url("battle-list"),
+        lambda w: {
+            "sector": "Hal Far",
+            "battle_type": "Local Attack",
+            "attacker_id": w.axis.pk,
+            "defender_id": w.allied.pk,
+            "battalion_codes": ["A2", "L2"],
+        },
+        201,
+    ),
+    ("battle-set-up", "post"): Write(
+        lambda w: w.url("battle-set-up", pk=w.planned.pk),
+        lambda w: {"inputs": {"n43.setup_proximity": {"terrain": "Open Terrain"}}},
+        200,
+    ),
+    ("battle-report", "post"): Write(
+        lambda w: w.url("battle-report", pk=w.planned.pk), lambda w: {"battalions": [{"code": "A1"}]}, 200
+    ),
+    ("battle-close", "post"): Write(lambda w: w.url("battle-close", pk=w.fought.pk), lambda w: None, 200),
+    ("operation-list", "post"): Write(
+        lambda w: w.url("operation-list"), lambda w: {"kind": OperationKind.ARRIVALS}, 202, due_today
+    ),
+    ("roll-override", "post"): Write(
+        lambda w: w.url("roll-override", pk=weather_roll(w).pk),
+        lambda w: {"changes": {"weather": other_weather(w)}, "reason": "the forecast was wrong"},
+        201,
+    ),
+    ("webhook-list", "post"): Write(
+        lambda w: w.url("webhook-list"), lambda w: {"url": HOOK, "events": [EventVerb.DAY_DAWNED]}, 201
+    ),
+    ("webhook-detail", "patch"): Write(webhook_url("webhook-detail"), lambda w: {"active": False}, 200, hooked),
+    ("webhook-detail", "delete"): Write(webhook_url("webhook-detail"), lambda w: None, 204, hooked),
+    ("webhook-ping", "post"): Write(webhook_url("webhook-ping"), lambda w: None, 202, hooked),
+    ("api-key-list", "post"): Write(lambda w: w.url("api-key-list"), lambda w: {"name": "Scoreboard"}, 201),
+    ("api-key-revoke", "post"): Write(
+        lambda w: w.url("api-key-revoke", prefix=allied_key_prefix(w)), lambda w: None, 200
+    ),
+}
+
+
+@pytest.fixture
+def world() -> World:
+    return build_world()
+
+
+def written(world: World) -> tuple[int, ...]:
+    """What any write of the API changes: the campaign and its audit trail, and its rows
+    that are not the game's (webhooks, deliveries, keys)."""
+    return (
+        *world.state(),
+        world.campaign.webhooks.count(),
+        models.WebhookDelivery.objects.filter(subscription__campaign=world.campaign).count(),
+        world.campaign.operations.count(),
+        CampaignAPIKey.objects.filter(campaign=world.campaign).count(),
+        CampaignAPIKey.objects.filter(campaign=world.campaign, revoked=True).count(),
+    )
+
+
+def body(response: HttpResponse) -> Any:
+    return json.loads(response.content) if response.content else None
+
+
+def test_every_unsafe_method_the_urlconf_serves_is_retried_below():
+    served = served_writes()
+
+    assert served - EXEMPT - WRITES.keys() == set(), "writes no test retries: add them to WRITES"
+    assert WRITES.keys() - served == set(), "WRITES names routes that are gone"
+    assert EXEMPT <= served
+
+
+@pytest.mark.parametrize("route", sorted(WRITES), ids="{0[1]} {0[0]}".format)
+def test_a_retried_write_replays_its_first_answer_and_writes_nothing(world, route):
+    name, method = route
+    write = WRITES[route]
+    write.prepare(world)
+    send = getattr(world.client(Role.UMPIRE), method)
+    url, data = write.url(world), write.body(world)
+
+    first = send(url, data, format="json", headers={HEADER: f"{method}-{name}"})
+    after_first = written(world)
+    again = send(url, data, format="json", headers={HEADER: f"{method}-{name}"})
+
+    assert first.status_code == write.status, body(first)
+    assert again.status_code == write.status, body(again)
+    assert again.get(REPLAYED_HEADER) == "true"
+    assert REPLAYED_HEADER not in first
+    assert body(again) == body(first)
+    assert again.get("Location") == first.get("Location")
+    assert written(world) == after_first
