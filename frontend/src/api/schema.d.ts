@@ -2314,9 +2314,13 @@ export interface components {
          *     * `admin.deleted` - Admin Deleted
          *     * `api_key.created` - API key created
          *     * `api_key.revoked` - API key revoked
+         *     * `webhook.subscribed` - Webhook subscribed
+         *     * `webhook.updated` - Webhook changed
+         *     * `webhook.unsubscribed` - Webhook unsubscribed
+         *     * `webhook.pinged` - Webhook sent a test event
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -2634,7 +2638,10 @@ export interface operations {
     campaigns_api_keys_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -2697,6 +2704,15 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2788,7 +2804,10 @@ export interface operations {
     campaigns_api_keys_revoke_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -2846,6 +2865,15 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3104,7 +3132,10 @@ export interface operations {
     campaigns_battles_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -3167,6 +3198,15 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3259,7 +3299,10 @@ export interface operations {
     campaigns_battles_close_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -3318,6 +3361,15 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3437,7 +3489,10 @@ export interface operations {
     campaigns_battles_setup_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -3502,6 +3557,15 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3896,8 +3960,12 @@ export interface operations {
                  *     * `admin.deleted` - Admin Deleted
                  *     * `api_key.created` - API key created
                  *     * `api_key.revoked` - API key revoked
+                 *     * `webhook.subscribed` - Webhook subscribed
+                 *     * `webhook.updated` - Webhook changed
+                 *     * `webhook.unsubscribed` - Webhook unsubscribed
+                 *     * `webhook.pinged` - Webhook sent a test event
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battle.closed" | "battle.created" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "segment.advanced" | "umpire.reminded";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battle.closed" | "battle.created" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "segment.advanced" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {
@@ -5935,7 +6003,10 @@ export interface operations {
     campaigns_webhooks_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -5998,6 +6069,15 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6090,7 +6170,10 @@ export interface operations {
     campaigns_webhooks_destroy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -6156,6 +6239,15 @@ export interface operations {
                 };
             };
             /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6169,7 +6261,10 @@ export interface operations {
     campaigns_webhooks_partial_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -6242,6 +6337,15 @@ export interface operations {
                 };
             };
             /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -6255,7 +6359,10 @@ export interface operations {
     campaigns_webhooks_ping_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -6314,6 +6421,15 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
