@@ -10,6 +10,7 @@ from rest_framework import serializers
 from campaign.choices import WEBHOOK_EVENT_CHOICES, OperationKind, enum_choices
 from rules_engine.great_battles.activation import ActivationColumn
 from rules_engine.nineteen43.common import BattleType
+from rules_engine.results import RuleSystem
 from rules_engine.vocab import SupplySituation
 
 # Every number an input takes is bounded: ids by the database's bigint, counts by the
@@ -146,3 +147,13 @@ class WebhookInput(serializers.Serializer[Mapping[str, Any]]):
         "returned once in the response",
     )
     active = serializers.BooleanField(required=False, help_text="inactive subscriptions receive nothing")
+
+
+class RuleQuery(serializers.Serializer[dict[str, str]]):
+    system = serializers.ChoiceField(choices=[s.value for s in RuleSystem], required=False)
+    kind = serializers.ChoiceField(choices=["procedure", "table"], required=False)
+
+
+class LoginInput(serializers.Serializer[dict[str, str]]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=1024, style={"input_type": "password"})

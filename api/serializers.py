@@ -931,3 +931,24 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
             "delivered_at",
             "payload",
         ]
+
+
+class MembershipSummaryField(serializers.DictField):
+    """A membership as the session lists it: the campaign's slug, the role with its label, the side."""
+
+    def to_representation(self, value: Any) -> dict[str, Any]:
+        membership: models.Membership = value
+        return {
+            "slug": membership.campaign.slug,
+            "role": membership.role,
+            "role_label": membership.get_role_display(),
+            "side": membership.side_id,
+        }
+
+
+class SessionSerializer(serializers.Serializer[Any]):
+    authenticated = serializers.BooleanField()
+    username = serializers.CharField(allow_null=True)
+    campaigns = serializers.ListField(
+        child=MembershipSummaryField(), help_text="slug, role (with role_label) and side of each membership"
+    )

@@ -14,7 +14,7 @@ from django.http import HttpResponse, HttpResponseBase
 from django.middleware.csrf import get_token
 from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import mixins, status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -613,11 +613,6 @@ class EquipmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
         return selectors.equipment()
 
 
-class RuleQuery(serializers.Serializer[dict[str, str]]):
-    system = serializers.ChoiceField(choices=[s.value for s in RuleSystem], required=False)
-    kind = serializers.ChoiceField(choices=["procedure", "table"], required=False)
-
-
 @extend_schema(tags=["reference"])
 class RuleViewSet(viewsets.ViewSet):
     """The rules catalog (``rules_engine.catalog``): every table and procedure of the three systems."""
@@ -628,10 +623,10 @@ class RuleViewSet(viewsets.ViewSet):
     lookup_value_regex = r"[^/]+"
 
     @extend_schema(
-        summary="Rules catalog", parameters=[RuleQuery], responses=out.RuleEntrySerializer(many=True)
+        summary="Rules catalog", parameters=[inputs.RuleQuery], responses=out.RuleEntrySerializer(many=True)
     )
     def list(self, request: Request) -> Response:
-        query = RuleQuery(data=request.query_params)
+        query = inputs.RuleQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         system = RuleSystem(query.validated_data["system"]) if "system" in query.validated_data else None
         kind = query.validated_data.get("kind")
@@ -664,19 +659,6 @@ class RuleViewSet(viewsets.ViewSet):
         return Response(out.RuleEntrySerializer(entry).data)
 
 
-class LoginInput(serializers.Serializer[dict[str, str]]):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=1024, style={"input_type": "password"})
-
-
-class SessionSerializer(serializers.Serializer[Any]):
-    authenticated = serializers.BooleanField()
-    username = serializers.CharField(allow_null=True)
-    campaigns = serializers.ListField(
-        child=serializers.DictField(), help_text="slug, role (with role_label) and side of each membership"
-    )
-
-
 @extend_schema(tags=["session"])
 class SessionView(APIView):
     """Session login for browsers and scripts: GET sets the CSRF cookie, POST logs in, DELETE out."""
@@ -685,42 +667,27 @@ class SessionView(APIView):
 
     def _state(self, request: Request) -> Response:
         user = request.user
-        memberships = (
-            models.Membership.objects.filter(user_id=user.pk)
-            .select_related("campaign")
-            .order_by("campaign__name")
-            if user.is_authenticated
-            else models.Membership.objects.none()
-        )
+        signed_in = bool(user.is_authenticated)
         get_token(request._request)  # sets the csrftoken cookie for the next unsafe request
-        return Response(
-            {
-                "authenticated": user.is_authenticated,
-                "username": user.get_username() if user.is_authenticated else None,
-                "campaigns": [
-                    {
-                        "slug": m.campaign.slug,
-                        "role": m.role,
-                        "role_label": m.get_role_display(),
-                        "side": m.side_id,
-                    }
-                    for m in memberships
-                ],
-            }
-        )
+        session = {
+            "authenticated": signed_in,
+            "username": user.get_username() if signed_in else None,
+            "campaigns": campaign_selectors.memberships_of(user.pk if signed_in else None),
+        }
+        return Response(out.SessionSerializer(session).data)
 
-    @extend_schema(summary="Who you are; sets the CSRF cookie", responses=SessionSerializer)
+    @extend_schema(summary="Who you are; sets the CSRF cookie", responses=out.SessionSerializer)
     def get(self, request: Request) -> Response:
         return self._state(request)
 
     @extend_schema(
         summary="Log in (send the csrftoken cookie's value as X-CSRFToken)",
-        request=LoginInput,
-        responses=SessionSerializer,
+        request=inputs.LoginInput,
+        responses=out.SessionSerializer,
     )
     def post(self, request: Request) -> Response:
         SessionAuthentication().enforce_csrf(request)  # DRF checks CSRF only for logged-in users
-        credentials = LoginInput(data=request.data)
+        credentials = inputs.LoginInput(data=request.data)
         credentials.is_valid(raise_exception=True)
         user = authenticate(request._request, **credentials.validated_data)
         if user is None:

@@ -113,6 +113,17 @@ def club_schedule_next(
     return moment if moment > since else _club_moment(campaign, date + datetime.timedelta(days=7))
 
 
+def memberships_of(user_id: int | None) -> QuerySet[models.Membership]:
+    """A user's memberships with their campaigns, by campaign name; none for nobody (None)."""
+    if user_id is None:
+        return models.Membership.objects.none()
+    return (
+        models.Membership.objects.filter(user_id=user_id)
+        .select_related("campaign")
+        .order_by("campaign__name")
+    )
+
+
 def oob_tree(campaign_id: int, side_id: int | None = None) -> list[models.Force]:
     """Forces with battlegroups, battalions and stands: four queries whatever the size."""
     forces = models.Force.objects.filter(campaign_id=campaign_id).select_related("side")

@@ -115,7 +115,9 @@ WRITES: dict[tuple[str, str], Write] = {
     ("webhook-list", "post"): Write(
         lambda w: w.url("webhook-list"), lambda w: {"url": HOOK, "events": [EventVerb.DAY_DAWNED]}, 201
     ),
-    ("webhook-detail", "patch"): Write(webhook_url("webhook-detail"), lambda w: {"active": False}, 200, hooked),
+    ("webhook-detail", "patch"): Write(
+        webhook_url("webhook-detail"), lambda w: {"active": False}, 200, hooked
+    ),
     ("webhook-detail", "delete"): Write(webhook_url("webhook-detail"), lambda w: None, 204, hooked),
     ("webhook-ping", "post"): Write(webhook_url("webhook-ping"), lambda w: None, 202, hooked),
     ("api-key-list", "post"): Write(lambda w: w.url("api-key-list"), lambda w: {"name": "Scoreboard"}, 201),
@@ -152,7 +154,7 @@ def test_every_unsafe_method_the_urlconf_serves_is_retried_below():
 
     assert served - EXEMPT - WRITES.keys() == set(), "writes no test retries: add them to WRITES"
     assert WRITES.keys() - served == set(), "WRITES names routes that are gone"
-    assert EXEMPT <= served
+    assert served >= EXEMPT
 
 
 @pytest.mark.parametrize("route", sorted(WRITES), ids="{0[1]} {0[0]}".format)
