@@ -4,7 +4,9 @@ Runs inside the request's transaction (see :class:`api.viewsets.ApiViewSet`).
 The key's row is inserted before the write, so a concurrent retry blocks on
 the unique constraint until the first request commits, then replays it; when
 the first request fails, its row rolls back with everything else and a retry
-runs afresh. Only successful responses are stored.
+runs afresh. Only successful responses are stored, and never a secret shown once:
+a serializer names those fields in ``shown_once``, and a replay answers them as null
+(an API key's plain text is kept nowhere, only its hash).
 """
 
 from __future__ import annotations
@@ -57,6 +59,12 @@ def _replay(stored: IdempotencyKey) -> Response:
     )
 
 
+def _stored(data: Any) -> Any:
+    """The response body to replay: without the secrets its serializer shows only once."""
+    shown_once = getattr(getattr(data, "serializer", None), "shown_once", ())
+    return {**data, **dict.fromkeys(shown_once)} if shown_once else data
+
+
 def _owner(request: Request, key: str) -> tuple[int, str]:
     """Who holds the key, and the key as stored. An API key has no user: its keys are held by
     its maker, apart from theirs (prefixed) and hashed so any client key fits the column."""
@@ -87,7 +95,7 @@ def idempotent(request: Request, write: Callable[[], Response]) -> Response:
         return _replay(stored)
     response = write()
     claimed.response_status = response.status_code
-    claimed.response_body = response.data
+    claimed.response_body = _stored(response.data)
     claimed.response_headers = {name: response[name] for name in KEPT_HEADERS if response.has_header(name)}
     claimed.save(update_fields=["response_status", "response_body", "response_headers"])
     return response

@@ -461,13 +461,17 @@ class APIKeySerializer(LabelledModelSerializer[CampaignAPIKey]):
 
 
 class APIKeyCreatedSerializer(APIKeySerializer):
+    # A replayed answer (api.idempotency) has no key: only its hash is kept.
+    shown_once = ("key",)
     key = serializers.SerializerMethodField(
-        help_text="send as `Authorization: Api-Key <key>`; shown this once, store it now"
+        help_text="send as `Authorization: Api-Key <key>`; shown this once, store it now "
+        "(null when an Idempotency-Key replays this answer)"
     )
 
     class Meta(APIKeySerializer.Meta):
         fields = [*APIKeySerializer.Meta.fields, "key"]
 
+    @extend_schema_field(serializers.CharField(allow_null=True))
     def get_key(self, api_key: CampaignAPIKey) -> str:
         return str(self.context["plain_key"])
 
@@ -900,8 +904,10 @@ class WebhookSerializer(LabelledModelSerializer[models.WebhookSubscription]):
 class WebhookCreatedSerializer(WebhookSerializer):
     """The answer to a subscription: with the secret once, when the service made it."""
 
+    shown_once = ("secret",)  # never copied into a replayed answer (api.idempotency)
     secret = serializers.SerializerMethodField(
-        help_text="the secret the service made, shown this once; null when you sent your own"
+        help_text="the secret the service made, shown this once; null when you sent your own "
+        "(or when an Idempotency-Key replays this answer)"
     )
 
     class Meta(WebhookSerializer.Meta):

@@ -12,7 +12,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.views import APIView
 
 from api.idempotency import HEADER, REPLAYED_HEADER
-from api.models import CampaignAPIKey
+from api.models import CampaignAPIKey, IdempotencyKey
 from campaign import models
 from campaign.choices import EventVerb, OperationKind
 from campaign.services.webhook_subscriptions import webhook_subscribe
@@ -33,6 +33,8 @@ UNSAFE_METHODS = ("post", "put", "patch", "delete")
 # Logging in and out writes nothing of a campaign's, and a caller not yet logged in holds no key.
 EXEMPT = {("session", "post"), ("session", "delete")}
 HOOK = "https://club.example/hooks/campaign"
+# Secrets an answer shows once: a replay answers them as null, so no copy is kept.
+SHOWN_ONCE = {("api-key-list", "post"): "key", ("webhook-list", "post"): "secret"}
 
 
 def served_writes() -> set[tuple[str, str]]:
@@ -173,6 +175,10 @@ def test_a_retried_write_replays_its_first_answer_and_writes_nothing(world, rout
     assert again.status_code == write.status, body(again)
     assert again.get(REPLAYED_HEADER) == "true"
     assert REPLAYED_HEADER not in first
-    assert body(again) == body(first)
+    once = SHOWN_ONCE.get(route)
+    assert body(again) == ({**body(first), once: None} if once else body(first))
+    if once:
+        assert body(first)[once]
+        assert IdempotencyKey.objects.get(key=f"{method}-{name}").response_body[once] is None
     assert again.get("Location") == first.get("Location")
     assert written(world) == after_first

@@ -974,8 +974,8 @@ export interface components {
             /** Format: date-time */
             readonly created: string;
             readonly created_by: string | null;
-            /** @description send as `Authorization: Api-Key <key>`; shown this once, store it now */
-            readonly key: string;
+            /** @description send as `Authorization: Api-Key <key>`; shown this once, store it now (null when an Idempotency-Key replays this answer) */
+            readonly key: string | null;
         };
         /**
          * @description * `inactive` - Inactive
@@ -2354,7 +2354,7 @@ export interface components {
             readonly created_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
-            /** @description the secret the service made, shown this once; null when you sent your own */
+            /** @description the secret the service made, shown this once; null when you sent your own (or when an Idempotency-Key replays this answer) */
             readonly secret: string | null;
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
