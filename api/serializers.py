@@ -952,7 +952,9 @@ class MembershipSummaryField(serializers.DictField):
         }
 
 
-class SessionSerializer(serializers.Serializer[Any]):
+class SessionSerializer(LabelledSerializer[Any]):
+    """Who is signed in, and the campaigns they are a member of."""
+
     authenticated = serializers.BooleanField()
     username = serializers.CharField(allow_null=True)
     campaigns = serializers.ListField(

@@ -2106,6 +2106,7 @@ export interface components {
             wind_direction?: string;
             wind_velocity?: string;
         };
+        /** @description Who is signed in, and the campaigns they are a member of. */
         Session: {
             authenticated: boolean;
             username: string | null;
