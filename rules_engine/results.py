@@ -87,6 +87,11 @@ class Comparison(enum.Enum):
     LESS_THAN = "<"
     GREATER_THAN = ">"
 
+    @property
+    def label(self) -> str:
+        """What a person reads for the sign."""
+        return {"≤": "at most", "≥": "at least", "<": "less than", ">": "more than"}[self.value]
+
     def holds(self, score: int, threshold: int) -> bool:
         if self is Comparison.AT_MOST:
             return score <= threshold
