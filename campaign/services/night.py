@@ -164,7 +164,7 @@ class _NightDice:
     write: Callable[[list[dict[str, Any]]], None]
 
     def roll(self, key: str, inputs: Mapping[str, Any], *subject: str) -> RuleRun:
-        stream = ("day", self.operation.day.number, "night", self.stream, *subject)
+        stream: tuple[str | int, ...] = ("day", self.operation.day.number, "night", self.stream, *subject)
         return procedure_run(self.operation.campaign, key, inputs, stream)
 
     def record(

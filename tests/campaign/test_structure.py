@@ -35,7 +35,7 @@ def _run_time_nodes(node: ast.AST) -> Iterator[ast.AST]:
 def _imported(path: Path, names: set[str]) -> set[str]:
     """The modules of ``names`` that ``path`` imports at run time, wherever the import is written."""
     package = _module_name(path).rpartition(".")[0]
-    found = set()
+    found: set[str] = set()
     for node in _run_time_nodes(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
