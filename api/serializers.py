@@ -550,7 +550,12 @@ class NightReportBattalionSerializer(serializers.Serializer[dict[str, Any]]):
     lines = _roll_lines()
 
 
-class NightReportBodySerializer(serializers.Serializer[dict[str, Any]]):
+class ReportBodySerializer(serializers.Serializer[dict[str, Any]]):
+    """A side's part of an operation's report, as its kind writes it (``api.schema`` closes its
+    schema to these keys, so a body matches its own kind's only)."""
+
+
+class NightReportBodySerializer(ReportBodySerializer):
     """A side's part of a night phase (``campaign.services.night``): its own figures, each step's
     present when the night ran that step (0 when the step found nothing of the side's)."""
 
@@ -603,7 +608,7 @@ class ArrivalReportEntrySerializer(serializers.Serializer[dict[str, Any]]):
     lines = _roll_lines()
 
 
-class ArrivalReportBodySerializer(serializers.Serializer[dict[str, Any]]):
+class ArrivalReportBodySerializer(ReportBodySerializer):
     """A side's part of an arrival roll: its forces that rolled in the segment."""
 
     day = serializers.IntegerField()
@@ -615,7 +620,7 @@ class ArrivalReportBodySerializer(serializers.Serializer[dict[str, Any]]):
 class NightReportSerializer(LabelledModelSerializer[models.NightReport]):
     """A side's report of a night phase or of an arrival roll (its kind)."""
 
-    BODIES: ClassVar[Mapping[str, type[serializers.Serializer[dict[str, Any]]]]] = {
+    BODIES: ClassVar[Mapping[str, type[ReportBodySerializer]]] = {
         OperationKind.NIGHT_PHASE: NightReportBodySerializer,
         OperationKind.ARRIVALS: ArrivalReportBodySerializer,
     }
