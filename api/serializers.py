@@ -544,7 +544,7 @@ def _roll_lines() -> serializers.ListField:
     return serializers.ListField(child=serializers.CharField(), help_text="each roll, as the umpire reads it")
 
 
-class NightReportBattalionSerializer(serializers.Serializer[dict[str, Any]]):
+class NightReportBattalionSerializer(LabelledSerializer[dict[str, Any]]):
     """A battalion's replacement rolls in its side's night report."""
 
     code = serializers.CharField()
@@ -552,7 +552,7 @@ class NightReportBattalionSerializer(serializers.Serializer[dict[str, Any]]):
     lines = _roll_lines()
 
 
-class ReportBodySerializer(serializers.Serializer[dict[str, Any]]):
+class ReportBodySerializer(LabelledSerializer[dict[str, Any]]):
     """A side's part of an operation's report, as its kind writes it (``api.schema`` closes its
     schema to these keys, so a body matches its own kind's only)."""
 
@@ -590,12 +590,11 @@ class _ReserveTurnField(serializers.IntegerField):
     (``allow_null`` would read an absent one as null)."""
 
 
-class ArrivalReportEntrySerializer(serializers.Serializer[dict[str, Any]]):
+class ArrivalReportEntrySerializer(LabelledSerializer[dict[str, Any]]):
     """A force's arrival rolls in a segment (``campaign.services.arrivals``)."""
 
     force = serializers.CharField(help_text="the force's name")
     arrival_status = serializers.ChoiceField(choices=ArrivalStatus.choices)
-    arrival_status_label = serializers.CharField(required=False)
     zone = serializers.CharField(
         required=False, help_text="where it enters, as the scenario or its side chose"
     )

@@ -1040,7 +1040,8 @@ export interface components {
             /** @description the force's name */
             force: string;
             arrival_status: components["schemas"]["ArrivalStatusEnum"];
-            arrival_status_label?: string;
+            /** @description the label people read for the code beside it */
+            readonly arrival_status_label: string;
             /** @description where it enters, as the scenario or its side chose */
             zone?: string;
             /** @description the deployment chart's zone, once it arrived */
