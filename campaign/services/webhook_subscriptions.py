@@ -21,7 +21,7 @@ from campaign.services.audit import Actor, event_record
 from campaign.services.broker import tasks_send_on_commit
 from campaign.services.campaigns import campaign_lock
 from campaign.services.errors import DomainError, NotFoundError
-from campaign.services.webhooks import url_refusal
+from campaign.services.webhooks import WEBHOOK_DELIVER_TASK, url_refusal
 
 URL_MAX_LENGTH = 500
 SECRET_MIN_LENGTH = 16
@@ -181,7 +181,5 @@ def webhook_ping(campaign_id: int, actor: Actor, subscription_id: int) -> models
     }
     delivery = models.WebhookDelivery.objects.create(subscription=subscription, event=None, payload=payload)
     event_record(campaign, EventVerb.WEBHOOK_PINGED, subscription, f"Webhook {subscription.pk} pinged", actor)
-    from campaign.tasks import webhook_deliver_task  # the tasks module imports the services
-
-    tasks_send_on_commit(webhook_deliver_task, [delivery.pk])
+    tasks_send_on_commit(WEBHOOK_DELIVER_TASK, [delivery.pk])
     return delivery

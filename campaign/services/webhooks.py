@@ -53,6 +53,8 @@ from campaign import models
 from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb
 from campaign.services.broker import tasks_send, tasks_send_on_commit
 
+# The task that makes one attempt at a delivery, sent by name: the tasks module imports the services.
+WEBHOOK_DELIVER_TASK = "campaign.tasks.webhook_deliver_task"
 URL_SCHEMES = ("http", "https")
 USER_AGENT = "campaign-service-webhooks/1"
 # What a receiver's answer may say about it in the delivery log.
@@ -236,16 +238,12 @@ def webhook_deliveries_create(event: models.Event) -> None:
         )
         delivery_ids = [row[0] for row in cursor.fetchall()]
     if delivery_ids:
-        from campaign.tasks import webhook_deliver_task  # the tasks module imports the services
-
-        tasks_send_on_commit(webhook_deliver_task, delivery_ids)
+        tasks_send_on_commit(WEBHOOK_DELIVER_TASK, delivery_ids)
 
 
 def webhook_deliveries_resend(now: datetime) -> list[int]:
     """The sweeper: send again each pending delivery whose next attempt is overdue by more than
     ``WORK_LEASE_SECONDS`` (its task was lost); rows being sent (locked) are skipped."""
-    from campaign.tasks import webhook_deliver_task
-
     deliveries = connection.ops.quote_name(models.WebhookDelivery._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
@@ -261,7 +259,7 @@ def webhook_deliveries_resend(now: datetime) -> list[int]:
             ],
         )
         overdue = [row[0] for row in cursor.fetchall()]
-    return tasks_send(webhook_deliver_task, overdue)
+    return tasks_send(WEBHOOK_DELIVER_TASK, overdue)
 
 
 # Sending --------------------------------------------------------------------
