@@ -30,7 +30,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from urllib.parse import quote
@@ -380,7 +380,11 @@ def bench(args: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    commands = {"run": run, "test": lambda: test(argv[1:]), "bench": lambda: bench(argv[1:])}
+    commands: dict[str, Callable[[], int]] = {
+        "run": run,
+        "test": lambda: test(argv[1:]),
+        "bench": lambda: bench(argv[1:]),
+    }
     if not argv or argv[0] not in commands:
         print(__doc__)
         return 2
