@@ -306,7 +306,7 @@ def fresh_worker(stands: int) -> Figure:
     campaigns = [campaign_at_nightfall(stands, f"bench-worker-{n}") for n in (1, 2)]
     client = redis_client()
     redis_keys_delete(os.environ["CELERY_QUEUE"])  # the run's queue, for these two nights alone
-    bindings = set(client.scan_iter(match="_kombu.binding.*"))
+    bindings = set(client.scan_iter(match="_kombu.binding*"))
     operations = [night_phase_start(campaign.pk, BENCH).pk for campaign in campaigns]
     load = load_average()
     command = [str(BIN / "celery"), "--quiet", "-A", "config", "worker", "-l", "WARNING", "--concurrency=1"]
@@ -324,8 +324,8 @@ def fresh_worker(stands: int) -> Figure:
             time.sleep(0.5)
     finally:
         stop_groups([worker])
-        # Kombu's exchange bindings the worker declared (the run's queue's go with the run's keys).
-        created = set(client.scan_iter(match="_kombu.binding.*")) - bindings
+        # Kombu's bindings and their deadlines the worker declared (the run's queue's go with its keys).
+        created = set(client.scan_iter(match="_kombu.binding*")) - bindings
         if created:
             client.delete(*created)
     took = models.Operation.objects.filter(pk__in=operations).order_by("pk")
