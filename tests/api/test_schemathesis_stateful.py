@@ -33,7 +33,7 @@ from schemathesis.specs.openapi.stateful import OpenAPIStateMachine
 from schemathesis.specs.openapi.stateful.links import SCHEMATHESIS_LINK_EXTENSION
 
 from campaign.choices import EventVerb
-from campaign.services.webhooks import webhook_subscribe
+from campaign.services.webhook_subscriptions import webhook_subscribe
 from tests.api.test_schemathesis import CHECKS, credentials, wsgi_app
 from tests.api.world import ACTOR, Role, World, build_world
 
