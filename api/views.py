@@ -26,13 +26,11 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from api import filters, inputs, schema, selectors
+from api import filters, inputs, schema
 from api import serializers as out
-from api.models import CampaignAPIKey
 from api.pagination import PagePagination, TimelineCursorPagination
 from api.permissions import (
     CAMPAIGN_KWARG,
-    CampaignAccess,
     CampaignAccessMixin,
     IsAuthenticatedOrAPIKey,
     IsUmpire,
@@ -41,8 +39,8 @@ from api.permissions import (
     request_api_key,
 )
 from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet, CampaignScopedViewSet, ReadOnlyCampaignViewSet
-from campaign import models
-from campaign import selectors as campaign_selectors
+from campaign import models, selectors
+from campaign.access import CampaignAccess
 from campaign.choices import OperationKind
 from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
@@ -84,11 +82,11 @@ class CampaignViewSet(
         return selectors.campaign_summaries(api_key or authenticated_user_id(self.request))
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        with campaign_selectors.one_moment():  # the pools never half of a night
+        with selectors.one_moment():  # the pools never half of a night
             return super().list(request, *args, **kwargs)
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        with campaign_selectors.one_moment():
+        with selectors.one_moment():
             return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(
@@ -117,9 +115,9 @@ class CampaignViewSet(
     def oob(self, request: Request, **kwargs: Any) -> Response:
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
-        with campaign_selectors.one_moment():
+        with selectors.one_moment():
             forces = selectors.oob(access)
-            night_in_progress = campaign_selectors.night_restore_tree(access.campaign.pk, forces)
+            night_in_progress = selectors.night_restore_tree(access.campaign.pk, forces)
             data = out.OrderOfBattleSerializer(
                 {"forces": forces, "night_in_progress": night_in_progress}, context=context
             ).data
@@ -202,7 +200,7 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         renderer = request.accepted_renderer
         if isinstance(renderer, JSONRenderer) and request.accepted_media_type == JSONRenderer.media_type:
             access = self.campaign_access
-            rendered = campaign_selectors.force_status_rendered(
+            rendered = selectors.force_status_rendered(
                 access.campaign,
                 self.kwargs["pk"],
                 _status_scope(access),
@@ -222,7 +220,7 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         return response
 
     def _status_data(self) -> Any:
-        with campaign_selectors.one_moment():  # never half of a night
+        with selectors.one_moment():  # never half of a night
             return self._status_read()
 
     def _status_read(self) -> Any:
@@ -234,13 +232,13 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
                 selectors.latest_night_report(force.side_id) if access.sees_in_full(force.side_id) else None
             ),
         }
-        force_status = campaign_selectors.force_status(force.pk, selectors.battalions(access))
+        force_status = selectors.force_status(force.pk, selectors.battalions(access))
         return out.ForceStatusSerializer(force_status, context=context).data
 
-    def _status_rendered(self, renderer: JSONRenderer) -> campaign_selectors.RenderedForceStatus:
+    def _status_rendered(self, renderer: JSONRenderer) -> selectors.RenderedForceStatus:
         data = self._status_data()
         body = renderer.render(data, JSONRenderer.media_type, self.get_renderer_context())
-        return campaign_selectors.RenderedForceStatus(body=body, etag=_weak_etag(data))
+        return selectors.RenderedForceStatus(body=body, etag=_weak_etag(data))
 
 
 @extend_schema(tags=["orders of battle"])
@@ -532,12 +530,21 @@ class OperationViewSet(
         return self.idempotent(start)
 
 
+class PublicIdLookup:
+    """Rows named by their public id (rules notes C-20): ids in sequence would count the rows
+    a reader does not see."""
+
+    lookup_field = "public_id"
+    lookup_url_kwarg = "pk"
+    lookup_value_regex = r"[0-9a-fA-F-]{36}"
+
+
 @extend_schema(tags=["operations"])
 @extend_schema_view(
     list=extend_schema(summary="Night and arrival reports, each of its kind (players: their side's)"),
     retrieve=extend_schema(summary="One night or arrival report"),
 )
-class NightReportViewSet(ReadOnlyCampaignViewSet[models.NightReport]):
+class NightReportViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.NightReport]):
     model = models.NightReport
     serializer_class = out.NightReportSerializer
     filterset_class = filters.NightReportFilter
@@ -551,7 +558,7 @@ class NightReportViewSet(ReadOnlyCampaignViewSet[models.NightReport]):
     list=extend_schema(summary="Roll log (players: their own units' rolls)"),
     retrieve=extend_schema(summary="One roll record"),
 )
-class RollViewSet(ReadOnlyCampaignViewSet[models.RollRecord]):
+class RollViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.RollRecord]):
     model = models.RollRecord
     serializer_class = out.RollSerializer
     filterset_class = filters.RollFilter
@@ -594,7 +601,7 @@ class RollViewSet(ReadOnlyCampaignViewSet[models.RollRecord]):
     list=extend_schema(summary="Event timeline (players: public entries and their own side's)"),
     retrieve=extend_schema(summary="One event"),
 )
-class EventViewSet(ReadOnlyCampaignViewSet[models.Event]):
+class EventViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Event]):
     model = models.Event
     serializer_class = out.EventSerializer
     filterset_class = filters.EventFilter
@@ -610,17 +617,19 @@ class EventViewSet(ReadOnlyCampaignViewSet[models.Event]):
     list=extend_schema(summary="The campaign's API keys (umpires)"),
     retrieve=extend_schema(summary="One API key (umpires)"),
 )
-class APIKeyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[CampaignAPIKey]):
+class APIKeyViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.CampaignAPIKey]
+):
     """Keys for third-party apps. Managed by the umpire in person, never by a key."""
 
-    model = CampaignAPIKey
+    model = models.CampaignAPIKey
     serializer_class = out.APIKeySerializer
     permission_classes = [*CAMPAIGN_PERMISSIONS, IsUmpireInPerson]
     lookup_field = "prefix"
     lookup_value_regex = r"[A-Za-z0-9]+"
     ordering_fields = ["created", "name"]
 
-    def visible(self, access: CampaignAccess) -> QuerySet[CampaignAPIKey]:
+    def visible(self, access: CampaignAccess) -> QuerySet[models.CampaignAPIKey]:
         return selectors.api_keys(access)
 
     @extend_schema(

@@ -289,7 +289,7 @@ def _links(event: models.Event, slug: str) -> dict[str, str]:
     """API paths (positional arguments: the campaign's slug first) to fetch more with."""
     links = {
         "campaign": reverse("api:campaign-detail", args=[slug]),
-        "event": reverse("api:event-detail", args=[slug, event.pk]),
+        "event": reverse("api:event-detail", args=[slug, event.public_id]),
     }
     if event.day_number:
         links["day"] = reverse("api:day-detail", args=[slug, event.day_number])
@@ -302,7 +302,7 @@ def _links(event: models.Event, slug: str) -> dict[str, str]:
 def webhook_payload(event: models.Event, slug: str) -> dict[str, Any]:
     """What every subscriber to ``event`` receives (the body of each attempt)."""
     return {
-        "id": event.pk,
+        "id": str(event.public_id),  # as the API names it (rules notes C-20)
         "event": event.verb,
         "campaign": slug,
         "day": event.day_number,

@@ -11,6 +11,7 @@ detail answers 200 or 404 (never 403: a hidden row does not exist for the reader
 from __future__ import annotations
 
 import enum
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,7 +87,7 @@ def build_visibility_world() -> VisibilityWorld:
     # A roll for the umpires alone, as an imported pack may hold.
     weather = campaign.rolls.filter(procedure="gb.weather").first()
     assert weather is not None
-    weather.pk, weather.visibility = None, Visibility.UMPIRE
+    weather.pk, weather.public_id, weather.visibility = None, uuid.uuid4(), Visibility.UMPIRE
     weather.save()
 
     umpire = Actor(user=world.users[Role.UMPIRE])
@@ -206,9 +207,9 @@ def test_each_list_holds_exactly_what_the_reader_may_read_and_nothing_of_the_oth
     events = list(world.campaign.events.all())
     reports = list(models.NightReport.objects.filter(operation__campaign=world.campaign))
     lists = {
-        "roll-list": {r.pk for r in rolls if _may_read_roll(seen, reader, r)},
-        "event-list": {e.pk for e in events if _may_read_event(seen, reader, e)},
-        "night-report-list": {r.pk for r in reports if _may_read_report(seen, reader, r)},
+        "roll-list": {str(r.public_id) for r in rolls if _may_read_roll(seen, reader, r)},
+        "event-list": {str(e.public_id) for e in events if _may_read_event(seen, reader, e)},
+        "night-report-list": {str(r.public_id) for r in reports if _may_read_report(seen, reader, r)},
     }
     if reader is Reader.ANONYMOUS:
         for name in lists:
@@ -218,9 +219,9 @@ def test_each_list_holds_exactly_what_the_reader_may_read_and_nothing_of_the_oth
     side_id = seen.reader_side(reader)
     enemy = {s.pk for s in seen.sides.values()} - {side_id} if side_id is not None else set()
     about = {
-        "roll-list": {r.pk: _roll_side_id(r) for r in rolls},
-        "event-list": {e.pk: _event_side_id(e) for e in events},
-        "night-report-list": {r.pk: r.side_id for r in reports},
+        "roll-list": {str(r.public_id): _roll_side_id(r) for r in rolls},
+        "event-list": {str(e.public_id): _event_side_id(e) for e in events},
+        "night-report-list": {str(r.public_id): r.side_id for r in reports},
     }
     for name, expected in lists.items():
         listed = _listed(client, world.url(name))
@@ -237,16 +238,16 @@ def test_each_list_holds_exactly_what_the_reader_may_read_and_nothing_of_the_oth
 def test_each_detail_answers_200_to_who_may_read_it_and_404_to_any_other_member(seen, reader):
     world, client = seen.world, seen.clients[reader]
     details = [
-        (world.url("roll-detail", pk=r.pk), r.procedure, _may_read_roll(seen, reader, r))
+        (world.url("roll-detail", pk=r.public_id), r.procedure, _may_read_roll(seen, reader, r))
         for r in world.campaign.rolls.select_related("battle")
     ]
     details += [
-        (world.url("event-detail", pk=e.pk), e.verb, _may_read_event(seen, reader, e))
+        (world.url("event-detail", pk=e.public_id), e.verb, _may_read_event(seen, reader, e))
         for e in world.campaign.events.all()
     ]
     details += [
         (
-            world.url("night-report-detail", pk=r.pk),
+            world.url("night-report-detail", pk=r.public_id),
             f"{r.operation.kind} report",
             _may_read_report(seen, reader, r),
         )
@@ -276,17 +277,20 @@ def test_a_player_reads_their_sides_rolls_what_both_sides_see_and_that_the_night
 
     for role, own, enemy in ((Role.AXIS_PLAYER, "Axis", "Allied"), (Role.ALLIED_PLAYER, "Allied", "Axis")):
         client = world.client(role)
-        assert client.get(world.url("roll-detail", pk=carry_over[own].pk)).status_code == 200, role
-        assert client.get(world.url("roll-detail", pk=carry_over[enemy].pk)).status_code == 404, role
+        assert client.get(world.url("roll-detail", pk=carry_over[own].public_id)).status_code == 200, role
+        assert client.get(world.url("roll-detail", pk=carry_over[enemy].public_id)).status_code == 404, role
         for roll in table:
             assert roll is not None
-            assert client.get(world.url("roll-detail", pk=roll.pk)).status_code == 200, (role, roll.procedure)
-        assert client.get(world.url("event-detail", pk=night_done.pk)).status_code == 200, role
+            assert client.get(world.url("roll-detail", pk=roll.public_id)).status_code == 200, (
+                role,
+                roll.procedure,
+            )
+        assert client.get(world.url("event-detail", pk=night_done.public_id)).status_code == 200, role
         assert night_done.after is None or enemy not in night_done.after
     watcher = world.client(Role.OBSERVER)
-    assert watcher.get(world.url("event-detail", pk=night_done.pk)).status_code == 200
-    assert watcher.get(world.url("roll-detail", pk=carry_over["Axis"].pk)).status_code == 404
-    assert watcher.get(world.url("roll-detail", pk=table[0].pk)).status_code == 200
+    assert watcher.get(world.url("event-detail", pk=night_done.public_id)).status_code == 200
+    assert watcher.get(world.url("roll-detail", pk=carry_over["Axis"].public_id)).status_code == 404
+    assert watcher.get(world.url("roll-detail", pk=table[0].public_id)).status_code == 200
 
 
 def test_every_event_verb_says_who_reads_it():
