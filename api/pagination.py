@@ -37,7 +37,7 @@ class TimelineCursorPagination(pagination.CursorPagination):
     """Roll log and event timeline: oldest first, stable under inserts while paging.
 
     The order is by id, but a cursor names its row by public id: the id of the row a page
-    starts after would count the rows between two pages the reader does not see (C-20)."""
+    starts after would count the rows between two pages the reader does not see (C-14)."""
 
     ordering = "id"
     page_size = 100

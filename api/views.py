@@ -531,7 +531,7 @@ class OperationViewSet(
 
 
 class PublicIdLookup:
-    """Rows named by their public id (rules notes C-20): ids in sequence would count the rows
+    """Rows named by their public id (rules notes C-14): ids in sequence would count the rows
     a reader does not see."""
 
     lookup_field = "public_id"

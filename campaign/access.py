@@ -232,7 +232,7 @@ def fields_shown(
 
 
 # What of a night operation only umpires see: its steps and attempts count the whole
-# campaign's units and retries, both sides' (rules notes C-20).
+# campaign's units and retries, both sides' (rules notes C-14).
 OPERATION_UMPIRE_ONLY = frozenset(
     {"steps", "completed_steps", "steps_done", "steps_total", "attempts", "report", "error"}
 )

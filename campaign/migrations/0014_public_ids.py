@@ -1,4 +1,4 @@
-"""Rolls, events and reports get the public id the API names them by (rules notes C-20).
+"""Rolls, events and reports get the public id the API names them by (rules notes C-14).
 
 PostgreSQL evaluates the column's default, gen_random_uuid(), for every row already there
 as it adds the column: that is the data fill; new rows get theirs as they are inserted.

@@ -302,7 +302,7 @@ def _links(event: models.Event, slug: str) -> dict[str, str]:
 def webhook_payload(event: models.Event, slug: str) -> dict[str, Any]:
     """What every subscriber to ``event`` receives (the body of each attempt)."""
     return {
-        "id": str(event.public_id),  # as the API names it (rules notes C-20)
+        "id": str(event.public_id),  # as the API names it (rules notes C-14)
         "event": event.verb,
         "campaign": slug,
         "day": event.day_number,

@@ -225,7 +225,7 @@ def test_operation_reports_are_the_umpires(world):
     assert by_player["report"] is None
     assert by_player["steps"] is None
     assert by_player["status"] == "done"
-    # The campaign-wide count of steps and attempts is the umpire's too (rules notes C-20).
+    # The campaign-wide count of steps and attempts is the umpire's too (rules notes C-14).
     assert by_player["steps_done"] is by_player["steps_total"] is by_player["attempts"] is None
 
 

@@ -42,7 +42,9 @@ UMPIRE_ONLY = {
 def clones(template: _M, changes: Iterable[dict[str, Any]]) -> list[_M]:
     """Unsaved copies of ``template``, each with its ``changes``."""
     fields = {
-        f.attname: getattr(template, f.attname) for f in template._meta.concrete_fields if not f.primary_key
+        f.attname: getattr(template, f.attname)
+        for f in template._meta.concrete_fields
+        if not f.primary_key and not f.has_db_default()  # ids are the database's to give
     }
     return [type(template)(**{**fields, **change}) for change in changes]
 
