@@ -98,7 +98,8 @@ def test_fire_rolls_hide_the_field_strength_of_a_battle_with_an_unidentified_ene
         shown = roll_shown(player, roll)
         assert shown.inputs["total_units"] is None, roll.procedure
         assert shown.result["inputs"]["total_units"] is None
-        assert shown.line is None and shown.result["outcome_text"] is None
+        assert shown.line is None
+        assert shown.result["outcome_text"] is None
         assert shown.result["outcome"] == roll.result["outcome"]  # the side's allotment stays its own
     setup = selectors.battles(player).get(pk=battle.pk)
     strength = battle_setup_shown(player, setup)["n43.field_strength"]
