@@ -33,6 +33,11 @@ class PagePagination(pagination.PageNumberPagination):
         return _page_size(self, request)
 
 
+def _at(cursor: pagination.Cursor, position: str | None) -> pagination.Cursor:
+    # DRF's positions are the text of the ordering field (its stubs say int).
+    return cursor._replace(position=position)  # type: ignore[arg-type]
+
+
 class TimelineCursorPagination(pagination.CursorPagination):
     """Roll log and event timeline: oldest first, stable under inserts while paging.
 
@@ -62,7 +67,7 @@ class TimelineCursorPagination(pagination.CursorPagination):
     def encode_cursor(self, cursor: pagination.Cursor) -> str:
         position = cursor.position
         public = self._public_ids[str(position)] if position is not None else None
-        return super().encode_cursor(cursor._replace(position=public))
+        return super().encode_cursor(_at(cursor, public))
 
     def decode_cursor(self, request: Request) -> pagination.Cursor | None:
         """DRF's cursor, whose position (a public id) is checked and looked up: the cursor is
@@ -82,4 +87,4 @@ class TimelineCursorPagination(pagination.CursorPagination):
         if position is None:
             raise invalid
         self._public_ids[str(position)] = str(public)
-        return cursor._replace(position=str(position))
+        return _at(cursor, str(position))

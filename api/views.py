@@ -535,7 +535,7 @@ class PublicIdLookup:
     a reader does not see."""
 
     lookup_field = "public_id"
-    lookup_url_kwarg = "pk"
+    lookup_url_kwarg: str | None = "pk"
     lookup_value_regex = r"[0-9a-fA-F-]{36}"
 
 

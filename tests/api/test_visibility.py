@@ -310,7 +310,7 @@ def test_roll_inputs_and_set_up_results_count_no_stands_the_reader_may_not_see(s
 
 def _is_public_id(value: Any) -> bool:
     try:
-        return str(uuid.UUID(str(value))) == value
+        return bool(str(uuid.UUID(str(value))) == value)
     except ValueError:
         return False
 
