@@ -16,17 +16,17 @@ PY := .venv/bin/python
 	@touch $@
 
 run: .venv/.synced
-	@$(PY) -m config.devstack run
+	@$(PY) -m devstack run
 
 test: .venv/.synced
-	@$(PY) -m config.devstack test $(ARGS)
+	@$(PY) -m devstack test $(ARGS)
 
 bench: .venv/.synced
-	@$(PY) -m config.devstack bench
+	@$(PY) -m devstack bench
 
 # frontend/openapi.json and the web app's typed client from it (a test checks they are current).
 client: .venv/.synced
-	@$(PY) -m config.frontend_build client
+	@$(PY) -m devstack.frontend_build client
 
 lint: .venv/.synced
 	@.venv/bin/ruff check .

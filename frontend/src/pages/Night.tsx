@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
+import { queryKeys } from "../api/queryKeys";
 import type { ArrivalReportBody, ArrivalReportEntry, NightReportBody } from "../api/types";
 import { ErrorNotice, QueryView, ProgressBar } from "../components/status";
+import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
-import { sideName } from "./Dashboard";
 
 type Operation = Schemas["Operation"];
 const RUNNING: ReadonlySet<Operation["status"]> = new Set(["pending", "running"]);
@@ -149,7 +150,7 @@ export function ReportCard({ report, side }: { report: Report; side: string }) {
 export function ArrivalReports({ campaign }: { campaign: Schemas["Campaign"] }) {
   const day = campaign.current_day;
   const reports = useQuery({
-    queryKey: ["night-reports", campaign.slug, "arrivals", day],
+    queryKey: queryKeys.arrivalReports(campaign.slug, day),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/night-reports/", {
@@ -185,7 +186,7 @@ export function NightPage() {
   const path = { campaign_slug: slug };
 
   const operations = useQuery({
-    queryKey: ["operations", slug],
+    queryKey: queryKeys.operations(slug),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/operations/", {
@@ -195,7 +196,7 @@ export function NightPage() {
   });
   const latest = operations.data?.results[0];
   const live = useQuery({
-    queryKey: ["operation", slug, latest?.id],
+    queryKey: queryKeys.operation(slug, latest?.id),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/operations/{id}/", {
@@ -209,7 +210,7 @@ export function NightPage() {
   const operation = live.data;
   const finished = operation?.status === "done";
   const reports = useQuery({
-    queryKey: ["night-reports", slug, operation?.id, finished],
+    queryKey: queryKeys.nightReports(slug, operation?.id, finished),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/night-reports/", {
@@ -227,9 +228,9 @@ export function NightPage() {
         }),
       ),
     onSuccess: (started) => {
-      queryClient.setQueryData(["operations", slug], { count: 1, results: [started] });
-      queryClient.setQueryData(["operation", slug, started.id], started);
-      void queryClient.invalidateQueries({ queryKey: ["campaign", slug] });
+      queryClient.setQueryData(queryKeys.operations(slug), { count: 1, results: [started] });
+      queryClient.setQueryData(queryKeys.operation(slug, started.id), started);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.campaign(slug) });
     },
   });
 
