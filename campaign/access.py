@@ -218,6 +218,12 @@ def reports_for(access: CampaignAccess, reports: Iterable[models.NightReport]) -
     return [report for report in reports if access.sees_in_full(report.side_id)]
 
 
+def announced(event: models.Event) -> bool:
+    """Whether webhooks (third parties, whatever their subscriber's role) may announce ``event``:
+    never a side's own entry (its pools after a battle); a battle is announced once."""
+    return event.object_type != models.Side.__name__
+
+
 # Fields ----------------------------------------------------------------------
 
 

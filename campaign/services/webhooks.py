@@ -51,6 +51,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign import models
+from campaign.access import announced
 from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, DeliveryStatus, EventVerb
 from campaign.services.broker import tasks_send, tasks_send_on_commit
 from campaign.services.errors import DomainError, NotFoundError
@@ -317,8 +318,8 @@ def webhook_deliveries_create(event: models.Event) -> None:
     """One pending delivery per active subscription to ``event``'s verb, in one query
     (none for other verbs, nor for per-side entries: a battle is announced once);
     their tasks are enqueued when the transaction commits."""
-    if event.verb not in WEBHOOK_EVENTS or event.object_type == models.Side.__name__:
-        return  # a side's own entry (its pools after a battle) is the umpire's, not news
+    if event.verb not in WEBHOOK_EVENTS or not announced(event):
+        return
     payload = webhook_payload(event, event.campaign.slug)
     deliveries = connection.ops.quote_name(models.WebhookDelivery._meta.db_table)
     subscriptions = connection.ops.quote_name(models.WebhookSubscription._meta.db_table)
