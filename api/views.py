@@ -536,7 +536,7 @@ class PublicIdLookup:
 
     lookup_field = "public_id"
     lookup_url_kwarg: str | None = "pk"
-    lookup_value_regex = r"[0-9a-fA-F-]{36}"
+    lookup_value_regex = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
 
 @extend_schema(tags=["operations"])
