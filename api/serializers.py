@@ -15,7 +15,7 @@ from typing import Any, ClassVar, TypeVar, cast
 from django.db import models as db_models
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
@@ -29,6 +29,7 @@ from campaign.choices import (
     WEBHOOK_DELIVERY_EVENT_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     ActivationState,
+    ArrivalStatus,
     DayStatus,
     FuelState,
     MemberRole,
@@ -47,7 +48,9 @@ from campaign.selectors import (
     night_in_progress,
     summary_access,
 )
-from rules_engine.results import RuleRef
+from rules_engine.dice import DiceRoll
+from rules_engine.presenters import RollOutput, describe_rule
+from rules_engine.results import Applies, Comparison, Modifier
 from rules_engine.vocab import SupplySituation, Weather
 
 PUBLIC_ID_HELP = "what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing"
@@ -511,19 +514,190 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
         return data
 
 
+def _counter(help_text: str) -> serializers.IntegerField:
+    return serializers.IntegerField(required=False, help_text=help_text)
+
+
+def _names(help_text: str) -> serializers.ListField:
+    return serializers.ListField(child=serializers.CharField(), required=False, help_text=help_text)
+
+
+def _roll_lines() -> serializers.ListField:
+    return serializers.ListField(child=serializers.CharField(), help_text="each roll, as the umpire reads it")
+
+
+class NightReportBattalionSerializer(LabelledSerializer[dict[str, Any]]):
+    """A battalion's replacement rolls in its side's night report."""
+
+    code = serializers.CharField()
+    text = serializers.CharField(help_text="the outcome in words")
+    lines = _roll_lines()
+
+
+class ReportBodySerializer(LabelledSerializer[dict[str, Any]]):
+    """A side's part of an operation's report, as its kind writes it (``api.schema`` closes its
+    schema to these keys, so a body matches its own kind's only)."""
+
+
+class NightReportBodySerializer(ReportBodySerializer):
+    """A side's part of a night phase (``campaign.services.night``): its own figures, each step's
+    present when the night ran that step (0 when the step found nothing of the side's)."""
+
+    day = serializers.IntegerField()
+    side = serializers.CharField(help_text="the side's name")
+    fups_moved = _counter("FUPs moved up to their COPs")
+    suppressions_flipped = _counter("suppressed stands back in order")
+    replacements_rolled = _counter("replacement rolls made")
+    replacements_returned = _counter("destroyed stands returned")
+    extra_stands_lost = _counter("stands isolated battalions lost besides")
+    battalions = NightReportBattalionSerializer(many=True, required=False)
+    moved_to_reserve = _names("battalions sent to reserve: withdrawn, or wiped out tonight")
+    command_rolls = _names("Panzer Korps night command rolls, one line a force")
+    forces_removed = _names("forces removed in the night: their command roll failed")
+    barrage_rounds_before = _counter("barrage rounds before the night")
+    barrage_rounds_replenished = _counter("barrage rounds the night added")
+    barrage_rounds_after = _counter("barrage rounds after the night")
+    templates_returned = _counter("barrage templates available again")
+    activation_points_before = _counter("activation points before the night")
+    activation_points_carried = _counter("activation points carried to the next day")
+    activation_points_lost = _counter("activation points lost in the carry-over")
+    ammo_markers_rolled = _counter("battalions rolled for their low-ammunition markers")
+    battalions_set_inactive = _counter("battalions set inactive")
+    forces_to_reroll_availability = _counter("forces to roll for availability again")
+
+
+@extend_schema_field({"type": "integer", "nullable": True})
+class _ReserveTurnField(serializers.IntegerField):
+    """A Malta-style reserve's turn count, null while it has none; absent for any other force
+    (``allow_null`` would read an absent one as null)."""
+
+
+class ArrivalReportEntrySerializer(LabelledSerializer[dict[str, Any]]):
+    """A force's arrival rolls in a segment (``campaign.services.arrivals``)."""
+
+    force = serializers.CharField(help_text="the force's name")
+    arrival_status = serializers.ChoiceField(choices=ArrivalStatus.choices)
+    zone = serializers.CharField(
+        required=False, help_text="where it enters, as the scenario or its side chose"
+    )
+    deployment_zone = serializers.CharField(
+        required=False, help_text="the deployment chart's zone, once it arrived"
+    )
+    arrival_attempts = serializers.IntegerField(required=False)
+    turns_left = _ReserveTurnField(required=False, help_text="a Malta-style reserve: turns it still waits")
+    enters_on_turn = _ReserveTurnField(
+        required=False, help_text="a Malta-style reserve: the turn it enters on"
+    )
+    lines = _roll_lines()
+
+
+class ArrivalReportBodySerializer(ReportBodySerializer):
+    """A side's part of an arrival roll: its forces that rolled in the segment."""
+
+    day = serializers.IntegerField()
+    segment = serializers.CharField()
+    side = serializers.CharField(help_text="the side's name")
+    arrivals = ArrivalReportEntrySerializer(many=True, help_text="none when no force of the side rolled")
+
+
 class NightReportSerializer(LabelledModelSerializer[models.NightReport]):
     """A side's report of a night phase or of an arrival roll (its kind)."""
 
     id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    BODIES: ClassVar[Mapping[str, type[ReportBodySerializer]]] = {
+        OperationKind.NIGHT_PHASE: NightReportBodySerializer,
+        OperationKind.ARRIVALS: ArrivalReportBodySerializer,
+    }
+
     day = serializers.IntegerField(source="day.number", read_only=True)
     kind = serializers.ChoiceField(source="operation.kind", choices=OperationKind.choices, read_only=True)
     title = serializers.CharField(
         read_only=True, help_text='e.g. "Night of day 1", "Arrivals, day 2, morning"'
     )
+    body = serializers.SerializerMethodField()
 
     class Meta:
         model = models.NightReport
         fields = ["id", "operation", "kind", "title", "side", "day", "body", "created_at"]
+
+    @extend_schema_field(
+        PolymorphicProxySerializer(
+            component_name="ReportBody",
+            serializers=[NightReportBodySerializer, ArrivalReportBodySerializer],
+            resource_type_field_name=None,
+        )
+    )
+    def get_body(self, report: models.NightReport) -> dict[str, Any]:
+        """The side's part, as its kind's serializer reads it: the schema is what the services write."""
+        body: dict[str, Any] = self.BODIES[report.operation.kind](report.body).data
+        return body
+
+
+class RuleReferenceSerializer(LabelledSerializer[Mapping[str, Any]]):
+    system = serializers.CharField()
+    seed_file = serializers.CharField()
+    section = serializers.CharField()
+    source_title = serializers.CharField(
+        help_text='the seed file as people name it: "Great Battles of WWII charts"'
+    )
+    text = serializers.CharField(help_text='what people read: "Great Battles of WWII charts, Night Phase"')
+
+
+class RollDieSerializer(LabelledSerializer[DiceRoll]):
+    """One throw: the dice, the faces as thrown, and the total the rules read."""
+
+    dice = serializers.CharField(source="kind.value", help_text='as people write them: "d10", "2d6", "½d6"')
+    faces = serializers.ListField(child=serializers.IntegerField(), help_text="as thrown")
+    total = serializers.IntegerField(help_text="what the rules read from the faces (a ½d6 of 5 reads 3)")
+
+
+class RollModifierSerializer(LabelledSerializer[Modifier]):
+    """A modifier: on the dice total (a DRM) or on the score needed."""
+
+    name = serializers.CharField()
+    value = serializers.IntegerField()
+    applies_to = serializers.ChoiceField(
+        source="applies_to.value",
+        choices=enum_choices(Applies),
+        help_text="whether it changes the dice total or the score needed",
+    )
+
+
+class RollOutputSerializer(LabelledSerializer[RollOutput]):
+    """One roll as shown (``rules_engine.presenters.RollOutput``): dice and faces, modifiers,
+    score against threshold or the table cell, the outcome and the rule."""
+
+    procedure = serializers.CharField(help_text="the procedure that read it")
+    title = serializers.CharField()
+    subject = serializers.CharField(help_text="whose roll, or what for; may be blank")
+    rule = serializers.SerializerMethodField()
+    dice = RollDieSerializer(many=True)
+    natural = serializers.IntegerField(help_text="the dice total")
+    modifiers = RollModifierSerializer(many=True)
+    score = serializers.IntegerField(help_text="the dice total with the modifiers on the roll")
+    threshold_base = serializers.IntegerField(allow_null=True, help_text="the number printed")
+    threshold = serializers.IntegerField(
+        allow_null=True, help_text="the number needed, with the modifiers on the threshold"
+    )
+    comparison = serializers.ChoiceField(
+        source="comparison.value",
+        choices=enum_choices(Comparison),
+        allow_null=True,
+        help_text="how the score is read against the threshold",
+    )
+    cell = serializers.CharField(allow_null=True, help_text="the table row or column read")
+    outcome = serializers.JSONField(help_text="the outcome for machines")
+    outcome_text = serializers.CharField(
+        allow_null=True,
+        help_text="the outcome as people read it; null when it quotes strengths hidden from you",
+    )
+    line = serializers.CharField(
+        allow_null=True, help_text="the whole roll in one line; null when it quotes strengths hidden from you"
+    )
+
+    @extend_schema_field(RuleReferenceSerializer)
+    def get_rule(self, output: RollOutput) -> dict[str, str]:
+        return describe_rule(output.rule)
 
 
 class RollSerializer(LabelledModelSerializer[models.RollRecord]):
@@ -539,9 +713,12 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
         source="segment.segment", choices=DAY_SEGMENT_CHOICES, read_only=True, allow_null=True
     )
     battalion = serializers.CharField(source="battalion.code", read_only=True, allow_null=True)
+    output = RollOutputSerializer(
+        read_only=True, allow_null=True, help_text="the roll as shown; null for an umpire's override"
+    )
     rule = serializers.SerializerMethodField(
         help_text='the rule the roll was read under, as people name it: "Great Battles of WWII charts, '
-        'Night Phase" (result.rule keeps system, seed_file and section)'
+        'Night Phase" (output.rule has it in full)'
     )
     actor = serializers.CharField(source="actor.get_username", read_only=True, allow_null=True)
 
@@ -558,6 +735,7 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
             "stream",
             "inputs",
             "result",
+            "output",
             "rule",
             "line",
             "changes",
@@ -571,13 +749,12 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_rule(self, roll: models.RollRecord) -> str | None:
-        rule = roll.result.get("rule") if isinstance(roll.result, dict) else None
-        return RuleRef.from_dict(rule).text() if rule else None
+        return roll.output.rule.text() if roll.output else None
 
     def to_representation(self, instance: models.RollRecord) -> dict[str, Any]:
         data: dict[str, Any] = super().to_representation(instance)
-        shown = access_rules.roll_shown(access_of(self), instance)
-        data.update(inputs=shown.inputs, result=shown.result, line=shown.line)
+        shown = access_rules.roll_shown(access_of(self), instance, data["output"])
+        data.update(inputs=shown.inputs, result=shown.result, line=shown.line, output=shown.output)
         return data
 
 
@@ -610,16 +787,6 @@ class EquipmentSerializer(LabelledModelSerializer[models.Equipment]):
     class Meta:
         model = models.Equipment
         fields = ["id", "key", "nation", "name", "category", "year_from", "year_to", "data", "source"]
-
-
-class RuleReferenceSerializer(LabelledSerializer[Mapping[str, Any]]):
-    system = serializers.CharField()
-    seed_file = serializers.CharField()
-    section = serializers.CharField()
-    source_title = serializers.CharField(
-        help_text='the seed file as people name it: "Great Battles of WWII charts"'
-    )
-    text = serializers.CharField(help_text='what people read: "Great Battles of WWII charts, Night Phase"')
 
 
 class RuleInputSerializer(LabelledSerializer[Mapping[str, Any]]):

@@ -307,15 +307,20 @@ class RollShown:
     inputs: Any
     result: Any
     line: str | None
+    output: Mapping[str, Any] | None  # the roll as presented (rules_engine.presenters), as shown
 
 
-def roll_shown(access: CampaignAccess, roll: models.RollRecord) -> RollShown:
-    """A readable roll's inputs, outcome and line as the reader may see them."""
+def roll_shown(
+    access: CampaignAccess, roll: models.RollRecord, output: Mapping[str, Any] | None = None
+) -> RollShown:
+    """A readable roll's inputs, outcome, line and presented ``output`` as the reader may see them."""
     if roll.battle_id is None or _strengths_shown(access, roll):
-        return RollShown(roll.inputs, roll.result, roll.line)
+        return RollShown(roll.inputs, roll.result, roll.line, output)
     inputs, result = _strengths_fogged(roll.inputs), _strengths_fogged(roll.result)
-    quotes = inputs != roll.inputs or result != roll.result
-    return RollShown(inputs, result, None if quotes else roll.line)
+    if inputs == roll.inputs and result == roll.result:  # quotes no strength
+        return RollShown(roll.inputs, roll.result, roll.line, output)
+    texts_hidden = None if output is None else {**output, **dict.fromkeys(STRENGTH_TEXTS & output.keys())}
+    return RollShown(inputs, result, None, texts_hidden)
 
 
 def battle_setup_shown(access: CampaignAccess, battle: models.Battle) -> dict[str, Any]:

@@ -298,13 +298,16 @@ def test_roll_inputs_and_set_up_results_count_no_stands_the_reader_may_not_see(s
     strength = battle.json()["setup"]["n43.field_strength"]
     if _sees_planned_strengths(reader):
         assert {row["inputs"]["total_units"] for row in listed} <= set(units.values())
-        assert all(row["line"] for row in listed)
+        assert all(row["line"] and row["output"]["line"] for row in listed)
         assert strength["units"] in units.values()
     else:
         for row in listed:
             assert row["inputs"]["total_units"] is None, row["procedure"]
             assert row["result"]["inputs"]["total_units"] is None
             assert row["line"] is row["result"]["outcome_text"] is row["result"]["cell"] is None
+            output = row["output"]
+            assert output["line"] is output["outcome_text"] is output["cell"] is None
+            assert output["outcome"] == row["result"]["outcome"]  # the side's allotment stays its own
         assert strength["units"] is strength["stands"] is strength["line"] is None
 
 

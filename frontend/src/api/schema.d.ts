@@ -1045,6 +1045,40 @@ export interface components {
          */
         AirCoverPriorityEnum: "Top" | "High" | "Modest" | "Lowest";
         /**
+         * @description * `roll` - Roll
+         *     * `threshold` - Threshold
+         * @enum {string}
+         */
+        AppliesToEnum: "roll" | "threshold";
+        /** @description A side's part of an arrival roll: its forces that rolled in the segment. */
+        ArrivalReportBody: {
+            day: number;
+            segment: string;
+            /** @description the side's name */
+            side: string;
+            /** @description none when no force of the side rolled */
+            arrivals: components["schemas"]["ArrivalReportEntry"][];
+        };
+        /** @description A force's arrival rolls in a segment (``campaign.services.arrivals``). */
+        ArrivalReportEntry: {
+            /** @description the force's name */
+            force: string;
+            arrival_status: components["schemas"]["ArrivalStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly arrival_status_label: string;
+            /** @description where it enters, as the scenario or its side chose */
+            zone?: string;
+            /** @description the deployment chart's zone, once it arrived */
+            deployment_zone?: string;
+            arrival_attempts?: number;
+            /** @description a Malta-style reserve: turns it still waits */
+            turns_left?: number | null;
+            /** @description a Malta-style reserve: the turn it enters on */
+            enters_on_turn?: number | null;
+            /** @description each roll, as the umpire reads it */
+            lines: string[];
+        };
+        /**
          * @description * `on_table` - On table
          *     * `in_reserve` - In reserve
          *     * `scheduled` - Scheduled
@@ -1323,6 +1357,14 @@ export interface components {
          * @enum {string}
          */
         CommandSystemEnum: "Flexible" | "Normal" | "Rigid";
+        /**
+         * @description * `≤` - at most
+         *     * `≥` - at least
+         *     * `<` - less than
+         *     * `>` - more than
+         * @enum {string}
+         */
+        ComparisonEnum: "≤" | "≥" | "<" | ">";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Day: {
             readonly id: number;
@@ -1625,9 +1667,63 @@ export interface components {
             readonly title: string;
             side: number;
             readonly day: number;
-            body: unknown;
+            readonly body: components["schemas"]["ReportBody"];
             /** Format: date-time */
             readonly created_at: string;
+        };
+        /** @description A battalion's replacement rolls in its side's night report. */
+        NightReportBattalion: {
+            code: string;
+            /** @description the outcome in words */
+            text: string;
+            /** @description each roll, as the umpire reads it */
+            lines: string[];
+        };
+        /**
+         * @description A side's part of a night phase (``campaign.services.night``): its own figures, each step's
+         *     present when the night ran that step (0 when the step found nothing of the side's).
+         */
+        NightReportBody: {
+            day: number;
+            /** @description the side's name */
+            side: string;
+            /** @description FUPs moved up to their COPs */
+            fups_moved?: number;
+            /** @description suppressed stands back in order */
+            suppressions_flipped?: number;
+            /** @description replacement rolls made */
+            replacements_rolled?: number;
+            /** @description destroyed stands returned */
+            replacements_returned?: number;
+            /** @description stands isolated battalions lost besides */
+            extra_stands_lost?: number;
+            battalions?: components["schemas"]["NightReportBattalion"][];
+            /** @description battalions sent to reserve: withdrawn, or wiped out tonight */
+            moved_to_reserve?: string[];
+            /** @description Panzer Korps night command rolls, one line a force */
+            command_rolls?: string[];
+            /** @description forces removed in the night: their command roll failed */
+            forces_removed?: string[];
+            /** @description barrage rounds before the night */
+            barrage_rounds_before?: number;
+            /** @description barrage rounds the night added */
+            barrage_rounds_replenished?: number;
+            /** @description barrage rounds after the night */
+            barrage_rounds_after?: number;
+            /** @description barrage templates available again */
+            templates_returned?: number;
+            /** @description activation points before the night */
+            activation_points_before?: number;
+            /** @description activation points carried to the next day */
+            activation_points_carried?: number;
+            /** @description activation points lost in the carry-over */
+            activation_points_lost?: number;
+            /** @description battalions rolled for their low-ammunition markers */
+            ammo_markers_rolled?: number;
+            /** @description battalions set inactive */
+            battalions_set_inactive?: number;
+            /** @description forces to roll for availability again */
+            forces_to_reroll_availability?: number;
         };
         /** @enum {unknown} */
         NullEnum: null;
@@ -2001,6 +2097,7 @@ export interface components {
             /** @default  */
             zone: string;
         };
+        ReportBody: components["schemas"]["NightReportBody"] | components["schemas"]["ArrivalReportBody"];
         ReportedBattalionInputRequest: {
             code: string;
             /** @description stand labels */
@@ -2048,7 +2145,9 @@ export interface components {
             inputs: unknown;
             /** @description the rules-engine result, whole */
             result: unknown;
-            /** @description the rule the roll was read under, as people name it: "Great Battles of WWII charts, Night Phase" (result.rule keeps system, seed_file and section) */
+            /** @description the roll as shown; null for an umpire's override */
+            readonly output: components["schemas"]["RollOutput"] | null;
+            /** @description the rule the roll was read under, as people name it: "Great Battles of WWII charts, Night Phase" (output.rule has it in full) */
             readonly rule: string | null;
             /** @description null when it quotes strengths hidden from the reader */
             readonly line: string | null;
@@ -2068,6 +2167,70 @@ export interface components {
             request_id?: string;
             /** Format: date-time */
             readonly created_at: string;
+        };
+        /** @description One throw: the dice, the faces as thrown, and the total the rules read. */
+        RollDie: {
+            /** @description as people write them: "d10", "2d6", "½d6" */
+            dice: string;
+            /** @description as thrown */
+            faces: number[];
+            /** @description what the rules read from the faces (a ½d6 of 5 reads 3) */
+            total: number;
+        };
+        /** @description A modifier: on the dice total (a DRM) or on the score needed. */
+        RollModifier: {
+            name: string;
+            value: number;
+            /**
+             * @description whether it changes the dice total or the score needed
+             *
+             *     * `roll` - Roll
+             *     * `threshold` - Threshold
+             */
+            applies_to: components["schemas"]["AppliesToEnum"];
+            /** @description the label people read for the code beside it */
+            readonly applies_to_label: string;
+        };
+        /**
+         * @description One roll as shown (``rules_engine.presenters.RollOutput``): dice and faces, modifiers,
+         *     score against threshold or the table cell, the outcome and the rule.
+         */
+        RollOutput: {
+            /** @description the procedure that read it */
+            procedure: string;
+            title: string;
+            /** @description whose roll, or what for; may be blank */
+            subject: string;
+            readonly rule: components["schemas"]["RuleReference"];
+            dice: components["schemas"]["RollDie"][];
+            /** @description the dice total */
+            natural: number;
+            modifiers: components["schemas"]["RollModifier"][];
+            /** @description the dice total with the modifiers on the roll */
+            score: number;
+            /** @description the number printed */
+            threshold_base: number | null;
+            /** @description the number needed, with the modifiers on the threshold */
+            threshold: number | null;
+            /**
+             * @description how the score is read against the threshold
+             *
+             *     * `≤` - at most
+             *     * `≥` - at least
+             *     * `<` - less than
+             *     * `>` - more than
+             */
+            comparison: (components["schemas"]["ComparisonEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly comparison_label: string | null;
+            /** @description the table row or column read */
+            cell: string | null;
+            /** @description the outcome for machines */
+            outcome: unknown;
+            /** @description the outcome as people read it; null when it quotes strengths hidden from you */
+            outcome_text: string | null;
+            /** @description the whole roll in one line; null when it quotes strengths hidden from you */
+            line: string | null;
         };
         /** @description An umpire's override next to the roll it overrides, which stays in the log. */
         RollOverride: {

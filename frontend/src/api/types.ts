@@ -3,35 +3,6 @@ import type { Schemas } from "./client";
 
 export type StandStatus = Schemas["StandStatusEnum"];
 
-export interface DieThrow {
-  dice: string;
-  faces: number[];
-  total: number;
-}
-
-export interface RollModifier {
-  name: string;
-  value: number;
-  applies_to: "roll" | "threshold";
-}
-
-/** One roll record's `result`: rules_engine.results.RollResult.to_dict(). */
-export interface RollResult {
-  title: string;
-  subject?: string | null;
-  rule: { system: string; seed_file: string; section: string };
-  rolls: DieThrow[];
-  natural: number;
-  modifiers: RollModifier[];
-  score: number;
-  threshold_base: number | null;
-  threshold: number | null;
-  comparison: string | null;
-  cell: string | null;
-  outcome_text: string;
-  line: string;
-}
-
 export interface ReportedObjective {
   name: string;
   activation_points?: number;
@@ -49,53 +20,6 @@ export interface ReportedBattalion {
 
 export interface BattleReport {
   battalions?: ReportedBattalion[];
-  [key: string]: unknown;
-}
-
-export interface NightReportBattalion {
-  code: string;
-  text: string;
-  lines: string[];
-}
-
-/** A side's night report body (campaign.services.night.night_phase_finish): the side's own figures. */
-export interface NightReportBody {
-  day?: number;
-  side?: string;
-  replacements_rolled?: number;
-  replacements_returned?: number;
-  extra_stands_lost?: number;
-  battalions?: NightReportBattalion[];
-  moved_to_reserve?: string[];
-  activation_points_carried?: number;
-  activation_points_lost?: number;
-  barrage_rounds_replenished?: number;
-  suppressions_flipped?: number;
-  battalions_set_inactive?: number;
-  fups_moved?: number;
-  ammo_markers_rolled?: number;
-  forces_to_reroll_availability?: number;
-  forces_removed?: string[];
-  [key: string]: unknown;
-}
-
-/** One force's arrival rolls in a segment (campaign.services.arrivals.arrivals_step). */
-export interface ArrivalReportEntry {
-  force: string;
-  arrival_status: string;
-  arrival_status_label?: string;
-  zone?: string;
-  turns_left?: number | null;
-  enters_on_turn?: number | null;
-  lines: string[];
-}
-
-/** A side's arrival report body (campaign.services.arrivals.arrivals_finish). */
-export interface ArrivalReportBody {
-  day?: number;
-  segment?: string;
-  side?: string;
-  arrivals?: ArrivalReportEntry[];
   [key: string]: unknown;
 }
 

@@ -2,7 +2,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
-import type { ArrivalReportBody, ArrivalReportEntry, NightReportBody } from "../api/types";
 import { ErrorNotice, QueryView, ProgressBar } from "../components/status";
 import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
@@ -31,9 +30,12 @@ export function OperationProgress({ operation }: { operation: Operation }) {
 }
 
 type Report = Schemas["NightReport"];
+type NightReportBody = Schemas["NightReportBody"];
+type ArrivalReportBody = Schemas["ArrivalReportBody"];
+type ArrivalReportEntry = Schemas["ArrivalReportEntry"];
 
 /** A side's night counters, shown when the night ran their step (the report holds them then). */
-const NIGHT_COUNTERS: ReadonlyArray<[keyof NightReportBody & string, string]> = [
+const NIGHT_COUNTERS: ReadonlyArray<[keyof NightReportBody, string]> = [
   ["suppressions_flipped", "Suppressed stands back in order"],
   ["battalions_set_inactive", "Battalions set inactive"],
   ["fups_moved", "FUPs moved up to their COPs"],
@@ -42,7 +44,8 @@ const NIGHT_COUNTERS: ReadonlyArray<[keyof NightReportBody & string, string]> = 
 ];
 
 function NightReportCard({ report, side }: { report: Report; side: string }) {
-  const body = (report.body ?? {}) as NightReportBody;
+  // The report's kind says which body it carries (ReportCard chose this card by it).
+  const body = report.body as NightReportBody;
   return (
     <article className="card night-report" aria-label={`Night report of ${side}, day ${report.day}`}>
       <h3>
@@ -109,7 +112,7 @@ function arrivalOutcome(entry: ArrivalReportEntry): string {
 }
 
 function ArrivalReportCard({ report, side }: { report: Report; side: string }) {
-  const arrivals = ((report.body ?? {}) as ArrivalReportBody).arrivals ?? [];
+  const { arrivals } = report.body as ArrivalReportBody;
   return (
     <article className="card arrival-report" aria-label={`Arrival report of ${side}, ${report.title}`}>
       <h3>
