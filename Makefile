@@ -22,7 +22,7 @@ test: .venv/.synced
 	@$(PY) -m devstack test $(ARGS)
 
 bench: .venv/.synced
-	@$(PY) -m devstack bench
+	@$(PY) -m devstack bench $(ARGS)
 
 # frontend/openapi.json and the web app's typed client from it (a test checks they are current).
 client: .venv/.synced
