@@ -25,13 +25,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api import filters, inputs, schema, selectors
+from api import filters, inputs, schema
 from api import serializers as out
-from api.models import CampaignAPIKey
 from api.pagination import PagePagination, TimelineCursorPagination
 from api.permissions import (
     CAMPAIGN_KWARG,
-    CampaignAccess,
     CampaignAccessMixin,
     IsAuthenticatedOrAPIKey,
     IsUmpire,
@@ -40,8 +38,8 @@ from api.permissions import (
     request_api_key,
 )
 from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet, CampaignScopedViewSet, ReadOnlyCampaignViewSet
-from campaign import models
-from campaign import selectors as campaign_selectors
+from campaign import models, selectors
+from campaign.access import CampaignAccess
 from campaign.choices import OperationKind
 from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
@@ -83,11 +81,11 @@ class CampaignViewSet(
         return selectors.campaign_summaries(api_key or authenticated_user_id(self.request))
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        with campaign_selectors.one_moment():  # the pools never half of a night
+        with selectors.one_moment():  # the pools never half of a night
             return super().list(request, *args, **kwargs)
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        with campaign_selectors.one_moment():
+        with selectors.one_moment():
             return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(
@@ -111,9 +109,9 @@ class CampaignViewSet(
     def oob(self, request: Request, **kwargs: Any) -> Response:
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
-        with campaign_selectors.one_moment():
+        with selectors.one_moment():
             forces = selectors.oob(access)
-            night_in_progress = campaign_selectors.night_restore_tree(access.campaign.pk, forces)
+            night_in_progress = selectors.night_restore_tree(access.campaign.pk, forces)
             data = out.OrderOfBattleSerializer(
                 {"forces": forces, "night_in_progress": night_in_progress}, context=context
             ).data
@@ -196,7 +194,7 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         renderer = request.accepted_renderer
         if isinstance(renderer, JSONRenderer) and request.accepted_media_type == JSONRenderer.media_type:
             access = self.campaign_access
-            rendered = campaign_selectors.force_status_rendered(
+            rendered = selectors.force_status_rendered(
                 access.campaign,
                 self.kwargs["pk"],
                 _status_scope(access),
@@ -216,7 +214,7 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         return response
 
     def _status_data(self) -> Any:
-        with campaign_selectors.one_moment():  # never half of a night
+        with selectors.one_moment():  # never half of a night
             return self._status_read()
 
     def _status_read(self) -> Any:
@@ -228,13 +226,13 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
                 selectors.latest_night_report(force.side_id) if access.sees_in_full(force.side_id) else None
             ),
         }
-        force_status = campaign_selectors.force_status(force.pk, selectors.battalions(access))
+        force_status = selectors.force_status(force.pk, selectors.battalions(access))
         return out.ForceStatusSerializer(force_status, context=context).data
 
-    def _status_rendered(self, renderer: JSONRenderer) -> campaign_selectors.RenderedForceStatus:
+    def _status_rendered(self, renderer: JSONRenderer) -> selectors.RenderedForceStatus:
         data = self._status_data()
         body = renderer.render(data, JSONRenderer.media_type, self.get_renderer_context())
-        return campaign_selectors.RenderedForceStatus(body=body, etag=_weak_etag(data))
+        return selectors.RenderedForceStatus(body=body, etag=_weak_etag(data))
 
 
 @extend_schema(tags=["orders of battle"])
@@ -485,12 +483,21 @@ class OperationViewSet(
         return self.respond(operation, status.HTTP_202_ACCEPTED)
 
 
+class PublicIdLookup:
+    """Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+    a reader does not see."""
+
+    lookup_field = "public_id"
+    lookup_url_kwarg: str | None = "pk"
+    lookup_value_regex = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+
+
 @extend_schema(tags=["operations"])
 @extend_schema_view(
     list=extend_schema(summary="Night and arrival reports, each of its kind (players: their side's)"),
     retrieve=extend_schema(summary="One night or arrival report"),
 )
-class NightReportViewSet(ReadOnlyCampaignViewSet[models.NightReport]):
+class NightReportViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.NightReport]):
     model = models.NightReport
     serializer_class = out.NightReportSerializer
     filterset_class = filters.NightReportFilter
@@ -504,7 +511,7 @@ class NightReportViewSet(ReadOnlyCampaignViewSet[models.NightReport]):
     list=extend_schema(summary="Roll log (players: their own units' rolls)"),
     retrieve=extend_schema(summary="One roll record"),
 )
-class RollViewSet(ReadOnlyCampaignViewSet[models.RollRecord]):
+class RollViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.RollRecord]):
     model = models.RollRecord
     serializer_class = out.RollSerializer
     filterset_class = filters.RollFilter
@@ -545,7 +552,7 @@ class RollViewSet(ReadOnlyCampaignViewSet[models.RollRecord]):
     list=extend_schema(summary="Event timeline (players: public entries and their own side's)"),
     retrieve=extend_schema(summary="One event"),
 )
-class EventViewSet(ReadOnlyCampaignViewSet[models.Event]):
+class EventViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Event]):
     model = models.Event
     serializer_class = out.EventSerializer
     filterset_class = filters.EventFilter
@@ -561,17 +568,19 @@ class EventViewSet(ReadOnlyCampaignViewSet[models.Event]):
     list=extend_schema(summary="The campaign's API keys (umpires)"),
     retrieve=extend_schema(summary="One API key (umpires)"),
 )
-class APIKeyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[CampaignAPIKey]):
+class APIKeyViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.CampaignAPIKey]
+):
     """Keys for third-party apps. Managed by the umpire in person, never by a key."""
 
-    model = CampaignAPIKey
+    model = models.CampaignAPIKey
     serializer_class = out.APIKeySerializer
     permission_classes = [*CAMPAIGN_PERMISSIONS, IsUmpireInPerson]
     lookup_field = "prefix"
     lookup_value_regex = r"[A-Za-z0-9]+"
     ordering_fields = ["created", "name"]
 
-    def visible(self, access: CampaignAccess) -> QuerySet[CampaignAPIKey]:
+    def visible(self, access: CampaignAccess) -> QuerySet[models.CampaignAPIKey]:
         return selectors.api_keys(access)
 
     @extend_schema(
@@ -672,7 +681,7 @@ class SessionView(APIView):
         session = {
             "authenticated": signed_in,
             "username": user.get_username() if signed_in else None,
-            "campaigns": campaign_selectors.memberships_of(user.pk if signed_in else None),
+            "campaigns": selectors.memberships_of(user.pk if signed_in else None),
         }
         return Response(out.SessionSerializer(session).data)
 

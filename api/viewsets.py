@@ -23,7 +23,6 @@ from rest_framework.viewsets import GenericViewSet
 from api.idempotency import idempotent_handler
 from api.permissions import (
     CAMPAIGN_KWARG,
-    CampaignAccess,
     CampaignAccessMixin,
     IsAuthenticatedOrAPIKey,
     IsCampaignMember,
@@ -31,6 +30,7 @@ from api.permissions import (
     request_api_key,
 )
 from api.schema import ApiSchema
+from campaign.access import CampaignAccess
 from campaign.services.audit import Actor
 
 _M = TypeVar("_M", bound=Model)
@@ -117,7 +117,7 @@ class CampaignScopedViewSet(CampaignAccessMixin, ApiViewSet[_M]):
     permission_classes = CAMPAIGN_PERMISSIONS
 
     def visible(self, access: CampaignAccess) -> QuerySet[_M]:
-        """The rows the caller may see: an :mod:`api.selectors` function."""
+        """The rows the caller may see: a :mod:`campaign.selectors` function."""
         raise NotImplementedError
 
     def get_queryset(self) -> QuerySet[_M]:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0012_night_snapshot'),
+        ('campaign', '0014_public_ids'),
     ]
 
     operations = [
