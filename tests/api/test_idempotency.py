@@ -12,7 +12,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.views import APIView
 
 from api.idempotency import HEADER, REPLAYED_HEADER
-from api.models import CampaignAPIKey, IdempotencyKey
+from api.models import IdempotencyKey
 from campaign import models
 from campaign.choices import EventVerb, OperationKind
 from campaign.services.webhook_subscriptions import webhook_subscribe
@@ -142,8 +142,8 @@ def written(world: World) -> tuple[int, ...]:
         world.campaign.webhooks.count(),
         models.WebhookDelivery.objects.filter(subscription__campaign=world.campaign).count(),
         world.campaign.operations.count(),
-        CampaignAPIKey.objects.filter(campaign=world.campaign).count(),
-        CampaignAPIKey.objects.filter(campaign=world.campaign, revoked=True).count(),
+        models.CampaignAPIKey.objects.filter(campaign=world.campaign).count(),
+        models.CampaignAPIKey.objects.filter(campaign=world.campaign, revoked=True).count(),
     )
 
 
