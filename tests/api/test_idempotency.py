@@ -110,7 +110,7 @@ WRITES: dict[tuple[str, str], Write] = {
         lambda w: w.url("operation-list"), lambda w: {"kind": OperationKind.ARRIVALS}, 202, due_today
     ),
     ("roll-override", "post"): Write(
-        lambda w: w.url("roll-override", pk=weather_roll(w).pk),
+        lambda w: w.url("roll-override", pk=weather_roll(w).public_id),
         lambda w: {"changes": {"weather": other_weather(w)}, "reason": "the forecast was wrong"},
         201,
     ),
