@@ -6,6 +6,8 @@ from django.db import transaction
 
 from campaign import models
 from campaign.choices import CampaignStatus, EventVerb
+from campaign.polls import version_publish
+from campaign.selectors import version_shown
 from campaign.services.audit import Actor, event_record
 from campaign.services.errors import ConflictError, NotFoundError
 
@@ -30,9 +32,10 @@ def campaign_lock(campaign_id: int, expected_version: int | None = None) -> mode
 
 
 def campaign_save(campaign: models.Campaign, *fields: str) -> None:
-    """Save ``fields`` and bump the optimistic version."""
+    """Save ``fields``, bump the optimistic version and publish the version shown (for polls)."""
     campaign.version += 1
     campaign.save(update_fields=[*fields, "version", "updated_at"])
+    version_publish(campaign.pk, version_shown(campaign))
 
 
 def campaign_require_status(campaign: models.Campaign, status: CampaignStatus) -> None:

@@ -44,6 +44,7 @@ from django.utils import timezone
 
 from campaign import models
 from campaign.choices import EventVerb, OperationKind, OperationStatus
+from campaign.polls import version_publish
 from campaign.services.audit import SYSTEM, event_record
 from campaign.services.broker import tasks_send, tasks_send_on_commit
 from campaign.services.errors import NotFoundError
@@ -235,15 +236,18 @@ def operation_record_error(operation_id: int, reason: str, retry_in: float) -> m
 
 def _operation_update(operation: models.Operation, assignments: str, params: list[Any]) -> None:
     """Update the operation and bump its campaign's version in one statement: a commit changes
-    what clients see, and the version keys their caches (force status)."""
+    what clients see, and the version keys their caches (force status), published for polls."""
     operations = connection.ops.quote_name(models.Operation._meta.db_table)
     campaigns = connection.ops.quote_name(models.Campaign._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"WITH bumped AS (UPDATE {campaigns} SET version = version + 1 WHERE id = %s) "
-            f"UPDATE {operations} SET {assignments} WHERE id = %s",
+            f"WITH bumped AS (UPDATE {campaigns} SET version = version + 1 WHERE id = %s "
+            "RETURNING COALESCE(night_version, version) AS shown), "
+            f"updated AS (UPDATE {operations} SET {assignments} WHERE id = %s) SELECT shown FROM bumped",
             [operation.campaign_id, *params, operation.pk],
         )
+        (shown,) = cursor.fetchone()
+    version_publish(operation.campaign_id, shown)
 
 
 def _json(value: Any) -> str:
