@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, cast
 
+import orjson
 from django.apps import apps
 from django.core.exceptions import EmptyResultSet
 from django.core.mail import send_mass_mail
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.db.models.sql import UpdateQuery
+from django.utils import timezone
 
 from campaign import models
 from campaign.access import Owner
@@ -35,7 +37,12 @@ from campaign.choices import (
     StandStatus,
 )
 from campaign.services.audit import Actor, RollContext, event_record, roll_records_copy, roll_records_write
-from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
+from campaign.services.campaigns import (
+    campaign_lock,
+    campaign_lock_save,
+    campaign_require_status,
+    campaign_save,
+)
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.operations import operation_send_on_commit
 from campaign.services.rules import optional_rule_on, procedure_key, procedure_run
@@ -228,7 +235,6 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
     if key is None:
         return {}
     day = operation.day
-    supply = dict(campaign.sides.values_list("pk", "supply_quality"))
     battalions = list(
         models.Battalion.objects.filter(campaign=campaign)
         .only("code", "side_id", "quality", "in_reserve", "supply_situation", "wiped_out_day")
@@ -241,6 +247,10 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
         )
         .filter(Q(lost__gt=0) | Q(supply_situation=SupplySituation.ISOLATED.value))
     )
+    part: dict[str, Any] = {"sides": {}}
+    if not battalions:  # nothing lost, nobody cut off: nothing to read, roll or write
+        return part
+    supply = dict(campaign.sides.values_list("pk", "supply_quality"))
     # (pk, grade, attached) per stand, without model instances: thousands at a time.
     destroyed = _stands_by_battalion(
         models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED).order_by(
@@ -258,7 +268,6 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
     changed: dict[int, tuple[str, str]] = {}  # stand pk → (status, grade)
     to_reserve: set[int] = set()
     rebuilt: set[int] = set()
-    part: dict[str, Any] = {"sides": {}}
     # The COPY is open while the dice roll: the database stores each battalion's rolls as
     # the next is rolled. No query runs inside it: everything read was read above.
     with roll_records_copy() as write_rolls:
@@ -436,17 +445,27 @@ def _night_command(operation: models.Operation) -> dict[str, Any]:
 
 
 def _artillery(operation: models.Operation) -> dict[str, Any]:
-    sides = list(operation.campaign.sides.all())
-    models.Side.objects.filter(campaign=operation.campaign).update(
-        barrage_rounds=F("barrage_rounds") + F("barrage_rounds_per_day"), barrage_templates_in_use=0
-    )
+    """Replenish every side's barrage rounds and return its templates, in one statement that also
+    reads what they were (its sub-select locks the rows first, so they are the latest)."""
+    sides = connection.ops.quote_name(models.Side._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {sides} AS side SET barrage_rounds = side.barrage_rounds + side.barrage_rounds_per_day, "
+            "barrage_templates_in_use = 0 "
+            f"FROM (SELECT id, barrage_rounds, barrage_templates_in_use FROM {sides} "
+            "WHERE campaign_id = %s ORDER BY id FOR UPDATE) AS before WHERE side.id = before.id "
+            "RETURNING side.id, before.barrage_rounds, side.barrage_rounds_per_day, "
+            "before.barrage_templates_in_use",
+            [operation.campaign_id],
+        )
+        replenished = sorted(cursor.fetchall())
     part: dict[str, Any] = {"sides": {}}
-    for side in sides:
-        part["sides"][str(side.pk)] = {
-            "barrage_rounds_before": side.barrage_rounds,
-            "barrage_rounds_replenished": side.barrage_rounds_per_day,
-            "barrage_rounds_after": side.barrage_rounds + side.barrage_rounds_per_day,
-            "templates_returned": side.barrage_templates_in_use,
+    for side_id, rounds, per_day, templates in replenished:
+        part["sides"][str(side_id)] = {
+            "barrage_rounds_before": rounds,
+            "barrage_rounds_replenished": per_day,
+            "barrage_rounds_after": rounds + per_day,
+            "templates_returned": templates,
         }
     return part
 
@@ -456,6 +475,7 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
     key = procedure_key(campaign, CampaignStep.CARRY_OVER)
     part: dict[str, Any] = {"sides": {}}
     rolls: list[dict[str, Any]] = []
+    changed: list[models.Side] = []
     for side in campaign.sides.order_by("pk"):
         before = side.activation_points
         if key is not None and optional_rule_on(campaign, key):
@@ -481,12 +501,14 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
             )
         else:  # no carry-over roll in this campaign: saved points are kept, up to the cap
             side.activation_points = min(before, side.activation_cap)
-        side.save(update_fields=["activation_points"])
+        if side.activation_points != before:
+            changed.append(side)
         part["sides"][str(side.pk)] = {
             "activation_points_before": before,
             "activation_points_carried": side.activation_points,
             "activation_points_lost": before - side.activation_points,
         }
+    models.Side.objects.bulk_update(changed, ["activation_points"])  # no statement when none changed
     roll_records_write(rolls)
     return part
 
@@ -576,33 +598,16 @@ def night_phase_step(operation: models.Operation, step: str) -> dict[str, Any]:
 
 def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
     """Write each side's night report, close the day, notify the members."""
-    campaign = campaign_lock(operation.campaign_id)
+    # The night shows, whole, with this commit.
+    campaign = campaign_lock_save(operation.campaign_id, current_segment="", night_version=None)
     day = operation.day
     # Every figure is the side's own: the steps report per side, nothing campaign-wide.
     counters = dict.fromkeys(
         (counter for step in operation.steps for counter in SIDE_COUNTERS.get(step, ())), 0
     )
-    # One INSERT per side (there are two or three): bulk_create would send each large body
-    # as an element of a text array, escaped character by character.
-    reports = [
-        models.NightReport.objects.create(
-            operation=operation,
-            side=side,
-            day=day,
-            body={
-                "day": day.number,
-                "side": side.name,
-                **counters,
-                **operation.report.get("sides", {}).get(str(side.pk), {}),
-            },
-        )
-        for side in campaign.sides.order_by("pk")
-    ]
+    reports = _night_reports_insert(operation, counters)
     day.status = DayStatus.DONE
     day.save(update_fields=["status"])
-    campaign.current_segment = ""
-    campaign.night_version = None  # the night shows, whole, with this commit
-    campaign_save(campaign, "current_segment", "night_version")
     models.NightSnapshot.objects.filter(operation=operation).delete()
     event_record(
         campaign,
@@ -615,6 +620,32 @@ def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
     )
     transaction.on_commit(lambda: _notify(operation))
     return {}
+
+
+def _night_reports_insert(operation: models.Operation, counters: dict[str, int]) -> list[int]:
+    """Each side's report: its name and day, the counters (0 unless its part of the operation's
+    report says otherwise), its part; in one statement whatever the number of sides, each large
+    part sent once, as JSON (``bulk_create`` would send every body as an element of a text array,
+    escaped character by character). The reports' ids."""
+    reports = connection.ops.quote_name(models.NightReport._meta.db_table)
+    sides = connection.ops.quote_name(models.Side._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {reports} (operation_id, side_id, day_id, body, created_at) "
+            "SELECT %s, side.id, %s, jsonb_build_object('day', %s::integer, 'side', side.name) || %s::jsonb "
+            "|| COALESCE(%s::jsonb -> side.id::text, '{}'::jsonb), %s "
+            f"FROM {sides} AS side WHERE side.campaign_id = %s ORDER BY side.id RETURNING id",
+            [
+                operation.pk,
+                operation.day_id,
+                operation.day.number,
+                orjson.dumps(counters).decode(),
+                orjson.dumps(operation.report.get("sides", {})).decode(),
+                timezone.now(),
+                operation.campaign_id,
+            ],
+        )
+        return [row[0] for row in cursor.fetchall()]
 
 
 def _notify(operation: models.Operation) -> None:
