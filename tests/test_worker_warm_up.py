@@ -19,5 +19,5 @@ def test_a_worker_process_is_warmed_up_by_the_signal_of_its_start() -> None:
 
     resolver = get_resolver()
     assert "url_patterns" in resolver.__dict__  # the URLconf and every view module imported
-    assert resolver._populated  # the reverse table webhook links are made from
+    assert resolver.__dict__["_populated"]  # the reverse table webhook links are made from
     assert inputs._shape.cache_info().currsize > 0  # the rules' input shapes
