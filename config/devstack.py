@@ -34,6 +34,7 @@ from urllib.parse import quote
 
 from config import frontend_build
 from config.network import lan_addresses
+from config.queues import queue_names
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("DEVSTACK_DATA_DIR") or ROOT / ".data")
@@ -250,11 +251,21 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
     frontend_build.build()
     manage(env, "collectstatic", "--noinput", "-v", "0")
     port = os.environ.get("PORT", "8000")
-    step(5, total, "Starting the web server, a Celery worker and Celery beat")
+    step(5, total, "Starting the web server, two Celery workers and Celery beat")
     DATA.mkdir(parents=True, exist_ok=True)
+    queues = queue_names(env.get("CELERY_QUEUE", "celery"))
+    worker = [str(BIN / "celery"), "-A", "config", "worker", "-l", "INFO", "--concurrency", "1"]
     commands = {
         "web": [str(BIN / "python"), "manage.py", "runserver", "--noreload", f"0.0.0.0:{port}"],
-        "worker": [str(BIN / "celery"), "-A", "config", "worker", "-l", "INFO", "--concurrency", "2"],
+        # Nights on a worker of their own: deliveries, e-mails and the sweeper never wait behind one.
+        "worker": [*worker, "-n", "operations@%h", "-Q", queues["operations"]],
+        "messages-worker": [
+            *worker,
+            "-n",
+            "messages@%h",
+            "-Q",
+            ",".join(name for kind, name in queues.items() if kind != "operations"),
+        ],
         "beat": [
             str(BIN / "celery"),
             "-A",

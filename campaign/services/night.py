@@ -37,6 +37,7 @@ from campaign.choices import (
     StandStatus,
 )
 from campaign.services.audit import Actor, RollContext, event_record, roll_records_copy, roll_records_write
+from campaign.services.broker import tasks_send_on_commit
 from campaign.services.campaigns import (
     campaign_lock,
     campaign_lock_save,
@@ -618,7 +619,9 @@ def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
         # Every member reads it: what each side learnt stays in its night report.
         after={"day": day.number, "reports": len(reports)},
     )
-    transaction.on_commit(lambda: _notify(operation))
+    from campaign.tasks import night_reports_mail_task  # the tasks module imports the services
+
+    tasks_send_on_commit(night_reports_mail_task, [operation.pk])  # on the mail queue, not the night's
     return {}
 
 
@@ -648,8 +651,12 @@ def _night_reports_insert(operation: models.Operation, counters: dict[str, int])
         return [row[0] for row in cursor.fetchall()]
 
 
-def _notify(operation: models.Operation) -> None:
-    """E-mail each member the report of their side; umpires get every side's."""
+def night_reports_mail(operation_id: int) -> None:
+    """E-mail each member the report of their side; umpires get every side's. Mail is sent at
+    least once: a delivery of the task that dies after sending sends again."""
+    operation = models.Operation.objects.select_related("campaign", "day").filter(pk=operation_id).first()
+    if operation is None:
+        return
     members = list(operation.campaign.memberships.exclude(user__email="").select_related("user"))
     if not members:
         return  # nobody to write to: the reports (large) need not be read
