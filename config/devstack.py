@@ -4,6 +4,7 @@
 the demo campaign loaded; Ctrl-C stops everything.
 ``python -m config.devstack test [pytest args]`` — every test.
 ``python -m config.devstack bench`` — the benchmarks (JSON on stdout).
+``python -m config.devstack bench-scale [options]`` — the scale benchmark (``--help``).
 
 Services are taken from ``DATABASE_URL``/``REDIS_URL`` when set.  Otherwise
 ``test`` uses the machine's PostgreSQL/Redis on 127.0.0.1 when they answer, and
@@ -27,7 +28,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from urllib.parse import quote
@@ -328,18 +329,18 @@ BENCHMARKS = ("tests.benchmarks.night_phase", "tests.benchmarks.force_status")
 BENCH_CLEANUP_SECONDS = 60.0
 
 
-def bench() -> int:
+def bench(modules: Sequence[str] = BENCHMARKS, args: Sequence[str] = ()) -> int:
     """The benchmarks, one after the other (each prints its JSON), on the services the tests use.
 
     A stop signal reaches the running benchmark as SIGTERM: it drops its database, deletes its
-    Redis keys and stops its gunicorn before it exits."""
+    Redis keys and stops its gunicorn (and workers) before it exits."""
     raise_on_stop_signals()
     try:
         with services(prefer_local=True) as urls:
             env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
             codes = [
-                foreground([str(BIN / "python"), "-m", module], env, grace=BENCH_CLEANUP_SECONDS)
-                for module in BENCHMARKS
+                foreground([str(BIN / "python"), "-m", module, *args], env, grace=BENCH_CLEANUP_SECONDS)
+                for module in modules
             ]
             return max(codes)
     except KeyboardInterrupt as stop:
@@ -348,7 +349,12 @@ def bench() -> int:
 
 
 def main(argv: list[str]) -> int:
-    commands = {"run": run, "test": lambda: test(argv[1:]), "bench": bench}
+    commands: dict[str, Callable[[], int]] = {
+        "run": run,
+        "test": lambda: test(argv[1:]),
+        "bench": bench,
+        "bench-scale": lambda: bench(["tests.benchmarks.scale"], argv[1:]),
+    }
     if not argv or argv[0] not in commands:
         print(__doc__)
         return 2
