@@ -16,21 +16,21 @@ PY := .venv/bin/python
 	@touch $@
 
 run: .venv/.synced
-	@$(PY) -m config.devstack run
+	@$(PY) -m devstack run
 
 test: .venv/.synced
-	@$(PY) -m config.devstack test $(ARGS)
+	@$(PY) -m devstack test $(ARGS)
 
 bench: .venv/.synced
-	@$(PY) -m config.devstack bench
+	@$(PY) -m devstack bench
 
 # A burst of nights on several workers while clients poll (sizes: make bench-scale ARGS=--help).
 bench-scale: .venv/.synced
-	@$(PY) -m config.devstack bench-scale $(ARGS)
+	@$(PY) -m devstack bench-scale $(ARGS)
 
 # frontend/openapi.json and the web app's typed client from it (a test checks they are current).
 client: .venv/.synced
-	@$(PY) -m config.frontend_build client
+	@$(PY) -m devstack.frontend_build client
 
 lint: .venv/.synced
 	@.venv/bin/ruff check .

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter
 
 from api.errors import error_body
@@ -32,6 +32,18 @@ class CampaignAPIKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-u
             "name": "Authorization",
             "description": "`Api-Key <key>`: a campaign's key, made by its umpire (docs/api.md)",
         }
+
+
+class ReportBodySchema(OpenApiSerializerExtension):  # type: ignore[no-untyped-call]  # registers it
+    """A report's body has its kind's keys and no other (the serializer writes no other): so an
+    arrival body, which has a night body's day and side too, matches only its own schema."""
+
+    target_class = "api.serializers.ReportBodySerializer"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema: dict[str, Any] = auto_schema._map_basic_serializer(self.target, direction)
+        return {**schema, "additionalProperties": False}
 
 
 def exclude_schema_views(endpoints: list[tuple[Any, ...]], **kwargs: Any) -> list[tuple[Any, ...]]:

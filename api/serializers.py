@@ -15,7 +15,7 @@ from typing import Any, ClassVar, TypeVar, cast
 from django.db import models as db_models
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
@@ -29,6 +29,7 @@ from campaign.choices import (
     WEBHOOK_DELIVERY_EVENT_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     ActivationState,
+    ArrivalStatus,
     DayStatus,
     FuelState,
     MemberRole,
@@ -529,18 +530,123 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
         return data
 
 
+def _counter(help_text: str) -> serializers.IntegerField:
+    return serializers.IntegerField(required=False, help_text=help_text)
+
+
+def _names(help_text: str) -> serializers.ListField:
+    return serializers.ListField(child=serializers.CharField(), required=False, help_text=help_text)
+
+
+def _roll_lines() -> serializers.ListField:
+    return serializers.ListField(child=serializers.CharField(), help_text="each roll, as the umpire reads it")
+
+
+class NightReportBattalionSerializer(serializers.Serializer[dict[str, Any]]):
+    """A battalion's replacement rolls in its side's night report."""
+
+    code = serializers.CharField()
+    text = serializers.CharField(help_text="the outcome in words")
+    lines = _roll_lines()
+
+
+class ReportBodySerializer(serializers.Serializer[dict[str, Any]]):
+    """A side's part of an operation's report, as its kind writes it (``api.schema`` closes its
+    schema to these keys, so a body matches its own kind's only)."""
+
+
+class NightReportBodySerializer(ReportBodySerializer):
+    """A side's part of a night phase (``campaign.services.night``): its own figures, each step's
+    present when the night ran that step (0 when the step found nothing of the side's)."""
+
+    day = serializers.IntegerField()
+    side = serializers.CharField(help_text="the side's name")
+    fups_moved = _counter("FUPs moved up to their COPs")
+    suppressions_flipped = _counter("suppressed stands back in order")
+    replacements_rolled = _counter("replacement rolls made")
+    replacements_returned = _counter("destroyed stands returned")
+    extra_stands_lost = _counter("stands isolated battalions lost besides")
+    battalions = NightReportBattalionSerializer(many=True, required=False)
+    moved_to_reserve = _names("battalions sent to reserve: withdrawn, or wiped out tonight")
+    command_rolls = _names("Panzer Korps night command rolls, one line a force")
+    forces_removed = _names("forces removed in the night: their command roll failed")
+    barrage_rounds_before = _counter("barrage rounds before the night")
+    barrage_rounds_replenished = _counter("barrage rounds the night added")
+    barrage_rounds_after = _counter("barrage rounds after the night")
+    templates_returned = _counter("barrage templates available again")
+    activation_points_before = _counter("activation points before the night")
+    activation_points_carried = _counter("activation points carried to the next day")
+    activation_points_lost = _counter("activation points lost in the carry-over")
+    ammo_markers_rolled = _counter("battalions rolled for their low-ammunition markers")
+    battalions_set_inactive = _counter("battalions set inactive")
+    forces_to_reroll_availability = _counter("forces to roll for availability again")
+
+
+@extend_schema_field({"type": "integer", "nullable": True})
+class _ReserveTurnField(serializers.IntegerField):
+    """A Malta-style reserve's turn count, null while it has none; absent for any other force
+    (``allow_null`` would read an absent one as null)."""
+
+
+class ArrivalReportEntrySerializer(serializers.Serializer[dict[str, Any]]):
+    """A force's arrival rolls in a segment (``campaign.services.arrivals``)."""
+
+    force = serializers.CharField(help_text="the force's name")
+    arrival_status = serializers.ChoiceField(choices=ArrivalStatus.choices)
+    arrival_status_label = serializers.CharField(required=False)
+    zone = serializers.CharField(
+        required=False, help_text="where it enters, as the scenario or its side chose"
+    )
+    deployment_zone = serializers.CharField(
+        required=False, help_text="the deployment chart's zone, once it arrived"
+    )
+    arrival_attempts = serializers.IntegerField(required=False)
+    turns_left = _ReserveTurnField(required=False, help_text="a Malta-style reserve: turns it still waits")
+    enters_on_turn = _ReserveTurnField(
+        required=False, help_text="a Malta-style reserve: the turn it enters on"
+    )
+    lines = _roll_lines()
+
+
+class ArrivalReportBodySerializer(ReportBodySerializer):
+    """A side's part of an arrival roll: its forces that rolled in the segment."""
+
+    day = serializers.IntegerField()
+    segment = serializers.CharField()
+    side = serializers.CharField(help_text="the side's name")
+    arrivals = ArrivalReportEntrySerializer(many=True, help_text="none when no force of the side rolled")
+
+
 class NightReportSerializer(LabelledModelSerializer[models.NightReport]):
     """A side's report of a night phase or of an arrival roll (its kind)."""
+
+    BODIES: ClassVar[Mapping[str, type[ReportBodySerializer]]] = {
+        OperationKind.NIGHT_PHASE: NightReportBodySerializer,
+        OperationKind.ARRIVALS: ArrivalReportBodySerializer,
+    }
 
     day = serializers.IntegerField(source="day.number", read_only=True)
     kind = serializers.ChoiceField(source="operation.kind", choices=OperationKind.choices, read_only=True)
     title = serializers.CharField(
         read_only=True, help_text='e.g. "Night of day 1", "Arrivals, day 2, morning"'
     )
+    body = serializers.SerializerMethodField()
 
     class Meta:
         model = models.NightReport
         fields = ["id", "operation", "kind", "title", "side", "day", "body", "created_at"]
+
+    @extend_schema_field(
+        PolymorphicProxySerializer(
+            component_name="ReportBody",
+            serializers=[NightReportBodySerializer, ArrivalReportBodySerializer],
+            resource_type_field_name=None,
+        )
+    )
+    def get_body(self, report: models.NightReport) -> dict[str, Any]:
+        """The side's part, as its kind's serializer reads it: the schema is what the services write."""
+        body: dict[str, Any] = self.BODIES[report.operation.kind](report.body).data
+        return body
 
 
 class RollSerializer(LabelledModelSerializer[models.RollRecord]):

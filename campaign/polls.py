@@ -14,7 +14,7 @@ rolls back leaves a version no entry is stored under (polls render from the data
 next write reaches it). A publication never lowers the version (versions only grow), so writers
 racing each other, or a poll publishing the version it read, cannot set it back.
 
-Everything here is a cache: with Redis down, reads miss and writes are dropped (``config.cache``).
+Everything here is a cache: with Redis down, reads miss and writes are dropped (``campaign.cache``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from django.utils.http import parse_etags
 from redis import Redis
 from redis.commands.core import Script
 
-from config.cache import SharedClientRedisCacheClient
+from campaign.cache import SharedClientRedisCacheClient
 
 T = TypeVar("T")
 
@@ -89,7 +89,7 @@ def _client() -> SharedClientRedisCacheClient:
 
 
 def redis_call(operation: Callable[[Redis], T], fallback: T, written: Sequence[str] = ()) -> T:
-    """``operation`` on the cache's Redis client: ``fallback`` when Redis fails (``config.cache``);
+    """``operation`` on the cache's Redis client: ``fallback`` when Redis fails (``campaign.cache``);
     ``written``: the (full) keys it writes."""
     return _client().call(operation, fallback, written)
 

@@ -7,14 +7,21 @@ from django.conf import settings
 from django.utils import timezone
 
 from campaign.choices import DeliveryStatus, OperationStatus
-from campaign.services.night import night_reports_mail
-from campaign.services.operations import MAX_ATTEMPTS, operation_record_error, operation_run
+from campaign.services.night import NIGHT_REPORTS_MAIL_TASK, night_reports_mail
+from campaign.services.operations import (
+    MAX_ATTEMPTS,
+    OPERATION_RUN_TASK,
+    operation_record_error,
+    operation_run,
+)
 from campaign.services.schedule import club_schedule_run
 from campaign.services.sweep import work_sweep
-from campaign.services.webhooks import webhook_deliver, webhook_retry_delay
+from campaign.services.webhooks import WEBHOOK_DELIVER_TASK, webhook_deliver, webhook_retry_delay
 
 
-@shared_task(bind=True, max_retries=MAX_ATTEMPTS, acks_late=True, reject_on_worker_lost=True)
+@shared_task(
+    name=OPERATION_RUN_TASK, bind=True, max_retries=MAX_ATTEMPTS, acks_late=True, reject_on_worker_lost=True
+)
 def operation_run_task(self: Task[[int], None], operation_id: int) -> None:
     """Run a night phase or arrival rolls; the service skips what is already done."""
     try:
@@ -28,7 +35,7 @@ def operation_run_task(self: Task[[int], None], operation_id: int) -> None:
         raise self.retry(exc=exc, countdown=delay) from exc
 
 
-@shared_task(acks_late=True)
+@shared_task(name=NIGHT_REPORTS_MAIL_TASK, acks_late=True)
 def night_reports_mail_task(operation_id: int) -> None:
     """E-mail a finished night's reports to the campaign's members."""
     night_reports_mail(operation_id)
@@ -47,7 +54,9 @@ def work_sweep_task() -> dict[str, list[int]]:
 
 
 # Attempts are counted on the delivery (WEBHOOK_MAX_ATTEMPTS), not by Celery.
-@shared_task(bind=True, max_retries=None, acks_late=True, reject_on_worker_lost=True)
+@shared_task(
+    name=WEBHOOK_DELIVER_TASK, bind=True, max_retries=None, acks_late=True, reject_on_worker_lost=True
+)
 def webhook_deliver_task(self: Task[[int], None], delivery_id: int) -> None:
     """One attempt at a webhook delivery; retried with exponential backoff while it is pending."""
     delivery = webhook_deliver(delivery_id)

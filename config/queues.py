@@ -4,7 +4,7 @@ sweeper, the clubs' schedules), which stays on the default queue.
 
 Named from the default queue (``CELERY_QUEUE``), so that two services sharing one Redis
 database keep apart (the benchmarks do). Plain Python: the settings and the launcher
-(``config.devstack``) both read it.
+(``devstack``) both read it.
 """
 
 from __future__ import annotations

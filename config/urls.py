@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from api.health import healthz
-from config.frontend import SPA_ROUTE, spa_index
+from api.spa import SPA_ROUTE, spa_index
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

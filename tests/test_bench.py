@@ -22,7 +22,7 @@ from django.db import connection
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from config.devstack import free_port, port_open
+from devstack.launcher import free_port, port_open
 from tests.conftest import _database_url
 from tests.processes import alive, process_table, tree
 

@@ -1,4 +1,4 @@
-"""`make run` (``python -m config.devstack run``) on its embedded PostgreSQL and Redis: every stop
+"""`make run` (``python -m devstack run``) on its embedded PostgreSQL and Redis: every stop
 signal stops everything it started, and players on the club's network reach it by the machine's
 address."""
 
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from config.devstack import free_port, port_open
-from config.network import lan_addresses
+from devstack.launcher import free_port, port_open
+from devstack.network import lan_addresses
 from tests.processes import alive, tree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +79,7 @@ def launcher(data_dir: Path) -> Iterator[Launcher]:
     log = data_dir / f"launcher-{port}.log"
     with log.open("wb") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "config.devstack", "run"], cwd=ROOT, env=env, stdout=output, stderr=output
+            [sys.executable, "-m", "devstack", "run"], cwd=ROOT, env=env, stdout=output, stderr=output
         )
     running = Launcher(process, port, data_dir, log)
     started: set[tuple[int, str]] = set()

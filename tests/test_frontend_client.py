@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from config import frontend_build
+from devstack import frontend_build
 
 
 def test_the_committed_openapi_document_and_client_types_match_a_fresh_generation(tmp_path):

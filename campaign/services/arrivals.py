@@ -13,14 +13,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
-
 from campaign import models
 from campaign.access import Owner
 from campaign.choices import ArrivalStatus, EventVerb, Mobility, OperationKind
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.errors import ConflictError
-from campaign.services.operations import operation_send_on_commit
+from campaign.services.operations import (
+    OperationProcedure,
+    operation_kind_register,
+    operation_reports_write,
+    operation_start,
+)
 from campaign.services.rules import RuleRun, procedure_key, procedure_run
 from rules_engine.great_battles.campaign_pools import UNSPECIFIED_RESERVE, reserve_countdown
 from rules_engine.panzer_korps.arrival import ForceAvailability, first_arrival_segment
@@ -43,29 +46,22 @@ def arrivals_start(
     forces = list(campaign.forces.filter(arrival_status=ArrivalStatus.ROLLING).order_by("pk"))
     if not forces:
         return None
-    try:
-        with transaction.atomic():
-            operation = models.Operation.objects.create(
-                campaign=campaign,
-                kind=OperationKind.ARRIVALS,
-                day=segment.day,
-                segment=segment,
-                steps=[f"force:{f.pk}" for f in forces],
-                created_by_id=actor.user_id,
-            )
-    except IntegrityError:
-        raise ConflictError(
-            f"arrival rolls for {segment} have already been started", field="segment", code="arrivals_exist"
-        ) from None
-    event_record(
+    names = ", ".join(f.name for f in forces)
+    return operation_start(
         campaign,
-        EventVerb.ARRIVALS_STARTED,
-        operation,
-        f"Arrival rolls for {', '.join(f.name for f in forces)} ({segment.get_segment_display().lower()})",
+        OperationKind.ARRIVALS,
         actor,
+        day=segment.day,
+        segment=segment,
+        steps=[f"force:{f.pk}" for f in forces],
+        started=(
+            EventVerb.ARRIVALS_STARTED,
+            f"Arrival rolls for {names} ({segment.get_segment_display().lower()})",
+        ),
+        duplicate=ConflictError(
+            f"arrival rolls for {segment} have already been started", field="segment", code="arrivals_exist"
+        ),
     )
-    operation_send_on_commit(operation)
-    return operation
 
 
 def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
@@ -196,22 +192,8 @@ def _reserve_wait(
     return runs, {"turns_left": countdown.turns_left, "enters_on_turn": countdown.enters_on_turn}
 
 
-def arrivals_finish(operation: models.Operation) -> dict[str, Any]:
-    sides = operation.report.get("sides", {})
-    models.NightReport.objects.bulk_create(
-        models.NightReport(
-            operation=operation,
-            side=side,
-            day=operation.day,
-            body={
-                "day": operation.day.number,
-                "segment": operation.segment.segment if operation.segment else "",
-                "side": side.name,
-                **sides.get(str(side.pk), {"arrivals": []}),
-            },
-        )
-        for side in operation.campaign.sides.order_by("pk")
-    )
+def arrivals_finish(operation: models.Operation) -> None:
+    operation_reports_write(operation, {"arrivals": []})
     # Every member reads it: which forces arrived each side learns from its own report.
     segment = f", {operation.segment.segment}" if operation.segment else ""
     event_record(
@@ -221,4 +203,10 @@ def arrivals_finish(operation: models.Operation) -> dict[str, Any]:
         f"Arrival rolls of day {operation.day.number}{segment} resolved",
         SYSTEM_ACTOR,
     )
-    return {}
+
+
+# Each force's arrival rolls commit as they are made.
+operation_kind_register(
+    OperationKind.ARRIVALS,
+    OperationProcedure(step=arrivals_step, commits_alone=lambda step: True, finish=arrivals_finish),
+)

@@ -10,17 +10,18 @@ forces, and no-show forces rolling for availability again the next day.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
-import orjson
 from django.apps import apps
 from django.core.exceptions import EmptyResultSet
 from django.core.mail import send_mass_mail
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Count, Q, QuerySet
 from django.db.models.sql import UpdateQuery
-from django.utils import timezone
 
 from campaign import models
 from campaign.access import Owner
@@ -45,34 +46,21 @@ from campaign.services.campaigns import (
     campaign_save,
 )
 from campaign.services.errors import ConflictError, DomainError
-from campaign.services.operations import operation_send_on_commit
-from campaign.services.rules import optional_rule_on, procedure_key, procedure_run
+from campaign.services.operations import (
+    OperationProcedure,
+    operation_kind_register,
+    operation_reports_write,
+    operation_start,
+)
+from campaign.services.rules import RuleRun, optional_rule_on, procedure_key, procedure_run
 from rules_engine.great_battles.common import Quality
 from rules_engine.great_battles.night import StandFate
 from rules_engine.panzer_korps.night import removes_force
 from rules_engine.profiles import CampaignStep
 from rules_engine.vocab import SupplySituation
 
-NIGHT_STEPS = (
-    "move_fups",
-    "flip_suppressed",
-    "replacements",
-    "orders",
-    "night_command",
-    "artillery",
-    "carry_over",
-    "ammo",
-    "inactive",
-    "availability_reroll",
-)
-# Steps planned only when the campaign's profile has their rule (Panzer Korps' night).
-PROFILE_NIGHT_STEPS = {
-    "night_command": CampaignStep.NIGHT_COMMAND,
-    "availability_reroll": CampaignStep.NIGHT_AVAILABILITY_REROLL,
-}
-# The steps that roll for every battalion or force: each commits when done, so a crash after
-# it never rolls again; the quick set-based steps commit with the step after them.
-NIGHT_STEPS_COMMITTED_ALONE = frozenset({"replacements", "night_command", "ammo"})
+SYSTEM_ACTOR = Actor(request_id="night-phase")
+NIGHT_REPORTS_MAIL_TASK = "campaign.tasks.night_reports_mail_task"
 AMMO_VARIANT = "gb.variant.ammo_night_removal"
 GRADES = {grade.value: grade for grade in Quality}
 # The e-mail's words for the counters it lists one a line.
@@ -82,16 +70,6 @@ COUNTER_WORDS = {
     "ammo_markers_rolled": "Battalions rolled for their low-ammunition markers",
     "battalions_set_inactive": "Battalions set inactive",
     "forces_to_reroll_availability": "Forces to roll for availability again",
-}
-# Each side's counters by the step that counts them: a side's report shows 0 for a step that
-# ran but found nothing of that side's (and nothing for a step this night did not plan).
-SIDE_COUNTERS = {
-    "move_fups": ("fups_moved",),
-    "flip_suppressed": ("suppressions_flipped",),
-    "replacements": ("replacements_rolled", "replacements_returned", "extra_stands_lost"),
-    "ammo": ("ammo_markers_rolled",),
-    "inactive": ("battalions_set_inactive",),
-    "availability_reroll": ("forces_to_reroll_availability",),
 }
 
 
@@ -103,12 +81,13 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     day = campaign.days.filter(number=campaign.current_day).first()
     if day is None:
         raise ConflictError("no campaign day is under way", field="day", code="no_day")
+    started_already = ConflictError(
+        f"the night phase of day {day.number} has already been started",
+        field="day",
+        code="night_phase_exists",
+    )
     if models.Operation.objects.filter(campaign=campaign, kind=OperationKind.NIGHT_PHASE, day=day).exists():
-        raise ConflictError(
-            f"the night phase of day {day.number} has already been started",
-            field="day",
-            code="night_phase_exists",
-        )
+        raise started_already
     if day.status != DayStatus.DAY:
         raise ConflictError(
             f"day {day.number} is {day.get_status_display().lower()}, not under way",
@@ -126,30 +105,20 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
             field="battles",
             code="battles_unreported",
         )
-    try:
-        with transaction.atomic():
-            operation = models.Operation.objects.create(
-                campaign=campaign,
-                kind=OperationKind.NIGHT_PHASE,
-                day=day,
-                steps=_night_steps(campaign, day),
-                created_by_id=actor.user_id,
-            )
-    except IntegrityError:  # a concurrent start won the race after our check
-        raise ConflictError(
-            f"the night phase of day {day.number} has already been started",
-            field="day",
-            code="night_phase_exists",
-        ) from None
+    operation = operation_start(
+        campaign,
+        OperationKind.NIGHT_PHASE,
+        actor,
+        day=day,
+        steps=[step.name for step in NIGHT_STEPS.values() if step.planned(campaign, day)],
+        started=(EventVerb.NIGHT_PHASE_STARTED, f"Night phase of day {day.number} started"),
+        duplicate=started_already,
+    )
     day.status = DayStatus.NIGHT
     day.save(update_fields=["status"])
     models.NightSnapshot.objects.create(operation=operation, values=_night_snapshot(campaign.pk))
     campaign.night_version = campaign.version + 1  # the version this save gives it
     campaign_save(campaign, "night_version")
-    event_record(
-        campaign, EventVerb.NIGHT_PHASE_STARTED, operation, f"Night phase of day {day.number} started", actor
-    )
-    operation_send_on_commit(operation)
     return operation
 
 
@@ -165,18 +134,76 @@ def _night_snapshot(campaign_id: int) -> dict[str, dict[str, list[Any]]]:
     return snapshot
 
 
-def _night_steps(campaign: models.Campaign, day: models.CampaignDay) -> list[str]:
-    """The steps this night has work for, decided as it starts (each is a committed
-    transaction): the profile's night rules, FUPs only when one has a clear road, the ammo
-    variant when the club plays it, and orders when any were queued (none can be once the
-    night has started)."""
-    planned = {
-        **{step: procedure_key(campaign, rule) is not None for step, rule in PROFILE_NIGHT_STEPS.items()},
-        "ammo": optional_rule_on(campaign, AMMO_VARIANT),
-        "orders": day.night_orders.filter(applied=False).exists(),
-        "move_fups": _fups_to_move(campaign.pk).exists(),
-    }
-    return [step for step in NIGHT_STEPS if planned.get(step, True)]
+# When a step is planned, decided as the night starts (each step is a committed transaction):
+# the profile's night rules, FUPs only when one has a clear road, the ammo variant when the club
+# plays it, and orders when any were queued (none can be once the night has started).
+Planning = Callable[[models.Campaign, models.CampaignDay], bool]
+
+
+def _always(campaign: models.Campaign, day: models.CampaignDay) -> bool:
+    return True
+
+
+def _in_profile(rule: CampaignStep) -> Planning:
+    """Planned when the campaign's profile has ``rule`` (Panzer Korps' night)."""
+    return lambda campaign, day: procedure_key(campaign, rule) is not None
+
+
+def _orders_queued(campaign: models.Campaign, day: models.CampaignDay) -> bool:
+    return day.night_orders.filter(applied=False).exists()
+
+
+def _ammo_variant_on(campaign: models.Campaign, day: models.CampaignDay) -> bool:
+    return optional_rule_on(campaign, AMMO_VARIANT)
+
+
+def _fups_can_move(campaign: models.Campaign, day: models.CampaignDay) -> bool:
+    return _fups_to_move(campaign.pk).exists()
+
+
+@dataclasses.dataclass(frozen=True)
+class _NightDice:
+    """A step's dice: each roll from the campaign seed in a stream of the night's day, the
+    step and what rolls (a rerun rolls the same faces), its roll rows handed to ``write``."""
+
+    operation: models.Operation
+    stream: str
+    write: Callable[[list[dict[str, Any]]], None]
+
+    def roll(self, key: str, inputs: Mapping[str, Any], *subject: str) -> RuleRun:
+        stream: tuple[str | int, ...] = ("day", self.operation.day.number, "night", self.stream, *subject)
+        return procedure_run(self.operation.campaign, key, inputs, stream)
+
+    def record(
+        self,
+        run: RuleRun,
+        changes: Mapping[str, Any],
+        side_id: int,
+        *,
+        battalion: models.Battalion | None = None,
+        force: models.Force | None = None,
+    ) -> list[dict[str, Any]]:
+        """The run's roll rows, read by the side and the umpires, handed to ``write``."""
+        context = RollContext(
+            day=self.operation.day, battalion=battalion, force=force, owner=Owner.side(side_id)
+        )
+        rows = run.rows(self.operation.campaign, SYSTEM_ACTOR, context, changes)
+        self.write(rows)
+        return rows
+
+
+@contextlib.contextmanager
+def _night_dice(operation: models.Operation, stream: str, *, copy_open: bool = False) -> Iterator[_NightDice]:
+    """The step's dice; their rows are written in one COPY as the block ends (none without a
+    roll), or with ``copy_open`` as they are made, the COPY open while the dice roll: no query
+    may run in the block then."""
+    if copy_open:
+        with roll_records_copy() as write:
+            yield _NightDice(operation, stream, write)
+        return
+    rows: list[dict[str, Any]] = []
+    yield _NightDice(operation, stream, rows.extend)
+    roll_records_write(rows)
 
 
 def _per_side(counter: str, counts: dict[int, int]) -> dict[str, Any]:
@@ -271,17 +298,16 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
     rebuilt: set[int] = set()
     # The COPY is open while the dice roll: the database stores each battalion's rolls as
     # the next is rolled. No query runs inside it: everything read was read above.
-    with roll_records_copy() as write_rolls:
+    with _night_dice(operation, "replacements", copy_open=True) as dice:
         for battalion in battalions:
             stands = destroyed.get(battalion.pk, [])
             wiped_out = battalion.alive == 0
             if wiped_out and battalion.wiped_out_day is None:
                 to_reserve.add(battalion.pk)
-            run = procedure_run(
-                campaign,
+            run = dice.roll(
                 key,
                 _replacement_inputs(battalion, stands, supply[battalion.side_id], day.number, wiped_out),
-                ("day", day.number, "night", "replacements", battalion.code),
+                battalion.code,
             )
             result = run.outcome
             for (pk, grade, _), fate in zip(stands, result.stands, strict=True):
@@ -292,13 +318,12 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
             changed.update((pk, (StandStatus.DESTROYED, grade)) for pk, grade, _ in extra)
             if not wiped_out and battalion.alive == sum(1 for _, _, attached in extra if not attached):
                 to_reserve.add(battalion.pk)  # wiped out tonight: its full day in reserve is tomorrow
-            rows = run.rows(
-                campaign,
-                SYSTEM_ACTOR,
-                RollContext(day=day, battalion=battalion, owner=Owner.side(battalion.side_id)),
+            rows = dice.record(
+                run,
                 {"replaced": result.replaced, "extra_stands_lost": len(extra)},
+                battalion.side_id,
+                battalion=battalion,
             )
-            write_rolls(rows)
             side = part["sides"].setdefault(str(battalion.side_id), _side_replacements())
             side["replacements_rolled"] += len(rows)
             side["replacements_returned"] += result.replaced
@@ -408,40 +433,38 @@ def _night_command(operation: models.Operation) -> dict[str, Any]:
         .order_by("pk")
     )
     removed: list[int] = []
-    rolls: list[dict[str, Any]] = []
     part: dict[str, Any] = {"sides": {}}
-    for force in forces:
-        surrounded = (
-            force.isolated == force.battalions_on_table
-        )  # every battalion on the table cut off (PK-30)
-        run = procedure_run(
-            campaign,
-            key,
-            {
-                "leader": force.leader_rating,
-                "force": force.name,
-                "surrounded": surrounded,
-                "out_of_supply": surrounded,
-            },
-            # By name, a natural key like the battalions' codes; "/" separates stream labels.
-            ("day", operation.day.number, "night", "command", force.name.replace("/", "-")),
-        )
-        leaves = removes_force(run.outcome)
-        if leaves:
-            removed.append(force.pk)
-        rolls += run.rows(
-            campaign,
-            SYSTEM_ACTOR,
-            RollContext(day=operation.day, force=force, owner=Owner.side(force.side_id)),
-            {"arrival_status": ArrivalStatus.IN_RESERVE} if leaves else {},
-        )
-        side = part["sides"].setdefault(str(force.side_id), {"command_rolls": [], "forces_removed": []})
-        side["command_rolls"].append(run.outcome.line())
-        if leaves:
-            side["forces_removed"].append(force.name)
-    models.Force.objects.filter(pk__in=removed).update(arrival_status=ArrivalStatus.IN_RESERVE)
-    models.Battalion.objects.filter(battlegroup__force_id__in=removed).update(in_reserve=True)
-    roll_records_write(rolls)
+    with _night_dice(operation, "command") as dice:
+        for force in forces:
+            surrounded = (
+                force.isolated == force.battalions_on_table
+            )  # every battalion on the table cut off (PK-30)
+            run = dice.roll(
+                key,
+                {
+                    "leader": force.leader_rating,
+                    "force": force.name,
+                    "surrounded": surrounded,
+                    "out_of_supply": surrounded,
+                },
+                # By name, a natural key like the battalions' codes; "/" separates stream labels.
+                force.name.replace("/", "-"),
+            )
+            leaves = removes_force(run.outcome)
+            if leaves:
+                removed.append(force.pk)
+            dice.record(
+                run,
+                {"arrival_status": ArrivalStatus.IN_RESERVE} if leaves else {},
+                force.side_id,
+                force=force,
+            )
+            side = part["sides"].setdefault(str(force.side_id), {"command_rolls": [], "forces_removed": []})
+            side["command_rolls"].append(run.outcome.line())
+            if leaves:
+                side["forces_removed"].append(force.name)
+        models.Force.objects.filter(pk__in=removed).update(arrival_status=ArrivalStatus.IN_RESERVE)
+        models.Battalion.objects.filter(battlegroup__force_id__in=removed).update(in_reserve=True)
     return part
 
 
@@ -475,42 +498,35 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
     campaign = operation.campaign
     key = procedure_key(campaign, CampaignStep.CARRY_OVER)
     part: dict[str, Any] = {"sides": {}}
-    rolls: list[dict[str, Any]] = []
     changed: list[models.Side] = []
-    for side in campaign.sides.order_by("pk"):
-        before = side.activation_points
-        if key is not None and optional_rule_on(campaign, key):
-            run = procedure_run(
-                campaign,
-                key,
-                {
-                    "points": before,
-                    "day_ending": operation.day.number,
-                    "base_score": side.carry_over_base,
-                    "shift_per_day": 1 if side.carry_over_direction == "+" else -1,
-                    "cap": side.activation_cap,
-                    "side": side.name,
-                },
-                ("day", operation.day.number, "night", "carry_over", side.name),
-            )
-            side.activation_points = run.outcome.carried
-            rolls += run.rows(
-                campaign,
-                SYSTEM_ACTOR,
-                RollContext(day=operation.day, owner=Owner.side(side.pk)),
-                {"activation_points": side.activation_points},
-            )
-        else:  # no carry-over roll in this campaign: saved points are kept, up to the cap
-            side.activation_points = min(before, side.activation_cap)
-        if side.activation_points != before:
-            changed.append(side)
-        part["sides"][str(side.pk)] = {
-            "activation_points_before": before,
-            "activation_points_carried": side.activation_points,
-            "activation_points_lost": before - side.activation_points,
-        }
-    models.Side.objects.bulk_update(changed, ["activation_points"])  # no statement when none changed
-    roll_records_write(rolls)
+    with _night_dice(operation, "carry_over") as dice:
+        for side in campaign.sides.order_by("pk"):
+            before = side.activation_points
+            if key is not None and optional_rule_on(campaign, key):
+                run = dice.roll(
+                    key,
+                    {
+                        "points": before,
+                        "day_ending": operation.day.number,
+                        "base_score": side.carry_over_base,
+                        "shift_per_day": 1 if side.carry_over_direction == "+" else -1,
+                        "cap": side.activation_cap,
+                        "side": side.name,
+                    },
+                    side.name,
+                )
+                side.activation_points = run.outcome.carried
+                dice.record(run, {"activation_points": side.activation_points}, side.pk)
+            else:  # no carry-over roll in this campaign: saved points are kept, up to the cap
+                side.activation_points = min(before, side.activation_cap)
+            if side.activation_points != before:
+                changed.append(side)
+            part["sides"][str(side.pk)] = {
+                "activation_points_before": before,
+                "activation_points_carried": side.activation_points,
+                "activation_points_lost": before - side.activation_points,
+            }
+        models.Side.objects.bulk_update(changed, ["activation_points"])  # no statement when none changed
     return part
 
 
@@ -519,30 +535,25 @@ def _ammo(operation: models.Operation) -> dict[str, Any]:
     battalions = list(
         models.Battalion.objects.filter(campaign=campaign, ammo_low_markers__gt=0).select_related("side")
     )
-    rolls: list[dict[str, Any]] = []
     rolled: dict[int, int] = defaultdict(int)
-    for battalion in battalions:
-        rolled[battalion.side_id] += 1
-        run = procedure_run(
-            campaign,
-            AMMO_VARIANT,
-            {
-                "markers": battalion.ammo_low_markers,
-                "supply_quality": battalion.side.supply_quality,
-                "situation": battalion.supply_situation,
-                "stand": battalion.code,
-            },
-            ("day", operation.day.number, "night", "ammo", battalion.code),
-        )
-        battalion.ammo_low_markers = run.outcome.left
-        rolls += run.rows(
-            campaign,
-            SYSTEM_ACTOR,
-            RollContext(day=operation.day, battalion=battalion, owner=Owner.side(battalion.side_id)),
-            {"ammo_low_markers": battalion.ammo_low_markers},
-        )
-    models.Battalion.objects.bulk_update(battalions, ["ammo_low_markers"])
-    roll_records_write(rolls)
+    with _night_dice(operation, "ammo") as dice:
+        for battalion in battalions:
+            rolled[battalion.side_id] += 1
+            run = dice.roll(
+                AMMO_VARIANT,
+                {
+                    "markers": battalion.ammo_low_markers,
+                    "supply_quality": battalion.side.supply_quality,
+                    "situation": battalion.supply_situation,
+                    "stand": battalion.code,
+                },
+                battalion.code,
+            )
+            battalion.ammo_low_markers = run.outcome.left
+            dice.record(
+                run, {"ammo_low_markers": battalion.ammo_low_markers}, battalion.side_id, battalion=battalion
+            )
+        models.Battalion.objects.bulk_update(battalions, ["ammo_low_markers"])
     return _per_side("ammo_markers_rolled", rolled)
 
 
@@ -560,9 +571,8 @@ def _availability_reroll(operation: models.Operation) -> dict[str, Any]:
     key = procedure_key(campaign, CampaignStep.NIGHT_AVAILABILITY_REROLL)
     if key is None:
         return {}
-    rerolled = procedure_run(
-        campaign, key, {}, ("day", operation.day.number, "night", "availability")
-    ).outcome
+    with _night_dice(operation, "availability") as dice:  # a roll the night records nowhere
+        rerolled = dice.roll(key, {}).outcome
     to_reroll = campaign.forces.filter(
         arrival_status=ArrivalStatus.WILL_NOT_ARRIVE, availability__in=[a.value for a in rerolled]
     )
@@ -578,35 +588,64 @@ def _availability_reroll(operation: models.Operation) -> dict[str, Any]:
     return _per_side("forces_to_reroll_availability", counts)
 
 
-STEPS = {
-    "move_fups": _move_fups,
-    "flip_suppressed": _flip_suppressed,
-    "replacements": _replacements,
-    "orders": _orders,
-    "night_command": _night_command,
-    "artillery": _artillery,
-    "carry_over": _carry_over,
-    "ammo": _ammo,
-    "inactive": _inactive,
-    "availability_reroll": _availability_reroll,
+@dataclasses.dataclass(frozen=True)
+class NightStep:
+    """A step of the night: what it does, whether this night plans it, and the counters each
+    side's report shows for it (0 when the step ran but found nothing of the side's)."""
+
+    name: str
+    run: Callable[[models.Operation], dict[str, Any]]
+    planned: Planning = _always
+    # A step that rolls for every battalion or force commits when done, so a crash after it
+    # never rolls again; the quick set-based steps commit with the step after them.
+    commits_alone: bool = False
+    counters: tuple[str, ...] = ()
+
+
+# The night's steps in the order it runs them.
+NIGHT_STEPS = {
+    step.name: step
+    for step in (
+        NightStep("move_fups", _move_fups, _fups_can_move, counters=("fups_moved",)),
+        NightStep("flip_suppressed", _flip_suppressed, counters=("suppressions_flipped",)),
+        NightStep(
+            "replacements",
+            _replacements,
+            commits_alone=True,
+            counters=("replacements_rolled", "replacements_returned", "extra_stands_lost"),
+        ),
+        NightStep("orders", _orders, _orders_queued),
+        NightStep(
+            "night_command", _night_command, _in_profile(CampaignStep.NIGHT_COMMAND), commits_alone=True
+        ),
+        NightStep("artillery", _artillery),
+        NightStep("carry_over", _carry_over),
+        NightStep("ammo", _ammo, _ammo_variant_on, commits_alone=True, counters=("ammo_markers_rolled",)),
+        NightStep("inactive", _inactive, counters=("battalions_set_inactive",)),
+        NightStep(
+            "availability_reroll",
+            _availability_reroll,
+            _in_profile(CampaignStep.NIGHT_AVAILABILITY_REROLL),
+            counters=("forces_to_reroll_availability",),
+        ),
+    )
 }
-SYSTEM_ACTOR = Actor(request_id="night-phase")
 
 
 def night_phase_step(operation: models.Operation, step: str) -> dict[str, Any]:
-    return STEPS[step](operation)
+    return NIGHT_STEPS[step].run(operation)
 
 
-def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
+def night_phase_finish(operation: models.Operation) -> None:
     """Write each side's night report, close the day, notify the members."""
     # The night shows, whole, with this commit.
     campaign = campaign_lock_save(operation.campaign_id, current_segment="", night_version=None)
     day = operation.day
     # Every figure is the side's own: the steps report per side, nothing campaign-wide.
     counters = dict.fromkeys(
-        (counter for step in operation.steps for counter in SIDE_COUNTERS.get(step, ())), 0
+        (counter for step in operation.steps for counter in NIGHT_STEPS[step].counters), 0
     )
-    reports = _night_reports_insert(operation, counters)
+    reports = operation_reports_write(operation, counters)
     day.status = DayStatus.DONE
     day.save(update_fields=["status"])
     models.NightSnapshot.objects.filter(operation=operation).delete()
@@ -619,36 +658,7 @@ def night_phase_finish(operation: models.Operation) -> dict[str, Any]:
         # Every member reads it: what each side learnt stays in its night report.
         after={"day": day.number, "reports": len(reports)},
     )
-    from campaign.tasks import night_reports_mail_task  # the tasks module imports the services
-
-    tasks_send_on_commit(night_reports_mail_task, [operation.pk])  # on the mail queue, not the night's
-    return {}
-
-
-def _night_reports_insert(operation: models.Operation, counters: dict[str, int]) -> list[int]:
-    """Each side's report: its name and day, the counters (0 unless its part of the operation's
-    report says otherwise), its part; in one statement whatever the number of sides, each large
-    part sent once, as JSON (``bulk_create`` would send every body as an element of a text array,
-    escaped character by character). The reports' ids."""
-    reports = connection.ops.quote_name(models.NightReport._meta.db_table)
-    sides = connection.ops.quote_name(models.Side._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {reports} (operation_id, side_id, day_id, body, created_at) "
-            "SELECT %s, side.id, %s, jsonb_build_object('day', %s::integer, 'side', side.name) || %s::jsonb "
-            "|| COALESCE(%s::jsonb -> side.id::text, '{}'::jsonb), %s "
-            f"FROM {sides} AS side WHERE side.campaign_id = %s ORDER BY side.id RETURNING id",
-            [
-                operation.pk,
-                operation.day_id,
-                operation.day.number,
-                orjson.dumps(counters).decode(),
-                orjson.dumps(operation.report.get("sides", {})).decode(),
-                timezone.now(),
-                operation.campaign_id,
-            ],
-        )
-        return [row[0] for row in cursor.fetchall()]
+    tasks_send_on_commit(NIGHT_REPORTS_MAIL_TASK, [operation.pk])  # on the mail queue, not the night's
 
 
 def night_reports_mail(operation_id: int) -> None:
@@ -751,3 +761,13 @@ def night_order_queue(
     campaign_save(campaign)
     event_record(campaign, EventVerb.NIGHT_ORDER_QUEUED, order, f"Night order: {order}", actor)
     return order
+
+
+operation_kind_register(
+    OperationKind.NIGHT_PHASE,
+    OperationProcedure(
+        step=night_phase_step,
+        commits_alone=lambda step: NIGHT_STEPS[step].commits_alone,
+        finish=night_phase_finish,
+    ),
+)

@@ -31,27 +31,30 @@ import contextlib
 import gc
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from campaign import models
 from campaign.choices import EventVerb, OperationKind, OperationStatus
 from campaign.polls import version_publish
-from campaign.services.audit import SYSTEM, event_record
+from campaign.services.audit import SYSTEM, Actor, event_record
 from campaign.services.broker import tasks_send, tasks_send_on_commit
-from campaign.services.errors import NotFoundError
+from campaign.services.errors import ConflictError, NotFoundError
 
 MAX_ATTEMPTS = 5
 UNFINISHED = (OperationStatus.PENDING, OperationStatus.RUNNING)
 logger = logging.getLogger(__name__)
+
+# The task that runs an operation, sent by name: the tasks module imports the services.
+OPERATION_RUN_TASK = "campaign.tasks.operation_run_task"
 
 StepFunction = Callable[[models.Operation, str], dict[str, Any]]
 
@@ -62,30 +65,80 @@ class OperationProcedure:
 
     step: StepFunction
     commits_alone: Callable[[str], bool]  # whether a step's transaction ends with it
-    finish: Callable[[models.Operation], dict[str, Any]]
+    finish: Callable[[models.Operation], None]
 
 
-def _registry() -> dict[str, OperationProcedure]:
-    """Imported late: the kinds' modules import this one."""
-    from campaign.services import arrivals, night
-
-    return {
-        OperationKind.NIGHT_PHASE: OperationProcedure(
-            night.night_phase_step, night.NIGHT_STEPS_COMMITTED_ALONE.__contains__, night.night_phase_finish
-        ),
-        # Each force's arrival rolls commit as they are made.
-        OperationKind.ARRIVALS: OperationProcedure(
-            arrivals.arrivals_step, lambda step: True, arrivals.arrivals_finish
-        ),
-    }
+# Each kind registers itself where it is defined (``operation_kind_register``); the app's
+# ``ready`` imports those modules, so a worker knows every kind before it runs one.
+PROCEDURES: dict[str, OperationProcedure] = {}
 
 
-def operation_send_on_commit(operation: models.Operation) -> None:
-    """Send the operation's task when the starting transaction commits (the sweeper sends it
-    again if the broker is down then)."""
-    from campaign.tasks import operation_run_task  # the tasks module imports the services
+def operation_kind_register(kind: OperationKind, procedure: OperationProcedure) -> None:
+    if kind in PROCEDURES:
+        raise ValueError(f"operation kind {kind!r} registered twice")
+    PROCEDURES[kind] = procedure
 
-    tasks_send_on_commit(operation_run_task, [operation.pk])
+
+def operation_start(
+    campaign: models.Campaign,
+    kind: OperationKind,
+    actor: Actor,
+    *,
+    day: models.CampaignDay,
+    segment: models.DaySegmentRecord | None = None,
+    steps: list[str],
+    started: tuple[EventVerb, str],
+    duplicate: ConflictError,
+) -> models.Operation:
+    """Inside the caller's transaction: create the operation (``duplicate`` refuses a second
+    one of its night or segment), record ``started`` (its verb and message), and send its task
+    when the transaction commits (the sweeper sends it again if the broker is down then)."""
+    try:
+        with transaction.atomic():
+            operation = models.Operation.objects.create(
+                campaign=campaign,
+                kind=kind,
+                day=day,
+                segment=segment,
+                steps=steps,
+                created_by_id=actor.user_id,
+            )
+    except IntegrityError:  # a concurrent start won the race after the caller's checks
+        raise duplicate from None
+    verb, message = started
+    event_record(campaign, verb, operation, message, actor)
+    tasks_send_on_commit(OPERATION_RUN_TASK, [operation.pk])
+    return operation
+
+
+def operation_reports_write(operation: models.Operation, empty_side: Mapping[str, Any]) -> list[int]:
+    """Each side's report: the day (and segment), the side's name, then the side's part of the
+    operation's report over ``empty_side`` (what a side the steps found nothing of reads); the
+    reports' ids. One statement whatever the number of sides, each large part sent once, as
+    JSON (``bulk_create`` would send every body as an element of a text array, escaped
+    character by character)."""
+    heading: dict[str, Any] = {"day": operation.day.number}
+    if operation.segment is not None:
+        heading["segment"] = operation.segment.segment
+    reports = connection.ops.quote_name(models.NightReport._meta.db_table)
+    sides = connection.ops.quote_name(models.Side._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {reports} (operation_id, side_id, day_id, body, created_at) "
+            "SELECT %s, side.id, %s, %s::jsonb || jsonb_build_object('side', side.name) || %s::jsonb "
+            "|| COALESCE(%s::jsonb -> side.id::text, '{}'::jsonb), %s "
+            f"FROM {sides} AS side WHERE side.campaign_id = %s ORDER BY side.id RETURNING id",
+            [
+                operation.pk,
+                operation.day_id,
+                _json(heading),
+                _json(empty_side),
+                _json(operation.report.get("sides", {})),
+                timezone.now(),
+                operation.campaign_id,
+            ],
+        )
+        return [row[0] for row in cursor.fetchall()]
 
 
 def _lease_end(now: datetime | None = None, extra_seconds: float = 0) -> datetime:
@@ -109,10 +162,8 @@ def operations_resend(now: datetime) -> list[int]:
         if not stale:
             return []
         models.Operation.objects.filter(pk__in=stale).update(lease_expires_at=_lease_end(now))
-    from campaign.tasks import operation_run_task
-
     logger.warning("sending stale operations again: %s", ", ".join(map(str, stale)))
-    return tasks_send(operation_run_task, stale)
+    return tasks_send(OPERATION_RUN_TASK, stale)
 
 
 def operation_get(operation_id: int) -> models.Operation:
@@ -305,7 +356,7 @@ def operation_run(operation_id: int) -> models.Operation:
     kind, steps, attempts = counted
     if attempts > MAX_ATTEMPTS:
         return _give_up(operation_id)
-    procedure = _registry()[kind]
+    procedure = PROCEDURES[kind]
     groups = _transactions(steps, procedure.commits_alone)
     parts: dict[str, Any] = {}
     operation: models.Operation | None = None

@@ -58,6 +58,8 @@ from campaign.services.errors import DomainError, NotFoundError
 if TYPE_CHECKING:  # audit records events through this module
     from campaign.services.audit import Actor
 
+# The task that makes one attempt at a delivery, sent by name: the tasks module imports the services.
+WEBHOOK_DELIVER_TASK = "campaign.tasks.webhook_deliver_task"
 URL_SCHEMES = ("http", "https")
 URL_MAX_LENGTH = 500
 SECRET_MIN_LENGTH = 16
@@ -343,16 +345,12 @@ def webhook_deliveries_create(event: models.Event) -> None:
         )
         delivery_ids = [row[0] for row in cursor.fetchall()]
     if delivery_ids:
-        from campaign.tasks import webhook_deliver_task  # the tasks module imports the services
-
-        tasks_send_on_commit(webhook_deliver_task, delivery_ids)
+        tasks_send_on_commit(WEBHOOK_DELIVER_TASK, delivery_ids)
 
 
 def webhook_deliveries_resend(now: datetime) -> list[int]:
     """The sweeper: send again each pending delivery whose next attempt is overdue by more than
     ``WORK_LEASE_SECONDS`` (its task was lost); rows being sent (locked) are skipped."""
-    from campaign.tasks import webhook_deliver_task
-
     deliveries = connection.ops.quote_name(models.WebhookDelivery._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
@@ -368,7 +366,7 @@ def webhook_deliveries_resend(now: datetime) -> list[int]:
             ],
         )
         overdue = [row[0] for row in cursor.fetchall()]
-    return tasks_send(webhook_deliver_task, overdue)
+    return tasks_send(WEBHOOK_DELIVER_TASK, overdue)
 
 
 # Sending --------------------------------------------------------------------
@@ -527,7 +525,5 @@ def webhook_ping(subscription_id: int) -> models.WebhookDelivery:
         "created_at": timezone.now().isoformat(),
     }
     delivery = models.WebhookDelivery.objects.create(subscription=subscription, event=None, payload=payload)
-    from campaign.tasks import webhook_deliver_task  # the tasks module imports the services
-
-    tasks_send_on_commit(webhook_deliver_task, [delivery.pk])
+    tasks_send_on_commit(WEBHOOK_DELIVER_TASK, [delivery.pk])
     return delivery

@@ -96,12 +96,12 @@ REDIS_URL = env("REDIS_URL", "redis://127.0.0.1:6379/0")
 # Redis database: never cache.clear() (it flushes the queues), delete by key.
 CACHES = {
     "default": {
-        "BACKEND": "config.cache.SharedClientRedisCache",
+        "BACKEND": "campaign.cache.SharedClientRedisCache",
         "LOCATION": REDIS_URL,
         # Two services sharing one Redis database keep apart by prefix (the benchmarks do).
         "KEY_PREFIX": env("CACHE_KEY_PREFIX", "campaign-cache"),
         "TIMEOUT": 3600,
-        # Redis down is a miss (config.cache): fail fast, then leave Redis alone for
+        # Redis down is a miss (campaign.cache): fail fast, then leave Redis alone for
         # retry_after seconds, so requests are served from the database meanwhile.
         "OPTIONS": {
             "socket_connect_timeout": float(env("CACHE_REDIS_CONNECT_TIMEOUT", "0.5")),
@@ -116,7 +116,7 @@ CACHES = {
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # The throttle first: it counts each login attempt before the password is hashed (api.throttling).
-AUTHENTICATION_BACKENDS = ["api.throttling.LoginThrottleBackend", "config.auth.ModelBackend"]
+AUTHENTICATION_BACKENDS = ["api.throttling.LoginThrottleBackend", "api.auth_backends.ModelBackend"]
 LOGIN_THROTTLE_RATES = {
     "address": env("LOGIN_THROTTLE_ADDRESS_RATE", "10/minute"),
     "account": env("LOGIN_THROTTLE_ACCOUNT_RATE", "10/minute"),
@@ -137,7 +137,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 # The web app's build (`npm run build` in frontend/): assets under /static/,
-# index.html served by config.frontend. Listed only once built, so an unbuilt
+# index.html served by api.spa. Listed only once built, so an unbuilt
 # tree passes Django's checks.
 FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.is_dir() else []

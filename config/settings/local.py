@@ -1,8 +1,8 @@
 """Developer machine (and `make run` at a club): debug on, a throw-away key, mail to the console."""
 
-from config.network import own_hosts
 from config.settings.base import *  # noqa: F403
 from config.settings.base import env, env_list
+from devstack.network import own_hosts
 
 DEBUG = True
 SECRET_KEY = env("SECRET_KEY", "local-development-key-not-for-production")

@@ -11,9 +11,8 @@ import {
 import { Navigate, useLocation, useOutletContext } from "react-router";
 import type { ReactNode } from "react";
 import { ApiError, api, unwrap, type Schemas } from "./api/client";
+import { queryKeys } from "./api/queryKeys";
 import { ErrorNotice, Loading } from "./components/status";
-
-const SESSION_KEY = ["session"] as const;
 
 /**
  * The app's query client. A 401 from any call means the session ended (it expired, or the
@@ -22,9 +21,9 @@ const SESSION_KEY = ["session"] as const;
  */
 export function createQueryClient(defaultOptions?: DefaultOptions): QueryClient {
   const signedOut = (error: unknown, failed?: readonly unknown[]) => {
-    const isSessionQuery = failed?.[0] === SESSION_KEY[0];
+    const isSessionQuery = failed?.[0] === queryKeys.session[0];
     if (error instanceof ApiError && error.status === 401 && !isSessionQuery) {
-      void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.session });
     }
   };
   const queryClient: QueryClient = new QueryClient({
@@ -36,7 +35,7 @@ export function createQueryClient(defaultOptions?: DefaultOptions): QueryClient 
 }
 
 export function useSession() {
-  return useQuery({ queryKey: SESSION_KEY, queryFn: () => unwrap(api.GET("/api/v1/session/")) });
+  return useQuery({ queryKey: queryKeys.session, queryFn: () => unwrap(api.GET("/api/v1/session/")) });
 }
 
 export function useSignIn() {
@@ -46,7 +45,7 @@ export function useSignIn() {
       unwrap(api.POST("/api/v1/session/", { body: credentials })),
     onSuccess: (session) => {
       queryClient.clear();
-      queryClient.setQueryData(SESSION_KEY, session);
+      queryClient.setQueryData(queryKeys.session, session);
     },
   });
 }

@@ -1,4 +1,4 @@
-"""Night phase: the step sequence and replacements by supply (chart pg. 4).
+"""Night phase: what every night resets, and replacements by supply (chart pg. 4).
 
 Replacements are one d10 per destroyed stand read at or under the cell for the
 battalion's supply situation and the scenario's supply quality (rules notes
@@ -17,54 +17,7 @@ from rules_engine.registry import procedure, table
 from rules_engine.results import RollResult, to_jsonable
 from rules_engine.vocab import SupplyQuality, SupplySituation
 
-NIGHT_RULE = ref("Night Phase")
 REPLACEMENT_RULE = ref("Night Phase, replacements [16.2.3]")
-
-
-class NightStep(enum.Enum):
-    """The night phase in printed order; ``value`` is the step number."""
-
-    MOVE_FUP_TO_C_OPS = 1
-    FLIP_SUPPRESSED = 2
-    REPLACEMENTS = 3
-    WITHDRAWALS = 4
-    FORMATION_CHANGE = 5
-    ATTACH_DETACH = 6
-    REPLENISH_ARTILLERY = 7
-    PROCEED_TO_DAWN = 8
-
-
-class SideOrder(enum.Enum):
-    """Who acts first in a night step."""
-
-    BOTH = "both sides"
-    ATTACKER_FIRST = "attacker first, then defender"
-
-
-@dataclass(frozen=True)
-class NightStepRow:
-    step: NightStep
-    label: str
-    side_order: SideOrder = SideOrder.BOTH
-
-
-NIGHT_STEPS: tuple[NightStepRow, ...] = table(
-    "gb.night_phase_steps",
-    "Night phase steps in order",
-    NIGHT_RULE,
-    (
-        NightStepRow(NightStep.MOVE_FUP_TO_C_OPS, "FUP moves up to C Ops (road clear of enemy)"),
-        NightStepRow(NightStep.FLIP_SUPPRESSED, "flip suppressed stands"),
-        NightStepRow(NightStep.REPLACEMENTS, "roll for replacements"),
-        NightStepRow(
-            NightStep.WITHDRAWALS, "withdraw units or attachments to reserve", SideOrder.ATTACKER_FIRST
-        ),
-        NightStepRow(NightStep.FORMATION_CHANGE, "units on table may change formation"),
-        NightStepRow(NightStep.ATTACH_DETACH, "attach and detach units in reserve", SideOrder.ATTACKER_FIRST),
-        NightStepRow(NightStep.REPLENISH_ARTILLERY, "replenish artillery supply"),
-        NightStepRow(NightStep.PROCEED_TO_DAWN, "proceed to dawn phase"),
-    ),
-)
 
 
 class NightReset(enum.Enum):
@@ -304,28 +257,4 @@ def roll_replacements(inputs: ReplacementInput, dice: DiceSource) -> Replacement
         cell=cell,
         stands=tuple(stands),
         extra_stands_lost=cell.extra_stands_lost if loses_extra else 0,
-    )
-
-
-@dataclass(frozen=True)
-class NightStepsInput:
-    # Airborne without C Ops or FUP on the table cannot withdraw (Airborne Supply 1).
-    airborne_without_c_ops: bool = False
-
-
-@dataclass(frozen=True)
-class NightSequence:
-    steps: tuple[NightStepRow, ...]
-    resets: tuple[NightReset, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"steps": to_jsonable(self.steps), "resets": to_jsonable(self.resets)}
-
-
-@procedure("gb.night_phase_steps", "Night phase sequence", NIGHT_RULE, rolls=False)
-def lookup_night_steps(inputs: NightStepsInput) -> NightSequence:
-    skipped = {NightStep.WITHDRAWALS} if inputs.airborne_without_c_ops else set()
-    return NightSequence(
-        steps=tuple(row for row in NIGHT_STEPS if row.step not in skipped),
-        resets=NIGHT_RESETS,
     )

@@ -54,7 +54,7 @@ from campaign.services.battles import battle_create, battle_report  # noqa: E402
 from campaign.services.days import day_dawn  # noqa: E402
 from campaign.services.night import night_phase_start  # noqa: E402
 from campaign.services.operations import operation_run  # noqa: E402
-from config.devstack import BIN, STOP_SIGNALS, free_port, port_open, start_group, stop_groups  # noqa: E402
+from devstack.launcher import BIN, STOP_SIGNALS, free_port, port_open, start_group, stop_groups  # noqa: E402
 from tests.campaign.factories import campaign_with_sides  # noqa: E402
 from tests.conftest import worker_database_url  # noqa: E402
 

@@ -40,7 +40,7 @@ def own_services(label: str) -> Iterator[str]:
     from django.core.management import call_command
     from django.db import connection, connections
 
-    from config.devstack import cleaning_up, raise_on_stop_signals
+    from devstack.launcher import cleaning_up, raise_on_stop_signals
 
     raise_on_stop_signals()
     name = database_name(connection.settings_dict["NAME"], label)

@@ -54,7 +54,7 @@ from campaign.services.api_keys import api_key_create  # noqa: E402
 from campaign.services.audit import Actor  # noqa: E402
 from campaign.services.night import night_phase_start  # noqa: E402
 from config.celery_app import app  # noqa: E402
-from config.devstack import BIN, ROOT, start_group, stop_groups  # noqa: E402
+from devstack.launcher import BIN, ROOT, start_group, stop_groups  # noqa: E402
 from tests.benchmarks.force_status import GUNICORN_WORKERS, _default_signals, gunicorn  # noqa: E402
 from tests.campaign.night_setup import campaign_after_day_one  # noqa: E402
 from tests.conftest import worker_database_url  # noqa: E402

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from django.core import mail
 from django.db import connection
@@ -291,7 +293,11 @@ def test_a_run_stopped_after_the_first_commit_resumes_with_the_rest_and_one_repo
         raise RuntimeError("worker died")
 
     with monkeypatch.context() as patched:
-        patched.setitem(night.STEPS, "artillery", worker_dies)
+        patched.setitem(
+            night.NIGHT_STEPS,
+            "artillery",
+            dataclasses.replace(night.NIGHT_STEPS["artillery"], run=worker_dies),
+        )
         with pytest.raises(RuntimeError):
             operation_run(operation.pk)
     operation.refresh_from_db()

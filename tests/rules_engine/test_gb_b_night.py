@@ -11,13 +11,9 @@ from hypothesis import strategies as st
 from rules_engine.dice import DiceKind, ScriptedDice, SeededDice
 from rules_engine.great_battles.common import Quality
 from rules_engine.great_battles.night import (
-    NightReset,
-    NightStep,
-    NightStepsInput,
     ReplacementInput,
     StandFate,
     SupplySituationInput,
-    lookup_night_steps,
     lookup_supply_situation,
     replacement_cell,
     roll_replacements,
@@ -156,19 +152,6 @@ def test_line_reads_for_the_umpire():
     line = roll_replacements(inputs, ScriptedDice([2])).roll_results()[0].line()
     assert line.startswith("Replacement, A1 stand 1: d10 2 ≤ 2")
     assert "replaced" in line
-
-
-def test_night_steps_in_printed_order():
-    sequence = lookup_night_steps(NightStepsInput())
-    assert [row.step.value for row in sequence.steps] == [1, 2, 3, 4, 5, 6, 7, 8]
-    assert sequence.steps[2].step is NightStep.REPLACEMENTS
-    assert NightReset.ALL_BATTALIONS_INACTIVE in sequence.resets
-
-
-def test_airborne_without_c_ops_cannot_withdraw():
-    steps = [row.step for row in lookup_night_steps(NightStepsInput(True)).steps]
-    assert NightStep.WITHDRAWALS not in steps
-    assert len(steps) == 7
 
 
 @pytest.mark.parametrize(

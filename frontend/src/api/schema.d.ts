@@ -1020,6 +1020,33 @@ export interface components {
          * @enum {string}
          */
         AirCoverPriorityEnum: "Top" | "High" | "Modest" | "Lowest";
+        /** @description A side's part of an arrival roll: its forces that rolled in the segment. */
+        ArrivalReportBody: {
+            day: number;
+            segment: string;
+            /** @description the side's name */
+            side: string;
+            /** @description none when no force of the side rolled */
+            arrivals: components["schemas"]["ArrivalReportEntry"][];
+        };
+        /** @description A force's arrival rolls in a segment (``campaign.services.arrivals``). */
+        ArrivalReportEntry: {
+            /** @description the force's name */
+            force: string;
+            arrival_status: components["schemas"]["ArrivalStatusEnum"];
+            arrival_status_label?: string;
+            /** @description where it enters, as the scenario or its side chose */
+            zone?: string;
+            /** @description the deployment chart's zone, once it arrived */
+            deployment_zone?: string;
+            arrival_attempts?: number;
+            /** @description a Malta-style reserve: turns it still waits */
+            turns_left?: number | null;
+            /** @description a Malta-style reserve: the turn it enters on */
+            enters_on_turn?: number | null;
+            /** @description each roll, as the umpire reads it */
+            lines: string[];
+        };
         /**
          * @description * `on_table` - On table
          *     * `in_reserve` - In reserve
@@ -1593,9 +1620,63 @@ export interface components {
             readonly title: string;
             side: number;
             readonly day: number;
-            body: unknown;
+            readonly body: components["schemas"]["ReportBody"];
             /** Format: date-time */
             readonly created_at: string;
+        };
+        /** @description A battalion's replacement rolls in its side's night report. */
+        NightReportBattalion: {
+            code: string;
+            /** @description the outcome in words */
+            text: string;
+            /** @description each roll, as the umpire reads it */
+            lines: string[];
+        };
+        /**
+         * @description A side's part of a night phase (``campaign.services.night``): its own figures, each step's
+         *     present when the night ran that step (0 when the step found nothing of the side's).
+         */
+        NightReportBody: {
+            day: number;
+            /** @description the side's name */
+            side: string;
+            /** @description FUPs moved up to their COPs */
+            fups_moved?: number;
+            /** @description suppressed stands back in order */
+            suppressions_flipped?: number;
+            /** @description replacement rolls made */
+            replacements_rolled?: number;
+            /** @description destroyed stands returned */
+            replacements_returned?: number;
+            /** @description stands isolated battalions lost besides */
+            extra_stands_lost?: number;
+            battalions?: components["schemas"]["NightReportBattalion"][];
+            /** @description battalions sent to reserve: withdrawn, or wiped out tonight */
+            moved_to_reserve?: string[];
+            /** @description Panzer Korps night command rolls, one line a force */
+            command_rolls?: string[];
+            /** @description forces removed in the night: their command roll failed */
+            forces_removed?: string[];
+            /** @description barrage rounds before the night */
+            barrage_rounds_before?: number;
+            /** @description barrage rounds the night added */
+            barrage_rounds_replenished?: number;
+            /** @description barrage rounds after the night */
+            barrage_rounds_after?: number;
+            /** @description barrage templates available again */
+            templates_returned?: number;
+            /** @description activation points before the night */
+            activation_points_before?: number;
+            /** @description activation points carried to the next day */
+            activation_points_carried?: number;
+            /** @description activation points lost in the carry-over */
+            activation_points_lost?: number;
+            /** @description battalions rolled for their low-ammunition markers */
+            ammo_markers_rolled?: number;
+            /** @description battalions set inactive */
+            battalions_set_inactive?: number;
+            /** @description forces to roll for availability again */
+            forces_to_reroll_availability?: number;
         };
         /** @enum {unknown} */
         NullEnum: null;
@@ -1967,6 +2048,7 @@ export interface components {
             /** @default  */
             zone: string;
         };
+        ReportBody: components["schemas"]["NightReportBody"] | components["schemas"]["ArrivalReportBody"];
         ReportedBattalionInputRequest: {
             code: string;
             /** @description stand labels */

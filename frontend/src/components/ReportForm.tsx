@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError, api, idempotencyKey, unwrap, type Schemas } from "../api/client";
-import { FieldErrors } from "../pages/SignIn";
+import { queryKeys } from "../api/queryKeys";
+import { FieldErrors, fieldErrorsOf } from "./FieldErrors";
 
 type Fate = "" | "suppressed" | "destroyed";
 
@@ -75,14 +76,14 @@ export function ReportForm({
       ),
     onSuccess: (reported) => {
       setKey(idempotencyKey());
-      queryClient.setQueryData(["battle", slug, battle.id], reported);
-      void queryClient.invalidateQueries({ queryKey: ["battles", slug] });
-      void queryClient.invalidateQueries({ queryKey: ["campaign", slug] });
-      void queryClient.invalidateQueries({ queryKey: ["oob", slug] });
+      queryClient.setQueryData(queryKeys.battle(slug, battle.id), reported);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.battles(slug) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.campaign(slug) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.oob(slug) });
       onReported?.(reported);
     },
   });
-  const fields = report.error instanceof ApiError ? report.error.body.fields : {};
+  const fields = fieldErrorsOf(report.error);
   const shown = new Set<string>();
   const errorsFor = (path: string): string[] => {
     shown.add(path);

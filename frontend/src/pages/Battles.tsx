@@ -1,17 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
 import { api, unwrap, type Schemas } from "../api/client";
+import { queryKeys } from "../api/queryKeys";
 import { asRecord, type BattleReport } from "../api/types";
 import { ReportForm } from "../components/ReportForm";
 import { Masked, QueryView } from "../components/status";
+import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
-import { sideName } from "./Dashboard";
 
 type Battle = Schemas["Battle"];
 
 function useBattles(slug: string) {
   return useQuery({
-    queryKey: ["battles", slug],
+    queryKey: queryKeys.battles(slug),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/battles/", {
@@ -145,7 +146,7 @@ export function BattleDetailPage() {
   const battleId = Number(useParams().battleId);
   const battles = useBattles(campaign.slug);
   const battle = useQuery({
-    queryKey: ["battle", campaign.slug, battleId],
+    queryKey: queryKeys.battle(campaign.slug, battleId),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/battles/{id}/", {
@@ -154,7 +155,7 @@ export function BattleDetailPage() {
       ),
   });
   const oob = useQuery({
-    queryKey: ["oob", campaign.slug],
+    queryKey: queryKeys.oob(campaign.slug),
     queryFn: () =>
       unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/oob/", { params: { path: { campaign_slug: campaign.slug } } })),
     enabled: isUmpire,

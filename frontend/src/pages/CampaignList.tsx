@@ -1,11 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { api, unwrap } from "../api/client";
+import { queryKeys } from "../api/queryKeys";
 import { QueryView } from "../components/status";
 
 export function CampaignListPage() {
   const campaigns = useQuery({
-    queryKey: ["campaigns"],
+    queryKey: queryKeys.campaigns,
     queryFn: () => unwrap(api.GET("/api/v1/campaigns/", { params: { query: { page_size: 100 } } })),
   });
   return (

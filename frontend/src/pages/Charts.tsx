@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { api, unwrap, type Schemas } from "../api/client";
+import { queryKeys } from "../api/queryKeys";
 import { Masked, QueryView } from "../components/status";
 import { useCampaign } from "../session";
 
@@ -144,7 +145,7 @@ function StatisticsTable({ stats }: { stats: Statistics }) {
 export function ChartsPage() {
   const { campaign } = useCampaign();
   const statistics = useQuery({
-    queryKey: ["statistics", campaign.slug],
+    queryKey: queryKeys.statistics(campaign.slug),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/statistics/", {

@@ -1,17 +1,15 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { cursorOf } from "../api/cursor";
+import { queryKeys } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
 import { ErrorNotice, Masked, QueryView } from "../components/status";
+import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
-
-export function sideName(campaign: Schemas["Campaign"], sideId: number | null | undefined): string {
-  return campaign.sides.find((side) => side.id === sideId)?.name ?? (sideId == null ? "—" : `side ${sideId}`);
-}
 
 function Timeline({ slug }: { slug: string }) {
   const events = useInfiniteQuery({
-    queryKey: ["events", slug],
+    queryKey: queryKeys.events(slug),
     queryFn: ({ pageParam }) =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/events/", {
@@ -65,8 +63,8 @@ export function DayControls({ campaign }: { campaign: Schemas["Campaign"] }) {
   const path = { campaign_slug: campaign.slug };
   const header = () => ({ "Idempotency-Key": idempotencyKey() });
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ["campaign", campaign.slug] });
-    void queryClient.invalidateQueries({ queryKey: ["events", campaign.slug] });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.campaign(campaign.slug) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.events(campaign.slug) });
   };
   const start = useMutation({
     mutationFn: () =>

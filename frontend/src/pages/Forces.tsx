@@ -1,9 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, unwrap, type Schemas } from "../api/client";
+import { queryKeys } from "../api/queryKeys";
 import { Masked, QueryView, StatusIcon } from "../components/status";
+import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
-import { sideName } from "./Dashboard";
 
 type Stand = Schemas["Stand"];
 
@@ -71,7 +72,7 @@ export function BattalionNode({ battalion }: { battalion: Schemas["BattalionTree
 
 function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) {
   const status = useQuery({
-    queryKey: ["force-status", slug, forceId],
+    queryKey: queryKeys.forceStatus(slug, forceId),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/forces/{id}/status/", {
@@ -172,7 +173,7 @@ function ForceNode({ force, campaign }: { force: Schemas["ForceTree"]; campaign:
 export function ForcesPage() {
   const { campaign } = useCampaign();
   const oob = useQuery({
-    queryKey: ["oob", campaign.slug],
+    queryKey: queryKeys.oob(campaign.slug),
     queryFn: () =>
       unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/oob/", { params: { path: { campaign_slug: campaign.slug } } })),
   });

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
-import type { ArrivalReportBody, ArrivalReportEntry, NightReportBody } from "../api/types";
+import { queryKeys } from "../api/queryKeys";
 import { ErrorNotice, QueryView, ProgressBar } from "../components/status";
+import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
-import { sideName } from "./Dashboard";
 
 type Operation = Schemas["Operation"];
 const RUNNING: ReadonlySet<Operation["status"]> = new Set(["pending", "running"]);
@@ -28,9 +28,12 @@ export function OperationProgress({ operation }: { operation: Operation }) {
 }
 
 type Report = Schemas["NightReport"];
+type NightReportBody = Schemas["NightReportBody"];
+type ArrivalReportBody = Schemas["ArrivalReportBody"];
+type ArrivalReportEntry = Schemas["ArrivalReportEntry"];
 
 /** A side's night counters, shown when the night ran their step (the report holds them then). */
-const NIGHT_COUNTERS: ReadonlyArray<[keyof NightReportBody & string, string]> = [
+const NIGHT_COUNTERS: ReadonlyArray<[keyof NightReportBody, string]> = [
   ["suppressions_flipped", "Suppressed stands back in order"],
   ["battalions_set_inactive", "Battalions set inactive"],
   ["fups_moved", "FUPs moved up to their COPs"],
@@ -39,7 +42,8 @@ const NIGHT_COUNTERS: ReadonlyArray<[keyof NightReportBody & string, string]> = 
 ];
 
 function NightReportCard({ report, side }: { report: Report; side: string }) {
-  const body = (report.body ?? {}) as NightReportBody;
+  // The report's kind says which body it carries (ReportCard chose this card by it).
+  const body = report.body as NightReportBody;
   return (
     <article className="card night-report" aria-label={`Night report of ${side}, day ${report.day}`}>
       <h3>
@@ -106,7 +110,7 @@ function arrivalOutcome(entry: ArrivalReportEntry): string {
 }
 
 function ArrivalReportCard({ report, side }: { report: Report; side: string }) {
-  const arrivals = ((report.body ?? {}) as ArrivalReportBody).arrivals ?? [];
+  const { arrivals } = report.body as ArrivalReportBody;
   return (
     <article className="card arrival-report" aria-label={`Arrival report of ${side}, ${report.title}`}>
       <h3>
@@ -147,7 +151,7 @@ export function ReportCard({ report, side }: { report: Report; side: string }) {
 export function ArrivalReports({ campaign }: { campaign: Schemas["Campaign"] }) {
   const day = campaign.current_day;
   const reports = useQuery({
-    queryKey: ["night-reports", campaign.slug, "arrivals", day],
+    queryKey: queryKeys.arrivalReports(campaign.slug, day),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/night-reports/", {
@@ -183,7 +187,7 @@ export function NightPage() {
   const path = { campaign_slug: slug };
 
   const operations = useQuery({
-    queryKey: ["operations", slug],
+    queryKey: queryKeys.operations(slug),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/operations/", {
@@ -193,7 +197,7 @@ export function NightPage() {
   });
   const latest = operations.data?.results[0];
   const live = useQuery({
-    queryKey: ["operation", slug, latest?.id],
+    queryKey: queryKeys.operation(slug, latest?.id),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/operations/{id}/", {
@@ -207,7 +211,7 @@ export function NightPage() {
   const operation = live.data;
   const finished = operation?.status === "done";
   const reports = useQuery({
-    queryKey: ["night-reports", slug, operation?.id, finished],
+    queryKey: queryKeys.nightReports(slug, operation?.id, finished),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/night-reports/", {
@@ -225,9 +229,9 @@ export function NightPage() {
         }),
       ),
     onSuccess: (started) => {
-      queryClient.setQueryData(["operations", slug], { count: 1, results: [started] });
-      queryClient.setQueryData(["operation", slug, started.id], started);
-      void queryClient.invalidateQueries({ queryKey: ["campaign", slug] });
+      queryClient.setQueryData(queryKeys.operations(slug), { count: 1, results: [started] });
+      queryClient.setQueryData(queryKeys.operation(slug, started.id), started);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.campaign(slug) });
     },
   });
 

@@ -2,14 +2,13 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { api, unwrap, type Schemas } from "../api/client";
-import type { operations } from "../api/schema";
 import { cursorOf } from "../api/cursor";
+import { queryKeys, type RollQuery } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
 import { RollCard } from "../components/RollCard";
 import { QueryView } from "../components/status";
 import { useCampaign } from "../session";
 
-type RollQuery = operations["campaigns_rolls_list"]["parameters"]["query"];
 type Segment = Schemas["DaySegmentEnum"];
 
 const FILTERS = ["day", "segment", "battle", "force", "procedure"] as const;
@@ -18,7 +17,7 @@ type Filter = (typeof FILTERS)[number];
 /** The segments the campaign has played, in playing order, with the API's labels. */
 function useSegments(slug: string): [Segment, string][] {
   const days = useQuery({
-    queryKey: ["days", slug],
+    queryKey: queryKeys.days(slug),
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/days/", {
@@ -52,7 +51,7 @@ export function RollsPage() {
   const query = toQuery(params);
   const segments = useSegments(campaign.slug);
   const rolls = useInfiniteQuery({
-    queryKey: ["rolls", campaign.slug, query],
+    queryKey: queryKeys.rolls(campaign.slug, query),
     queryFn: ({ pageParam }) =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/rolls/", {

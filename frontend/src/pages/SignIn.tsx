@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
-import { ApiError } from "../api/client";
+import { FieldErrors, fieldErrorsOf } from "../components/FieldErrors";
 import { ErrorNotice, Loading } from "../components/status";
 import { useSession, useSignIn } from "../session";
 
@@ -20,8 +20,7 @@ export function SignInPage() {
     event.preventDefault();
     signIn.mutate({ username, password }, { onSuccess: () => navigate(from, { replace: true }) });
   };
-  const fieldError = (name: string) =>
-    signIn.error instanceof ApiError ? (signIn.error.body.fields[name] ?? []) : [];
+  const fields = fieldErrorsOf(signIn.error);
 
   return (
     <form className="signin card" onSubmit={submit} noValidate>
@@ -35,7 +34,7 @@ export function SignInPage() {
         onChange={(e) => setUsername(e.target.value)}
         aria-describedby="username-errors"
       />
-      <FieldErrors id="username-errors" messages={fieldError("username")} />
+      <FieldErrors id="username-errors" messages={fields.username ?? []} />
       <label htmlFor="password">Password</label>
       <input
         id="password"
@@ -45,21 +44,13 @@ export function SignInPage() {
         onChange={(e) => setPassword(e.target.value)}
         aria-describedby="password-errors"
       />
-      <FieldErrors id="password-errors" messages={fieldError("password")} />
+      <FieldErrors id="password-errors" messages={fields.password ?? []} />
       <button type="submit" disabled={signIn.isPending}>
         {signIn.isPending ? "Signing in…" : "Sign in"}
       </button>
-      {signIn.error && !(signIn.error instanceof ApiError && Object.keys(signIn.error.body.fields).length) ? (
+      {signIn.error && !Object.keys(fields).length ? (
         <ErrorNotice error={signIn.error} />
       ) : null}
     </form>
-  );
-}
-
-export function FieldErrors({ id, messages }: { id: string; messages: readonly string[] }) {
-  return (
-    <span id={id} className="field-errors" role={messages.length ? "alert" : undefined}>
-      {messages.join(" ")}
-    </span>
   );
 }

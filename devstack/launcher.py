@@ -1,10 +1,10 @@
 """Run the service, or the tests, on real PostgreSQL and Redis with no setup.
 
-``python -m config.devstack run``  — web server, Celery worker and beat, with
+``python -m devstack run``  — web server, Celery worker and beat, with
 the demo campaign loaded; Ctrl-C stops everything.
-``python -m config.devstack test [pytest args]`` — every test.
-``python -m config.devstack bench`` — the benchmarks (JSON on stdout).
-``python -m config.devstack bench-scale [options]`` — the scale benchmark (``--help``).
+``python -m devstack test [pytest args]`` — every test.
+``python -m devstack bench`` — the benchmarks (JSON on stdout).
+``python -m devstack bench-scale [options]`` — the scale benchmark (``--help``).
 
 Services are taken from ``DATABASE_URL``/``REDIS_URL`` when set.  Otherwise
 ``test`` uses the machine's PostgreSQL/Redis on 127.0.0.1 when they answer, and
@@ -33,9 +33,9 @@ from pathlib import Path
 from types import FrameType
 from urllib.parse import quote
 
-from config import frontend_build
-from config.network import lan_addresses
 from config.queues import queue_names
+from devstack import frontend_build
+from devstack.network import lan_addresses
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("DEVSTACK_DATA_DIR") or ROOT / ".data")
@@ -359,7 +359,3 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     return commands[argv[0]]()
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,6 @@
 """Build, test and client generation of the web app in ``frontend/``, for the devstack and make.
 
-``python -m config.frontend_build client`` regenerates ``frontend/openapi.json``
+``python -m devstack.frontend_build client`` regenerates ``frontend/openapi.json``
 (drf-spectacular, test settings) and ``frontend/src/api/schema.d.ts``
 (openapi-typescript) from it. Imports no Django: it runs before settings exist.
 """
