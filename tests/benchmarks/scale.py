@@ -218,9 +218,12 @@ def workers(count: int) -> Iterator[list[int]]:
         stop_groups(started, grace=WORKER_STOP_SECONDS)
 
 
-def _poll(port: int, targets: list[tuple[str, str]], rate: float, stop: Any, results: Any) -> None:
+def _poll(
+    port: int, targets: list[tuple[str, str]], rate: float, ready: Any, stop: Any, results: Any
+) -> None:
     """Open loop: request ``n`` is due at start + n / rate and its delay counts from then."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    ready.put(os.getpid())
     etags: dict[str, str] = {}
     polls: list[tuple[float, float, int]] = []  # (when due, delay, status)
     start = time.monotonic()
@@ -262,19 +265,22 @@ def http_warm_up(port: int, built: list[dict[str, Any]], rounds: int) -> None:
 @contextmanager
 def pollers(port: int, built: list[dict[str, Any]], count: int, rate: float) -> Iterator[list[Any]]:
     """``count`` poller processes, each over every campaign's status in turn; on the way out,
-    every poll they made."""
-    context = multiprocessing.get_context("fork")
-    stop, results = context.Event(), context.Queue()
+    every poll they made. Spawned, not forked: a fork would inherit this process's broker
+    connection, which Celery's after-fork cleanup then closes from the child."""
+    context = multiprocessing.get_context("spawn")
+    ready, stop, results = context.Queue(), context.Event(), context.Queue()
     targets = [(campaign["url"], campaign["key"]) for campaign in built]
     connections.close_all()
     processes = [
         context.Process(
-            target=_poll, args=(port, targets[n:] + targets[:n], rate, stop, results), daemon=True
+            target=_poll, args=(port, targets[n:] + targets[:n], rate, ready, stop, results), daemon=True
         )
         for n in range(count)
     ]
     for process in processes:
         process.start()
+    for _ in processes:
+        ready.get(timeout=120)  # every poller polling before the idle figures start
     polls: list[Any] = []
     try:
         yield polls
