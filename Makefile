@@ -22,7 +22,7 @@ test: .venv/.synced
 	@$(PY) -m devstack test $(ARGS)
 
 bench: .venv/.synced
-	@$(PY) -m devstack bench
+	@$(PY) -m devstack bench $(ARGS)
 
 # A burst of nights on several workers while clients poll (sizes: make bench-scale ARGS=--help).
 bench-scale: .venv/.synced

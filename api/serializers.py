@@ -45,7 +45,9 @@ from campaign.selectors import (
     night_before,
     night_in_progress,
 )
-from rules_engine.results import RuleRef
+from rules_engine.dice import DiceRoll
+from rules_engine.presenters import RollOutput, describe_rule
+from rules_engine.results import Applies, Comparison, Modifier
 from rules_engine.vocab import SupplySituation, Weather
 
 STAND_TYPE_LABELS = labels_of(StandType.choices)
@@ -542,7 +544,7 @@ def _roll_lines() -> serializers.ListField:
     return serializers.ListField(child=serializers.CharField(), help_text="each roll, as the umpire reads it")
 
 
-class NightReportBattalionSerializer(serializers.Serializer[dict[str, Any]]):
+class NightReportBattalionSerializer(LabelledSerializer[dict[str, Any]]):
     """A battalion's replacement rolls in its side's night report."""
 
     code = serializers.CharField()
@@ -550,7 +552,7 @@ class NightReportBattalionSerializer(serializers.Serializer[dict[str, Any]]):
     lines = _roll_lines()
 
 
-class ReportBodySerializer(serializers.Serializer[dict[str, Any]]):
+class ReportBodySerializer(LabelledSerializer[dict[str, Any]]):
     """A side's part of an operation's report, as its kind writes it (``api.schema`` closes its
     schema to these keys, so a body matches its own kind's only)."""
 
@@ -588,12 +590,11 @@ class _ReserveTurnField(serializers.IntegerField):
     (``allow_null`` would read an absent one as null)."""
 
 
-class ArrivalReportEntrySerializer(serializers.Serializer[dict[str, Any]]):
+class ArrivalReportEntrySerializer(LabelledSerializer[dict[str, Any]]):
     """A force's arrival rolls in a segment (``campaign.services.arrivals``)."""
 
     force = serializers.CharField(help_text="the force's name")
     arrival_status = serializers.ChoiceField(choices=ArrivalStatus.choices)
-    arrival_status_label = serializers.CharField(required=False)
     zone = serializers.CharField(
         required=False, help_text="where it enters, as the scenario or its side chose"
     )
@@ -649,15 +650,80 @@ class NightReportSerializer(LabelledModelSerializer[models.NightReport]):
         return body
 
 
+class RuleReferenceSerializer(LabelledSerializer[Mapping[str, Any]]):
+    system = serializers.CharField()
+    seed_file = serializers.CharField()
+    section = serializers.CharField()
+    source_title = serializers.CharField(
+        help_text='the seed file as people name it: "Great Battles of WWII charts"'
+    )
+    text = serializers.CharField(help_text='what people read: "Great Battles of WWII charts, Night Phase"')
+
+
+class RollDieSerializer(LabelledSerializer[DiceRoll]):
+    """One throw: the dice, the faces as thrown, and the total the rules read."""
+
+    dice = serializers.CharField(source="kind.value", help_text='as people write them: "d10", "2d6", "½d6"')
+    faces = serializers.ListField(child=serializers.IntegerField(), help_text="as thrown")
+    total = serializers.IntegerField(help_text="what the rules read from the faces (a ½d6 of 5 reads 3)")
+
+
+class RollModifierSerializer(LabelledSerializer[Modifier]):
+    """A modifier: on the dice total (a DRM) or on the score needed."""
+
+    name = serializers.CharField()
+    value = serializers.IntegerField()
+    applies_to = serializers.ChoiceField(
+        source="applies_to.value",
+        choices=enum_choices(Applies),
+        help_text="whether it changes the dice total or the score needed",
+    )
+
+
+class RollOutputSerializer(LabelledSerializer[RollOutput]):
+    """One roll as shown (``rules_engine.presenters.RollOutput``): dice and faces, modifiers,
+    score against threshold or the table cell, the outcome and the rule."""
+
+    procedure = serializers.CharField(help_text="the procedure that read it")
+    title = serializers.CharField()
+    subject = serializers.CharField(help_text="whose roll, or what for; may be blank")
+    rule = serializers.SerializerMethodField()
+    dice = RollDieSerializer(many=True)
+    natural = serializers.IntegerField(help_text="the dice total")
+    modifiers = RollModifierSerializer(many=True)
+    score = serializers.IntegerField(help_text="the dice total with the modifiers on the roll")
+    threshold_base = serializers.IntegerField(allow_null=True, help_text="the number printed")
+    threshold = serializers.IntegerField(
+        allow_null=True, help_text="the number needed, with the modifiers on the threshold"
+    )
+    comparison = serializers.ChoiceField(
+        source="comparison.value",
+        choices=enum_choices(Comparison),
+        allow_null=True,
+        help_text="how the score is read against the threshold",
+    )
+    cell = serializers.CharField(allow_null=True, help_text="the table row or column read")
+    outcome = serializers.JSONField(help_text="the outcome for machines")
+    outcome_text = serializers.CharField(help_text="the outcome as people read it")
+    line = serializers.CharField(help_text="the whole roll in one line")
+
+    @extend_schema_field(RuleReferenceSerializer)
+    def get_rule(self, output: RollOutput) -> dict[str, str]:
+        return describe_rule(output.rule)
+
+
 class RollSerializer(LabelledModelSerializer[models.RollRecord]):
     day = serializers.IntegerField(source="day.number", read_only=True, allow_null=True)
     segment = serializers.ChoiceField(
         source="segment.segment", choices=DAY_SEGMENT_CHOICES, read_only=True, allow_null=True
     )
     battalion = serializers.CharField(source="battalion.code", read_only=True, allow_null=True)
+    output = RollOutputSerializer(
+        read_only=True, allow_null=True, help_text="the roll as shown; null for an umpire's override"
+    )
     rule = serializers.SerializerMethodField(
         help_text='the rule the roll was read under, as people name it: "Great Battles of WWII charts, '
-        'Night Phase" (result.rule keeps system, seed_file and section)'
+        'Night Phase" (output.rule has it in full)'
     )
     actor = serializers.CharField(source="actor.get_username", read_only=True, allow_null=True)
 
@@ -674,6 +740,7 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
             "stream",
             "inputs",
             "result",
+            "output",
             "rule",
             "line",
             "changes",
@@ -687,8 +754,7 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_rule(self, roll: models.RollRecord) -> str | None:
-        rule = roll.result.get("rule") if isinstance(roll.result, dict) else None
-        return RuleRef.from_dict(rule).text() if rule else None
+        return roll.output.rule.text() if roll.output else None
 
 
 class EventSerializer(LabelledModelSerializer[models.Event]):
@@ -719,16 +785,6 @@ class EquipmentSerializer(LabelledModelSerializer[models.Equipment]):
     class Meta:
         model = models.Equipment
         fields = ["id", "key", "nation", "name", "category", "year_from", "year_to", "data", "source"]
-
-
-class RuleReferenceSerializer(LabelledSerializer[Mapping[str, Any]]):
-    system = serializers.CharField()
-    seed_file = serializers.CharField()
-    section = serializers.CharField()
-    source_title = serializers.CharField(
-        help_text='the seed file as people name it: "Great Battles of WWII charts"'
-    )
-    text = serializers.CharField(help_text='what people read: "Great Battles of WWII charts, Night Phase"')
 
 
 class RuleInputSerializer(LabelledSerializer[Mapping[str, Any]]):

@@ -47,8 +47,8 @@ from campaign.services.webhooks import (
     webhook_update,
     webhook_validate,
 )
+from rules_engine.presenters import die_text
 from rules_engine.profiles import PROFILES
-from rules_engine.results import RuleRef
 
 _M = TypeVar("_M", bound=Model)
 
@@ -727,15 +727,6 @@ class NightOrderAdmin(ReadOnlyAdmin[models.NightOrder]):
 # The audit trail ------------------------------------------------------------
 
 
-def _result(record: models.RollRecord) -> dict[str, Any]:
-    return record.result if isinstance(record.result, dict) else {}
-
-
-def _dice_text(roll: Mapping[str, Any]) -> str:
-    faces = "+".join(str(face) for face in roll.get("faces", []))
-    return f"{roll.get('dice')} [{faces}] = {roll.get('total')}"
-
-
 @admin.register(models.RollRecord)
 class RollRecordAdmin(ReadOnlyAdmin[models.RollRecord]):
     list_display = ("id", "created_at", "campaign", "day", "procedure", "line", "actor")
@@ -781,32 +772,33 @@ class RollRecordAdmin(ReadOnlyAdmin[models.RollRecord]):
 
     @admin.display(description="dice")
     def dice(self, record: models.RollRecord) -> str:
-        rolls = _result(record).get("rolls") or []
-        return ", ".join(_dice_text(roll) for roll in rolls) or EMPTY
+        output = record.output
+        return ", ".join(die_text(thrown) for thrown in output.dice) if output and output.dice else EMPTY
 
     @admin.display(description="modifiers")
     def modifiers(self, record: models.RollRecord) -> str:
-        mods = _result(record).get("modifiers") or []
-        return "; ".join(f"{m['value']:+d} {m['name']} (on the {m['applies_to']})" for m in mods) or EMPTY
+        output = record.output
+        if not output or not output.modifiers:
+            return EMPTY
+        return "; ".join(f"{m.text()} (on the {m.applies_to.value})" for m in output.modifiers)
 
     @admin.display(description="score")
     def score(self, record: models.RollRecord) -> str:
-        result = _result(record)
-        if "score" not in result:
+        output = record.output
+        if output is None:
             return EMPTY
-        text = f"{result['score']} (natural {result.get('natural')})"
-        if result.get("comparison") and result.get("threshold") is not None:
-            text += f" {result['comparison']} {result['threshold']} (base {result.get('threshold_base')})"
-        return text + (f" [{result['cell']}]" if result.get("cell") else "")
+        text = f"{output.score} (natural {output.natural})"
+        if output.comparison and output.threshold is not None:
+            text += f" {output.comparison.value} {output.threshold} (base {output.threshold_base})"
+        return text + (f" [{output.cell}]" if output.cell else "")
 
     @admin.display(description="outcome")
     def outcome(self, record: models.RollRecord) -> str:
-        return str(_result(record).get("outcome_text") or EMPTY)
+        return (record.output.outcome_text if record.output else "") or EMPTY
 
     @admin.display(description="rule")
     def rule(self, record: models.RollRecord) -> str:
-        ref = _result(record).get("rule") or {}
-        return RuleRef.from_dict(ref).text() if ref else EMPTY
+        return record.output.rule.text() if record.output else EMPTY
 
     @admin.display(description="replay from the seed")
     def replay(self, record: models.RollRecord) -> str:

@@ -8,6 +8,7 @@ whole rules-engine result) and events (who did what, before and after).
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import ClassVar
 
 from django.conf import settings
@@ -17,6 +18,7 @@ from django.utils import timezone
 
 from campaign import choices
 from rules_engine.nineteen43.common import AirCoverPriority, BattleType, CommandSystem, Training
+from rules_engine.presenters import RollOutput
 from rules_engine.vocab import DaySegment as Segment
 from rules_engine.vocab import Front, LeaderRating, Nation, Season, SupplyQuality, SupplySituation, Weather
 
@@ -439,6 +441,12 @@ class RollRecord(models.Model):
 
     def __str__(self) -> str:
         return self.line
+
+    @cached_property
+    def output(self) -> RollOutput | None:
+        """The roll as shown (dice, faces, modifiers, threshold, outcome, rule); None for an
+        umpire's override, whose result is what it changed."""
+        return None if "override" in self.result else RollOutput.from_dict(self.result)
 
 
 class Event(models.Model):

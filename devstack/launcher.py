@@ -3,7 +3,8 @@
 ``python -m devstack run``  — web server, Celery worker and beat, with
 the demo campaign loaded; Ctrl-C stops everything.
 ``python -m devstack test [pytest args]`` — every test.
-``python -m devstack bench`` — the benchmarks (JSON on stdout).
+``python -m devstack bench [--stands 2000 --repeats 1 --only night_phase]`` — the benchmarks:
+each figure against its floor and target, and JSON in ``bench-results/``.
 ``python -m devstack bench-scale [options]`` — the scale benchmark (``--help``).
 
 Services are taken from ``DATABASE_URL``/``REDIS_URL`` when set.  Otherwise
@@ -19,8 +20,10 @@ the launcher alone, and the launcher stops the groups and the embedded servers.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -324,25 +327,79 @@ def test(pytest_args: list[str]) -> int:
     return pytest_status or vitest_status
 
 
-BENCHMARKS = ("tests.benchmarks.night_phase", "tests.benchmarks.force_status")
+BENCHMARKS = {"night_phase": "tests.benchmarks.night_phase", "force_status": "tests.benchmarks.force_status"}
 # A stopped benchmark stops its gunicorn and drops its database before it exits.
 BENCH_CLEANUP_SECONDS = 60.0
 
 
-def bench(modules: Sequence[str] = BENCHMARKS, args: Sequence[str] = ()) -> int:
-    """The benchmarks, one after the other (each prints its JSON), on the services the tests use.
+def bench_arguments(args: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="make bench ARGS=...", description="The benchmarks.")
+    parser.add_argument(
+        "--stands",
+        default=os.environ.get("BENCH_STANDS", "2000,20000,200000"),
+        help="the night phase's campaign sizes, comma-separated (BENCH_STANDS; default %(default)s)",
+    )
+    parser.add_argument(
+        "--repeats",
+        default=os.environ.get("BENCH_REPEATS", ""),
+        help="fresh campaigns per size (BENCH_REPEATS; default 5, 3 and 1 by size)",
+    )
+    parser.add_argument("--only", choices=sorted(BENCHMARKS), help="run one benchmark")
+    return parser.parse_args(args)
+
+
+def wrk_ready() -> None:
+    """The force-status benchmark's HTTP load generator is Debian's wrk: installed here when it is
+    missing, as .ci/run installs Chromium; where it cannot be, the benchmark says it fell back."""
+    if shutil.which("wrk") or os.geteuid() != 0 or not shutil.which("apt-get"):
+        return
+    print("      installing wrk (Debian's package), the HTTP load generator", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], env=env, check=False)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "wrk"], env=env, check=False
+    )
+
+
+def bench(args: list[str]) -> int:
+    """The benchmarks, one after the other (each prints its figures and writes its JSON to
+    ``bench-results/``), on the services the tests use.
 
     A stop signal reaches the running benchmark as SIGTERM: it drops its database, deletes its
-    Redis keys and stops its gunicorn (and workers) before it exits."""
+    Redis keys and stops its gunicorn before it exits."""
+    options = bench_arguments(args)
+    raise_on_stop_signals()
+    try:
+        modules = [BENCHMARKS[options.only]] if options.only else list(BENCHMARKS.values())
+        if BENCHMARKS["force_status"] in modules:
+            wrk_ready()
+        with services(prefer_local=True) as urls:
+            env = {
+                **os.environ,
+                **urls,
+                "DJANGO_SETTINGS_MODULE": "config.settings.test",
+                "BENCH_STANDS": options.stands,
+                "BENCH_REPEATS": options.repeats,
+            }
+            codes = [
+                foreground([str(BIN / "python"), "-m", module], env, grace=BENCH_CLEANUP_SECONDS)
+                for module in modules
+            ]
+            return max(codes)
+    except KeyboardInterrupt as stop:
+        say(f"Stopped by {stop}.")
+        return 1
+
+
+def bench_scale(args: list[str]) -> int:
+    """The scale benchmark (``tests/benchmarks/scale.py``, its options ``args``) on the services
+    the tests use, stopped as :func:`bench` stops its benchmarks."""
     raise_on_stop_signals()
     try:
         with services(prefer_local=True) as urls:
             env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-            codes = [
-                foreground([str(BIN / "python"), "-m", module, *args], env, grace=BENCH_CLEANUP_SECONDS)
-                for module in modules
-            ]
-            return max(codes)
+            command = [str(BIN / "python"), "-m", "tests.benchmarks.scale", *args]
+            return foreground(command, env, grace=BENCH_CLEANUP_SECONDS)
     except KeyboardInterrupt as stop:
         say(f"Stopped by {stop}.")
         return 1
@@ -352,8 +409,8 @@ def main(argv: list[str]) -> int:
     commands: dict[str, Callable[[], int]] = {
         "run": run,
         "test": lambda: test(argv[1:]),
-        "bench": bench,
-        "bench-scale": lambda: bench(["tests.benchmarks.scale"], argv[1:]),
+        "bench": lambda: bench(argv[1:]),
+        "bench-scale": lambda: bench_scale(argv[1:]),
     }
     if not argv or argv[0] not in commands:
         print(__doc__)

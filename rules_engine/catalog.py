@@ -10,13 +10,9 @@ from typing import Any
 
 from rules_engine import great_battles, nineteen43, panzer_korps  # noqa: F401  (registration)
 from rules_engine.inputs import describe_inputs
+from rules_engine.presenters import describe_rule
 from rules_engine.registry import PROCEDURES, TABLES, CatalogError, ProcedureEntry, TableEntry
-from rules_engine.results import RuleRef, RuleSystem, to_jsonable
-
-
-def describe_rule(rule: RuleRef) -> dict[str, str]:
-    """The machine form (system, seed file, section) with the source's title and the text people read."""
-    return {**rule.to_dict(), "source_title": rule.source, "text": rule.text()}
+from rules_engine.results import RuleSystem, to_jsonable
 
 
 def tables(system: RuleSystem | None = None) -> list[TableEntry]:

@@ -7,13 +7,14 @@ list something that does not exist or miss something that does.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from rules_engine.results import RuleRef
+from rules_engine.results import RUNNING_PROCEDURE, RuleRef
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -61,7 +62,10 @@ def procedure(
     key: str, title: str, rule: RuleRef, *, optional: bool = False, rolls: bool = True
 ) -> Callable[[F], F]:
     """Register a procedure.  Its first parameter is a frozen input dataclass;
-    a rolling procedure's second parameter is the dice source."""
+    a rolling procedure's second parameter is the dice source.
+
+    Every roll read while it runs (called from the catalog or directly) is stamped
+    with ``key``: a roll of a procedure it calls carries that one's key."""
 
     def register(func: F) -> F:
         if key in PROCEDURES:
@@ -69,15 +73,24 @@ def procedure(
         params = list(inspect.signature(func).parameters.values())
         hints = typing.get_type_hints(func)
         input_type = hints.get(params[0].name) if params else None
+
+        @functools.wraps(func)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            token = RUNNING_PROCEDURE.set(key)
+            try:
+                return func(*args, **kwargs)
+            finally:
+                RUNNING_PROCEDURE.reset(token)
+
         PROCEDURES[key] = ProcedureEntry(
             key=key,
             title=title,
             rule=rule,
-            func=func,
+            func=run,
             input_type=input_type if isinstance(input_type, type) else None,
             optional=optional,
             rolls=rolls,
         )
-        return func
+        return cast(F, run)
 
     return register

@@ -2,12 +2,13 @@
 
 Procedures return a :class:`RollResult` (one decision from one throw) or a
 frozen result of their own that exposes ``roll_results()`` for the audit
-trail.  Rendering for people (``line``) and machines (``to_dict``) lives here
-so procedures only compute.
+trail.  A roll's rendering for people (``line``) and machines (``to_dict``) is
+:mod:`rules_engine.presenters`' so procedures only compute.
 """
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import enum
 import functools
@@ -86,6 +87,11 @@ class Comparison(enum.Enum):
     LESS_THAN = "<"
     GREATER_THAN = ">"
 
+    @property
+    def label(self) -> str:
+        """What a person reads for the sign."""
+        return {"≤": "at most", "≥": "at least", "<": "less than", ">": "more than"}[self.value]
+
     def holds(self, score: int, threshold: int) -> bool:
         if self is Comparison.AT_MOST:
             return score <= threshold
@@ -140,16 +146,28 @@ def to_jsonable(value: Any) -> Any:
     return value
 
 
+# The key of the procedure being run (set by ``registry.procedure``): every roll read in it
+# is stamped with it, so no procedure body restates its own key.
+RUNNING_PROCEDURE: contextvars.ContextVar[str] = contextvars.ContextVar("running_procedure")
+
+
+def running_procedure() -> str:
+    try:
+        return RUNNING_PROCEDURE.get()
+    except LookupError:
+        raise RuntimeError("a roll is read outside any registered procedure") from None
+
+
 @dataclass(frozen=True)
 class RollResult:
     """One throw read against a table or a threshold, with everything kept.
 
     ``score`` is the dice total plus roll modifiers; ``threshold`` is
     ``threshold_base`` plus threshold modifiers.  ``cell`` names the table row
-    or column the score (or the inputs) selected.
+    or column the score (or the inputs) selected.  ``procedure`` is the key of the
+    registered procedure that read it.
     """
 
-    procedure: str
     title: str
     rule: RuleRef
     rolls: tuple[DiceRoll, ...]
@@ -161,6 +179,7 @@ class RollResult:
     comparison: Comparison | None = None
     cell: str | None = None
     inputs: Mapping[str, Any] = field(default_factory=dict)
+    procedure: str = field(default_factory=running_procedure, kw_only=True)
 
     @property
     def natural(self) -> int:
@@ -185,51 +204,18 @@ class RollResult:
     def roll_results(self) -> tuple[RollResult, ...]:
         return (self,)
 
-    def line(self) -> str:
-        return self._line(self.score, self.threshold)
+    # rules_engine.presenters imports this module, so these import it when called.
 
-    def _line(self, score: int, threshold: int | None) -> str:
-        head = f"{self.title}, {self.subject}" if self.subject else self.title
-        dice = " ".join(r.text() for r in self.rolls)
-        roll_mods = [m for m in self.modifiers if m.applies_to is Applies.ROLL]
-        threshold_mods = [m for m in self.modifiers if m.applies_to is Applies.THRESHOLD]
-        shown = dice + "".join(f" {m.text()}" for m in roll_mods)
-        if roll_mods:
-            shown += f" = {score}"
-        if self.comparison is not None and threshold is not None:
-            target = f"{threshold}"
-            if threshold_mods:
-                target += f" ({self.threshold_base} " + " ".join(m.text() for m in threshold_mods) + ")"
-            body = f"{shown} {self.comparison.value} {target}"
-        else:
-            body = shown
-        if self.cell:
-            body += f" [{self.cell}]"
-        return f"{head}: {body} → {self.outcome_text}"
+    def line(self) -> str:
+        from rules_engine.presenters import roll_line
+
+        return roll_line(self, self.score, self.threshold)
 
     def to_dict(self) -> dict[str, Any]:
-        # Score and threshold once: the night phase renders thousands of these.
-        score, threshold = self.score, self.threshold
-        return {
-            "procedure": self.procedure,
-            "title": self.title,
-            "subject": self.subject,
-            "rule": self.rule.to_dict(),
-            "inputs": to_jsonable(self.inputs),
-            "rolls": [r.to_dict() for r in self.rolls],
-            "natural": self.natural,
-            "modifiers": [
-                {"name": m.name, "value": m.value, "applies_to": m.applies_to.value} for m in self.modifiers
-            ],
-            "score": score,
-            "threshold_base": self.threshold_base,
-            "threshold": threshold,
-            "comparison": self.comparison.value if self.comparison else None,
-            "cell": self.cell,
-            "outcome": to_jsonable(self.outcome),
-            "outcome_text": self.outcome_text,
-            "line": self._line(score, threshold),
-        }
+        """What a campaign stores of this roll: its output (``presenters.RollOutput``) and its inputs."""
+        from rules_engine.presenters import RollOutput
+
+        return {**RollOutput.of(self).to_dict(), "inputs": to_jsonable(self.inputs)}
 
 
 class Outcome(Protocol):

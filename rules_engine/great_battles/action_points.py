@@ -71,7 +71,6 @@ def roll_action_points(inputs: ActionPointInput, dice: DiceSource) -> RollResult
     thrown = roll(DiceKind.PERCENTILE, dice)
     actions = actions_for(inputs.quality, thrown.total + sum(m.value for m in modifiers))
     return RollResult(
-        procedure="gb.action_points",
         title="Action point roll",
         subject=f"{inputs.quality.value} battalion",
         rule=ACTION_POINT_RULE,

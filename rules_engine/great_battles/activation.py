@@ -313,7 +313,6 @@ def roll_reactivation(inputs: ReactivationInput, dice: DiceSource) -> RollResult
         modifiers.append(Modifier("German", REACTIVATION_MODIFIERS["German unit"], Applies.THRESHOLD))
     rally = RALLY_NUMBER[inputs.quality]
     return roll_against(
-        procedure="gb.reactivation",
         title=inputs.attempt.value.capitalize(),
         rule=REACTIVATION_RULE,
         dice=dice,
@@ -399,7 +398,6 @@ def roll_initiative_activation(inputs: InitiativeInput, dice: DiceSource) -> Rol
         kind, title = DiceKind.D20, "Initiative activation, no AP left (1D20, both actions)"
         activated = "battlegroup activated (no AP to spend)"
     return roll_against(
-        procedure="gb.initiative_activation",
         title=title,
         rule=INITIATIVE_RULE,
         dice=dice,

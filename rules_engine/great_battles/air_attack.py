@@ -82,7 +82,6 @@ def roll_air_attack(inputs: AirAttackInput, dice: DiceSource) -> RollResult:
     thrown = roll(DiceKind.D10, dice)
     effect = air_attack_effect(inputs, thrown.total)
     return RollResult(
-        procedure="gb.air_attack",
         title="Air attack",
         subject=f"{inputs.aircraft.value} on {'a vehicle' if inputs.target_is_vehicle else 'a stand'}",
         rule=AIR_ATTACK_RULE,

@@ -108,7 +108,6 @@ class ApproachInput:
 
 
 def _damage_roll(
-    procedure_key: str,
     title: str,
     rule: RuleRef,
     bands: DamageBands,
@@ -121,7 +120,6 @@ def _damage_roll(
     thrown = roll(DiceKind.D10, dice)
     effect = bands.effect(thrown.total + sum(m.value for m in modifiers))
     return RollResult(
-        procedure=procedure_key,
         title=title,
         rule=rule,
         rolls=(thrown,),
@@ -142,7 +140,6 @@ def roll_approach(inputs: ApproachInput, dice: DiceSource) -> RollResult | None:
     height = DropHeight.HIGH if inputs.delivery is Delivery.GLIDER else inputs.height
     bands = APPROACH_DAMAGE[height][inputs.anti_aircraft]
     return _damage_roll(
-        "gb.airborne.approach",
         "Approach damage",
         APPROACH_RULE,
         bands,
@@ -264,7 +261,6 @@ def roll_drift(inputs: DriftInput, dice: DiceSource) -> Drift:
         east_inches=east,
         factor=factor,
         roll=RollResult(
-            procedure="gb.airborne.drift",
             title="Drift",
             rule=DRIFT_RULE,
             rolls=(thrown,),
@@ -305,7 +301,6 @@ def roll_drift_variant(inputs: DriftVariantInput, dice: DiceSource) -> RollResul
     factor = _drift_factor(inputs.height, inputs.delivery) if inputs.apply_drift_factor else Fraction(1)
     distance = factor * inches
     return RollResult(
-        procedure="gb.airborne.drift_variant",
         title="Drift (variant)",
         rule=DRIFT_VARIANT_RULE,
         rolls=(direction_roll, distance_roll),
@@ -362,7 +357,6 @@ def roll_landing(inputs: LandingInput, dice: DiceSource) -> RollResult:
     bands = LANDING_DAMAGE[(inputs.time, inputs.delivery, inputs.terrain)]
     modifiers = (Modifier('landing within 6" of enemy', -1),) if inputs.within_6_inches_of_enemy else ()
     return _damage_roll(
-        "gb.airborne.landing",
         "Landing damage",
         LANDING_RULE,
         bands,
@@ -393,7 +387,6 @@ class InfiltrationInput:
 @procedure("gb.airborne.infiltration", "Consolidation through enemy lines", CONSOLIDATION_RULE)
 def roll_infiltration(inputs: InfiltrationInput, dice: DiceSource) -> RollResult:
     return roll_against(
-        procedure="gb.airborne.infiltration",
         title="Infiltration to rendezvous",
         rule=CONSOLIDATION_RULE,
         dice=dice,

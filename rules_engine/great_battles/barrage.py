@@ -77,7 +77,6 @@ def roll_barrage_delay(inputs: BarrageDelayInput, dice: DiceSource) -> BarrageDe
     return BarrageDelay(
         turns=turns,
         roll=RollResult(
-            procedure="gb.barrage_delay",
             title="Barrage delay",
             subject=f"{inputs.artillery_quality.value} artillery, {inputs.order.value}",
             rule=DELAY_RULE,
@@ -188,7 +187,6 @@ def roll_barrage(inputs: BarrageRollInput, dice: DiceSource) -> BarrageRoll:
         effect = barrage_effect(inputs.target, thrown.total, inputs.destroy_variant)
         results.append(
             RollResult(
-                procedure="gb.barrage_roll",
                 title="Barrage roll",
                 subject=f"stand {stand} of {inputs.stands}",
                 rule=BARRAGE_ROLL_RULE,

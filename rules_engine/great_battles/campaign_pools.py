@@ -181,7 +181,6 @@ def roll_carry_over(inputs: CarryOverInput, dice: DiceSource) -> CarryOverResult
     shift = f"{inputs.base_score} {sign} {'' if step == 1 else f'{step}×'}day {inputs.day_ending} = {score}"
     rolls = tuple(
         roll_against(
-            procedure="gb.activation_carry_over",
             title="Activation point carry-over",
             rule=CARRY_OVER_RULE,
             dice=dice,
@@ -285,7 +284,6 @@ class MaltaAirSupportInput:
 def roll_malta_air_support(inputs: MaltaAirSupportInput, dice: DiceSource) -> RollResult:
     """Costs one activation point; a template arrives as on-call barrage."""
     return roll_against(
-        procedure="gb.malta.air_support",
         title="Air support",
         rule=MALTA_RULE,
         dice=dice,
@@ -308,7 +306,6 @@ def roll_malta_day_end(inputs: MaltaDayEndInput, dice: DiceSource) -> RollResult
     if inputs.allied_turn not in MALTA.day_end_turns:
         return None
     return roll_against(
-        procedure="gb.malta.day_end",
         title="Malta day end",
         rule=MALTA_HOUSE_RULE,
         dice=dice,
@@ -332,7 +329,6 @@ def roll_malta_reserve_delay(inputs: MaltaReserveInput, dice: DiceSource) -> Rol
     throws = (roll(DiceKind.AVERAGE_D6, dice), roll(DiceKind.AVERAGE_D6, dice))
     turns = sum(t.total for t in throws)
     return RollResult(
-        procedure="gb.malta.reserve_delay",
         title="Reserve arrival",
         rule=MALTA_HOUSE_RULE,
         rolls=throws,

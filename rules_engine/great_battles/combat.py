@@ -341,7 +341,6 @@ def roll_fire(inputs: FireInput, dice: DiceSource) -> FireResult:
     # In range, an unmodified 1 always hits.
     hit = thrown.total == 1 or thrown.total <= needed
     to_hit = RollResult(
-        procedure="gb.fire",
         title="To hit",
         subject=f"{inputs.weapon.value} at {inputs.target.value}",
         rule=FIRE_RULE,
@@ -365,7 +364,6 @@ def roll_fire(inputs: FireInput, dice: DiceSource) -> FireResult:
         to_destroy = _roll_red_black_destroy(inputs, dice, destroy_number, cell)
     else:
         to_destroy = roll_against(
-            procedure="gb.fire",
             title="To destroy",
             rule=FIRE_RULE,
             dice=dice,
@@ -398,7 +396,6 @@ def _roll_red_black_destroy(inputs: FireInput, dice: DiceSource, number: int, ce
     needed = number + sum(m.value for m in modifiers)
     destroyed = thrown.total <= needed
     return RollResult(
-        procedure="gb.fire",
         title="To destroy",
         subject=f"{inputs.target.value} target",
         rule=RED_BLACK_DIE_RULE,
@@ -521,7 +518,6 @@ def roll_close_combat(inputs: CloseCombatInput, dice: DiceSource) -> CompoundRes
         score = thrown.total + sum(m.value for m in modifiers)
         results.append(
             RollResult(
-                procedure="gb.close_combat",
                 title="Close combat",
                 subject=side,
                 rule=CLOSE_COMBAT_RULE,

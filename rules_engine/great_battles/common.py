@@ -35,7 +35,6 @@ class Quality(enum.Enum):
 
 def roll_against(
     *,
-    procedure: str,
     title: str,
     rule: RuleRef,
     dice: DiceSource,
@@ -59,7 +58,6 @@ def roll_against(
     target = threshold + sum(m.value for m in modifiers if m.applies_to is Applies.THRESHOLD)
     outcome, text = passed if comparison.holds(score, target) else failed
     return RollResult(
-        procedure=procedure,
         title=title,
         rule=rule,
         rolls=(thrown,),

@@ -93,7 +93,6 @@ def roll_sighting_distance(inputs: SightingInput, dice: DiceSource) -> SightingD
     row = sighting_row(3, even)
     inches = sighting_inches(row, inputs.player, inputs.target_in_cover)
     result = RollResult(
-        procedure="gb.sighting_distance",
         title="Turn 3 sighting roll",
         subject=f"{inputs.player.value} player",
         rule=SIGHTING_RULE,

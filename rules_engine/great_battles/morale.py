@@ -138,7 +138,6 @@ def roll_rally(inputs: RallyInput, dice: DiceSource) -> RollResult:
         loss = "eliminated" if inputs.stand_already_suppressed else "suppressed"
         passed, failed = (True, "holds"), (False, loss)
     return roll_against(
-        procedure="gb.rally",
         title="Rally roll" if inputs.purpose is RallyPurpose.RALLY else "Close combat loser",
         rule=RALLY_RULE,
         dice=dice,
@@ -293,7 +292,6 @@ def roll_morale(inputs: MoraleInput, dice: DiceSource) -> RollResult:
     passed = thrown.total <= base + sum(m.value for m in modifiers)
     outcome = MoraleOutcome.PASSES if passed else MoraleOutcome.GOES_TO_GROUND
     return RollResult(
-        procedure="gb.morale",
         title="Morale test",
         subject=f"count {count}",
         rule=MORALE_RULE,

@@ -292,7 +292,6 @@ def roll_bad_going_suppression(inputs: BadGoingSuppressionInput, dice: DiceSourc
     thrown = roll(DiceKind.D10, dice)
     stand = thrown.total if thrown.total <= chance else None
     return RollResult(
-        procedure="gb.bad_going_suppression",
         title="Bad going suppression roll",
         subject=inputs.battalion,
         rule=BAD_GOING_RULE,

@@ -234,7 +234,6 @@ def roll_replacements(inputs: ReplacementInput, dice: DiceSource) -> Replacement
             fate = StandFate.NO_CHANCE  # a d10 never reads 0, so nothing is rolled
         else:
             result = roll_against(
-                procedure="gb.night_replacements",
                 title="Replacement",
                 rule=REPLACEMENT_RULE,
                 dice=dice,

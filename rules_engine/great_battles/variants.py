@@ -79,7 +79,6 @@ def roll_cops_action_points(inputs: CopsActionPointInput, dice: DiceSource) -> R
     thrown = roll(DiceKind.PERCENTILE, dice)
     actions = actions_for(inputs.quality, thrown.total + sum(m.value for m in modifiers))
     return RollResult(
-        procedure="gb.variant.cops_action_points",
         title="C Ops action point roll",
         rule=ACTION_TO_ACTIVATION_RULE,
         rolls=(thrown,),
@@ -126,7 +125,6 @@ def roll_activation_delay(inputs: ActivationDelayInput, dice: DiceSource) -> Rol
     thrown = roll(DiceKind.PERCENTILE, dice)
     turns = delay_for(inputs.quality, thrown.total + sum(m.value for m in modifiers))
     return RollResult(
-        procedure="gb.variant.activation_delay",
         title="Activation delay",
         rule=ACTIVATION_DELAY_RULE,
         rolls=(thrown,),
@@ -265,7 +263,6 @@ def roll_ammo_removal(inputs: AmmoRemovalInput, dice: DiceSource) -> AmmoRemoval
     rolls = (
         tuple(
             roll_against(
-                procedure="gb.variant.ammo_night_removal",
                 title="Ammo-low removal",
                 rule=AMMO_RULE,
                 dice=dice,

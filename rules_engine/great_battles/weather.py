@@ -74,7 +74,6 @@ def roll_weather(inputs: WeatherInput, dice: DiceSource) -> RollResult:
     assert weather is not None  # the last band reaches 10
     low, high = _face_span(bands, weather)
     return RollResult(
-        procedure="gb.weather",
         title="Dawn weather",
         rule=WEATHER_RULE,
         rolls=(thrown,),

@@ -119,7 +119,6 @@ def roll_air_superiority(inputs: AirSuperiorityInput, dice: DiceSource) -> Compo
         decided = AirSuperiority(winner=winner, margin=margin)
     results = tuple(
         RollResult(
-            procedure="n43.air_superiority",
             title="Air superiority",
             subject=side.value,
             rule=SUPERIORITY_RULE,

@@ -525,7 +525,6 @@ def roll_counterbattery(inputs: CounterbatteryInput, dice: DiceSource) -> RollRe
     thrown = roll(DiceKind.D6, dice)
     tech = counterbattery_tech(category, thrown.total)
     return RollResult(
-        procedure="n43.counterbattery",
         title="Counterbattery assets",
         subject=f"{inputs.nation.value} {inputs.year}",
         rule=COUNTERBATTERY_RULE,

@@ -40,7 +40,6 @@ def roll_attacker_decision(inputs: AttackerDecisionInput, dice: DiceSource) -> C
         for side, thrown in ((inputs.first_side, first), (inputs.second_side, second)):
             results.append(
                 RollResult(
-                    procedure="n43.attacker_decision",
                     title="Attacker decision roll",
                     subject=side,
                     rule=BATTLE_TYPE_RULE,

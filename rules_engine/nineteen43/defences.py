@@ -143,7 +143,6 @@ def roll_defensive_works(inputs: DefensiveWorksInput, dice: DiceSource) -> Defen
             totals[work] = totals.get(work, 0) + amount
             results.append(
                 RollResult(
-                    procedure="n43.defensive_works",
                     title=work.value,
                     subject=f"{inputs.role.value}, roll {number} of {sets}",
                     rule=DEFENCES_RULE,

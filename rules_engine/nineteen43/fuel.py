@@ -209,7 +209,6 @@ def _roll_table(
     top = 12 if spec.dice is DiceKind.TWO_D6 else 6
     substitute = "" if row is inputs.row else " (substitute row)"
     return value, RollResult(
-        procedure="n43.fuel_supply",
         title=title,
         subject=inputs.row.value,
         rule=rule,

@@ -123,7 +123,6 @@ def roll_dangerous_terrain(inputs: DangerousTerrainInput, dice: DiceSource) -> R
     thrown = roll(DiceKind.TWO_D6, dice)
     stuck = inputs.immobilized_from <= thrown.total <= inputs.immobilized_to
     return RollResult(
-        procedure="n43.dangerous_terrain",
         title="Dangerous terrain",
         subject=inputs.terrain,
         rule=VEHICLE_RULE,

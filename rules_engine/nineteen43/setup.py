@@ -79,7 +79,6 @@ def roll_setup_proximity(inputs: ProximityInput, dice: DiceSource) -> RollResult
         lull_checks_from_turn=thrown.total,
     )
     return RollResult(
-        procedure="n43.setup_proximity",
         title="Set-up proximity",
         subject=inputs.terrain.value,
         rule=PROXIMITY_RULE,
@@ -171,7 +170,6 @@ def roll_troop_reaction(inputs: TroopReactionInput, dice: DiceSource) -> RollRes
         rolls = (thrown,)
         profile = worse if thrown.total <= WORSE_LETTER_UP_TO else better
     return RollResult(
-        procedure="n43.troop_reaction",
         title="Troop reaction",
         subject=f"{inputs.command_system.value} command, {inputs.training.value} training",
         rule=REACTION_RULE,

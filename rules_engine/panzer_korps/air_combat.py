@@ -193,7 +193,6 @@ def roll_air_fire(inputs: AirFireInput, dice: DiceSource) -> AirFire:
     record = inputs_of(inputs)
     target_thrown = roll(AIR_TARGET_DIE[inputs.target_speed], dice)
     target_roll = RollResult(
-        procedure="pk.air_fire",
         title="Air target die",
         subject=inputs.target_speed.value,
         rule=AIR_TARGET_RULE,
@@ -207,7 +206,6 @@ def roll_air_fire(inputs: AirFireInput, dice: DiceSource) -> AirFire:
     fire_thrown = roll(die, dice)
     markers = markers_over(score_of(fire_thrown, mods), target_thrown.total)
     fire_roll = RollResult(
-        procedure="pk.air_fire",
         title="Air fire",
         subject=inputs.squadron or f"{inputs.pilot_quality.value} pilots",
         rule=AIR_FIRE_RULE,
@@ -263,7 +261,6 @@ class PilotSkillInput:
 @procedure("pk.pilot_skill_initiative", "Pilot skill initiative", PILOT_SKILL_RULE)
 def roll_pilot_skill_initiative(inputs: PilotSkillInput, dice: DiceSource) -> OpposedRoll:
     return roll_opposed(
-        procedure_key="pk.pilot_skill_initiative",
         title="Pilot skill initiative",
         rule=PILOT_SKILL_RULE,
         kind=DiceKind.D6,
@@ -418,7 +415,6 @@ def roll_air_morale(inputs: AirMoraleInput, dice: DiceSource) -> AirMorale:
     if inputs.pilot_quality not in AIR_MORALE_DIE:
         raise ValueError(f"no air morale die for {inputs.pilot_quality.value} pilots")
     outcome, result = band_result(
-        procedure_key="pk.air_morale",
         title="Air morale",
         subject=inputs.squadron or f"{inputs.pilot_quality.value} pilots",
         rule=AIR_MORALE_RULE,

@@ -137,7 +137,6 @@ def availability_modifiers(inputs: ForceAvailabilityInput) -> tuple[Modifier, ..
 @procedure("pk.force_availability", "Force availability", AVAILABILITY_RULE)
 def roll_force_availability(inputs: ForceAvailabilityInput, dice: DiceSource) -> RollResult:
     _, result = band_result(
-        procedure_key="pk.force_availability",
         title="Force availability",
         subject=inputs.force_name or f"force led by {inputs.leader_rating.value}",
         rule=AVAILABILITY_RULE,
@@ -266,7 +265,6 @@ def roll_deployment(inputs: DeploymentInput, dice: DiceSource) -> Deployment:
         title: str, bands: tuple[Band[DeploymentZone], ...], mods: tuple[Modifier, ...]
     ) -> tuple[DeploymentZone, RollResult]:
         return band_result(
-            procedure_key="pk.deployment",
             title=title,
             subject=subject,
             rule=DEPLOYMENT_RULE,
@@ -329,7 +327,6 @@ def roll_arrival(inputs: ArrivalInput, dice: DiceSource) -> RollResult:
     chance = ARRIVAL_CHANCE[inputs.leader_rating] + sum(m.value for m in mods)
     arrives = thrown.total <= chance
     return RollResult(
-        procedure="pk.arrival",
         title="Arrival roll",
         subject=inputs.force_name or f"Force Led by {inputs.leader_rating.value}",
         rule=ARRIVAL_RULE,

@@ -253,7 +253,6 @@ def leadership_modifiers(side: dict[str, Any], year: int) -> tuple[Modifier, ...
 def roll_close_assault(inputs: CloseAssaultInput, dice: DiceSource) -> CloseAssault:
     attacker, defender = _side(inputs, "attacker_"), _side(inputs, "defender_")
     leadership = roll_opposed(
-        procedure_key="pk.close_assault",
         title="Leadership roll",
         rule=SHIFT_RULE,
         kind=DiceKind.D6,

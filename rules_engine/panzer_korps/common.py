@@ -218,7 +218,6 @@ class OpposedRoll:
 
 def roll_opposed(
     *,
-    procedure_key: str,
     title: str,
     rule: RuleRef,
     kind: DiceKind,
@@ -235,7 +234,6 @@ def roll_opposed(
         thrown = roll(kind, dice)
         score = score_of(thrown, mods)
         result = RollResult(
-            procedure=procedure_key,
             title=title,
             subject=name,
             rule=rule,
@@ -261,7 +259,6 @@ def roll_opposed(
 
 def band_result(
     *,
-    procedure_key: str,
     title: str,
     rule: RuleRef,
     bands: Sequence[Band[T]],
@@ -275,7 +272,6 @@ def band_result(
     """Read a modified throw on a banded chart (the common "d6 + DRM → row" shape)."""
     band = band_for(bands, score_of(thrown, mods))
     result = RollResult(
-        procedure=procedure_key,
         title=title,
         subject=subject,
         rule=rule,

@@ -252,7 +252,6 @@ def roll_forced_start(commander: LeaderRating, inputs: dict[str, Any], dice: Dic
     thrown = roll(FORCED_START["die"], dice)
     started = thrown.total >= FORCED_START["at_least"]
     return RollResult(
-        procedure="pk.segment_turns",
         title="Early morning forced start",
         subject=f"commander {leader_label(commander)}",
         rule=SEGMENT_RULE,
@@ -281,7 +280,6 @@ def roll_segment_turns(inputs: SegmentTurnsInput, dice: DiceSource) -> SegmentTu
         if not start_roll.outcome:
             return SegmentTurns(inputs.segment, 0, rules, start_roll=start_roll, note="start not forced")
     turns, turns_roll = band_result(
-        procedure_key="pk.segment_turns",
         title="Turns per segment",
         subject=inputs.segment.value,
         rule=CHART_RULE,
@@ -329,7 +327,6 @@ def initiative_modifiers(leader: LeaderRating) -> tuple[Modifier, ...]:
 @procedure("pk.initiative", "Initiative", INITIATIVE_RULE)
 def roll_initiative(inputs: InitiativeInput, dice: DiceSource) -> OpposedRoll:
     return roll_opposed(
-        procedure_key="pk.initiative",
         title="Initiative",
         rule=INITIATIVE_RULE,
         kind=inputs.die,

@@ -118,7 +118,6 @@ def roll_decision_die(inputs: DecisionDieInput, dice: DiceSource) -> RollResult:
     score = thrown.total + sum(m.value for m in mods)
     row = decision_row(inputs.colour, score)
     return RollResult(
-        procedure="pk.decision_die",
         title="Decision die",
         subject=f"{inputs.force} ({inputs.colour.value})" if inputs.force else inputs.colour.value,
         rule=DECISION_RULE,

@@ -80,7 +80,6 @@ def fieldworks_modifiers(inputs: FieldworksInput) -> tuple[Modifier, ...]:
 @procedure("pk.fieldworks", "Fieldworks", FIELDWORKS_RULE)
 def roll_fieldworks(inputs: FieldworksInput, dice: DiceSource) -> RollResult:
     _, result = band_result(
-        procedure_key="pk.fieldworks",
         title="Fieldworks",
         subject=inputs.unit,
         rule=FIELDWORKS_RULE,

@@ -309,7 +309,6 @@ def markers_text(markers: int) -> str:
 
 def exchange_fire(
     *,
-    procedure_key: str,
     title: str,
     rule: Any,
     subject: str,
@@ -322,7 +321,6 @@ def exchange_fire(
 ) -> FireExchange:
     cover_thrown = roll(cover.die, dice)
     cover_roll = RollResult(
-        procedure=procedure_key,
         title="Cover die",
         subject=cover.cover.value,
         rule=COVER_RULE,
@@ -335,7 +333,6 @@ def exchange_fire(
     fire_thrown = roll(fire_die, dice)
     markers = markers_over(score_of(fire_thrown, fire_mods), cover_thrown.total)
     fire_roll = RollResult(
-        procedure=procedure_key,
         title=title,
         subject=subject,
         rule=rule,
@@ -388,7 +385,6 @@ def roll_infantry_fire(inputs: InfantryFireInput, dice: DiceSource) -> FireExcha
         (inputs.target_is_afv, "target is AFV formation", chart.conditions["target is an AFV formation"]),
     )
     return exchange_fire(
-        procedure_key="pk.infantry_fire",
         title="Infantry fire",
         rule=INFANTRY_FIRE_RULE,
         subject=f"{inputs.quality.value} {state}",
@@ -462,7 +458,6 @@ def roll_afv_fire(inputs: AfvFireInput, dice: DiceSource) -> FireExchange:
         )
     )
     return exchange_fire(
-        procedure_key="pk.afv_fire",
         title="AFV/AT fire",
         rule=AFV_FIRE_RULE,
         subject=f"{inputs.calibre_mm}mm {state}",
@@ -494,7 +489,6 @@ def roll_bombardment_fire(inputs: BombardmentInput, dice: DiceSource) -> FireExc
         CoverDieInput(inputs.target_cover, inputs.target_is_afv, inputs.source, inputs.calibre_mm)
     )
     return exchange_fire(
-        procedure_key="pk.bombardment_fire",
         title="Bombardment",
         rule=COVER_SHIFT_RULE,
         subject=inputs.source.value,
@@ -532,7 +526,6 @@ def roll_disengage(inputs: DisengageInput, dice: DiceSource) -> RollResult:
     thrown = roll(DiceKind.D10, dice)
     succeeded = thrown.total <= DISENGAGE["base"] + sum(m.value for m in mods)
     return RollResult(
-        procedure="pk.disengage",
         title="Disengage",
         subject=quality.value,
         rule=DISENGAGE_RULE,
@@ -600,7 +593,6 @@ class IndirectAccuracy:
 def roll_indirect_accuracy(inputs: IndirectAccuracyInput, dice: DiceSource) -> IndirectAccuracy:
     record = inputs_of(inputs)
     drift, direction_roll = band_result(
-        procedure_key="pk.indirect_accuracy",
         title="Indirect accuracy",
         subject=inputs.firer,
         rule=ACCURACY_RULE,
@@ -614,7 +606,6 @@ def roll_indirect_accuracy(inputs: IndirectAccuracyInput, dice: DiceSource) -> I
         return IndirectAccuracy(drift, 0, direction_roll, None)
     distance = roll(DiceKind.D6, dice)
     distance_roll = RollResult(
-        procedure="pk.indirect_accuracy",
         title="Drift distance",
         subject=inputs.firer,
         rule=ACCURACY_RULE,

@@ -108,7 +108,6 @@ def roll_command(inputs: CommandRollInput, dice: DiceSource) -> RollResult:
     else:
         outcome = CommandOutcome.FAILED
     return RollResult(
-        procedure="pk.command_roll",
         title="Command roll",
         subject=f"leader {leader_label(inputs.leader)}",
         rule=LEADER_RULE,

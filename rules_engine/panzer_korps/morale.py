@@ -198,7 +198,6 @@ def roll_morale(inputs: MoraleInput, dice: DiceSource) -> MoraleCheck:
     profile = MORALE_DIE[inputs.quality]
     record = inputs_of(inputs)
     outcome, result = band_result(
-        procedure_key="pk.morale",
         title="Morale",
         subject=inputs.formation or inputs.quality.value,
         rule=MORALE_RULE,
@@ -218,7 +217,6 @@ def roll_morale(inputs: MoraleInput, dice: DiceSource) -> MoraleCheck:
     )
     extra = roll(extra_die, dice)
     move_roll = RollResult(
-        procedure="pk.morale",
         title="Panic move",
         subject=inputs.formation or inputs.quality.value,
         rule=MORALE_RULE,

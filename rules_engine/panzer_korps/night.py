@@ -57,6 +57,7 @@ def roll_night_command(inputs: NightCommandInput, dice: DiceSource) -> RollResul
         ),
         dice,
     )
+    # The command roll read as this procedure's own: it is recorded and replayed as a night roll.
     return dataclasses.replace(
         result,
         procedure="pk.night_command",

@@ -76,7 +76,6 @@ def roll_spotting(inputs: SpottingInput, dice: DiceSource) -> RollResult:
     needed = SPOTTING[inputs.spotter]
     spotted = thrown.total + sum(m.value for m in mods) <= needed
     return RollResult(
-        procedure="pk.spotting",
         title="Spotting",
         subject=inputs.spotter.value,
         rule=SPOTTING_RULE,

@@ -189,7 +189,6 @@ class TerrainFeatureInput:
 def roll_terrain_feature(inputs: TerrainFeatureInput, dice: DiceSource) -> PlacedFeature:
     record = inputs_of(inputs)
     feature, feature_roll = band_result(
-        procedure_key="pk.terrain_feature",
         title="Terrain feature",
         subject=inputs.terrain.value,
         rule=FEATURES_RULE,
@@ -203,7 +202,6 @@ def roll_terrain_feature(inputs: TerrainFeatureInput, dice: DiceSource) -> Place
         return PlacedFeature(inputs.terrain, feature, None, (feature_roll,))
     counted = roll(DiceKind.D6, dice)
     count_roll = RollResult(
-        procedure="pk.terrain_feature",
         title="Feature size",
         subject=feature.value,
         rule=FEATURES_RULE,
@@ -254,7 +252,6 @@ def roll_battlefield(inputs: TerrainGeneratorInput, dice: DiceSource) -> Battlef
             count = thrown.total
             count_rolls.append(
                 RollResult(
-                    procedure="pk.terrain_generator",
                     title="Number of features",
                     subject=terrain.value,
                     rule=GENERATOR_RULE,

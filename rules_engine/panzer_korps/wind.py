@@ -126,7 +126,6 @@ def roll_wind(inputs: WindInput, dice: DiceSource) -> Wind:
     record = inputs_of(inputs)
     subject = inputs.segment.value if inputs.segment else ""
     velocity, velocity_roll = band_result(
-        procedure_key="pk.wind",
         title="Wind velocity",
         subject=subject,
         rule=WIND_RULE,
@@ -137,7 +136,6 @@ def roll_wind(inputs: WindInput, dice: DiceSource) -> Wind:
         inputs=record,
     )
     rolled_direction, direction_roll = band_result(
-        procedure_key="pk.wind",
         title="Wind direction",
         subject=subject,
         rule=WIND_RULE,

@@ -17,6 +17,8 @@ from api import serializers as output
 from api.labels import LABEL_SUFFIX, LABELS_SUFFIX, LabelledModelSerializer, LabelledSerializer
 from campaign import models
 from campaign.choices import StandType
+from campaign.services.audit import Actor
+from campaign.services.overrides import roll_override
 from tests.api.world import Role, World, build_world
 
 pytestmark = pytest.mark.django_db
@@ -199,3 +201,37 @@ def test_a_nested_field_error_names_the_field_in_words(world):
         "Battalions, entry 1, activation points spent: ensure this value is greater than or equal to 0."
     )
     assert list(response.json()["error"]["fields"]) == ["battalions[0].activation_points_spent"]
+
+
+def test_a_roll_answers_what_it_shows_typed_and_an_override_shows_none(world):
+    roll = world.campaign.rolls.get(procedure="gb.weather", day__number=2, override_of=None)
+    umpire = Actor(user=world.users[Role.UMPIRE], request_id="api-test")
+    weather = next(w for w in "CDOF" if w != roll.day.weather)
+    roll_override(roll.pk, umpire, changes={"weather": weather}, reason="the forecast was wrong")
+
+    body = world.client(Role.UMPIRE).get(world.url("roll-list"), {"page_size": 500}).json()
+    rolls = body["results"]
+
+    shown = [r for r in rolls if r["output"] is not None]
+    assert body["next"] is None
+    assert world.campaign.rolls.count() == len(rolls) == len(shown) + 1
+    assert [r["output"] for r in rolls if "override" in r["result"]] == [None]
+    for r in shown:
+        output, result = r["output"], r["result"]
+        assert output["dice"] == result["rolls"]
+        assert output["modifiers"] == [
+            {**m, "applies_to_label": m["applies_to"].capitalize()} for m in result["modifiers"]
+        ]
+        same = ("procedure", "title", "subject", "natural", "score", "threshold_base", "threshold", "cell")
+        assert {k: output[k] for k in same} == {k: result[k] for k in same}
+        assert (output["comparison"], output["outcome"], output["outcome_text"], output["line"]) == (
+            result["comparison"],
+            result["outcome"],
+            result["outcome_text"],
+            r["line"],
+        )
+        assert output["rule"]["text"] == r["rule"]
+        assert {k: output["rule"][k] for k in ("system", "seed_file", "section")} == result["rule"]
+        assert output["comparison_label"] == {"≤": "at most", "≥": "at least"}.get(result["comparison"])
+    assert any(r["output"]["modifiers"] for r in shown)
+    assert any(r["output"]["comparison"] for r in shown)

@@ -70,12 +70,17 @@ def _maintenance(database: dict[str, Any], statements: Sequence[str]) -> None:
             conn.execute(statement.encode())
 
 
-def redis_keys_delete(run_id: str) -> int:
-    """Delete the keys whose names hold ``run_id`` (the cache's and the queue's); how many."""
+def redis_client() -> Any:
+    """The configured Redis database (``REDIS_URL``)."""
     import redis
     from django.conf import settings
 
-    client = redis.Redis.from_url(settings.REDIS_URL)
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+def redis_keys_delete(run_id: str) -> int:
+    """Delete the keys whose names hold ``run_id`` (the cache's and the queue's); how many."""
+    client = redis_client()
     deleted = 0
     keys = list(client.scan_iter(match=f"*{run_id}*", count=1000))
     for start in range(0, len(keys), 1000):

@@ -37,6 +37,7 @@ from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.night import night_order_queue
+from campaign.services.overrides import roll_override
 from campaign.services.webhooks import webhook_subscribe
 
 pytestmark = pytest.mark.django_db
@@ -286,6 +287,21 @@ def test_a_tampered_roll_record_does_not_replay(client, full_campaign):
 
     assert "✘ differs from the stored result" in page
     assert record.result["line"] in page  # what the seed really gives
+
+
+def test_an_override_record_shows_no_dice_and_names_the_roll_it_overrides(client, full_campaign, umpire):
+    roll = models.RollRecord.objects.filter(campaign=full_campaign, procedure="gb.weather").get()
+    assert roll.day is not None
+    weather = next(w for w in "CDOF" if w != roll.day.weather)
+    override = roll_override(
+        roll.pk, Actor(user=umpire, request_id="admin-test"), changes={"weather": weather}, reason="misread"
+    )
+
+    page = client.get(admin_url(models.RollRecord, "change", override.pk)).content.decode()
+
+    assert override.output is None
+    assert override.line in page
+    assert f"an umpire&#x27;s override: replay roll {roll.pk} instead" in page
 
 
 def test_an_event_shows_before_and_after(client, full_campaign):

@@ -1020,6 +1020,12 @@ export interface components {
          * @enum {string}
          */
         AirCoverPriorityEnum: "Top" | "High" | "Modest" | "Lowest";
+        /**
+         * @description * `roll` - Roll
+         *     * `threshold` - Threshold
+         * @enum {string}
+         */
+        AppliesToEnum: "roll" | "threshold";
         /** @description A side's part of an arrival roll: its forces that rolled in the segment. */
         ArrivalReportBody: {
             day: number;
@@ -1034,7 +1040,8 @@ export interface components {
             /** @description the force's name */
             force: string;
             arrival_status: components["schemas"]["ArrivalStatusEnum"];
-            arrival_status_label?: string;
+            /** @description the label people read for the code beside it */
+            readonly arrival_status_label: string;
             /** @description where it enters, as the scenario or its side chose */
             zone?: string;
             /** @description the deployment chart's zone, once it arrived */
@@ -1326,6 +1333,14 @@ export interface components {
          * @enum {string}
          */
         CommandSystemEnum: "Flexible" | "Normal" | "Rigid";
+        /**
+         * @description * `≤` - at most
+         *     * `≥` - at least
+         *     * `<` - less than
+         *     * `>` - more than
+         * @enum {string}
+         */
+        ComparisonEnum: "≤" | "≥" | "<" | ">";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Day: {
             readonly id: number;
@@ -2092,7 +2107,9 @@ export interface components {
             inputs: unknown;
             /** @description the rules-engine result, whole */
             result: unknown;
-            /** @description the rule the roll was read under, as people name it: "Great Battles of WWII charts, Night Phase" (result.rule keeps system, seed_file and section) */
+            /** @description the roll as shown; null for an umpire's override */
+            readonly output: components["schemas"]["RollOutput"] | null;
+            /** @description the rule the roll was read under, as people name it: "Great Battles of WWII charts, Night Phase" (output.rule has it in full) */
             readonly rule: string | null;
             line: string;
             /** @description what this roll changed: field → value */
@@ -2107,6 +2124,70 @@ export interface components {
             request_id?: string;
             /** Format: date-time */
             readonly created_at: string;
+        };
+        /** @description One throw: the dice, the faces as thrown, and the total the rules read. */
+        RollDie: {
+            /** @description as people write them: "d10", "2d6", "½d6" */
+            dice: string;
+            /** @description as thrown */
+            faces: number[];
+            /** @description what the rules read from the faces (a ½d6 of 5 reads 3) */
+            total: number;
+        };
+        /** @description A modifier: on the dice total (a DRM) or on the score needed. */
+        RollModifier: {
+            name: string;
+            value: number;
+            /**
+             * @description whether it changes the dice total or the score needed
+             *
+             *     * `roll` - Roll
+             *     * `threshold` - Threshold
+             */
+            applies_to: components["schemas"]["AppliesToEnum"];
+            /** @description the label people read for the code beside it */
+            readonly applies_to_label: string;
+        };
+        /**
+         * @description One roll as shown (``rules_engine.presenters.RollOutput``): dice and faces, modifiers,
+         *     score against threshold or the table cell, the outcome and the rule.
+         */
+        RollOutput: {
+            /** @description the procedure that read it */
+            procedure: string;
+            title: string;
+            /** @description whose roll, or what for; may be blank */
+            subject: string;
+            readonly rule: components["schemas"]["RuleReference"];
+            dice: components["schemas"]["RollDie"][];
+            /** @description the dice total */
+            natural: number;
+            modifiers: components["schemas"]["RollModifier"][];
+            /** @description the dice total with the modifiers on the roll */
+            score: number;
+            /** @description the number printed */
+            threshold_base: number | null;
+            /** @description the number needed, with the modifiers on the threshold */
+            threshold: number | null;
+            /**
+             * @description how the score is read against the threshold
+             *
+             *     * `≤` - at most
+             *     * `≥` - at least
+             *     * `<` - less than
+             *     * `>` - more than
+             */
+            comparison: (components["schemas"]["ComparisonEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly comparison_label: string | null;
+            /** @description the table row or column read */
+            cell: string | null;
+            /** @description the outcome for machines */
+            outcome: unknown;
+            /** @description the outcome as people read it */
+            outcome_text: string;
+            /** @description the whole roll in one line */
+            line: string;
         };
         /** @description An umpire's override next to the roll it overrides, which stays in the log. */
         RollOverride: {

@@ -17,21 +17,31 @@ const ROLL: Schemas["Roll"] = {
   procedure: "gb.barrage_delay",
   stream: "day/1/barrage",
   inputs: {},
-  result: {
+  result: {},
+  output: {
+    procedure: "gb.barrage_delay",
     title: "Barrage delay",
     subject: "G1",
-    rule: { system: "Great Battles of WWII", seed_file: "004_44df3cc44dc4327c.txt", section: "Night Phase" },
-    rolls: [{ dice: "2D6", faces: [5, 3], total: 8 }],
+    rule: {
+      system: "Great Battles of WWII",
+      seed_file: "004_44df3cc44dc4327c.txt",
+      section: "Night Phase",
+      source_title: "Great Battles of WWII charts",
+      text: "Great Battles of WWII charts, Night Phase",
+    },
+    dice: [{ dice: "2D6", faces: [5, 3], total: 8 }],
     natural: 8,
     modifiers: [
-      { name: "inferior artillery", value: -1, applies_to: "roll" },
-      { name: "on-call", value: 1, applies_to: "threshold" },
+      { name: "inferior artillery", value: -1, applies_to: "roll", applies_to_label: "Roll" },
+      { name: "on-call", value: 1, applies_to: "threshold", applies_to_label: "Threshold" },
     ],
     score: 7,
     threshold_base: 6,
     threshold: 7,
     comparison: "≥",
+    comparison_label: "at least",
     cell: null,
+    outcome: true,
     outcome_text: "on time",
     line: "Barrage delay: 2D6 [5, 3] = 8 -1 inferior artillery = 7 vs ≥ 7 → on time",
   },
@@ -56,8 +66,8 @@ describe("the roll card", () => {
     expect(container).not.toHaveTextContent(/\.txt|gb\.barrage_delay/);
   });
 
-  it("falls back to the recorded line when the result has no dice", () => {
-    render(<RollCard roll={{ ...ROLL, result: { outcome: "x" } }} />);
+  it("falls back to the recorded line when the roll has no output (an umpire's override)", () => {
+    render(<RollCard roll={{ ...ROLL, result: { override: true }, output: null }} />);
 
     expect(screen.getByText("Barrage delay", { exact: false })).toBeInTheDocument();
     expect(screen.queryByText("Dice")).not.toBeInTheDocument();

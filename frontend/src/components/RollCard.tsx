@@ -1,11 +1,4 @@
 import type { Schemas } from "../api/client";
-import type { RollResult } from "../api/types";
-import { asRecord } from "../api/types";
-
-function rollResult(roll: Schemas["Roll"]): RollResult | null {
-  const result = asRecord(roll.result);
-  return Array.isArray(result.rolls) ? (result as unknown as RollResult) : null;
-}
 
 function signed(value: number): string {
   return value >= 0 ? `+${value}` : String(value);
@@ -13,7 +6,7 @@ function signed(value: number): string {
 
 /** One die roll as the audit trail keeps it: dice, faces, modifiers, threshold, outcome, rule. */
 export function RollCard({ roll }: { roll: Schemas["Roll"] }) {
-  const result = rollResult(roll);
+  const result = roll.output;
   const where = [roll.day ? `day ${roll.day}` : null, roll.segment_label?.toLowerCase(), roll.battalion].filter(Boolean);
   return (
     <article className="card roll" aria-label={`roll ${roll.id}`}>
@@ -25,7 +18,7 @@ export function RollCard({ roll }: { roll: Schemas["Roll"] }) {
         <dl className="facts">
           <dt>Dice</dt>
           <dd>
-            {result.rolls.map((thrown, index) => (
+            {result.dice.map((thrown, index) => (
               <span key={index} className="dice">
                 {thrown.dice}:{" "}
                 {thrown.faces.map((face, faceIndex) => (

@@ -1,10 +1,12 @@
 """004 § 3. Activation Cost [9.0], the Activation Choices record chart and its
 worked example (Barrage Rounds & Activation Point Charts Examples), FAQ 2 and
-§ Summary of Variants (May 2003) Activation, FAQ 45 variant 2 "Initiative" Activation."""
+§ Summary of Variants (May 2003) Activation, FAQ 45 variant 2 "Initiative" Activation
+(the 1D20 roll with no activation points left, every cell of the nation x morale chart).
+"""
 
 import pytest
 
-from rules_engine.dice import ScriptedDice
+from rules_engine.dice import DiceKind, ScriptedDice
 from rules_engine.great_battles.activation import (
     ActivationAttempt,
     ActivationChoice,
@@ -167,3 +169,38 @@ def test_initiative_nation_rows(nation, row):
 def test_initiative_nation_without_a_row_needs_one():
     with pytest.raises(ValueError, match="no row for Italian"):
         roll_initiative_activation(InitiativeInput(Nation.ITALIAN, Quality.AVERAGE), ScriptedDice([1]))
+
+
+# --- initiative on 1D20 ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("row", "quality", "number"),
+    [(row, q, n) for row, numbers in INITIATIVE.items() for q, n in zip(QUALITIES, numbers, strict=True)],
+    ids=[f"{row.value}-{q.value}" for row in INITIATIVE for q in QUALITIES],
+)
+def test_initiative_without_activation_points_rolls_d20_every_cell(row, quality, number):
+    inputs = InitiativeInput(Nation.POLISH, quality, row=row, side_has_activation_points=False)
+    passed = roll_initiative_activation(inputs, ScriptedDice([number]))
+    assert passed.outcome is True
+    assert passed.rolls[0].kind is DiceKind.D20
+    assert passed.threshold == number
+    assert passed.outcome_text == "battlegroup activated (no AP to spend)"
+    failed = roll_initiative_activation(inputs, ScriptedDice([number + 1]))
+    assert failed.outcome is False
+    # Faces above 10 exist on the d20 and never activate: half the chance.
+    assert roll_initiative_activation(inputs, ScriptedDice([20])).outcome is False
+
+
+def test_initiative_with_points_still_rolls_d10():
+    result = roll_initiative_activation(InitiativeInput(Nation.GERMAN, Quality.AVERAGE), ScriptedDice([6]))
+    assert result.rolls[0].kind is DiceKind.D10
+    assert result.outcome_text == "battlegroup activated for 1 AP"
+
+
+def test_initiative_d20_line():
+    inputs = InitiativeInput(Nation.GERMAN, Quality.AVERAGE, side_has_activation_points=False)
+    assert roll_initiative_activation(inputs, ScriptedDice([14])).line() == (
+        "Initiative activation, no AP left (1D20, both actions), German Average HQ battalion: "
+        "d20 14 ≤ 6 [German Average] → not activated"
+    )

@@ -1,10 +1,16 @@
 """004 § Infantry Fire, SMG Fire, Gun Fire [14.4] (chart v4 range bands), To Hit
 Modifiers [14.4.8], Destroy Modifiers (variant), FAQ 1, § Summary of Variants
-(May 2003) Move/Supply, and § 9. Close Combat [14.8.2] — every cell."""
+(May 2003) Move/Supply, and § 9. Close Combat [14.8.2] — every cell.
+
+Also the Gun Fire "Variant" box, All fire types Destroy Modifiers, Summary of Variants
+(May 2003) Fire — the red/black 20-sided destroy die, every face; and Summary of
+Variants (May 2003) Supply (Ammo) — -1 to hit per ammo-low marker in the fire roll.
+"""
 
 import pytest
 
-from rules_engine.dice import ScriptedDice
+from rules_engine.dice import DiceKind, ScriptedDice, roll
+from rules_engine.great_battles import variants
 from rules_engine.great_battles.combat import (
     CloseCombatInput,
     CloseCombatOutcome,
@@ -12,11 +18,14 @@ from rules_engine.great_battles.combat import (
     FireOutcome,
     FireTarget,
     FireWeapon,
+    ammo_to_hit_modifier,
     close_combat_modifiers,
+    read_red_black_die,
     roll_close_combat,
     roll_fire,
 )
 from rules_engine.great_battles.common import ArmourClass, Cover, Quality
+from rules_engine.results import Applies
 
 T = FireTarget
 X = None  # printed "-"
@@ -239,3 +248,138 @@ def test_close_combat_modifiers_decide():
     result = roll_close_combat(inputs, ScriptedDice([9, 6]))
     assert [r.score for r in result.results] == [9, 10]
     assert result.outcome is CloseCombatOutcome.DEFENDER_WINS
+
+
+# --- the red/black destroy die ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("face", "number", "red"),
+    [(f, f, False) for f in range(1, 11)] + [(f, f - 10, True) for f in range(11, 21)],
+)
+def test_red_black_die_every_face(face, number, red):
+    read, is_red = read_red_black_die(roll(DiceKind.D20, ScriptedDice([face])))
+    assert (read.faces, read.total, is_red) == ((face,), number, red)
+
+
+VETERAN_IN_HARD_COVER = {"target_quality": Quality.VETERAN, "target_cover": Cover.HARD}
+
+
+@pytest.mark.parametrize(
+    ("destroy_face", "outcome"),
+    [(6, FireOutcome.DESTROYED), (7, FireOutcome.SUPPRESSED), (10, FireOutcome.SUPPRESSED)],
+)
+def test_black_number_reads_the_stock_chart(destroy_face, outcome):
+    inputs = FireInput(
+        FireWeapon.INFANTRY, 1, FireTarget.DISMOUNTED, red_black_destroy_die=True, **VETERAN_IN_HARD_COVER
+    )
+    result = roll_fire(inputs, ScriptedDice([1, destroy_face]))
+    assert result.to_destroy is not None
+    assert result.to_destroy.modifiers == ()
+    assert result.to_destroy.cell.endswith("black number")
+    assert result.outcome is outcome
+
+
+@pytest.mark.parametrize(
+    ("destroy_face", "outcome"),
+    [(11, FireOutcome.DESTROYED), (14, FireOutcome.DESTROYED), (15, FireOutcome.SUPPRESSED)],
+)
+def test_red_number_brings_in_the_destroy_modifiers(destroy_face, outcome):
+    inputs = FireInput(
+        FireWeapon.INFANTRY, 1, FireTarget.DISMOUNTED, red_black_destroy_die=True, **VETERAN_IN_HARD_COVER
+    )
+    result = roll_fire(inputs, ScriptedDice([1, destroy_face]))
+    destroy = result.to_destroy
+    assert destroy is not None
+    assert [(m.name, m.value) for m in destroy.modifiers] == [
+        ("Veteran target", -1),
+        ("target in hard cover", -1),
+    ]
+    assert destroy.threshold == 4
+    assert destroy.natural == destroy_face - 10
+    assert destroy.cell.endswith("red number")
+    assert result.outcome is outcome
+
+
+@pytest.mark.parametrize(
+    ("quality", "shift"), [(Quality.RAW, 1), (Quality.INFERIOR, 1), (Quality.AVERAGE, 0)]
+)
+def test_red_number_quality_modifiers(quality, shift):
+    inputs = FireInput(
+        FireWeapon.INFANTRY, 2, FireTarget.DISMOUNTED, red_black_destroy_die=True, target_quality=quality
+    )
+    destroy = roll_fire(inputs, ScriptedDice([1, 20])).to_destroy
+    assert destroy is not None
+    assert destroy.threshold == 4 + shift
+
+
+def test_faq1_override_applies_modifiers_on_a_black_number_too():
+    inputs = FireInput(
+        FireWeapon.INFANTRY,
+        1,
+        FireTarget.DISMOUNTED,
+        red_black_destroy_die=True,
+        destroy_modifiers=True,
+        **VETERAN_IN_HARD_COVER,
+    )
+    destroy = roll_fire(inputs, ScriptedDice([1, 5])).to_destroy
+    assert destroy is not None
+    assert destroy.threshold == 4
+    assert destroy.cell.endswith("black number")
+
+
+def test_red_black_die_line():
+    inputs = FireInput(
+        FireWeapon.INFANTRY, 1, FireTarget.DISMOUNTED, red_black_destroy_die=True, **VETERAN_IN_HARD_COVER
+    )
+    destroy = roll_fire(inputs, ScriptedDice([1, 15])).to_destroy
+    assert destroy is not None
+    assert destroy.line() == (
+        "To destroy, Dismounted target: d20 [15]=5 ≤ 4 (6 -1 Veteran target -1 target in hard cover) "
+        '[Infantry Fire ≤1" Dismounted, red number] → suppressed'
+    )
+
+
+def test_no_destroy_die_on_a_miss_or_a_dash():
+    inputs = FireInput(FireWeapon.INFANTRY, 2, FireTarget.MEDIUM_ARMOUR, red_black_destroy_die=True)
+    dice = ScriptedDice([1])
+    assert roll_fire(inputs, dice).outcome is FireOutcome.SUPPRESSED
+    assert dice.remaining == 0
+    miss = roll_fire(
+        FireInput(FireWeapon.INFANTRY, 1, FireTarget.DISMOUNTED, red_black_destroy_die=True),
+        ScriptedDice([7]),
+    )
+    assert miss.to_destroy is None
+
+
+# --- ammo-low markers --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("markers", "needed"), [(0, 6), (1, 5), (2, 4), (3, 3)])
+def test_ammo_low_markers_recorded_on_the_to_hit_number(markers, needed):
+    inputs = FireInput(FireWeapon.INFANTRY, 1, FireTarget.DISMOUNTED, ammo_low_markers=markers)
+    to_hit = roll_fire(inputs, ScriptedDice([10])).to_hit
+    assert to_hit.threshold == needed
+    expected = [(f"ammo low ×{markers}", -markers, Applies.THRESHOLD)] if markers else []
+    assert [(m.name, m.value, m.applies_to) for m in to_hit.modifiers] == expected
+
+
+def test_ammo_low_modifier_is_one_helper():
+    assert variants.ammo_to_hit_modifier is ammo_to_hit_modifier
+    inputs = FireInput(FireWeapon.MEDIUM_GUN, 5, FireTarget.LIGHT_ARMOUR, ammo_low_markers=2)
+    assert roll_fire(inputs, ScriptedDice([10])).to_hit.modifiers == (ammo_to_hit_modifier(2),)
+
+
+def test_ammo_low_below_one_still_hits_on_a_natural_1():
+    inputs = FireInput(FireWeapon.INFANTRY, 8, FireTarget.DISMOUNTED, ammo_low_markers=2)
+    to_hit = roll_fire(inputs, ScriptedDice([1, 10])).to_hit
+    assert to_hit.threshold == -1
+    assert to_hit.outcome is True
+    assert "ammo low ×2" in to_hit.line()
+
+
+def test_negative_ammo_markers_refused():
+    with pytest.raises(ValueError, match="cannot be negative"):
+        roll_fire(
+            FireInput(FireWeapon.INFANTRY, 1, FireTarget.DISMOUNTED, ammo_low_markers=-1), ScriptedDice([1])
+        )
