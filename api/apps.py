@@ -8,7 +8,7 @@ class ApiConfig(AppConfig):
 
     def ready(self) -> None:
         from api.authentication import grant_forget_on_change
-        from api.models import CampaignAPIKey
+        from campaign.models import CampaignAPIKey
 
         post_save.connect(grant_forget_on_change, sender=CampaignAPIKey)
         post_delete.connect(grant_forget_on_change, sender=CampaignAPIKey)

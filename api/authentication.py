@@ -1,7 +1,7 @@
 """``Authorization: Api-Key <prefix>.<secret>``: third-party apps' campaign API keys.
 
 A key authenticates as no user: ``request.user`` stays anonymous and
-``request.auth`` is the :class:`~api.models.CampaignAPIKey`, from which
+``request.auth`` is the :class:`~campaign.models.CampaignAPIKey`, from which
 :mod:`api.permissions` resolves the campaign access it grants. Keys are stored
 hashed with the library's SHA-512 key hasher, not a password hasher: a key is
 40 random letters and digits, so a deliberately slow hash (PBKDF2: tens of
@@ -33,8 +33,8 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 from rest_framework_api_key.permissions import KeyParser
 
-from api.models import CampaignAPIKey
 from campaign import models, polls
+from campaign.models import CampaignAPIKey
 
 GRANT_KEY = polls.KEY_PREFIX + "api-key-grant:{prefix}"
 GRANT_TIMEOUT_SECONDS = 60

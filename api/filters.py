@@ -34,7 +34,15 @@ from campaign.choices import (
 )
 from rules_engine.vocab import Nation
 
-AFTER_HELP = "only entries with a greater id: poll for what is new since the last one seen"
+AFTER_HELP = "the id of an entry: only the entries after it, to poll for what is new since the last one seen"
+
+
+def _after(queryset: QuerySet[Any], name: str, value: Any) -> QuerySet[Any]:
+    """Entries after the one whose public id is ``value``, among those the caller sees."""
+    position = queryset.filter(public_id=value).values_list("pk", flat=True).first()
+    if position is None:
+        raise ValidationError({name: [f"is not the id of an entry of this list you can see: {value}"]})
+    return queryset.filter(pk__gt=position)
 
 
 class IntegerFilter(filters.NumberFilter):  # type: ignore[misc]
@@ -134,7 +142,7 @@ class RollFilter(filters.FilterSet):  # type: ignore[misc]
     force = IntegerFilter(field_name="force_id")
     battalion = filters.CharFilter(field_name="battalion__code", help_text="battalion code")
     procedure = filters.CharFilter(help_text="rules catalog key, e.g. gb.weather")
-    after = IntegerFilter(field_name="id", lookup_expr="gt", help_text=AFTER_HELP)
+    after = filters.UUIDFilter(method=_after, help_text=AFTER_HELP)
 
     class Meta:
         model = models.RollRecord
@@ -153,7 +161,7 @@ class EventFilter(filters.FilterSet):  # type: ignore[misc]
     verb = filters.ChoiceFilter(choices=EventVerb.choices)
     battle = IntegerFilter(method=_object_filter(models.Battle), help_text="events about this battle")
     force = IntegerFilter(method=_object_filter(models.Force), help_text="events about this force")
-    after = IntegerFilter(field_name="id", lookup_expr="gt", help_text=AFTER_HELP)
+    after = filters.UUIDFilter(method=_after, help_text=AFTER_HELP)
 
     class Meta:
         model = models.Event

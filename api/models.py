@@ -1,15 +1,10 @@
-"""The API's own state: idempotency keys of retried writes, and third-party API keys."""
+"""The API's own state: idempotency keys of retried writes (API keys are campaign's)."""
 
 from __future__ import annotations
-
-from typing import ClassVar
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
-from rest_framework_api_key.models import AbstractAPIKey, APIKeyManager
-
-from campaign.models import Campaign, Side
 
 
 class IdempotencyKey(models.Model):
@@ -38,33 +33,3 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.response_status or 'in flight'})"
-
-
-class CampaignAPIKeyManager(APIKeyManager):
-    def get_usable_keys(self) -> models.QuerySet[CampaignAPIKey]:
-        # With the campaign: the query that authenticates a key also loads what it may reach.
-        return super().get_usable_keys().select_related("campaign")
-
-
-class CampaignAPIKey(AbstractAPIKey):
-    """A third-party app's key: hashed, revocable, expiring, scoped to one campaign and
-    either one side (that side's player view) or the public summary (no side)."""
-
-    objects: ClassVar[CampaignAPIKeyManager] = CampaignAPIKeyManager()
-
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="api_keys")
-    side = models.ForeignKey(
-        Side,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="api_keys",
-        help_text="empty: the public (observer) view",
-    )
-    can_write = models.BooleanField(default=False, help_text="read-only unless granted")
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-
-    class Meta(AbstractAPIKey.Meta):
-        verbose_name = "campaign API key"

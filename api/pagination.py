@@ -3,13 +3,13 @@ means nothing is a 400 naming the parameter, never ignored or a crash."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
+from django.db.models import QuerySet
 from rest_framework import pagination
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
-
-from api.inputs import ID_MAX
 
 
 def _page_size(paginator: Any, request: Request) -> int:
@@ -33,8 +33,16 @@ class PagePagination(pagination.PageNumberPagination):
         return _page_size(self, request)
 
 
+def _at(cursor: pagination.Cursor, position: str | None) -> pagination.Cursor:
+    # DRF's positions are the text of the ordering field (its stubs say int).
+    return cursor._replace(position=position)  # type: ignore[arg-type]
+
+
 class TimelineCursorPagination(pagination.CursorPagination):
-    """Roll log and event timeline: oldest first, stable under inserts while paging."""
+    """Roll log and event timeline: oldest first, stable under inserts while paging.
+
+    The order is by id, but a cursor names its row by public id: the id of the row a page
+    starts after would count the rows between two pages the reader does not see (C-14)."""
 
     ordering = "id"
     page_size = 100
@@ -44,15 +52,39 @@ class TimelineCursorPagination(pagination.CursorPagination):
     def get_page_size(self, request: Request) -> int:
         return _page_size(self, request)
 
+    def paginate_queryset(
+        self, queryset: QuerySet[Any], request: Request, view: Any = None
+    ) -> list[Any] | None:
+        self._rows = queryset  # the visible rows, in which a cursor's public id is looked up
+        self._public_ids: dict[str, str] = {}
+        return super().paginate_queryset(queryset, request, view)
+
+    def _get_position_from_instance(self, instance: Any, ordering: Any) -> str:
+        position = str(instance.pk)
+        self._public_ids[position] = str(instance.public_id)
+        return position
+
+    def encode_cursor(self, cursor: pagination.Cursor) -> str:
+        position = cursor.position
+        public = self._public_ids[str(position)] if position is not None else None
+        return super().encode_cursor(_at(cursor, public))
+
     def decode_cursor(self, request: Request) -> pagination.Cursor | None:
-        """DRF's cursor, whose position (an id, as the order is by id) is checked: the cursor is
+        """DRF's cursor, whose position (a public id) is checked and looked up: the cursor is
         the client's to send back untouched, but nothing stops it being edited."""
         invalid = ValidationError({self.cursor_query_param: ["is not a cursor this list gave; start again"]})
         try:
             cursor = super().decode_cursor(request)
         except NotFound:
             raise invalid from None
-        position = cursor.position if cursor is not None else None
-        if position is not None and not (str(position).isdigit() and int(position) <= ID_MAX):
+        if cursor is None or cursor.position is None:
+            return cursor
+        try:
+            public = uuid.UUID(str(cursor.position))
+        except ValueError:
+            raise invalid from None
+        position = self._rows.filter(public_id=public).values_list("pk", flat=True).first()
+        if position is None:
             raise invalid
-        return cursor
+        self._public_ids[str(position)] = str(public)
+        return _at(cursor, str(position))

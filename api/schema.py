@@ -354,7 +354,7 @@ ROLL_OVERRIDE_RESPONSE_EXAMPLE = OpenApiExample(
     value={
         "original": {
             **_ROLL,
-            "id": 41,
+            "id": "0b5e3c1a-6f0d-4c49-9a57-2f8d3e1b7c40",
             "result": {"turns": 6},
             "line": "Segment turns: 2D6 [3, 3] = 6 turns",
             "changes": {"turns": 6},
@@ -363,11 +363,14 @@ ROLL_OVERRIDE_RESPONSE_EXAMPLE = OpenApiExample(
         },
         "override": {
             **_ROLL,
-            "id": 57,
+            "id": "9d2f7a64-1c3e-4b8a-8e0f-5a6b7c8d9e01",
             "result": {"override": True, "reason": "the table ran out of time", "before": {"turns": 6}},
-            "line": "Umpire override of roll 41: turns 6 → 4 (the table ran out of time)",
+            "line": (
+                "Umpire override of roll 0b5e3c1a-6f0d-4c49-9a57-2f8d3e1b7c40: turns 6 → 4 "
+                "(the table ran out of time)"
+            ),
             "changes": {"turns": 4},
-            "override_of": 41,
+            "override_of": "0b5e3c1a-6f0d-4c49-9a57-2f8d3e1b7c40",
             "created_at": "2026-03-10T21:15:00Z",
         },
     },

@@ -1,7 +1,7 @@
 """Output serializers: what each role sees of a row.
 
-Which rows a caller sees is decided by the querysets of :mod:`api.selectors`;
-these decide which fields of a visible row they see. A row of a side the caller
+Which rows a caller sees is decided by the querysets of :mod:`campaign.selectors`;
+these show the fields of a visible row :mod:`campaign.access` lets them see. A row of a side the caller
 does not see in full (an identified enemy battalion, say) keeps its public
 fields, and its strength fields when that side's fog of war reveals strengths;
 every other field is null. Inputs are in :mod:`api.inputs`.
@@ -20,10 +20,10 @@ from rest_framework import serializers
 from rest_framework.reverse import reverse
 
 from api.labels import LabelledModelSerializer, LabelledSerializer, add_labels, code_field_name, labels_of
-from api.models import CampaignAPIKey
-from api.permissions import CAMPAIGN_KWARG, CampaignAccess
-from api.selectors import DayTallies, Statistics, summary_access
+from api.permissions import CAMPAIGN_KWARG
+from campaign import access as access_rules
 from campaign import models
+from campaign.access import CampaignAccess
 from campaign.choices import (
     DAY_SEGMENT_CHOICES,
     WEBHOOK_DELIVERY_EVENT_CHOICES,
@@ -40,16 +40,20 @@ from campaign.choices import (
 )
 from campaign.selectors import (
     BattalionStatus,
+    DayTallies,
     ForceStatus,
+    Statistics,
     club_schedule_next,
     night_before,
     night_in_progress,
+    summary_access,
 )
 from rules_engine.dice import DiceRoll
 from rules_engine.presenters import RollOutput, describe_rule
 from rules_engine.results import Applies, Comparison, Modifier
 from rules_engine.vocab import SupplySituation, Weather
 
+PUBLIC_ID_HELP = "what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing"
 STAND_TYPE_LABELS = labels_of(StandType.choices)
 
 _M = TypeVar("_M", bound=db_models.Model)
@@ -80,9 +84,7 @@ class FogMaskedSerializer(LabelledModelSerializer[_M]):
     @classmethod
     def shown_fields(cls, access: CampaignAccess, side_id: int) -> frozenset[str] | None:
         """The fields ``access`` sees of a row of ``side_id``; None when it sees them all."""
-        if access.sees_in_full(side_id):
-            return None
-        return cls.public_fields | (cls.strength_fields if access.fog(side_id).strengths else frozenset())
+        return access_rules.fields_shown(access, side_id, cls.public_fields, cls.strength_fields)
 
     def to_representation(self, instance: _M) -> dict[str, Any]:
         data: dict[str, Any] = super().to_representation(instance)
@@ -407,33 +409,16 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_setup(self, battle: models.Battle) -> dict[str, Any]:
-        access = access_of(self)
-        own = access.own_side
-        if access.is_umpire or own is None:
-            return dict(battle.setup) if access.is_umpire else {}
-        # Keys are "procedure" (rolled once for both sides) or "procedure@Side name".
-        return {
-            label: result
-            for label, result in battle.setup.items()
-            if "@" not in label or label.endswith(f"@{own.name}")
-        }
+        return access_rules.battle_setup_shown(access_of(self), battle)
 
     @extend_schema_field({"type": "object", "nullable": True})
     def get_report(self, battle: models.Battle) -> dict[str, Any] | None:
-        access = access_of(self)
-        if battle.report is None or access.is_umpire:
-            return battle.report
-        sides = self._visible_sides(battle)
-        fogs = access.enemy_fogs
-
-        def shown(entry: Mapping[str, Any]) -> bool:
-            side_id = sides.get(str(entry.get("code")))
-            return side_id is not None and (side_id == access.side_id or fogs[side_id].battle_results)
-
-        return {**battle.report, "battalions": [e for e in battle.report.get("battalions", []) if shown(e)]}
+        if battle.report is None:
+            return None
+        return access_rules.battle_report_shown(access_of(self), battle.report, self._visible_sides(battle))
 
 
-class APIKeySerializer(LabelledModelSerializer[CampaignAPIKey]):
+class APIKeySerializer(LabelledModelSerializer[models.CampaignAPIKey]):
     """A third-party key as its umpire sees it: never the key itself, which is shown once."""
 
     url = serializers.SerializerMethodField()
@@ -441,7 +426,7 @@ class APIKeySerializer(LabelledModelSerializer[CampaignAPIKey]):
     expired = serializers.BooleanField(source="has_expired", read_only=True)
 
     class Meta:
-        model = CampaignAPIKey
+        model = models.CampaignAPIKey
         fields = [
             "prefix",
             "url",
@@ -455,7 +440,7 @@ class APIKeySerializer(LabelledModelSerializer[CampaignAPIKey]):
             "created_by",
         ]
 
-    def get_url(self, api_key: CampaignAPIKey) -> str:
+    def get_url(self, api_key: models.CampaignAPIKey) -> str:
         return reverse(
             "api:api-key-detail",
             kwargs={CAMPAIGN_KWARG: access_of(self).campaign.slug, "prefix": api_key.prefix},
@@ -471,22 +456,20 @@ class APIKeyCreatedSerializer(APIKeySerializer):
     class Meta(APIKeySerializer.Meta):
         fields = [*APIKeySerializer.Meta.fields, "key"]
 
-    def get_key(self, api_key: CampaignAPIKey) -> str:
+    def get_key(self, api_key: models.CampaignAPIKey) -> str:
         return str(self.context["plain_key"])
 
 
 class OperationSerializer(LabelledModelSerializer[models.Operation]):
-    """A background operation's status and progress; its report and errors are the umpire's."""
-
-    UMPIRE_ONLY: ClassVar[frozenset[str]] = frozenset({"steps", "completed_steps", "report", "error"})
+    """A background operation's status; its progress, report and errors are the umpire's."""
 
     url = serializers.SerializerMethodField()
     day = serializers.IntegerField(source="day.number", read_only=True)
     segment = serializers.ChoiceField(
         source="segment.segment", choices=DAY_SEGMENT_CHOICES, read_only=True, allow_null=True
     )
-    steps_done = serializers.SerializerMethodField()
-    steps_total = serializers.SerializerMethodField()
+    steps_done = serializers.SerializerMethodField(help_text="null but for umpires")
+    steps_total = serializers.SerializerMethodField(help_text="null but for umpires")
 
     class Meta:
         model = models.Operation
@@ -508,9 +491,7 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
             "started_at",
             "finished_at",
         ]
-        extra_kwargs = {
-            name: {"allow_null": True} for name in ("steps", "completed_steps", "report", "error")
-        }
+        extra_kwargs = {name: {"allow_null": True} for name in access_rules.OPERATION_UMPIRE_ONLY}
 
     def get_url(self, operation: models.Operation) -> str:
         return reverse(
@@ -519,16 +500,17 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
             request=self.context.get("request"),
         )
 
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_steps_done(self, operation: models.Operation) -> int:
         return len(operation.completed_steps)
 
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_steps_total(self, operation: models.Operation) -> int:
         return len(operation.steps)
 
     def to_representation(self, instance: models.Operation) -> dict[str, Any]:
         data: dict[str, Any] = super().to_representation(instance)
-        if not access_of(self).is_umpire:
-            data.update(dict.fromkeys(self.UMPIRE_ONLY))
+        data.update(dict.fromkeys(access_rules.operation_fields_hidden(access_of(self))))
         return data
 
 
@@ -621,6 +603,7 @@ class ArrivalReportBodySerializer(ReportBodySerializer):
 class NightReportSerializer(LabelledModelSerializer[models.NightReport]):
     """A side's report of a night phase or of an arrival roll (its kind)."""
 
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     BODIES: ClassVar[Mapping[str, type[ReportBodySerializer]]] = {
         OperationKind.NIGHT_PHASE: NightReportBodySerializer,
         OperationKind.ARRIVALS: ArrivalReportBodySerializer,
@@ -704,8 +687,13 @@ class RollOutputSerializer(LabelledSerializer[RollOutput]):
     )
     cell = serializers.CharField(allow_null=True, help_text="the table row or column read")
     outcome = serializers.JSONField(help_text="the outcome for machines")
-    outcome_text = serializers.CharField(help_text="the outcome as people read it")
-    line = serializers.CharField(help_text="the whole roll in one line")
+    outcome_text = serializers.CharField(
+        allow_null=True,
+        help_text="the outcome as people read it; null when it quotes strengths hidden from you",
+    )
+    line = serializers.CharField(
+        allow_null=True, help_text="the whole roll in one line; null when it quotes strengths hidden from you"
+    )
 
     @extend_schema_field(RuleReferenceSerializer)
     def get_rule(self, output: RollOutput) -> dict[str, str]:
@@ -713,6 +701,13 @@ class RollOutputSerializer(LabelledSerializer[RollOutput]):
 
 
 class RollSerializer(LabelledModelSerializer[models.RollRecord]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    override_of = serializers.SlugRelatedField[models.RollRecord](
+        slug_field="public_id", read_only=True, allow_null=True, help_text="the id of the roll it overrides"
+    )
+    line = serializers.CharField(
+        read_only=True, allow_null=True, help_text="null when it quotes strengths hidden from the reader"
+    )
     day = serializers.IntegerField(source="day.number", read_only=True, allow_null=True)
     segment = serializers.ChoiceField(
         source="segment.segment", choices=DAY_SEGMENT_CHOICES, read_only=True, allow_null=True
@@ -756,8 +751,15 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
     def get_rule(self, roll: models.RollRecord) -> str | None:
         return roll.output.rule.text() if roll.output else None
 
+    def to_representation(self, instance: models.RollRecord) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        shown = access_rules.roll_shown(access_of(self), instance, data["output"])
+        data.update(inputs=shown.inputs, result=shown.result, line=shown.line, output=shown.output)
+        return data
+
 
 class EventSerializer(LabelledModelSerializer[models.Event]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     day = serializers.IntegerField(source="day_number", read_only=True, allow_null=True)
     actor = serializers.CharField(source="actor.get_username", read_only=True, allow_null=True)
 
@@ -831,7 +833,7 @@ class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
     # The fields document the shape; to_representation builds it by hand, as a division has a
     # hundred battalions and clients poll force status.
 
-    STRENGTH: ClassVar[tuple[str, ...]] = ("stands",)
+    STRENGTH: ClassVar[frozenset[str]] = frozenset({"stands"})
     IN_FULL_ONLY: ClassVar[tuple[str, ...]] = (
         "activation",
         "supply_situation",
@@ -866,11 +868,11 @@ class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
             "stands": instance.stands,
             **{name: row[name] for name in self.IN_FULL_ONLY},
         }
-        access = access_of(self)
-        side_id = row["side_id"]
-        if not access.sees_in_full(side_id):
-            hidden = self.IN_FULL_ONLY if access.fog(side_id).strengths else self.IN_FULL_ONLY + self.STRENGTH
-            data.update(dict.fromkeys(hidden))
+        shown = access_rules.fields_shown(access_of(self), row["side_id"], frozenset(), self.STRENGTH)
+        if shown is not None:
+            data.update(
+                dict.fromkeys(name for name in (*self.IN_FULL_ONLY, *self.STRENGTH) if name not in shown)
+            )
         return add_labels(self, data)
 
 

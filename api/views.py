@@ -26,14 +26,12 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from api import filters, inputs, schema, selectors
+from api import filters, inputs, schema
 from api import serializers as out
 from api.authentication import REQUEST_STATUS_ATTRIBUTE, ForceStatusPollAuthentication, grant_store
-from api.models import CampaignAPIKey
 from api.pagination import PagePagination, TimelineCursorPagination
 from api.permissions import (
     CAMPAIGN_KWARG,
-    CampaignAccess,
     CampaignAccessMixin,
     IsAuthenticatedOrAPIKey,
     IsUmpire,
@@ -42,8 +40,8 @@ from api.permissions import (
     request_api_key,
 )
 from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet, CampaignScopedViewSet, ReadOnlyCampaignViewSet
-from campaign import models, polls
-from campaign import selectors as campaign_selectors
+from campaign import models, polls, selectors
+from campaign.access import CampaignAccess
 from campaign.choices import OperationKind
 from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
@@ -85,11 +83,11 @@ class CampaignViewSet(
         return selectors.campaign_summaries(api_key or authenticated_user_id(self.request))
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        with campaign_selectors.one_moment():  # the pools never half of a night
+        with selectors.one_moment():  # the pools never half of a night
             return super().list(request, *args, **kwargs)
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        with campaign_selectors.one_moment():
+        with selectors.one_moment():
             return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(
@@ -118,9 +116,9 @@ class CampaignViewSet(
     def oob(self, request: Request, **kwargs: Any) -> Response:
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
-        with campaign_selectors.one_moment():
+        with selectors.one_moment():
             forces = selectors.oob(access)
-            night_in_progress = campaign_selectors.night_restore_tree(access.campaign.pk, forces)
+            night_in_progress = selectors.night_restore_tree(access.campaign.pk, forces)
             data = out.OrderOfBattleSerializer(
                 {"forces": forces, "night_in_progress": night_in_progress}, context=context
             ).data
@@ -228,7 +226,7 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
 
     def _status_cached(self, renderer: JSONRenderer) -> polls.CachedForceStatus:
         access = self.campaign_access
-        version = campaign_selectors.version_shown(access.campaign)
+        version = selectors.version_shown(access.campaign)
         scope = _status_scope(access)
         cached = polls.force_status_cached(
             access.campaign.pk,
@@ -245,7 +243,7 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         return cached
 
     def _status_data(self) -> Any:
-        with campaign_selectors.one_moment():  # never half of a night
+        with selectors.one_moment():  # never half of a night
             return self._status_read()
 
     def _status_read(self) -> Any:
@@ -257,7 +255,7 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
                 selectors.latest_night_report(force.side_id) if access.sees_in_full(force.side_id) else None
             ),
         }
-        force_status = campaign_selectors.force_status(force.pk, selectors.battalions(access))
+        force_status = selectors.force_status(force.pk, selectors.battalions(access))
         return out.ForceStatusSerializer(force_status, context=context).data
 
     def _status_rendered(self, renderer: JSONRenderer) -> polls.RenderedForceStatus:
@@ -555,12 +553,21 @@ class OperationViewSet(
         return self.idempotent(start)
 
 
+class PublicIdLookup:
+    """Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+    a reader does not see."""
+
+    lookup_field = "public_id"
+    lookup_url_kwarg: str | None = "pk"
+    lookup_value_regex = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+
+
 @extend_schema(tags=["operations"])
 @extend_schema_view(
     list=extend_schema(summary="Night and arrival reports, each of its kind (players: their side's)"),
     retrieve=extend_schema(summary="One night or arrival report"),
 )
-class NightReportViewSet(ReadOnlyCampaignViewSet[models.NightReport]):
+class NightReportViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.NightReport]):
     model = models.NightReport
     serializer_class = out.NightReportSerializer
     filterset_class = filters.NightReportFilter
@@ -574,7 +581,7 @@ class NightReportViewSet(ReadOnlyCampaignViewSet[models.NightReport]):
     list=extend_schema(summary="Roll log (players: their own units' rolls)"),
     retrieve=extend_schema(summary="One roll record"),
 )
-class RollViewSet(ReadOnlyCampaignViewSet[models.RollRecord]):
+class RollViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.RollRecord]):
     model = models.RollRecord
     serializer_class = out.RollSerializer
     filterset_class = filters.RollFilter
@@ -617,7 +624,7 @@ class RollViewSet(ReadOnlyCampaignViewSet[models.RollRecord]):
     list=extend_schema(summary="Event timeline (players: public entries and their own side's)"),
     retrieve=extend_schema(summary="One event"),
 )
-class EventViewSet(ReadOnlyCampaignViewSet[models.Event]):
+class EventViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Event]):
     model = models.Event
     serializer_class = out.EventSerializer
     filterset_class = filters.EventFilter
@@ -633,17 +640,19 @@ class EventViewSet(ReadOnlyCampaignViewSet[models.Event]):
     list=extend_schema(summary="The campaign's API keys (umpires)"),
     retrieve=extend_schema(summary="One API key (umpires)"),
 )
-class APIKeyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[CampaignAPIKey]):
+class APIKeyViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.CampaignAPIKey]
+):
     """Keys for third-party apps. Managed by the umpire in person, never by a key."""
 
-    model = CampaignAPIKey
+    model = models.CampaignAPIKey
     serializer_class = out.APIKeySerializer
     permission_classes = [*CAMPAIGN_PERMISSIONS, IsUmpireInPerson]
     lookup_field = "prefix"
     lookup_value_regex = r"[A-Za-z0-9]+"
     ordering_fields = ["created", "name"]
 
-    def visible(self, access: CampaignAccess) -> QuerySet[CampaignAPIKey]:
+    def visible(self, access: CampaignAccess) -> QuerySet[models.CampaignAPIKey]:
         return selectors.api_keys(access)
 
     @extend_schema(

@@ -23,13 +23,13 @@ from rest_framework.viewsets import GenericViewSet
 from api.idempotency import idempotent
 from api.permissions import (
     CAMPAIGN_KWARG,
-    CampaignAccess,
     CampaignAccessMixin,
     IsAuthenticatedOrAPIKey,
     IsCampaignMember,
     IsUmpireOrReadOnly,
     request_api_key,
 )
+from campaign.access import CampaignAccess
 from campaign.services.audit import Actor
 
 _M = TypeVar("_M", bound=Model)
@@ -90,7 +90,7 @@ class CampaignScopedViewSet(CampaignAccessMixin, ApiViewSet[_M]):
     permission_classes = CAMPAIGN_PERMISSIONS
 
     def visible(self, access: CampaignAccess) -> QuerySet[_M]:
-        """The rows the caller may see: an :mod:`api.selectors` function."""
+        """The rows the caller may see: a :mod:`campaign.selectors` function."""
         raise NotImplementedError
 
     def get_queryset(self) -> QuerySet[_M]:

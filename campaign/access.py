@@ -1,32 +1,362 @@
-"""Who reads which roll records and events besides the umpires: the one home of that rule.
+"""Who sees what in a campaign: the one home of access and fog of war.
+
+An umpire sees everything of their campaign and makes every write. A player sees
+their own side in full and the enemy only as far as the enemy side's
+``fog_of_war`` settings reveal (:class:`Fog`). An observer sees what is public.
+A third-party app's :class:`~campaign.models.CampaignAPIKey` reads as the role
+:func:`api_key_role` gives it, in its one campaign.
 
 Every roll record and event has an owner, set by the service that writes it
 (rules notes C-13): everybody in the campaign (what both sides see at the table:
 weather, wind, initiative, turns, that a night phase finished), the two sides of
 a battle (its set-up rolls made once for both), one side (its own units' and
-pools' rolls, its timeline entries), or the umpires alone. Umpires read
-everything; a player, or a side's API key, reads what is public and what their
-side owns; an observer, or a campaign-wide read-only key, what is public.
+pools' rolls, its timeline entries), or the umpires alone.
+
+The API (its selectors' querysets and serializers' masks), the night e-mails and
+the webhooks ask here; none decides it for itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property, reduce
+from operator import attrgetter, or_
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, Value
 
 from campaign import models
-from campaign.choices import EventVerb, Visibility
+from campaign.choices import ArrivalStatus, EventVerb, MemberRole, OperationKind, Visibility
+from rules_engine.nineteen43.artillery import FIELD_STRENGTH_CLASSES
+
+# Enemy forces are seen only once they are on the table: never in reserve or on their way.
+PRESENT = (ArrivalStatus.ON_TABLE, ArrivalStatus.ARRIVED)
+NOTHING = Q(pk__in=[])
 
 
 @dataclass(frozen=True)
-class Reader:
-    """Who reads: an umpire, or the side whose player (or side key) reads, or neither (observers)."""
+class Fog:
+    """What a side lets its enemies see (``Side.fog_of_war``); unset means nothing."""
 
-    umpire: bool
+    identified_units: frozenset[str]  # battalion codes the enemy has identified
+    battle_results: bool  # the enemy sees this side's lines of battle reports
+    strengths: bool  # the enemy sees stands and stand counts of identified battalions
+
+    @classmethod
+    def of(cls, side: models.Side) -> Fog:
+        settings: Mapping[str, Any] = side.fog_of_war if isinstance(side.fog_of_war, Mapping) else {}
+        return cls(
+            identified_units=frozenset(str(code) for code in settings.get("identified_units") or ()),
+            battle_results=settings.get("battle_results") is True,
+            strengths=settings.get("strengths") is True,
+        )
+
+
+@dataclass(frozen=True)
+class CampaignAccess:
+    """One reader's role in one campaign, with the campaign's sides (for fog of war)."""
+
+    campaign: models.Campaign
+    role: MemberRole
     side_id: int | None
+
+    @classmethod
+    def of_api_key(cls, api_key: models.CampaignAPIKey) -> CampaignAccess:
+        """What a key reads in its one campaign (loaded with the key)."""
+        role = api_key_role(api_key)
+        return cls(
+            campaign=api_key.campaign,
+            role=role,
+            side_id=api_key.side_id if role == MemberRole.PLAYER else None,
+        )
+
+    @classmethod
+    def of_member(cls, campaign: models.Campaign, membership: models.Membership) -> CampaignAccess:
+        return cls(campaign=campaign, role=MemberRole(membership.role), side_id=membership.side_id)
+
+    @cached_property
+    def sides(self) -> Mapping[int, models.Side]:
+        """By id, loaded when first needed (a cached force status needs none), or prefetched."""
+        return {side.pk: side for side in sorted(self.campaign.sides.all(), key=attrgetter("pk"))}
+
+    @property
+    def is_umpire(self) -> bool:
+        return self.role == MemberRole.UMPIRE
+
+    @property
+    def player_side_id(self) -> int | None:
+        """The reader's side when they are a player; None for umpires and observers."""
+        return self.side_id if self.role == MemberRole.PLAYER else None
+
+    @property
+    def is_player(self) -> bool:
+        return self.player_side_id is not None
+
+    def sees_in_full(self, side_id: int) -> bool:
+        return self.is_umpire or side_id == self.player_side_id
+
+    def fog(self, side_id: int) -> Fog:
+        return Fog.of(self.sides[side_id])
+
+    @property
+    def own_side(self) -> models.Side | None:
+        """A player's side."""
+        side_id = self.player_side_id
+        return self.sides.get(side_id) if side_id is not None else None
+
+    @property
+    def enemy_fogs(self) -> dict[int, Fog]:
+        """A player's enemy sides and what each reveals; nothing for other roles."""
+        own = self.player_side_id
+        if own is None:
+            return {}
+        return {side_id: Fog.of(side) for side_id, side in self.sides.items() if side_id != own}
+
+
+def api_key_role(api_key: models.CampaignAPIKey) -> MemberRole:
+    """A write-granted key acts for the umpire; a side's key sees as its player; else an observer."""
+    if api_key.can_write:
+        return MemberRole.UMPIRE
+    return MemberRole.PLAYER if api_key.side_id is not None else MemberRole.OBSERVER
+
+
+# Rows ------------------------------------------------------------------------
+
+
+def own_side_rows(access: CampaignAccess, field: str = "side_id") -> Q:
+    """Rows that are a side's own (reports, reserves): umpires all, a player their side's, else none."""
+    if access.is_umpire:
+        return Q()
+    side_id = access.player_side_id
+    return Q(**{field: side_id}) if side_id is not None else NOTHING
+
+
+def _enemy_battalions(access: CampaignAccess, prefix: str, *, strengths_only: bool) -> Q:
+    """Enemy battalions a player may see: identified, on the table, not in reserve."""
+    identified = [
+        Q(**{f"{prefix}side_id": side_id, f"{prefix}code__in": sorted(fog.identified_units)})
+        for side_id, fog in access.enemy_fogs.items()
+        if fog.identified_units and (fog.strengths or not strengths_only)
+    ]
+    if not identified:
+        return NOTHING
+    return reduce(or_, identified) & Q(
+        **{f"{prefix}in_reserve": False, f"{prefix}battlegroup__force__arrival_status__in": PRESENT}
+    )
+
+
+def battalions_readable(access: CampaignAccess, prefix: str = "", *, strengths_only: bool = False) -> Q:
+    """Battalions (``prefix`` leads to one) the reader sees: own ones, identified enemy ones, and
+    with ``strengths_only`` only those whose stands and stand counts it sees too."""
+    if access.is_umpire:
+        return Q()
+    if access.player_side_id is None:
+        return NOTHING
+    return Q(**{f"{prefix}side_id": access.player_side_id}) | _enemy_battalions(
+        access, prefix, strengths_only=strengths_only
+    )
+
+
+def enemy_battalions_readable(access: CampaignAccess) -> Q:
+    """A player's identified enemy battalions (what makes an enemy force seen)."""
+    return _enemy_battalions(access, "", strengths_only=False)
+
+
+def forces_readable(access: CampaignAccess) -> Q:
+    """Own forces in full; an enemy force once one of its battalions is identified."""
+    if access.is_umpire:
+        return Q()
+    side_id = access.player_side_id
+    if side_id is None:
+        return NOTHING
+    seen = models.Battalion.objects.filter(campaign=access.campaign).filter(enemy_battalions_readable(access))
+    return Q(side_id=side_id) | Q(pk__in=seen.values("battlegroup__force_id"))
+
+
+def battles_readable(access: CampaignAccess) -> Q:
+    """Umpires every battle, players the battles their side fights."""
+    if access.is_umpire:
+        return Q()
+    side_id = access.player_side_id
+    if side_id is None:
+        return NOTHING
+    return Q(attacker_id=side_id) | Q(defender_id=side_id)
+
+
+def operations_readable(access: CampaignAccess) -> Q:
+    """Night phases for every member; arrival rolls (which name both sides' forces) for umpires."""
+    return Q() if access.is_umpire else Q(kind=OperationKind.NIGHT_PHASE)
+
+
+def rolls_readable(access: CampaignAccess) -> Q:
+    """The roll records the reader may read, as a filter of RollRecord rows."""
+    if access.is_umpire:
+        return Q()
+    readable = Q(visibility=Visibility.PUBLIC)
+    side_id = access.player_side_id
+    if side_id is not None:
+        in_battle = Q(battle__attacker_id=side_id) | Q(battle__defender_id=side_id)
+        readable |= (
+            Q(visibility=Visibility.SIDE, side_id=side_id) | Q(visibility=Visibility.BATTLE) & in_battle
+        )
+    return readable
+
+
+def events_readable(access: CampaignAccess) -> Q:
+    """The events the reader may read, as a filter of Event rows."""
+    if access.is_umpire:
+        return Q()
+    readable = Q(visibility=Visibility.PUBLIC)
+    if access.player_side_id is not None:
+        readable |= Q(visibility=Visibility.SIDE, side_id=access.player_side_id)
+    return readable
+
+
+def reports_for(access: CampaignAccess, reports: Iterable[models.NightReport]) -> list[models.NightReport]:
+    """The night reports the reader gets (by e-mail too): umpires every side's, a player their side's."""
+    return [report for report in reports if access.sees_in_full(report.side_id)]
+
+
+def announced(event: models.Event) -> bool:
+    """Whether webhooks (third parties, whatever their subscriber's role) may announce ``event``:
+    never a side's own entry (its pools after a battle); a battle is announced once."""
+    return event.object_type != models.Side.__name__
+
+
+# Fields ----------------------------------------------------------------------
+
+
+def fields_shown(
+    access: CampaignAccess, side_id: int, public: frozenset[str], strengths: frozenset[str]
+) -> frozenset[str] | None:
+    """The fields the reader sees of a row of ``side_id``: None when it sees them all, else the
+    ``public`` ones and the ``strengths`` ones when that side's fog of war reveals strengths."""
+    if access.sees_in_full(side_id):
+        return None
+    return public | (strengths if access.fog(side_id).strengths else frozenset())
+
+
+# What of a night operation only umpires see: its steps and attempts count the whole
+# campaign's units and retries, both sides' (rules notes C-14).
+OPERATION_UMPIRE_ONLY = frozenset(
+    {"steps", "completed_steps", "steps_done", "steps_total", "attempts", "report", "error"}
+)
+
+
+def operation_fields_hidden(access: CampaignAccess) -> frozenset[str]:
+    return frozenset() if access.is_umpire else OPERATION_UMPIRE_ONLY
+
+
+def battle_report_shown(
+    access: CampaignAccess, report: Mapping[str, Any], sides: Mapping[str, int]
+) -> dict[str, Any]:
+    """A battle report's lines the reader sees: of their own battalions, and of the enemy's
+    identified ones (``sides``: code → side, of those) whose side reveals battle results."""
+    if access.is_umpire:
+        return dict(report)
+    fogs = access.enemy_fogs
+
+    def shown(entry: Mapping[str, Any]) -> bool:
+        side_id = sides.get(str(entry.get("code")))
+        return side_id is not None and (side_id == access.player_side_id or fogs[side_id].battle_results)
+
+    return {**report, "battalions": [e for e in report.get("battalions", []) if shown(e)]}
+
+
+# Roll inputs and outcomes: what counts the stands of a battle's battalions (the field
+# strength and the planned and support fire it feeds) shows those counts only to a reader who
+# sees the strength of every battalion in it; otherwise they, and the texts quoting them, are null.
+STRENGTH_KEYS = frozenset({"total_units", "units", "stands", *FIELD_STRENGTH_CLASSES})
+STRENGTH_TEXTS = frozenset({"line", "outcome_text", "cell"})
+
+
+def battle_strengths_hidden(access: CampaignAccess, battle: str = "battle_id") -> Exists | Value:
+    """Whether a battle (``battle``: a field leading to it) holds a battalion whose strength the
+    reader does not see, as an annotation; never for umpires."""
+    if access.is_umpire:
+        return Value(False)
+    fought = models.Battle.battalions.through.objects.filter(battle_id=OuterRef(battle))
+    return Exists(fought.exclude(battalions_readable(access, "battalion__", strengths_only=True)))
+
+
+def _strengths_fogged(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        quotes = any(key in STRENGTH_KEYS for key in value) or any(
+            isinstance(v, Mapping) and STRENGTH_KEYS & v.keys() for v in value.values()
+        )
+        return {
+            key: None
+            if key in STRENGTH_KEYS or (quotes and key in STRENGTH_TEXTS)
+            else _strengths_fogged(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_strengths_fogged(item) for item in value]
+    return value
+
+
+def _strengths_shown(access: CampaignAccess, row: Any) -> bool:
+    """Read from :func:`battle_strengths_hidden` annotated as ``strengths_hidden``; a row read
+    without it is fogged for all but umpires."""
+    return access.is_umpire or getattr(row, "strengths_hidden", True) is False
+
+
+@dataclass(frozen=True)
+class RollShown:
+    inputs: Any
+    result: Any
+    line: str | None
+    output: Mapping[str, Any] | None  # the roll as presented (rules_engine.presenters), as shown
+
+
+def roll_shown(
+    access: CampaignAccess, roll: models.RollRecord, output: Mapping[str, Any] | None = None
+) -> RollShown:
+    """A readable roll's inputs, outcome, line and presented ``output`` as the reader may see them."""
+    if roll.battle_id is None or _strengths_shown(access, roll):
+        return RollShown(roll.inputs, roll.result, roll.line, output)
+    inputs, result = _strengths_fogged(roll.inputs), _strengths_fogged(roll.result)
+    if inputs == roll.inputs and result == roll.result:  # quotes no strength
+        return RollShown(roll.inputs, roll.result, roll.line, output)
+    texts_hidden = None if output is None else {**output, **dict.fromkeys(STRENGTH_TEXTS & output.keys())}
+    return RollShown(inputs, result, None, texts_hidden)
+
+
+def battle_setup_shown(access: CampaignAccess, battle: models.Battle) -> dict[str, Any]:
+    """A battle's set-up results the reader sees: umpires all; a player those rolled once for
+    both sides and their own side's (keys ``procedure@Side name``), strengths fogged; else none."""
+    if access.is_umpire:
+        return dict(battle.setup)
+    own = access.own_side
+    if own is None:
+        return {}
+    shown = {
+        label: result
+        for label, result in battle.setup.items()
+        if "@" not in label or label.endswith(f"@{own.name}")
+    }
+    return shown if _strengths_shown(access, battle) else _strengths_fogged(shown)
+
+
+# Events ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Who reads a row besides the umpires: a visibility, and the side when it is a side's."""
+
+    visibility: Visibility
+    side_id: int | None = None
+
+    @classmethod
+    def side(cls, side_id: int) -> Owner:
+        return cls(Visibility.SIDE, side_id)
+
+
+PUBLIC = Owner(Visibility.PUBLIC)
+BATTLE_SIDES = Owner(Visibility.BATTLE)
+UMPIRES = Owner(Visibility.UMPIRE)
 
 
 # Who reads each event besides the umpires. SIDE: the side its subject belongs to (the
@@ -66,23 +396,6 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
 }
 
 
-@dataclass(frozen=True)
-class Owner:
-    """Who reads a row besides the umpires: a visibility, and the side when it is a side's."""
-
-    visibility: Visibility
-    side_id: int | None = None
-
-    @classmethod
-    def side(cls, side_id: int) -> Owner:
-        return cls(Visibility.SIDE, side_id)
-
-
-PUBLIC = Owner(Visibility.PUBLIC)
-BATTLE_SIDES = Owner(Visibility.BATTLE)
-UMPIRES = Owner(Visibility.UMPIRE)
-
-
 def _subject_side_id(subject: Any) -> int | None:
     if isinstance(subject, models.Side):
         return int(subject.pk)
@@ -99,27 +412,3 @@ def event_owner(verb: EventVerb, subject: Any) -> Owner:
         return Owner(visibility)
     side_id = _subject_side_id(subject)
     return Owner.side(side_id) if side_id is not None else UMPIRES
-
-
-def rolls_readable(reader: Reader) -> Q:
-    """The roll records ``reader`` may read, as a filter of RollRecord rows."""
-    if reader.umpire:
-        return Q()
-    readable = Q(visibility=Visibility.PUBLIC)
-    side_id = reader.side_id
-    if side_id is not None:
-        in_battle = Q(battle__attacker_id=side_id) | Q(battle__defender_id=side_id)
-        readable |= (
-            Q(visibility=Visibility.SIDE, side_id=side_id) | Q(visibility=Visibility.BATTLE) & in_battle
-        )
-    return readable
-
-
-def events_readable(reader: Reader) -> Q:
-    """The events ``reader`` may read, as a filter of Event rows."""
-    if reader.umpire:
-        return Q()
-    readable = Q(visibility=Visibility.PUBLIC)
-    if reader.side_id is not None:
-        readable |= Q(visibility=Visibility.SIDE, side_id=reader.side_id)
-    return readable

@@ -29,9 +29,11 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from rest_framework_api_key.models import APIKey
 
 from campaign import models
 from campaign.choices import WEBHOOK_EVENT_CHOICES, StandStatus
+from campaign.services.api_keys import api_key_revoke
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_close, battle_setup
 from campaign.services.campaigns import campaign_start
@@ -949,3 +951,48 @@ class WebhookDeliveryAdmin(ReadOnlyAdmin[models.WebhookDelivery]):
     list_filter = ("status", "subscription__campaign", "event__verb")
     search_fields = ("subscription__url", "error")
     list_select_related = ("subscription", "event")
+
+
+# The library's own admin lists its stock APIKey model, which this service never uses: one
+# "API keys" section, ours, which revokes through the service.
+admin.site.unregister(APIKey)
+
+
+@admin.register(models.CampaignAPIKey)
+class CampaignAPIKeyAdmin(ReadOnlyAdmin[models.CampaignAPIKey]):
+    list_display = (
+        "prefix",
+        "name",
+        "campaign",
+        "side",
+        "can_write",
+        "created",
+        "created_by",
+        "expiry_date",
+        "_has_expired",
+        "revoked",
+    )
+    list_filter = ("campaign", "revoked", "can_write")
+    list_select_related = ("campaign", "side", "created_by")
+    search_fields = ("name", "prefix", "campaign__name")
+    # The hash is left out: it is of no use to a person.
+    fields = (
+        "prefix",
+        "name",
+        "campaign",
+        "side",
+        "can_write",
+        "expiry_date",
+        "revoked",
+        "created",
+        "created_by",
+    )
+    actions = ("revoke",)
+
+    @admin.action(description="Revoke the selected API keys (cannot be undone)")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[models.CampaignAPIKey]) -> None:
+        def revoke_one(api_key: models.CampaignAPIKey, actor: Actor) -> str:
+            api_key_revoke(api_key.campaign_id, api_key.prefix, actor)
+            return "revoked"
+
+        self.run_service(request, queryset, revoke_one)

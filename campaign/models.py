@@ -12,9 +12,11 @@ from functools import cached_property
 from typing import ClassVar
 
 from django.conf import settings
+from django.contrib.postgres.functions import RandomUUID
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from rest_framework_api_key.models import AbstractAPIKey, APIKeyManager
 
 from campaign import choices
 from rules_engine.nineteen43.common import AirCoverPriority, BattleType, CommandSystem, Training
@@ -422,6 +424,8 @@ class RollRecord(models.Model):
     side = models.ForeignKey(
         Side, null=True, blank=True, on_delete=models.CASCADE, related_name="rolls", help_text="its owner"
     )
+    # What the API names it by: ids in sequence would count the rows a reader does not see.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -470,6 +474,8 @@ class Event(models.Model):
     side = models.ForeignKey(
         Side, null=True, blank=True, on_delete=models.CASCADE, related_name="events", help_text="its owner"
     )
+    # What the API names it by: ids in sequence would count the rows a reader does not see.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -581,6 +587,8 @@ class NightReport(models.Model):
     side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="night_reports")
     day = models.ForeignKey(CampaignDay, on_delete=models.CASCADE, related_name="night_reports")
     body = models.JSONField()
+    # What the API names it by: ids in sequence would count the rows a reader does not see.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -698,3 +706,34 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payload['event']} → {self.subscription} ({self.status})"
+
+
+class CampaignAPIKeyManager(APIKeyManager):
+    def get_usable_keys(self) -> models.QuerySet[CampaignAPIKey]:
+        # With the campaign: the query that authenticates a key also loads what it may reach.
+        return super().get_usable_keys().select_related("campaign")
+
+
+class CampaignAPIKey(AbstractAPIKey):
+    """A third-party app's key: hashed, revocable, expiring, scoped to one campaign and
+    either one side (that side's player view) or the public summary (no side)."""
+
+    objects: ClassVar[CampaignAPIKeyManager] = CampaignAPIKeyManager()
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="api_keys")
+    side = models.ForeignKey(
+        Side,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="api_keys",
+        help_text="empty: the public (observer) view",
+    )
+    can_write = models.BooleanField(default=False, help_text="read-only unless granted")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta(AbstractAPIKey.Meta):
+        verbose_name = "campaign API key"
+        db_table = "api_campaignapikey"  # made by the api app, which held the model before

@@ -1,4 +1,5 @@
-"""Reads.  Views, serializers, admin, tasks and commands read through here."""
+"""Reads.  Views, serializers, admin, tasks and commands read through here; what a reader
+may see of them is :mod:`campaign.access`'s to say."""
 
 from __future__ import annotations
 
@@ -12,11 +13,21 @@ from typing import Any
 import redis
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import BigIntegerField, Count, OuterRef, Prefetch, QuerySet, Subquery, Value
 from django.utils import timezone
 
+from campaign import access as access_rules
 from campaign import models
-from campaign.choices import BattleStatus, CampaignStatus, StandStatus
+from campaign.access import CampaignAccess
+from campaign.choices import (
+    ArrivalStatus,
+    BattleStatus,
+    CampaignStatus,
+    DayStatus,
+    MemberRole,
+    OperationKind,
+    StandStatus,
+)
 from config.celery_app import app as celery_app
 
 
@@ -327,3 +338,278 @@ def _stand_counts_before(force_id: int, before: NightBefore) -> list[tuple[int, 
     for pk, stand_type in models.Stand.objects.filter(pk__in=was).values_list("pk", "stand_type"):
         counts[was[pk]["battalion_id"], stand_type, was[pk]["status"]] += 1
     return [(*key, count) for key, count in counts.items()]
+
+
+# Reads scoped to what the caller may see (campaign.access) ------------------------------
+# Every API list and detail starts from one of these querysets, so a hidden row is never
+# fetched: detail lookups 404 on it and lists leave it out.
+
+
+def campaign_summaries(caller: int | models.CampaignAPIKey) -> QuerySet[models.Campaign]:
+    """A user's campaigns (by user id), or an API key's one campaign, with today's weather,
+    the segment's wind and turns, the dawn of a day under way, and the caller's role."""
+    today = models.CampaignDay.objects.filter(campaign=OuterRef("pk"), number=OuterRef("current_day"))
+    segment_now = models.DaySegmentRecord.objects.filter(
+        day__campaign=OuterRef("pk"), day__number=OuterRef("current_day"), segment=OuterRef("current_segment")
+    )
+    if isinstance(caller, models.CampaignAPIKey):
+        campaigns = models.Campaign.objects.filter(pk=caller.campaign_id)
+        role: Subquery | Value = Value(access_rules.api_key_role(caller).value)
+        side_id: Subquery | Value = Value(caller.side_id, output_field=BigIntegerField())
+    else:
+        mine = models.Membership.objects.filter(campaign=OuterRef("pk"), user_id=caller)
+        campaigns = models.Campaign.objects.filter(memberships__user_id=caller)
+        role, side_id = Subquery(mine.values("role")[:1]), Subquery(mine.values("side_id")[:1])
+    club_nights_ahead = models.ClubNight.objects.filter(
+        campaign=OuterRef("pk"), play_date__gte=timezone.localdate()
+    ).order_by("play_date")
+    return (
+        campaigns.annotate(
+            weather=Subquery(today.values("weather")[:1]),
+            day_status=Subquery(today.values("status")[:1]),
+            day_under_way_dawned_at=Subquery(today.filter(status=DayStatus.DAY).values("dawned_at")[:1]),
+            turns=Subquery(segment_now.values("turns")[:1]),
+            wind_direction=Subquery(segment_now.values("wind_direction")[:1]),
+            wind_velocity=Subquery(segment_now.values("wind_velocity")[:1]),
+            initiative_side_id=Subquery(segment_now.values("initiative_side_id")[:1]),
+            my_role=role,
+            my_side_id=side_id,
+            next_club_night=Subquery(club_nights_ahead.values("play_date")[:1]),
+        )
+        .prefetch_related(Prefetch("sides", queryset=models.Side.objects.order_by("pk")))
+        .order_by("name")
+    )
+
+
+def member_campaign(user_id: int, campaign_slug: str) -> models.Campaign | None:
+    """The campaign with the user's ``member_role`` and ``member_side_id``, if they are a member.
+
+    Every request of a user under a campaign asks this: in SQL, as the ORM would take
+    longer to build the query than PostgreSQL takes to answer it."""
+    campaigns = connection.ops.quote_name(models.Campaign._meta.db_table)
+    memberships = connection.ops.quote_name(models.Membership._meta.db_table)
+    query = (
+        f"SELECT c.*, m.role AS member_role, m.side_id AS member_side_id FROM {campaigns} c "
+        f"JOIN {memberships} m ON m.campaign_id = c.id WHERE c.slug = %s AND m.user_id = %s"
+    )  # table names come from the models; every value is a parameter
+    return next(iter(models.Campaign.objects.raw(query, [campaign_slug, user_id])), None)
+
+
+def summary_access(campaign: models.Campaign) -> CampaignAccess:
+    """The access a row of :func:`campaign_summaries` was annotated with."""
+    return CampaignAccess(
+        campaign=campaign,
+        role=MemberRole(getattr(campaign, "my_role")),  # noqa: B009  (an annotation)
+        side_id=getattr(campaign, "my_side_id"),  # noqa: B009
+    )
+
+
+def sides(access: CampaignAccess) -> QuerySet[models.Side]:
+    return models.Side.objects.filter(campaign=access.campaign).order_by("pk")
+
+
+def days(access: CampaignAccess) -> QuerySet[models.CampaignDay]:
+    """Days and their segments: weather, wind, turns and initiative are public."""
+    return (
+        models.CampaignDay.objects.filter(campaign=access.campaign)
+        .prefetch_related(Prefetch("segments", queryset=models.DaySegmentRecord.objects.order_by("order")))
+        .order_by("number")
+    )
+
+
+def battalions(access: CampaignAccess) -> QuerySet[models.Battalion]:
+    return (
+        models.Battalion.objects.filter(campaign=access.campaign)
+        .filter(access_rules.battalions_readable(access))
+        .order_by("code")
+    )
+
+
+def stands(access: CampaignAccess) -> QuerySet[models.Stand]:
+    """Stands of own battalions, and of identified enemy ones whose side reveals strengths."""
+    return (
+        models.Stand.objects.filter(campaign=access.campaign)
+        .filter(access_rules.battalions_readable(access, "battalion__", strengths_only=True))
+        .select_related("battalion", "equipment")
+        .order_by("battalion__code", "label")
+    )
+
+
+def forces(access: CampaignAccess) -> QuerySet[models.Force]:
+    """Own forces in full; an enemy force once one of its battalions is identified."""
+    return (
+        models.Force.objects.filter(campaign=access.campaign)
+        .filter(access_rules.forces_readable(access))
+        .order_by("side_id", "name")
+    )
+
+
+def oob(access: CampaignAccess) -> list[models.Force]:
+    """The order of battle as the caller may see it, in a constant number of queries."""
+    side_id = access.player_side_id
+    if access.is_umpire:
+        return oob_tree(access.campaign.pk)
+    if side_id is None:
+        return []
+    enemy_battalions = battalions(access).exclude(side_id=side_id)
+    enemy = (
+        forces(access)
+        .exclude(side_id=side_id)
+        .prefetch_related(
+            Prefetch(
+                "battlegroups",
+                queryset=models.Battlegroup.objects.filter(
+                    pk__in=enemy_battalions.values("battlegroup_id")
+                ).order_by("name"),
+            ),
+            Prefetch("battlegroups__battalions", queryset=enemy_battalions.order_by("code")),
+            Prefetch(
+                "battlegroups__battalions__stands",
+                queryset=stands(access).exclude(battalion__side_id=side_id).order_by("label"),
+            ),
+        )
+    )
+    return [*oob_tree(access.campaign.pk, side_id), *enemy]
+
+
+def battles(access: CampaignAccess) -> QuerySet[models.Battle]:
+    """Umpires see every battle, players the battles their side fights; with the battalions they may see."""
+    return (
+        models.Battle.objects.filter(campaign=access.campaign)
+        .filter(access_rules.battles_readable(access))
+        .annotate(strengths_hidden=access_rules.battle_strengths_hidden(access, "pk"))
+        .select_related("day")
+        .prefetch_related(
+            Prefetch(
+                "battalions",
+                queryset=battalions(access).only("id", "code", "side_id", "battlegroup_id"),
+                to_attr="visible_battalions",
+            ),
+            Prefetch("feeds", queryset=models.Battle.objects.only("id")),
+        )
+        .order_by("day__number", "sector", "pk")
+    )
+
+
+def rolls(access: CampaignAccess) -> QuerySet[models.RollRecord]:
+    """Umpires: the whole roll log. Others: public rolls, players also their side's (campaign.access)."""
+    return (
+        models.RollRecord.objects.filter(campaign=access.campaign)
+        .filter(access_rules.rolls_readable(access))
+        .annotate(strengths_hidden=access_rules.battle_strengths_hidden(access))
+        .select_related("day", "segment", "battalion", "actor", "override_of")
+    )
+
+
+def events(access: CampaignAccess) -> QuerySet[models.Event]:
+    """Umpires: the whole timeline. Others: public entries, players also their side's (campaign.access)."""
+    return (
+        models.Event.objects.filter(campaign=access.campaign)
+        .filter(access_rules.events_readable(access))
+        .select_related("actor")
+    )
+
+
+def operations(access: CampaignAccess) -> QuerySet[models.Operation]:
+    """Night phases for every member (their report is the umpire's); arrival rolls for umpires."""
+    queryset = models.Operation.objects.filter(campaign=access.campaign)
+    return (
+        queryset.filter(access_rules.operations_readable(access))
+        .select_related("day", "segment")
+        .order_by("-pk")
+    )
+
+
+def _reports() -> QuerySet[models.NightReport]:
+    """Reports with what their kind and title read: the operation (without its large report)
+    and its segment."""
+    return models.NightReport.objects.select_related("day", "operation__segment").defer("operation__report")
+
+
+def night_reports(access: CampaignAccess) -> QuerySet[models.NightReport]:
+    """Night and arrival reports (each under its kind); a player's are their side's."""
+    queryset = _reports().filter(operation__campaign=access.campaign)
+    return queryset.filter(access_rules.own_side_rows(access)).order_by(
+        "-day__number", "-operation_id", "side_id"
+    )
+
+
+def latest_night_report(side_id: int) -> models.NightReport | None:
+    """The side's report of its latest night phase (not of a later arrival roll)."""
+    return (
+        _reports()
+        .filter(side_id=side_id, operation__kind=OperationKind.NIGHT_PHASE)
+        .order_by("-day__number", "-pk")
+        .first()
+    )
+
+
+def activation_spends(access: CampaignAccess, side_id: int) -> QuerySet[models.ActivationSpend]:
+    """A side's spends, for those who see its pool: its players and the umpires."""
+    queryset = models.ActivationSpend.objects.filter(side_id=side_id, side__campaign=access.campaign)
+    if not access.sees_in_full(side_id):
+        return queryset.none()
+    return (
+        queryset.select_related("day")
+        .prefetch_related(Prefetch("battalions", queryset=models.Battalion.objects.only("id", "code")))
+        .order_by("-day__number", "-turn", "-pk")
+    )
+
+
+def reinforcements(access: CampaignAccess) -> QuerySet[models.Force]:
+    """Forces off the table or on their way: a player's own side's only, never the enemy's reserves."""
+    queryset = models.Force.objects.filter(campaign=access.campaign).exclude(
+        arrival_status=ArrivalStatus.ON_TABLE
+    )
+    return queryset.filter(access_rules.own_side_rows(access)).order_by("arrival_day", "side_id", "name")
+
+
+@dataclass(frozen=True)
+class DayTallies:
+    day: models.CampaignDay
+    tallies: list[models.SideDayTally]
+
+
+@dataclass(frozen=True)
+class Statistics:
+    sides: list[models.Side]
+    days: list[DayTallies]
+
+
+def statistics(access: CampaignAccess) -> Statistics:
+    """Every side's dawn tallies, day by day, in one query; the serializer masks what is hidden."""
+    tallies = (
+        models.SideDayTally.objects.filter(day__campaign=access.campaign)
+        .select_related("day")
+        .order_by("day__number", "side_id")
+    )
+    days: list[DayTallies] = []
+    for tally in tallies:
+        if not days or days[-1].day.pk != tally.day_id:
+            days.append(DayTallies(tally.day, []))
+        days[-1].tallies.append(tally)
+    return Statistics(sides=[access.sides[pk] for pk in sorted(access.sides)], days=days)
+
+
+def api_keys(access: CampaignAccess) -> QuerySet[models.CampaignAPIKey]:
+    """The campaign's API keys, for its umpires."""
+    queryset = models.CampaignAPIKey.objects.filter(campaign=access.campaign)
+    if not access.is_umpire:
+        return queryset.none()
+    return queryset.select_related("side", "created_by").order_by("-created", "prefix")
+
+
+def equipment() -> QuerySet[models.Equipment]:
+    return models.Equipment.objects.order_by("nation", "name", "pk")
+
+
+def webhooks(access: CampaignAccess) -> QuerySet[models.WebhookSubscription]:
+    """Umpires only: where the campaign's events go is theirs to know."""
+    if not access.is_umpire:
+        return models.WebhookSubscription.objects.none()
+    return models.WebhookSubscription.objects.filter(campaign=access.campaign).select_related("created_by")
+
+
+def webhook_deliveries(subscription: models.WebhookSubscription) -> QuerySet[models.WebhookDelivery]:
+    """A subscription's delivery log, newest first."""
+    return models.WebhookDelivery.objects.filter(subscription=subscription).select_related("event")

@@ -13,17 +13,16 @@ from typing import Any, cast
 from django.db import transaction
 from django.utils import timezone
 
-from api.models import CampaignAPIKey
 from campaign import models
 from campaign.choices import EventVerb
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 
-NAME_LENGTH = cast(int, CampaignAPIKey._meta.get_field("name").max_length)
+NAME_LENGTH = cast(int, models.CampaignAPIKey._meta.get_field("name").max_length)
 
 
-def _description(api_key: CampaignAPIKey) -> dict[str, Any]:
+def _description(api_key: models.CampaignAPIKey) -> dict[str, Any]:
     """What the timeline records of a key: never its secret or hash."""
     return {
         "prefix": api_key.prefix,
@@ -44,7 +43,7 @@ def api_key_create(
     side_id: int | None = None,
     can_write: bool = False,
     expiry_date: datetime.datetime | None = None,
-) -> tuple[CampaignAPIKey, str]:
+) -> tuple[models.CampaignAPIKey, str]:
     """A new key and its plain text, which nobody can see again."""
     campaign = campaign_lock(campaign_id)
     name = name.strip()
@@ -64,7 +63,7 @@ def api_key_create(
             )
     if expiry_date is not None and expiry_date <= timezone.now():
         raise DomainError("the expiry date must be in the future", field="expiry_date")
-    api_key, plain = CampaignAPIKey.objects.create_key(
+    api_key, plain = models.CampaignAPIKey.objects.create_key(
         campaign=campaign,
         name=name,
         side=side,
@@ -72,7 +71,7 @@ def api_key_create(
         expiry_date=expiry_date,
         created_by_id=actor.user_id,
     )
-    api_key = cast(CampaignAPIKey, api_key)
+    api_key = cast(models.CampaignAPIKey, api_key)
     access = "may write" if can_write else "read-only"
     event_record(
         campaign,
@@ -86,11 +85,11 @@ def api_key_create(
 
 
 @transaction.atomic
-def api_key_revoke(campaign_id: int, prefix: str, actor: Actor) -> CampaignAPIKey:
+def api_key_revoke(campaign_id: int, prefix: str, actor: Actor) -> models.CampaignAPIKey:
     """Revoke a key for good: its next request is refused."""
     campaign = campaign_lock(campaign_id)
-    api_key: CampaignAPIKey | None = (
-        CampaignAPIKey.objects.select_for_update(of=("self",))
+    api_key: models.CampaignAPIKey | None = (
+        models.CampaignAPIKey.objects.select_for_update(of=("self",))
         .select_related("side")
         .filter(campaign=campaign, prefix=prefix)
         .first()

@@ -144,9 +144,12 @@ def roll_record_rows(
 _CONTEXT_FIELDS = ("day", "segment", "battle", "force", "battalion")
 
 
-# The columns a roll record is written with, besides its created_at; the others are null.
+# The columns a roll record is written with, besides its created_at; the others are null, or
+# their database default (the ids).
 _COPIED_FIELDS = tuple(
-    f for f in models.RollRecord._meta.concrete_fields if f.name not in ("id", "override_of", "created_at")
+    f
+    for f in models.RollRecord._meta.concrete_fields
+    if f.name not in ("id", "public_id", "override_of", "created_at")
 )
 
 

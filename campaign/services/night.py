@@ -24,7 +24,7 @@ from django.db.models import Count, Q, QuerySet
 from django.db.models.sql import UpdateQuery
 
 from campaign import models
-from campaign.access import Owner
+from campaign.access import CampaignAccess, Owner, reports_for
 from campaign.choices import (
     ActivationState,
     ArrivalStatus,
@@ -32,7 +32,6 @@ from campaign.choices import (
     CampaignStatus,
     DayStatus,
     EventVerb,
-    MemberRole,
     NightOrderKind,
     OperationKind,
     StandStatus,
@@ -673,7 +672,7 @@ def night_reports_mail(operation_id: int) -> None:
     reports = list(operation.night_reports.select_related("side"))
     messages = []
     for membership in members:
-        mine = [r for r in reports if membership.role == MemberRole.UMPIRE or r.side_id == membership.side_id]
+        mine = reports_for(CampaignAccess.of_member(operation.campaign, membership), reports)
         if not mine:
             continue
         body = "\n\n".join(_report_text(r) for r in mine)

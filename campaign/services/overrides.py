@@ -10,6 +10,7 @@ replacement count) has nothing to override.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -177,7 +178,7 @@ def _checked(
     return _column_change(target, model_field, value, field)
 
 
-def _line(roll_id: int, changes: list[_Change], reason: str) -> str:
+def _line(roll_id: uuid.UUID, changes: list[_Change], reason: str) -> str:
     shown = ", ".join(
         f"{c.name} {next(iter(c.after))}: {', '.join(next(iter(c.after.values())))} overridden"
         if c.name == SETUP
@@ -217,7 +218,7 @@ def roll_override(
         stream=record.stream,
         inputs=record.inputs,
         result={"override": True, "reason": reason, "before": before, "after": after},
-        line=_line(record.pk, checked, reason),
+        line=_line(record.public_id, checked, reason),  # its public id: the API names it by that
         # As the original: a set-up roll names its step; the step's new values are in ``result``.
         changes={name: record.changes[name] if name == SETUP else value for name, value in after.items()},
         actor_id=actor.user_id,

@@ -51,6 +51,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaign import models
+from campaign.access import announced
 from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, DeliveryStatus, EventVerb
 from campaign.services.broker import tasks_send, tasks_send_on_commit
 from campaign.services.errors import DomainError, NotFoundError
@@ -291,7 +292,7 @@ def _links(event: models.Event, slug: str) -> dict[str, str]:
     """API paths (positional arguments: the campaign's slug first) to fetch more with."""
     links = {
         "campaign": reverse("api:campaign-detail", args=[slug]),
-        "event": reverse("api:event-detail", args=[slug, event.pk]),
+        "event": reverse("api:event-detail", args=[slug, event.public_id]),
     }
     if event.day_number:
         links["day"] = reverse("api:day-detail", args=[slug, event.day_number])
@@ -304,7 +305,7 @@ def _links(event: models.Event, slug: str) -> dict[str, str]:
 def webhook_payload(event: models.Event, slug: str) -> dict[str, Any]:
     """What every subscriber to ``event`` receives (the body of each attempt)."""
     return {
-        "id": event.pk,
+        "id": str(event.public_id),  # as the API names it (rules notes C-14)
         "event": event.verb,
         "campaign": slug,
         "day": event.day_number,
@@ -319,8 +320,8 @@ def webhook_deliveries_create(event: models.Event) -> None:
     """One pending delivery per active subscription to ``event``'s verb, in one query
     (none for other verbs, nor for per-side entries: a battle is announced once);
     their tasks are enqueued when the transaction commits."""
-    if event.verb not in WEBHOOK_EVENTS or event.object_type == models.Side.__name__:
-        return  # a side's own entry (its pools after a battle) is the umpire's, not news
+    if event.verb not in WEBHOOK_EVENTS or not announced(event):
+        return
     payload = webhook_payload(event, event.campaign.slug)
     deliveries = connection.ops.quote_name(models.WebhookDelivery._meta.db_table)
     subscriptions = connection.ops.quote_name(models.WebhookSubscription._meta.db_table)

@@ -225,7 +225,8 @@ def test_operation_reports_are_the_umpires(world):
     assert by_player["report"] is None
     assert by_player["steps"] is None
     assert by_player["status"] == "done"
-    assert by_player["steps_done"] == 5
+    # The campaign-wide count of steps and attempts is the umpire's too (rules notes C-14).
+    assert by_player["steps_done"] is by_player["steps_total"] is by_player["attempts"] is None
 
 
 def test_a_side_key_reads_exactly_what_its_sides_player_reads(world):
@@ -257,11 +258,11 @@ def test_detail_rows_a_role_may_not_see_are_404(world):
         (world.url("force-detail", pk=allied_force.pk), players),
         (world.url("force-force-status", pk=allied_force.pk), players),
         (world.url("battle-detail", pk=world.fought.pk), players),
-        (world.url("night-report-detail", pk=allied_report.pk), allies_only),
-        (world.url("roll-detail", pk=a2_roll.pk), axis_only),
-        (world.url("roll-detail", pk=weather.pk), everybody),
-        (world.url("event-detail", pk=dawn.pk), everybody),
-        (world.url("event-detail", pk=allied_event.pk), allies_only),
+        (world.url("night-report-detail", pk=allied_report.public_id), allies_only),
+        (world.url("roll-detail", pk=a2_roll.public_id), axis_only),
+        (world.url("roll-detail", pk=weather.public_id), everybody),
+        (world.url("event-detail", pk=dawn.public_id), everybody),
+        (world.url("event-detail", pk=allied_event.public_id), allies_only),
         (world.url("day-detail", number=1), everybody),
         (world.url("side-detail", pk=world.allied.pk), everybody),
         (world.url("operation-detail", pk=operation.pk), everybody),

@@ -13,9 +13,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from api.idempotency import HEADER, REPLAYED_HEADER
-from api.models import CampaignAPIKey
 from campaign import models
 from campaign.choices import EventVerb, MemberRole
+from campaign.models import CampaignAPIKey
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import API_KEY_ACTOR, Actor
 from tests.api.world import (
@@ -287,9 +287,9 @@ def test_the_admin_shows_keys_read_only_and_revokes_through_the_service(world):
     client = APIClient()
     client.force_login(admin)
     api_key, _ = new_key(world)
-    changelist = reverse("admin:api_campaignapikey_changelist")
+    changelist = reverse("admin:campaign_campaignapikey_changelist")
 
-    page = client.get(reverse("admin:api_campaignapikey_change", args=[api_key.pk]))
+    page = client.get(reverse("admin:campaign_campaignapikey_change", args=[api_key.pk]))
     revoked = client.post(changelist, {"action": "revoke", "_selected_action": [api_key.pk]})
 
     assert page.status_code == 200

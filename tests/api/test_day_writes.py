@@ -97,7 +97,7 @@ WRITES = {
         201,
     ),
     "roll override": Write(
-        lambda w: w.url("roll-override", pk=weather_roll(w).pk),
+        lambda w: w.url("roll-override", pk=weather_roll(w).public_id),
         lambda w: {"changes": {"weather": other_weather(w)}, "reason": "the forecast was wrong"},
         201,
     ),
@@ -281,16 +281,16 @@ def test_an_override_keeps_the_original_roll_and_answers_both(world):
     weather = other_weather(world)
 
     response = world.client(Role.UMPIRE).post(
-        world.url("roll-override", pk=roll.pk),
+        world.url("roll-override", pk=roll.public_id),
         {"changes": {"weather": weather}, "reason": "the forecast was wrong"},
         format="json",
     )
 
     assert response.status_code == 201
     original, override = response.json()["original"], response.json()["override"]
-    assert original["id"] == roll.pk
+    assert original["id"] == str(roll.public_id)
     assert original["changes"] == roll.changes
-    assert (override["override_of"], override["changes"]) == (roll.pk, {"weather": weather})
+    assert (override["override_of"], override["changes"]) == (str(roll.public_id), {"weather": weather})
     assert models.CampaignDay.objects.get(campaign=world.campaign, number=2).weather == weather
     assert models.RollRecord.objects.get(pk=roll.pk).result == roll.result
     assert world.campaign.events.filter(verb=EventVerb.ROLL_OVERRIDDEN).count() == 1
@@ -309,7 +309,9 @@ def test_a_refused_override_names_the_field_and_writes_nothing(world, body, fiel
     roll = weather_roll(world)
     before = world.state()
 
-    response = world.client(Role.UMPIRE).post(world.url("roll-override", pk=roll.pk), body, format="json")
+    response = world.client(Role.UMPIRE).post(
+        world.url("roll-override", pk=roll.public_id), body, format="json"
+    )
 
     assert response.status_code == 400
     assert list(response.json()["error"]["fields"]) == [field]
@@ -436,7 +438,7 @@ def test_a_set_up_override_changes_the_named_values_of_its_step_and_battles_stil
     rolled = models.Battle.objects.get(pk=world.planned.pk).setup
 
     response = world.client(Role.UMPIRE).post(
-        world.url("roll-override", pk=roll.pk),
+        world.url("roll-override", pk=roll.public_id),
         {"changes": {"setup": OVERRIDDEN_AIR}, "reason": "the club agreed the RAF held the sky"},
         format="json",
     )
@@ -477,7 +479,7 @@ def test_a_set_up_override_must_fit_the_shape_of_the_step_result(world, changes,
     before = (world.state(), models.Battle.objects.get(pk=world.planned.pk).setup)
 
     response = world.client(Role.UMPIRE).post(
-        world.url("roll-override", pk=roll.pk), {"changes": changes, "reason": "typo"}, format="json"
+        world.url("roll-override", pk=roll.public_id), {"changes": changes, "reason": "typo"}, format="json"
     )
 
     assert response.status_code == 400, response.json()
@@ -509,7 +511,7 @@ def test_an_override_of_a_value_must_fit_the_column_it_changes(world, procedure,
     before = world.state()
 
     response = world.client(Role.UMPIRE).post(
-        world.url("roll-override", pk=roll.pk), {"changes": changes, "reason": "typo"}, format="json"
+        world.url("roll-override", pk=roll.public_id), {"changes": changes, "reason": "typo"}, format="json"
     )
 
     assert response.status_code == 400, response.json()

@@ -43,7 +43,7 @@ def nested(depth: int) -> str:
 def override_url(world: World) -> str:
     roll = world.campaign.rolls.filter(procedure="gb.weather").first()
     assert roll is not None
-    return world.url("roll-override", pk=roll.pk)
+    return world.url("roll-override", pk=roll.public_id)
 
 
 @pytest.mark.parametrize("depth", [MAX_JSON_DEPTH + 1, 1_000, 100_000])

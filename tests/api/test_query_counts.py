@@ -12,13 +12,13 @@ from typing import Any, TypeVar
 
 import pytest
 from django.db import connection
-from django.db.models import Model
+from django.db.models import NOT_PROVIDED, Model
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from api.models import CampaignAPIKey
 from campaign import models
 from campaign.choices import ArrivalStatus, EventVerb, StandType
+from campaign.models import CampaignAPIKey
 from campaign.services.webhooks import webhook_subscribe
 from tests.api.world import ACTOR, Role, World, build_world, query_count, router_methods
 from tests.campaign.factories import ForceFactory
@@ -42,7 +42,9 @@ UMPIRE_ONLY = {
 def clones(template: _M, changes: Iterable[dict[str, Any]]) -> list[_M]:
     """Unsaved copies of ``template``, each with its ``changes``."""
     fields = {
-        f.attname: getattr(template, f.attname) for f in template._meta.concrete_fields if not f.primary_key
+        f.attname: getattr(template, f.attname)
+        for f in template._meta.concrete_fields
+        if not f.primary_key and f.db_default is NOT_PROVIDED  # public ids are the database's to give
     }
     return [type(template)(**{**fields, **change}) for change in changes]
 
@@ -121,14 +123,14 @@ def endpoints(world: World, side: models.Side) -> dict[str, str]:
         "operation-detail": world.url("operation-detail", pk=world.campaign.operations.get().pk),
         "night-report-list": world.url("night-report-list"),
         "night-report-detail": world.url(
-            "night-report-detail", pk=models.NightReport.objects.get(side=side).pk
+            "night-report-detail", pk=models.NightReport.objects.get(side=side).public_id
         ),
         "roll-list": world.url("roll-list"),
         "roll-detail": world.url(
-            "roll-detail", pk=world.campaign.rolls.filter(battalion=battalion).first().pk
+            "roll-detail", pk=world.campaign.rolls.filter(battalion=battalion).first().public_id
         ),
         "event-list": world.url("event-list"),
-        "event-detail": world.url("event-detail", pk=world.campaign.events.order_by("pk").first().pk),
+        "event-detail": world.url("event-detail", pk=world.campaign.events.order_by("pk").first().public_id),
         "webhook-list": world.url("webhook-list"),
         "webhook-detail": world.url("webhook-detail", pk=webhook.pk),
         "webhook-delivery-list": world.url("webhook-delivery-list", webhook_pk=webhook.pk),

@@ -86,5 +86,5 @@ def test_the_latest_night_report_of_a_force_status_is_a_night_phases(world):
 def test_a_report_body_reads_as_the_services_wrote_it(world):
     """The bodies' schemas (NightReportBody, ArrivalReportBody) declare every figure the
     services write: the API drops none."""
-    stored = {report.pk: report.body for report in models.NightReport.objects.all()}
+    stored = {str(report.public_id): report.body for report in models.NightReport.objects.all()}
     assert {report["id"]: report["body"] for report in listed(world, Role.UMPIRE)} == stored

@@ -10,9 +10,12 @@ detail answers 200 or 404 (never 403: a hidden row does not exist for the reader
 
 from __future__ import annotations
 
+import base64
 import enum
+import uuid
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from rest_framework.test import APIClient
@@ -86,7 +89,7 @@ def build_visibility_world() -> VisibilityWorld:
     # A roll for the umpires alone, as an imported pack may hold.
     weather = campaign.rolls.filter(procedure="gb.weather").first()
     assert weather is not None
-    weather.pk, weather.visibility = None, Visibility.UMPIRE
+    weather.pk, weather.public_id, weather.visibility = None, uuid.uuid4(), Visibility.UMPIRE
     weather.save()
 
     umpire = Actor(user=world.users[Role.UMPIRE])
@@ -206,9 +209,9 @@ def test_each_list_holds_exactly_what_the_reader_may_read_and_nothing_of_the_oth
     events = list(world.campaign.events.all())
     reports = list(models.NightReport.objects.filter(operation__campaign=world.campaign))
     lists = {
-        "roll-list": {r.pk for r in rolls if _may_read_roll(seen, reader, r)},
-        "event-list": {e.pk for e in events if _may_read_event(seen, reader, e)},
-        "night-report-list": {r.pk for r in reports if _may_read_report(seen, reader, r)},
+        "roll-list": {str(r.public_id) for r in rolls if _may_read_roll(seen, reader, r)},
+        "event-list": {str(e.public_id) for e in events if _may_read_event(seen, reader, e)},
+        "night-report-list": {str(r.public_id) for r in reports if _may_read_report(seen, reader, r)},
     }
     if reader is Reader.ANONYMOUS:
         for name in lists:
@@ -218,9 +221,9 @@ def test_each_list_holds_exactly_what_the_reader_may_read_and_nothing_of_the_oth
     side_id = seen.reader_side(reader)
     enemy = {s.pk for s in seen.sides.values()} - {side_id} if side_id is not None else set()
     about = {
-        "roll-list": {r.pk: _roll_side_id(r) for r in rolls},
-        "event-list": {e.pk: _event_side_id(e) for e in events},
-        "night-report-list": {r.pk: r.side_id for r in reports},
+        "roll-list": {str(r.public_id): _roll_side_id(r) for r in rolls},
+        "event-list": {str(e.public_id): _event_side_id(e) for e in events},
+        "night-report-list": {str(r.public_id): r.side_id for r in reports},
     }
     for name, expected in lists.items():
         listed = _listed(client, world.url(name))
@@ -237,16 +240,16 @@ def test_each_list_holds_exactly_what_the_reader_may_read_and_nothing_of_the_oth
 def test_each_detail_answers_200_to_who_may_read_it_and_404_to_any_other_member(seen, reader):
     world, client = seen.world, seen.clients[reader]
     details = [
-        (world.url("roll-detail", pk=r.pk), r.procedure, _may_read_roll(seen, reader, r))
+        (world.url("roll-detail", pk=r.public_id), r.procedure, _may_read_roll(seen, reader, r))
         for r in world.campaign.rolls.select_related("battle")
     ]
     details += [
-        (world.url("event-detail", pk=e.pk), e.verb, _may_read_event(seen, reader, e))
+        (world.url("event-detail", pk=e.public_id), e.verb, _may_read_event(seen, reader, e))
         for e in world.campaign.events.all()
     ]
     details += [
         (
-            world.url("night-report-detail", pk=r.pk),
+            world.url("night-report-detail", pk=r.public_id),
             f"{r.operation.kind} report",
             _may_read_report(seen, reader, r),
         )
@@ -263,6 +266,105 @@ def test_each_detail_answers_200_to_who_may_read_it_and_404_to_any_other_member(
     assert not wrong, f"as {reader.value}:\n" + "\n".join(wrong)
 
 
+FIRE = ("n43.planned_fire", "n43.support_fire")
+MEMBERS = [reader for reader in Reader if reader is not Reader.ANONYMOUS]
+
+
+def _sees_planned_strengths(reader: Reader) -> bool:
+    """The planned battle is A1 against L1: the Allies see A1's strengths, the Axis sees L1 without."""
+    return reader in (Reader.UMPIRE, Reader.UMPIRE_KEY, Reader.ALLIED_PLAYER, Reader.ALLIED_KEY)
+
+
+@pytest.mark.parametrize(
+    "reader", [r for r in Reader if r is not Reader.ANONYMOUS], ids=lambda r: r.name.lower()
+)
+def test_roll_inputs_and_set_up_results_count_no_stands_the_reader_may_not_see(seen, reader):
+    """Issue 19, point 6: a set-up roll's total_units showed the live stand count of an enemy
+    battalion whose strengths are hidden."""
+    world, client = seen.world, seen.clients[reader]
+    planned = world.planned
+    units = {r.pk: r.inputs["total_units"] for r in planned.rolls.filter(procedure__in=FIRE)}
+    assert units
+    assert all(isinstance(n, int) and n > 0 for n in units.values())
+
+    listed = [r for r in _listed(client, world.url("roll-list")) if r["procedure"] in FIRE]
+    battle = client.get(world.url("battle-detail", pk=planned.pk))
+    side_id = seen.reader_side(reader)
+    if side_id is None and reader not in (Reader.UMPIRE, Reader.UMPIRE_KEY):
+        assert not listed  # neither side of the battle
+        assert battle.status_code == 404
+        return
+    assert listed
+    strength = battle.json()["setup"]["n43.field_strength"]
+    if _sees_planned_strengths(reader):
+        assert {row["inputs"]["total_units"] for row in listed} <= set(units.values())
+        assert all(row["line"] and row["output"]["line"] for row in listed)
+        assert strength["units"] in units.values()
+    else:
+        for row in listed:
+            assert row["inputs"]["total_units"] is None, row["procedure"]
+            assert row["result"]["inputs"]["total_units"] is None
+            assert row["line"] is row["result"]["outcome_text"] is row["result"]["cell"] is None
+            output = row["output"]
+            assert output["line"] is output["outcome_text"] is output["cell"] is None
+            assert output["outcome"] == row["result"]["outcome"]  # the side's allotment stays its own
+        assert strength["units"] is strength["stands"] is strength["line"] is None
+
+
+def _is_public_id(value: Any) -> bool:
+    try:
+        return bool(str(uuid.UUID(str(value))) == value)
+    except ValueError:
+        return False
+
+
+@pytest.mark.parametrize(
+    "reader", [r for r in Reader if r is not Reader.ANONYMOUS], ids=lambda r: r.name.lower()
+)
+def test_no_identifier_a_reader_sees_counts_rows_they_may_not_see(seen, reader):
+    """Issue 19, point 7: consecutive ids let a player count the enemy's hidden rolls (a gap of
+    eight after the Axis replacements is eight Allied replacement rolls)."""
+    world, client = seen.world, seen.clients[reader]
+    for name in ("roll-list", "event-list", "night-report-list"):
+        listed = _listed(client, world.url(name))
+        assert all(_is_public_id(row["id"]) for row in listed), name
+        assert all(row.get("override_of") is None or _is_public_id(row["override_of"]) for row in listed)
+        if name == "night-report-list" or len(listed) < 2:
+            continue  # reports are paged by number; their few rows need neither cursor nor after=
+        # The cursor to the next page names the last row by its public id, and so does after=.
+        page = client.get(world.url(name), {"page_size": 1}).json()
+        cursor = parse_qs(urlsplit(page["next"]).query)["cursor"][0]
+        position = parse_qs(base64.b64decode(cursor).decode())["p"][0]
+        assert position == page["results"][0]["id"], name
+        assert client.get(page["next"]).json()["results"][0]["id"] == listed[1]["id"], name
+        after = client.get(world.url(name), {"after": listed[0]["id"], **EVERYTHING})
+        assert [row["id"] for row in after.json()["results"]] == [row["id"] for row in listed[1:]], name
+    for payload in [r["payload"] for r in models.WebhookDelivery.objects.values("payload")]:
+        assert _is_public_id(payload["id"])
+    operations = _listed(client, world.url("operation-list"))
+    assert operations
+    campaign_wide = ("steps", "completed_steps", "steps_done", "steps_total", "attempts")
+    if reader in (Reader.UMPIRE, Reader.UMPIRE_KEY):
+        assert all(row["steps_total"] is not None and row["attempts"] is not None for row in operations)
+    else:
+        assert all(row[field] is None for row in operations for field in campaign_wide)
+
+
+def test_an_id_of_no_row_the_reader_sees_is_refused_in_after_and_cursors(seen):
+    world, client = seen.world, seen.clients[Reader.AXIS_PLAYER]
+    hidden = world.campaign.rolls.exclude(visibility=Visibility.PUBLIC).filter(side=world.allied).first()
+    assert hidden is not None
+
+    for after in (hidden.public_id, 12, "x"):
+        refused = client.get(world.url("roll-list"), {"after": after})
+        assert refused.status_code == 400, after
+        assert "after" in refused.json()["error"]["fields"]
+    forged = base64.b64encode(urlencode({"p": hidden.public_id}).encode()).decode()
+    refused = client.get(world.url("roll-list"), {"cursor": forged})
+    assert refused.status_code == 400
+    assert "cursor" in refused.json()["error"]["fields"]
+
+
 def test_a_player_reads_their_sides_rolls_what_both_sides_see_and_that_the_night_is_done():
     """Issue 13, point 8: the own side's carry-over roll, weather, wind and initiative, and
     ``night.done`` were 404 to a player."""
@@ -276,17 +378,20 @@ def test_a_player_reads_their_sides_rolls_what_both_sides_see_and_that_the_night
 
     for role, own, enemy in ((Role.AXIS_PLAYER, "Axis", "Allied"), (Role.ALLIED_PLAYER, "Allied", "Axis")):
         client = world.client(role)
-        assert client.get(world.url("roll-detail", pk=carry_over[own].pk)).status_code == 200, role
-        assert client.get(world.url("roll-detail", pk=carry_over[enemy].pk)).status_code == 404, role
+        assert client.get(world.url("roll-detail", pk=carry_over[own].public_id)).status_code == 200, role
+        assert client.get(world.url("roll-detail", pk=carry_over[enemy].public_id)).status_code == 404, role
         for roll in table:
             assert roll is not None
-            assert client.get(world.url("roll-detail", pk=roll.pk)).status_code == 200, (role, roll.procedure)
-        assert client.get(world.url("event-detail", pk=night_done.pk)).status_code == 200, role
+            assert client.get(world.url("roll-detail", pk=roll.public_id)).status_code == 200, (
+                role,
+                roll.procedure,
+            )
+        assert client.get(world.url("event-detail", pk=night_done.public_id)).status_code == 200, role
         assert night_done.after is None or enemy not in night_done.after
     watcher = world.client(Role.OBSERVER)
-    assert watcher.get(world.url("event-detail", pk=night_done.pk)).status_code == 200
-    assert watcher.get(world.url("roll-detail", pk=carry_over["Axis"].pk)).status_code == 404
-    assert watcher.get(world.url("roll-detail", pk=table[0].pk)).status_code == 200
+    assert watcher.get(world.url("event-detail", pk=night_done.public_id)).status_code == 200
+    assert watcher.get(world.url("roll-detail", pk=carry_over["Axis"].public_id)).status_code == 404
+    assert watcher.get(world.url("roll-detail", pk=table[0].public_id)).status_code == 200
 
 
 def test_every_event_verb_says_who_reads_it():

@@ -152,10 +152,10 @@ def test_the_delivery_log_shows_each_delivery_and_filters_by_status(world, recei
         ("pending", 0, None),
         ("delivered", 1, 200),
     ]
-    assert [d["payload"]["id"] for d in log] == [second.pk, first.pk]
+    assert [d["payload"]["id"] for d in log] == [str(second.public_id), str(first.public_id)]
     assert [d["event"] for d in log] == ["day.dawned", "day.dawned"]
     assert log[1]["delivered_at"] == log[1]["last_attempt_at"] is not None
-    assert [d["payload"]["id"] for d in delivered] == [first.pk]
+    assert [d["payload"]["id"] for d in delivered] == [str(first.public_id)]
 
 
 def test_the_delivery_log_takes_as_many_queries_for_30_deliveries_as_for_1(world):

@@ -281,15 +281,17 @@ def matrix(world: World) -> dict[str, Route]:
             world.url("operation-detail", pk=world.campaign.operations.get().pk), everybody
         ),
         "night-report-list": Route(world.url("night-report-list"), everybody),
-        "night-report-detail": Route(world.url("night-report-detail", pk=allied_report.pk), allies),
+        "night-report-detail": Route(world.url("night-report-detail", pk=allied_report.public_id), allies),
         "roll-list": Route(world.url("roll-list"), everybody),
         "roll-detail": Route(
-            world.url("roll-detail", pk=world.campaign.rolls.filter(battalion=l1).first().pk), allies
+            world.url("roll-detail", pk=world.campaign.rolls.filter(battalion=l1).first().public_id), allies
         ),
-        "roll-override": Route(world.url("roll-override", pk=world.campaign.rolls.first().pk), None),
+        "roll-override": Route(world.url("roll-override", pk=world.campaign.rolls.first().public_id), None),
         "event-list": Route(world.url("event-list"), everybody),
         "event-detail": Route(
-            world.url("event-detail", pk=world.campaign.events.filter(verb=EventVerb.DAY_DAWNED).first().pk),
+            world.url(
+                "event-detail", pk=world.campaign.events.filter(verb=EventVerb.DAY_DAWNED).first().public_id
+            ),
             everybody,
         ),
         "webhook-list": Route(world.url("webhook-list"), umpire),

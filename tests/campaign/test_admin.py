@@ -32,6 +32,7 @@ from campaign.choices import (
     StandStatus,
     StandType,
 )
+from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
@@ -53,6 +54,7 @@ READ_ONLY_MODELS = (
     models.NightOrder,
     models.SideDayTally,
     models.WebhookDelivery,
+    models.CampaignAPIKey,
 )
 
 
@@ -123,6 +125,7 @@ def full_campaign(umpire: Any) -> models.Campaign:
     models.Stand.objects.filter(campaign=campaign).update(equipment=models.Equipment.objects.first())
     campaign_start(campaign.pk, ACTOR)
     webhook_subscribe(campaign.pk, ACTOR, url="https://club.example/hooks", events=[EventVerb.DAY_DAWNED])
+    api_key_create(campaign.pk, Actor(user=umpire), name="club page")
     day = day_dawn(campaign.pk, ACTOR)  # delivered to the webhook (never sent: nothing commits)
     axis, allied = campaign.sides.order_by("pk")
     battle_create(
@@ -202,7 +205,7 @@ def test_the_admin_index_names_each_section_once_in_plain_english(client):
 
     assert page.status_code == 200
     assert {"Side day tallies", "Webhook deliveries"} <= set(sections["Campaigns"])
-    assert "API keys" in sections["Public API"]
+    assert "API keys" in sections["Campaigns"]
     assert len(names) == len(set(names)), sorted(names)
     assert not {"tallys", "deliverys"} & set(page.content.decode().lower().split())
 

@@ -115,12 +115,11 @@ def test_existing_rolls_and_events_get_the_owners_the_services_now_give():
     executor.migrate([target])
 
     def roll(name: str) -> tuple[str, int | None]:
-        row = models.RollRecord.objects.get(pk=ids[name])
-        return row.visibility, row.side_id
+        # Today's model has columns added after this migration: read only the owner's.
+        return models.RollRecord.objects.values_list("visibility", "side_id").get(pk=ids[name])
 
     def event(name: str) -> tuple[str, int | None]:
-        row = models.Event.objects.get(pk=ids[name])
-        return row.visibility, row.side_id
+        return models.Event.objects.values_list("visibility", "side_id").get(pk=ids[name])
 
     axis, allied = ids["axis"], ids["allied"]
     assert roll("battalion roll") == (Visibility.SIDE, axis)
@@ -132,7 +131,10 @@ def test_existing_rolls_and_events_get_the_owners_the_services_now_give():
     assert roll("other roll") == (Visibility.UMPIRE, None)
     assert event("dawn") == (Visibility.PUBLIC, None)
     assert event("night done") == (Visibility.PUBLIC, None)
-    assert models.Event.objects.get(pk=ids["night done"]).after == {"day": 1, "reports": 2}
+    assert models.Event.objects.values_list("after", flat=True).get(pk=ids["night done"]) == {
+        "day": 1,
+        "reports": 2,
+    }
     assert event("activation spent") == (Visibility.SIDE, allied)
     assert event("arrival due") == (Visibility.SIDE, axis)
     assert event("battle reported") == (Visibility.UMPIRE, None)

@@ -526,22 +526,24 @@ NOT_IN_PACKS = {
     models.ActivationSpend: {"day"},
     models.SideDayTally: {"day"},
     models.Battle: {"campaign"},
-    models.RollRecord: {"campaign"},
-    models.Event: {"campaign", "object_id"},
+    # The public ids are the service's own names for rows: an import gives the rows new ones.
+    models.RollRecord: {"campaign", "public_id"},
+    models.Event: {"campaign", "object_id", "public_id"},
     models.Operation: {"campaign", "lease_expires_at"},  # a live worker's lease, not campaign state
-    models.NightReport: {"operation"},
+    models.NightReport: {"operation", "public_id"},
     models.NightOrder: {"campaign"},
 }
 
 
 def test_every_campaign_model_and_field_has_a_place_in_the_pack_format():
-    # Reference data ships as a migration; webhooks hold a third party's URL and
-    # secret, which belong to the running service, never to a shareable pack; a night's
+    # Reference data ships as a migration; webhooks and API keys hold a third party's URL and
+    # secrets, which belong to the running service, never to a shareable pack; a night's
     # snapshot lives only while that night runs (an export then waits for it, or omits it).
     not_campaign_state = {
         models.Equipment,
         models.WebhookSubscription,
         models.WebhookDelivery,
+        models.CampaignAPIKey,
         models.NightSnapshot,
     }
     campaign_models = set(django_apps.get_app_config("campaign").get_models()) - not_campaign_state

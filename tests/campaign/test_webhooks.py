@@ -100,9 +100,9 @@ def test_a_reported_battle_delivers_a_signed_public_webhook(celery_worker, recei
     assert not verify_signature(SECRET, received.headers, received.body.replace(b"day", b"dax"))
     assert received.headers["X-Campaign-Event"] == EventVerb.BATTLE_REPORTED
     [about_battle] = [r.json() for r in receiver.requests if r.json()["object"]["type"] == "Battle"]
-    event = models.Event.objects.get(pk=about_battle["id"])
+    event = models.Event.objects.get(public_id=about_battle["id"])
     assert about_battle == {
-        "id": event.pk,
+        "id": str(event.public_id),
         "event": "battle.reported",
         "campaign": campaign.slug,
         "day": 1,
@@ -111,7 +111,7 @@ def test_a_reported_battle_delivers_a_signed_public_webhook(celery_worker, recei
         "created_at": event.created_at.isoformat(),
         "links": {
             "campaign": f"/api/v1/campaigns/{campaign.slug}/",
-            "event": f"/api/v1/campaigns/{campaign.slug}/events/{event.pk}/",
+            "event": f"/api/v1/campaigns/{campaign.slug}/events/{event.public_id}/",
             "day": f"/api/v1/campaigns/{campaign.slug}/days/1/",
             "object": f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/",
         },

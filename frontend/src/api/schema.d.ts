@@ -315,7 +315,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Event timeline (players: public entries and their own side's) */
+        /**
+         * Event timeline (players: public entries and their own side's)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_events_list"];
         put?: never;
         post?: never;
@@ -332,7 +336,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One event */
+        /**
+         * One event
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_events_retrieve"];
         put?: never;
         post?: never;
@@ -403,7 +411,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Night and arrival reports, each of its kind (players: their side's) */
+        /**
+         * Night and arrival reports, each of its kind (players: their side's)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_night_reports_list"];
         put?: never;
         post?: never;
@@ -420,7 +432,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One night or arrival report */
+        /**
+         * One night or arrival report
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_night_reports_retrieve"];
         put?: never;
         post?: never;
@@ -519,7 +535,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Roll log (players: their own units' rolls) */
+        /**
+         * Roll log (players: their own units' rolls)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_rolls_list"];
         put?: never;
         post?: never;
@@ -536,7 +556,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One roll record */
+        /**
+         * One roll record
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_rolls_retrieve"];
         put?: never;
         post?: never;
@@ -1429,7 +1453,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Event: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             verb: components["schemas"]["VerbEnum"];
             /** @description the label people read for the code beside it */
             readonly verb_label: string;
@@ -1626,7 +1654,11 @@ export interface components {
         NationEnum: "German" | "Italian" | "Japanese" | "British" | "Commonwealth" | "Canadian" | "American" | "Soviet" | "French" | "Polish";
         /** @description A side's report of a night phase or of an arrival roll (its kind). */
         NightReport: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             operation: number;
             readonly kind: components["schemas"]["OperationKindEnum"];
             /** @description the label people read for the code beside it */
@@ -1699,7 +1731,7 @@ export interface components {
             name: string;
             activation_points?: number;
         };
-        /** @description A background operation's status and progress; its report and errors are the umpire's. */
+        /** @description A background operation's status; its progress, report and errors are the umpire's. */
         Operation: {
             readonly id: number;
             readonly url: string;
@@ -1713,12 +1745,14 @@ export interface components {
             status?: components["schemas"]["OperationStatusEnum"];
             /** @description the label people read for the code beside it */
             readonly status_label: string;
-            readonly steps_done: number;
-            readonly steps_total: number;
+            /** @description null but for umpires */
+            readonly steps_done: number | null;
+            /** @description null but for umpires */
+            readonly steps_total: number | null;
             /** @description the steps planned, in order */
             steps?: unknown;
             completed_steps?: unknown;
-            attempts?: number;
+            attempts?: number | null;
             report?: unknown;
             error?: string | null;
             /** Format: date-time */
@@ -2092,7 +2126,11 @@ export interface components {
         RoleEnum: "umpire" | "player" | "observer";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Roll: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly day: number | null;
             readonly segment: (components["schemas"]["DaySegmentEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
@@ -2111,10 +2149,15 @@ export interface components {
             readonly output: components["schemas"]["RollOutput"] | null;
             /** @description the rule the roll was read under, as people name it: "Great Battles of WWII charts, Night Phase" (output.rule has it in full) */
             readonly rule: string | null;
-            line: string;
+            /** @description null when it quotes strengths hidden from the reader */
+            readonly line: string | null;
             /** @description what this roll changed: field → value */
             changes?: unknown;
-            override_of?: number | null;
+            /**
+             * Format: uuid
+             * @description the id of the roll it overrides
+             */
+            readonly override_of: string | null;
             visibility?: components["schemas"]["RollVisibilityEnum"];
             /** @description the label people read for the code beside it */
             readonly visibility_label: string;
@@ -2184,10 +2227,10 @@ export interface components {
             cell: string | null;
             /** @description the outcome for machines */
             outcome: unknown;
-            /** @description the outcome as people read it */
-            outcome_text: string;
-            /** @description the whole roll in one line */
-            line: string;
+            /** @description the outcome as people read it; null when it quotes strengths hidden from you */
+            outcome_text: string | null;
+            /** @description the whole roll in one line; null when it quotes strengths hidden from you */
+            line: string | null;
         };
         /** @description An umpire's override next to the roll it overrides, which stays in the log. */
         RollOverride: {
@@ -4019,8 +4062,8 @@ export interface operations {
     campaigns_events_list: {
         parameters: {
             query?: {
-                /** @description only entries with a greater id: poll for what is new since the last one seen */
-                after?: number;
+                /** @description the id of an entry: only the entries after it, to poll for what is new since the last one seen */
+                after?: unknown;
                 /** @description events about this battle */
                 battle?: number;
                 /** @description The pagination cursor value. */
@@ -4135,8 +4178,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this event. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -4533,8 +4575,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this night report. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -5096,8 +5137,8 @@ export interface operations {
     campaigns_rolls_list: {
         parameters: {
             query?: {
-                /** @description only entries with a greater id: poll for what is new since the last one seen */
-                after?: number;
+                /** @description the id of an entry: only the entries after it, to poll for what is new since the last one seen */
+                after?: unknown;
                 /** @description battalion code */
                 battalion?: string;
                 battle?: number;
@@ -5198,8 +5239,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this roll record. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -5272,8 +5312,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this roll record. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };

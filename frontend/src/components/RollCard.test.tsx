@@ -4,7 +4,7 @@ import type { Schemas } from "../api/client";
 import { RollCard } from "./RollCard";
 
 const ROLL: Schemas["Roll"] = {
-  id: 7,
+  id: "0b5e3c1a-6f0d-4c49-9a57-2f8d3e1b7c40",
   day: 1,
   segment: "late morning",
   segment_label: "Late morning",
@@ -15,6 +15,7 @@ const ROLL: Schemas["Roll"] = {
   visibility_label: "Its side",
   side: 1,
   procedure: "gb.barrage_delay",
+  override_of: null,
   stream: "day/1/barrage",
   inputs: {},
   result: {},

@@ -45,7 +45,7 @@ export function RollCard({ roll }: { roll: Schemas["Roll"] }) {
             {result.cell ? ` [${result.cell}]` : ""}
           </dd>
           <dt>Outcome</dt>
-          <dd>{result.outcome_text}</dd>
+          <dd>{result.outcome_text ?? JSON.stringify(result.outcome)}</dd>
           <dt>Rule</dt>
           <dd>{roll.rule}</dd>
         </dl>

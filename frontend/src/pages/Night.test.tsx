@@ -5,7 +5,7 @@ import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
 import { ArrivalReports, ReportCard } from "./Night";
 
 const ARRIVAL: Schemas["NightReport"] = {
-  id: 7,
+  id: "0b5e3c1a-6f0d-4c49-9a57-2f8d3e1b7c40",
   operation: 3,
   kind: "arrivals",
   kind_label: "Arrival rolls",
@@ -31,7 +31,7 @@ const ARRIVAL: Schemas["NightReport"] = {
 
 const NIGHT: Schemas["NightReport"] = {
   ...ARRIVAL,
-  id: 5,
+  id: "9d2f7a64-1c3e-4b8a-8e0f-5a6b7c8d9e01",
   kind: "night_phase",
   kind_label: "Night phase",
   title: "Night of day 1",

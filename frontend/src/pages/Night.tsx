@@ -11,13 +11,15 @@ const RUNNING: ReadonlySet<Operation["status"]> = new Set(["pending", "running"]
 const POLL_MS = 1000;
 
 export function OperationProgress({ operation }: { operation: Operation }) {
+  const label = `Night phase of day ${operation.day}: ${operation.status_label.toLowerCase()}`;
   return (
     <div className="card" aria-live="polite">
-      <ProgressBar
-        label={`Night phase of day ${operation.day}: ${operation.status_label.toLowerCase()}`}
-        done={operation.steps_done}
-        total={operation.steps_total}
-      />
+      {/* Players get no step counts: they count the whole campaign's work, both sides' (C-14). */}
+      {operation.steps_done === null || operation.steps_total === null ? (
+        <p>{label}</p>
+      ) : (
+        <ProgressBar label={label} done={operation.steps_done} total={operation.steps_total} />
+      )}
       {operation.status === "failed" ? (
         <p className="error" role="alert">
           The night phase failed{operation.error ? `: ${operation.error}` : "."}
