@@ -36,7 +36,7 @@ from pathlib import Path
 from types import FrameType
 from urllib.parse import quote
 
-from config.queues import queue_names
+from config.settings.queues import queue_names
 from devstack import frontend_build
 from devstack.network import lan_addresses
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from config.queues import queue_names
+from config.settings.queues import queue_names
 
 COMPOSE = yaml.safe_load((Path(__file__).resolve().parent.parent / "docker-compose.yml").read_text())
 APP_SERVICES = ("web", "worker", "messages-worker", "beat", "migrate")

@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 
 from config.celery_app import app
-from config.queues import queue_names
+from config.settings.queues import queue_names
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import dj_database_url
 from kombu import Queue
 
-from config.queues import queue_names
+from config.settings.queues import queue_names
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -222,7 +222,7 @@ CELERY_TASK_IGNORE_RESULT = True
 # The queue tasks wait in; two services sharing one Redis database keep apart by name (the benchmarks do).
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", "celery")
 # Nights and arrival rolls, webhook deliveries and e-mails each on a queue of their own
-# (config.queues): a worker started without -Q consumes them all, the default one too.
+# (config.settings.queues): a worker started without -Q consumes them all, the default one too.
 CELERY_QUEUE_NAMES = queue_names(CELERY_TASK_DEFAULT_QUEUE)
 CELERY_TASK_QUEUES = [Queue(name) for name in CELERY_QUEUE_NAMES.values()]
 CELERY_TASK_ROUTES = {
