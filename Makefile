@@ -4,7 +4,7 @@ SHELL := /bin/bash
 UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
 PY := .venv/bin/python
 
-.PHONY: run test bench client lint typecheck migrations-check check clean
+.PHONY: run test bench bench-scale client lint typecheck migrations-check check clean
 
 .tools/bin/uv:
 	@echo "[setup] Installing uv into .tools/"
@@ -23,6 +23,10 @@ test: .venv/.synced
 
 bench: .venv/.synced
 	@$(PY) -m devstack bench $(ARGS)
+
+# A burst of nights on several workers while clients poll (sizes: make bench-scale ARGS=--help).
+bench-scale: .venv/.synced
+	@$(PY) -m devstack bench-scale $(ARGS)
 
 # frontend/openapi.json and the web app's typed client from it (a test checks they are current).
 client: .venv/.synced

@@ -7,21 +7,41 @@ hashed with the library's SHA-512 key hasher, not a password hasher: a key is
 40 random letters and digits, so a deliberately slow hash (PBKDF2: tens of
 milliseconds) would buy no security and would make every request of a polling
 client slow; one SHA-512 is microseconds.
+
+A force status poll (:class:`ForceStatusPollAuthentication`) first asks Redis, in the one round
+trip that also reads the status (:mod:`campaign.polls`), for the key's *grant*: what the key
+may read (its campaign and scope) and its hash, stored by the first poll that authenticated
+from the database. Any change to a key (its revocation first) overwrites its grant with a
+tombstone that no poll can replace, so a revoked key is refused from its next request; grants and
+tombstones go after ``GRANT_TIMEOUT_SECONDS``, which bounds how long a tombstone Redis failed to
+take (it was unreachable from the revoking process alone) leaves a key usable.
 """
 
 from __future__ import annotations
 
+import datetime
 import re
-from typing import cast
+from typing import Any, cast
 
+import orjson
 from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.db.models import Model
 from django.utils import timezone
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 from rest_framework_api_key.permissions import KeyParser
 
+from campaign import models, polls
 from campaign.models import CampaignAPIKey
+
+GRANT_KEY = polls.KEY_PREFIX + "api-key-grant:{prefix}"
+GRANT_TIMEOUT_SECONDS = 60
+GRANT_FORGOTTEN = b"forgotten"  # a tombstone: the grant is read from the database
+# The key's fields a grant keeps, to authenticate a poll with no query.
+GRANT_FIELDS = ("id", "prefix", "name", "hashed_key", "campaign_id", "side_id", "can_write", "expiry_date")
+REQUEST_STATUS_ATTRIBUTE = "force_status_granted"
 
 # What the library's generator makes (prefix "." secret, letters and digits); anything else
 # is refused before it reaches the database.
@@ -53,3 +73,71 @@ class CampaignAPIKeyAuthentication(BaseAuthentication):
             expired = timezone.localtime(api_key.expiry_date).isoformat(timespec="minutes")
             raise AuthenticationFailed(f"This API key expired at {expired}.", code="api_key_expired")
         return AnonymousUser(), api_key
+
+
+def _grant_key(prefix: str) -> str:
+    return cache.make_key(GRANT_KEY.format(prefix=prefix))
+
+
+def grant_store(api_key: CampaignAPIKey, campaign_slug: str, scope: str) -> None:
+    """Keep what ``api_key`` (authenticated from the database) reads, for its next polls; never
+    over a tombstone, nor for a hash the polls could not check."""
+    if not CampaignAPIKey.objects.key_generator.using_preferred_hasher(api_key.hashed_key):
+        return
+    fields = {name: getattr(api_key, name) for name in GRANT_FIELDS}
+    grant = orjson.dumps({**fields, "slug": campaign_slug, "scope": scope})
+    key = _grant_key(api_key.prefix)
+    polls.redis_call(lambda client: client.set(key, grant, ex=GRANT_TIMEOUT_SECONDS, nx=True), None, [key])
+
+
+def grant_forget(prefix: str) -> None:
+    """Tombstone the key's grant: its polls authenticate from the database again."""
+    key = _grant_key(prefix)
+    polls.redis_call(lambda client: client.set(key, GRANT_FORGOTTEN, ex=GRANT_TIMEOUT_SECONDS), None, [key])
+
+
+def grant_forget_on_change(sender: type[Model], instance: CampaignAPIKey, **kwargs: Any) -> None:
+    """Every change to a key, however it is made (the service, the admin, a cascade): written
+    before the change commits, so no poll stores the grant of before it afterwards."""
+    if not kwargs.get("created"):
+        grant_forget(instance.prefix)
+
+
+class ForceStatusPollAuthentication(CampaignAPIKeyAuthentication):
+    """A key polling a force status: authenticated from its grant with the status read in the same
+    Redis round trip (``request.force_status_granted``), else from the database as any request."""
+
+    def authenticate(self, request: Request) -> tuple[AnonymousUser, CampaignAPIKey] | None:
+        key = self.key_parser.get(request)
+        if key is not None and KEY_SHAPE.fullmatch(key.strip()):
+            granted = self._granted(request, key.strip())
+            if granted is not None:
+                return AnonymousUser(), granted
+        return super().authenticate(request)
+
+    def _granted(self, request: Request, key: str) -> CampaignAPIKey | None:
+        from api.permissions import CAMPAIGN_KWARG  # it imports DRF's views, which import this module
+
+        view_kwargs = (request.parser_context or {}).get("kwargs", {})
+        found = polls.force_status_granted(
+            _grant_key(key.partition(".")[0]), view_kwargs["pk"], request.headers.get("If-None-Match", "")
+        )
+        if found is None:
+            return None
+        grant_json, status = found
+        grant = orjson.loads(grant_json)
+        expiry = grant["expiry_date"] and datetime.datetime.fromisoformat(grant["expiry_date"])
+        if (
+            grant["slug"] != view_kwargs.get(CAMPAIGN_KWARG)
+            or (expiry and expiry <= timezone.now())
+            or not CampaignAPIKey.objects.key_generator.verify(key, grant["hashed_key"])
+        ):
+            return None  # the database answers, with the reason
+        api_key = CampaignAPIKey.from_db(
+            None, [*GRANT_FIELDS, "revoked"], [*(grant[name] for name in GRANT_FIELDS[:-1]), expiry, False]
+        )
+        # What the permissions read of the campaign; anything else would be loaded when read.
+        campaign = models.Campaign.from_db(None, ["id", "slug"], [grant["campaign_id"], grant["slug"]])
+        api_key.campaign = campaign
+        setattr(request, REQUEST_STATUS_ATTRIBUTE, status)
+        return api_key

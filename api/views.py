@@ -27,6 +27,7 @@ from rest_framework.views import APIView
 
 from api import filters, inputs, schema
 from api import serializers as out
+from api.authentication import REQUEST_STATUS_ATTRIBUTE, ForceStatusPollAuthentication, grant_store
 from api.pagination import PagePagination, TimelineCursorPagination
 from api.permissions import (
     CAMPAIGN_KWARG,
@@ -38,7 +39,7 @@ from api.permissions import (
     request_api_key,
 )
 from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet, CampaignScopedViewSet, ReadOnlyCampaignViewSet
-from campaign import models, selectors
+from campaign import models, polls, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import OperationKind
 from campaign.services import activation as activation_services
@@ -188,30 +189,52 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
             304: OpenApiResponse(description="Not modified: the ETag you sent is current."),
         },
     )
-    @action(detail=True, methods=["get"], url_path="status", pagination_class=None, filter_backends=[])
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="status",
+        pagination_class=None,
+        filter_backends=[],
+        authentication_classes=[ForceStatusPollAuthentication, SessionAuthentication],
+    )
     def force_status(self, request: Request, **kwargs: Any) -> HttpResponseBase:
         response: HttpResponseBase
         renderer = request.accepted_renderer
         if isinstance(renderer, JSONRenderer) and request.accepted_media_type == JSONRenderer.media_type:
-            access = self.campaign_access
-            rendered = selectors.force_status_rendered(
-                access.campaign,
-                self.kwargs["pk"],
-                _status_scope(access),
-                lambda: self._status_rendered(renderer),
-            )
-            etag = rendered.etag
-            response = HttpResponse(rendered.body, content_type=JSONRenderer.media_type)
+            # A key's poll read its status with its grant (api.authentication), else from the cache.
+            cached = getattr(request, REQUEST_STATUS_ATTRIBUTE, None) or self._status_cached(renderer)
+            etag = cached.etag
+            unchanged = cached.body is None
+            response = HttpResponse(cached.body, content_type=JSONRenderer.media_type)
         else:  # the browsable API and other formats render every time
             data = self._status_data()
             etag = _weak_etag(data)
+            unchanged = _matches(request, etag)
             response = Response(data)
         headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-        if _matches(request, etag):
+        if unchanged:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         for name, value in headers.items():
             response[name] = value
         return response
+
+    def _status_cached(self, renderer: JSONRenderer) -> polls.CachedForceStatus:
+        access = self.campaign_access
+        version = selectors.version_shown(access.campaign)
+        scope = _status_scope(access)
+        cached = polls.force_status_cached(
+            access.campaign.pk,
+            version,
+            self.kwargs["pk"],
+            scope,
+            self.request.headers.get("If-None-Match", ""),
+            lambda: self._status_rendered(renderer),
+        )
+        api_key = request_api_key(self.request)
+        if api_key is not None:  # its next polls are answered from Redis alone
+            grant_store(api_key, access.campaign.slug, scope)
+            polls.version_publish(access.campaign.pk, version)
+        return cached
 
     def _status_data(self) -> Any:
         with selectors.one_moment():  # never half of a night
@@ -229,10 +252,10 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         force_status = selectors.force_status(force.pk, selectors.battalions(access))
         return out.ForceStatusSerializer(force_status, context=context).data
 
-    def _status_rendered(self, renderer: JSONRenderer) -> selectors.RenderedForceStatus:
+    def _status_rendered(self, renderer: JSONRenderer) -> polls.RenderedForceStatus:
         data = self._status_data()
         body = renderer.render(data, JSONRenderer.media_type, self.get_renderer_context())
-        return selectors.RenderedForceStatus(body=body, etag=_weak_etag(data))
+        return polls.RenderedForceStatus(body=body, etag=_weak_etag(data))
 
 
 @extend_schema(tags=["orders of battle"])

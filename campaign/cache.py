@@ -131,6 +131,12 @@ class SharedClientRedisCacheClient(RedisCacheClient):
 
     # incr (a count that cannot be rebuilt from the database) and clear keep raising.
 
+    def call(self, operation: Callable[[Redis], T], fallback: T, written: Iterable[Any] = ()) -> T:
+        """``operation(client)`` on the raw redis-py client (scripts, hashes: entries the cache's
+        pickled values cannot be), guarded as the cache's own operations are; ``written``: the
+        full keys it writes."""
+        return self._guarded(lambda: operation(self.get_client(write=True)), fallback, written)
+
 
 class SharedClientRedisCache(RedisCache):
     def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:

@@ -6,13 +6,12 @@ from __future__ import annotations
 import contextlib
 import datetime
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import BigIntegerField, Count, OuterRef, Prefetch, QuerySet, Subquery, Value
 from django.utils import timezone
@@ -276,35 +275,6 @@ def night_restore_tree(campaign_id: int, forces: list[models.Force]) -> bool:
         arrived = [s for s in changed if s.battalion_id == battalion_id]
         prefetched._result_cache = sorted([*kept, *arrived], key=lambda s: s.label)
     return True
-
-
-@dataclass(frozen=True)
-class RenderedForceStatus:
-    """A force status as sent: the JSON body and its ETag."""
-
-    body: bytes
-    etag: str
-
-
-# The campaign's version is bumped by every committed change, so an entry is never stale;
-# the scope (who sees what through the fog of war) keeps viewers from sharing one.
-FORCE_STATUS_CACHE_KEY = "force-status:v1:{campaign_id}:{force_id}:{version}:{scope}"
-
-
-def force_status_rendered(
-    campaign: models.Campaign, force_id: int | str, scope: str, render: Callable[[], RenderedForceStatus]
-) -> RenderedForceStatus:
-    """The force's status as ``scope`` sees it at the campaign's version: cached, else ``render()``d
-    and cached. ``campaign`` comes from resolving the caller's access: a hit costs no query."""
-    key = FORCE_STATUS_CACHE_KEY.format(
-        campaign_id=campaign.pk, force_id=force_id, version=version_shown(campaign), scope=scope
-    )
-    cached = cache.get(key)
-    if isinstance(cached, RenderedForceStatus):
-        return cached
-    rendered = render()
-    cache.set(key, rendered)
-    return rendered
 
 
 def force_status(force_id: int, battalions: QuerySet[models.Battalion] | None = None) -> ForceStatus:

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from campaign.choices import DeliveryStatus, OperationStatus
+from campaign.services.night import NIGHT_REPORTS_MAIL_TASK, night_reports_mail
 from campaign.services.operations import (
     MAX_ATTEMPTS,
     OPERATION_RUN_TASK,
@@ -32,6 +33,12 @@ def operation_run_task(self: Task[[int], None], operation_id: int) -> None:
         if recorded.status == OperationStatus.FAILED:
             return
         raise self.retry(exc=exc, countdown=delay) from exc
+
+
+@shared_task(name=NIGHT_REPORTS_MAIL_TASK, acks_late=True)
+def night_reports_mail_task(operation_id: int) -> None:
+    """E-mail a finished night's reports to the campaign's members."""
+    night_reports_mail(operation_id)
 
 
 @shared_task(acks_late=True)

@@ -1,4 +1,4 @@
-"""Project configuration: settings, URLs, the Celery app, WSGI and ASGI, and nothing else."""
+"""Project configuration: settings, URLs, the Celery app and its queues, WSGI and ASGI, and nothing else."""
 
 from config.celery_app import app as celery_app
 

@@ -5,6 +5,7 @@ the demo campaign loaded; Ctrl-C stops everything.
 ``python -m devstack test [pytest args]`` — every test.
 ``python -m devstack bench [--stands 2000 --repeats 1 --only night_phase]`` — the benchmarks:
 each figure against its floor and target, and JSON in ``bench-results/``.
+``python -m devstack bench-scale [options]`` — the scale benchmark (``--help``).
 
 Services are taken from ``DATABASE_URL``/``REDIS_URL`` when set.  Otherwise
 ``test`` uses the machine's PostgreSQL/Redis on 127.0.0.1 when they answer, and
@@ -35,6 +36,7 @@ from pathlib import Path
 from types import FrameType
 from urllib.parse import quote
 
+from config.settings.queues import queue_names
 from devstack import frontend_build
 from devstack.network import lan_addresses
 
@@ -253,11 +255,21 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
     frontend_build.build()
     manage(env, "collectstatic", "--noinput", "-v", "0")
     port = os.environ.get("PORT", "8000")
-    step(5, total, "Starting the web server, a Celery worker and Celery beat")
+    step(5, total, "Starting the web server, two Celery workers and Celery beat")
     DATA.mkdir(parents=True, exist_ok=True)
+    queues = queue_names(env.get("CELERY_QUEUE", "celery"))
+    worker = [str(BIN / "celery"), "-A", "config", "worker", "-l", "INFO", "--concurrency", "1"]
     commands = {
         "web": [str(BIN / "python"), "manage.py", "runserver", "--noreload", f"0.0.0.0:{port}"],
-        "worker": [str(BIN / "celery"), "-A", "config", "worker", "-l", "INFO", "--concurrency", "2"],
+        # Nights on a worker of their own: deliveries, e-mails and the sweeper never wait behind one.
+        "worker": [*worker, "-n", "operations@%h", "-Q", queues["operations"]],
+        "messages-worker": [
+            *worker,
+            "-n",
+            "messages@%h",
+            "-Q",
+            ",".join(name for kind, name in queues.items() if kind != "operations"),
+        ],
         "beat": [
             str(BIN / "celery"),
             "-A",
@@ -379,11 +391,26 @@ def bench(args: list[str]) -> int:
         return 1
 
 
+def bench_scale(args: list[str]) -> int:
+    """The scale benchmark (``tests/benchmarks/scale.py``, its options ``args``) on the services
+    the tests use, stopped as :func:`bench` stops its benchmarks."""
+    raise_on_stop_signals()
+    try:
+        with services(prefer_local=True) as urls:
+            env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+            command = [str(BIN / "python"), "-m", "tests.benchmarks.scale", *args]
+            return foreground(command, env, grace=BENCH_CLEANUP_SECONDS)
+    except KeyboardInterrupt as stop:
+        say(f"Stopped by {stop}.")
+        return 1
+
+
 def main(argv: list[str]) -> int:
     commands: dict[str, Callable[[], int]] = {
         "run": run,
         "test": lambda: test(argv[1:]),
         "bench": lambda: bench(argv[1:]),
+        "bench-scale": lambda: bench_scale(argv[1:]),
     }
     if not argv or argv[0] not in commands:
         print(__doc__)

@@ -12,7 +12,7 @@ import enum
 import functools
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 
@@ -124,6 +124,15 @@ def _shape(input_type: type) -> tuple[dict[str, Any], dict[str, dataclasses.Fiel
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
     )
     return typing.get_type_hints(input_type), fields, required
+
+
+def input_readers_prepare(input_types: Iterable[type]) -> None:
+    """Work out now, once, what :func:`build_inputs` works out at each type's first use (a
+    worker's warm-up, so that its first night costs no more than the next)."""
+    for input_type in input_types:
+        hints, _, _ = _shape(input_type)
+        for kind in hints.values():
+            _coercer(kind)
 
 
 def build_inputs(input_type: type, values: Mapping[str, Any]) -> Any:

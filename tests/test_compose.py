@@ -5,12 +5,24 @@ from pathlib import Path
 import pytest
 import yaml
 
+from config.settings.queues import queue_names
+
 COMPOSE = yaml.safe_load((Path(__file__).resolve().parent.parent / "docker-compose.yml").read_text())
-APP_SERVICES = ("web", "worker", "beat", "migrate")
+APP_SERVICES = ("web", "worker", "messages-worker", "beat", "migrate")
+WORKERS = ("worker", "messages-worker")
 
 
 def test_services_are_the_stack():
-    assert set(COMPOSE["services"]) == {"postgres", "redis", "migrate", "web", "worker", "beat"}
+    assert set(COMPOSE["services"]) == {"postgres", "redis", "migrate", *APP_SERVICES}
+
+
+def test_the_workers_consume_every_queue_between_them():
+    consumed = []
+    for name in WORKERS:
+        command = COMPOSE["services"][name]["command"]
+        consumed += command[command.index("-Q") + 1].split(",")
+    assert sorted(consumed) == sorted(queue_names("celery").values())
+    assert COMPOSE["services"]["worker"]["command"][-1] == queue_names("celery")["operations"]  # alone
 
 
 @pytest.mark.parametrize("name", APP_SERVICES)
@@ -25,16 +37,24 @@ def test_app_services_share_one_definition(name):
 
 @pytest.mark.parametrize(
     ("name", "program"),
-    [("web", "gunicorn"), ("worker", "celery"), ("beat", "celery"), ("migrate", "python")],
+    [
+        ("web", "gunicorn"),
+        ("worker", "celery"),
+        ("messages-worker", "celery"),
+        ("beat", "celery"),
+        ("migrate", "python"),
+    ],
 )
 def test_commands(name, program):
     command = COMPOSE["services"][name]["command"]
     assert command[0] == program
     if name in ("worker", "beat"):
         assert command[1:4] == ["-A", "config", name]
+    if name in WORKERS:
+        assert command[1:4] == ["-A", "config", "worker"]
 
 
-@pytest.mark.parametrize("name", ("web", "worker", "beat"))
+@pytest.mark.parametrize("name", ("web", *WORKERS, "beat"))
 def test_long_running_services_wait_for_healthy_backends_and_one_migration(name):
     depends = COMPOSE["services"][name]["depends_on"]
     assert depends["postgres"] == {"condition": "service_healthy"}

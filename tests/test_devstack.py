@@ -103,7 +103,7 @@ def assert_stops_everything(launcher: Launcher, signum: signal.Signals) -> None:
     started = launcher.started()
     names = {Path(f"/proc/{pid}/comm").read_text().strip() for pid, _ in started}
     assert {"python", "postgres", "redis-server"} <= names | {"python3"}, names
-    assert len(started) >= 7, started  # launcher, web, worker and its pool, beat, Redis, PostgreSQL's
+    assert len(started) >= 9, started  # launcher, web, two workers and their pools, beat, Redis, PostgreSQL's
 
     sent = time.monotonic()
     launcher.process.send_signal(signum)

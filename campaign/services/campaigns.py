@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
 
 from campaign import models
 from campaign.choices import CampaignStatus, EventVerb
+from campaign.polls import version_publish
+from campaign.selectors import version_shown
 from campaign.services.audit import Actor, event_record
 from campaign.services.errors import ConflictError, NotFoundError
 
@@ -30,9 +35,31 @@ def campaign_lock(campaign_id: int, expected_version: int | None = None) -> mode
 
 
 def campaign_save(campaign: models.Campaign, *fields: str) -> None:
-    """Save ``fields`` and bump the optimistic version."""
+    """Save ``fields``, bump the optimistic version and publish the version shown (for polls)."""
     campaign.version += 1
     campaign.save(update_fields=[*fields, "version", "updated_at"])
+    version_publish(campaign.pk, version_shown(campaign))
+
+
+def campaign_lock_save(campaign_id: int, **values: Any) -> models.Campaign:
+    """:func:`campaign_lock` then :func:`campaign_save` of ``values`` in one statement, for a write
+    that need not read the campaign first: the campaign as saved."""
+    meta = models.Campaign._meta
+    quote = connection.ops.quote_name
+    concrete = {field.name: field for field in meta.concrete_fields}
+    fields = [concrete[name] for name in values]
+    assignments = "".join(f"{quote(field.column)} = %s, " for field in fields)
+    params = [field.get_db_prep_save(values[field.name], connection) for field in fields]
+    saved = models.Campaign.objects.raw(
+        f"UPDATE {quote(meta.db_table)} SET {assignments}version = version + 1, updated_at = %s "
+        "WHERE id = %s RETURNING *",  # column names come from the model; every value is a parameter
+        [*params, timezone.now(), campaign_id],
+    )
+    campaign = next(iter(saved), None)
+    if campaign is None:
+        raise NotFoundError(f"campaign {campaign_id} does not exist", field="campaign")
+    version_publish(campaign.pk, version_shown(campaign))
+    return campaign
 
 
 def campaign_require_status(campaign: models.Campaign, status: CampaignStatus) -> None:

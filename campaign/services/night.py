@@ -20,7 +20,7 @@ from django.apps import apps
 from django.core.exceptions import EmptyResultSet
 from django.core.mail import send_mass_mail
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.db.models.sql import UpdateQuery
 
 from campaign import models
@@ -37,7 +37,13 @@ from campaign.choices import (
     StandStatus,
 )
 from campaign.services.audit import Actor, RollContext, event_record, roll_records_copy, roll_records_write
-from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
+from campaign.services.broker import tasks_send_on_commit
+from campaign.services.campaigns import (
+    campaign_lock,
+    campaign_lock_save,
+    campaign_require_status,
+    campaign_save,
+)
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.operations import (
     OperationProcedure,
@@ -53,6 +59,7 @@ from rules_engine.profiles import CampaignStep
 from rules_engine.vocab import SupplySituation
 
 SYSTEM_ACTOR = Actor(request_id="night-phase")
+NIGHT_REPORTS_MAIL_TASK = "campaign.tasks.night_reports_mail_task"
 AMMO_VARIANT = "gb.variant.ammo_night_removal"
 GRADES = {grade.value: grade for grade in Quality}
 # The e-mail's words for the counters it lists one a line.
@@ -255,7 +262,6 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
     if key is None:
         return {}
     day = operation.day
-    supply = dict(campaign.sides.values_list("pk", "supply_quality"))
     battalions = list(
         models.Battalion.objects.filter(campaign=campaign)
         .only("code", "side_id", "quality", "in_reserve", "supply_situation", "wiped_out_day")
@@ -268,6 +274,10 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
         )
         .filter(Q(lost__gt=0) | Q(supply_situation=SupplySituation.ISOLATED.value))
     )
+    part: dict[str, Any] = {"sides": {}}
+    if not battalions:  # nothing lost, nobody cut off: nothing to read, roll or write
+        return part
+    supply = dict(campaign.sides.values_list("pk", "supply_quality"))
     # (pk, grade, attached) per stand, without model instances: thousands at a time.
     destroyed = _stands_by_battalion(
         models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED).order_by(
@@ -285,7 +295,6 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
     changed: dict[int, tuple[str, str]] = {}  # stand pk → (status, grade)
     to_reserve: set[int] = set()
     rebuilt: set[int] = set()
-    part: dict[str, Any] = {"sides": {}}
     # The COPY is open while the dice roll: the database stores each battalion's rolls as
     # the next is rolled. No query runs inside it: everything read was read above.
     with _night_dice(operation, "replacements", copy_open=True) as dice:
@@ -459,17 +468,27 @@ def _night_command(operation: models.Operation) -> dict[str, Any]:
 
 
 def _artillery(operation: models.Operation) -> dict[str, Any]:
-    sides = list(operation.campaign.sides.all())
-    models.Side.objects.filter(campaign=operation.campaign).update(
-        barrage_rounds=F("barrage_rounds") + F("barrage_rounds_per_day"), barrage_templates_in_use=0
-    )
+    """Replenish every side's barrage rounds and return its templates, in one statement that also
+    reads what they were (its sub-select locks the rows first, so they are the latest)."""
+    sides = connection.ops.quote_name(models.Side._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {sides} AS side SET barrage_rounds = side.barrage_rounds + side.barrage_rounds_per_day, "
+            "barrage_templates_in_use = 0 "
+            f"FROM (SELECT id, barrage_rounds, barrage_templates_in_use FROM {sides} "
+            "WHERE campaign_id = %s ORDER BY id FOR UPDATE) AS before WHERE side.id = before.id "
+            "RETURNING side.id, before.barrage_rounds, side.barrage_rounds_per_day, "
+            "before.barrage_templates_in_use",
+            [operation.campaign_id],
+        )
+        replenished = sorted(cursor.fetchall())
     part: dict[str, Any] = {"sides": {}}
-    for side in sides:
-        part["sides"][str(side.pk)] = {
-            "barrage_rounds_before": side.barrage_rounds,
-            "barrage_rounds_replenished": side.barrage_rounds_per_day,
-            "barrage_rounds_after": side.barrage_rounds + side.barrage_rounds_per_day,
-            "templates_returned": side.barrage_templates_in_use,
+    for side_id, rounds, per_day, templates in replenished:
+        part["sides"][str(side_id)] = {
+            "barrage_rounds_before": rounds,
+            "barrage_rounds_replenished": per_day,
+            "barrage_rounds_after": rounds + per_day,
+            "templates_returned": templates,
         }
     return part
 
@@ -478,6 +497,7 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
     campaign = operation.campaign
     key = procedure_key(campaign, CampaignStep.CARRY_OVER)
     part: dict[str, Any] = {"sides": {}}
+    changed: list[models.Side] = []
     with _night_dice(operation, "carry_over") as dice:
         for side in campaign.sides.order_by("pk"):
             before = side.activation_points
@@ -498,12 +518,14 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
                 dice.record(run, {"activation_points": side.activation_points}, side.pk)
             else:  # no carry-over roll in this campaign: saved points are kept, up to the cap
                 side.activation_points = min(before, side.activation_cap)
-            side.save(update_fields=["activation_points"])
+            if side.activation_points != before:
+                changed.append(side)
             part["sides"][str(side.pk)] = {
                 "activation_points_before": before,
                 "activation_points_carried": side.activation_points,
                 "activation_points_lost": before - side.activation_points,
             }
+        models.Side.objects.bulk_update(changed, ["activation_points"])  # no statement when none changed
     return part
 
 
@@ -615,7 +637,8 @@ def night_phase_step(operation: models.Operation, step: str) -> dict[str, Any]:
 
 def night_phase_finish(operation: models.Operation) -> None:
     """Write each side's night report, close the day, notify the members."""
-    campaign = campaign_lock(operation.campaign_id)
+    # The night shows, whole, with this commit.
+    campaign = campaign_lock_save(operation.campaign_id, current_segment="", night_version=None)
     day = operation.day
     # Every figure is the side's own: the steps report per side, nothing campaign-wide.
     counters = dict.fromkeys(
@@ -624,9 +647,6 @@ def night_phase_finish(operation: models.Operation) -> None:
     reports = operation_reports_write(operation, counters)
     day.status = DayStatus.DONE
     day.save(update_fields=["status"])
-    campaign.current_segment = ""
-    campaign.night_version = None  # the night shows, whole, with this commit
-    campaign_save(campaign, "current_segment", "night_version")
     models.NightSnapshot.objects.filter(operation=operation).delete()
     event_record(
         campaign,
@@ -637,11 +657,15 @@ def night_phase_finish(operation: models.Operation) -> None:
         # Every member reads it: what each side learnt stays in its night report.
         after={"day": day.number, "reports": len(reports)},
     )
-    transaction.on_commit(lambda: _notify(operation))
+    tasks_send_on_commit(NIGHT_REPORTS_MAIL_TASK, [operation.pk])  # on the mail queue, not the night's
 
 
-def _notify(operation: models.Operation) -> None:
-    """E-mail each member the report of their side; umpires get every side's."""
+def night_reports_mail(operation_id: int) -> None:
+    """E-mail each member the report of their side; umpires get every side's. Mail is sent at
+    least once: a delivery of the task that dies after sending sends again."""
+    operation = models.Operation.objects.select_related("campaign", "day").filter(pk=operation_id).first()
+    if operation is None:
+        return
     members = list(operation.campaign.memberships.exclude(user__email="").select_related("user"))
     if not members:
         return  # nobody to write to: the reports (large) need not be read

@@ -44,6 +44,7 @@ from django.utils import timezone
 
 from campaign import models
 from campaign.choices import EventVerb, OperationKind, OperationStatus
+from campaign.polls import version_publish
 from campaign.services.audit import SYSTEM, Actor, event_record
 from campaign.services.broker import tasks_send, tasks_send_on_commit
 from campaign.services.errors import ConflictError, NotFoundError
@@ -110,26 +111,34 @@ def operation_start(
     return operation
 
 
-def operation_reports_write(
-    operation: models.Operation, empty_side: Mapping[str, Any]
-) -> list[models.NightReport]:
+def operation_reports_write(operation: models.Operation, empty_side: Mapping[str, Any]) -> list[int]:
     """Each side's report: the day (and segment), the side's name, then the side's part of the
-    operation's report over ``empty_side`` (what a side the steps found nothing of reads)."""
+    operation's report over ``empty_side`` (what a side the steps found nothing of reads); the
+    reports' ids. One statement whatever the number of sides, each large part sent once, as
+    JSON (``bulk_create`` would send every body as an element of a text array, escaped
+    character by character)."""
     heading: dict[str, Any] = {"day": operation.day.number}
     if operation.segment is not None:
         heading["segment"] = operation.segment.segment
-    parts = operation.report.get("sides", {})
-    # One INSERT per side (there are two or three): bulk_create would send each large body
-    # as an element of a text array, escaped character by character.
-    return [
-        models.NightReport.objects.create(
-            operation=operation,
-            side=side,
-            day=operation.day,
-            body={**heading, "side": side.name, **empty_side, **parts.get(str(side.pk), {})},
+    reports = connection.ops.quote_name(models.NightReport._meta.db_table)
+    sides = connection.ops.quote_name(models.Side._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {reports} (operation_id, side_id, day_id, body, created_at) "
+            "SELECT %s, side.id, %s, %s::jsonb || jsonb_build_object('side', side.name) || %s::jsonb "
+            "|| COALESCE(%s::jsonb -> side.id::text, '{}'::jsonb), %s "
+            f"FROM {sides} AS side WHERE side.campaign_id = %s ORDER BY side.id RETURNING id",
+            [
+                operation.pk,
+                operation.day_id,
+                _json(heading),
+                _json(empty_side),
+                _json(operation.report.get("sides", {})),
+                timezone.now(),
+                operation.campaign_id,
+            ],
         )
-        for side in operation.campaign.sides.order_by("pk")
-    ]
+        return [row[0] for row in cursor.fetchall()]
 
 
 def _lease_end(now: datetime | None = None, extra_seconds: float = 0) -> datetime:
@@ -278,15 +287,18 @@ def operation_record_error(operation_id: int, reason: str, retry_in: float) -> m
 
 def _operation_update(operation: models.Operation, assignments: str, params: list[Any]) -> None:
     """Update the operation and bump its campaign's version in one statement: a commit changes
-    what clients see, and the version keys their caches (force status)."""
+    what clients see, and the version keys their caches (force status), published for polls."""
     operations = connection.ops.quote_name(models.Operation._meta.db_table)
     campaigns = connection.ops.quote_name(models.Campaign._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"WITH bumped AS (UPDATE {campaigns} SET version = version + 1 WHERE id = %s) "
-            f"UPDATE {operations} SET {assignments} WHERE id = %s",
+            f"WITH bumped AS (UPDATE {campaigns} SET version = version + 1 WHERE id = %s "
+            "RETURNING COALESCE(night_version, version) AS shown), "
+            f"updated AS (UPDATE {operations} SET {assignments} WHERE id = %s) SELECT shown FROM bumped",
             [operation.campaign_id, *params, operation.pk],
         )
+        (shown,) = cursor.fetchone()
+    version_publish(operation.campaign_id, shown)
 
 
 def _json(value: Any) -> str:

@@ -7,6 +7,9 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from kombu import Queue
+
+from config.settings.queues import queue_names
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -218,6 +221,15 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 # The queue tasks wait in; two services sharing one Redis database keep apart by name (the benchmarks do).
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", "celery")
+# Nights and arrival rolls, webhook deliveries and e-mails each on a queue of their own
+# (config.settings.queues): a worker started without -Q consumes them all, the default one too.
+CELERY_QUEUE_NAMES = queue_names(CELERY_TASK_DEFAULT_QUEUE)
+CELERY_TASK_QUEUES = [Queue(name) for name in CELERY_QUEUE_NAMES.values()]
+CELERY_TASK_ROUTES = {
+    "campaign.tasks.operation_run_task": {"queue": CELERY_QUEUE_NAMES["operations"]},
+    "campaign.tasks.webhook_deliver_task": {"queue": CELERY_QUEUE_NAMES["webhooks"]},
+    "campaign.tasks.night_reports_mail_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
+}
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from campaign import models
 from campaign.choices import ArrivalStatus
@@ -14,8 +16,9 @@ from campaign.services.corrections import object_correct
 from campaign.services.days import segment_arrivals_start
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
-from tests.api.world import ACTOR, Role, World, build_world, query_count
+from tests.api.world import ACTOR, Role, World, api_key_client, build_world, query_count
 from tests.campaign.factories import ForceFactory
+from tests.redis_monitor import redis_commands
 
 pytestmark = pytest.mark.django_db
 
@@ -246,3 +249,68 @@ def test_withdrawn_access_is_refused_from_the_next_poll_of_a_cached_status(world
     assert clients[Role.ALLIED_PLAYER].get(url).status_code == 401  # signed out
     assert clients[Role.UMPIRE].get(url).status_code == 401
     assert allied_key.get(url).status_code == 401
+
+
+def test_a_warm_poll_with_an_api_key_sends_no_statement_and_one_redis_command(world, redis_client):
+    client = world.client(Role.ALLIED_KEY)
+    url = status_url(world, world.allied)
+    first = client.get(url)  # from the database: stores the key's grant, publishes the version
+    assert first.status_code == 200
+
+    with CaptureQueriesContext(connection) as queries, redis_commands(redis_client) as unchanged_commands:
+        unchanged = client.get(url, headers={"If-None-Match": first["ETag"]})
+    with CaptureQueriesContext(connection) as body_queries, redis_commands(redis_client) as body_commands:
+        again = client.get(url)
+
+    assert unchanged.status_code == 304
+    assert unchanged["ETag"] == first["ETag"]
+    assert again.status_code == 200
+    assert again.content == first.content
+    assert again["ETag"] == first["ETag"]
+    # No statement, so no connection health check either (it runs with a cursor's first statement).
+    assert queries.captured_queries == body_queries.captured_queries == []
+    assert unchanged_commands.sent_names == body_commands.sent_names == ["EVALSHA"]  # one round trip
+    assert not any("body" in command for command in unchanged_commands.scripted)  # a 304 reads no body
+    assert any("body" in command for command in body_commands.scripted)
+
+
+def test_a_warm_poll_follows_every_write(world):
+    client = world.client(Role.ALLIED_KEY)
+    url = status_url(world, world.allied)
+    first = client.get(url)
+    assert query_count(client, url)[0] == 0  # warm
+
+    battle_report(world.planned.pk, ACTOR, {"battalions": [{"code": "L1", "destroyed": ["2"]}]})
+    changed = client.get(url, headers={"If-None-Match": first["ETag"]})
+
+    assert changed.status_code == 200
+    assert destroyed(changed.json(), "L1") == destroyed(first.json(), "L1") + 1
+
+
+def test_a_revoked_key_is_refused_from_its_next_warm_poll(world):
+    client = world.client(Role.ALLIED_KEY)
+    url = status_url(world, world.allied)
+    client.get(url)
+    queries, warm = query_count(client, url)
+    assert (queries, warm.status_code) == (0, 200)  # answered from its grant
+
+    api_key_revoke(world.campaign.pk, world.keys[Role.ALLIED_KEY].partition(".")[0], ACTOR)
+    refused = client.get(url)
+
+    assert refused.status_code == 401
+    assert refused.json()["error"]["code"] == "api_key_invalid"
+    assert client.get(url).status_code == 401  # the database's answer is not cached as a grant
+
+
+def test_a_warm_poll_checks_the_whole_key_and_its_campaign(world):
+    key = world.keys[Role.ALLIED_KEY]
+    url = status_url(world, world.allied)
+    api_key_client(key).get(url)
+    assert query_count(api_key_client(key), url)[0] == 0  # warm
+
+    wrong_secret = api_key_client(key.partition(".")[0] + ".x" + key.partition(".")[2][1:])
+    other_campaign = world.url("force-force-status", pk=models.Force.objects.get(side=world.allied).pk)
+    other_campaign = other_campaign.replace(world.campaign.slug, "another-campaign")
+
+    assert wrong_secret.get(url).status_code == 401
+    assert api_key_client(key).get(other_campaign).status_code == 404

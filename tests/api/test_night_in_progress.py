@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import redis
+from django.conf import settings
 from rest_framework.test import APIClient
 
 from campaign import models
@@ -27,7 +28,7 @@ AS_IS = ("version", "day_status", "day_status_label")
 @pytest.fixture
 def paused_worker(redis_client: redis.Redis) -> Iterator[WorkerProcess]:
     """A worker of its own that pauses between a night's commits; the queue starts empty."""
-    redis_client.delete("celery", "unacked", "unacked_index")
+    redis_client.delete(*settings.CELERY_QUEUE_NAMES.values(), "unacked", "unacked_index")
     worker = WorkerProcess(worker_database_url(), {"OPERATION_STEP_PAUSE": STEP_PAUSE})
     try:
         worker.wait_ready()

@@ -219,7 +219,8 @@ def test_the_sweeper_sends_a_stale_operation_once_a_lease_and_never_one_a_run_ho
         run.execute("SELECT 1 FROM campaign_operation WHERE id = %s FOR UPDATE", [operation.pk])
         assert swept(100) == []
     assert swept(100) == [operation.pk]
-    assert queue.llen("celery") == 3  # the start's send and the sweeper's two
+    # The start's send and the sweeper's two.
+    assert queue.llen(settings.CELERY_QUEUE_NAMES["operations"]) == 3
 
 
 def test_a_delivery_sent_again_before_its_next_attempt_is_due_is_left_to_the_retry(broker, settings):

@@ -13,10 +13,11 @@ from campaign import models
 from campaign.choices import ActivationState, DayStatus, OperationStatus, StandStatus, StandType
 from campaign.services import night
 from campaign.services.battles import battle_create
+from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError
 from campaign.services.night import night_order_queue, night_phase_start
 from campaign.services.operations import operation_run
-from tests.campaign.factories import UserFactory
+from tests.campaign.factories import UserFactory, campaign_with_sides
 from tests.campaign.night_setup import ACTOR, campaign_after_day_one
 
 pytestmark = pytest.mark.django_db
@@ -25,8 +26,10 @@ pytestmark = pytest.mark.django_db
 def run_night(campaign: models.Campaign, capture) -> models.Operation:
     with capture(execute=False):  # the worker's enqueue; these tests run the service in process
         operation = night_phase_start(campaign.pk, ACTOR)
-    with capture(execute=True):  # the e-mails go out after the finishing commit
-        return operation_run(operation.pk)
+    with capture(execute=False):  # the e-mail task, sent after the finishing commit
+        done = operation_run(operation.pk)
+    night.night_reports_mail(operation.pk)  # as that task does, on the mail queue's worker
+    return done
 
 
 def test_the_night_repairs_flips_carries_and_reports(django_capture_on_commit_callbacks):
@@ -300,7 +303,7 @@ def test_a_run_stopped_after_the_first_commit_resumes_with_the_rest_and_one_repo
     operation.refresh_from_db()
     assert operation.completed_steps == ["flip_suppressed", "replacements"]  # the stands' commit
     assert not campaign.stands.filter(status=StandStatus.SUPPRESSED).exists()
-    with django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks(execute=False):
         resumed = operation_run(operation.pk)
 
     assert (resumed.status, resumed.attempts) == (OperationStatus.DONE, 2)
@@ -325,3 +328,27 @@ def test_the_night_phase_query_count_does_not_grow_with_the_campaign(django_capt
     small = _night_queries(3, django_capture_on_commit_callbacks)
     large = _night_queries(40, django_capture_on_commit_callbacks)
     assert small == large
+
+
+# Nothing destroyed, suppressed or cut off: the night's statements, its transactions' savepoints
+# counted (a worker's BEGIN and COMMIT). It was 31 before the replacements step stopped reading
+# and writing when no battalion needs it, and the finish wrote the reports in one statement.
+EMPTY_NIGHT_STATEMENTS = 20
+
+
+def test_an_empty_night_runs_in_at_most_twenty_statements(django_capture_on_commit_callbacks):
+    campaign = campaign_with_sides(battalions_per_side=3, stands_per_battalion=4)
+    day_dawn(campaign.pk, ACTOR)
+    with django_capture_on_commit_callbacks(execute=False):
+        operation = night_phase_start(campaign.pk, ACTOR)
+
+    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=False):
+        done = operation_run(operation.pk)
+
+    assert done.status == OperationStatus.DONE
+    statements = [query["sql"][:100] for query in queries.captured_queries]
+    assert len(statements) <= EMPTY_NIGHT_STATEMENTS, statements
+    reports = {r.side.name: r.body for r in models.NightReport.objects.filter(operation=operation)}
+    assert set(reports) == {"Axis", "Allied"}
+    for name, body in reports.items():
+        assert (body["side"], body["day"], body["replacements_rolled"]) == (name, 1, 0)

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from campaign import models
@@ -37,7 +38,7 @@ RESUMED_WITHIN = 60  # seconds from a worker being available to the night done
 @pytest.fixture
 def workers(redis_client) -> Iterator[list[WorkerProcess]]:
     """Workers started by a test, all stopped at its end; the queue starts empty."""
-    redis_client.delete("celery", "unacked", "unacked_index")
+    redis_client.delete(*settings.CELERY_QUEUE_NAMES.values(), "unacked", "unacked_index")
     started: list[WorkerProcess] = []
     yield started
     for worker in started:

@@ -1,0 +1,184 @@
+"""Force status polls answered from Redis: the rendered statuses, and each campaign's version.
+
+A status is stored as rendered (its JSON body and ETag, in a Redis hash) under the campaign's
+version shown and the viewer's scope: every committed change bumps the version, so an entry is
+never stale, and viewers never share one. Lua scripts read an entry in one round trip, and its
+body only when the ETag the client sent does not match: a 304 never reads the body.
+
+The version shown is also published here (:func:`version_publish`), so a poll with an API key can
+be answered without PostgreSQL: one script reads the key's grant (``api.authentication``), its
+campaign's version, then the entry. The version is published as the write that bumps it runs,
+before its commit: until then a poll at the new version finds no entry and renders from the
+database, which stores what it read under the version it read, never the new one. A write that
+rolls back leaves a version no entry is stored under (polls render from the database until the
+next write reaches it). A publication never lowers the version (versions only grow), so writers
+racing each other, or a poll publishing the version it read, cannot set it back.
+
+Everything here is a cache: with Redis down, reads miss and writes are dropped (``campaign.cache``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+from django.core.cache import cache
+from django.utils.http import parse_etags
+from redis import Redis
+from redis.commands.core import Script
+
+from campaign.cache import SharedClientRedisCacheClient
+
+T = TypeVar("T")
+
+# Every key of polls starts so (tests delete them between databases that reuse ids).
+KEY_PREFIX = "polls:"
+STATUS_KEY = KEY_PREFIX + "status:{campaign_id}:{force_id}:{version}:{scope}"
+VERSION_KEY = KEY_PREFIX + "version:{campaign_id}"
+# Unpolled entries go after this long; a version key after it is published again or read back.
+TIMEOUT_SECONDS = 3600
+
+# The status entry at KEYS[1]: {etag, body}, the body left out when one of the ETags from
+# ARGV[first] on matches ("*" matches any); {} when there is none.
+_ENTRY = """
+local function entry(key, first)
+  local etag = redis.call('HGET', key, 'etag')
+  if not etag then return {} end
+  for i = first, #ARGV do
+    if ARGV[i] == etag or ARGV[i] == '*' then return {etag} end
+  end
+  return {etag, redis.call('HGET', key, 'body')}
+end
+"""
+_STATUS_READ = Script(None, (_ENTRY + "return entry(KEYS[1], 1)").encode())  # type: ignore[arg-type]
+# KEYS[1]: a grant (JSON holding the campaign_id and scope it reads with); ARGV: the version
+# keys' and the status keys' prefixes, the force's id, then the ETags sent. The grant followed
+# by the entry as above, or {} when the grant, the version or the entry is missing.
+_GRANTED_STATUS_READ = Script(
+    None,  # type: ignore[arg-type]
+    (
+        _ENTRY
+        + """
+local grant = redis.call('GET', KEYS[1])
+if not grant then return {} end
+local ok, access = pcall(cjson.decode, grant)
+if not ok or type(access) ~= 'table' or access.campaign_id == nil then return {} end
+local version = redis.call('GET', ARGV[1] .. access.campaign_id)
+if not version then return {} end
+local key = ARGV[2] .. access.campaign_id .. ':' .. ARGV[3] .. ':' .. version .. ':' .. access.scope
+local found = entry(key, 4)
+if #found == 0 then return {} end
+table.insert(found, 1, grant)
+return found
+"""
+    ).encode(),
+)
+# KEYS[1] := ARGV[1] unless it holds a greater version already.
+_VERSION_RAISE = Script(
+    None,  # type: ignore[arg-type]
+    b"""
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end
+""",
+)
+
+
+def _client() -> SharedClientRedisCacheClient:
+    return cast(SharedClientRedisCacheClient, cache._cache)  # type: ignore[attr-defined]  # Django's client
+
+
+def redis_call(operation: Callable[[Redis], T], fallback: T, written: Sequence[str] = ()) -> T:
+    """``operation`` on the cache's Redis client: ``fallback`` when Redis fails (``campaign.cache``);
+    ``written``: the (full) keys it writes."""
+    return _client().call(operation, fallback, written)
+
+
+@dataclass(frozen=True)
+class RenderedForceStatus:
+    """A force status as sent: the JSON body and its ETag."""
+
+    body: bytes
+    etag: str
+
+
+@dataclass(frozen=True)
+class CachedForceStatus:
+    """A force status as read for a request: its ETag, and its body unless the client has it."""
+
+    etag: str
+    body: bytes | None  # None: an ETag the client sent matches
+
+
+def etags_sent(if_none_match: str) -> list[str]:
+    """The ETags of an If-None-Match header as the scripts compare them: weakly (RFC 9110
+    § 13.1.2), every tag in the weak form the entries are stored with; "*" kept."""
+    return [tag if tag == "*" else "W/" + tag.removeprefix("W/") for tag in parse_etags(if_none_match)]
+
+
+def _status_key(campaign_id: int, force_id: int | str, version: int, scope: str) -> str:
+    return cache.make_key(
+        STATUS_KEY.format(campaign_id=campaign_id, force_id=force_id, version=version, scope=scope)
+    )
+
+
+def _read(found: list[bytes]) -> CachedForceStatus:
+    return CachedForceStatus(etag=found[0].decode(), body=found[1] if len(found) > 1 else None)
+
+
+def force_status_cached(
+    campaign_id: int,
+    version: int,
+    force_id: int | str,
+    scope: str,
+    if_none_match: str,
+    render: Callable[[], RenderedForceStatus],
+) -> CachedForceStatus:
+    """The force's status as ``scope`` sees it at the campaign's ``version`` (the one shown):
+    from the cache, else ``render()``ed and cached; without its body when ``if_none_match``
+    names its ETag."""
+    key = _status_key(campaign_id, force_id, version, scope)
+    sent = etags_sent(if_none_match)
+    found: list[bytes] = redis_call(lambda client: _STATUS_READ(keys=[key], args=sent, client=client), [])
+    if found:
+        return _read(found)
+    rendered = render()
+
+    def store(client: Redis) -> None:
+        with client.pipeline(transaction=True) as pipe:  # never an entry without its timeout
+            pipe.hset(key, mapping={"etag": rendered.etag, "body": rendered.body})
+            pipe.expire(key, TIMEOUT_SECONDS)
+            pipe.execute()
+
+    redis_call(store, None, [key])
+    matched = rendered.etag in sent or "*" in sent
+    return CachedForceStatus(etag=rendered.etag, body=None if matched else rendered.body)
+
+
+def force_status_granted(
+    grant_key: str, force_id: int | str, if_none_match: str
+) -> tuple[bytes, CachedForceStatus] | None:
+    """In one round trip: the grant stored at ``grant_key`` (a full cache key) and the status it
+    reads of the force at its campaign's published version; None when any of them is missing."""
+    args: list[Any] = [
+        cache.make_key(VERSION_KEY.format(campaign_id="")),
+        cache.make_key(STATUS_KEY.partition("{")[0]),
+        force_id,
+        *etags_sent(if_none_match),
+    ]
+    found: list[bytes] = redis_call(
+        lambda client: _GRANTED_STATUS_READ(keys=[grant_key], args=args, client=client), []
+    )
+    if not found:
+        return None
+    return found[0], _read(found[1:])
+
+
+def version_publish(campaign_id: int, version: int) -> None:
+    """Publish ``version`` as the campaign's version shown, unless a later one is published."""
+    key = cache.make_key(VERSION_KEY.format(campaign_id=campaign_id))
+    redis_call(
+        lambda client: _VERSION_RAISE(keys=[key], args=[version, TIMEOUT_SECONDS], client=client),
+        None,
+        [key],
+    )

@@ -1,0 +1,17 @@
+"""Celery's queues, one per kind of work, so that no kind waits behind another: a burst of
+night phases (long) never delays webhook deliveries or e-mails, nor beat's housekeeping (the
+sweeper, the clubs' schedules), which stays on the default queue.
+
+Named from the default queue (``CELERY_QUEUE``), so that two services sharing one Redis
+database keep apart (the benchmarks do). Plain Python: the settings and the launcher
+(``devstack``) both read it.
+"""
+
+from __future__ import annotations
+
+KINDS = ("default", "operations", "webhooks", "mail")
+
+
+def queue_names(default: str) -> dict[str, str]:
+    """Each kind's queue: the default one, then ``<default>.<kind>``."""
+    return {kind: default if kind == "default" else f"{default}.{kind}" for kind in KINDS}
