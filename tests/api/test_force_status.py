@@ -280,7 +280,12 @@ def test_a_warm_poll_follows_every_write(world):
     first = client.get(url)
     assert query_count(client, url)[0] == 0  # warm
 
-    battle_report(world.planned.pk, ACTOR, {"battalions": [{"code": "L1", "destroyed": ["2"]}]})
+    battle_report(
+        world.planned.campaign_id,
+        ACTOR,
+        world.planned.pk,
+        {"battalions": [{"code": "L1", "destroyed": ["2"]}]},
+    )
     changed = client.get(url, headers={"If-None-Match": first["ETag"]})
 
     assert changed.status_code == 200
@@ -294,7 +299,7 @@ def test_a_revoked_key_is_refused_from_its_next_warm_poll(world):
     queries, warm = query_count(client, url)
     assert (queries, warm.status_code) == (0, 200)  # answered from its grant
 
-    api_key_revoke(world.campaign.pk, world.keys[Role.ALLIED_KEY].partition(".")[0], ACTOR)
+    api_key_revoke(world.campaign.pk, ACTOR, world.keys[Role.ALLIED_KEY].partition(".")[0])
     refused = client.get(url)
 
     assert refused.status_code == 401
