@@ -8,7 +8,7 @@ hashed with the library's SHA-512 key hasher, not a password hasher: a key is
 milliseconds) would buy no security and would make every request of a polling
 client slow; one SHA-512 is microseconds.
 
-A force status poll (:class:`ForceStatusPollAuthentication`) first asks Redis, in the one round
+A force status poll (a view action with ``polled_from_grant``) first asks Redis, in the one round
 trip that also reads the status (:mod:`campaign.polls`), for the key's *grant*: what the key
 may read (its campaign and scope) and its hash, stored by the first poll that authenticated
 from the database. Any change to a key (its revocation first) overwrites its grant with a
@@ -63,6 +63,11 @@ class CampaignAPIKeyAuthentication(BaseAuthentication):
         if key is None:  # no Authorization header, or another scheme: not ours to judge
             return None
         key = key.strip()
+        view = (request.parser_context or {}).get("view")
+        if KEY_SHAPE.fullmatch(key) and getattr(view, "polled_from_grant", False):
+            granted = self._granted(request, key)
+            if granted is not None:
+                return AnonymousUser(), granted
         try:
             if not KEY_SHAPE.fullmatch(key):
                 raise CampaignAPIKey.DoesNotExist
@@ -73,6 +78,33 @@ class CampaignAPIKeyAuthentication(BaseAuthentication):
             expired = timezone.localtime(api_key.expiry_date).isoformat(timespec="minutes")
             raise AuthenticationFailed(f"This API key expired at {expired}.", code="api_key_expired")
         return AnonymousUser(), api_key
+
+    def _granted(self, request: Request, key: str) -> CampaignAPIKey | None:
+        from api.permissions import CAMPAIGN_KWARG  # it imports DRF's views, which import this module
+
+        view_kwargs = (request.parser_context or {}).get("kwargs", {})
+        found = polls.force_status_granted(
+            _grant_key(key.partition(".")[0]), view_kwargs["pk"], request.headers.get("If-None-Match", "")
+        )
+        if found is None:
+            return None
+        grant_json, status = found
+        grant = orjson.loads(grant_json)
+        expiry = grant["expiry_date"] and datetime.datetime.fromisoformat(grant["expiry_date"])
+        if (
+            grant["slug"] != view_kwargs.get(CAMPAIGN_KWARG)
+            or (expiry and expiry <= timezone.now())
+            or not CampaignAPIKey.objects.key_generator.verify(key, grant["hashed_key"])
+        ):
+            return None  # the database answers, with the reason
+        api_key = CampaignAPIKey.from_db(
+            None, [*GRANT_FIELDS, "revoked"], [*(grant[name] for name in GRANT_FIELDS[:-1]), expiry, False]
+        )
+        # What the permissions read of the campaign; anything else would be loaded when read.
+        campaign = models.Campaign.from_db(None, ["id", "slug"], [grant["campaign_id"], grant["slug"]])
+        api_key.campaign = campaign
+        setattr(request, REQUEST_STATUS_ATTRIBUTE, status)
+        return api_key
 
 
 def _grant_key(prefix: str) -> str:
@@ -101,43 +133,3 @@ def grant_forget_on_change(sender: type[Model], instance: CampaignAPIKey, **kwar
     before the change commits, so no poll stores the grant of before it afterwards."""
     if not kwargs.get("created"):
         grant_forget(instance.prefix)
-
-
-class ForceStatusPollAuthentication(CampaignAPIKeyAuthentication):
-    """A key polling a force status: authenticated from its grant with the status read in the same
-    Redis round trip (``request.force_status_granted``), else from the database as any request."""
-
-    def authenticate(self, request: Request) -> tuple[AnonymousUser, CampaignAPIKey] | None:
-        key = self.key_parser.get(request)
-        if key is not None and KEY_SHAPE.fullmatch(key.strip()):
-            granted = self._granted(request, key.strip())
-            if granted is not None:
-                return AnonymousUser(), granted
-        return super().authenticate(request)
-
-    def _granted(self, request: Request, key: str) -> CampaignAPIKey | None:
-        from api.permissions import CAMPAIGN_KWARG  # it imports DRF's views, which import this module
-
-        view_kwargs = (request.parser_context or {}).get("kwargs", {})
-        found = polls.force_status_granted(
-            _grant_key(key.partition(".")[0]), view_kwargs["pk"], request.headers.get("If-None-Match", "")
-        )
-        if found is None:
-            return None
-        grant_json, status = found
-        grant = orjson.loads(grant_json)
-        expiry = grant["expiry_date"] and datetime.datetime.fromisoformat(grant["expiry_date"])
-        if (
-            grant["slug"] != view_kwargs.get(CAMPAIGN_KWARG)
-            or (expiry and expiry <= timezone.now())
-            or not CampaignAPIKey.objects.key_generator.verify(key, grant["hashed_key"])
-        ):
-            return None  # the database answers, with the reason
-        api_key = CampaignAPIKey.from_db(
-            None, [*GRANT_FIELDS, "revoked"], [*(grant[name] for name in GRANT_FIELDS[:-1]), expiry, False]
-        )
-        # What the permissions read of the campaign; anything else would be loaded when read.
-        campaign = models.Campaign.from_db(None, ["id", "slug"], [grant["campaign_id"], grant["slug"]])
-        api_key.campaign = campaign
-        setattr(request, REQUEST_STATUS_ATTRIBUTE, status)
-        return api_key

@@ -23,7 +23,6 @@ class CampaignAPIKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-u
     """Third-party apps' keys (:mod:`api.authentication`) in the schema's security schemes."""
 
     target_class = "api.authentication.CampaignAPIKeyAuthentication"
-    match_subclasses = True  # the force status poll's authentication too
     name = "campaignApiKey"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:

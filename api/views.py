@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 
 from api import filters, inputs, schema
 from api import serializers as out
-from api.authentication import REQUEST_STATUS_ATTRIBUTE, ForceStatusPollAuthentication, grant_store
+from api.authentication import REQUEST_STATUS_ATTRIBUTE, grant_store
 from api.pagination import PagePagination, TimelineCursorPagination
 from api.permissions import (
     CAMPAIGN_KWARG,
@@ -172,6 +172,8 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
     serializer_class = out.ForceSerializer
     filterset_class = filters.ForceFilter
     ordering_fields = ["name", "id"]
+    # Set on the status action: an API key's poll authenticates from its grant in Redis.
+    polled_from_grant = False
 
     def visible(self, access: CampaignAccess) -> QuerySet[models.Force]:
         return selectors.forces(access)
@@ -195,7 +197,7 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         url_path="status",
         pagination_class=None,
         filter_backends=[],
-        authentication_classes=[ForceStatusPollAuthentication, SessionAuthentication],
+        polled_from_grant=True,
     )
     def force_status(self, request: Request, **kwargs: Any) -> HttpResponseBase:
         response: HttpResponseBase
