@@ -44,7 +44,7 @@ from tests.benchmarks.isolation import own_services
 django.setup()
 
 from django.db import connection, transaction  # noqa: E402
-from django.db.models import F  # noqa: E402
+from django.db.models import NOT_PROVIDED, F  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from campaign import models  # noqa: E402
@@ -139,7 +139,12 @@ class Floor:
             .first()
         )
         event = models.Event.objects.get(verb=EventVerb.NIGHT_PHASE_DONE, object_id=operation.pk)
-        event_columns = ", ".join(f.column for f in models.Event._meta.concrete_fields if not f.primary_key)
+        # A copy of the night's event, as the night inserts one: the database gives its keys.
+        event_columns = ", ".join(
+            f.column
+            for f in models.Event._meta.concrete_fields
+            if not f.primary_key and f.db_default is NOT_PROVIDED
+        )
         sides = list(operation.campaign.sides.values_list("pk", flat=True))
         operations, campaigns = table(models.Operation), table(models.Campaign)
         days = table(models.CampaignDay)
