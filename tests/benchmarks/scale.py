@@ -44,6 +44,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.db import connection, connections  # noqa: E402
+from django.db.models import NOT_PROVIDED  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
@@ -160,7 +161,7 @@ def _floor_night(campaign: dict[str, Any]) -> None:
     columns = ", ".join(
         connection.ops.quote_name(field.column)
         for field in models.RollRecord._meta.concrete_fields
-        if not field.primary_key
+        if not field.primary_key and field.db_default is NOT_PROVIDED  # the database gives its keys
     )
     with connection.cursor() as cursor:
         cursor.execute("BEGIN")
