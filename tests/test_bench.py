@@ -110,8 +110,8 @@ def old_benchmark_database() -> Iterator[str]:
     name = f"test_{connection.settings_dict['NAME']}_bench"
     identifier = sql.Identifier(name)
     with maintenance() as conn:
-        # The name is this test's own: derived from the configured database's.
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(identifier))
+        # Created here, never dropped first: a database of that name that this test did not
+        # create stops it with PostgreSQL's "already exists" rather than being lost.
         conn.execute(sql.SQL("CREATE DATABASE {}").format(identifier))
     with psycopg.connect(_conninfo(name), autocommit=True) as conn:
         conn.execute("CREATE TABLE club_marker (note text)")
