@@ -48,8 +48,10 @@ from campaign.selectors import (
     night_in_progress,
     summary_access,
 )
+from rules_engine import catalog
 from rules_engine.dice import DiceRoll
 from rules_engine.presenters import RollOutput, describe_rule
+from rules_engine.registry import CatalogError
 from rules_engine.results import Applies, Comparison, Modifier
 from rules_engine.vocab import SupplySituation, Weather
 
@@ -702,6 +704,19 @@ class RollOutputSerializer(LabelledSerializer[RollOutput]):
     @extend_schema_field(RuleReferenceSerializer)
     def get_rule(self, output: RollOutput) -> dict[str, str]:
         return describe_rule(output.rule)
+
+
+class RollProcedureSerializer(serializers.Serializer[str]):
+    """A procedure the roll log holds, with the title people know it by (its filter's choices)."""
+
+    procedure = serializers.CharField(source="*", read_only=True, help_text="rules catalog key")
+    title = serializers.SerializerMethodField()
+
+    def get_title(self, procedure: str) -> str:
+        try:
+            return catalog.get_procedure(procedure).title
+        except CatalogError:  # a procedure since renamed: its key is all there is
+            return procedure
 
 
 class RollSerializer(LabelledModelSerializer[models.RollRecord]):

@@ -608,6 +608,16 @@ class RollViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.RollRecord]):
         return selectors.rolls(access)
 
     @extend_schema(
+        summary="The procedures the roll log holds, with their titles",
+        description="The choices of the `procedure` filter: those of the rolls you may read.",
+        responses=out.RollProcedureSerializer(many=True),
+    )
+    @action(detail=False, methods=["get"], pagination_class=None, filter_backends=[])
+    def procedures(self, request: Request, **kwargs: Any) -> Response:
+        procedures = selectors.roll_procedures(self.campaign_access)
+        return Response([out.RollProcedureSerializer(procedure).data for procedure in procedures])
+
+    @extend_schema(
         summary="Override a rolled value (umpires; idempotent)",
         description="Replaces values the roll set (`changes`: name → value) on the object it changed, "
         "with a reason. The original roll stays in the log; the override is a new roll record "

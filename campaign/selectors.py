@@ -528,6 +528,14 @@ def rolls(access: CampaignAccess) -> QuerySet[models.RollRecord]:
     )
 
 
+def roll_procedures(access: CampaignAccess) -> list[str]:
+    """The procedures of the rolls the reader may read (what the roll log filters by)."""
+    readable = models.RollRecord.objects.filter(campaign=access.campaign).filter(
+        access_rules.rolls_readable(access)
+    )
+    return list(readable.order_by("procedure").values_list("procedure", flat=True).distinct())
+
+
 def events(access: CampaignAccess) -> QuerySet[models.Event]:
     """Umpires: the whole timeline. Others: public entries, players also their side's (campaign.access)."""
     return (

@@ -648,6 +648,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/rolls/procedures/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The procedures the roll log holds, with their titles
+         * @description The choices of the `procedure` filter: those of the rolls you may read.
+         */
+        get: operations["campaigns_rolls_procedures_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/sides/": {
         parameters: {
             query?: never;
@@ -2302,6 +2322,12 @@ export interface components {
                 [key: string]: unknown;
             };
             reason: string;
+        };
+        /** @description A procedure the roll log holds, with the title people know it by (its filter's choices). */
+        RollProcedure: {
+            /** @description rules catalog key */
+            readonly procedure: string;
+            readonly title: string;
         };
         /**
          * @description * `public` - Every member
@@ -4342,6 +4368,8 @@ export interface operations {
                 day?: number;
                 /** @description events about this force */
                 force?: number;
+                /** @description oldest first (the default) or newest first */
+                order?: "oldest" | "newest";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description Number of results to return per page. */
@@ -5421,6 +5449,8 @@ export interface operations {
                 /** @description campaign day number */
                 day?: number;
                 force?: number;
+                /** @description oldest first (the default) or newest first */
+                order?: "oldest" | "newest";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description Number of results to return per page. */
@@ -5655,6 +5685,75 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_rolls_procedures_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollProcedure"][];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
