@@ -846,6 +846,14 @@ class StandCountsSerializer(LabelledSerializer[Mapping[str, int]]):
     destroyed = serializers.IntegerField()
 
 
+class TallyCountsSerializer(StandCountsSerializer):
+    in_action = serializers.IntegerField(
+        allow_null=True,
+        help_text="stands in action: ok or suppressed, of battalions on the table (not in reserve, "
+        "their force arrived); null in a tally recorded before they were counted",
+    )
+
+
 class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
     """A battalion's state: supply, fuel, location and stand counts."""
 
@@ -1037,9 +1045,10 @@ class SideTallySerializer(LabelledSerializer[models.SideDayTally]):
     activation_points = serializers.IntegerField(allow_null=True)
     barrage_rounds = serializers.IntegerField(allow_null=True)
     strength = serializers.DictField(
-        child=StandCountsSerializer(),
+        child=TallyCountsSerializer(),
         allow_null=True,
-        help_text="stand type → status → count; null unless the caller sees the side in full",
+        help_text="stand type → status → count, and stands in action; null unless the caller sees "
+        "the side in full",
     )
     strength_labels = serializers.SerializerMethodField()
 

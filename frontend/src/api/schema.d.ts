@@ -2466,9 +2466,9 @@ export interface components {
             side: number;
             activation_points: number | null;
             barrage_rounds: number | null;
-            /** @description stand type → status → count; null unless the caller sees the side in full */
+            /** @description stand type → status → count, and stands in action; null unless the caller sees the side in full */
             strength: {
-                [key: string]: components["schemas"]["StandCounts"];
+                [key: string]: components["schemas"]["TallyCounts"];
             } | null;
             /** @description stand type → its label, for strength's keys */
             readonly strength_labels: {
@@ -2560,6 +2560,14 @@ export interface components {
          * @enum {string}
          */
         SupplySituationEnum: "OK" | "separated" | "isolated" | "reserve";
+        /** @description An output serializer whose choices carry their labels. */
+        TallyCounts: {
+            ok: number;
+            suppressed: number;
+            destroyed: number;
+            /** @description stands in action: ok or suppressed, of battalions on the table (not in reserve, their force arrived); null in a tally recorded before they were counted */
+            in_action: number | null;
+        };
         /**
          * @description * `West` - West
          *     * `East` - East
