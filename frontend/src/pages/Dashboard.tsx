@@ -3,8 +3,10 @@ import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { cursorOf } from "../api/cursor";
 import { queryKeys } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
+import { BriefingLinks } from "../components/Papers";
 import { ErrorNotice, Masked, QueryView } from "../components/status";
 import { sideName } from "../lib/sides";
+import { TableWrap } from "../components/TableWrap";
 import { useCampaign } from "../session";
 
 function Timeline({ slug }: { slug: string }) {
@@ -13,7 +15,7 @@ function Timeline({ slug }: { slug: string }) {
     queryFn: ({ pageParam }) =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/events/", {
-          params: { path: { campaign_slug: slug }, query: { cursor: pageParam } },
+          params: { path: { campaign_slug: slug }, query: { order: "newest", cursor: pageParam } },
         }),
       ),
     initialPageParam: undefined as string | undefined,
@@ -22,6 +24,7 @@ function Timeline({ slug }: { slug: string }) {
   return (
     <section aria-labelledby="timeline">
       <h2 id="timeline">Event timeline</h2>
+      <p className="muted">Newest first.</p>
       <QueryView query={events} what="the timeline">
         {(data) => {
           const entries = data.pages.flatMap((page) => page.results);
@@ -128,6 +131,7 @@ export function DashboardPage() {
         {campaign.side ? ` (${sideName(campaign, campaign.side)})` : ""}
       </p>
       {isUmpire ? <DayControls campaign={campaign} /> : null}
+      <BriefingLinks campaign={campaign} />
       <dl className="facts summary">
         <dt>Day</dt>
         <dd>{campaign.current_day || "not started"}</dd>
@@ -156,7 +160,7 @@ export function DashboardPage() {
         </dd>
       </dl>
       <h2>Sides</h2>
-      <div className="table-wrap">
+      <TableWrap label="Sides">
         <table>
           <thead>
             <tr>
@@ -185,7 +189,7 @@ export function DashboardPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <Timeline slug={campaign.slug} />
     </section>
   );
