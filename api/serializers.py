@@ -706,7 +706,7 @@ class RollOutputSerializer(LabelledSerializer[RollOutput]):
         return describe_rule(output.rule)
 
 
-class RollProcedureSerializer(serializers.Serializer[str]):
+class RollProcedureSerializer(LabelledSerializer[str]):
     """A procedure the roll log holds, with the title people know it by (its filter's choices)."""
 
     procedure = serializers.CharField(source="*", read_only=True, help_text="rules catalog key")

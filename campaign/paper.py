@@ -74,6 +74,17 @@ def _setup_lines(access: CampaignAccess, battle: models.Battle) -> list[SetupLin
     return lines
 
 
+def _segments(
+    access: CampaignAccess, day: models.CampaignDay, only: set[int] | None = None
+) -> list[tuple[models.DaySegmentRecord, models.Side | None]]:
+    """The day's segments (``only`` those, when given) with the side that has the initiative."""
+    return [
+        (segment, access.sides.get(segment.initiative_side_id) if segment.initiative_side_id else None)
+        for segment in day.segments.all()
+        if not only or segment.pk in only
+    ]
+
+
 def _pools(side: models.Side, day: models.CampaignDay) -> dict[str, Any]:
     """The side's pools now (as before a night under way) and as ``day`` dawned."""
     before = selectors.night_before(side.campaign_id, "side")
@@ -95,7 +106,7 @@ def briefing_context(campaign: models.Campaign, day_number: int, side_id: int) -
         "campaign": campaign,
         "side": side,
         "day": day,
-        "segments": list(day.segments.all()),
+        "segments": _segments(access, day),
         "pools": _pools(side, day),
         "forces": [
             {
@@ -128,7 +139,7 @@ def packet_context(campaign: models.Campaign, battle: models.Battle, side_id: in
         "side": side,
         "day": day,
         "battle": battle,
-        "segments": [s for s in day.segments.all() if not segment_ids or s.pk in segment_ids],
+        "segments": _segments(access, day, segment_ids),
         "pools": _pools(side, day),
         "setup": _setup_lines(access, battle),
         "own": _battalion_papers(access, [b for b in battalions if b.side_id == side.pk]),
