@@ -182,17 +182,17 @@ def _simulator_inputs(
         models.Battalion.objects.filter(battlegroup__force__in=forces, in_reserve=False)
         .values("quality", "supply_situation")
         .annotate(
-            battalions=Count("pk", distinct=True),
-            stands=Count("stands", filter=~Q(stands__status=StandStatus.DESTROYED)),
+            battalion_count=Count("pk", distinct=True),
+            stand_count=Count("stands", filter=~Q(stands__status=StandStatus.DESTROYED)),
         )
         .order_by()
     )
     battalions = stands = isolated = low_stands = 0
     for row in rows:
-        battalions += row["battalions"]
-        stands += row["stands"]
-        isolated += row["battalions"] if row["supply_situation"] == SupplySituation.ISOLATED.value else 0
-        low_stands += row["stands"] if row["quality"] in low_grades else 0
+        battalions += row["battalion_count"]
+        stands += row["stand_count"]
+        isolated += row["battalion_count"] if row["supply_situation"] == SupplySituation.ISOLATED.value else 0
+        low_stands += row["stand_count"] if row["quality"] in low_grades else 0
     best = _best_leader(forces) if forces else None
     return {
         "air_superiority": AIR_PRIORITY_ORDER.index(side.air_cover_priority)
