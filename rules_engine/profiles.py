@@ -159,6 +159,7 @@ NINETEEN_43 = RulesetProfile(
         S.BATTLE_SETUP: (
             "n43.air_superiority",
             "n43.air_presence",
+            "n43.air_assets",
             "n43.field_strength",
             "n43.planned_fire",
             "n43.support_fire",
