@@ -23,6 +23,8 @@ from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import StandStatus
 from campaign.services.errors import DomainError, NotFoundError
+from rules_engine import catalog
+from rules_engine.registry import CatalogError
 
 
 @dataclass
@@ -64,13 +66,34 @@ def _battalion_papers(access: CampaignAccess, battalions: list[models.Battalion]
     return papers
 
 
+def _procedure_title(key: str) -> str:
+    try:
+        return catalog.get_procedure(key).title
+    except CatalogError:
+        return key
+
+
+def _result_text(result: dict[str, Any]) -> str | None:
+    """What a set-up result says: its outcome as people read it (None when it quotes strengths
+    the reader does not see), or for a table reading without one its plain values."""
+    if "outcome_text" in result or "line" in result:
+        return result.get("outcome_text") or result.get("line")
+    shown = []
+    for name, value in result.items():
+        if isinstance(value, list) and all(isinstance(item, str | int | float) for item in value):
+            value = ", ".join(str(item) for item in value) or "none"
+        if isinstance(value, str | int | float) and name != "rule":
+            shown.append(f"{name.replace('_', ' ')}: {value}")
+    return "; ".join(shown)
+
+
 def _setup_lines(access: CampaignAccess, battle: models.Battle) -> list[SetupLine]:
     lines = []
     for key, result in access_rules.battle_setup_shown(access, battle).items():
         result = result if isinstance(result, dict) else {}
-        _, _, side = key.partition("@")
-        text = result.get("outcome_text") or result.get("line")
-        lines.append(SetupLine(str(result.get("title") or key), side or None, text))
+        procedure, _, side = key.partition("@")
+        title = str(result.get("title") or _procedure_title(procedure))
+        lines.append(SetupLine(title, side or None, _result_text(result)))
     return lines
 
 

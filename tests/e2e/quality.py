@@ -57,10 +57,28 @@ def horizontal_overflow(page: Page) -> int:
     return int(page.evaluate(f"Math.max(0, {root}.scrollWidth - {root}.clientWidth)"))
 
 
+# The innermost elements reaching past the layout viewport's right edge, named as CSS paths.
+WIDE_ELEMENTS = """() => {
+    const width = document.documentElement.clientWidth;
+    const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
+        + [...e.classList].map((c) => "." + c).join("");
+    const path = (e) => { const parts = []; for (; e && e !== document.body; e = e.parentElement)
+        parts.unshift(name(e)); return parts.join(" > "); };
+    // Its box, or the content overflowing it (a long word sticks out of a box that fits).
+    const right = (e) => Math.max(e.getBoundingClientRect().right,
+        e.getBoundingClientRect().left + e.scrollWidth);
+    const wide = [...document.body.querySelectorAll("*")].filter((e) => right(e) > width + 0.5);
+    return wide.filter((e) => !wide.some((other) => other !== e && e.contains(other)))
+        .slice(0, 5).map((e) => path(e) + " (" + Math.round(right(e)) + "px)");
+}"""
+
+
 def assert_no_horizontal_scroll(page: Page) -> None:
     """The whole page fits the window's width (wide tables may scroll inside their own box)."""
     overflow = horizontal_overflow(page)
-    assert overflow == 0, f"{page.url} scrolls sideways by {overflow}px at {page.viewport_size}"
+    if overflow:
+        wide = "; ".join(page.evaluate(WIDE_ELEMENTS))
+        raise AssertionError(f"{page.url} scrolls sideways by {overflow}px at {page.viewport_size}: {wide}")
 
 
 def assert_page_quality(page: Page) -> None:

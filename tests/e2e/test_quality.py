@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from campaign import models
+from campaign import models, selectors
+from campaign.access import CampaignAccess
 from tests.e2e.conftest import Tab, sign_in
 from tests.e2e.demo import SECTOR, malta_day_one
 from tests.e2e.quality import assert_accessible, assert_no_horizontal_scroll, assert_page_quality
@@ -15,6 +16,18 @@ from tests.e2e.quality import assert_accessible, assert_no_horizontal_scroll, as
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
 
 CAMPAIGN_PAGES = ["Dashboard", "Forces", "Battles", "Night phase", "Roll log", "Charts"]
+
+
+def assert_no_roll_hidden_from(tab: Tab, campaign: models.Campaign, username: str) -> None:
+    """The roll log page received the player's side's rolls and the public ones, nothing else."""
+    side = models.Membership.objects.get(campaign=campaign, user__username=username).side
+    readable = selectors.rolls(CampaignAccess.of_side(campaign, side.pk))
+    hidden = models.RollRecord.objects.filter(campaign=campaign).exclude(pk__in=readable.values("pk"))
+    assert hidden.exists()  # the enemy's own set-up rolls: else this check could not fail
+    hidden_ids = {str(roll.public_id) for roll in hidden}
+    shown_ids = {roll["id"] for url, body in tab.api_bodies if "/rolls/?" in url for roll in body["results"]}
+    assert shown_ids
+    assert not shown_ids & hidden_ids
 
 
 def visit_every_page(tab: Tab, base_url: str, username: str) -> None:
@@ -42,6 +55,8 @@ def visit_every_page(tab: Tab, base_url: str, username: str) -> None:
     expect(page.get_by_role("list", name="Rolls, newest first").get_by_text("Dice").first).to_be_visible()
     assert_page_quality(page)
     tab.shot("roll-opened")
+    if username != "umpire":
+        assert_no_roll_hidden_from(tab, campaign, username)
 
     page.goto(f"{base_url}/campaigns/{campaign.slug}/battles/{battle.pk}")
     expect(page.get_by_role("heading", level=1)).to_be_visible()
