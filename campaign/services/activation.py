@@ -147,8 +147,7 @@ def activation_spend(
     if day is None:
         raise ConflictError("activation points are spent during a campaign day", field="day", code="no_day")
     chosen = _column(column)
-    if not DAWN_TURN <= turn <= LAST_TURN:
-        raise DomainError(f"turn must be {DAWN_TURN} (dawn) to {LAST_TURN}", field="turn", rule=COST_RULE)
+    turn_check(day, turn)
     codes = list(battalion_codes)
     battalions = {
         b.code: b for b in campaign.battalions.select_related("battlegroup__force").filter(code__in=codes)
@@ -277,6 +276,18 @@ def day_under_way(campaign: models.Campaign) -> models.CampaignDay:
     return day
 
 
+def turn_check(day: models.CampaignDay, turn: int) -> None:
+    """A turn of the day: dawn (0) to 10, and none after the day-end roll ended the day."""
+    if not DAWN_TURN <= turn <= LAST_TURN:
+        raise DomainError(f"turn must be {DAWN_TURN} (dawn) to {LAST_TURN}", field="turn", rule=COST_RULE)
+    if day.ended_after_turn is not None and turn > day.ended_after_turn:
+        raise ConflictError(
+            f"day {day.number} ended after Allied turn {day.ended_after_turn}: turn {turn} is not played",
+            field="turn",
+            code="day_over",
+        )
+
+
 def _reactivation_inputs(battalion: models.Battalion) -> dict[str, object]:
     stands = list(battalion.stands.all())
     return {
@@ -326,8 +337,7 @@ def battalion_reactivate(
     campaign_require_status(campaign, CampaignStatus.ACTIVE)
     day = day_under_way(campaign)
     optional_rule_require(campaign, REACTIVATION, "battalion_code")
-    if not DAWN_TURN <= turn <= LAST_TURN:
-        raise DomainError(f"turn must be {DAWN_TURN} (dawn) to {LAST_TURN}", field="turn")
+    turn_check(day, turn)
     battalion = _battalion(campaign, battalion_code)
     if battalion.activation != ActivationState.DEACTIVATED:
         raise ConflictError(
@@ -373,8 +383,7 @@ def battlegroup_initiative_activate(
     campaign_require_status(campaign, CampaignStatus.ACTIVE)
     day = day_under_way(campaign)
     optional_rule_require(campaign, INITIATIVE, "battalion_code")
-    if not DAWN_TURN <= turn <= LAST_TURN:
-        raise DomainError(f"turn must be {DAWN_TURN} (dawn) to {LAST_TURN}", field="turn")
+    turn_check(day, turn)
     battalion = _battalion(campaign, battalion_code)
     group = battalion.battlegroup
     if not group.has_hq:

@@ -18,13 +18,12 @@ from campaign.choices import (
     CampaignStatus,
     EventVerb,
 )
-from campaign.services.activation import Pool, activation_pool_of, day_under_way
+from campaign.services.activation import Pool, activation_pool_of, day_under_way, turn_check
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.rules import optional_rule_on, optional_rule_require, procedure_run
 from rules_engine import catalog
-from rules_engine.great_battles.activation import DAWN_TURN, LAST_TURN
 from rules_engine.great_battles.barrage import BarrageOrder
 from rules_engine.great_battles.campaign_pools import (
     C_OPS_OVERRUN_POINTS_LOST,
@@ -48,11 +47,6 @@ OVERRUN_RULE = TABLES["gb.c_ops_overrun_points_lost"].rule.text()
 
 def _rule_text(key: str) -> str:
     return catalog.get_procedure(key).rule.text()
-
-
-def _turn_check(turn: int) -> None:
-    if not DAWN_TURN <= turn <= LAST_TURN:
-        raise DomainError(f"turn must be {DAWN_TURN} (dawn) to {LAST_TURN}", field="turn")
 
 
 def _force(campaign: models.Campaign, force_id: int) -> models.Force:
@@ -323,7 +317,7 @@ def air_support_request(campaign_id: int, actor: Actor, *, force_id: int, turn: 
     campaign_require_status(campaign, CampaignStatus.ACTIVE)
     day = day_under_way(campaign)
     optional_rule_require(campaign, AIR_SUPPORT, "force_id")
-    _turn_check(turn)
+    turn_check(day, turn)
     force = _force(campaign, force_id)
     side = force.side
     stream = ("day", day.number, "turn", turn, "air_support", side.name)
@@ -369,7 +363,7 @@ def force_cops_overrun(campaign_id: int, actor: Actor, *, force_id: int, turn: i
     campaign = campaign_lock(campaign_id)
     campaign_require_status(campaign, CampaignStatus.ACTIVE)
     day = day_under_way(campaign)
-    _turn_check(turn)
+    turn_check(day, turn)
     force = _force(campaign, force_id)
     pool = _locked_pool(campaign, force, day.number, turn)
     change = lose_points(pool.activation_points, C_OPS_OVERRUN_POINTS_LOST)
@@ -409,7 +403,7 @@ def force_cops_action_points(
     campaign_require_status(campaign, CampaignStatus.ACTIVE)
     day = day_under_way(campaign)
     optional_rule_require(campaign, COPS_ACTION_POINTS, "force_id")
-    _turn_check(turn)
+    turn_check(day, turn)
     force = _force(campaign, force_id)
     stream = ("day", day.number, "turn", turn, "cops_action_points", force.name.replace("/", "-"))
     if campaign.rolls.filter(procedure=COPS_ACTION_POINTS, stream="/".join(map(str, stream))).exists():
