@@ -66,6 +66,10 @@ class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
     )
     activation_points_spent = count_field(required=False)
     barrage_rounds_spent = count_field(required=False)
+    barrage_templates_used = count_field(
+        required=False,
+        help_text="barrage templates placed in the battle: in use until the night returns them",
+    )
     objectives = ObjectiveInput(many=True, required=False)
     supply_situation = serializers.ChoiceField(
         choices=enum_choices(SupplySituation), required=False, help_text="at the end of the battle"
@@ -74,6 +78,13 @@ class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
 
 class BattleReportInput(serializers.Serializer[Mapping[str, Any]]):
     battalions = ReportedBattalionInput(many=True, allow_empty=False)
+    turn = serializers.IntegerField(
+        min_value=0,
+        max_value=10,
+        required=False,
+        help_text="the turn the reported activation points were spent or won: the pool paying then "
+        "takes them (Malta: the side's on day 1 up to turn 1, else the division's); 1 if left out",
+    )
 
 
 class APIKeyCreateInput(serializers.Serializer[Mapping[str, Any]]):

@@ -18,6 +18,7 @@ from campaign.services.activation import (
     battalion_reactivate,
     battlegroup_initiative_activate,
 )
+from campaign.services.battles import battle_create, battle_report
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn, segment_advance
 from campaign.services.errors import ConflictError, DomainError
@@ -276,3 +277,54 @@ def test_the_malta_pack_plays_days_one_to_three_with_every_rule_applied(django_c
     ):
         for record in campaign.rolls.filter(procedure=procedure):
             assert roll_replay(record), procedure
+
+
+def test_barrage_templates_a_report_says_were_used_are_in_use_until_the_night_returns_them(
+    django_capture_on_commit_callbacks,
+):
+    campaign = scenario_import(pack_read(MALTA_PACK_PATH), ACTOR)
+    axis, allied = campaign.sides.get(is_axis=True), campaign.sides.get(is_axis=False)
+    ramcke = campaign.forces.get(name="Fallschirmjäger-Brigade Ramcke")
+    with django_capture_on_commit_callbacks(execute=False):
+        campaign_start(campaign.pk, ACTOR)
+        day_dawn(campaign.pk, ACTOR)
+        battle = battle_create(
+            campaign.pk,
+            ACTOR,
+            sector="Qrendi",
+            battle_type="Local Attack",
+            attacker_id=axis.pk,
+            defender_id=allied.pk,
+            battalion_codes=["G1", "G2", "W1"],
+        )
+        over = {
+            "battalions": [
+                {"code": "G1", "barrage_templates_used": 2},
+                {"code": "G2", "barrage_templates_used": 1},
+            ]
+        }
+        with pytest.raises(DomainError) as refused:  # the Axis has 2 templates
+            battle_report(campaign.pk, ACTOR, battle.pk, over)
+        assert refused.value.code == "templates_overused"
+        # Points spent after turn 1 are the division's: Ramcke holds none yet.
+        late = {"turn": 3, "battalions": [{"code": "G1", "activation_points_spent": 1}]}
+        with pytest.raises(DomainError) as overspent:
+            battle_report(campaign.pk, ACTOR, battle.pk, late)
+        assert "Fallschirmjäger-Brigade Ramcke" in overspent.value.message
+        models.Force.objects.filter(pk=ramcke.pk).update(activation_points=3)
+        report = {
+            "turn": 3,
+            "battalions": [
+                {"code": "G1", "barrage_templates_used": 2, "activation_points_spent": 1},
+                {"code": "W1", "barrage_templates_used": 1},
+            ],
+        }
+        battle_report(campaign.pk, ACTOR, battle.pk, report)
+    axis.refresh_from_db()
+    ramcke.refresh_from_db()
+    assert (axis.barrage_templates_in_use, axis.activation_points, ramcke.activation_points) == (2, 8, 2)
+    assert campaign.sides.get(pk=allied.pk).barrage_templates_in_use == 1
+
+    operation = night(campaign)
+    assert operation.night_reports.get(side=axis).body["templates_returned"] == 2
+    assert set(campaign.sides.values_list("barrage_templates_in_use", flat=True)) == {0}
