@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from campaign.choices import WEBHOOK_EVENT_CHOICES, OperationKind, enum_choices
+from campaign.choices import WEBHOOK_EVENT_CHOICES, ArtilleryMode, OperationKind, enum_choices
 from rules_engine.great_battles.activation import ActivationColumn
 from rules_engine.nineteen43.common import BattleType
 from rules_engine.results import RuleSystem
@@ -168,3 +168,38 @@ class RuleQuery(serializers.Serializer[dict[str, str]]):
 class LoginInput(serializers.Serializer[dict[str, str]]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=1024, style={"input_type": "password"})
+
+
+TURN_HELP = "the turn of the day under way: 0 is the dawn turn, then 1 to 10"
+
+
+def turn_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=0, max_value=10, help_text=TURN_HELP, **kwargs)
+
+
+class DayEndRollInput(serializers.Serializer[Mapping[str, Any]]):
+    allied_turn = serializers.IntegerField(
+        min_value=1,
+        max_value=10,
+        help_text="the Allied turn just ended (the roll is made after turns 7 to 10)",
+    )
+
+
+class ForceTurnInput(serializers.Serializer[Mapping[str, Any]]):
+    turn = turn_field()
+
+
+class ArrivalPostponeInput(serializers.Serializer[Mapping[str, Any]]):
+    entry_point = serializers.CharField(max_length=60, help_text="where the force will enter instead")
+
+
+class EntrenchInput(serializers.Serializer[Mapping[str, Any]]):
+    action_points = count_field(required=False, default=0, help_text="action points spent digging this time")
+    at_start = serializers.BooleanField(
+        required=False, default=False, help_text="an Allied stand outside a town starting entrenched (day 1)"
+    )
+
+
+class ArtilleryOrderInput(serializers.Serializer[Mapping[str, Any]]):
+    template = serializers.IntegerField(min_value=1, max_value=COUNT_MAX, help_text="the template's number")
+    mode = serializers.ChoiceField(choices=ArtilleryMode.choices)

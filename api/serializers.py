@@ -999,6 +999,16 @@ class ActivationSpendSerializer(LabelledModelSerializer[models.ActivationSpend])
         fields = ["id", "side", "day", "turn", "column", "cost", "battalions", "created_at"]
 
 
+class ArtilleryOrderSerializer(LabelledModelSerializer[models.ArtilleryOrder]):
+    """A barrage template's mode for one day."""
+
+    day = serializers.IntegerField(source="day.number", read_only=True)
+
+    class Meta:
+        model = models.ArtilleryOrder
+        fields = ["id", "side", "day", "template", "mode", "created_at"]
+
+
 class RollOverrideSerializer(LabelledSerializer[Mapping[str, models.RollRecord]]):
     """An umpire's override next to the roll it overrides, which stays in the log."""
 
