@@ -8,7 +8,8 @@ from typing import Any
 from rest_framework import serializers
 
 from campaign.choices import WEBHOOK_EVENT_CHOICES, ArtilleryMode, OperationKind, enum_choices
-from rules_engine.great_battles.activation import ActivationColumn
+from rules_engine.great_battles.activation import ActivationColumn, InitiativeRow
+from rules_engine.great_battles.common import Quality as GreatBattlesQuality
 from rules_engine.nineteen43.common import BattleType
 from rules_engine.results import RuleSystem
 from rules_engine.vocab import SupplySituation
@@ -203,3 +204,27 @@ class EntrenchInput(serializers.Serializer[Mapping[str, Any]]):
 class ArtilleryOrderInput(serializers.Serializer[Mapping[str, Any]]):
     template = serializers.IntegerField(min_value=1, max_value=COUNT_MAX, help_text="the template's number")
     mode = serializers.ChoiceField(choices=ArtilleryMode.choices)
+
+
+class CopsActionPointsInput(serializers.Serializer[Mapping[str, Any]]):
+    turn = turn_field()
+    quality = serializers.ChoiceField(
+        choices=enum_choices(GreatBattlesQuality), help_text="the C Ops' quality"
+    )
+    isolated_from_source = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="no supply line of any length to its source (+10 on the roll)",
+    )
+    convert = serializers.BooleanField(
+        required=False, default=True, help_text="save the actions as the division's activation points"
+    )
+
+
+class InitiativeActivationInput(serializers.Serializer[Mapping[str, Any]]):
+    turn = turn_field()
+    row = serializers.ChoiceField(
+        choices=enum_choices(InitiativeRow),
+        required=False,
+        help_text="the chart's row, for a nation it has none for (Italian: the club's choice)",
+    )

@@ -290,6 +290,22 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         return _roll_answer(self, record)
 
     @extend_schema(
+        summary="Roll the C Ops' action points (umpires; variant 1; idempotent)",
+        description="The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when "
+        "isolated from its source of supply) and, with convert, saves them as the division's "
+        "activation points (at most 20). One roll a division a turn. Answers the roll.",
+        request=inputs.CopsActionPointsInput,
+        responses=ROLL_ANSWER,
+    )
+    @action(detail=True, methods=["post"], url_path="cops-action-points")
+    def cops_action_points(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.CopsActionPointsInput)
+        record = scenario_rules.force_cops_action_points(
+            self.campaign_access.campaign.pk, self.actor, force_id=self.get_object().pk, **data
+        )
+        return _roll_answer(self, record)
+
+    @extend_schema(
         summary="Record a C Ops overrun (umpires; idempotent)",
         description="The division's pool (the one paying at that turn) loses 10 activation points, "
         "never below zero, and every battalion of the division is isolated for the coming night.",
@@ -354,6 +370,55 @@ class BattalionViewSet(ReadOnlyCampaignViewSet[models.Battalion]):
 
     def visible(self, access: CampaignAccess) -> QuerySet[models.Battalion]:
         return selectors.battalions(access).select_related("battlegroup")
+
+    @extend_schema(
+        summary="Deactivate a battalion for the defensive benefit (umpires; idempotent)",
+        description="An activated battalion deactivates; with the reactivation variant it may roll to "
+        "come back the same day.",
+        request=None,
+        responses=out.BattalionSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def deactivate(self, request: Request, **kwargs: Any) -> Response:
+        battalion = self.get_object()
+        activation_services.battalion_deactivate(
+            self.campaign_access.campaign.pk, self.actor, battalion_code=battalion.code
+        )
+        return self.respond(battalion)
+
+    @extend_schema(
+        summary="Roll to reactivate a deactivated battalion (umpires; variant; idempotent)",
+        description="2D10 under its rally number (-1 a suppression, -2 a stand lost, +2 German), at no "
+        "cost in activation points; once a turn. A battalion gone to ground is refused until the next "
+        "day. Answers the roll.",
+        request=inputs.ForceTurnInput,
+        responses=ROLL_ANSWER,
+    )
+    @action(detail=True, methods=["post"])
+    def reactivate(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.ForceTurnInput)
+        record = activation_services.battalion_reactivate(
+            self.campaign_access.campaign.pk, self.actor, battalion_code=self.get_object().code, **data
+        )
+        return _roll_answer(self, record)
+
+    @extend_schema(
+        summary="Initiative activation of the battalion's battlegroup (umpires; variant 2; idempotent)",
+        description="The battalion holding the battlegroup's HQ spends one activation point and rolls "
+        "1D10 by nation and morale, a second try with its second action; with no point left, one try "
+        "on 1D20. On a success the whole battlegroup is activated (at -10 morale). Answers the "
+        "battalion; the rolls are in the roll log.",
+        request=inputs.InitiativeActivationInput,
+        responses=out.BattalionSerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="initiative-activation")
+    def initiative_activation(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.InitiativeActivationInput)
+        battalion = self.get_object()
+        activation_services.battlegroup_initiative_activate(
+            self.campaign_access.campaign.pk, self.actor, battalion_code=battalion.code, **data
+        )
+        return self.respond(battalion)
 
 
 @extend_schema(tags=["orders of battle"])

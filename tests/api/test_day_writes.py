@@ -80,6 +80,10 @@ MALTA_RULES = [
     "gb.malta.barrage_orders",
     "gb.malta.entrenchment",
     "gb.malta.air_support",
+    "gb.variant.cops_action_points",
+    "gb.variant.action_to_activation",
+    "gb.reactivation",
+    "gb.initiative_activation",
 ]
 
 
@@ -92,6 +96,14 @@ def malta_rules(world: World) -> None:
 def malta_reserve(world: World) -> None:
     malta_rules(world)
     due_today(world)
+
+
+def a1_in(state: str) -> Callable[[World], None]:
+    def prepare(world: World) -> None:
+        malta_rules(world)
+        models.Battalion.objects.filter(campaign=world.campaign, code="A1").update(activation=state)
+
+    return prepare
 
 
 def force_of(world: World, side: models.Side) -> int:
@@ -162,6 +174,30 @@ WRITES = {
         malta_rules,
     ),
     "stand moved": Write(lambda w: w.url("stand-move", pk=stand_of(w, "L1")), lambda w: None, 200),
+    "C Ops action points": Write(
+        lambda w: w.url("force-cops-action-points", pk=force_of(w, w.axis)),
+        lambda w: {"turn": 2, "quality": "Average"},
+        201,
+        malta_rules,
+    ),
+    "deactivate": Write(
+        lambda w: w.url("battalion-deactivate", pk=w.battalion("A1").pk),
+        lambda w: None,
+        200,
+        a1_in("activated"),
+    ),
+    "reactivate": Write(
+        lambda w: w.url("battalion-reactivate", pk=w.battalion("A1").pk),
+        lambda w: {"turn": 3},
+        201,
+        a1_in("deactivated"),
+    ),
+    "initiative activation": Write(
+        lambda w: w.url("battalion-initiative-activation", pk=w.battalion("A1").pk),
+        lambda w: {"turn": 4},
+        200,
+        malta_rules,
+    ),
     "artillery mode": Write(
         lambda w: w.url("side-artillery-orders", pk=w.axis.pk),
         lambda w: {"template": 1, "mode": "pre-planned"},

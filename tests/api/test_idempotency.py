@@ -135,6 +135,10 @@ WRITES: dict[tuple[str, str], Write] = {
     ("stand-entrench", "post"): DAY_WRITES["entrench"],
     ("stand-move", "post"): DAY_WRITES["stand moved"],
     ("side-artillery-orders", "post"): DAY_WRITES["artillery mode"],
+    ("force-cops-action-points", "post"): DAY_WRITES["C Ops action points"],
+    ("battalion-deactivate", "post"): DAY_WRITES["deactivate"],
+    ("battalion-reactivate", "post"): DAY_WRITES["reactivate"],
+    ("battalion-initiative-activation", "post"): DAY_WRITES["initiative activation"],
 }
 
 

@@ -142,6 +142,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/battalions/{id}/deactivate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a battalion for the defensive benefit (umpires; idempotent)
+         * @description An activated battalion deactivates; with the reactivation variant it may roll to come back the same day.
+         */
+        post: operations["campaigns_battalions_deactivate_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/battalions/{id}/initiative-activation/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Initiative activation of the battalion's battlegroup (umpires; variant 2; idempotent)
+         * @description The battalion holding the battlegroup's HQ spends one activation point and rolls 1D10 by nation and morale, a second try with its second action; with no point left, one try on 1D20. On a success the whole battlegroup is activated (at -10 morale). Answers the battalion; the rolls are in the roll log.
+         */
+        post: operations["campaigns_battalions_initiative_activation_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/battalions/{id}/reactivate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll to reactivate a deactivated battalion (umpires; variant; idempotent)
+         * @description 2D10 under its rally number (-1 a suppression, -2 a stand lost, +2 German), at no cost in activation points; once a turn. A battalion gone to ground is refused until the next day. Answers the roll.
+         */
+        post: operations["campaigns_battalions_reactivate_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/battles/": {
         parameters: {
             query?: never;
@@ -418,6 +478,26 @@ export interface paths {
          * @description Spends one activation point of the pool paying at that turn (the division's from day 1 turn 2) and rolls a d10: 3 or less brings one air template, rolled for as an on-call barrage. One request a side a turn. Answers the roll. Refused (409) when the campaign does not play Malta's air support.
          */
         post: operations["campaigns_forces_air_support_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/forces/{id}/cops-action-points/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll the C Ops' action points (umpires; variant 1; idempotent)
+         * @description The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when isolated from its source of supply) and, with convert, saves them as the division's activation points (at most 20). One roll a division a turn. Answers the roll.
+         */
+        post: operations["campaigns_forces_cops_action_points_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1530,6 +1610,30 @@ export interface components {
          * @enum {string}
          */
         ComparisonEnum: "≤" | "≥" | "<" | ">";
+        CopsActionPointsInputRequest: {
+            /** @description the turn of the day under way: 0 is the dawn turn, then 1 to 10 */
+            turn: number;
+            /**
+             * @description the C Ops' quality
+             *
+             *     * `Raw` - Raw
+             *     * `Inferior` - Inferior
+             *     * `Average` - Average
+             *     * `Experienced` - Experienced
+             *     * `Veteran` - Veteran
+             */
+            quality: components["schemas"]["QualityEnum"];
+            /**
+             * @description no supply line of any length to its source (+10 on the roll)
+             * @default false
+             */
+            isolated_from_source: boolean;
+            /**
+             * @description save the actions as the division's activation points
+             * @default true
+             */
+            convert: boolean;
+        };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Day: {
             readonly id: number;
@@ -1797,6 +1901,19 @@ export interface components {
          * @enum {string}
          */
         GroupKindEnum: "regiment" | "brigade";
+        InitiativeActivationInputRequest: {
+            /** @description the turn of the day under way: 0 is the dawn turn, then 1 to 10 */
+            turn: number;
+            /**
+             * @description the chart's row, for a nation it has none for (Italian: the club's choice)
+             *
+             *     * `German` - German
+             *     * `US` - US
+             *     * `Commonwlth.` - Commonwlth.
+             *     * `Soviet` - Soviet
+             */
+            row?: components["schemas"]["RowEnum"];
+        };
         /**
          * @description * `A` - A
          *     * `B` - B
@@ -2273,6 +2390,15 @@ export interface components {
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
         };
+        /**
+         * @description * `Raw` - Raw
+         *     * `Inferior` - Inferior
+         *     * `Average` - Average
+         *     * `Experienced` - Experienced
+         *     * `Veteran` - Veteran
+         * @enum {string}
+         */
+        QualityEnum: "Raw" | "Inferior" | "Average" | "Experienced" | "Veteran";
         /** @description A force off the table: when and where it is due, and how its arrival rolls stand. */
         Reinforcement: {
             readonly id: number;
@@ -2461,6 +2587,14 @@ export interface components {
          * @enum {string}
          */
         RollVisibilityEnum: "public" | "battle" | "side" | "umpire";
+        /**
+         * @description * `German` - German
+         *     * `US` - US
+         *     * `Commonwlth.` - Commonwlth.
+         *     * `Soviet` - Soviet
+         * @enum {string}
+         */
+        RowEnum: "German" | "US" | "Commonwlth." | "Soviet";
         /** @description A table or procedure of the rules catalog (``rules_engine.catalog``). */
         RuleEntry: {
             key: string;
@@ -3451,6 +3585,294 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_battalions_deactivate_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battalion. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Battalion"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_battalions_initiative_activation_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battalion. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InitiativeActivationInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["InitiativeActivationInputRequest"];
+                "multipart/form-data": components["schemas"]["InitiativeActivationInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Battalion"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_battalions_reactivate_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battalion. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForceTurnInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ForceTurnInputRequest"];
+                "multipart/form-data": components["schemas"]["ForceTurnInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Roll"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4808,6 +5230,104 @@ export interface operations {
                 "application/json": components["schemas"]["ForceTurnInputRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["ForceTurnInputRequest"];
                 "multipart/form-data": components["schemas"]["ForceTurnInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Roll"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_forces_cops_action_points_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this force. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CopsActionPointsInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CopsActionPointsInputRequest"];
+                "multipart/form-data": components["schemas"]["CopsActionPointsInputRequest"];
             };
         };
         responses: {
