@@ -107,7 +107,9 @@ TALLY = Level(
     ("strength", "activation_points", "division_activation_points", "barrage_rounds", "created_at"),
 )
 ARTILLERY_ORDER = Level(models.ArtilleryOrder, ("template", "mode", "created_at"))
-BATTLE = Level(models.Battle, ("sector", "battle_type", "status", "setup", "report"))
+BATTLE = Level(
+    models.Battle, ("sector", "battle_type", "status", "setup", "lull_checks_from_turn", "lulls", "report")
+)
 ROLL = Level(
     models.RollRecord,
     ("procedure", "stream", "inputs", "result", "line", "changes", "request_id", "visibility", "created_at"),
