@@ -728,6 +728,10 @@ def _report_text(report: models.NightReport) -> str:
         f"Activation points: {body.get('activation_points_carried', 0)} carried, "
         f"{body.get('activation_points_lost', 0)} lost"
     )
+    lines += [
+        f"{d['name']}: {d['carried']} of {d['before']} activation points carried"
+        for d in body.get("divisions", [])
+    ]
     lines.append(f"Barrage rounds: +{body.get('barrage_rounds_replenished', 0)}")
     if body.get("moved_to_reserve"):
         lines.append("To reserve: " + ", ".join(body["moved_to_reserve"]))
