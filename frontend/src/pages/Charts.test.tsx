@@ -18,6 +18,7 @@ const STATS: Schemas["Statistics"] = {
         {
           side: 1,
           activation_points: 8,
+          division_activation_points: {},
           barrage_rounds: 10,
           strength: {
             infantry: { ok: 5, suppressed: 1, destroyed: 0, in_action: 4 },
@@ -28,6 +29,7 @@ const STATS: Schemas["Statistics"] = {
         {
           side: 2,
           activation_points: 3,
+          division_activation_points: {},
           barrage_rounds: 10,
           strength: {
             hq: { ok: 1, suppressed: 0, destroyed: 0, in_action: 1 },
@@ -44,11 +46,19 @@ const STATS: Schemas["Statistics"] = {
         {
           side: 1,
           activation_points: 6,
+          division_activation_points: {},
           barrage_rounds: 8,
           strength: { infantry: { ok: 3, suppressed: 1, destroyed: 2, in_action: null } },
           strength_labels: { infantry: "Infantry" },
         },
-        { side: 2, activation_points: null, barrage_rounds: null, strength: null, strength_labels: null },
+        {
+          side: 2,
+          activation_points: null,
+          division_activation_points: null,
+          barrage_rounds: null,
+          strength: null,
+          strength_labels: null,
+        },
       ],
     },
   ],
