@@ -603,7 +603,7 @@ function useActivationCosts() {
   return useQuery({
     queryKey: queryKeys.rule("gb.activation_cost"),
     queryFn: () =>
-      unwrap(api.GET("/api/v1/rules/{key}/", { params: { path: { key: "gb.activation_cost" } } })),
+      unwrap(api.GET("/api/v1/rules/{key}/", { params: { path: { key: "gb.activation_cost" }, query: { kind: "table" } } })),
     staleTime: Infinity,
   });
 }
