@@ -97,7 +97,7 @@ def test_the_umpire_runs_a_club_day_and_the_player_sees_what_fog_reveals(
     dawn = page.get_by_role("button", name="Dawn day 1…")
     expect(dawn).to_be_disabled()
     page.get_by_role("button", name="Preview the dawn").click()
-    preview = page.get_by_role("table", name="Deployment casualties")
+    preview = page.get_by_role("list", name="Deployment casualties")
     expect(preview).to_contain_text(f"suppressed: {', '.join(expected)}")
     expect(preview).to_contain_text('Dawn Phase, 6"')
     assert not campaign.days.exists()  # the preview wrote nothing
@@ -193,6 +193,7 @@ def test_the_umpire_runs_a_club_day_and_the_player_sees_what_fog_reveals(
     # The Allied player sees G1 by name and nothing of the Axis the fog hides.
     player_tab = tab_for(browser, request, width)
     player = next(player_tab)
+    player.name += "-allied"  # its screenshots beside the umpire's
     sign_in(player, live_server.url, "allied")
     player.page.get_by_role("link", name=campaign.name).click()
     go(player, "Forces")
