@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
-import { FieldErrors, fieldErrorsOf } from "./FieldErrors";
+import { FieldErrors, InputField, fieldErrorsOf } from "./FieldErrors";
 import { ErrorNotice } from "./status";
 
 type Roll = Schemas["Roll"];
@@ -87,18 +87,14 @@ export function RollOverrideForm({ slug, roll, onDone }: { slug: string; roll: R
           </div>
         );
       })}
-      <div className="field">
-        <label htmlFor={`${id}-reason`}>Reason</label>
-        <input
-          id={`${id}-reason`}
-          value={reason}
-          maxLength={500}
-          aria-invalid={(errors.reason ?? []).length > 0}
-          aria-describedby={`${id}-reason-errors`}
-          onChange={(e) => setReason(e.target.value)}
-        />
-        <FieldErrors id={`${id}-reason-errors`} messages={errors.reason ?? []} />
-      </div>
+      <InputField
+        id={`${id}-reason`}
+        label="Reason"
+        messages={errors.reason ?? []}
+        value={reason}
+        maxLength={500}
+        onChange={(e) => setReason(e.target.value)}
+      />
       <button type="submit" disabled={override.isPending}>
         Override
       </button>

@@ -7,7 +7,7 @@ import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
 import { asRecord } from "../api/types";
 import { ConfirmDialog } from "../components/ConfirmDialog";
-import { FieldErrors, fieldErrorsOf } from "../components/FieldErrors";
+import { FieldErrors, InputField, fieldErrorsOf } from "../components/FieldErrors";
 import { RollCard } from "../components/RollCard";
 import { RollOverrideForm } from "../components/RollOverrideForm";
 import { ErrorNotice, ProgressBar, QueryView } from "../components/status";
@@ -164,21 +164,17 @@ export function DawnForm({ campaign, forces }: { campaign: Campaign; forces: rea
                   <FieldErrors id={`${id}-${code}-errors`} messages={battalionErrors} />
                   {draft.deploy ? (
                     <div className="inline-fields">
-                      <div className="field">
-                        <label htmlFor={`${id}-${code}-range`}>Range to the nearest enemy (inches)</label>
-                        <input
-                          id={`${id}-${code}-range`}
-                          type="number"
-                          min={0}
-                          step="any"
-                          inputMode="decimal"
-                          value={draft.range}
-                          aria-invalid={rangeErrors.length > 0}
-                          aria-describedby={`${id}-${code}-range-errors`}
-                          onChange={(e) => change(code, { range: e.target.value })}
-                        />
-                        <FieldErrors id={`${id}-${code}-range-errors`} messages={rangeErrors} />
-                      </div>
+                      <InputField
+                        id={`${id}-${code}-range`}
+                        label="Range to the nearest enemy (inches)"
+                        messages={rangeErrors}
+                        type="number"
+                        min={0}
+                        step="any"
+                        inputMode="decimal"
+                        value={draft.range}
+                        onChange={(e) => change(code, { range: e.target.value })}
+                      />
                       <label className="check">
                         <input
                           type="checkbox"
@@ -452,19 +448,15 @@ function PostponeForm({ slug, force, today }: { slug: string; force: Schemas["Re
         postpone.mutate();
       }}
     >
-      <div className="field">
-        <label htmlFor={`${id}-day`}>To day</label>
-        <input
-          id={`${id}-day`}
-          type="number"
-          min={1}
-          value={day}
-          aria-invalid={errors.length > 0}
-          aria-describedby={`${id}-day-errors`}
-          onChange={(e) => setDay(e.target.value)}
-        />
-        <FieldErrors id={`${id}-day-errors`} messages={errors} />
-      </div>
+      <InputField
+        id={`${id}-day`}
+        label="To day"
+        messages={errors}
+        type="number"
+        min={1}
+        value={day}
+        onChange={(e) => setDay(e.target.value)}
+      />
       <button type="submit" disabled={postpone.isPending}>
         Postpone
       </button>
@@ -519,22 +511,23 @@ function ScheduleForm({ campaign, forces }: { campaign: Campaign; forces: Schema
           </select>
           <FieldErrors id={`${id}-force-errors`} messages={[...(errors.force_id ?? []), ...(errors.force ?? [])]} />
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-day`}>Due on day</label>
-          <input
-            id={`${id}-day`}
-            type="number"
-            min={1}
-            value={day}
-            aria-describedby={`${id}-day-errors`}
-            onChange={(e) => setDay(e.target.value)}
-          />
-          <FieldErrors id={`${id}-day-errors`} messages={errors.day ?? []} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-zone`}>Entry zone</label>
-          <input id={`${id}-zone`} value={zone} maxLength={60} onChange={(e) => setZone(e.target.value)} />
-        </div>
+        <InputField
+          id={`${id}-day`}
+          label="Due on day"
+          messages={errors.day ?? []}
+          type="number"
+          min={1}
+          value={day}
+          onChange={(e) => setDay(e.target.value)}
+        />
+        <InputField
+          id={`${id}-zone`}
+          label="Entry zone"
+          messages={errors.zone ?? []}
+          value={zone}
+          maxLength={60}
+          onChange={(e) => setZone(e.target.value)}
+        />
         <button type="submit" disabled={schedule.isPending || !forceId}>
           Schedule
         </button>
