@@ -64,7 +64,7 @@ POSTPONABLE = (ArrivalStatus.SCHEDULED, ArrivalStatus.ROLLING)
 @transaction.atomic
 def reinforcement_postpone(campaign_id: int, actor: Actor, *, force_id: int, day: int) -> models.Force:
     """Put a due or scheduled force's arrival off to a later ``day``: it stops rolling until then
-    and starts its arrival rolls afresh (rules notes C-15)."""
+    and starts its arrival rolls afresh (rules notes C-16)."""
     campaign, force = _force_locked(campaign_id, force_id)
     if force.arrival_status not in POSTPONABLE:
         raise ConflictError(
