@@ -96,7 +96,7 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) 
     <QueryView query={status} what="the force status">
       {(data) => (
         <div className="force-status">
-          <h4>Strength by stand type</h4>
+          {data.strength ? <h4>Strength by stand type</h4> : null}
           {data.strength ? (
             <table>
               <thead>
