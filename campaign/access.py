@@ -402,6 +402,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.WEBHOOK_UPDATED: Visibility.UMPIRE,
     EventVerb.WEBHOOK_UNSUBSCRIBED: Visibility.UMPIRE,
     EventVerb.WEBHOOK_PINGED: Visibility.UMPIRE,
+    # A side's pools, arrivals, entrenchments and artillery: its own (the day-end roll passes PUBLIC).
+    EventVerb.RULE_APPLIED: Visibility.SIDE,
 }
 
 
