@@ -28,4 +28,12 @@ export const queryKeys = {
     finished,
   ],
   arrivalReports: (slug: string, day: number | null | undefined) => ["night-reports", slug, "arrivals", day],
+  invitation: (token: string) => ["invitation", token],
+  invitations: (slug: string) => ["invitations", slug],
+  members: (slug: string) => ["members", slug],
+  schedule: (slug: string) => ["schedule", slug],
+  calendar: (slug: string) => ["calendar", slug],
+  apiKeys: (slug: string) => ["api-keys", slug],
+  webhooks: (slug: string) => ["webhooks", slug],
+  deliveries: (slug: string, webhookId: number) => ["webhooks", slug, webhookId, "deliveries"],
 } as const;

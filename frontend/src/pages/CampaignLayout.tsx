@@ -19,7 +19,9 @@ const TABS = [
   ["night", "Night phase"],
   ["rolls", "Roll log"],
   ["charts", "Charts"],
+  ["club", "Club"],
 ] as const;
+const UMPIRE_TABS = [["integrations", "API keys & webhooks"]] as const;
 
 export function CampaignLayout() {
   const slug = useParams().slug ?? "";
@@ -31,7 +33,7 @@ export function CampaignLayout() {
         return (
           <>
             <nav className="tabs" aria-label="Campaign">
-              {TABS.map(([path, label]) => (
+              {[...TABS, ...(context.isUmpire ? UMPIRE_TABS : [])].map(([path, label]) => (
                 <NavLink key={path} to={`/campaigns/${slug}${path ? `/${path}` : ""}`} end={!path}>
                   {label}
                 </NavLink>
