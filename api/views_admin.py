@@ -68,7 +68,6 @@ MEMBER_IN_PERSON = [IsAuthenticatedOrAPIKey, IsCampaignMember, IsMemberInPerson]
 # The campaign viewset's create, export, schedule and calendar actions (a comment, not a
 # docstring: the schema would take it for the viewset's own description).
 class CampaignAdminActions(CampaignAccessMixin, ApiViewSet[models.Campaign]):
-
     def get_permissions(self) -> Sequence[Any]:
         if self.action == "create":  # no campaign yet: any signed-in person may make one
             return [IsSignedIn()]
