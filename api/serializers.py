@@ -1237,7 +1237,10 @@ class ScheduleSerializer(LabelledSerializer[Any]):
     night_weekday = serializers.ChoiceField(
         source="campaign.night_weekday", choices=WEEKDAY_CHOICES, allow_null=True, read_only=True
     )
-    night_time = serializers.TimeField(source="campaign.night_time", allow_null=True, read_only=True)
+    # Text, not an RFC 3339 time (which would need an offset): a wall-clock time of the club's zone.
+    night_time = serializers.CharField(
+        source="campaign.night_time", allow_null=True, read_only=True, help_text="HH:MM:SS, in `time_zone`"
+    )
     time_zone = serializers.SerializerMethodField(help_text="the club's time zone (IANA name)")
     next_night_phase = serializers.DateTimeField(
         allow_null=True, read_only=True, help_text="when the schedule next starts the night phase"

@@ -41,7 +41,8 @@ from campaign.services import schedule as schedule_services
 from campaign.services.demo import demo_campaign_create
 
 UMPIRE_PERMISSIONS = [*CAMPAIGN_PERMISSIONS, IsUmpire]
-EXPORT_TYPES = {"yaml": "application/yaml", "json": "application/json"}
+# JSON is UTF-8 by definition (RFC 8259), so it takes no charset; YAML names it.
+EXPORT_TYPES = {"yaml": "application/yaml; charset=utf-8", "json": "application/json"}
 
 
 class IsSignedIn(IsAuthenticated):
@@ -103,9 +104,12 @@ class CampaignAdminActions(CampaignAccessMixin, ApiViewSet[models.Campaign]):
                 "file_format", str, enum=list(EXPORT_TYPES), description="yaml (default) or json"
             )
         ],
+        # Any body: the pack as YAML text or as a JSON document, as the query asked.
         responses={
-            (200, "application/yaml"): OpenApiTypes.STR,
-            (200, "application/json"): OpenApiTypes.OBJECT,
+            (200, media_type.partition(";")[0]): OpenApiResponse(
+                OpenApiTypes.ANY, description="the pack (docs/scenario-format.md), as a download"
+            )
+            for media_type in EXPORT_TYPES.values()
         },
     )
     @action(
@@ -121,7 +125,7 @@ class CampaignAdminActions(CampaignAccessMixin, ApiViewSet[models.Campaign]):
         if file_format not in EXPORT_TYPES:
             raise ValidationError({"file_format": ["Choose yaml or json."]})
         text = pack_dumps(scenario_services.campaign_export(campaign.pk), f".{file_format}")
-        response = HttpResponse(text, content_type=f"{EXPORT_TYPES[file_format]}; charset=utf-8")
+        response = HttpResponse(text, content_type=EXPORT_TYPES[file_format])
         response["Content-Disposition"] = f'attachment; filename="{campaign.slug}.{file_format}"'
         return response
 

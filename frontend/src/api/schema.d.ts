@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * The campaigns you are a member of, as summaries
-         * @description The campaign viewset's create, export, schedule and calendar actions.
+         * @description For views under ``/campaigns/{campaign_slug}/``: the caller's access, resolved once.
          */
         get: operations["campaigns_list"];
         put?: never;
@@ -269,7 +269,7 @@ export interface paths {
         put?: never;
         /**
          * Renew your calendar link: the old one stops working
-         * @description The campaign viewset's create, export, schedule and calendar actions.
+         * @description For views under ``/campaigns/{campaign_slug}/``: the caller's access, resolved once.
          */
         post: operations["campaigns_calendar_renew_create"];
         delete?: never;
@@ -725,7 +725,7 @@ export interface paths {
         };
         /**
          * The club's schedule: the weekly night phase and the club nights
-         * @description The campaign viewset's create, export, schedule and calendar actions.
+         * @description For views under ``/campaigns/{campaign_slug}/``: the caller's access, resolved once.
          */
         get: operations["campaigns_schedule_retrieve"];
         /**
@@ -2671,7 +2671,7 @@ export interface components {
             readonly night_weekday: (components["schemas"]["NightWeekdayEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly night_weekday_label: string | null;
-            /** Format: time */
+            /** @description HH:MM:SS, in `time_zone` */
             readonly night_time: string | null;
             /** @description the club's time zone (IANA name) */
             readonly time_zone: string;
@@ -4979,15 +4979,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description the pack (docs/scenario-format.md), as a download */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/yaml": string;
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/yaml": unknown;
+                    "application/json": unknown;
                 };
             };
             /** @description Error */
