@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from campaign import models
 from campaign.choices import DeliveryStatus, MemberRole
@@ -152,7 +152,7 @@ def test_the_umpire_sets_up_a_club_and_a_player_joins_by_link(
     tab.shot("webhook-pinged")
 
     # Every page of the club's administration at 390 px: nothing scrolls sideways.
-    page.set_viewport_size(PHONE)
+    page.set_viewport_size(ViewportSize(width=PHONE["width"], height=PHONE["height"]))
     for path, step in (
         ("/campaigns/new", "phone-new-campaign"),
         (f"/campaigns/{campaign.slug}/club", "phone-club"),

@@ -198,6 +198,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/battles/{id}/lull-check/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check for a combat lull (umpires)
+         * @description At the start of the attacker's assault phase of `turn`, from the turn the set-up proximity die gave: a 6 brings a short lull, or a long one from turn 7 (1943 § Combat Lulls). The roll is recorded and read by both sides of the battle; 409 before the set-up or for a turn already checked.
+         */
+        post: operations["campaigns_battles_lull_check_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/battles/{id}/report/": {
         parameters: {
             query?: never;
@@ -1409,6 +1429,9 @@ export interface components {
             readonly setup: {
                 [key: string]: unknown;
             };
+            /** @description the set-up proximity die: the first turn of combat lull checks */
+            lull_checks_from_turn?: number | null;
+            readonly lulls: components["schemas"]["BattleLull"][];
             readonly report: Record<string, never> | null;
         };
         BattleCreateInputRequest: {
@@ -1433,6 +1456,19 @@ export interface components {
             continues_id?: number | null;
             /** @description battles forces leave this one for */
             feeds_ids?: number[];
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        BattleLull: {
+            turn: number;
+            length: (components["schemas"]["LengthEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly length_label: string | null;
+            /** @description the check's outcome as people read it */
+            text: string;
+        };
+        BattleLullCheckInputRequest: {
+            /** @description the battle turn starting its assault phase */
+            turn: number;
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         BattleRef: {
@@ -1937,6 +1973,12 @@ export interface components {
          * @enum {string}
          */
         LeaderRatingEnum: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+        /**
+         * @description * `short` - Short
+         *     * `long` - Long
+         * @enum {string}
+         */
+        LengthEnum: "short" | "long";
         /**
          * @description * `reserve` - In reserve
          *     * `battle` - In a battle today
@@ -2908,6 +2950,7 @@ export interface components {
          *     * `battle.set_up` - Battle Set Up
          *     * `battle.reported` - Battle Reported
          *     * `battle.closed` - Battle Closed
+         *     * `battle.lull_checked` - Combat lull checked
          *     * `roll.overridden` - Roll Overridden
          *     * `campaign.imported` - Campaign Imported
          *     * `night.started` - Night Phase Started
@@ -2934,7 +2977,7 @@ export interface components {
          *     * `schedule.set` - Club schedule set
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -4086,6 +4129,104 @@ export interface operations {
             };
         };
     };
+    campaigns_battles_lull_check_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battle. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BattleLullCheckInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["BattleLullCheckInputRequest"];
+                "multipart/form-data": components["schemas"]["BattleLullCheckInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Battle"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_battles_report_create: {
         parameters: {
             query?: never;
@@ -4802,6 +4943,7 @@ export interface operations {
                  *     * `battle.set_up` - Battle Set Up
                  *     * `battle.reported` - Battle Reported
                  *     * `battle.closed` - Battle Closed
+                 *     * `battle.lull_checked` - Combat lull checked
                  *     * `roll.overridden` - Roll Overridden
                  *     * `campaign.imported` - Campaign Imported
                  *     * `night.started` - Night Phase Started
@@ -4827,7 +4969,7 @@ export interface operations {
                  *     * `calendar.renewed` - Calendar link renewed
                  *     * `schedule.set` - Club schedule set
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battle.closed" | "battle.created" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "member.account_created" | "member.invited" | "member.joined" | "member.removed" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "schedule.set" | "segment.advanced" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "member.account_created" | "member.invited" | "member.joined" | "member.removed" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "schedule.set" | "segment.advanced" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {
