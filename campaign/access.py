@@ -399,6 +399,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.WEBHOOK_UPDATED: Visibility.UMPIRE,
     EventVerb.WEBHOOK_UNSUBSCRIBED: Visibility.UMPIRE,
     EventVerb.WEBHOOK_PINGED: Visibility.UMPIRE,
+    # A side's pools, arrivals, entrenchments and artillery: its own (the day-end roll passes PUBLIC).
+    EventVerb.RULE_APPLIED: Visibility.SIDE,
     EventVerb.WEBHOOK_RETRIED: Visibility.UMPIRE,
     # Who plays in the campaign, and how they were let in, is the umpires' to manage.
     EventVerb.MEMBER_INVITED: Visibility.UMPIRE,

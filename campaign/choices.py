@@ -59,6 +59,13 @@ class ActivationState(models.TextChoices):
     INACTIVE = "inactive", "Inactive"
     ACTIVATED = "activated", "Activated"
     GONE_TO_GROUND = "gone_to_ground", "Gone to ground"
+    DEACTIVATED = "deactivated", "Deactivated (for the defensive benefit)"
+
+
+class ArtilleryMode(models.TextChoices):
+    PRE_PLANNED = "pre-planned", "Pre-planned"
+    REGISTERED = "registered", "Pre-registered"
+    ON_CALL = "on-call", "On call"
 
 
 class FuelState(models.TextChoices):
@@ -180,6 +187,7 @@ class EventVerb(models.TextChoices):
     WEBHOOK_UPDATED = "webhook.updated", "Webhook changed"
     WEBHOOK_UNSUBSCRIBED = "webhook.unsubscribed", "Webhook unsubscribed"
     WEBHOOK_PINGED = "webhook.pinged", "Webhook sent a test event"
+    RULE_APPLIED = "rule.applied", "Campaign rule applied"
     WEBHOOK_RETRIED = "webhook.retried", "Webhook delivery retried"
     MEMBER_INVITED = "member.invited", "Member invited"
     MEMBER_JOINED = "member.joined", "Member joined"
