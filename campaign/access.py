@@ -381,6 +381,7 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.SEGMENT_ADVANCED: Visibility.PUBLIC,
     EventVerb.FORCE_DEPLOYED: Visibility.SIDE,
     EventVerb.REINFORCEMENT_SCHEDULED: Visibility.SIDE,
+    EventVerb.REINFORCEMENT_POSTPONED: Visibility.SIDE,
     EventVerb.ARRIVAL_DUE: Visibility.SIDE,
     EventVerb.ACTIVATION_SPENT: Visibility.SIDE,
     # Its message names the battalions of both sides.
@@ -403,6 +404,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.OPERATION_FAILED: Visibility.UMPIRE,
     EventVerb.UMPIRE_REMINDED: Visibility.UMPIRE,
     EventVerb.ADMIN_CORRECTED: Visibility.UMPIRE,
+    # What one side has identified of the other is the umpire's to tell, at the table.
+    EventVerb.FOG_OF_WAR_SET: Visibility.UMPIRE,
     EventVerb.ADMIN_DELETED: Visibility.UMPIRE,
     EventVerb.API_KEY_CREATED: Visibility.UMPIRE,
     EventVerb.API_KEY_REVOKED: Visibility.UMPIRE,
@@ -412,6 +415,15 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.WEBHOOK_PINGED: Visibility.UMPIRE,
     # A side's pools, arrivals, entrenchments and artillery: its own (the day-end roll passes PUBLIC).
     EventVerb.RULE_APPLIED: Visibility.SIDE,
+    EventVerb.WEBHOOK_RETRIED: Visibility.UMPIRE,
+    # Who plays in the campaign, and how they were let in, is the umpires' to manage.
+    EventVerb.MEMBER_INVITED: Visibility.UMPIRE,
+    EventVerb.MEMBER_JOINED: Visibility.UMPIRE,
+    EventVerb.MEMBER_ACCOUNT_CREATED: Visibility.UMPIRE,
+    EventVerb.MEMBER_REMOVED: Visibility.UMPIRE,
+    EventVerb.CALENDAR_RENEWED: Visibility.UMPIRE,
+    # Everybody plays by the club's schedule.
+    EventVerb.SCHEDULE_SET: Visibility.PUBLIC,
 }
 
 

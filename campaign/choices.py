@@ -163,6 +163,7 @@ class EventVerb(models.TextChoices):
     SEGMENT_ADVANCED = "segment.advanced"
     FORCE_DEPLOYED = "force.deployed"
     REINFORCEMENT_SCHEDULED = "reinforcement.scheduled"
+    REINFORCEMENT_POSTPONED = "reinforcement.postponed"
     ARRIVAL_DUE = "arrival.due"
     ACTIVATION_SPENT = "activation.spent"
     BATTLE_CREATED = "battle.created"
@@ -180,6 +181,7 @@ class EventVerb(models.TextChoices):
     OPERATION_FAILED = "operation.failed"
     UMPIRE_REMINDED = "umpire.reminded"
     ADMIN_CORRECTED = "admin.corrected"
+    FOG_OF_WAR_SET = "side.fog_of_war_set", "Fog of war set"
     ADMIN_DELETED = "admin.deleted"
     API_KEY_CREATED = "api_key.created", "API key created"
     API_KEY_REVOKED = "api_key.revoked", "API key revoked"
@@ -188,6 +190,13 @@ class EventVerb(models.TextChoices):
     WEBHOOK_UNSUBSCRIBED = "webhook.unsubscribed", "Webhook unsubscribed"
     WEBHOOK_PINGED = "webhook.pinged", "Webhook sent a test event"
     RULE_APPLIED = "rule.applied", "Campaign rule applied"
+    WEBHOOK_RETRIED = "webhook.retried", "Webhook delivery retried"
+    MEMBER_INVITED = "member.invited", "Member invited"
+    MEMBER_JOINED = "member.joined", "Member joined"
+    MEMBER_ACCOUNT_CREATED = "member.account_created", "Member account created"
+    MEMBER_REMOVED = "member.removed", "Member removed"
+    CALENDAR_RENEWED = "calendar.renewed", "Calendar link renewed"
+    SCHEDULE_SET = "schedule.set", "Club schedule set"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.

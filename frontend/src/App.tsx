@@ -4,7 +4,13 @@ import { BattleDetailPage, BattlesPage } from "./pages/Battles";
 import { CampaignLayout } from "./pages/CampaignLayout";
 import { CampaignListPage } from "./pages/CampaignList";
 import { ChartsPage } from "./pages/Charts";
+import { ClubPage } from "./pages/Club";
+import { IntegrationsPage } from "./pages/Integrations";
+import { JoinPage } from "./pages/Join";
+import { NewCampaignPage } from "./pages/NewCampaign";
 import { DashboardPage } from "./pages/Dashboard";
+import { DayPage } from "./pages/Day";
+import { FogOfWarPage } from "./pages/FogOfWar";
 import { ForcesPage } from "./pages/Forces";
 import { NightPage } from "./pages/Night";
 import { RollsPage } from "./pages/Rolls";
@@ -53,6 +59,22 @@ export function App() {
             }
           />
           <Route
+            path="/campaigns/new"
+            element={
+              <RequireSession>
+                <NewCampaignPage />
+              </RequireSession>
+            }
+          />
+          <Route
+            path="/join/:token"
+            element={
+              <RequireSession>
+                <JoinPage />
+              </RequireSession>
+            }
+          />
+          <Route
             path="/campaigns/:slug"
             element={
               <RequireSession>
@@ -61,12 +83,16 @@ export function App() {
             }
           >
             <Route index element={<DashboardPage />} />
+            <Route path="day" element={<DayPage />} />
+            <Route path="fog" element={<FogOfWarPage />} />
             <Route path="forces" element={<ForcesPage />} />
             <Route path="battles" element={<BattlesPage />} />
             <Route path="battles/:battleId" element={<BattleDetailPage />} />
             <Route path="night" element={<NightPage />} />
             <Route path="rolls" element={<RollsPage />} />
             <Route path="charts" element={<ChartsPage />} />
+            <Route path="club" element={<ClubPage />} />
+            <Route path="integrations" element={<IntegrationsPage />} />
           </Route>
           <Route path="*" element={<p>No such page. <Link to="/">Back to your campaigns</Link></p>} />
         </Routes>

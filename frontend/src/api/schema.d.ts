@@ -17,7 +17,11 @@ export interface paths {
          */
         get: operations["campaigns_list"];
         put?: never;
-        post?: never;
+        /**
+         * Create a campaign from the demo or a scenario pack; you become its umpire
+         * @description `based_on: demo` makes a new copy of the Malta 1942 demo; `based_on: pack` imports the pack file's text sent in `pack` (docs/scenario-format.md). You are its only member, its umpire: the pack's memberships and the users its history names are left out. A pack the JSON Schema or the domain checks refuse is a 400 whose `fields` name each issue by its path in the file, under `pack.` (`pack.sides[0].name`). Nothing is created on an error.
+         */
+        post: operations["campaigns_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -334,6 +338,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/calendar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your own calendar link (an iCal feed of the club nights)
+         * @description A secret URL of your own, for a calendar app to subscribe to: the campaign's club nights and weekly night phase, nothing else. Anybody with it reads them: renew it if it leaks.
+         */
+        get: operations["campaigns_calendar_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/calendar/renew/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew your calendar link: the old one stops working
+         * @description For views under ``/campaigns/{campaign_slug}/``: the caller's access, resolved once.
+         */
+        post: operations["campaigns_calendar_renew_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/days/": {
         parameters: {
             query?: never;
@@ -448,6 +492,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/days/dawn-preview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What dawn would do to the battalions leaving reserve (umpires; writes nothing)
+         * @description Reads the deployment chart for each deployment as `POST days/dawn/` would, and names the stands its casualties fall on. The chart is read, not rolled, so this is exactly what the dawn does with the same deployments; it rolls nothing (weather, initiative, wind and turns are the dawn's own rolls). Refused as the dawn would be.
+         */
+        post: operations["campaigns_days_dawn_preview_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/events/": {
         parameters: {
             query?: never;
@@ -482,6 +546,26 @@ export interface paths {
          *     a reader does not see.
          */
         get: operations["campaigns_events_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the campaign as a scenario pack (umpires; a file download)
+         * @description The whole campaign, as `manage.py export_campaign` writes it: set-up, order of battle, memberships and state, with nothing hidden. Import it again with `POST /campaigns/`.
+         */
+        get: operations["campaigns_export_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -624,6 +708,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/invitations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaign's invitation links, newest first (umpires) */
+        get: operations["campaigns_invitations_list"];
+        put?: never;
+        /**
+         * Make an invitation link (umpires; the link is in this answer only)
+         * @description A single-use link, valid for `expires_in_days`: whoever opens it signed in joins with its role (and side, for a player).
+         */
+        post: operations["campaigns_invitations_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/members/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaign's members (umpires) */
+        get: operations["campaigns_members_list"];
+        put?: never;
+        /**
+         * Create an account and make it a member (umpires; the password is in this answer only)
+         * @description A new login with a random initial password, shown this once, to hand over. To add somebody who has a login, send them an invitation link instead.
+         */
+        post: operations["campaigns_members_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/members/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (umpires; never the last umpire)
+         * @description Their login stays; they no longer see the campaign.
+         */
+        delete: operations["campaigns_members_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/night-reports/": {
         parameters: {
             query?: never;
@@ -748,6 +894,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/reinforcements/{id}/postpone/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Postpone a force's arrival to a later day (umpires; idempotent)
+         * @description A scheduled force, or one rolling for arrival, is due on a later day instead: it stops rolling until then and starts its arrival rolls afresh. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["campaigns_reinforcements_postpone_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/rolls/": {
         parameters: {
             query?: never;
@@ -830,6 +996,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/schedule/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The club's schedule: the weekly night phase and the club nights
+         * @description For views under ``/campaigns/{campaign_slug}/``: the caller's access, resolved once.
+         */
+        get: operations["campaigns_schedule_retrieve"];
+        /**
+         * Set the club's schedule (umpires)
+         * @description The whole schedule: the weekday and time the night phase starts by itself (both, or both null for none), and the real date of each campaign day's club night (the list replaces the one there was).
+         */
+        put: operations["campaigns_schedule_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/sides/": {
         parameters: {
             query?: never;
@@ -878,6 +1068,26 @@ export interface paths {
          * @description Pre-planned, pre-registered or on call, one mode a template and day. Malta (house rule 7): the Axis may only plan on-call artillery on day 1; any other mode is refused naming the rule.
          */
         post: operations["campaigns_sides_artillery_orders_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/sides/{id}/fog-of-war/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set what the side's enemies have identified and see (umpires; idempotent)
+         * @description The side's fog of war: the codes of its battalions the enemy has identified (the whole list: it replaces the one set before), and whether the enemy sees those battalions' stands and their lines of battle reports. Recorded on the umpires' timeline. Send an Idempotency-Key to retry safely.
+         */
+        put: operations["campaigns_sides_fog_of_war_update"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -936,6 +1146,26 @@ export interface paths {
         get: operations["campaigns_stands_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/stands/{id}/correct/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a stand's state, with the reason (umpires; idempotent)
+         * @description Sets the stand OK, suppressed or destroyed by hand, recorded on the umpires' timeline as a correction with its reason. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["campaigns_stands_correct_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1128,6 +1358,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/retry/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a failed delivery again (umpires)
+         * @description With a fresh count of attempts, by a worker; 409 unless it failed.
+         */
+        post: operations["campaigns_webhooks_deliveries_retry_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/equipment/": {
         parameters: {
             query?: never;
@@ -1156,6 +1406,46 @@ export interface paths {
         get: operations["equipment_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an invitation link offers
+         * @description An invitation as its link opens it, for the signed-in person who follows it.
+         */
+        get: operations["invitations_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{token}/accept/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: join its campaign
+         * @description Once, before it expires; 409 when it was used, expired, or you are a member already.
+         */
+        post: operations["invitations_accept_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1191,7 +1481,7 @@ export interface paths {
         };
         /**
          * One table (with its chart) or procedure (with its inputs)
-         * @description The rules catalog (``rules_engine.catalog``): every table and procedure of the three systems.
+         * @description A procedure and the table it reads may share a key (gb.activation_cost): the procedure answers, unless `kind=table` asks for the table.
          */
         get: operations["rules_retrieve"];
         put?: never;
@@ -1418,6 +1708,12 @@ export interface components {
          * @enum {string}
          */
         AttachmentKindEnum: "hq" | "heavy_weapons" | "other";
+        /**
+         * @description * `demo` - The Malta 1942 demo
+         *     * `pack` - A scenario pack file
+         * @enum {string}
+         */
+        BasedOnEnum: "demo" | "pack";
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Battalion: {
             readonly id: number;
@@ -1608,6 +1904,11 @@ export interface components {
         };
         /** @enum {unknown} */
         BlankEnum: "";
+        /** @description An output serializer whose choices carry their labels. */
+        CalendarLink: {
+            /** @description your own iCal feed of the club nights: keep it to yourself */
+            url: string;
+        };
         /** @description The campaign summary: where the day stands, and the sides' pools as the caller may see them. */
         Campaign: {
             readonly id: number;
@@ -1670,6 +1971,23 @@ export interface components {
             /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
             readonly night_in_progress: boolean;
         };
+        CampaignCreateInputRequest: {
+            /**
+             * @description the demo campaign, or the scenario pack sent in `pack`
+             *
+             *     * `demo` - The Malta 1942 demo
+             *     * `pack` - A scenario pack file
+             */
+            based_on: components["schemas"]["BasedOnEnum"];
+            /** @description the pack file's text (docs/scenario-format.md), when based on `pack` */
+            pack?: string;
+            /** @description its name: .yaml or .yml is read as YAML, else JSON */
+            pack_file_name?: string;
+            /** @description default: the pack's, numbered when taken */
+            slug?: string;
+            /** @description default: the pack's */
+            name?: string;
+        };
         /**
          * @description * `setup` - Setting up
          *     * `active` - Active
@@ -1683,6 +2001,20 @@ export interface components {
          * @enum {string}
          */
         CarryOverDirectionEnum: "-" | "+";
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        ClubNight: {
+            campaign_day: number;
+            /** Format: date */
+            play_date: string;
+        };
+        ClubNightInputRequest: {
+            campaign_day: number;
+            /**
+             * Format: date
+             * @description the real date the club plays that campaign day
+             */
+            play_date: string;
+        };
         /**
          * @description * `1 Bn` - 1 Bn
          *     * `1 Bg` - 1 Bg
@@ -1729,6 +2061,14 @@ export interface components {
              * @default true
              */
             convert: boolean;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        DawnPreview: {
+            /** @description the day that would dawn */
+            day: number;
+            /** @description the deployment chart's rule reference */
+            rule: string;
+            deployments: components["schemas"]["DeploymentPreview"][];
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Day: {
@@ -1790,6 +2130,31 @@ export interface components {
             range_inches: number;
             /** @default false */
             friendly_intervening: boolean;
+        };
+        /** @description One battalion leaving reserve, as the dawn would deploy it (campaign.services.days.DeploymentPlan). */
+        DeploymentPreview: {
+            /** @description battalion code */
+            battalion: string;
+            battalion_name: string;
+            /**
+             * Format: double
+             * @description to the nearest enemy
+             */
+            range_inches: number;
+            friendly_intervening: boolean;
+            /** @description the deployment chart's column read */
+            cell: string;
+            /** @description stands destroyed */
+            destroyed: number;
+            /** @description stands suppressed */
+            suppressed: number;
+            retreat_inches: number;
+            /** @description labels of the stands destroyed */
+            readonly stands_destroyed: string[];
+            /** @description labels of the stands suppressed */
+            readonly stands_suppressed: string[];
+            /** @description the timeline's words for it */
+            text: string;
         };
         EntrenchInputRequest: {
             /**
@@ -2010,6 +2375,71 @@ export interface components {
              */
             row?: components["schemas"]["RowEnum"];
         };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        Invitation: {
+            readonly id: number;
+            role: components["schemas"]["RoleEnum"];
+            /** @description the label people read for the code beside it */
+            readonly role_label: string;
+            side?: number | null;
+            readonly side_name: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description past its expiry, unused */
+            readonly expired: boolean;
+            readonly created_by: string | null;
+            /** Format: date-time */
+            readonly created_at: string;
+            readonly accepted_by: string | null;
+            /** Format: date-time */
+            accepted_at?: string | null;
+        };
+        InvitationCreateInputRequest: {
+            role: components["schemas"]["RoleEnum"];
+            /**
+             * Format: int64
+             * @description the side's id, for a player
+             */
+            side?: number | null;
+            /** @default 7 */
+            expires_in_days: number;
+        };
+        /** @description An invitation with its link, this once: only the token's hash is kept. */
+        InvitationCreated: {
+            readonly id: number;
+            role: components["schemas"]["RoleEnum"];
+            /** @description the label people read for the code beside it */
+            readonly role_label: string;
+            side?: number | null;
+            readonly side_name: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description past its expiry, unused */
+            readonly expired: boolean;
+            readonly created_by: string | null;
+            /** Format: date-time */
+            readonly created_at: string;
+            readonly accepted_by: string | null;
+            /** Format: date-time */
+            accepted_at?: string | null;
+            /** @description null when an Idempotency-Key replays this answer */
+            readonly token: string | null;
+            /** @description the web app's page that joins whoever opens it, signed in; null on a replay */
+            readonly link: string | null;
+        };
+        /** @description What an invitation link offers, for the person about to accept it. */
+        InvitationPreview: {
+            readonly campaign: string;
+            readonly campaign_name: string;
+            role: components["schemas"]["RoleEnum"];
+            /** @description the label people read for the code beside it */
+            readonly role_label: string;
+            readonly side_name: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            readonly used: boolean;
+            readonly expired: boolean;
+        };
         /**
          * @description * `A` - A
          *     * `B` - B
@@ -2038,6 +2468,37 @@ export interface components {
         LoginInputRequest: {
             username: string;
             password: string;
+        };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        Member: {
+            readonly id: number;
+            readonly username: string;
+            role: components["schemas"]["RoleEnum"];
+            /** @description the label people read for the code beside it */
+            readonly role_label: string;
+            side?: number | null;
+            readonly side_name: string | null;
+        };
+        MemberCreateInputRequest: {
+            username: string;
+            role: components["schemas"]["RoleEnum"];
+            /**
+             * Format: int64
+             * @description the side's id, for a player
+             */
+            side?: number | null;
+        };
+        /** @description A member whose account the umpire made: with its initial password, this once. */
+        MemberCreated: {
+            readonly id: number;
+            readonly username: string;
+            role: components["schemas"]["RoleEnum"];
+            /** @description the label people read for the code beside it */
+            readonly role_label: string;
+            side?: number | null;
+            readonly side_name: string | null;
+            /** @description hand it to the member, who signs in with it; shown this once (null when an Idempotency-Key replays this answer) */
+            readonly initial_password: string | null;
         };
         /**
          * @description * `mechanised` - Mechanised
@@ -2150,6 +2611,17 @@ export interface components {
             /** @description activation points carried to the next day */
             carried: number;
         };
+        /**
+         * @description * `0` - Monday
+         *     * `1` - Tuesday
+         *     * `2` - Wednesday
+         *     * `3` - Thursday
+         *     * `4` - Friday
+         *     * `5` - Saturday
+         *     * `6` - Sunday
+         * @enum {integer}
+         */
+        NightWeekdayEnum: 0 | 1 | 2 | 3 | 4 | 5 | 6;
         /** @enum {unknown} */
         NullEnum: null;
         ObjectiveInputRequest: {
@@ -2349,6 +2821,21 @@ export interface components {
             previous?: string | null;
             results: components["schemas"]["Force"][];
         };
+        PaginatedInvitationList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["Invitation"][];
+        };
         PaginatedNightReportList: {
             /** @example 123 */
             count: number;
@@ -2522,6 +3009,10 @@ export interface components {
             availability?: string;
             /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number;
+        };
+        ReinforcementPostponeInputRequest: {
+            /** @description the later campaign day it is due on instead */
+            day: number;
         };
         ReinforcementScheduleInputRequest: {
             /** Format: int64 */
@@ -2744,6 +3235,32 @@ export interface components {
             /** @description what people read: "Great Battles of WWII charts, Night Phase" */
             text: string;
         };
+        /** @description The club's schedule: the weekly night phase (in the club's time zone) and the club nights. */
+        Schedule: {
+            readonly night_weekday: (components["schemas"]["NightWeekdayEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly night_weekday_label: string | null;
+            /** @description HH:MM:SS, in `time_zone` */
+            readonly night_time: string | null;
+            /** @description the club's time zone (IANA name) */
+            readonly time_zone: string;
+            /**
+             * Format: date-time
+             * @description when the schedule next starts the night phase
+             */
+            readonly next_night_phase: string | null;
+            readonly club_nights: components["schemas"]["ClubNight"][];
+        };
+        ScheduleInputRequest: {
+            /** @description 0 = Monday; null with no weekly night phase */
+            night_weekday: number | null;
+            /**
+             * Format: time
+             * @description in the club's time zone
+             */
+            night_time: string | null;
+            club_nights?: components["schemas"]["ClubNightInputRequest"][];
+        };
         /**
          * @description * `spring` - Spring
          *     * `summer` - Summer
@@ -2806,6 +3323,14 @@ export interface components {
             readonly training_label: string | null;
             /** @description what the enemy sees: identified_units, battle_results, strengths */
             fog_of_war?: unknown;
+        };
+        SideFogInputRequest: {
+            /** @description codes of this side's battalions its enemies have identified (the whole list) */
+            identified_units: string[];
+            /** @description the enemy sees the stands of the identified battalions */
+            strengths: boolean;
+            /** @description the enemy sees the identified battalions' lines of battle reports */
+            battle_results: boolean;
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         SidePools: {
@@ -2873,6 +3398,18 @@ export interface components {
             readonly attachment_kind_label: string | null;
             /** @description own quality when it differs from the battalion's */
             grade?: string | null;
+        };
+        StandCorrectInputRequest: {
+            /**
+             * @description the stand's state as it should be
+             *
+             *     * `ok` - OK
+             *     * `suppressed` - Suppressed
+             *     * `destroyed` - Destroyed
+             */
+            status: components["schemas"]["StandStatusEnum"];
+            /** @description why, for the timeline */
+            reason: string;
         };
         /** @description An output serializer whose choices carry their labels. */
         StandCounts: {
@@ -2970,6 +3507,7 @@ export interface components {
          *     * `segment.advanced` - Segment Advanced
          *     * `force.deployed` - Force Deployed
          *     * `reinforcement.scheduled` - Reinforcement Scheduled
+         *     * `reinforcement.postponed` - Reinforcement Postponed
          *     * `arrival.due` - Arrival Due
          *     * `activation.spent` - Activation Spent
          *     * `battle.created` - Battle Created
@@ -2987,6 +3525,7 @@ export interface components {
          *     * `operation.failed` - Operation Failed
          *     * `umpire.reminded` - Umpire Reminded
          *     * `admin.corrected` - Admin Corrected
+         *     * `side.fog_of_war_set` - Fog of war set
          *     * `admin.deleted` - Admin Deleted
          *     * `api_key.created` - API key created
          *     * `api_key.revoked` - API key revoked
@@ -2995,9 +3534,16 @@ export interface components {
          *     * `webhook.unsubscribed` - Webhook unsubscribed
          *     * `webhook.pinged` - Webhook sent a test event
          *     * `rule.applied` - Campaign rule applied
+         *     * `webhook.retried` - Webhook delivery retried
+         *     * `member.invited` - Member invited
+         *     * `member.joined` - Member joined
+         *     * `member.account_created` - Member account created
+         *     * `member.removed` - Member removed
+         *     * `calendar.renewed` - Calendar link renewed
+         *     * `schedule.set` - Club schedule set
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "rule.applied";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "rule.applied" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -3150,6 +3696,90 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignCreateInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CampaignCreateInputRequest"];
+                "multipart/form-data": components["schemas"]["CampaignCreateInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4721,6 +5351,163 @@ export interface operations {
             };
         };
     };
+    campaigns_calendar_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarLink"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_calendar_renew_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarLink"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_days_list: {
         parameters: {
             query?: {
@@ -5224,6 +6011,102 @@ export interface operations {
             };
         };
     };
+    campaigns_days_dawn_preview_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DayDawnInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DayDawnInputRequest"];
+                "multipart/form-data": components["schemas"]["DayDawnInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DawnPreview"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_events_list: {
         parameters: {
             query?: {
@@ -5250,6 +6133,7 @@ export interface operations {
                  *     * `segment.advanced` - Segment Advanced
                  *     * `force.deployed` - Force Deployed
                  *     * `reinforcement.scheduled` - Reinforcement Scheduled
+                 *     * `reinforcement.postponed` - Reinforcement Postponed
                  *     * `arrival.due` - Arrival Due
                  *     * `activation.spent` - Activation Spent
                  *     * `battle.created` - Battle Created
@@ -5267,6 +6151,7 @@ export interface operations {
                  *     * `operation.failed` - Operation Failed
                  *     * `umpire.reminded` - Umpire Reminded
                  *     * `admin.corrected` - Admin Corrected
+                 *     * `side.fog_of_war_set` - Fog of war set
                  *     * `admin.deleted` - Admin Deleted
                  *     * `api_key.created` - API key created
                  *     * `api_key.revoked` - API key revoked
@@ -5275,8 +6160,15 @@ export interface operations {
                  *     * `webhook.unsubscribed` - Webhook unsubscribed
                  *     * `webhook.pinged` - Webhook sent a test event
                  *     * `rule.applied` - Campaign rule applied
+                 *     * `webhook.retried` - Webhook delivery retried
+                 *     * `member.invited` - Member invited
+                 *     * `member.joined` - Member joined
+                 *     * `member.account_created` - Member account created
+                 *     * `member.removed` - Member removed
+                 *     * `calendar.renewed` - Calendar link renewed
+                 *     * `schedule.set` - Club schedule set
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "segment.advanced" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "member.account_created" | "member.invited" | "member.joined" | "member.removed" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "segment.advanced" | "side.fog_of_war_set" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {
@@ -5363,6 +6255,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_export_retrieve: {
+        parameters: {
+            query?: {
+                /** @description yaml (default) or json */
+                file_format?: "json" | "yaml";
+            };
+            header?: never;
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pack (docs/scenario-format.md), as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": unknown;
+                    "application/json": unknown;
                 };
             };
             /** @description Error */
@@ -6048,6 +7013,432 @@ export interface operations {
             };
         };
     };
+    campaigns_invitations_list: {
+        parameters: {
+            query?: {
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedInvitationList"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_invitations_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationCreateInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["InvitationCreateInputRequest"];
+                "multipart/form-data": components["schemas"]["InvitationCreateInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationCreated"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_members_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"][];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_members_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberCreateInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["MemberCreateInputRequest"];
+                "multipart/form-data": components["schemas"]["MemberCreateInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberCreated"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_members_destroy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this membership. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_night_reports_list: {
         parameters: {
             query?: {
@@ -6699,6 +8090,104 @@ export interface operations {
             };
         };
     };
+    campaigns_reinforcements_postpone_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this force. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReinforcementPostponeInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ReinforcementPostponeInputRequest"];
+                "multipart/form-data": components["schemas"]["ReinforcementPostponeInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reinforcement"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_rolls_list: {
         parameters: {
             query?: {
@@ -7035,6 +8524,169 @@ export interface operations {
             };
         };
     };
+    campaigns_schedule_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_schedule_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ScheduleInputRequest"];
+                "multipart/form-data": components["schemas"]["ScheduleInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_sides_list: {
         parameters: {
             query?: {
@@ -7211,6 +8863,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ArtilleryOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_sides_fog_of_war_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this side. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SideFogInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SideFogInputRequest"];
+                "multipart/form-data": components["schemas"]["SideFogInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Side"];
                 };
             };
             /** @description Error */
@@ -7607,6 +9357,104 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_stands_correct_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this stand. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StandCorrectInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["StandCorrectInputRequest"];
+                "multipart/form-data": components["schemas"]["StandCorrectInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stand"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8670,6 +10518,100 @@ export interface operations {
             };
         };
     };
+    campaigns_webhooks_deliveries_retry_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this webhook delivery. */
+                id: number;
+                /** @description the subscription's id */
+                webhook_pk: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     equipment_list: {
         parameters: {
             query?: {
@@ -8831,6 +10773,163 @@ export interface operations {
             };
         };
     };
+    invitations_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPreview"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    invitations_accept_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     rules_list: {
         parameters: {
             query?: {
@@ -8915,7 +11014,10 @@ export interface operations {
     };
     rules_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description which, when both have the key */
+                kind?: "procedure" | "table";
+            };
             header?: never;
             path: {
                 /** @description e.g. gb.weather */

@@ -14,11 +14,17 @@ function useCampaignSummary(slug: string) {
 
 const TABS = [
   ["", "Dashboard"],
+  ["day", "The day"],
   ["forces", "Forces"],
   ["battles", "Battles"],
   ["night", "Night phase"],
   ["rolls", "Roll log"],
   ["charts", "Charts"],
+  ["club", "Club"],
+] as const;
+const UMPIRE_TABS = [
+  ["fog", "Fog of war"],
+  ["integrations", "API keys & webhooks"],
 ] as const;
 
 export function CampaignLayout() {
@@ -31,7 +37,7 @@ export function CampaignLayout() {
         return (
           <>
             <nav className="tabs" aria-label="Campaign">
-              {TABS.map(([path, label]) => (
+              {[...TABS, ...(context.isUmpire ? UMPIRE_TABS : [])].map(([path, label]) => (
                 <NavLink key={path} to={`/campaigns/${slug}${path ? `/${path}` : ""}`} end={!path}>
                   {label}
                 </NavLink>

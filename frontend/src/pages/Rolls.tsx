@@ -7,6 +7,7 @@ import { useBattles, useDays, useForces, useRollProcedures } from "../api/lists"
 import { queryKeys, type RollQuery } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
 import { RollCard } from "../components/RollCard";
+import { RollOverrideForm } from "../components/RollOverrideForm";
 import { QueryView } from "../components/status";
 import { useCampaign } from "../session";
 
@@ -57,7 +58,7 @@ const LABELS: Record<Filter, string> = {
 };
 
 export function RollsPage() {
-  const { campaign } = useCampaign();
+  const { campaign, isUmpire } = useCampaign();
   const [params, setParams] = useSearchParams();
   const [draft, setDraft] = useState<Record<Filter, string>>(
     () => Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ""])) as Record<Filter, string>,
@@ -120,6 +121,12 @@ export function RollsPage() {
               {entries.map((roll) => (
                 <li key={roll.id}>
                   <RollCard roll={roll} />
+                  {isUmpire && !roll.override_of ? (
+                    <details className="override-box">
+                      <summary>Override this roll</summary>
+                      <RollOverrideForm slug={campaign.slug} roll={roll} />
+                    </details>
+                  ) : null}
                 </li>
               ))}
             </ol>
