@@ -508,7 +508,7 @@ def sectors(access: CampaignAccess) -> QuerySet[models.Sector]:
             Prefetch("supply_source_for", queryset=models.Side.objects.only("id").order_by("pk")),
             Prefetch(
                 "forces",
-                queryset=forces(access).filter(sector_seen=True).select_related("side"),
+                queryset=forces(access).filter(access_rules.force_place_seen(access)).select_related("side"),
                 to_attr="visible_forces",
             ),
             Prefetch(
@@ -553,7 +553,7 @@ def map_document(access: CampaignAccess) -> MapDocument:
                 .order_by("pk")
             ),
             links=list(models.SectorLink.objects.filter(campaign=access.campaign).order_by("a_id", "b_id")),
-            forces=list(forces(access).filter(sector_seen=True)),
+            forces=list(forces(access).filter(access_rules.force_place_seen(access))),
             battalions=list(battalions(access)),
             battles=list(
                 models.Battle.objects.filter(campaign=access.campaign)
