@@ -44,7 +44,7 @@ class Fog:
     battle_results: bool  # the enemy sees this side's lines of battle reports
     strengths: bool  # the enemy sees stands and stand counts of identified battalions
     # The enemy sees this side's battalions and C Ops on the map where they stand on or next to
-    # a sector holding one of the enemy's own battalions or C Ops (rules notes C-15).
+    # a sector holding one of the enemy's own battalions or C Ops (rules notes C-16).
     in_contact: bool
 
     @classmethod
@@ -436,6 +436,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     # Each side's pools after a battle are that side's; the battle's losses the umpire's.
     EventVerb.BATTLE_REPORTED: Visibility.SIDE,
     EventVerb.BATTLE_CLOSED: Visibility.UMPIRE,
+    # Like the set-up: the battle's sides read the lull die in its roll record.
+    EventVerb.BATTLE_LULL_CHECKED: Visibility.UMPIRE,
     # An override through the API is read by whoever reads the roll (roll_override passes it).
     EventVerb.ROLL_OVERRIDDEN: Visibility.SIDE,
     EventVerb.CAMPAIGN_IMPORTED: Visibility.UMPIRE,
@@ -459,6 +461,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.BATTALION_MOVED: Visibility.SIDE,
     # Sectors and their owners are everybody's (the ground is public); the umpire's reason too.
     EventVerb.SECTOR_CONTROL_CHANGED: Visibility.PUBLIC,
+    # A side's pools, arrivals, entrenchments and artillery: its own (the day-end roll passes PUBLIC).
+    EventVerb.RULE_APPLIED: Visibility.SIDE,
 }
 
 

@@ -59,6 +59,13 @@ class ActivationState(models.TextChoices):
     INACTIVE = "inactive", "Inactive"
     ACTIVATED = "activated", "Activated"
     GONE_TO_GROUND = "gone_to_ground", "Gone to ground"
+    DEACTIVATED = "deactivated", "Deactivated (for the defensive benefit)"
+
+
+class ArtilleryMode(models.TextChoices):
+    PRE_PLANNED = "pre-planned", "Pre-planned"
+    REGISTERED = "registered", "Pre-registered"
+    ON_CALL = "on-call", "On call"
 
 
 class FuelState(models.TextChoices):
@@ -180,6 +187,7 @@ class EventVerb(models.TextChoices):
     BATTLE_SET_UP = "battle.set_up"
     BATTLE_REPORTED = "battle.reported"
     BATTLE_CLOSED = "battle.closed"
+    BATTLE_LULL_CHECKED = "battle.lull_checked", "Combat lull checked"
     ROLL_OVERRIDDEN = "roll.overridden"
     CAMPAIGN_IMPORTED = "campaign.imported"
     NIGHT_PHASE_STARTED = "night.started"
@@ -200,6 +208,7 @@ class EventVerb(models.TextChoices):
     FORCE_MOVED = "force.moved", "Force moved"
     BATTALION_MOVED = "battalion.moved", "Battalion moved"
     SECTOR_CONTROL_CHANGED = "sector.control_changed", "Sector changed hands"
+    RULE_APPLIED = "rule.applied", "Campaign rule applied"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.

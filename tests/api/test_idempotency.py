@@ -15,7 +15,9 @@ from api.idempotency import HEADER, REPLAYED_HEADER
 from api.models import IdempotencyKey
 from campaign import models
 from campaign.choices import EventVerb, OperationKind
+from campaign.services.battles import battle_setup
 from campaign.services.webhook_subscriptions import webhook_subscribe
+from tests.api.test_day_writes import WRITES as DAY_WRITES
 from tests.api.test_day_writes import (
     Write,
     axis_reserve,
@@ -55,6 +57,12 @@ def served_writes() -> set[tuple[str, str]]:
 
     walk(get_resolver().url_patterns)
     return writes
+
+
+def planned_set_up(world: World) -> None:
+    battle_setup(
+        world.campaign.pk, ACTOR, world.planned.pk, {"n43.setup_proximity": {"terrain": "Open Terrain"}}
+    )
 
 
 def hooked(world: World) -> None:
@@ -106,6 +114,9 @@ WRITES: dict[tuple[str, str], Write] = {
         lambda w: w.url("battle-report", pk=w.planned.pk), lambda w: {"battalions": [{"code": "A1"}]}, 200
     ),
     ("battle-close", "post"): Write(lambda w: w.url("battle-close", pk=w.fought.pk), lambda w: None, 200),
+    ("battle-lull-check", "post"): Write(
+        lambda w: w.url("battle-lull-check", pk=w.planned.pk), lambda w: {"turn": 4}, 200, planned_set_up
+    ),
     ("operation-list", "post"): Write(
         lambda w: w.url("operation-list"), lambda w: {"kind": OperationKind.ARRIVALS}, 202, due_today
     ),
@@ -141,6 +152,18 @@ WRITES: dict[tuple[str, str], Write] = {
     ("api-key-revoke", "post"): Write(
         lambda w: w.url("api-key-revoke", prefix=allied_key_prefix(w)), lambda w: None, 200
     ),
+    # Issue 15's umpire actions, as the day's writes test them.
+    ("day-day-end-roll", "post"): DAY_WRITES["day-end roll"],
+    ("force-air-support", "post"): DAY_WRITES["air support"],
+    ("force-postpone-arrival", "post"): DAY_WRITES["postpone arrival"],
+    ("force-cops-overrun", "post"): DAY_WRITES["C Ops overrun"],
+    ("stand-entrench", "post"): DAY_WRITES["entrench"],
+    ("stand-move", "post"): DAY_WRITES["stand moved"],
+    ("side-artillery-orders", "post"): DAY_WRITES["artillery mode"],
+    ("force-cops-action-points", "post"): DAY_WRITES["C Ops action points"],
+    ("battalion-deactivate", "post"): DAY_WRITES["deactivate"],
+    ("battalion-reactivate", "post"): DAY_WRITES["reactivate"],
+    ("battalion-initiative-activation", "post"): DAY_WRITES["initiative activation"],
 }
 
 
