@@ -435,36 +435,6 @@ class BattalionViewSet(ReadOnlyCampaignViewSet[models.Battalion]):
         )
         return self.respond(battalion)
 
-
-@extend_schema(tags=["map"])
-@extend_schema_view(
-    list=extend_schema(summary="Sectors of the campaign map, with what you see on them"),
-    retrieve=extend_schema(summary="One sector"),
-)
-class SectorViewSet(ReadOnlyCampaignViewSet[models.Sector]):
-    model = models.Sector
-    serializer_class = out.SectorSerializer
-    ordering_fields = ["name", "id"]
-
-    def visible(self, access: CampaignAccess) -> QuerySet[models.Sector]:
-        return selectors.sectors(access)
-
-    @extend_schema(
-        summary="Give a sector to a side, or make it contested (umpires; idempotent)",
-        description="Records who holds it now and why (every member reads the reason), and tells "
-        "webhooks subscribed to sector.control_changed. Refused in the night phase. Send an "
-        "Idempotency-Key to retry safely.",
-        request=inputs.SectorControlInput,
-        responses=out.SectorSerializer,
-    )
-    @action(detail=True, methods=["post"])
-    def control(self, request: Request, **kwargs: Any) -> Response:
-        campaign_id = self.campaign_access.campaign.pk
-        sector = sector_services.sector_control_set(
-            campaign_id, self.actor, self.get_object().pk, **self.validated(inputs.SectorControlInput)
-        )
-        return self.respond(sector)
-
     @extend_schema(
         summary="Deactivate a battalion for the defensive benefit (umpires; idempotent)",
         description="An activated battalion deactivates; with the reactivation variant it may roll to "
@@ -513,6 +483,36 @@ class SectorViewSet(ReadOnlyCampaignViewSet[models.Sector]):
             self.campaign_access.campaign.pk, self.actor, battalion_code=battalion.code, **data
         )
         return self.respond(battalion)
+
+
+@extend_schema(tags=["map"])
+@extend_schema_view(
+    list=extend_schema(summary="Sectors of the campaign map, with what you see on them"),
+    retrieve=extend_schema(summary="One sector"),
+)
+class SectorViewSet(ReadOnlyCampaignViewSet[models.Sector]):
+    model = models.Sector
+    serializer_class = out.SectorSerializer
+    ordering_fields = ["name", "id"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.Sector]:
+        return selectors.sectors(access)
+
+    @extend_schema(
+        summary="Give a sector to a side, or make it contested (umpires; idempotent)",
+        description="Records who holds it now and why (every member reads the reason), and tells "
+        "webhooks subscribed to sector.control_changed. Refused in the night phase. Send an "
+        "Idempotency-Key to retry safely.",
+        request=inputs.SectorControlInput,
+        responses=out.SectorSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def control(self, request: Request, **kwargs: Any) -> Response:
+        campaign_id = self.campaign_access.campaign.pk
+        sector = sector_services.sector_control_set(
+            campaign_id, self.actor, self.get_object().pk, **self.validated(inputs.SectorControlInput)
+        )
+        return self.respond(sector)
 
 
 @extend_schema(tags=["orders of battle"])
