@@ -7,11 +7,16 @@ Fog of war: the Axis lets the Allies see A1 (identified) with its strengths,
 but not its lines of battle reports; the Allies let the Axis see L1, with
 battle results but without strengths. Every other battalion is hidden from
 the enemy.
+
+The campaign has a map of five sectors in a row (:data:`MAP_SECTORS`, each linked to the
+next) besides the tables its two battles were fought on; nothing stands on the map, so no
+unit is in contact with the enemy until a test places it.
 """
 
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +45,8 @@ AXIS_FOG = {"identified_units": ["A1"], "battle_results": False, "strengths": Tr
 ALLIED_FOG = {"identified_units": ["L1"], "battle_results": True, "strengths": False}
 ALLIED_ACTIVATION_POINTS = 13
 WORLD_SEED = "api-world"
+# Keys of the world's map, in a row: each sector is next to the one before it.
+MAP_SECTORS = ("north", "ridge", "village", "bridge", "south")
 
 
 class Role(enum.Enum):
@@ -93,6 +100,9 @@ class World:
     def battalion(self, code: str) -> models.Battalion:
         return models.Battalion.objects.get(campaign=self.campaign, code=code)
 
+    def sector(self, key: str) -> models.Sector:
+        return models.Sector.objects.get(campaign=self.campaign, key=key)
+
     def codes(self, prefix: str) -> set[str]:
         return set(self.campaign.battalions.filter(code__startswith=prefix).values_list("code", flat=True))
 
@@ -141,7 +151,7 @@ def build_world(battalions_per_side: int = 3, optional_rules: Sequence[str] = ()
     fought = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Ta' Qali",
+        sector_name="Ta' Qali",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -158,16 +168,29 @@ def build_world(battalions_per_side: int = 3, optional_rules: Sequence[str] = ()
     planned = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Mdina",
+        sector_name="Mdina",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
         battalion_codes=["A1", "L1"],
     )
+    map_build(campaign)
     umpire = Actor(user=users[Role.UMPIRE], request_id="api-test")
     _, allied_key = api_key_create(campaign.pk, umpire, name="Allied tracker", side_id=allied.pk)
     campaign.refresh_from_db()
     return World(campaign, axis, allied, fought, planned, users, keys={Role.ALLIED_KEY: allied_key})
+
+
+def map_build(campaign: models.Campaign) -> list[models.Sector]:
+    """The :data:`MAP_SECTORS` in a row, west to east, each linked to the next by road."""
+    sectors = models.Sector.objects.bulk_create(
+        models.Sector(campaign=campaign, key=key, name=key.title(), x=100 + 200 * i, y=500)
+        for i, key in enumerate(MAP_SECTORS)
+    )
+    models.SectorLink.objects.bulk_create(
+        models.SectorLink(campaign=campaign, a=a, b=b) for a, b in itertools.pairwise(sectors)
+    )
+    return sectors
 
 
 def assert_statuses(
@@ -312,6 +335,12 @@ def matrix(world: World) -> dict[str, Route]:
         "force-cops-action-points": Route(world.url("force-cops-action-points", pk=allied_force.pk), None),
         "side-artillery-orders": Route(world.url("side-artillery-orders", pk=world.allied.pk), None),
         "battalion-list": Route(world.url("battalion-list"), everybody),
+        "battalion-move": Route(world.url("battalion-move", pk=l1.pk), None),
+        "force-move": Route(world.url("force-move", pk=allied_force.pk), None),
+        "sector-list": Route(world.url("sector-list"), everybody),
+        "sector-detail": Route(world.url("sector-detail", pk=world.sector("village").pk), everybody),
+        "sector-control": Route(world.url("sector-control", pk=world.sector("village").pk), None),
+        "campaign-map": Route(world.url("campaign-map"), everybody),
         "battalion-detail": Route(world.url("battalion-detail", pk=l1.pk), players),
         "battalion-deactivate": Route(world.url("battalion-deactivate", pk=l1.pk), None),
         "battalion-reactivate": Route(world.url("battalion-reactivate", pk=l1.pk), None),

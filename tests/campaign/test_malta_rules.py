@@ -291,7 +291,7 @@ def test_barrage_templates_a_report_says_were_used_are_in_use_until_the_night_re
         battle = battle_create(
             campaign.pk,
             ACTOR,
-            sector="Qrendi",
+            sector_name="Qrendi",
             battle_type="Local Attack",
             attacker_id=axis.pk,
             defender_id=allied.pk,
