@@ -139,8 +139,10 @@ def endpoints(world: World, side: models.Side) -> dict[str, str]:
         "stand-detail": world.url("stand-detail", pk=battalion.stands.first().pk),
         "day-list": world.url("day-list"),
         "day-detail": world.url("day-detail", number=1),
+        "day-briefing": world.url("day-briefing", number=1) + f"?side={side.pk}",
         "battle-list": world.url("battle-list"),
         "battle-detail": world.url("battle-detail", pk=world.fought.pk),
+        "battle-packet": world.url("battle-packet", pk=world.fought.pk) + f"?side={side.pk}",
         "operation-list": world.url("operation-list"),
         "operation-detail": world.url("operation-detail", pk=world.campaign.operations.get().pk),
         "night-report-list": world.url("night-report-list"),
@@ -148,6 +150,7 @@ def endpoints(world: World, side: models.Side) -> dict[str, str]:
             "night-report-detail", pk=models.NightReport.objects.get(side=side).public_id
         ),
         "roll-list": world.url("roll-list"),
+        "roll-procedures": world.url("roll-procedures"),
         "roll-detail": world.url(
             "roll-detail", pk=world.campaign.rolls.filter(battalion=battalion).first().public_id
         ),

@@ -107,6 +107,7 @@ def existing_values(world: World, role: Role) -> dict[str, list[Any]]:
     deliveries = client.get(world.url("webhook-delivery-list", webhook_pk=webhook.pk))
     seen["deliveries"] = deliveries.json()["results"] if deliveries.status_code == 200 else []
     equipment = client.get(reverse("api:equipment-list"), {"page_size": 20}).json()["results"]
+    summary = client.get(world.url("campaign-detail")).json()
     return {
         **{f"{collection}/{{id}}": [row.get("id") for row in rows] for collection, rows in seen.items()},
         "equipment/{id}": [row["id"] for row in equipment],
@@ -116,6 +117,8 @@ def existing_values(world: World, role: Role) -> dict[str, list[Any]]:
         "number": [row["number"] for row in seen["days"]],
         "prefix": [row["prefix"] for row in seen["api-keys"]],
         "key": ["gb.weather", "gb.barrage_delay"],
+        # ?side= of a printable paper: a player prints only their own side's.
+        "side": [summary["side"]] if summary["role"] == "player" else [row["id"] for row in seen["sides"]],
         "token": [invitation_create(world.campaign.pk, ACTOR, role=MemberRole.OBSERVER)[1]],
     }
 
@@ -138,10 +141,11 @@ def run_operation(
         suppress_health_check=list(HealthCheck),
     )
     def call(case: Any, data: st.DataObject) -> None:
-        for name, generated in (case.path_parameters or {}).items():
-            real = known.get(name, [])
-            # Mostly rows that exist, so that the cases reach past the 404.
-            case.path_parameters[name] = data.draw(st.sampled_from([*real, *real, *real, generated]))
+        for parameters in (case.path_parameters, case.query):
+            for name, generated in (parameters or {}).items():
+                real = known.get(name, [])
+                # Mostly rows that exist, so that the cases reach past the 404.
+                parameters[name] = data.draw(st.sampled_from([*real, *real, *real, generated]))
         answered[case.call_and_validate(checks=CHECKS, **sent).status_code] += 1
 
     call()
