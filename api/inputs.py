@@ -7,7 +7,13 @@ from typing import Any
 
 from rest_framework import serializers
 
-from campaign.choices import WEBHOOK_EVENT_CHOICES, OperationKind, enum_choices
+from campaign.choices import (
+    WEBHOOK_EVENT_CHOICES,
+    AttachmentKind,
+    NightOrderKind,
+    OperationKind,
+    enum_choices,
+)
 from rules_engine.great_battles.activation import ActivationColumn
 from rules_engine.nineteen43.common import BattleType
 from rules_engine.results import RuleSystem
@@ -74,6 +80,30 @@ class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
 
 class BattleReportInput(serializers.Serializer[Mapping[str, Any]]):
     battalions = ReportedBattalionInput(many=True, allow_empty=False)
+
+
+class NightOrderInput(serializers.Serializer[Mapping[str, Any]]):
+    kind = serializers.ChoiceField(choices=NightOrderKind.choices)
+    battalion_code = serializers.CharField(
+        max_length=20, help_text="the battalion withdrawing, or whose stand is attached or detached"
+    )
+    stand_label = serializers.CharField(
+        max_length=60, required=False, allow_blank=True, default="", help_text="attach and detach only"
+    )
+    target_battalion_code = serializers.CharField(
+        max_length=20,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="attach and detach only: the battalion of the same side the stand joins",
+    )
+    attachment_kind = serializers.ChoiceField(
+        choices=AttachmentKind.choices,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="attach only; follows from the stand's type when left out",
+    )
 
 
 class APIKeyCreateInput(serializers.Serializer[Mapping[str, Any]]):

@@ -201,6 +201,7 @@ SPECTACULAR_SETTINGS = {
         "OperationStatusEnum": "campaign.choices.OperationStatus",
         "OperationKindEnum": "campaign.choices.OperationKind",
         "AttachmentKindEnum": "campaign.choices.AttachmentKind",
+        "NightOrderKindEnum": "campaign.choices.NightOrderKind",
         "GroupKindEnum": "campaign.choices.GroupKind",
         "DaySegmentEnum": "campaign.choices.DAY_SEGMENT_CHOICES",
         "DeliveryStatusEnum": "campaign.choices.DeliveryStatus",

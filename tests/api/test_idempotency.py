@@ -15,6 +15,7 @@ from api.idempotency import HEADER, REPLAYED_HEADER
 from api.models import IdempotencyKey
 from campaign import models
 from campaign.choices import EventVerb, OperationKind
+from campaign.services.night import night_order_queue
 from campaign.services.webhook_subscriptions import webhook_subscribe
 from tests.api.test_day_writes import (
     Write,
@@ -59,6 +60,10 @@ def served_writes() -> set[tuple[str, str]]:
 
 def hooked(world: World) -> None:
     webhook_subscribe(world.campaign.pk, ACTOR, url=HOOK, events=[EventVerb.DAY_DAWNED])
+
+
+def withdrawal(world: World) -> None:
+    night_order_queue(world.campaign.pk, ACTOR, kind="withdraw", battalion_code="A2")
 
 
 def webhook_url(name: str) -> Any:
@@ -113,6 +118,15 @@ WRITES: dict[tuple[str, str], Write] = {
         lambda w: w.url("roll-override", pk=weather_roll(w).public_id),
         lambda w: {"changes": {"weather": other_weather(w)}, "reason": "the forecast was wrong"},
         201,
+    ),
+    ("night-order-list", "post"): Write(
+        lambda w: w.url("night-order-list"), lambda w: {"kind": "withdraw", "battalion_code": "A2"}, 201
+    ),
+    ("night-order-detail", "delete"): Write(
+        lambda w: w.url("night-order-detail", pk=w.campaign.night_orders.get().pk),
+        lambda w: None,
+        204,
+        withdrawal,
     ),
     ("webhook-list", "post"): Write(
         lambda w: w.url("webhook-list"), lambda w: {"url": HOOK, "events": [EventVerb.DAY_DAWNED]}, 201
