@@ -46,10 +46,12 @@ from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
 from campaign.services import battles as battle_services
 from campaign.services import campaigns as campaign_services
+from campaign.services import corrections as correction_services
 from campaign.services import days as day_services
 from campaign.services import night as night_services
 from campaign.services import overrides as override_services
 from campaign.services import reinforcements as reinforcement_services
+from campaign.services import sides as side_services
 from campaign.services import webhook_subscriptions as webhook_services
 from campaign.services.errors import DomainError
 from rules_engine import catalog
@@ -143,6 +145,24 @@ class SideViewSet(ReadOnlyCampaignViewSet[models.Side]):
 
     def visible(self, access: CampaignAccess) -> QuerySet[models.Side]:
         return selectors.sides(access)
+
+    @extend_schema(
+        summary="Set what the side's enemies have identified and see (umpires; idempotent)",
+        description="The side's fog of war: the codes of its battalions the enemy has identified "
+        "(the whole list: it replaces the one set before), and whether the enemy sees those "
+        "battalions' stands and their lines of battle reports. Recorded on the umpires' timeline. "
+        "Send an Idempotency-Key to retry safely.",
+        request=inputs.SideFogInput,
+        responses=out.SideSerializer,
+        examples=[schema.SIDE_FOG_EXAMPLE],
+    )
+    @action(detail=True, methods=["put"], url_path="fog-of-war")
+    def fog_of_war(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.SideFogInput)
+        side = side_services.side_fog_set(
+            self.campaign_access.campaign.pk, self.actor, self.get_object().pk, **data
+        )
+        return self.respond(side)
 
 
 def _weak_etag(data: Any) -> str:
@@ -286,6 +306,22 @@ class StandViewSet(ReadOnlyCampaignViewSet[models.Stand]):
     def visible(self, access: CampaignAccess) -> QuerySet[models.Stand]:
         return selectors.stands(access)
 
+    @extend_schema(
+        summary="Correct a stand's state, with the reason (umpires; idempotent)",
+        description="Sets the stand OK, suppressed or destroyed by hand, recorded on the umpires' "
+        "timeline as a correction with its reason. Send an Idempotency-Key to retry safely.",
+        request=inputs.StandCorrectInput,
+        responses=out.StandSerializer,
+        examples=[schema.STAND_CORRECT_EXAMPLE],
+    )
+    @action(detail=True, methods=["post"])
+    def correct(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.StandCorrectInput)
+        stand = correction_services.stand_correct(
+            self.campaign_access.campaign.pk, self.actor, self.get_object().pk, **data
+        )
+        return self.respond(stand)
+
 
 @extend_schema(tags=["days"])
 @extend_schema_view(
@@ -317,6 +353,23 @@ class DayViewSet(ReadOnlyCampaignViewSet[models.CampaignDay]):
         orders = [day_services.DeploymentOrder(**order) for order in data.get("deployments", [])]
         day = day_services.day_dawn(self.campaign_access.campaign.pk, self.actor, orders)
         return self.respond(day, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="What dawn would do to the battalions leaving reserve (umpires; writes nothing)",
+        description="Reads the deployment chart for each deployment as `POST days/dawn/` would, "
+        "and names the stands its casualties fall on. The chart is read, not rolled, so this is "
+        "exactly what the dawn does with the same deployments; it rolls nothing (weather, "
+        "initiative, wind and turns are the dawn's own rolls). Refused as the dawn would be.",
+        request=inputs.DayDawnInput,
+        responses=OpenApiResponse(out.DawnPreviewSerializer, examples=[schema.DAWN_PREVIEW_EXAMPLE]),
+        examples=[schema.DAY_DAWN_EXAMPLE],
+    )
+    @action(detail=False, methods=["post"], url_path="dawn-preview")
+    def dawn_preview(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.DayDawnInput)
+        orders = [day_services.DeploymentOrder(**order) for order in data.get("deployments", [])]
+        preview = day_services.dawn_preview(self.campaign_access.campaign.pk, orders)
+        return Response(out.DawnPreviewSerializer(preview).data)
 
     @extend_schema(
         summary="Open the day's next segment (umpires; idempotent)",
@@ -410,6 +463,22 @@ class ReinforcementViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.F
             self.campaign_access.campaign.pk, self.actor, **self.validated(inputs.ReinforcementScheduleInput)
         )
         return self.respond(force, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Postpone a force's arrival to a later day (umpires; idempotent)",
+        description="A scheduled force, or one rolling for arrival, is due on a later day instead: "
+        "it stops rolling until then and starts its arrival rolls afresh. Send an Idempotency-Key "
+        "to retry safely.",
+        request=inputs.ReinforcementPostponeInput,
+        responses=out.ReinforcementSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def postpone(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.ReinforcementPostponeInput)
+        force = reinforcement_services.reinforcement_postpone(
+            self.campaign_access.campaign.pk, self.actor, force_id=self.get_object().pk, **data
+        )
+        return self.respond(force)
 
 
 @extend_schema(tags=["battles"])

@@ -370,6 +370,7 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.SEGMENT_ADVANCED: Visibility.PUBLIC,
     EventVerb.FORCE_DEPLOYED: Visibility.SIDE,
     EventVerb.REINFORCEMENT_SCHEDULED: Visibility.SIDE,
+    EventVerb.REINFORCEMENT_POSTPONED: Visibility.SIDE,
     EventVerb.ARRIVAL_DUE: Visibility.SIDE,
     EventVerb.ACTIVATION_SPENT: Visibility.SIDE,
     # Its message names the battalions of both sides.
@@ -391,6 +392,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.OPERATION_FAILED: Visibility.UMPIRE,
     EventVerb.UMPIRE_REMINDED: Visibility.UMPIRE,
     EventVerb.ADMIN_CORRECTED: Visibility.UMPIRE,
+    # What one side has identified of the other is the umpire's to tell, at the table.
+    EventVerb.FOG_OF_WAR_SET: Visibility.UMPIRE,
     EventVerb.ADMIN_DELETED: Visibility.UMPIRE,
     EventVerb.API_KEY_CREATED: Visibility.UMPIRE,
     EventVerb.API_KEY_REVOKED: Visibility.UMPIRE,

@@ -68,7 +68,7 @@ AMMO_VARIANT = "gb.variant.ammo_night_removal"
 GRADES = {grade.value: grade for grade in Quality}
 # The e-mail's words for the counters it lists one a line.
 ATTACHMENT_CHECK = "gb.attachment_check"
-# The chart's unit type of each kind of stand the campaign keeps (rules notes C-15).
+# The chart's unit type of each kind of stand the campaign keeps (rules notes C-16).
 STAND_UNIT_TYPES = {
     StandType.INFANTRY: UnitType.INFANTRY,
     StandType.SMG: UnitType.INFANTRY,
@@ -761,7 +761,7 @@ def _attached_after(day: models.CampaignDay, target: models.Battalion, stand: mo
 def _attachment_check(
     campaign: models.Campaign, day: models.CampaignDay, stand: models.Stand, target: models.Battalion
 ) -> AttachmentKind:
-    """Great Battles' attachment limits for ``stand`` joining ``target`` (rules notes C-15): a
+    """Great Battles' attachment limits for ``stand`` joining ``target`` (rules notes C-16): a
     rule table, no roll, so nothing is recorded but the order's event; refused naming the rule.
     Answers the kind of attachment the stand's type makes it."""
     unit_type = STAND_UNIT_TYPES[StandType(stand.stand_type)]
