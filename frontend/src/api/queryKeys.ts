@@ -18,6 +18,7 @@ export const queryKeys = {
   forceStatus: (slug: string, forceId: number) => ["force-status", slug, forceId],
   battles: (slug: string) => ["battles", slug],
   battle: (slug: string, battleId: number) => ["battle", slug, battleId],
+  battleSetupInputs: (slug: string, battleId: number) => ["battle", slug, battleId, "setup-inputs"],
   rolls: (slug: string, query: RollQuery) => ["rolls", slug, query],
   operations: (slug: string) => ["operations", slug],
   operation: (slug: string, operationId: number | undefined) => ["operation", slug, operationId],
@@ -33,4 +34,5 @@ export const queryKeys = {
   sides: (slug: string) => ["sides", slug],
   reinforcements: (slug: string) => ["reinforcements", slug],
   rule: (key: string) => ["rule", key],
+  nightOrders: (slug: string) => ["night-orders", slug],
 } as const;
