@@ -39,7 +39,8 @@ def _at(cursor: pagination.Cursor, position: str | None) -> pagination.Cursor:
 
 
 class TimelineCursorPagination(pagination.CursorPagination):
-    """Roll log and event timeline: oldest first, stable under inserts while paging.
+    """Roll log and event timeline: oldest first (``?order=newest``: newest first, as people read
+    them), stable under inserts while paging.
 
     The order is by id, but a cursor names its row by public id: the id of the row a page
     starts after would count the rows between two pages the reader does not see (C-14)."""
@@ -48,9 +49,28 @@ class TimelineCursorPagination(pagination.CursorPagination):
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 1000
+    order_query_param = "order"
+    ORDERS = {"oldest": ("id",), "newest": ("-id",)}
 
     def get_page_size(self, request: Request) -> int:
         return _page_size(self, request)
+
+    def get_ordering(self, request: Request, queryset: QuerySet[Any], view: Any) -> tuple[str, ...]:
+        order = request.query_params.get(self.order_query_param, "oldest")
+        if order not in self.ORDERS:
+            choices = " or ".join(self.ORDERS)
+            raise ValidationError({self.order_query_param: [f"must be {choices}, not {order!r}"]})
+        return self.ORDERS[order]
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        order = {
+            "name": self.order_query_param,
+            "required": False,
+            "in": "query",
+            "description": "oldest first (the default) or newest first",
+            "schema": {"type": "string", "enum": list(self.ORDERS), "default": "oldest"},
+        }
+        return [*super().get_schema_operation_parameters(view), order]
 
     def paginate_queryset(
         self, queryset: QuerySet[Any], request: Request, view: Any = None

@@ -444,8 +444,8 @@ STATISTICS_EXAMPLE = OpenApiExample(
                         "activation_points": 8,
                         "barrage_rounds": 6,
                         "strength": {
-                            "hq": {"ok": 4, "suppressed": 0, "destroyed": 0},
-                            "infantry": {"ok": 12, "suppressed": 0, "destroyed": 0},
+                            "hq": {"ok": 4, "suppressed": 0, "destroyed": 0, "in_action": 4},
+                            "infantry": {"ok": 12, "suppressed": 0, "destroyed": 0, "in_action": 10},
                         },
                     },
                     {"side": 2, "activation_points": None, "barrage_rounds": None, "strength": None},

@@ -48,8 +48,10 @@ from campaign.selectors import (
     night_in_progress,
     summary_access,
 )
+from rules_engine import catalog
 from rules_engine.dice import DiceRoll
 from rules_engine.presenters import RollOutput, describe_rule
+from rules_engine.registry import CatalogError
 from rules_engine.results import Applies, Comparison, Modifier
 from rules_engine.vocab import SupplySituation, Weather
 
@@ -704,6 +706,19 @@ class RollOutputSerializer(LabelledSerializer[RollOutput]):
         return describe_rule(output.rule)
 
 
+class RollProcedureSerializer(serializers.Serializer[str]):
+    """A procedure the roll log holds, with the title people know it by (its filter's choices)."""
+
+    procedure = serializers.CharField(source="*", read_only=True, help_text="rules catalog key")
+    title = serializers.SerializerMethodField()
+
+    def get_title(self, procedure: str) -> str:
+        try:
+            return catalog.get_procedure(procedure).title
+        except CatalogError:  # a procedure since renamed: its key is all there is
+            return procedure
+
+
 class RollSerializer(LabelledModelSerializer[models.RollRecord]):
     id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     override_of = serializers.SlugRelatedField[models.RollRecord](
@@ -829,6 +844,14 @@ class StandCountsSerializer(LabelledSerializer[Mapping[str, int]]):
     ok = serializers.IntegerField()
     suppressed = serializers.IntegerField()
     destroyed = serializers.IntegerField()
+
+
+class TallyCountsSerializer(StandCountsSerializer):
+    in_action = serializers.IntegerField(
+        allow_null=True,
+        help_text="stands in action: ok or suppressed, of battalions on the table (not in reserve, "
+        "their force arrived); null in a tally recorded before they were counted",
+    )
 
 
 class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
@@ -1098,9 +1121,10 @@ class SideTallySerializer(LabelledSerializer[models.SideDayTally]):
     activation_points = serializers.IntegerField(allow_null=True)
     barrage_rounds = serializers.IntegerField(allow_null=True)
     strength = serializers.DictField(
-        child=StandCountsSerializer(),
+        child=TallyCountsSerializer(),
         allow_null=True,
-        help_text="stand type → status → count; null unless the caller sees the side in full",
+        help_text="stand type → status → count, and stands in action; null unless the caller sees "
+        "the side in full",
     )
     strength_labels = serializers.SerializerMethodField()
 

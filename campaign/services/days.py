@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from campaign import models
-from campaign.access import PUBLIC
+from campaign.access import PRESENT, PUBLIC
 from campaign.choices import ArrivalStatus, CampaignStatus, DayStatus, EventVerb, StandStatus, StandType
 from campaign.services.arrivals import arrivals_start
 from campaign.services.audit import Actor, RollContext, event_record
@@ -172,21 +172,31 @@ def _arrivals_due(campaign: models.Campaign, day: models.CampaignDay, actor: Act
     return due
 
 
+# A stand in action: not destroyed, of a battalion on the table (not in reserve, its force arrived).
+IN_ACTION = Q(
+    status__in=[StandStatus.OK, StandStatus.SUPPRESSED],
+    battalion__in_reserve=False,
+    battalion__battlegroup__force__arrival_status__in=PRESENT,
+)
+
+
 def _tallies_record(campaign: models.Campaign, day: models.CampaignDay) -> None:
-    """Each side's strength and stocks as ``day`` dawns: one aggregate query, one insert."""
+    """Each side's strength and stocks as ``day`` dawns: one aggregate query, one insert.
+    A stand type's counts are by status, every stand's, and ``in_action``: those on the table."""
     sides = list(campaign.sides.order_by("pk"))
     strength: dict[int, dict[str, dict[str, int]]] = {side.pk: {} for side in sides}
     for row in (
         models.Stand.objects.filter(campaign=campaign)
         .values("battalion__side_id", "stand_type", "status")
-        .annotate(count=Count("id"))
+        .annotate(count=Count("id"), in_action=Count("id", filter=IN_ACTION))
         .order_by()
     ):
         # Every status of a present stand type, zeros included, as the charts read it.
         counts = strength[row["battalion__side_id"]].setdefault(
-            row["stand_type"], dict.fromkeys(StandStatus.values, 0)
+            row["stand_type"], {**dict.fromkeys(StandStatus.values, 0), "in_action": 0}
         )
         counts[row["status"]] = row["count"]
+        counts["in_action"] += row["in_action"]
     models.SideDayTally.objects.bulk_create(
         models.SideDayTally(
             side=side,

@@ -11,7 +11,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from campaign import models
-from campaign.choices import StandStatus
+from campaign.choices import ArrivalStatus, StandStatus
 from campaign.services.battles import battle_report
 from campaign.services.days import day_dawn
 from campaign.services.night import night_phase_start
@@ -45,8 +45,18 @@ def statistics(world: World, role: Role) -> dict[str, Any]:
 def strength_now(side: models.Side) -> dict[str, dict[str, int]]:
     strength: dict[str, dict[str, int]] = {}
     for row in side.battalions.values("stands__stand_type", "stands__status").annotate(n=Count("stands")):
-        counts = strength.setdefault(row["stands__stand_type"], dict.fromkeys(StandStatus.values, 0))
+        counts = strength.setdefault(
+            row["stands__stand_type"], {**dict.fromkeys(StandStatus.values, 0), "in_action": 0}
+        )
         counts[row["stands__status"]] = row["n"]
+    on_table = models.Stand.objects.filter(
+        battalion__side=side,
+        battalion__in_reserve=False,
+        battalion__battlegroup__force__arrival_status__in=[ArrivalStatus.ON_TABLE, ArrivalStatus.ARRIVED],
+        status__in=[StandStatus.OK, StandStatus.SUPPRESSED],
+    )
+    for stand_type in strength:
+        strength[stand_type]["in_action"] = on_table.filter(stand_type=stand_type).count()
     return strength
 
 
@@ -73,8 +83,8 @@ def test_the_umpire_sees_every_sides_tally_at_every_dawn(world):
     assert [(d["day"], d["date"]) for d in data["days"]] == [(1, "1942-07-10"), (2, "1942-07-11")]
     first = by_side(data["days"][0])
     fresh = {
-        "hq": {"ok": 3, "suppressed": 0, "destroyed": 0},
-        "infantry": {"ok": 9, "suppressed": 0, "destroyed": 0},
+        "hq": {"ok": 3, "suppressed": 0, "destroyed": 0, "in_action": 3},
+        "infantry": {"ok": 9, "suppressed": 0, "destroyed": 0, "in_action": 9},
     }
     assert first[world.axis.pk] == {
         "activation_points": 8,

@@ -149,10 +149,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Battles (players: the battles their side fights) */
+        /**
+         * Battles (players: the battles their side fights)
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         get: operations["campaigns_battles_list"];
         put?: never;
-        /** Create a battle (umpires) */
+        /**
+         * Create a battle (umpires)
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         post: operations["campaigns_battles_create"];
         delete?: never;
         options?: never;
@@ -167,7 +173,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One battle */
+        /**
+         * One battle
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         get: operations["campaigns_battles_retrieve"];
         put?: never;
         post?: never;
@@ -186,8 +195,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a reported battle (umpires) */
+        /**
+         * Close a reported battle (umpires)
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         post: operations["campaigns_battles_close_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/battles/{id}/packet/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A side's printable battle packet (PDF)
+         * @description The battle's set-up results, the day's weather and the battle's segments with their turns and wind, the side's pools and barrage stock, its battalions with every stand's state and the enemy's as their fog of war reveals (as the side's players see it in the API). Umpires print either side's, players their own.
+         */
+        get: operations["campaigns_battles_packet_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -261,7 +293,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Campaign days with their segments */
+        /**
+         * Campaign days with their segments
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         get: operations["campaigns_days_list"];
         put?: never;
         post?: never;
@@ -278,7 +313,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One campaign day, by number */
+        /**
+         * One campaign day, by number
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         get: operations["campaigns_days_retrieve"];
         put?: never;
         post?: never;
@@ -302,6 +340,26 @@ export interface paths {
          * @description Only the day under way advances (409 otherwise). Rolls the new segment's initiative, wind and turns, and starts arrival rolls for forces due. Answers the day with its segments, the new one last. Send an Idempotency-Key to retry safely.
          */
         post: operations["campaigns_days_advance_segment_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/days/{number}/briefing/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A side's printable briefing for the day (PDF)
+         * @description Weather, each segment's turns, initiative and wind, the side's pools and barrage stock, the day's battles with their set-up results, and the order of battle with every stand's state: the side's own in full, the enemy as their fog of war reveals (as the side's players see it in the API). Umpires print any side's, players their own.
+         */
+        get: operations["campaigns_days_briefing_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -689,6 +747,26 @@ export interface paths {
          * @description Replaces values the roll set (`changes`: name → value) on the object it changed, with a reason. The original roll stays in the log; the override is a new roll record naming it. Send an Idempotency-Key to retry safely.
          */
         post: operations["campaigns_rolls_override_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/rolls/procedures/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The procedures the roll log holds, with their titles
+         * @description The choices of the `procedure` filter: those of the rolls you may read.
+         */
+        get: operations["campaigns_rolls_procedures_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2489,6 +2567,12 @@ export interface components {
             };
             reason: string;
         };
+        /** @description A procedure the roll log holds, with the title people know it by (its filter's choices). */
+        RollProcedure: {
+            /** @description rules catalog key */
+            readonly procedure: string;
+            readonly title: string;
+        };
         /**
          * @description * `public` - Every member
          *     * `battle` - The sides in its battle
@@ -2656,9 +2740,9 @@ export interface components {
             side: number;
             activation_points: number | null;
             barrage_rounds: number | null;
-            /** @description stand type → status → count; null unless the caller sees the side in full */
+            /** @description stand type → status → count, and stands in action; null unless the caller sees the side in full */
             strength: {
-                [key: string]: components["schemas"]["StandCounts"];
+                [key: string]: components["schemas"]["TallyCounts"];
             } | null;
             /** @description stand type → its label, for strength's keys */
             readonly strength_labels: {
@@ -2762,6 +2846,14 @@ export interface components {
          * @enum {string}
          */
         SupplySituationEnum: "OK" | "separated" | "isolated" | "reserve";
+        /** @description An output serializer whose choices carry their labels. */
+        TallyCounts: {
+            ok: number;
+            suppressed: number;
+            destroyed: number;
+            /** @description stands in action: ok or suppressed, of battalions on the table (not in reserve, their force arrived); null in a tally recorded before they were counted */
+            in_action: number | null;
+        };
         /**
          * @description * `West` - West
          *     * `East` - East
@@ -3892,6 +3984,80 @@ export interface operations {
             };
         };
     };
+    campaigns_battles_packet_retrieve: {
+        parameters: {
+            query: {
+                /** @description the side it is printed for */
+                side: number;
+            };
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battle. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_battles_report_create: {
         parameters: {
             query?: never;
@@ -4396,6 +4562,79 @@ export interface operations {
             };
         };
     };
+    campaigns_days_briefing_retrieve: {
+        parameters: {
+            query: {
+                /** @description the side it is printed for */
+                side: number;
+            };
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_days_dawn_create: {
         parameters: {
             query?: never;
@@ -4601,6 +4840,8 @@ export interface operations {
                 day?: number;
                 /** @description events about this force */
                 force?: number;
+                /** @description oldest first (the default) or newest first */
+                order?: "oldest" | "newest";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description Number of results to return per page. */
@@ -6119,6 +6360,8 @@ export interface operations {
                 /** @description campaign day number */
                 day?: number;
                 force?: number;
+                /** @description oldest first (the default) or newest first */
+                order?: "oldest" | "newest";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description Number of results to return per page. */
@@ -6353,6 +6596,75 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_rolls_procedures_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollProcedure"][];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
