@@ -3,6 +3,7 @@ the base classes (:mod:`api.viewsets`) carry transactions, scoping and permissio
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from functools import cached_property
 from typing import Any
@@ -889,17 +890,29 @@ class RuleViewSet(viewsets.ViewSet):
 
     @extend_schema(
         summary="One table (with its chart) or procedure (with its inputs)",
-        parameters=[OpenApiParameter("key", str, OpenApiParameter.PATH, description="e.g. gb.weather")],
+        description="A procedure and the table it reads may share a key (gb.activation_cost): "
+        "the procedure answers, unless `kind=table` asks for the table.",
+        parameters=[
+            OpenApiParameter("key", str, OpenApiParameter.PATH, description="e.g. gb.weather"),
+            OpenApiParameter(
+                "kind", str, enum=["procedure", "table"], description="which, when both have the key"
+            ),
+        ],
         responses=out.RuleEntrySerializer,
     )
     def retrieve(self, request: Request, key: str) -> Response:
-        try:
-            entry = catalog.describe_procedure(catalog.get_procedure(key))
-        except CatalogError:
-            try:
+        query = inputs.RuleQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        kind = query.validated_data.get("kind")
+        entry = None
+        if kind in (None, "procedure"):
+            with contextlib.suppress(CatalogError):
+                entry = catalog.describe_procedure(catalog.get_procedure(key))
+        if entry is None and kind in (None, "table"):
+            with contextlib.suppress(CatalogError):
                 entry = catalog.describe_table(catalog.get_table(key), with_data=True)
-            except CatalogError:
-                raise NotFound(f"No table or procedure {key!r} in the rules catalog.") from None
+        if entry is None:
+            raise NotFound(f"No {kind or 'table or procedure'} {key!r} in the rules catalog.")
         return Response(out.RuleEntrySerializer(entry).data)
 
 

@@ -1114,7 +1114,7 @@ export interface paths {
         };
         /**
          * One table (with its chart) or procedure (with its inputs)
-         * @description The rules catalog (``rules_engine.catalog``): every table and procedure of the three systems.
+         * @description A procedure and the table it reads may share a key (gb.activation_cost): the procedure answers, unless `kind=table` asks for the table.
          */
         get: operations["rules_retrieve"];
         put?: never;
@@ -8471,7 +8471,10 @@ export interface operations {
     };
     rules_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description which, when both have the key */
+                kind?: "procedure" | "table";
+            };
             header?: never;
             path: {
                 /** @description e.g. gb.weather */

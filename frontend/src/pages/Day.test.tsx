@@ -75,7 +75,7 @@ describe("dawn with deployments", () => {
     await userEvent.type(within(l2).getByLabelText("Range to the nearest enemy (inches)"), "5");
     await userEvent.click(screen.getByRole("button", { name: "Preview the dawn" }));
 
-    const table = await screen.findByRole("table", { name: "Deployment casualties" });
+    const table = await screen.findByRole("list", { name: "Deployment casualties" });
     expect(table).toHaveTextContent("suppressed: A Coy, B Coy");
     expect(table).toHaveTextContent('Dawn Phase, 6"');
     expect(seen).toHaveLength(1);
@@ -106,12 +106,12 @@ describe("dawn with deployments", () => {
     const range = within(l2).getByLabelText("Range to the nearest enemy (inches)");
     await userEvent.type(range, "5");
     await userEvent.click(screen.getByRole("button", { name: "Preview the dawn" }));
-    await screen.findByRole("table", { name: "Deployment casualties" });
+    await screen.findByRole("list", { name: "Deployment casualties" });
 
     await userEvent.type(range, "0");
 
     expect(screen.getByRole("button", { name: "Dawn day 2…" })).toBeDisabled();
-    expect(screen.queryByRole("table", { name: "Deployment casualties" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("list", { name: "Deployment casualties" })).not.toBeInTheDocument();
   });
 
   it("shows the preview's refusal next to the deployment's field", async () => {

@@ -56,31 +56,26 @@ function deploymentsOf(drafts: Record<string, DeploymentDraft>): Deployment[] {
     }));
 }
 
-function PreviewTable({ preview }: { preview: Schemas["DawnPreview"] }) {
+function DeploymentPreview({ preview }: { preview: Schemas["DawnPreview"] }) {
   if (!preview.deployments.length) return <p>No battalion leaves reserve: dawn rolls the weather and the first segment only.</p>;
   return (
-    <div className="table-wrap">
-      <table aria-label="Deployment casualties">
-        <caption>What the deployment chart does ({preview.rule}); the chart is read, not rolled.</caption>
-        <thead>
-          <tr>
-            <th scope="col">Battalion</th>
-            <th scope="col">Range to nearest enemy</th>
-            <th scope="col">Chart</th>
-            <th scope="col">Casualties</th>
-          </tr>
-        </thead>
-        <tbody>
-          {preview.deployments.map((deployment) => (
-            <tr key={deployment.battalion}>
-              <th scope="row">
-                {deployment.battalion} <span className="muted">{deployment.battalion_name}</span>
-              </th>
-              <td>
+    <>
+      <p className="muted">
+        What the deployment chart does ({preview.rule}); the chart is read, not rolled, so the dawn does exactly this.
+      </p>
+      <ul className="preview" aria-label="Deployment casualties">
+        {preview.deployments.map((deployment) => (
+          <li key={deployment.battalion} className="card">
+            <strong>{deployment.battalion}</strong> {deployment.battalion_name}
+            <dl className="facts">
+              <dt>Range to the nearest enemy</dt>
+              <dd>
                 {deployment.range_inches}″{deployment.friendly_intervening ? ", friendly units intervene" : ""}
-              </td>
-              <td>{deployment.cell}</td>
-              <td>
+              </dd>
+              <dt>Chart</dt>
+              <dd>{deployment.cell}</dd>
+              <dt>Casualties</dt>
+              <dd>
                 {deployment.destroyed + deployment.suppressed + deployment.retreat_inches === 0 ? (
                   "none"
                 ) : (
@@ -92,12 +87,12 @@ function PreviewTable({ preview }: { preview: Schemas["DawnPreview"] }) {
                     {deployment.retreat_inches ? <li>retreats {deployment.retreat_inches}″</li> : null}
                   </ul>
                 )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+              </dd>
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
@@ -212,7 +207,7 @@ export function DawnForm({ campaign, forces }: { campaign: Campaign; forces: rea
         {!previewed ? <p className="muted">Preview the dawn to see its deployment casualties before you dawn.</p> : null}
       </form>
       {preview.isError ? <ErrorNotice error={preview.error} /> : null}
-      {previewed && preview.data ? <PreviewTable preview={preview.data} /> : null}
+      {previewed && preview.data ? <DeploymentPreview preview={preview.data} /> : null}
       {confirming ? (
         <ConfirmDialog
           title={`Dawn day ${next}?`}
@@ -239,7 +234,7 @@ export function DawnForm({ campaign, forces }: { campaign: Campaign; forces: rea
 
 /** A roll as one line that opens to its dice; the umpire may override it there. */
 export function RollLine({ roll, slug, isUmpire }: { roll: Schemas["Roll"]; slug: string; isUmpire: boolean }) {
-  const title = roll.output?.title ?? roll.procedure;
+  const title = roll.output?.title ?? (roll.override_of ? "Umpire's override" : roll.procedure);
   const outcome = roll.output?.outcome_text ?? roll.line ?? "";
   return (
     <li>
@@ -603,7 +598,7 @@ function useActivationCosts() {
   return useQuery({
     queryKey: queryKeys.rule("gb.activation_cost"),
     queryFn: () =>
-      unwrap(api.GET("/api/v1/rules/{key}/", { params: { path: { key: "gb.activation_cost" } } })),
+      unwrap(api.GET("/api/v1/rules/{key}/", { params: { path: { key: "gb.activation_cost" }, query: { kind: "table" } } })),
     staleTime: Infinity,
   });
 }

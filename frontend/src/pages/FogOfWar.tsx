@@ -139,7 +139,7 @@ export function FogOfWarPage() {
             {(tree) =>
               page.results.map((side) => (
                 <FogPicker
-                  key={`${side.id}-${JSON.stringify(side.fog_of_war)}`}
+                  key={side.id}
                   slug={slug}
                   side={side}
                   enemies={page.results
