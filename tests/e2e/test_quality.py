@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from campaign import models
 from tests.e2e.conftest import Tab, sign_in
-from tests.e2e.demo import malta_day_one
+from tests.e2e.demo import SECTOR, malta_day_one
 from tests.e2e.quality import assert_accessible, assert_no_horizontal_scroll, assert_page_quality
 
 # The demo names reference equipment, which an earlier transactional test's flush removed.
@@ -35,6 +35,13 @@ def visit_every_page(tab: Tab, base_url: str, username: str) -> None:
         page.wait_for_load_state("networkidle")
         assert_page_quality(page)
         tab.shot(name.lower().replace(" ", "-"))
+
+    navigation.get_by_role("link", name="Roll log", exact=True).click()
+    newest = page.get_by_role("list", name="Rolls, newest first").locator("summary").first
+    newest.click()  # a roll opens to its dice
+    expect(page.get_by_role("list", name="Rolls, newest first").get_by_text("Dice").first).to_be_visible()
+    assert_page_quality(page)
+    tab.shot("roll-opened")
 
     page.goto(f"{base_url}/campaigns/{campaign.slug}/battles/{battle.pk}")
     expect(page.get_by_role("heading", level=1)).to_be_visible()
@@ -66,3 +73,29 @@ def test_the_checks_fail_on_a_page_that_breaks_them(phone_tab: Tab):
         assert_accessible(page)
     with pytest.raises(AssertionError, match="scrolls sideways by 518px"):
         assert_no_horizontal_scroll(page)
+
+
+def test_a_player_prints_their_briefing_and_battle_packet_from_the_app(live_server, tab: Tab):
+    campaign = malta_day_one()
+    allied = campaign.sides.get(is_axis=False)
+    page = tab.page
+    sign_in(tab, live_server.url, "allied")
+    page.get_by_role("link", name=campaign.name).click()
+
+    briefing = page.get_by_role("link", name=f"{allied.name}'s briefing for day 1 (PDF)")
+    briefing.wait_for()
+    assert page.get_by_role("link", name="briefing").count() == 1  # the Axis's is not offered
+    answer = page.request.get(live_server.url + str(briefing.get_attribute("href")))
+    assert answer.status == 200
+    assert answer.headers["content-type"] == "application/pdf"
+
+    page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Battles").click()
+    page.get_by_role("link", name=SECTOR).click()
+    packet = page.get_by_role("link", name=f"{allied.name}'s battle packet (PDF)")
+    packet.wait_for()
+    assert page.get_by_role("link", name="battle packet").count() == 1
+    answer = page.request.get(live_server.url + str(packet.get_attribute("href")))
+    assert answer.status == 200
+    assert answer.body().startswith(b"%PDF")
+    assert_page_quality(page)
+    tab.shot("battle-with-packet-link")

@@ -19,7 +19,10 @@ export const queryKeys = {
   battles: (slug: string) => ["battles", slug],
   battle: (slug: string, battleId: number) => ["battle", slug, battleId],
   battleSetupInputs: (slug: string, battleId: number) => ["battle", slug, battleId, "setup-inputs"],
+  forces: (slug: string) => ["forces", slug],
   rolls: (slug: string, query: RollQuery) => ["rolls", slug, query],
+  // Under "rolls": a write that invalidates the roll log refreshes its filter's choices too.
+  rollProcedures: (slug: string) => ["rolls", slug, "procedures"],
   operations: (slug: string) => ["operations", slug],
   operation: (slug: string, operationId: number | undefined) => ["operation", slug, operationId],
   nightReports: (slug: string, operationId: number | undefined, finished: boolean) => [

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
+import { useOrderOfBattle } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
-import { battalionsIn, useOrderOfBattle } from "../lib/oob";
+import { battalionsIn } from "../lib/oob";
 import { sideName } from "../lib/sides";
 import { ErrorNotice, QueryView } from "./status";
 import { FieldErrors, SubmitErrors, placedErrors } from "./FieldErrors";

@@ -1,4 +1,5 @@
 import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
 import { RollCard } from "./RollCard";
@@ -53,6 +54,16 @@ const ROLL: Schemas["Roll"] = {
 };
 
 describe("the roll card", () => {
+  it("is one line, what and when and the outcome, until opened", async () => {
+    const { container } = render(<RollCard roll={ROLL} />);
+    const line = container.querySelector("summary")!;
+
+    expect(line).toHaveTextContent("Barrage delay · day 1 · late morning · G1: on time");
+    expect(screen.getByText("Dice")).not.toBeVisible();
+    await userEvent.click(line);
+    expect(screen.getByText("Dice")).toBeVisible();
+  });
+
   it("shows dice, faces, modifiers, threshold, outcome and the rule in words", () => {
     const { container } = render(<RollCard roll={ROLL} />);
 
@@ -61,16 +72,24 @@ describe("the roll card", () => {
     expect(screen.getByLabelText("face 3")).toBeInTheDocument();
     expect(screen.getByText("-1 inferior artillery, +1 on-call (to threshold)")).toBeInTheDocument();
     expect(screen.getByText("≥ 7")).toBeInTheDocument();
-    expect(screen.getByText("on time")).toBeInTheDocument();
+    expect(screen.getByText("Outcome").nextElementSibling).toHaveTextContent("on time");
     expect(screen.getByText("Great Battles of WWII charts, Night Phase")).toBeInTheDocument();
     expect(container).toHaveTextContent("day 1 · late morning · G1");
     expect(container).not.toHaveTextContent(/\.txt|gb\.barrage_delay/);
   });
 
   it("falls back to the recorded line when the roll has no output (an umpire's override)", () => {
-    render(<RollCard roll={{ ...ROLL, result: { override: true }, output: null }} />);
+    const { container } = render(<RollCard roll={{ ...ROLL, result: { override: true }, output: null }} />);
 
-    expect(screen.getByText("Barrage delay", { exact: false })).toBeInTheDocument();
+    expect(container.querySelector("summary")).toHaveTextContent("Barrage delay: 2D6 [5, 3]");
     expect(screen.queryByText("Dice")).not.toBeInTheDocument();
+  });
+
+  it("says hidden where the outcome quotes strengths the reader does not see", () => {
+    const output = { ...ROLL.output!, outcome_text: null, line: null };
+    const { container } = render(<RollCard roll={{ ...ROLL, output, line: null }} />);
+
+    expect(container.querySelector("summary")).toHaveTextContent("Barrage delay · day 1 · late morning · G1: hidden");
+    expect(container).not.toHaveTextContent("on time");
   });
 });

@@ -4,16 +4,20 @@ function signed(value: number): string {
   return value >= 0 ? `+${value}` : String(value);
 }
 
-/** One die roll as the audit trail keeps it: dice, faces, modifiers, threshold, outcome, rule. */
+/** One die roll as the audit trail keeps it: one line (what, when, outcome) that opens to its
+ * dice, faces, modifiers, threshold and rule. */
 export function RollCard({ roll }: { roll: Schemas["Roll"] }) {
   const result = roll.output;
   const where = [roll.day ? `day ${roll.day}` : null, roll.segment_label?.toLowerCase(), roll.battalion].filter(Boolean);
+  const outcome = result ? result.outcome_text : roll.line;
   return (
-    <article className="card roll" aria-label={`roll ${roll.id}`}>
-      <header>
+    <details className="roll">
+      <summary>
         <strong>{result?.title ?? roll.procedure}</strong>
         {where.length ? <span className="muted"> · {where.join(" · ")}</span> : null}
-      </header>
+        {roll.override_of ? <span className="tag">override</span> : null}
+        {outcome ? <span className="outcome">: {outcome}</span> : <span className="masked">: hidden</span>}
+      </summary>
       {result ? (
         <dl className="facts">
           <dt>Dice</dt>
@@ -45,12 +49,12 @@ export function RollCard({ roll }: { roll: Schemas["Roll"] }) {
             {result.cell ? ` [${result.cell}]` : ""}
           </dd>
           <dt>Outcome</dt>
-          <dd>{result.outcome_text ?? JSON.stringify(result.outcome)}</dd>
+          <dd>{result.outcome_text ?? <span className="masked">hidden</span>}</dd>
           <dt>Rule</dt>
           <dd>{roll.rule}</dd>
         </dl>
       ) : null}
-      <p className="line">{roll.line}</p>
-    </article>
+      {roll.line ? <p className="line">{roll.line}</p> : null}
+    </details>
   );
 }

@@ -2,29 +2,19 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { api, unwrap, type Schemas } from "../api/client";
+import { useBattles, useOrderOfBattle } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
 import { asRecord, type BattleReport } from "../api/types";
 import { BattleForm } from "../components/BattleForm";
+import { PacketLinks } from "../components/Papers";
 import { ReportForm } from "../components/ReportForm";
 import { SetupForm } from "../components/SetupForm";
-import { battalionsIn, useOrderOfBattle } from "../lib/oob";
+import { battalionsIn } from "../lib/oob";
 import { Masked, QueryView } from "../components/status";
 import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
 
 type Battle = Schemas["Battle"];
-
-function useBattles(slug: string) {
-  return useQuery({
-    queryKey: queryKeys.battles(slug),
-    queryFn: () =>
-      unwrap(
-        api.GET("/api/v1/campaigns/{campaign_slug}/battles/", {
-          params: { path: { campaign_slug: slug }, query: { page_size: 500, ordering: "sector" } },
-        }),
-      ),
-  });
-}
 
 function byDay(battles: Battle[]): [number, Battle[]][] {
   const days = new Map<number, Battle[]>();
@@ -214,6 +204,7 @@ export function BattleDetailPage() {
             </p>
             <p>Battalions: {data.battalions.join(", ") || <Masked value={null} />}</p>
             <BattleChain battle={data} all={battles.data?.results ?? []} slug={campaign.slug} />
+            <PacketLinks campaign={campaign} battle={data} />
             <h2>1943 set-up</h2>
             <SetupResults setup={data.setup} />
             {isUmpire && data.status === "planned" ? <SetupForm campaign={campaign} battle={data} /> : null}

@@ -3,32 +3,45 @@ import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContai
 import { api, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
 import { Masked, QueryView } from "../components/status";
+import { sideColour, standTypeColour } from "../lib/palette";
+import { TableWrap } from "../components/TableWrap";
 import { useCampaign } from "../session";
 
 type Statistics = Schemas["Statistics"];
-const COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
+type Counts = Schemas["TallyCounts"];
 
 function tally(day: Statistics["days"][number], sideId: number) {
   return day.sides.find((entry) => entry.side === sideId);
 }
 
-/** Stands still fighting (ok or suppressed) by stand type, per day, for one side. */
-function StrengthChart({ stats, side }: { stats: Statistics; side: Statistics["sides"][number] }) {
+/** Stands in action: ok or suppressed, on the table. A tally recorded before the API counted
+ * that has no `in_action`: its ok and suppressed stands are all there is. */
+export function inAction(counts: Counts): number {
+  return counts.in_action ?? counts.ok + counts.suppressed;
+}
+
+/** One side's bars: stands in action per day, one series per stand type with its label and colour. */
+export function strengthSeries(stats: Statistics, side: Statistics["sides"][number]) {
   const rows = stats.days.map((day) => {
     const strength = tally(day, side.id)?.strength;
     const row: Record<string, number | string | null> = { day: `Day ${day.day}` };
-    for (const [type, counts] of Object.entries(strength ?? {})) row[type] = counts.ok + counts.suppressed;
+    for (const [type, counts] of Object.entries(strength ?? {})) row[type] = inAction(counts);
     return row;
   });
   const labels = Object.assign({}, ...stats.days.map((day) => tally(day, side.id)?.strength_labels ?? {})) as Record<
     string,
     string
   >;
-  const types = Object.keys(labels);
+  const series = Object.entries(labels).map(([type, label]) => ({ type, label, colour: standTypeColour(type) }));
   const hidden = stats.days.length > 0 && stats.days.every((day) => !tally(day, side.id)?.strength);
+  return { rows, series, hidden };
+}
+
+function StrengthChart({ stats, side }: { stats: Statistics; side: Statistics["sides"][number] }) {
+  const { rows, series, hidden } = strengthSeries(stats, side);
   return (
     <figure className="chart" aria-label={`Strength of ${side.name}`}>
-      <figcaption>{side.name}: stands in action by type</figcaption>
+      <figcaption>{side.name}: stands in action (on the table) by type</figcaption>
       {hidden ? (
         <p className="masked">hidden</p>
       ) : (
@@ -39,15 +52,8 @@ function StrengthChart({ stats, side }: { stats: Statistics; side: Statistics["s
             <YAxis allowDecimals={false} />
             <Tooltip />
             <Legend />
-            {types.map((type, index) => (
-              <Bar
-                key={type}
-                dataKey={type}
-                name={labels[type]}
-                stackId="strength"
-                fill={COLOURS[index % COLOURS.length]}
-                isAnimationActive={false}
-              />
+            {series.map(({ type, label, colour }) => (
+              <Bar key={type} dataKey={type} name={label} stackId="strength" fill={colour} isAnimationActive={false} />
             ))}
           </BarChart>
         </ResponsiveContainer>
@@ -61,8 +67,8 @@ function PoolsChart({ stats }: { stats: Statistics }) {
     const row: Record<string, number | string | null> = { day: `Day ${day.day}` };
     for (const side of stats.sides) {
       const entry = tally(day, side.id);
-      row[`${side.name} activation points`] = entry?.activation_points ?? null;
-      row[`${side.name} barrage rounds`] = entry?.barrage_rounds ?? null;
+      row[`${side.id}-ap`] = entry?.activation_points ?? null;
+      row[`${side.id}-br`] = entry?.barrage_rounds ?? null;
     }
     return row;
   });
@@ -76,18 +82,21 @@ function PoolsChart({ stats }: { stats: Statistics }) {
           <YAxis allowDecimals={false} />
           <Tooltip />
           <Legend />
-          {stats.sides.flatMap((side, index) => [
+          {/* A side's colour for both its lines; barrage rounds dashed. */}
+          {stats.sides.flatMap((side) => [
             <Line
               key={`${side.id}-ap`}
-              dataKey={`${side.name} activation points`}
+              dataKey={`${side.id}-ap`}
+              name={`${side.name}: activation points`}
               isAnimationActive={false}
-              stroke={COLOURS[(2 * index) % COLOURS.length]}
+              stroke={sideColour(side)}
             />,
             <Line
               key={`${side.id}-br`}
-              dataKey={`${side.name} barrage rounds`}
+              dataKey={`${side.id}-br`}
+              name={`${side.name}: barrage rounds`}
               isAnimationActive={false}
-              stroke={COLOURS[(2 * index + 1) % COLOURS.length]}
+              stroke={sideColour(side)}
               strokeDasharray="5 3"
             />,
           ])}
@@ -98,9 +107,9 @@ function PoolsChart({ stats }: { stats: Statistics }) {
 }
 
 /** The numbers behind the charts, for screen readers and small screens. */
-function StatisticsTable({ stats }: { stats: Statistics }) {
+export function StatisticsTable({ stats }: { stats: Statistics }) {
   return (
-    <div className="table-wrap">
+    <TableWrap label="Per side and day">
       <table>
         <caption>Per side and day</caption>
         <thead>
@@ -109,6 +118,7 @@ function StatisticsTable({ stats }: { stats: Statistics }) {
             <th scope="col">Side</th>
             <th scope="col">Activation points</th>
             <th scope="col">Barrage rounds</th>
+            <th scope="col">Stands in action</th>
             <th scope="col">Stands ok / suppressed / destroyed</th>
           </tr>
         </thead>
@@ -117,8 +127,8 @@ function StatisticsTable({ stats }: { stats: Statistics }) {
             stats.sides.map((side) => {
               const entry = tally(day, side.id);
               const counts = entry?.strength ? Object.values(entry.strength) : null;
-              const sum = (key: "ok" | "suppressed" | "destroyed") =>
-                (counts ?? []).reduce((total, c) => total + c[key], 0);
+              const sum = (count: (c: Counts) => number) =>
+                (counts ?? []).reduce((total, c) => total + count(c), 0);
               return (
                 <tr key={`${day.day}-${side.id}`}>
                   <td>{day.day}</td>
@@ -129,8 +139,13 @@ function StatisticsTable({ stats }: { stats: Statistics }) {
                   <td>
                     <Masked value={entry?.barrage_rounds} hidden="hidden" />
                   </td>
+                  <td>{counts ? sum(inAction) : <Masked value={null} hidden="hidden" />}</td>
                   <td>
-                    {counts ? `${sum("ok")} / ${sum("suppressed")} / ${sum("destroyed")}` : <Masked value={null} hidden="hidden" />}
+                    {counts ? (
+                      `${sum((c) => c.ok)} / ${sum((c) => c.suppressed)} / ${sum((c) => c.destroyed)}`
+                    ) : (
+                      <Masked value={null} hidden="hidden" />
+                    )}
                   </td>
                 </tr>
               );
@@ -138,7 +153,7 @@ function StatisticsTable({ stats }: { stats: Statistics }) {
           )}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

@@ -4,8 +4,10 @@ import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { cursorOf } from "../api/cursor";
 import { queryKeys } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
+import { BriefingLinks } from "../components/Papers";
 import { ErrorNotice, Masked, QueryView } from "../components/status";
 import { sideName } from "../lib/sides";
+import { TableWrap } from "../components/TableWrap";
 import { useCampaign } from "../session";
 
 function Timeline({ slug }: { slug: string }) {
@@ -14,7 +16,7 @@ function Timeline({ slug }: { slug: string }) {
     queryFn: ({ pageParam }) =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/events/", {
-          params: { path: { campaign_slug: slug }, query: { cursor: pageParam } },
+          params: { path: { campaign_slug: slug }, query: { order: "newest", cursor: pageParam } },
         }),
       ),
     initialPageParam: undefined as string | undefined,
@@ -23,6 +25,7 @@ function Timeline({ slug }: { slug: string }) {
   return (
     <section aria-labelledby="timeline">
       <h2 id="timeline">Event timeline</h2>
+      <p className="muted">Newest first.</p>
       <QueryView query={events} what="the timeline">
         {(data) => {
           const entries = data.pages.flatMap((page) => page.results);
@@ -118,6 +121,7 @@ export function DashboardPage() {
         {campaign.side ? ` (${sideName(campaign, campaign.side)})` : ""}
       </p>
       {isUmpire ? <DayControls campaign={campaign} /> : null}
+      <BriefingLinks campaign={campaign} />
       <dl className="facts summary">
         <dt>Day</dt>
         <dd>{campaign.current_day || "not started"}</dd>
@@ -146,7 +150,7 @@ export function DashboardPage() {
         </dd>
       </dl>
       <h2>Sides</h2>
-      <div className="table-wrap">
+      <TableWrap label="Sides">
         <table>
           <thead>
             <tr>
@@ -175,7 +179,7 @@ export function DashboardPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <Timeline slug={campaign.slug} />
     </section>
   );

@@ -1,8 +1,9 @@
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { api, unwrap, type Schemas } from "../api/client";
 import { cursorOf } from "../api/cursor";
+import { useBattles, useDays, useForces, useRollProcedures } from "../api/lists";
 import { queryKeys, type RollQuery } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
 import { RollCard } from "../components/RollCard";
@@ -14,23 +15,8 @@ type Segment = Schemas["DaySegmentEnum"];
 
 const FILTERS = ["day", "segment", "battle", "force", "procedure"] as const;
 type Filter = (typeof FILTERS)[number];
-
-/** The segments the campaign has played, in playing order, with the API's labels. */
-function useSegments(slug: string): [Segment, string][] {
-  const days = useQuery({
-    queryKey: queryKeys.days(slug),
-    queryFn: () =>
-      unwrap(
-        api.GET("/api/v1/campaigns/{campaign_slug}/days/", {
-          params: { path: { campaign_slug: slug }, query: { page_size: 500 } },
-        }),
-      ),
-  });
-  const played = new Map<Segment, [number, string]>();
-  for (const day of days.data?.results ?? [])
-    for (const segment of day.segments) played.set(segment.segment, [segment.order, segment.segment_label]);
-  return [...played.entries()].sort(([, [a]], [, [b]]) => a - b).map(([code, [, label]]) => [code, label]);
-}
+/** A filter's choices: the value the API filters by, and what people read. */
+type Choices = [string, string][];
 
 function toQuery(params: URLSearchParams): RollQuery {
   const numberOf = (name: Filter) => (params.get(name) ? Number(params.get(name)) : undefined);
@@ -40,8 +26,36 @@ function toQuery(params: URLSearchParams): RollQuery {
     battle: numberOf("battle"),
     force: numberOf("force"),
     procedure: params.get("procedure") || undefined,
+    order: "newest",
   };
 }
+
+/** Every filter's choices by name, from what the reader sees: days and segments played, battles,
+ * forces, and the procedures of the rolls they may read. */
+function useChoices(slug: string): Record<Filter, Choices> {
+  const days = useDays(slug).data?.results ?? [];
+  const battles = useBattles(slug).data?.results ?? [];
+  const forces = useForces(slug).data?.results ?? [];
+  const procedures = useRollProcedures(slug).data ?? [];
+  const segments = new Map<Segment, [number, string]>();
+  for (const day of days)
+    for (const segment of day.segments) segments.set(segment.segment, [segment.order, segment.segment_label]);
+  return {
+    day: days.map((day) => [String(day.number), `Day ${day.number}`]),
+    segment: [...segments.entries()].sort(([, [a]], [, [b]]) => a - b).map(([code, [, label]]) => [code, label]),
+    battle: battles.map((battle) => [String(battle.id), `${battle.sector}, day ${battle.day}`]),
+    force: forces.map((force) => [String(force.id), force.name]),
+    procedure: procedures.map((entry) => [entry.procedure, entry.title]),
+  };
+}
+
+const LABELS: Record<Filter, string> = {
+  day: "Day",
+  segment: "Segment",
+  battle: "Battle",
+  force: "Force",
+  procedure: "Procedure",
+};
 
 export function RollsPage() {
   const { campaign, isUmpire } = useCampaign();
@@ -50,13 +64,13 @@ export function RollsPage() {
     () => Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ""])) as Record<Filter, string>,
   );
   const query = toQuery(params);
-  const segments = useSegments(campaign.slug);
+  const choices = useChoices(campaign.slug);
   const rolls = useInfiniteQuery({
     queryKey: queryKeys.rolls(campaign.slug, query),
     queryFn: ({ pageParam }) =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/rolls/", {
-          params: { path: { campaign_slug: campaign.slug }, query: { ...query, cursor: pageParam } },
+          params: { path: { campaign_slug: campaign.slug }, query: { ...query, page_size: 50, cursor: pageParam } },
         }),
       ),
     initialPageParam: undefined as string | undefined,
@@ -64,52 +78,48 @@ export function RollsPage() {
   });
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    setParams(Object.fromEntries(Object.entries(draft).filter(([, value]) => value.trim() !== "")));
+    setParams(Object.fromEntries(Object.entries(draft).filter(([, value]) => value !== "")));
   };
-  const text = (name: Filter, label: string, type: "number" | "text" = "number") => (
-    <div className="field">
-      <label htmlFor={`filter-${name}`}>{label}</label>
-      <input
-        id={`filter-${name}`}
-        type={type}
-        min={type === "number" ? 1 : undefined}
-        value={draft[name]}
-        onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
-      />
-    </div>
-  );
+  const clear = () => {
+    setDraft(Object.fromEntries(FILTERS.map((name) => [name, ""])) as Record<Filter, string>);
+    setParams({});
+  };
   return (
     <section>
       <h1>Roll log</h1>
+      <p className="muted">Newest first. Open a roll to see its dice, modifiers and rule.</p>
       <form className="filters" onSubmit={apply} aria-label="Filter rolls">
-        {text("day", "Day")}
-        <div className="field">
-          <label htmlFor="filter-segment">Segment</label>
-          <select
-            id="filter-segment"
-            value={draft.segment}
-            onChange={(e) => setDraft({ ...draft, segment: e.target.value })}
-          >
-            <option value="">any</option>
-            {segments.map(([code, label]) => (
-              <option key={code} value={code}>
-                {label}
-              </option>
-            ))}
-          </select>
+        {FILTERS.map((name) => (
+          <div className="field" key={name}>
+            <label htmlFor={`filter-${name}`}>{LABELS[name]}</label>
+            <select
+              id={`filter-${name}`}
+              value={draft[name]}
+              onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+            >
+              <option value="">any</option>
+              {choices[name].map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+        ))}
+        <div className="actions">
+          <button type="submit">Filter</button>
+          <button type="button" className="secondary" onClick={clear}>
+            Clear
+          </button>
         </div>
-        {text("battle", "Battle id")}
-        {text("force", "Force id")}
-        {text("procedure", "Procedure", "text")}
-        <button type="submit">Filter</button>
       </form>
       <QueryView query={rolls} what="the roll log">
         {(data) => {
           const entries = data.pages.flatMap((page) => page.results);
           return entries.length ? (
-            <div className="rolls">
+            <ol className="rolls" aria-label="Rolls, newest first">
               {entries.map((roll) => (
-                <div key={roll.id}>
+                <li key={roll.id}>
                   <RollCard roll={roll} />
                   {isUmpire && !roll.override_of ? (
                     <details className="override-box">
@@ -117,9 +127,9 @@ export function RollsPage() {
                       <RollOverrideForm slug={campaign.slug} roll={roll} />
                     </details>
                   ) : null}
-                </div>
+                </li>
               ))}
-            </div>
+            </ol>
           ) : (
             <p>No rolls match.</p>
           );

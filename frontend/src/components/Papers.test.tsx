@@ -1,0 +1,43 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { Schemas } from "../api/client";
+import { BriefingLinks, PacketLinks } from "./Papers";
+
+const SIDES = [
+  { id: 1, name: "Axis" },
+  { id: 2, name: "Allied" },
+];
+
+function campaign(role: string, side: number | null = null): Schemas["Campaign"] {
+  return { slug: "malta", current_day: 2, role, side, sides: SIDES } as unknown as Schemas["Campaign"];
+}
+
+const hrefs = () => screen.queryAllByRole("link").map((link) => link.getAttribute("href"));
+
+describe("the printable papers", () => {
+  it("let an umpire print every side's briefing of the day under way", () => {
+    render(<BriefingLinks campaign={campaign("umpire")} />);
+
+    expect(hrefs()).toEqual([
+      "/api/v1/campaigns/malta/days/2/briefing/?side=1",
+      "/api/v1/campaigns/malta/days/2/briefing/?side=2",
+    ]);
+    expect(screen.getByRole("link", { name: "Allied's briefing for day 2 (PDF)" })).toBeInTheDocument();
+  });
+
+  it("let a player print only their own side's, and an observer none", () => {
+    render(<BriefingLinks campaign={campaign("player", 2)} />);
+    expect(hrefs()).toEqual(["/api/v1/campaigns/malta/days/2/briefing/?side=2"]);
+
+    const battle = { id: 12, attacker: 1, defender: 2 } as Schemas["Battle"];
+    render(<PacketLinks campaign={campaign("observer")} battle={battle} />);
+    expect(hrefs()).toEqual(["/api/v1/campaigns/malta/days/2/briefing/?side=2"]);
+  });
+
+  it("offer a battle's packet to the sides that fight it", () => {
+    const battle = { id: 12, attacker: 1, defender: 2 } as Schemas["Battle"];
+    render(<PacketLinks campaign={campaign("player", 1)} battle={battle} />);
+
+    expect(hrefs()).toEqual(["/api/v1/campaigns/malta/battles/12/packet/?side=1"]);
+  });
+});

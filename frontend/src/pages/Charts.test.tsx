@@ -1,0 +1,94 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { Schemas } from "../api/client";
+import { STAND_TYPE_COLOURS } from "../lib/palette";
+import { StatisticsTable, strengthSeries } from "./Charts";
+
+const AXIS = { id: 1, name: "Axis", is_axis: true };
+const ALLIED = { id: 2, name: "Allied", is_axis: false };
+
+// Day 1: the Axis has 6 infantry stands, 2 of them in reserve; day 2 an older tally without in_action.
+const STATS: Schemas["Statistics"] = {
+  sides: [AXIS, ALLIED],
+  days: [
+    {
+      day: 1,
+      date: "1942-07-10",
+      sides: [
+        {
+          side: 1,
+          activation_points: 8,
+          barrage_rounds: 10,
+          strength: {
+            infantry: { ok: 5, suppressed: 1, destroyed: 0, in_action: 4 },
+            hq: { ok: 1, suppressed: 0, destroyed: 0, in_action: 1 },
+          },
+          strength_labels: { infantry: "Infantry", hq: "HQ" },
+        },
+        {
+          side: 2,
+          activation_points: 3,
+          barrage_rounds: 10,
+          strength: {
+            hq: { ok: 1, suppressed: 0, destroyed: 0, in_action: 1 },
+            infantry: { ok: 4, suppressed: 0, destroyed: 0, in_action: 4 },
+          },
+          strength_labels: { hq: "HQ", infantry: "Infantry" },
+        },
+      ],
+    },
+    {
+      day: 2,
+      date: "1942-07-11",
+      sides: [
+        {
+          side: 1,
+          activation_points: 6,
+          barrage_rounds: 8,
+          strength: { infantry: { ok: 3, suppressed: 1, destroyed: 2, in_action: null } },
+          strength_labels: { infantry: "Infantry" },
+        },
+        { side: 2, activation_points: null, barrage_rounds: null, strength: null, strength_labels: null },
+      ],
+    },
+  ],
+};
+
+describe("the strength charts", () => {
+  it("count only the stands in action, on the table", () => {
+    const { rows } = strengthSeries(STATS, AXIS);
+
+    expect(rows[0]).toEqual({ day: "Day 1", infantry: 4, hq: 1 });
+    expect(rows[1]).toEqual({ day: "Day 2", infantry: 4 }); // an older tally: ok and suppressed
+  });
+
+  it("give a stand type one colour in every chart, named by its label", () => {
+    const axis = strengthSeries(STATS, AXIS).series;
+    const allied = strengthSeries(STATS, ALLIED).series;
+    const colourOf = (series: typeof axis, type: string) => series.find((entry) => entry.type === type)?.colour;
+
+    expect(colourOf(axis, "infantry")).toBe(STAND_TYPE_COLOURS.infantry);
+    expect(colourOf(allied, "infantry")).toBe(STAND_TYPE_COLOURS.infantry);
+    expect(colourOf(axis, "hq")).toBe(colourOf(allied, "hq"));
+    expect(new Set(Object.values(STAND_TYPE_COLOURS)).size).toBe(Object.keys(STAND_TYPE_COLOURS).length);
+    expect(axis.map((entry) => entry.label)).toEqual(["Infantry", "HQ"]);
+  });
+
+  it("say hidden where the enemy's strength is not seen", () => {
+    expect(strengthSeries(STATS, ALLIED).hidden).toBe(false);
+    expect(strengthSeries({ ...STATS, days: [STATS.days[1]!] }, ALLIED).hidden).toBe(true);
+  });
+});
+
+describe("the statistics table", () => {
+  it("shows stands in action beside every status, and hidden values as hidden", () => {
+    render(<StatisticsTable stats={STATS} />);
+
+    const axisDay1 = screen.getAllByRole("row")[1]!;
+    expect(axisDay1).toHaveTextContent(/^1Axis8105/);
+    expect(axisDay1).toHaveTextContent("6 / 1 / 0");
+    const alliedDay2 = screen.getAllByRole("row")[4]!;
+    expect(alliedDay2).toHaveTextContent("hidden");
+    expect(alliedDay2).not.toHaveTextContent(/\d+ \/ /);
+  });
+});
