@@ -202,6 +202,7 @@ SPECTACULAR_SETTINGS = {
         "OperationKindEnum": "campaign.choices.OperationKind",
         "AttachmentKindEnum": "campaign.choices.AttachmentKind",
         "NightOrderKindEnum": "campaign.choices.NightOrderKind",
+        "SectorKindEnum": "campaign.choices.SectorKind",
         "GroupKindEnum": "campaign.choices.GroupKind",
         "DaySegmentEnum": "campaign.choices.DAY_SEGMENT_CHOICES",
         "DeliveryStatusEnum": "campaign.choices.DeliveryStatus",

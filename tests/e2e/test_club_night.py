@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from campaign import models
+from campaign import models, selectors
+from campaign.access import CampaignAccess
 from campaign.choices import BattleStatus, OperationStatus, StandStatus
 from campaign.services.demo import demo_campaign_load, demo_users_ensure
 from tests.api.world import strings
@@ -104,7 +105,7 @@ def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
     go(tab, "Battles")
     page.get_by_role("button", name="New battle…").click()
     form = page.get_by_role("form", name="New battle")
-    form.get_by_label("Sector or table").fill(SECTOR)
+    form.get_by_label("Sector").select_option(label=re.compile(rf"^{SECTOR} \("))
     form.get_by_label("Attacker").select_option(label="Axis")
     form.get_by_label("Defender").select_option(label="Allied")
     form.get_by_role("group", name="Battalions of Axis").get_by_role(
@@ -119,9 +120,10 @@ def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
     battle = models.Battle.objects.get(campaign=campaign)
     assert sorted(battle.battalions.values_list("code", flat=True)) == ["G1", "W1"]
 
-    # Its 1943 set-up, from the inputs the procedures ask for; each result under its side.
+    # Its 1943 set-up: the form asks only what the campaign cannot know (Gudja's map sector gives
+    # the terrain); each result under its side.
     setup = page.get_by_role("form", name="Battle set-up")
-    setup.get_by_label("Terrain between the forces").select_option("Constricted Terrain")
+    expect(setup.get_by_label("Terrain between the forces")).to_have_count(0)
     step(tab, "setup-form")
     setup.get_by_role("button", name="Roll the set-up").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Set up")
@@ -187,12 +189,12 @@ def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
 
 
 def hidden_from(campaign: models.Campaign, username: str) -> set[str]:
-    """The enemy battalion codes the player's fog of war hides: every one not identified."""
-    player_side = models.Membership.objects.get(campaign=campaign, user__username=username).side
-    assert player_side is not None
-    enemy = campaign.sides.exclude(pk=player_side.pk).get()
-    identified = set(enemy.fog_of_war.get("identified_units", []))
-    return set(enemy.battalions.values_list("code", flat=True)) - identified
+    """The enemy battalion codes the player's fog of war hides (campaign.access: those neither
+    identified nor in contact), so no page may show them anywhere else either."""
+    membership = models.Membership.objects.get(campaign=campaign, user__username=username)
+    seen = selectors.battalions(CampaignAccess.of_member(campaign, membership)).values_list("code", flat=True)
+    enemy = campaign.battalions.exclude(side_id=membership.side_id).values_list("code", flat=True)
+    return set(enemy) - set(seen)
 
 
 def player_reads_the_night(tab: Tab, base_url: str, campaign: models.Campaign, username: str) -> None:
@@ -222,6 +224,7 @@ def player_reads_the_night(tab: Tab, base_url: str, campaign: models.Campaign, u
     step(tab, "forces")
 
     hidden = hidden_from(campaign, username)
+    assert hidden  # the fog hides something to leak
     read: set[str] = set()
     for _url, body in tab.api_bodies:
         read |= set(strings(body))

@@ -61,3 +61,17 @@ export function useOrderOfBattle(slug: string, enabled = true) {
     enabled,
   });
 }
+
+/** The campaign's sectors (the ground is public), by name. */
+export function useSectors(slug: string, enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.sectors(slug),
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/sectors/", {
+          params: { path: { campaign_slug: slug }, query: { page_size: 500, ordering: "name" } },
+        }),
+      ),
+    enabled,
+  });
+}

@@ -38,4 +38,5 @@ export const queryKeys = {
   reinforcements: (slug: string) => ["reinforcements", slug],
   rule: (key: string) => ["rule", key],
   nightOrders: (slug: string) => ["night-orders", slug],
+  sectors: (slug: string) => ["sectors", slug],
 } as const;

@@ -7,10 +7,15 @@ import { BattleForm } from "./BattleForm";
 import { CAMPAIGN, battalion } from "../test/fixtures";
 
 const BATTALIONS = [battalion(1, "G1", 1), battalion(2, "G2", 1, { in_reserve: true }), battalion(3, "W1", 2)];
-const EARLIER: Schemas["Battle"] = {
+const SECTORS = [
+  { id: 11, name: "Gudja", kind_label: "Town", owner_label: "Allied" },
+  { id: 12, name: "Hal Far", kind_label: "Airfield", owner_label: "" },
+] as unknown as Schemas["Sector"][];
+const EARLIER = {
   id: 4,
   day: 1,
-  sector: "Gudja",
+  sector: 11,
+  sector_name: "Gudja",
   battle_type: "Local Attack",
   battle_type_label: "Local Attack",
   status: "reported",
@@ -22,17 +27,24 @@ const EARLIER: Schemas["Battle"] = {
   battalions: ["G1", "W1"],
   setup: {},
   report: null,
-};
+} as unknown as Schemas["Battle"];
 
 describe("the new battle form", () => {
   it("posts the sector, type, sides, battalions of each side and the battle it continues", async () => {
     const seen = stubFetch(jsonResponse(201, { ...EARLIER, id: 9, day: 2, status: "planned" }));
     let created: Schemas["Battle"] | undefined;
     renderWithProviders(
-      <BattleForm campaign={CAMPAIGN} battalions={BATTALIONS} battles={[EARLIER]} onCreated={(b) => (created = b)} />,
+      <BattleForm
+        campaign={CAMPAIGN}
+        sectors={SECTORS}
+        battalions={BATTALIONS}
+        battles={[EARLIER]}
+        onCreated={(b) => (created = b)}
+      />,
     );
 
-    await userEvent.type(screen.getByLabelText("Sector or table"), "Gudja ridge");
+    expect(screen.getByRole("option", { name: "Gudja (town, held by Allied)" })).toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByLabelText("Sector"), "12");
     const axis = screen.getByRole("group", { name: "Battalions of Axis" });
     await userEvent.click(within(axis).getByLabelText(/G1/));
     await userEvent.click(within(screen.getByRole("group", { name: "Battalions of Allied" })).getByLabelText(/W1/));
@@ -45,7 +57,7 @@ describe("the new battle form", () => {
     expect(request.url).toMatch(/\/api\/v1\/campaigns\/malta-1942\/battles\/$/);
     expect(request.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
     expect(await request.json()).toEqual({
-      sector: "Gudja ridge",
+      sector: 12,
       battle_type: "Local Attack",
       attacker_id: 1,
       defender_id: 2,
@@ -55,26 +67,38 @@ describe("the new battle form", () => {
     });
   });
 
+  it("names a new table in a campaign without a map", async () => {
+    const seen = stubFetch(jsonResponse(201, { ...EARLIER, id: 10 }));
+    renderWithProviders(<BattleForm campaign={CAMPAIGN} sectors={[]} battalions={BATTALIONS} battles={[]} />);
+
+    await userEvent.selectOptions(screen.getByLabelText("Sector"), "another table (name it)");
+    await userEvent.type(screen.getByLabelText("Table name"), "Table 3");
+    await userEvent.click(screen.getByRole("button", { name: "Create battle" }));
+
+    await waitFor(() => expect(seen).toHaveLength(1));
+    expect(await seen[0]!.json()).toMatchObject({ sector_name: "Table 3" });
+  });
+
   it("shows the API's refusal next to the field it names and next to Submit", async () => {
     stubFetch(
       jsonResponse(400, {
         error: {
           code: "invalid",
-          message: "Name the table or sector.",
-          fields: { sector: ["Name the table or sector."], "battalion_codes[0]": ["Battalion Z9 is not in this campaign."] },
+          message: "Choose a sector.",
+          fields: { sector: ["Choose a sector."], "battalion_codes[0]": ["Battalion Z9 is not in this campaign."] },
           rule: null,
         },
       }),
     );
-    renderWithProviders(<BattleForm campaign={CAMPAIGN} battalions={BATTALIONS} battles={[]} />);
+    renderWithProviders(<BattleForm campaign={CAMPAIGN} sectors={SECTORS} battalions={BATTALIONS} battles={[]} />);
 
     await userEvent.click(screen.getByRole("button", { name: "Create battle" }));
 
-    const sector = screen.getByLabelText("Sector or table");
+    const sector = screen.getByLabelText("Sector");
     await waitFor(() => expect(sector).toHaveAttribute("aria-invalid", "true"));
-    expect(sector).toHaveAccessibleDescription("Name the table or sector.");
+    expect(sector).toHaveAccessibleDescription("Choose a sector.");
     expect(screen.getByText("Battalion Z9 is not in this campaign.")).toBeInTheDocument();
     const refusal = screen.getByRole("button", { name: "Create battle" }).previousElementSibling!;
-    expect(refusal).toHaveTextContent("Name the table or sector.");
+    expect(refusal).toHaveTextContent("Choose a sector.");
   });
 });

@@ -15,41 +15,71 @@ const BATTLE_TYPES: Record<BattleType, string> = {
   "Meeting Engagement": "Meeting engagement (no attacker)",
 };
 
-/**
- * Where the battle is fought. One home for the field, so the sector picker replaces this text
- * input (and `sectorOf` its part of the body) once sectors are on the map.
- */
+// The picker's choice that names a new table instead of a sector (map-less campaigns only).
+const NEW_TABLE = "new";
+
+/** Where the battle is fought: one of the campaign's sectors, or, in a campaign without a map,
+ * a table named here (the API refuses a new name on a map). */
 function SectorField({
-  value,
+  sectors,
+  sector,
+  name,
   onChange,
   messages,
 }: {
-  value: string;
-  onChange: (value: string) => void;
+  sectors: readonly Schemas["Sector"][];
+  sector: string;
+  name: string;
+  onChange: (sector: string, name: string) => void;
   messages: string[];
 }) {
   return (
-    <div className="field">
-      <label htmlFor="battle-sector">Sector or table</label>
-      <input
-        id="battle-sector"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={messages.length > 0}
-        aria-describedby="battle-sector-errors"
-        autoComplete="off"
-      />
-      <FieldErrors id="battle-sector-errors" messages={messages} />
-    </div>
+    <>
+      <div className="field">
+        <label htmlFor="battle-sector">Sector</label>
+        <select
+          id="battle-sector"
+          value={sector}
+          onChange={(e) => onChange(e.target.value, name)}
+          aria-invalid={messages.length > 0}
+          aria-describedby="battle-sector-errors"
+        >
+          <option value="">choose…</option>
+          {sectors.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.name} ({option.kind_label.toLowerCase()}
+              {option.owner_label ? `, held by ${option.owner_label}` : ""})
+            </option>
+          ))}
+          <option value={NEW_TABLE}>another table (name it)</option>
+        </select>
+        <FieldErrors id="battle-sector-errors" messages={messages} />
+      </div>
+      {sector === NEW_TABLE ? (
+        <div className="field">
+          <label htmlFor="battle-sector-name">Table name</label>
+          <input
+            id="battle-sector-name"
+            value={name}
+            onChange={(e) => onChange(sector, e.target.value)}
+            aria-invalid={messages.length > 0}
+            aria-describedby="battle-sector-errors"
+            autoComplete="off"
+          />
+        </div>
+      ) : null}
+    </>
   );
 }
 
-function sectorOf(value: string): Pick<Schemas["BattleCreateInputRequest"], "sector"> {
-  return { sector: value.trim() };
+function sectorOf(sector: string, name: string): Pick<Schemas["BattleCreateInputRequest"], "sector" | "sector_name"> {
+  if (sector === NEW_TABLE) return { sector_name: name.trim() };
+  return { sector: sector ? Number(sector) : null };
 }
 
 interface Draft {
   sector: string;
+  sectorName: string;
   battleType: BattleType;
   attacker: number;
   defender: number;
@@ -62,11 +92,13 @@ interface Draft {
  * which earlier battle it continues or which battles it feeds. */
 export function BattleForm({
   campaign,
+  sectors,
   battalions,
   battles,
   onCreated,
 }: {
   campaign: Schemas["Campaign"];
+  sectors: readonly Schemas["Sector"][];
   battalions: readonly Schemas["BattalionTree"][];
   battles: readonly Battle[];
   onCreated?: (battle: Battle) => void;
@@ -75,6 +107,7 @@ export function BattleForm({
   const [first, second] = campaign.sides;
   const [draft, setDraft] = useState<Draft>({
     sector: "",
+    sectorName: "",
     battleType: "Local Attack",
     attacker: first?.id ?? 0,
     defender: second?.id ?? 0,
@@ -90,7 +123,7 @@ export function BattleForm({
         api.POST("/api/v1/campaigns/{campaign_slug}/battles/", {
           params: { path: { campaign_slug: campaign.slug }, header: { "Idempotency-Key": key } },
           body: {
-            ...sectorOf(draft.sector),
+            ...sectorOf(draft.sector, draft.sectorName),
             battle_type: draft.battleType,
             attacker_id: draft.attacker,
             defender_id: draft.defender,
@@ -136,7 +169,13 @@ export function BattleForm({
   return (
     <form className="battle-form" onSubmit={submit} noValidate aria-label="New battle">
       <h2>New battle</h2>
-      <SectorField value={draft.sector} onChange={(sector) => change({ sector })} messages={errorsFor("sector")} />
+      <SectorField
+        sectors={sectors}
+        sector={draft.sector}
+        name={draft.sectorName}
+        onChange={(sector, sectorName) => change({ sector, sectorName })}
+        messages={errorsFor("sector", "sector_name")}
+      />
       <div className="field">
         <label htmlFor="battle-type">Battle type</label>
         <select
@@ -194,7 +233,7 @@ export function BattleForm({
           <option value="">no earlier battle</option>
           {linkable.map((battle) => (
             <option key={battle.id} value={battle.id}>
-              Day {battle.day}: {battle.sector}
+              Day {battle.day}: {battle.sector_name}
             </option>
           ))}
         </select>
@@ -212,7 +251,7 @@ export function BattleForm({
                     checked={draft.feeds.includes(battle.id)}
                     onChange={(e) => change({ feeds: toggle(draft.feeds, battle.id, e.target.checked) })}
                   />{" "}
-                  Day {battle.day}: {battle.sector}
+                  Day {battle.day}: {battle.sector_name}
                 </label>
               </li>
             ))}

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { api, unwrap, type Schemas } from "../api/client";
-import { useBattles, useOrderOfBattle } from "../api/lists";
+import { useBattles, useOrderOfBattle, useSectors } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
 import { asRecord, type BattleReport } from "../api/types";
 import { BattleForm } from "../components/BattleForm";
@@ -28,6 +28,7 @@ function NewBattle({ battles }: { battles: readonly Battle[] }) {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const oob = useOrderOfBattle(campaign.slug, open);
+  const sectors = useSectors(campaign.slug, open);
   if (!campaign.current_day || campaign.day_status === "night" || campaign.day_status === "done") return null;
   if (!open)
     return (
@@ -42,6 +43,7 @@ function NewBattle({ battles }: { battles: readonly Battle[] }) {
       {(tree) => (
         <BattleForm
           campaign={campaign}
+          sectors={sectors.data?.results ?? []}
           battalions={battalionsIn(tree.forces)}
           battles={battles}
           onCreated={(battle) => navigate(`/campaigns/${campaign.slug}/battles/${battle.id}`)}
@@ -68,7 +70,7 @@ export function BattlesPage() {
                   {list.map((battle) => (
                     <li key={battle.id} className="card">
                       <Link to={`/campaigns/${campaign.slug}/battles/${battle.id}`}>
-                        <strong>{battle.sector}</strong>
+                        <strong>{battle.sector_name}</strong>
                       </Link>{" "}
                       <span className="tag">{battle.status_label}</span>
                       <p className="muted">
@@ -100,7 +102,7 @@ function BattleChain({ battle, all, slug }: { battle: Battle; all: Battle[]; slu
   const later = all.filter((b) => b.continues === battle.id);
   const link = (b: Battle) => (
     <Link to={`/campaigns/${slug}/battles/${b.id}`}>
-      Day {b.day}: {b.sector}
+      Day {b.day}: {b.sector_name}
     </Link>
   );
   if (!earlier.length && !later.length && !battle.feeds.length) return null;
@@ -112,7 +114,7 @@ function BattleChain({ battle, all, slug }: { battle: Battle; all: Battle[]; slu
           <li key={b.id}>{link(b)}</li>
         ))}
         <li aria-current="page">
-          Day {battle.day}: {battle.sector}
+          Day {battle.day}: {battle.sector_name}
         </li>
         {later.map((b) => (
           <li key={b.id}>{link(b)}</li>
@@ -196,7 +198,7 @@ export function BattleDetailPage() {
         return (
           <section>
             <h1>
-              {data.sector} <span className="tag">{data.status_label}</span>
+              {data.sector_name} <span className="tag">{data.status_label}</span>
             </h1>
             <p className="muted">
               Day {data.day} · {data.battle_type_label}: {sideName(campaign, data.attacker)} attacks{" "}

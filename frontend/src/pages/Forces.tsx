@@ -127,7 +127,7 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) 
             {data.battalions.map((b) => (
               <li key={b.code}>
                 <strong>{b.code}</strong> {b.location_label}
-                {b.battle ? ` (${b.battle.sector})` : ""}
+                {b.battle ? ` (${b.battle.sector_name})` : ""}
                 {b.stands ? ` · stands ${b.stands.ok} ok, ${b.stands.suppressed} suppressed, ${b.stands.destroyed} destroyed` : ""}
                 {b.supply_situation_label ? ` · supply ${b.supply_situation_label}` : ""}
                 {b.fuel_state_label ? ` · fuel ${b.fuel_state_label}` : ""}
