@@ -105,7 +105,9 @@ def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
     go(tab, "Battles")
     page.get_by_role("button", name="New battle…").click()
     form = page.get_by_role("form", name="New battle")
-    form.get_by_label("Sector").select_option(label=re.compile(rf"^{SECTOR} \("))
+    gudja = models.Sector.objects.get(campaign=campaign, name=SECTOR)
+    expect(form.get_by_role("option", name=re.compile(rf"^{SECTOR} \("))).to_have_count(1)
+    form.get_by_label("Sector").select_option(str(gudja.pk))
     form.get_by_label("Attacker").select_option(label="Axis")
     form.get_by_label("Defender").select_option(label="Allied")
     form.get_by_role("group", name="Battalions of Axis").get_by_role(

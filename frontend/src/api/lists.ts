@@ -69,7 +69,7 @@ export function useSectors(slug: string, enabled = true) {
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/sectors/", {
-          params: { path: { campaign_slug: slug }, query: { page_size: 500, ordering: "name" } },
+          params: { path: { campaign_slug: slug }, query: { page_size: 500 } },
         }),
       ),
     enabled,
