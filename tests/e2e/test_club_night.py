@@ -194,6 +194,7 @@ def hidden_from(campaign: models.Campaign, username: str) -> set[str]:
     """The enemy battalion codes the player's fog of war hides (campaign.access: those neither
     identified nor in contact), so no page may show them anywhere else either."""
     membership = models.Membership.objects.get(campaign=campaign, user__username=username)
+    assert membership.side_id is not None
     seen = selectors.battalions(CampaignAccess.of_member(campaign, membership)).values_list("code", flat=True)
     enemy = campaign.battalions.exclude(side_id=membership.side_id).values_list("code", flat=True)
     return set(enemy) - set(seen)
