@@ -185,6 +185,15 @@ class EquipmentFilter(filters.FilterSet):  # type: ignore[misc]
         return queryset.exclude(year_from__gt=value).exclude(year_to__lt=value)
 
 
+class NightOrderFilter(filters.FilterSet):  # type: ignore[misc]
+    day = IntegerFilter(field_name="day__number", help_text="the campaign day whose night it is for")
+    applied = filters.BooleanFilter(help_text="false: still queued; true: carried out in its night phase")
+
+    class Meta:
+        model = models.NightOrder
+        fields = ["day", "applied"]
+
+
 class WebhookFilter(filters.FilterSet):  # type: ignore[misc]
     active = filters.BooleanFilter()
     event = filters.ChoiceFilter(

@@ -10,7 +10,9 @@ from rest_framework import serializers
 from campaign.choices import (
     WEBHOOK_EVENT_CHOICES,
     ArtilleryMode,
+    AttachmentKind,
     MemberRole,
+    NightOrderKind,
     OperationKind,
     StandStatus,
     enum_choices,
@@ -159,6 +161,30 @@ class SectorControlInput(serializers.Serializer[Mapping[str, Any]]):
         source="owner_id", allow_null=True, help_text="the side that holds it now; null: contested"
     )
     reason = serializers.CharField(max_length=500, help_text="why it changes hands (every member reads it)")
+
+
+class NightOrderInput(serializers.Serializer[Mapping[str, Any]]):
+    kind = serializers.ChoiceField(choices=NightOrderKind.choices)
+    battalion_code = serializers.CharField(
+        max_length=20, help_text="the battalion withdrawing, or whose stand is attached or detached"
+    )
+    stand_label = serializers.CharField(
+        max_length=60, required=False, allow_blank=True, default="", help_text="attach and detach only"
+    )
+    target_battalion_code = serializers.CharField(
+        max_length=20,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="attach and detach only: the battalion of the same side the stand joins",
+    )
+    attachment_kind = serializers.ChoiceField(
+        choices=AttachmentKind.choices,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="attach only; follows from the stand's type when left out",
+    )
 
 
 class APIKeyCreateInput(serializers.Serializer[Mapping[str, Any]]):

@@ -429,6 +429,11 @@ ROLL_OVERRIDE_RESPONSE_EXAMPLE = OpenApiExample(
 REINFORCEMENT_EXAMPLE = OpenApiExample(
     "Due on day 3", value={"force_id": 5, "day": 3, "zone": "Marsaxlokk Bay"}, request_only=True
 )
+NIGHT_ORDER_EXAMPLE = OpenApiExample(
+    "Attach a machine-gun platoon",
+    value={"kind": "attach", "battalion_code": "W4", "stand_label": "MG Pl", "target_battalion_code": "W2"},
+    request_only=True,
+)
 STATISTICS_EXAMPLE = OpenApiExample(
     "A player of the Axis",
     value={

@@ -1238,6 +1238,54 @@ class ArtilleryOrderSerializer(LabelledModelSerializer[models.ArtilleryOrder]):
         fields = ["id", "side", "day", "template", "mode", "created_at"]
 
 
+class SetupInputSerializer(RuleInputSerializer):
+    value_type = serializers.ChoiceField(
+        choices=[
+            ("choice", "One of the choices"),
+            ("integer", "A whole number"),
+            ("boolean", "Yes or no"),
+            ("text", "Text"),
+        ]
+    )
+    needed = serializers.BooleanField(help_text="false: the procedure's default applies when left out")
+
+
+class SetupQuestionSerializer(LabelledSerializer[Mapping[str, Any]]):
+    """One set-up step and the inputs the umpire gives it (`inputs` of POST setup/, by `step`)."""
+
+    step = serializers.CharField(help_text='the key of `inputs`: the procedure, or "procedure@Side name"')
+    procedure = serializers.CharField()
+    title = serializers.CharField()
+    side = serializers.IntegerField(
+        allow_null=True, help_text="the side that rolls it; null: rolled once for both"
+    )
+    inputs = SetupInputSerializer(many=True)
+
+
+class NightOrderSerializer(LabelledModelSerializer[models.NightOrder]):
+    """An order the umpire queued for a night phase, by the codes and labels the club uses."""
+
+    day = serializers.IntegerField(source="day.number", read_only=True)
+    side = serializers.IntegerField(source="battalion.side_id", read_only=True)
+    battalion = serializers.CharField(source="battalion.code", read_only=True)
+    stand = serializers.CharField(source="stand.label", read_only=True, allow_null=True)
+    target_battalion = serializers.CharField(source="target_battalion.code", read_only=True, allow_null=True)
+
+    class Meta:
+        model = models.NightOrder
+        fields = [
+            "id",
+            "day",
+            "side",
+            "kind",
+            "battalion",
+            "stand",
+            "target_battalion",
+            "attachment_kind",
+            "applied",
+        ]
+
+
 class RollOverrideSerializer(LabelledSerializer[Mapping[str, models.RollRecord]]):
     """An umpire's override next to the roll it overrides, which stays in the log."""
 

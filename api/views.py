@@ -64,6 +64,9 @@ from rules_engine import catalog
 from rules_engine.registry import CatalogError
 from rules_engine.results import RuleSystem
 
+# Umpires only, reads included: anybody else is 403, or 404 outside the campaign.
+UMPIRE_PERMISSIONS = [*CAMPAIGN_PERMISSIONS, IsUmpire]
+
 
 def _roll_answer(view: CampaignScopedViewSet[Any], record: models.RollRecord) -> Response:
     """A write that rolled answers its roll record (201), at its URL in the roll log."""
@@ -871,6 +874,26 @@ class BattleViewSet(
         )
 
     @extend_schema(
+        summary="The inputs its set-up asks for (umpires)",
+        description="Each set-up step of the campaign's profile (per side where each side rolls) with "
+        "the inputs the campaign cannot supply: give them to `POST setup/` as `inputs[step]`. "
+        "Those `needed` have no default.",
+        responses=out.SetupQuestionSerializer(many=True),
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="setup-inputs",
+        pagination_class=None,
+        filter_backends=[],
+        permission_classes=UMPIRE_PERMISSIONS,
+    )
+    def setup_inputs(self, request: Request, **kwargs: Any) -> Response:
+        battle = self.get_object()
+        questions: Any = battle_services.battle_setup_questions(self.campaign_access.campaign, battle)
+        return Response(out.SetupQuestionSerializer(questions, many=True).data)
+
+    @extend_schema(
         summary="Report the battle's outcome (umpires; idempotent)",
         description="Applies stands destroyed and suppressed, points and rounds spent, objectives "
         "and supply in one transaction. Send an Idempotency-Key to retry safely.",
@@ -958,6 +981,53 @@ class OperationViewSet(
         else:
             operation = night_services.night_phase_start(campaign_id, self.actor)
         return self.respond(operation, status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(tags=["operations"])
+@extend_schema_view(
+    list=extend_schema(
+        summary="Night orders, newest day first (umpires)",
+        description="Withdrawals to reserve, attachments and detachments queued for night phases; "
+        "`applied` once their night carried them out.",
+    ),
+    retrieve=extend_schema(summary="One night order (umpires)"),
+)
+class NightOrderViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.NightOrder]
+):
+    model = models.NightOrder
+    serializer_class = out.NightOrderSerializer
+    permission_classes = UMPIRE_PERMISSIONS
+    filterset_class = filters.NightOrderFilter
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.NightOrder]:
+        return selectors.night_orders(access)
+
+    @extend_schema(
+        summary="Queue an order for tonight's night phase (umpires; idempotent)",
+        description="Withdraw a battalion to reserve, or attach or detach one of its stands to a "
+        "battalion of the same side. An attachment is checked against Great Battles' attachment "
+        "limits (1 HQ, 1 heavy weapons and 2 others per battalion, counting the orders already "
+        "queued): refused with a 400 naming the rule. 409 once the day's night phase has started. "
+        "Send an Idempotency-Key to retry safely.",
+        request=inputs.NightOrderInput,
+        responses={201: out.NightOrderSerializer},
+        examples=[schema.NIGHT_ORDER_EXAMPLE],
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        order = night_services.night_order_queue(
+            self.campaign_access.campaign.pk, self.actor, **self.validated(inputs.NightOrderInput)
+        )
+        return self.respond(order, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Take a queued order back (umpires)",
+        description="Only before its night phase starts (409 after).",
+        responses={204: OpenApiResponse(description="Taken back")},
+    )
+    def destroy(self, request: Request, **kwargs: Any) -> Response:
+        night_services.night_order_cancel(self.campaign_access.campaign.pk, self.actor, self.get_object().pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PublicIdLookup:
@@ -1212,8 +1282,6 @@ class SessionView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-# Umpires only, reads included: anybody else is 403, or 404 outside the campaign.
-UMPIRE_PERMISSIONS = [*CAMPAIGN_PERMISSIONS, IsUmpire]
 WEBHOOK_KWARG = "webhook_pk"
 
 

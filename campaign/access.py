@@ -456,6 +456,7 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.NIGHT_PHASE_STARTED: Visibility.PUBLIC,
     EventVerb.NIGHT_PHASE_DONE: Visibility.PUBLIC,
     EventVerb.NIGHT_ORDER_QUEUED: Visibility.SIDE,
+    EventVerb.NIGHT_ORDER_CANCELLED: Visibility.SIDE,
     # Its message names the forces of both sides that roll.
     EventVerb.ARRIVALS_STARTED: Visibility.UMPIRE,
     EventVerb.ARRIVALS_RESOLVED: Visibility.PUBLIC,

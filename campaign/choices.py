@@ -194,6 +194,7 @@ class EventVerb(models.TextChoices):
     NIGHT_PHASE_STARTED = "night.started"
     NIGHT_PHASE_DONE = "night.done"
     NIGHT_ORDER_QUEUED = "night.order_queued"
+    NIGHT_ORDER_CANCELLED = "night.order_cancelled"
     ARRIVALS_STARTED = "arrivals.started"
     ARRIVALS_RESOLVED = "arrivals.resolved"
     OPERATION_FAILED = "operation.failed"

@@ -733,6 +733,17 @@ def webhooks(access: CampaignAccess) -> QuerySet[models.WebhookSubscription]:
     return models.WebhookSubscription.objects.filter(campaign=access.campaign).select_related("created_by")
 
 
+def night_orders(access: CampaignAccess) -> QuerySet[models.NightOrder]:
+    """Umpires only: the orders they queued for the night phases, newest day first."""
+    if not access.is_umpire:
+        return models.NightOrder.objects.none()
+    return (
+        models.NightOrder.objects.filter(campaign=access.campaign)
+        .select_related("day", "battalion", "stand", "target_battalion")
+        .order_by("-day__number", "pk")
+    )
+
+
 def webhook_deliveries(subscription: models.WebhookSubscription) -> QuerySet[models.WebhookDelivery]:
     """A subscription's delivery log, newest first."""
     return models.WebhookDelivery.objects.filter(subscription=subscription).select_related("event")

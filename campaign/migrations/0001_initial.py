@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,439 +14,1345 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Battlegroup',
+            name="Battlegroup",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('kind', models.CharField(choices=[('regiment', 'Regiment'), ('brigade', 'Brigade')], default='regiment', max_length=10)),
-                ('has_hq', models.BooleanField(default=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("regiment", "Regiment"), ("brigade", "Brigade")],
+                        default="regiment",
+                        max_length=10,
+                    ),
+                ),
+                ("has_hq", models.BooleanField(default=True)),
             ],
             options={
-                'ordering': ['force', 'name'],
+                "ordering": ["force", "name"],
             },
         ),
         migrations.CreateModel(
-            name='Campaign',
+            name="Campaign",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('slug', models.SlugField(max_length=100, unique=True)),
-                ('description', models.TextField(blank=True)),
-                ('profile', models.CharField(help_text='ruleset profile key (rules_engine.profiles)', max_length=50)),
-                ('optional_rules', models.JSONField(blank=True, default=list, help_text='optional/variant rule keys switched on')),
-                ('rule_settings', models.JSONField(blank=True, default=dict, help_text='club readings of ambiguous tables: {"procedure.field": value}')),
-                ('theatre', models.CharField(choices=[('West', 'West'), ('East', 'East'), ('North Africa', 'North Africa'), ('Mediterranean', 'Mediterranean'), ('Pacific', 'Pacific'), ('Asia', 'Asia')], max_length=30)),
-                ('year', models.PositiveSmallIntegerField()),
-                ('season', models.CharField(choices=[('spring', 'spring'), ('summer', 'summer'), ('autumn', 'autumn'), ('winter', 'winter')], max_length=10)),
-                ('start_date', models.DateField(help_text='the historical date of campaign day 1')),
-                ('night_weekday', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('night_time', models.TimeField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('setup', 'Setting up'), ('active', 'Active'), ('finished', 'Finished')], default='setup', max_length=10)),
-                ('current_day', models.PositiveSmallIntegerField(default=0)),
-                ('current_segment', models.CharField(blank=True, choices=[('early morning', 'early morning'), ('morning', 'morning'), ('late morning', 'late morning'), ('midday', 'midday'), ('afternoon', 'afternoon'), ('evening', 'evening'), ('dusk', 'dusk'), ('night', 'night'), ('night segment', 'night segment')], max_length=20)),
-                ('rng_seed', models.CharField(max_length=64)),
-                ('version', models.PositiveIntegerField(default=1, help_text='optimistic concurrency: bumped by every change')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200)),
+                ("slug", models.SlugField(max_length=100, unique=True)),
+                ("description", models.TextField(blank=True)),
+                (
+                    "profile",
+                    models.CharField(help_text="ruleset profile key (rules_engine.profiles)", max_length=50),
+                ),
+                (
+                    "optional_rules",
+                    models.JSONField(
+                        blank=True, default=list, help_text="optional/variant rule keys switched on"
+                    ),
+                ),
+                (
+                    "rule_settings",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text='club readings of ambiguous tables: {"procedure.field": value}',
+                    ),
+                ),
+                (
+                    "theatre",
+                    models.CharField(
+                        choices=[
+                            ("West", "West"),
+                            ("East", "East"),
+                            ("North Africa", "North Africa"),
+                            ("Mediterranean", "Mediterranean"),
+                            ("Pacific", "Pacific"),
+                            ("Asia", "Asia"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                ("year", models.PositiveSmallIntegerField()),
+                (
+                    "season",
+                    models.CharField(
+                        choices=[
+                            ("spring", "spring"),
+                            ("summer", "summer"),
+                            ("autumn", "autumn"),
+                            ("winter", "winter"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("start_date", models.DateField(help_text="the historical date of campaign day 1")),
+                ("night_weekday", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("night_time", models.TimeField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("setup", "Setting up"), ("active", "Active"), ("finished", "Finished")],
+                        default="setup",
+                        max_length=10,
+                    ),
+                ),
+                ("current_day", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "current_segment",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("early morning", "early morning"),
+                            ("morning", "morning"),
+                            ("late morning", "late morning"),
+                            ("midday", "midday"),
+                            ("afternoon", "afternoon"),
+                            ("evening", "evening"),
+                            ("dusk", "dusk"),
+                            ("night", "night"),
+                            ("night segment", "night segment"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("rng_seed", models.CharField(max_length=64)),
+                (
+                    "version",
+                    models.PositiveIntegerField(
+                        default=1, help_text="optimistic concurrency: bumped by every change"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Equipment',
+            name="Equipment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=120, unique=True)),
-                ('nation', models.CharField(blank=True, choices=[('German', 'German'), ('Italian', 'Italian'), ('Japanese', 'Japanese'), ('British', 'British'), ('Commonwealth', 'Commonwealth'), ('Canadian', 'Canadian'), ('American', 'American'), ('Soviet', 'Soviet'), ('French', 'French'), ('Polish', 'Polish')], help_text='blank: any nation', max_length=20)),
-                ('name', models.CharField(max_length=120)),
-                ('category', models.CharField(max_length=40)),
-                ('year_from', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('year_to', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('data', models.JSONField(default=dict, help_text="the chart's codes (gun, armour, speed...)")),
-                ('source', models.CharField(max_length=200)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=120, unique=True)),
+                (
+                    "nation",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("German", "German"),
+                            ("Italian", "Italian"),
+                            ("Japanese", "Japanese"),
+                            ("British", "British"),
+                            ("Commonwealth", "Commonwealth"),
+                            ("Canadian", "Canadian"),
+                            ("American", "American"),
+                            ("Soviet", "Soviet"),
+                            ("French", "French"),
+                            ("Polish", "Polish"),
+                        ],
+                        help_text="blank: any nation",
+                        max_length=20,
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                ("category", models.CharField(max_length=40)),
+                ("year_from", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("year_to", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "data",
+                    models.JSONField(default=dict, help_text="the chart's codes (gun, armour, speed...)"),
+                ),
+                ("source", models.CharField(max_length=200)),
             ],
             options={
-                'verbose_name_plural': 'equipment',
-                'ordering': ['nation', 'name'],
+                "verbose_name_plural": "equipment",
+                "ordering": ["nation", "name"],
             },
         ),
         migrations.CreateModel(
-            name='Battalion',
+            name="Battalion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(help_text="the umpire's ID, e.g. A1", max_length=20)),
-                ('name', models.CharField(blank=True, max_length=200)),
-                ('quality', models.CharField(help_text="in the campaign profile's quality scale", max_length=20)),
-                ('stands_started', models.PositiveSmallIntegerField(default=0)),
-                ('activation', models.CharField(choices=[('inactive', 'Inactive'), ('activated', 'Activated'), ('gone_to_ground', 'Gone to ground')], default='inactive', max_length=16)),
-                ('in_reserve', models.BooleanField(default=False)),
-                ('supply_situation', models.CharField(choices=[('OK', 'OK'), ('separated', 'separated'), ('isolated', 'isolated'), ('reserve', 'reserve')], default='OK', max_length=10)),
-                ('ammo_low_markers', models.PositiveSmallIntegerField(default=0)),
-                ('wiped_out_day', models.PositiveSmallIntegerField(blank=True, help_text='the day every stand was lost: it waits a full day in reserve', null=True)),
-                ('fuel_state', models.CharField(choices=[('n/a', 'Not a vehicle company'), ('full', 'Full'), ('low', 'Low'), ('empty', 'Empty')], default='n/a', max_length=5)),
-                ('battlegroup', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='battalions', to='campaign.battlegroup')),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='battalions', to='campaign.campaign')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.CharField(help_text="the umpire's ID, e.g. A1", max_length=20)),
+                ("name", models.CharField(blank=True, max_length=200)),
+                (
+                    "quality",
+                    models.CharField(help_text="in the campaign profile's quality scale", max_length=20),
+                ),
+                ("stands_started", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "activation",
+                    models.CharField(
+                        choices=[
+                            ("inactive", "Inactive"),
+                            ("activated", "Activated"),
+                            ("gone_to_ground", "Gone to ground"),
+                        ],
+                        default="inactive",
+                        max_length=16,
+                    ),
+                ),
+                ("in_reserve", models.BooleanField(default=False)),
+                (
+                    "supply_situation",
+                    models.CharField(
+                        choices=[
+                            ("OK", "OK"),
+                            ("separated", "separated"),
+                            ("isolated", "isolated"),
+                            ("reserve", "reserve"),
+                        ],
+                        default="OK",
+                        max_length=10,
+                    ),
+                ),
+                ("ammo_low_markers", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "wiped_out_day",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="the day every stand was lost: it waits a full day in reserve",
+                        null=True,
+                    ),
+                ),
+                (
+                    "fuel_state",
+                    models.CharField(
+                        choices=[
+                            ("n/a", "Not a vehicle company"),
+                            ("full", "Full"),
+                            ("low", "Low"),
+                            ("empty", "Empty"),
+                        ],
+                        default="n/a",
+                        max_length=5,
+                    ),
+                ),
+                (
+                    "battlegroup",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="battalions",
+                        to="campaign.battlegroup",
+                    ),
+                ),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="battalions",
+                        to="campaign.campaign",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['campaign', 'code'],
+                "ordering": ["campaign", "code"],
             },
         ),
         migrations.CreateModel(
-            name='CampaignDay',
+            name="CampaignDay",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('date', models.DateField()),
-                ('weather', models.CharField(blank=True, choices=[('C', 'C'), ('D', 'D'), ('O', 'O'), ('F', 'F')], max_length=1)),
-                ('status', models.CharField(choices=[('dawn', 'Dawn'), ('day', 'Day'), ('night', 'Night'), ('done', 'Done')], default='dawn', max_length=6)),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='days', to='campaign.campaign')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("date", models.DateField()),
+                (
+                    "weather",
+                    models.CharField(
+                        blank=True, choices=[("C", "C"), ("D", "D"), ("O", "O"), ("F", "F")], max_length=1
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("dawn", "Dawn"), ("day", "Day"), ("night", "Night"), ("done", "Done")],
+                        default="dawn",
+                        max_length=6,
+                    ),
+                ),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="days",
+                        to="campaign.campaign",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['campaign', 'number'],
+                "ordering": ["campaign", "number"],
             },
         ),
         migrations.CreateModel(
-            name='ClubNight',
+            name="ClubNight",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('campaign_day', models.PositiveSmallIntegerField()),
-                ('play_date', models.DateField()),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='club_nights', to='campaign.campaign')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("campaign_day", models.PositiveSmallIntegerField()),
+                ("play_date", models.DateField()),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="club_nights",
+                        to="campaign.campaign",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['campaign', 'campaign_day'],
+                "ordering": ["campaign", "campaign_day"],
             },
         ),
         migrations.CreateModel(
-            name='DaySegmentRecord',
+            name="DaySegmentRecord",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('segment', models.CharField(choices=[('early morning', 'early morning'), ('morning', 'morning'), ('late morning', 'late morning'), ('midday', 'midday'), ('afternoon', 'afternoon'), ('evening', 'evening'), ('dusk', 'dusk'), ('night', 'night'), ('night segment', 'night segment')], max_length=20)),
-                ('order', models.PositiveSmallIntegerField()),
-                ('turns', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('wind_direction', models.CharField(blank=True, max_length=20)),
-                ('wind_velocity', models.CharField(blank=True, max_length=20)),
-                ('day', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='segments', to='campaign.campaignday')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "segment",
+                    models.CharField(
+                        choices=[
+                            ("early morning", "early morning"),
+                            ("morning", "morning"),
+                            ("late morning", "late morning"),
+                            ("midday", "midday"),
+                            ("afternoon", "afternoon"),
+                            ("evening", "evening"),
+                            ("dusk", "dusk"),
+                            ("night", "night"),
+                            ("night segment", "night segment"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("order", models.PositiveSmallIntegerField()),
+                ("turns", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("wind_direction", models.CharField(blank=True, max_length=20)),
+                ("wind_velocity", models.CharField(blank=True, max_length=20)),
+                (
+                    "day",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="segments",
+                        to="campaign.campaignday",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['day', 'order'],
+                "ordering": ["day", "order"],
             },
         ),
         migrations.CreateModel(
-            name='Battle',
+            name="Battle",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sector', models.CharField(help_text='table or sector name', max_length=100)),
-                ('battle_type', models.CharField(choices=[('Local Attack', 'Local Attack'), ('Major Offensive', 'Major Offensive'), ('Stalemated Front', 'Stalemated Front'), ('Meeting Engagement', 'Meeting Engagement')], max_length=30)),
-                ('status', models.CharField(choices=[('planned', 'Planned'), ('set_up', 'Set up'), ('in_progress', 'In progress'), ('reported', 'Reported'), ('closed', 'Closed')], default='planned', max_length=12)),
-                ('setup', models.JSONField(blank=True, default=dict, help_text='1943 set-up results by step')),
-                ('report', models.JSONField(blank=True, help_text='the structured battle report as applied', null=True)),
-                ('battalions', models.ManyToManyField(blank=True, related_name='battles', to='campaign.battalion')),
-                ('continues', models.ForeignKey(blank=True, help_text='the battle on the same sector the day before', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='continued_by', to='campaign.battle')),
-                ('feeds', models.ManyToManyField(blank=True, help_text='battles that forces leave this one for', related_name='fed_by', to='campaign.battle')),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='battles', to='campaign.campaign')),
-                ('day', models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='battles', to='campaign.campaignday')),
-                ('segments', models.ManyToManyField(blank=True, related_name='battles', to='campaign.daysegmentrecord')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("sector", models.CharField(help_text="table or sector name", max_length=100)),
+                (
+                    "battle_type",
+                    models.CharField(
+                        choices=[
+                            ("Local Attack", "Local Attack"),
+                            ("Major Offensive", "Major Offensive"),
+                            ("Stalemated Front", "Stalemated Front"),
+                            ("Meeting Engagement", "Meeting Engagement"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("planned", "Planned"),
+                            ("set_up", "Set up"),
+                            ("in_progress", "In progress"),
+                            ("reported", "Reported"),
+                            ("closed", "Closed"),
+                        ],
+                        default="planned",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "setup",
+                    models.JSONField(blank=True, default=dict, help_text="1943 set-up results by step"),
+                ),
+                (
+                    "report",
+                    models.JSONField(
+                        blank=True, help_text="the structured battle report as applied", null=True
+                    ),
+                ),
+                (
+                    "battalions",
+                    models.ManyToManyField(blank=True, related_name="battles", to="campaign.battalion"),
+                ),
+                (
+                    "continues",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="the battle on the same sector the day before",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="continued_by",
+                        to="campaign.battle",
+                    ),
+                ),
+                (
+                    "feeds",
+                    models.ManyToManyField(
+                        blank=True,
+                        help_text="battles that forces leave this one for",
+                        related_name="fed_by",
+                        to="campaign.battle",
+                    ),
+                ),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="battles",
+                        to="campaign.campaign",
+                    ),
+                ),
+                (
+                    "day",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.RESTRICT,
+                        related_name="battles",
+                        to="campaign.campaignday",
+                    ),
+                ),
+                (
+                    "segments",
+                    models.ManyToManyField(
+                        blank=True, related_name="battles", to="campaign.daysegmentrecord"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['campaign', 'day', 'sector'],
+                "ordering": ["campaign", "day", "sector"],
             },
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('verb', models.CharField(choices=[('campaign.created', 'Campaign Created'), ('campaign.started', 'Campaign Started'), ('day.dawned', 'Day Dawned'), ('segment.advanced', 'Segment Advanced'), ('force.deployed', 'Force Deployed'), ('reinforcement.scheduled', 'Reinforcement Scheduled'), ('arrival.due', 'Arrival Due'), ('activation.spent', 'Activation Spent'), ('battle.created', 'Battle Created'), ('battle.set_up', 'Battle Set Up'), ('battle.reported', 'Battle Reported'), ('battle.closed', 'Battle Closed'), ('roll.overridden', 'Roll Overridden'), ('campaign.imported', 'Campaign Imported'), ('night.started', 'Night Phase Started'), ('night.done', 'Night Phase Done'), ('night.order_queued', 'Night Order Queued'), ('arrivals.started', 'Arrivals Started'), ('arrivals.resolved', 'Arrivals Resolved'), ('operation.failed', 'Operation Failed'), ('umpire.reminded', 'Umpire Reminded'), ('admin.corrected', 'Admin Corrected'), ('admin.deleted', 'Admin Deleted')], max_length=40)),
-                ('request_id', models.CharField(blank=True, max_length=64)),
-                ('day_number', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('object_type', models.CharField(max_length=40)),
-                ('object_id', models.BigIntegerField(blank=True, null=True)),
-                ('object_repr', models.CharField(max_length=200)),
-                ('message', models.TextField()),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='campaign.campaign')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "verb",
+                    models.CharField(
+                        choices=[
+                            ("campaign.created", "Campaign Created"),
+                            ("campaign.started", "Campaign Started"),
+                            ("day.dawned", "Day Dawned"),
+                            ("segment.advanced", "Segment Advanced"),
+                            ("force.deployed", "Force Deployed"),
+                            ("reinforcement.scheduled", "Reinforcement Scheduled"),
+                            ("arrival.due", "Arrival Due"),
+                            ("activation.spent", "Activation Spent"),
+                            ("battle.created", "Battle Created"),
+                            ("battle.set_up", "Battle Set Up"),
+                            ("battle.reported", "Battle Reported"),
+                            ("battle.closed", "Battle Closed"),
+                            ("roll.overridden", "Roll Overridden"),
+                            ("campaign.imported", "Campaign Imported"),
+                            ("night.started", "Night Phase Started"),
+                            ("night.done", "Night Phase Done"),
+                            ("night.order_queued", "Night Order Queued"),
+                            ("arrivals.started", "Arrivals Started"),
+                            ("arrivals.resolved", "Arrivals Resolved"),
+                            ("operation.failed", "Operation Failed"),
+                            ("umpire.reminded", "Umpire Reminded"),
+                            ("admin.corrected", "Admin Corrected"),
+                            ("admin.deleted", "Admin Deleted"),
+                        ],
+                        max_length=40,
+                    ),
+                ),
+                ("request_id", models.CharField(blank=True, max_length=64)),
+                ("day_number", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("object_type", models.CharField(max_length=40)),
+                ("object_id", models.BigIntegerField(blank=True, null=True)),
+                ("object_repr", models.CharField(max_length=200)),
+                ("message", models.TextField()),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="events",
+                        to="campaign.campaign",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='Force',
+            name="Force",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('nation', models.CharField(choices=[('German', 'German'), ('Italian', 'Italian'), ('Japanese', 'Japanese'), ('British', 'British'), ('Commonwealth', 'Commonwealth'), ('Canadian', 'Canadian'), ('American', 'American'), ('Soviet', 'Soviet'), ('French', 'French'), ('Polish', 'Polish')], max_length=20)),
-                ('home_nation', models.BooleanField(default=True)),
-                ('leader_name', models.CharField(blank=True, max_length=200)),
-                ('leader_rating', models.CharField(choices=[('A', 'A'), ('B', 'B'), ('C', 'C'), ('D', 'D'), ('E', 'E'), ('F', 'F'), ('G', 'G'), ('H', 'H')], default='C', max_length=1)),
-                ('leader_decorations', models.JSONField(blank=True, default=list)),
-                ('mobility', models.CharField(choices=[('mechanised', 'Mechanised'), ('motorised', 'Motorised'), ('foot', 'Foot')], default='foot', max_length=12)),
-                ('cops_location', models.CharField(blank=True, help_text='C Ops (divisional HQ) position', max_length=100)),
-                ('fup_location', models.CharField(blank=True, help_text='forming-up point', max_length=100)),
-                ('fup_with_cops', models.BooleanField(default=True)),
-                ('fup_road_clear', models.BooleanField(default=True, help_text='the night phase moves the FUP up to C Ops')),
-                ('arrival_status', models.CharField(choices=[('on_table', 'On table'), ('in_reserve', 'In reserve'), ('scheduled', 'Scheduled'), ('rolling', 'Rolling for arrival'), ('arrived', 'Arrived'), ('will_not_arrive', 'Will not arrive')], default='on_table', max_length=16)),
-                ('arrival_day', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('arrival_zone', models.CharField(blank=True, max_length=60)),
-                ('availability', models.CharField(blank=True, max_length=80)),
-                ('arrival_attempts', models.PositiveSmallIntegerField(default=0)),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='forces', to='campaign.campaign')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200)),
+                (
+                    "nation",
+                    models.CharField(
+                        choices=[
+                            ("German", "German"),
+                            ("Italian", "Italian"),
+                            ("Japanese", "Japanese"),
+                            ("British", "British"),
+                            ("Commonwealth", "Commonwealth"),
+                            ("Canadian", "Canadian"),
+                            ("American", "American"),
+                            ("Soviet", "Soviet"),
+                            ("French", "French"),
+                            ("Polish", "Polish"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("home_nation", models.BooleanField(default=True)),
+                ("leader_name", models.CharField(blank=True, max_length=200)),
+                (
+                    "leader_rating",
+                    models.CharField(
+                        choices=[
+                            ("A", "A"),
+                            ("B", "B"),
+                            ("C", "C"),
+                            ("D", "D"),
+                            ("E", "E"),
+                            ("F", "F"),
+                            ("G", "G"),
+                            ("H", "H"),
+                        ],
+                        default="C",
+                        max_length=1,
+                    ),
+                ),
+                ("leader_decorations", models.JSONField(blank=True, default=list)),
+                (
+                    "mobility",
+                    models.CharField(
+                        choices=[("mechanised", "Mechanised"), ("motorised", "Motorised"), ("foot", "Foot")],
+                        default="foot",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "cops_location",
+                    models.CharField(blank=True, help_text="C Ops (divisional HQ) position", max_length=100),
+                ),
+                ("fup_location", models.CharField(blank=True, help_text="forming-up point", max_length=100)),
+                ("fup_with_cops", models.BooleanField(default=True)),
+                (
+                    "fup_road_clear",
+                    models.BooleanField(default=True, help_text="the night phase moves the FUP up to C Ops"),
+                ),
+                (
+                    "arrival_status",
+                    models.CharField(
+                        choices=[
+                            ("on_table", "On table"),
+                            ("in_reserve", "In reserve"),
+                            ("scheduled", "Scheduled"),
+                            ("rolling", "Rolling for arrival"),
+                            ("arrived", "Arrived"),
+                            ("will_not_arrive", "Will not arrive"),
+                        ],
+                        default="on_table",
+                        max_length=16,
+                    ),
+                ),
+                ("arrival_day", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("arrival_zone", models.CharField(blank=True, max_length=60)),
+                ("availability", models.CharField(blank=True, max_length=80)),
+                ("arrival_attempts", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="forces",
+                        to="campaign.campaign",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['campaign', 'side', 'name'],
+                "ordering": ["campaign", "side", "name"],
             },
         ),
         migrations.AddField(
-            model_name='battlegroup',
-            name='force',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='battlegroups', to='campaign.force'),
+            model_name="battlegroup",
+            name="force",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="battlegroups", to="campaign.force"
+            ),
         ),
         migrations.CreateModel(
-            name='Operation',
+            name="Operation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('night_phase', 'Night phase'), ('arrivals', 'Arrival rolls')], max_length=12)),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='pending', max_length=8)),
-                ('steps', models.JSONField(default=list, help_text='the steps planned, in order')),
-                ('completed_steps', models.JSONField(default=list)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('report', models.JSONField(blank=True, default=dict)),
-                ('error', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='operations', to='campaign.campaign')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('day', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='operations', to='campaign.campaignday')),
-                ('segment', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='operations', to='campaign.daysegmentrecord')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("night_phase", "Night phase"), ("arrivals", "Arrival rolls")], max_length=12
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("running", "Running"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                        ],
+                        default="pending",
+                        max_length=8,
+                    ),
+                ),
+                ("steps", models.JSONField(default=list, help_text="the steps planned, in order")),
+                ("completed_steps", models.JSONField(default=list)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("report", models.JSONField(blank=True, default=dict)),
+                ("error", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="operations",
+                        to="campaign.campaign",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "day",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="operations",
+                        to="campaign.campaignday",
+                    ),
+                ),
+                (
+                    "segment",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="operations",
+                        to="campaign.daysegmentrecord",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='RollRecord',
+            name="RollRecord",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('procedure', models.CharField(max_length=80)),
-                ('stream', models.CharField(help_text='dice stream labels under the campaign seed', max_length=200)),
-                ('inputs', models.JSONField(help_text="the procedure's inputs, to replay it")),
-                ('result', models.JSONField(help_text='the rules-engine result, whole')),
-                ('line', models.TextField()),
-                ('changes', models.JSONField(default=dict, help_text='what this roll changed: field → value')),
-                ('request_id', models.CharField(blank=True, max_length=64)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('battalion', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='rolls', to='campaign.battalion')),
-                ('battle', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='rolls', to='campaign.battle')),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rolls', to='campaign.campaign')),
-                ('day', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='rolls', to='campaign.campaignday')),
-                ('force', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='rolls', to='campaign.force')),
-                ('override_of', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='overrides', to='campaign.rollrecord')),
-                ('segment', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='rolls', to='campaign.daysegmentrecord')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("procedure", models.CharField(max_length=80)),
+                (
+                    "stream",
+                    models.CharField(help_text="dice stream labels under the campaign seed", max_length=200),
+                ),
+                ("inputs", models.JSONField(help_text="the procedure's inputs, to replay it")),
+                ("result", models.JSONField(help_text="the rules-engine result, whole")),
+                ("line", models.TextField()),
+                (
+                    "changes",
+                    models.JSONField(default=dict, help_text="what this roll changed: field → value"),
+                ),
+                ("request_id", models.CharField(blank=True, max_length=64)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "battalion",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rolls",
+                        to="campaign.battalion",
+                    ),
+                ),
+                (
+                    "battle",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rolls",
+                        to="campaign.battle",
+                    ),
+                ),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rolls",
+                        to="campaign.campaign",
+                    ),
+                ),
+                (
+                    "day",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rolls",
+                        to="campaign.campaignday",
+                    ),
+                ),
+                (
+                    "force",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rolls",
+                        to="campaign.force",
+                    ),
+                ),
+                (
+                    "override_of",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.RESTRICT,
+                        related_name="overrides",
+                        to="campaign.rollrecord",
+                    ),
+                ),
+                (
+                    "segment",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rolls",
+                        to="campaign.daysegmentrecord",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='Side',
+            name="Side",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('nations', models.JSONField(default=list, help_text='nation names (rules_engine.vocab.Nation)')),
-                ('is_axis', models.BooleanField(default=False)),
-                ('activation_points', models.PositiveSmallIntegerField(default=0)),
-                ('carry_over_base', models.SmallIntegerField(default=0)),
-                ('carry_over_direction', models.CharField(choices=[('-', 'Base minus day number'), ('+', 'Base plus day number')], default='+', max_length=1)),
-                ('activation_cap', models.PositiveSmallIntegerField(default=20)),
-                ('barrage_rounds', models.PositiveIntegerField(default=0)),
-                ('barrage_first_day_rounds', models.PositiveIntegerField(default=0)),
-                ('barrage_rounds_per_day', models.PositiveIntegerField(default=0)),
-                ('barrage_templates', models.PositiveSmallIntegerField(default=0)),
-                ('barrage_templates_in_use', models.PositiveSmallIntegerField(default=0)),
-                ('supply_quality', models.CharField(choices=[('Poor', 'Poor'), ('Inferior', 'Inferior'), ('Average', 'Average'), ('Superior', 'Superior'), ('Superb', 'Superb')], default='Average', max_length=10)),
-                ('artillery_quality', models.CharField(default='Average', max_length=20)),
-                ('air_cover_priority', models.CharField(choices=[('Top', 'Top'), ('High', 'High'), ('Modest', 'Modest'), ('Lowest', 'Lowest')], default='Modest', max_length=10)),
-                ('command_system', models.CharField(choices=[('Flexible', 'Flexible'), ('Normal', 'Normal'), ('Rigid', 'Rigid')], default='Normal', max_length=10)),
-                ('training', models.CharField(choices=[('Poor', 'Poor'), ('Marginal', 'Marginal'), ('Average', 'Average'), ('Great', 'Great'), ('Outstanding', 'Outstanding')], default='Average', max_length=12)),
-                ('fog_of_war', models.JSONField(blank=True, default=dict, help_text='what the enemy sees: identified_units, battle_results, strengths')),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sides', to='campaign.campaign')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                (
+                    "nations",
+                    models.JSONField(default=list, help_text="nation names (rules_engine.vocab.Nation)"),
+                ),
+                ("is_axis", models.BooleanField(default=False)),
+                ("activation_points", models.PositiveSmallIntegerField(default=0)),
+                ("carry_over_base", models.SmallIntegerField(default=0)),
+                (
+                    "carry_over_direction",
+                    models.CharField(
+                        choices=[("-", "Base minus day number"), ("+", "Base plus day number")],
+                        default="+",
+                        max_length=1,
+                    ),
+                ),
+                ("activation_cap", models.PositiveSmallIntegerField(default=20)),
+                ("barrage_rounds", models.PositiveIntegerField(default=0)),
+                ("barrage_first_day_rounds", models.PositiveIntegerField(default=0)),
+                ("barrage_rounds_per_day", models.PositiveIntegerField(default=0)),
+                ("barrage_templates", models.PositiveSmallIntegerField(default=0)),
+                ("barrage_templates_in_use", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "supply_quality",
+                    models.CharField(
+                        choices=[
+                            ("Poor", "Poor"),
+                            ("Inferior", "Inferior"),
+                            ("Average", "Average"),
+                            ("Superior", "Superior"),
+                            ("Superb", "Superb"),
+                        ],
+                        default="Average",
+                        max_length=10,
+                    ),
+                ),
+                ("artillery_quality", models.CharField(default="Average", max_length=20)),
+                (
+                    "air_cover_priority",
+                    models.CharField(
+                        choices=[
+                            ("Top", "Top"),
+                            ("High", "High"),
+                            ("Modest", "Modest"),
+                            ("Lowest", "Lowest"),
+                        ],
+                        default="Modest",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "command_system",
+                    models.CharField(
+                        choices=[("Flexible", "Flexible"), ("Normal", "Normal"), ("Rigid", "Rigid")],
+                        default="Normal",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "training",
+                    models.CharField(
+                        choices=[
+                            ("Poor", "Poor"),
+                            ("Marginal", "Marginal"),
+                            ("Average", "Average"),
+                            ("Great", "Great"),
+                            ("Outstanding", "Outstanding"),
+                        ],
+                        default="Average",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "fog_of_war",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text="what the enemy sees: identified_units, battle_results, strengths",
+                    ),
+                ),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sides",
+                        to="campaign.campaign",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['campaign', 'name'],
+                "ordering": ["campaign", "name"],
             },
         ),
         migrations.CreateModel(
-            name='NightReport',
+            name="NightReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('body', models.JSONField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('day', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='night_reports', to='campaign.campaignday')),
-                ('operation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='night_reports', to='campaign.operation')),
-                ('side', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='night_reports', to='campaign.side')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("body", models.JSONField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "day",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="night_reports",
+                        to="campaign.campaignday",
+                    ),
+                ),
+                (
+                    "operation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="night_reports",
+                        to="campaign.operation",
+                    ),
+                ),
+                (
+                    "side",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="night_reports",
+                        to="campaign.side",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('umpire', 'Umpire'), ('player', 'Player'), ('observer', 'Observer')], max_length=10)),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='campaign.campaign')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
-                ('side', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='members', to='campaign.side')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("umpire", "Umpire"), ("player", "Player"), ("observer", "Observer")],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="campaign.campaign",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "side",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="members",
+                        to="campaign.side",
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
-            model_name='force',
-            name='side',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='forces', to='campaign.side'),
+            model_name="force",
+            name="side",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="forces", to="campaign.side"
+            ),
         ),
         migrations.AddField(
-            model_name='daysegmentrecord',
-            name='initiative_side',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='campaign.side'),
+            model_name="daysegmentrecord",
+            name="initiative_side",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="campaign.side",
+            ),
         ),
         migrations.AddField(
-            model_name='battle',
-            name='attacker',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='battles_attacking', to='campaign.side'),
+            model_name="battle",
+            name="attacker",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.RESTRICT,
+                related_name="battles_attacking",
+                to="campaign.side",
+            ),
         ),
         migrations.AddField(
-            model_name='battle',
-            name='defender',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.RESTRICT, related_name='battles_defending', to='campaign.side'),
+            model_name="battle",
+            name="defender",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.RESTRICT,
+                related_name="battles_defending",
+                to="campaign.side",
+            ),
         ),
         migrations.AddField(
-            model_name='battalion',
-            name='side',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='battalions', to='campaign.side'),
+            model_name="battalion",
+            name="side",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="battalions", to="campaign.side"
+            ),
         ),
         migrations.CreateModel(
-            name='ActivationSpend',
+            name="ActivationSpend",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('turn', models.PositiveSmallIntegerField(help_text='0 for the dawn turn, else 1..10')),
-                ('column', models.CharField(max_length=10)),
-                ('cost', models.PositiveSmallIntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('battalions', models.ManyToManyField(related_name='activation_spends', to='campaign.battalion')),
-                ('day', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='activation_spends', to='campaign.campaignday')),
-                ('side', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='activation_spends', to='campaign.side')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("turn", models.PositiveSmallIntegerField(help_text="0 for the dawn turn, else 1..10")),
+                ("column", models.CharField(max_length=10)),
+                ("cost", models.PositiveSmallIntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "battalions",
+                    models.ManyToManyField(related_name="activation_spends", to="campaign.battalion"),
+                ),
+                (
+                    "day",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="activation_spends",
+                        to="campaign.campaignday",
+                    ),
+                ),
+                (
+                    "side",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="activation_spends",
+                        to="campaign.side",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['day', 'turn', 'id'],
+                "ordering": ["day", "turn", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Stand',
+            name="Stand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('label', models.CharField(max_length=60)),
-                ('stand_type', models.CharField(choices=[('infantry', 'Infantry'), ('smg', 'SMG'), ('engineer', 'Engineer'), ('recce', 'Recce'), ('armour', 'Armour'), ('at_gun', 'AT gun'), ('field_gun', 'Field gun'), ('heavy_weapons', 'Heavy weapons'), ('hq', 'HQ'), ('transport', 'Transport')], max_length=16)),
-                ('status', models.CharField(choices=[('ok', 'OK'), ('suppressed', 'Suppressed'), ('destroyed', 'Destroyed')], default='ok', max_length=10)),
-                ('attached', models.BooleanField(default=False)),
-                ('attachment_kind', models.CharField(blank=True, choices=[('hq', 'HQ'), ('heavy_weapons', 'Heavy weapons'), ('other', 'Other')], max_length=16)),
-                ('grade', models.CharField(blank=True, help_text="own quality when it differs from the battalion's", max_length=20)),
-                ('battalion', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='stands', to='campaign.battalion')),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='stands', to='campaign.campaign')),
-                ('equipment', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='campaign.equipment')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("label", models.CharField(max_length=60)),
+                (
+                    "stand_type",
+                    models.CharField(
+                        choices=[
+                            ("infantry", "Infantry"),
+                            ("smg", "SMG"),
+                            ("engineer", "Engineer"),
+                            ("recce", "Recce"),
+                            ("armour", "Armour"),
+                            ("at_gun", "AT gun"),
+                            ("field_gun", "Field gun"),
+                            ("heavy_weapons", "Heavy weapons"),
+                            ("hq", "HQ"),
+                            ("transport", "Transport"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("ok", "OK"), ("suppressed", "Suppressed"), ("destroyed", "Destroyed")],
+                        default="ok",
+                        max_length=10,
+                    ),
+                ),
+                ("attached", models.BooleanField(default=False)),
+                (
+                    "attachment_kind",
+                    models.CharField(
+                        blank=True,
+                        choices=[("hq", "HQ"), ("heavy_weapons", "Heavy weapons"), ("other", "Other")],
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "grade",
+                    models.CharField(
+                        blank=True,
+                        help_text="own quality when it differs from the battalion's",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "battalion",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="stands",
+                        to="campaign.battalion",
+                    ),
+                ),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="stands",
+                        to="campaign.campaign",
+                    ),
+                ),
+                (
+                    "equipment",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        to="campaign.equipment",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['battalion', 'label'],
+                "ordering": ["battalion", "label"],
             },
         ),
         migrations.CreateModel(
-            name='NightOrder',
+            name="NightOrder",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('withdraw', 'Withdraw to reserve'), ('attach', 'Attach stand'), ('detach', 'Detach stand')], max_length=10)),
-                ('attachment_kind', models.CharField(blank=True, choices=[('hq', 'HQ'), ('heavy_weapons', 'Heavy weapons'), ('other', 'Other')], max_length=16)),
-                ('applied', models.BooleanField(default=False)),
-                ('battalion', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='night_orders', to='campaign.battalion')),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='night_orders', to='campaign.campaign')),
-                ('day', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='night_orders', to='campaign.campaignday')),
-                ('target_battalion', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='incoming_night_orders', to='campaign.battalion')),
-                ('stand', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='night_orders', to='campaign.stand')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("withdraw", "Withdraw to reserve"),
+                            ("attach", "Attach stand"),
+                            ("detach", "Detach stand"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "attachment_kind",
+                    models.CharField(
+                        blank=True,
+                        choices=[("hq", "HQ"), ("heavy_weapons", "Heavy weapons"), ("other", "Other")],
+                        max_length=16,
+                    ),
+                ),
+                ("applied", models.BooleanField(default=False)),
+                (
+                    "battalion",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="night_orders",
+                        to="campaign.battalion",
+                    ),
+                ),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="night_orders",
+                        to="campaign.campaign",
+                    ),
+                ),
+                (
+                    "day",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="night_orders",
+                        to="campaign.campaignday",
+                    ),
+                ),
+                (
+                    "target_battalion",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="incoming_night_orders",
+                        to="campaign.battalion",
+                    ),
+                ),
+                (
+                    "stand",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="night_orders",
+                        to="campaign.stand",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='campaignday',
-            constraint=models.UniqueConstraint(fields=('campaign', 'number'), name='one_day_per_number'),
+            model_name="campaignday",
+            constraint=models.UniqueConstraint(fields=("campaign", "number"), name="one_day_per_number"),
         ),
         migrations.AddConstraint(
-            model_name='clubnight',
-            constraint=models.UniqueConstraint(fields=('campaign', 'campaign_day'), name='one_club_night_per_campaign_day'),
+            model_name="clubnight",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "campaign_day"), name="one_club_night_per_campaign_day"
+            ),
         ),
         migrations.AddIndex(
-            model_name='event',
-            index=models.Index(fields=['campaign', 'id'], name='campaign_ev_campaig_eef9aa_idx'),
+            model_name="event",
+            index=models.Index(fields=["campaign", "id"], name="campaign_ev_campaig_eef9aa_idx"),
         ),
         migrations.AddConstraint(
-            model_name='operation',
-            constraint=models.UniqueConstraint(condition=models.Q(('segment__isnull', True)), fields=('campaign', 'kind', 'day'), name='one_night_phase_per_day'),
+            model_name="operation",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("segment__isnull", True)),
+                fields=("campaign", "kind", "day"),
+                name="one_night_phase_per_day",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='operation',
-            constraint=models.UniqueConstraint(condition=models.Q(('segment__isnull', False)), fields=('campaign', 'kind', 'day', 'segment'), name='one_arrival_roll_per_segment'),
+            model_name="operation",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("segment__isnull", False)),
+                fields=("campaign", "kind", "day", "segment"),
+                name="one_arrival_roll_per_segment",
+            ),
         ),
         migrations.AddIndex(
-            model_name='rollrecord',
-            index=models.Index(fields=['campaign', 'procedure'], name='campaign_ro_campaig_172cc1_idx'),
+            model_name="rollrecord",
+            index=models.Index(fields=["campaign", "procedure"], name="campaign_ro_campaig_172cc1_idx"),
         ),
         migrations.AddIndex(
-            model_name='rollrecord',
-            index=models.Index(fields=['campaign', 'id'], name='campaign_ro_campaig_d579e0_idx'),
+            model_name="rollrecord",
+            index=models.Index(fields=["campaign", "id"], name="campaign_ro_campaig_d579e0_idx"),
         ),
         migrations.AddConstraint(
-            model_name='side',
-            constraint=models.UniqueConstraint(fields=('campaign', 'name'), name='side_name_unique_in_campaign'),
+            model_name="side",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "name"), name="side_name_unique_in_campaign"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='nightreport',
-            constraint=models.UniqueConstraint(fields=('operation', 'side'), name='one_report_per_side'),
+            model_name="nightreport",
+            constraint=models.UniqueConstraint(fields=("operation", "side"), name="one_report_per_side"),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('user', 'campaign'), name='one_membership_per_user_and_campaign'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(
+                fields=("user", "campaign"), name="one_membership_per_user_and_campaign"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('role', 'player'), ('side__isnull', False)), models.Q(('role', 'player'), _negated=True), _connector='OR'), name='players_have_a_side'),
+            model_name="membership",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("role", "player"), ("side__isnull", False)),
+                    models.Q(("role", "player"), _negated=True),
+                    _connector="OR",
+                ),
+                name="players_have_a_side",
+            ),
         ),
         migrations.AddIndex(
-            model_name='force',
-            index=models.Index(fields=['campaign', 'arrival_status'], name='campaign_fo_campaig_164891_idx'),
+            model_name="force",
+            index=models.Index(fields=["campaign", "arrival_status"], name="campaign_fo_campaig_164891_idx"),
         ),
         migrations.AddConstraint(
-            model_name='force',
-            constraint=models.UniqueConstraint(fields=('campaign', 'name'), name='force_name_unique_in_campaign'),
+            model_name="force",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "name"), name="force_name_unique_in_campaign"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='daysegmentrecord',
-            constraint=models.UniqueConstraint(fields=('day', 'segment'), name='one_record_per_segment'),
+            model_name="daysegmentrecord",
+            constraint=models.UniqueConstraint(fields=("day", "segment"), name="one_record_per_segment"),
         ),
         migrations.AddConstraint(
-            model_name='battalion',
-            constraint=models.UniqueConstraint(fields=('campaign', 'code'), name='battalion_code_unique_in_campaign'),
+            model_name="battalion",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "code"), name="battalion_code_unique_in_campaign"
+            ),
         ),
         migrations.AddIndex(
-            model_name='stand',
-            index=models.Index(fields=['campaign', 'status'], name='campaign_st_campaig_2075fa_idx'),
+            model_name="stand",
+            index=models.Index(fields=["campaign", "status"], name="campaign_st_campaig_2075fa_idx"),
         ),
         migrations.AddConstraint(
-            model_name='stand',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('attached', False), ('attachment_kind', '')), models.Q(('attached', True), models.Q(('attachment_kind', ''), _negated=True)), _connector='OR'), name='attached_stands_have_a_kind'),
+            model_name="stand",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("attached", False), ("attachment_kind", "")),
+                    models.Q(("attached", True), models.Q(("attachment_kind", ""), _negated=True)),
+                    _connector="OR",
+                ),
+                name="attached_stands_have_a_kind",
+            ),
         ),
     ]

@@ -6,63 +6,140 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0002_equipment_reference_data'),
+        ("campaign", "0002_equipment_reference_data"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='WebhookSubscription',
+            name="WebhookSubscription",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('url', models.URLField(max_length=500)),
-                ('secret', models.CharField(help_text='HMAC-SHA256 key of the X-Campaign-Signature header', max_length=128)),
-                ('events', models.JSONField(help_text='event verbs delivered (choices.WEBHOOK_EVENTS)')),
-                ('active', models.BooleanField(default=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='webhooks', to='campaign.campaign')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("url", models.URLField(max_length=500)),
+                (
+                    "secret",
+                    models.CharField(
+                        help_text="HMAC-SHA256 key of the X-Campaign-Signature header", max_length=128
+                    ),
+                ),
+                ("events", models.JSONField(help_text="event verbs delivered (choices.WEBHOOK_EVENTS)")),
+                ("active", models.BooleanField(default=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="webhooks",
+                        to="campaign.campaign",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='SideDayTally',
+            name="SideDayTally",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('strength', models.JSONField(help_text='stand type → {status → count}')),
-                ('activation_points', models.PositiveSmallIntegerField()),
-                ('barrage_rounds', models.PositiveIntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('day', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='side_tallies', to='campaign.campaignday')),
-                ('side', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='day_tallies', to='campaign.side')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("strength", models.JSONField(help_text="stand type → {status → count}")),
+                ("activation_points", models.PositiveSmallIntegerField()),
+                ("barrage_rounds", models.PositiveIntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "day",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="side_tallies",
+                        to="campaign.campaignday",
+                    ),
+                ),
+                (
+                    "side",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="day_tallies",
+                        to="campaign.side",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['day__number', 'side'],
-                'constraints': [models.UniqueConstraint(fields=('side', 'day'), name='one_tally_per_side_and_day')],
+                "ordering": ["day__number", "side"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("side", "day"), name="one_tally_per_side_and_day")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='WebhookDelivery',
+            name="WebhookDelivery",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('payload', models.JSONField()),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('delivered', 'Delivered'), ('failed', 'Failed after every retry')], default='pending', max_length=10)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('response_status', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('error', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('last_attempt_at', models.DateTimeField(blank=True, null=True)),
-                ('delivered_at', models.DateTimeField(blank=True, null=True)),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='webhook_deliveries', to='campaign.event')),
-                ('subscription', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deliveries', to='campaign.webhooksubscription')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("payload", models.JSONField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("delivered", "Delivered"),
+                            ("failed", "Failed after every retry"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("response_status", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("error", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("last_attempt_at", models.DateTimeField(blank=True, null=True)),
+                ("delivered_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="webhook_deliveries",
+                        to="campaign.event",
+                    ),
+                ),
+                (
+                    "subscription",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deliveries",
+                        to="campaign.webhooksubscription",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-id'],
-                'constraints': [models.UniqueConstraint(fields=('subscription', 'event'), name='one_delivery_per_event')],
+                "ordering": ["-id"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("subscription", "event"), name="one_delivery_per_event")
+                ],
             },
         ),
     ]

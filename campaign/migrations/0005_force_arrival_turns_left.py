@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0004_event_verbs_api_keys'),
+        ("campaign", "0004_event_verbs_api_keys"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='force',
-            name='arrival_turns_left',
-            field=models.PositiveSmallIntegerField(blank=True, help_text="a reserve's turns still to wait, once its delay is rolled (Malta)", null=True),
+            model_name="force",
+            name="arrival_turns_left",
+            field=models.PositiveSmallIntegerField(
+                blank=True,
+                help_text="a reserve's turns still to wait, once its delay is rolled (Malta)",
+                null=True,
+            ),
         ),
     ]

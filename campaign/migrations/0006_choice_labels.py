@@ -4,40 +4,96 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0005_force_arrival_turns_left'),
+        ("campaign", "0005_force_arrival_turns_left"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='battalion',
-            name='supply_situation',
-            field=models.CharField(choices=[('OK', 'OK'), ('separated', 'Separated'), ('isolated', 'Isolated'), ('reserve', 'Reserve')], default='OK', max_length=10),
+            model_name="battalion",
+            name="supply_situation",
+            field=models.CharField(
+                choices=[
+                    ("OK", "OK"),
+                    ("separated", "Separated"),
+                    ("isolated", "Isolated"),
+                    ("reserve", "Reserve"),
+                ],
+                default="OK",
+                max_length=10,
+            ),
         ),
         migrations.AlterField(
-            model_name='campaign',
-            name='current_segment',
-            field=models.CharField(blank=True, choices=[('early morning', 'Early morning'), ('morning', 'Morning'), ('late morning', 'Late morning'), ('midday', 'Midday'), ('afternoon', 'Afternoon'), ('evening', 'Evening'), ('dusk', 'Dusk'), ('night', 'Night'), ('night segment', 'Night segment')], max_length=20),
+            model_name="campaign",
+            name="current_segment",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("early morning", "Early morning"),
+                    ("morning", "Morning"),
+                    ("late morning", "Late morning"),
+                    ("midday", "Midday"),
+                    ("afternoon", "Afternoon"),
+                    ("evening", "Evening"),
+                    ("dusk", "Dusk"),
+                    ("night", "Night"),
+                    ("night segment", "Night segment"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='campaign',
-            name='season',
-            field=models.CharField(choices=[('spring', 'Spring'), ('summer', 'Summer'), ('autumn', 'Autumn'), ('winter', 'Winter')], max_length=10),
+            model_name="campaign",
+            name="season",
+            field=models.CharField(
+                choices=[
+                    ("spring", "Spring"),
+                    ("summer", "Summer"),
+                    ("autumn", "Autumn"),
+                    ("winter", "Winter"),
+                ],
+                max_length=10,
+            ),
         ),
         migrations.AlterField(
-            model_name='campaignday',
-            name='status',
-            field=models.CharField(choices=[('dawn', 'Dawning'), ('day', 'Under way'), ('night', 'In its night phase'), ('done', 'Over')], default='dawn', max_length=6),
+            model_name="campaignday",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("dawn", "Dawning"),
+                    ("day", "Under way"),
+                    ("night", "In its night phase"),
+                    ("done", "Over"),
+                ],
+                default="dawn",
+                max_length=6,
+            ),
         ),
         migrations.AlterField(
-            model_name='campaignday',
-            name='weather',
-            field=models.CharField(blank=True, choices=[('C', 'Clear'), ('D', 'Drizzle'), ('O', 'Overcast'), ('F', 'Fog')], max_length=1),
+            model_name="campaignday",
+            name="weather",
+            field=models.CharField(
+                blank=True,
+                choices=[("C", "Clear"), ("D", "Drizzle"), ("O", "Overcast"), ("F", "Fog")],
+                max_length=1,
+            ),
         ),
         migrations.AlterField(
-            model_name='daysegmentrecord',
-            name='segment',
-            field=models.CharField(choices=[('early morning', 'Early morning'), ('morning', 'Morning'), ('late morning', 'Late morning'), ('midday', 'Midday'), ('afternoon', 'Afternoon'), ('evening', 'Evening'), ('dusk', 'Dusk'), ('night', 'Night'), ('night segment', 'Night segment')], max_length=20),
+            model_name="daysegmentrecord",
+            name="segment",
+            field=models.CharField(
+                choices=[
+                    ("early morning", "Early morning"),
+                    ("morning", "Morning"),
+                    ("late morning", "Late morning"),
+                    ("midday", "Midday"),
+                    ("afternoon", "Afternoon"),
+                    ("evening", "Evening"),
+                    ("dusk", "Dusk"),
+                    ("night", "Night"),
+                    ("night segment", "Night segment"),
+                ],
+                max_length=20,
+            ),
         ),
     ]

@@ -23,31 +23,41 @@ def schedule_state_from_events(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0006_choice_labels'),
+        ("campaign", "0006_choice_labels"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='campaign',
-            name='night_schedule_acted_for',
-            field=models.DateTimeField(blank=True, help_text='the last scheduled moment the club schedule acted on (night started or umpires reminded)', null=True),
+            model_name="campaign",
+            name="night_schedule_acted_for",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="the last scheduled moment the club schedule acted on (night started or umpires reminded)",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='campaignday',
-            name='dawned_at',
-            field=models.DateTimeField(default=django.utils.timezone.now, help_text='when it dawned: the club schedule acts only on a later moment'),
+            model_name="campaignday",
+            name="dawned_at",
+            field=models.DateTimeField(
+                default=django.utils.timezone.now,
+                help_text="when it dawned: the club schedule acts only on a later moment",
+            ),
         ),
         migrations.AddField(
-            model_name='force',
-            name='deployment_zone',
-            field=models.CharField(blank=True, help_text='where the deployment chart sent it on arrival', max_length=60),
+            model_name="force",
+            name="deployment_zone",
+            field=models.CharField(
+                blank=True, help_text="where the deployment chart sent it on arrival", max_length=60
+            ),
         ),
         migrations.AlterField(
-            model_name='force',
-            name='arrival_attempts',
-            field=models.PositiveSmallIntegerField(default=0, help_text='day segments it has tried to arrive in, the one it arrived in included'),
+            model_name="force",
+            name="arrival_attempts",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="day segments it has tried to arrive in, the one it arrived in included"
+            ),
         ),
         migrations.RunPython(schedule_state_from_events, migrations.RunPython.noop),
     ]

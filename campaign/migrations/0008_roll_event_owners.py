@@ -38,7 +38,8 @@ def _owners_backfill(apps, schema_editor):
     NightOrder = apps.get_model("campaign", "NightOrder")
 
     RollRecord.objects.filter(battalion__isnull=False).update(
-        visibility="side", side_id=Subquery(Battalion.objects.filter(pk=OuterRef("battalion_id")).values("side_id"))
+        visibility="side",
+        side_id=Subquery(Battalion.objects.filter(pk=OuterRef("battalion_id")).values("side_id")),
     )
     RollRecord.objects.filter(battalion__isnull=True, force__isnull=False).update(
         visibility="side", side_id=Subquery(Force.objects.filter(pk=OuterRef("force_id")).values("side_id"))
@@ -75,44 +76,91 @@ def _owners_backfill(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0007_schedule_dawn_deployment_zone'),
+        ("campaign", "0007_schedule_dawn_deployment_zone"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='side',
-            field=models.ForeignKey(blank=True, help_text='its owner', null=True, on_delete=django.db.models.deletion.CASCADE, related_name='events', to='campaign.side'),
+            model_name="event",
+            name="side",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="its owner",
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="events",
+                to="campaign.side",
+            ),
         ),
         migrations.AddField(
-            model_name='event',
-            name='visibility',
-            field=models.CharField(choices=[('public', 'Every member'), ('side', 'Its side'), ('umpire', 'Umpires only')], default='umpire', max_length=6),
+            model_name="event",
+            name="visibility",
+            field=models.CharField(
+                choices=[("public", "Every member"), ("side", "Its side"), ("umpire", "Umpires only")],
+                default="umpire",
+                max_length=6,
+            ),
         ),
         migrations.AddField(
-            model_name='rollrecord',
-            name='side',
-            field=models.ForeignKey(blank=True, help_text='its owner', null=True, on_delete=django.db.models.deletion.CASCADE, related_name='rolls', to='campaign.side'),
+            model_name="rollrecord",
+            name="side",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="its owner",
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rolls",
+                to="campaign.side",
+            ),
         ),
         migrations.AddField(
-            model_name='rollrecord',
-            name='visibility',
-            field=models.CharField(choices=[('public', 'Every member'), ('battle', 'The sides in its battle'), ('side', 'Its side'), ('umpire', 'Umpires only')], default='umpire', max_length=6),
+            model_name="rollrecord",
+            name="visibility",
+            field=models.CharField(
+                choices=[
+                    ("public", "Every member"),
+                    ("battle", "The sides in its battle"),
+                    ("side", "Its side"),
+                    ("umpire", "Umpires only"),
+                ],
+                default="umpire",
+                max_length=6,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('side__isnull', False), ('visibility', 'side')), models.Q(('side__isnull', True), ('visibility__in', ['public', 'umpire'])), _connector='OR'), name='event_of_a_side_names_it'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("side__isnull", False), ("visibility", "side")),
+                    models.Q(("side__isnull", True), ("visibility__in", ["public", "umpire"])),
+                    _connector="OR",
+                ),
+                name="event_of_a_side_names_it",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='rollrecord',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('side__isnull', False), ('visibility', 'side')), models.Q(models.Q(('visibility', 'side'), _negated=True), ('side__isnull', True)), _connector='OR'), name='roll_of_a_side_names_it'),
+            model_name="rollrecord",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("side__isnull", False), ("visibility", "side")),
+                    models.Q(models.Q(("visibility", "side"), _negated=True), ("side__isnull", True)),
+                    _connector="OR",
+                ),
+                name="roll_of_a_side_names_it",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='rollrecord',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('visibility', 'battle'), _negated=True), ('battle__isnull', False), _connector='OR'), name='roll_of_a_battles_sides_names_it'),
+            model_name="rollrecord",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("visibility", "battle"), _negated=True),
+                    ("battle__isnull", False),
+                    _connector="OR",
+                ),
+                name="roll_of_a_battles_sides_names_it",
+            ),
         ),
         migrations.RunPython(_owners_backfill, migrations.RunPython.noop, elidable=True),
     ]

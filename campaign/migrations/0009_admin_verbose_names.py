@@ -4,18 +4,17 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0008_roll_event_owners'),
+        ("campaign", "0008_roll_event_owners"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='sidedaytally',
-            options={'ordering': ['day__number', 'side'], 'verbose_name_plural': 'side day tallies'},
+            name="sidedaytally",
+            options={"ordering": ["day__number", "side"], "verbose_name_plural": "side day tallies"},
         ),
         migrations.AlterModelOptions(
-            name='webhookdelivery',
-            options={'ordering': ['-id'], 'verbose_name_plural': 'webhook deliveries'},
+            name="webhookdelivery",
+            options={"ordering": ["-id"], "verbose_name_plural": "webhook deliveries"},
         ),
     ]

@@ -5,15 +5,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0009_admin_verbose_names'),
+        ("campaign", "0009_admin_verbose_names"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='webhookdelivery',
-            name='event',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='webhook_deliveries', to='campaign.event'),
+            model_name="webhookdelivery",
+            name="event",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="webhook_deliveries",
+                to="campaign.event",
+            ),
         ),
     ]

@@ -5,24 +5,35 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0010_webhook_ping_deliveries'),
+        ("campaign", "0010_webhook_ping_deliveries"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='operation',
-            name='lease_expires_at',
-            field=models.DateTimeField(blank=True, help_text='renewed by the run at each commit; once past, the sweeper sends the operation again', null=True),
+            model_name="operation",
+            name="lease_expires_at",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="renewed by the run at each commit; once past, the sweeper sends the operation again",
+                null=True,
+            ),
         ),
         migrations.AddIndex(
-            model_name='operation',
-            index=models.Index(condition=models.Q(('status__in', ['pending', 'running'])), fields=['lease_expires_at', 'created_at'], name='operation_unfinished'),
+            model_name="operation",
+            index=models.Index(
+                condition=models.Q(("status__in", ["pending", "running"])),
+                fields=["lease_expires_at", "created_at"],
+                name="operation_unfinished",
+            ),
         ),
         migrations.AddIndex(
-            model_name='webhookdelivery',
-            index=models.Index(condition=models.Q(('status', 'pending')), fields=['created_at'], name='webhook_delivery_pending'),
+            model_name="webhookdelivery",
+            index=models.Index(
+                condition=models.Q(("status", "pending")),
+                fields=["created_at"],
+                name="webhook_delivery_pending",
+            ),
         ),
     ]

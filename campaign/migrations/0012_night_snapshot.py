@@ -5,23 +5,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0011_work_lease'),
+        ("campaign", "0011_work_lease"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='campaign',
-            name='night_version',
-            field=models.PositiveIntegerField(blank=True, help_text='while a night phase is under way: the version it started at, whose state reads show', null=True),
+            model_name="campaign",
+            name="night_version",
+            field=models.PositiveIntegerField(
+                blank=True,
+                help_text="while a night phase is under way: the version it started at, whose state reads show",
+                null=True,
+            ),
         ),
         migrations.CreateModel(
-            name='NightSnapshot',
+            name="NightSnapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('values', models.JSONField(help_text="model name → primary key → the FIELDS' values, in order")),
-                ('operation', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='snapshot', to='campaign.operation')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "values",
+                    models.JSONField(help_text="model name → primary key → the FIELDS' values, in order"),
+                ),
+                (
+                    "operation",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="snapshot",
+                        to="campaign.operation",
+                    ),
+                ),
             ],
         ),
     ]

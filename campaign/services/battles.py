@@ -11,16 +11,17 @@ from django.db.models import Count
 
 from campaign import models
 from campaign.access import BATTLE_SIDES, Owner
-from campaign.choices import BattleStatus, CampaignStatus, EventVerb, StandStatus
+from campaign.choices import BattleStatus, CampaignStatus, EventVerb, StandStatus, StandType
 from campaign.services.activation import Pool, activation_pool_of
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
-from campaign.services.rules import campaign_profile, procedure_run
+from campaign.services.rules import campaign_profile, club_settings, procedure_run
 from campaign.services.sectors import sector_control_change, sector_for_battle
 from rules_engine import catalog
 from rules_engine.great_battles.activation import DAWN_TURN, LAST_TURN
 from rules_engine.great_battles.campaign_pools import ROUNDS_RULE
+from rules_engine.inputs import describe_inputs
 from rules_engine.nineteen43.air import AirSuperiority, AirSuperiorityFront, air_asset_row
 from rules_engine.nineteen43.artillery import FieldStrength
 from rules_engine.nineteen43.common import AirSide, BattleRole, BattleType
@@ -192,6 +193,61 @@ def _setup_values(
     return values
 
 
+def _stand_counts(battle: models.Battle) -> dict[str, int]:
+    return dict(
+        models.Stand.objects.filter(battalion__battles=battle)
+        .exclude(status=StandStatus.DESTROYED)
+        .values("stand_type")
+        .annotate(count=Count("pk"))
+        .values_list("stand_type", "count")
+    )
+
+
+def _value_type(described: Mapping[str, Any]) -> str:
+    if "choices" in described:
+        return "choice"
+    return {"bool": "boolean", "int": "integer"}.get(str(described["type"]).split(" | ")[0], "text")
+
+
+def battle_setup_questions(campaign: models.Campaign, battle: models.Battle) -> list[dict[str, Any]]:
+    """What :func:`battle_setup` would ask the umpire: each set-up step (per side where each
+    side rolls) with the inputs neither the campaign, its club settings nor an earlier step
+    supplies; ``needed`` where the procedure has no default. Reads only."""
+    stands = _stand_counts(battle)
+    chained = {FIELD_STRENGTH: "total_units", "n43.air_superiority": "superiority_score"}
+    earlier: set[str] = set()
+    questions = []
+    for key in campaign_profile(campaign).procedures_for(CampaignStep.BATTLE_SETUP):
+        entry = catalog.get_procedure(key)
+        assert entry.input_type is not None
+        sides: list[models.Side | None] = (
+            [battle.attacker, battle.defender] if key in PER_SIDE_SETUP else [None]
+        )
+        for side in sides:
+            known = _setup_values(key, campaign, battle, side, stands, None, None)
+            supplied = {k for k, v in known.items() if v is not None} | set(club_settings(campaign, key))
+            if key == FIELD_STRENGTH:
+                supplied |= {t.value for t in StandType}
+            supplied |= earlier
+            asked = [
+                {**described, "value_type": _value_type(described), "needed": "default" not in described}
+                for described in describe_inputs(entry.input_type)
+                if described["name"] not in supplied
+            ]
+            questions.append(
+                {
+                    "step": f"{key}@{side.name}" if side else key,
+                    "procedure": key,
+                    "title": entry.title,
+                    "side": side.pk if side else None,
+                    "inputs": asked,
+                }
+            )
+        if key in chained:
+            earlier.add(chained[key])
+    return questions
+
+
 @transaction.atomic
 def battle_setup(
     campaign_id: int, actor: Actor, battle_id: int, inputs: Mapping[str, Mapping[str, Any]] | None = None
@@ -204,13 +260,7 @@ def battle_setup(
     campaign, battle = _battle_lock(campaign_id, battle_id)
     _require_battle_status(battle, BattleStatus.PLANNED)
     given = dict(inputs or {})
-    stands = dict(
-        models.Stand.objects.filter(battalion__battles=battle)
-        .exclude(status=StandStatus.DESTROYED)
-        .values("stand_type")
-        .annotate(count=Count("pk"))
-        .values_list("stand_type", "count")
-    )
+    stands = _stand_counts(battle)
     sides = [battle.attacker, battle.defender]
     setup: dict[str, Any] = {}
     rolls: list[models.RollRecord] = []

@@ -201,11 +201,12 @@ SPECTACULAR_SETTINGS = {
         "OperationStatusEnum": "campaign.choices.OperationStatus",
         "OperationKindEnum": "campaign.choices.OperationKind",
         "AttachmentKindEnum": "campaign.choices.AttachmentKind",
+        "NightOrderKindEnum": "campaign.choices.NightOrderKind",
+        "SectorKindEnum": "campaign.choices.SectorKind",
         "GroupKindEnum": "campaign.choices.GroupKind",
         "DaySegmentEnum": "campaign.choices.DAY_SEGMENT_CHOICES",
         "DeliveryStatusEnum": "campaign.choices.DeliveryStatus",
         "WebhookEventEnum": "campaign.choices.WEBHOOK_EVENT_CHOICES",
-        "SectorKindEnum": "campaign.choices.SectorKind",
         "LinkKindEnum": "campaign.choices.LinkKind",
     },
     # /api/v1/docs/ and /redoc/ load their JavaScript from our static files (the sidecar

@@ -17,6 +17,7 @@ from campaign import models
 from campaign.choices import EventVerb, MemberRole, OperationKind
 from campaign.services.battles import battle_setup
 from campaign.services.memberships import invitation_create
+from campaign.services.night import night_order_queue
 from campaign.services.webhook_subscriptions import webhook_subscribe
 from tests.api.test_day_writes import WRITES as DAY_WRITES
 from tests.api.test_day_writes import (
@@ -91,6 +92,10 @@ def invited_elsewhere(world: World) -> None:
     _, INVITATION_TOKENS[id(world)] = invitation_create(other.pk, ACTOR, role=MemberRole.OBSERVER)
 
 
+def withdrawal(world: World) -> None:
+    night_order_queue(world.campaign.pk, ACTOR, kind="withdraw", battalion_code="A2")
+
+
 def webhook_url(name: str) -> Any:
     return lambda w: w.url(name, pk=w.campaign.webhooks.get().pk)
 
@@ -163,6 +168,15 @@ WRITES: dict[tuple[str, str], Write] = {
         lambda w: w.url("roll-override", pk=weather_roll(w).public_id),
         lambda w: {"changes": {"weather": other_weather(w)}, "reason": "the forecast was wrong"},
         201,
+    ),
+    ("night-order-list", "post"): Write(
+        lambda w: w.url("night-order-list"), lambda w: {"kind": "withdraw", "battalion_code": "A2"}, 201
+    ),
+    ("night-order-detail", "delete"): Write(
+        lambda w: w.url("night-order-detail", pk=w.campaign.night_orders.get().pk),
+        lambda w: None,
+        204,
+        withdrawal,
     ),
     ("webhook-list", "post"): Write(
         lambda w: w.url("webhook-list"), lambda w: {"url": HOOK, "events": [EventVerb.DAY_DAWNED]}, 201

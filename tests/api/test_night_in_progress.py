@@ -151,7 +151,7 @@ def test_every_step_applied_but_the_finish_still_reads_as_before_the_night() -> 
         battalion_code="A2",
         stand_label="1",
         target_battalion_code="A3",
-        attachment_kind="other",
+        attachment_kind="hq",
     )
     night_order_queue(world.campaign.pk, ACTOR, kind="withdraw", battalion_code="A2")
     axis_force = models.Force.objects.get(side=world.axis).pk

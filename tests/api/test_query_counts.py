@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import models
-from campaign.choices import ArrivalStatus, EventVerb, MemberRole, StandType
+from campaign.choices import ArrivalStatus, EventVerb, MemberRole, NightOrderKind, StandType
 from campaign.models import CampaignAPIKey
 from campaign.services.memberships import invitation_create
 from campaign.services.webhook_subscriptions import webhook_subscribe
@@ -40,6 +40,9 @@ UMPIRE_ONLY = {
     "campaign-export",
     "member-list",
     "invitation-list",
+    "battle-setup-inputs",
+    "night-order-list",
+    "night-order-detail",
 }
 # A person's own: a key gets 403 from them.
 PERSONAL = {"campaign-calendar", "invitation-link-detail"}
@@ -83,6 +86,10 @@ def grow(world: World, battalions_per_side: int) -> None:
         )
         spend = models.ActivationSpend.objects.create(side=side, day=day, turn=1, column="A", cost=1)
         mine = [first, *added]
+        models.NightOrder.objects.bulk_create(
+            models.NightOrder(campaign=campaign, day=day, kind=NightOrderKind.WITHDRAW, battalion=b)
+            for b in mine
+        )
         spend.battalions.add(*mine)
         for battle in (world.fought, world.planned):
             battle.battalions.add(*mine)
@@ -143,6 +150,9 @@ def endpoints(world: World, side: models.Side) -> dict[str, str]:
         "battle-list": world.url("battle-list"),
         "battle-detail": world.url("battle-detail", pk=world.fought.pk),
         "battle-packet": world.url("battle-packet", pk=world.fought.pk) + f"?side={side.pk}",
+        "battle-setup-inputs": world.url("battle-setup-inputs", pk=world.planned.pk),
+        "night-order-list": world.url("night-order-list"),
+        "night-order-detail": world.url("night-order-detail", pk=world.campaign.night_orders.first().pk),
         "operation-list": world.url("operation-list"),
         "operation-detail": world.url("operation-detail", pk=world.campaign.operations.get().pk),
         "night-report-list": world.url("night-report-list"),

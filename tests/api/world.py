@@ -30,7 +30,7 @@ from rest_framework.test import APIClient
 
 from api.urls import router
 from campaign import models
-from campaign.choices import EventVerb, MemberRole
+from campaign.choices import EventVerb, MemberRole, NightOrderKind
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report
@@ -300,6 +300,9 @@ def matrix(world: World) -> dict[str, Route]:
     ping = models.WebhookDelivery.objects.create(subscription=webhook, payload={"event": "ping"})
     key_prefix = world.keys[Role.ALLIED_KEY].partition(".")[0]
     _, token = invitation_create(world.campaign.pk, ACTOR, role=MemberRole.OBSERVER)
+    order = models.NightOrder.objects.create(
+        campaign=world.campaign, day=world.planned.day, kind=NightOrderKind.WITHDRAW, battalion=l1
+    )
     everybody, umpire, players, allies = READ, MEMBERS_REFUSED, PLAYERS, ALLIES_ONLY
     return {
         "campaign-list": Route(reverse("api:campaign-list"), ANY_CALLER),
@@ -368,6 +371,9 @@ def matrix(world: World) -> dict[str, Route]:
         "operation-detail": Route(
             world.url("operation-detail", pk=world.campaign.operations.get().pk), everybody
         ),
+        "battle-setup-inputs": Route(world.url("battle-setup-inputs", pk=world.planned.pk), umpire),
+        "night-order-list": Route(world.url("night-order-list"), umpire),
+        "night-order-detail": Route(world.url("night-order-detail", pk=order.pk), umpire),
         "night-report-list": Route(world.url("night-report-list"), everybody),
         "night-report-detail": Route(world.url("night-report-detail", pk=allied_report.public_id), allies),
         "roll-list": Route(world.url("roll-list"), everybody),

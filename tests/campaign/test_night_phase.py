@@ -256,17 +256,17 @@ def test_queued_orders_are_carried_out_at_night(django_capture_on_commit_callbac
         ACTOR,
         kind="attach",
         battalion_code="A3",
-        stand_label="4",
+        stand_label="1",
         target_battalion_code="A1",
-        attachment_kind="other",
+        attachment_kind="hq",
     )
 
     run_night(campaign, django_capture_on_commit_callbacks)
 
     a1 = campaign.battalions.get(code="A1")
     assert a1.in_reserve is True
-    moved = a1.stands.get(label="4", attached=True)
-    assert moved.attachment_kind == "other"
+    moved = a1.stands.get(label="1", attached=True)
+    assert moved.attachment_kind == "hq"
     assert models.NightOrder.objects.filter(applied=False).count() == 0
 
 

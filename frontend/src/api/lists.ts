@@ -52,3 +52,26 @@ export function useRollProcedures(slug: string) {
       ),
   });
 }
+
+/** The order of battle as the caller may see it (the umpire: every side in full). */
+export function useOrderOfBattle(slug: string, enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.oob(slug),
+    queryFn: () => unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/oob/", { params: { path: { campaign_slug: slug } } })),
+    enabled,
+  });
+}
+
+/** The campaign's sectors (the ground is public), by name. */
+export function useSectors(slug: string, enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.sectors(slug),
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/sectors/", {
+          params: { path: { campaign_slug: slug }, query: { page_size: 500 } },
+        }),
+      ),
+    enabled,
+  });
+}

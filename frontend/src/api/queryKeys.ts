@@ -18,6 +18,7 @@ export const queryKeys = {
   forceStatus: (slug: string, forceId: number) => ["force-status", slug, forceId],
   battles: (slug: string) => ["battles", slug],
   battle: (slug: string, battleId: number) => ["battle", slug, battleId],
+  battleSetupInputs: (slug: string, battleId: number) => ["battle", slug, battleId, "setup-inputs"],
   forces: (slug: string) => ["forces", slug],
   rolls: (slug: string, query: RollQuery) => ["rolls", slug, query],
   // Under "rolls": a write that invalidates the roll log refreshes its filter's choices too.
@@ -44,4 +45,6 @@ export const queryKeys = {
   apiKeys: (slug: string) => ["api-keys", slug],
   webhooks: (slug: string) => ["webhooks", slug],
   deliveries: (slug: string, webhookId: number) => ["webhooks", slug, webhookId, "deliveries"],
+  nightOrders: (slug: string) => ["night-orders", slug],
+  sectors: (slug: string) => ["sectors", slug],
 } as const;

@@ -358,6 +358,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/battles/{id}/setup-inputs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inputs its set-up asks for (umpires)
+         * @description Each set-up step of the campaign's profile (per side where each side rolls) with the inputs the campaign cannot supply: give them to `POST setup/` as `inputs[step]`. Those `needed` have no default.
+         */
+        get: operations["campaigns_battles_setup_inputs_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/calendar/": {
         parameters: {
             query?: never;
@@ -825,6 +845,51 @@ export interface paths {
          * @description Their login stays; they no longer see the campaign.
          */
         delete: operations["campaigns_members_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/night-orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Night orders, newest day first (umpires)
+         * @description Withdrawals to reserve, attachments and detachments queued for night phases; `applied` once their night carried them out.
+         */
+        get: operations["campaigns_night_orders_list"];
+        put?: never;
+        /**
+         * Queue an order for tonight's night phase (umpires; idempotent)
+         * @description Withdraw a battalion to reserve, or attach or detach one of its stands to a battalion of the same side. An attachment is checked against Great Battles' attachment limits (1 HQ, 1 heavy weapons and 2 others per battalion, counting the orders already queued): refused with a 400 naming the rule. 409 once the day's night phase has started. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["campaigns_night_orders_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/night-orders/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One night order (umpires) */
+        get: operations["campaigns_night_orders_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Take a queued order back (umpires)
+         * @description Only before its night phase starts (409 after).
+         */
+        delete: operations["campaigns_night_orders_destroy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2790,6 +2855,53 @@ export interface components {
          * @enum {string}
          */
         NationEnum: "German" | "Italian" | "Japanese" | "British" | "Commonwealth" | "Canadian" | "American" | "Soviet" | "French" | "Polish";
+        /** @description An order the umpire queued for a night phase, by the codes and labels the club uses. */
+        NightOrder: {
+            readonly id: number;
+            readonly day: number;
+            readonly side: number;
+            kind: components["schemas"]["NightOrderKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
+            readonly battalion: string;
+            readonly stand: string | null;
+            readonly target_battalion: string | null;
+            attachment_kind?: components["schemas"]["AttachmentKindEnum"] | components["schemas"]["BlankEnum"];
+            /** @description the label people read for the code beside it */
+            readonly attachment_kind_label: string;
+            applied?: boolean;
+        };
+        NightOrderInputRequest: {
+            kind: components["schemas"]["NightOrderKindEnum"];
+            /** @description the battalion withdrawing, or whose stand is attached or detached */
+            battalion_code: string;
+            /**
+             * @description attach and detach only
+             * @default
+             */
+            stand_label: string;
+            /**
+             * @description attach and detach only: the battalion of the same side the stand joins
+             * @default
+             */
+            target_battalion_code: string;
+            /**
+             * @description attach only; follows from the stand's type when left out
+             *
+             *     * `hq` - HQ
+             *     * `heavy_weapons` - Heavy weapons
+             *     * `other` - Other
+             * @default
+             */
+            attachment_kind: components["schemas"]["AttachmentKindEnum"] | components["schemas"]["BlankEnum"];
+        };
+        /**
+         * @description * `withdraw` - Withdraw to reserve
+         *     * `attach` - Attach stand
+         *     * `detach` - Detach stand
+         * @enum {string}
+         */
+        NightOrderKindEnum: "withdraw" | "attach" | "detach";
         /** @description A side's report of a night phase or of an arrival roll (its kind). */
         NightReport: {
             /**
@@ -3097,6 +3209,21 @@ export interface components {
              */
             previous?: string | null;
             results: components["schemas"]["Invitation"][];
+        };
+        PaginatedNightOrderList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["NightOrder"][];
         };
         PaginatedNightReportList: {
             /** @example 123 */
@@ -3652,6 +3779,28 @@ export interface components {
                 [key: string]: unknown;
             }[];
         };
+        /** @description An output serializer whose choices carry their labels. */
+        SetupInput: {
+            name: string;
+            type: string;
+            choices?: string[];
+            default?: unknown;
+            value_type: components["schemas"]["ValueTypeEnum"];
+            /** @description the label people read for the code beside it */
+            readonly value_type_label: string;
+            /** @description false: the procedure's default applies when left out */
+            needed: boolean;
+        };
+        /** @description One set-up step and the inputs the umpire gives it (`inputs` of POST setup/, by `step`). */
+        SetupQuestion: {
+            /** @description the key of `inputs`: the procedure, or "procedure@Side name" */
+            step: string;
+            procedure: string;
+            title: string;
+            /** @description the side that rolls it; null: rolled once for both */
+            side: number | null;
+            inputs: components["schemas"]["SetupInput"][];
+        };
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Side: {
             readonly id: number;
@@ -3870,6 +4019,14 @@ export interface components {
          */
         TrainingEnum: "Poor" | "Marginal" | "Average" | "Great" | "Outstanding";
         /**
+         * @description * `choice` - One of the choices
+         *     * `integer` - A whole number
+         *     * `boolean` - Yes or no
+         *     * `text` - Text
+         * @enum {string}
+         */
+        ValueTypeEnum: "choice" | "integer" | "boolean" | "text";
+        /**
          * @description * `campaign.created` - Campaign Created
          *     * `campaign.started` - Campaign Started
          *     * `day.dawned` - Day Dawned
@@ -3889,6 +4046,7 @@ export interface components {
          *     * `night.started` - Night Phase Started
          *     * `night.done` - Night Phase Done
          *     * `night.order_queued` - Night Order Queued
+         *     * `night.order_cancelled` - Night Order Cancelled
          *     * `arrivals.started` - Arrivals Started
          *     * `arrivals.resolved` - Arrivals Resolved
          *     * `operation.failed` - Operation Failed
@@ -3915,7 +4073,7 @@ export interface components {
          *     * `schedule.set` - Club schedule set
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "rule.applied" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "rule.applied" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -5825,6 +5983,77 @@ export interface operations {
             };
         };
     };
+    campaigns_battles_setup_inputs_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battle. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupQuestion"][];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_calendar_retrieve: {
         parameters: {
             query?: never;
@@ -6620,6 +6849,7 @@ export interface operations {
                  *     * `night.started` - Night Phase Started
                  *     * `night.done` - Night Phase Done
                  *     * `night.order_queued` - Night Order Queued
+                 *     * `night.order_cancelled` - Night Order Cancelled
                  *     * `arrivals.started` - Arrivals Started
                  *     * `arrivals.resolved` - Arrivals Resolved
                  *     * `operation.failed` - Operation Failed
@@ -6645,7 +6875,7 @@ export interface operations {
                  *     * `calendar.renewed` - Calendar link renewed
                  *     * `schedule.set` - Club schedule set
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.removed" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {
@@ -8019,6 +8249,344 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_night_orders_list: {
+        parameters: {
+            query?: {
+                /** @description false: still queued; true: carried out in its night phase */
+                applied?: boolean;
+                /** @description the campaign day whose night it is for */
+                day?: number;
+                /** @description Which field to use when ordering the results. */
+                ordering?: string;
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedNightOrderList"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_night_orders_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NightOrderInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["NightOrderInputRequest"];
+                "multipart/form-data": components["schemas"]["NightOrderInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NightOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_night_orders_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this night order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NightOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_night_orders_destroy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this night order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Taken back */
             204: {
                 headers: {
                     [name: string]: unknown;

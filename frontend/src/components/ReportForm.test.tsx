@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
 import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
+import { CAMPAIGN } from "../test/fixtures";
 import { ReportForm } from "./ReportForm";
 
 const BATTLE: Schemas["Battle"] = {
@@ -95,5 +96,24 @@ describe("the battle report form", () => {
         { code: "W1" },
       ],
     });
+  });
+
+  it("shows each side's points and rounds left, and a refused report next to Submit", async () => {
+    const message = "Activation pool would go below zero: Axis reports 9 spent, has 8.";
+    stubFetch(
+      jsonResponse(400, {
+        error: { code: "pool_overspent", message, fields: { battalions: [message] }, rule: "battle report: pools" },
+      }),
+    );
+    renderWithProviders(<ReportForm slug="malta-1942" battle={BATTLE} stands={STANDS} sides={CAMPAIGN.sides} />);
+
+    const pools = screen.getByLabelText("Left to spend");
+    expect(pools).toHaveTextContent("Axis8 activation points (cap 20), 6 barrage rounds left");
+    expect(pools).toHaveTextContent("Allied13 activation points, 4 barrage rounds left");
+    await userEvent.click(screen.getByRole("button", { name: "Submit report" }));
+
+    const refusal = await screen.findByRole("alert");
+    expect(refusal).toHaveTextContent(message);
+    expect(refusal.nextElementSibling).toBe(screen.getByRole("button", { name: "Submit report" }));
   });
 });

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ApiError, api, idempotencyKey, unwrap, type Schemas } from "../api/client";
+import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
-import { FieldErrors, fieldErrorsOf } from "./FieldErrors";
+import { FieldErrors, SubmitErrors, placedErrors } from "./FieldErrors";
 
 type Fate = "" | "suppressed" | "destroyed";
 
@@ -15,7 +15,13 @@ interface BattalionDraft {
   objectives: string;
 }
 
-const SUPPLY_SITUATIONS: Schemas["SupplySituationEnum"][] = ["OK", "separated", "isolated", "reserve"];
+// The situations of the night's replacement chart, in the umpire's words.
+const SUPPLY_SITUATIONS: Record<Schemas["SupplySituationEnum"], string> = {
+  OK: "OK (within 12 in. of the C Ops)",
+  separated: "Separated (over 12 in.)",
+  isolated: "Isolated (no route to the C Ops)",
+  reserve: "In reserve",
+};
 
 function draftOf(code: string): BattalionDraft {
   return { code, fates: {}, activationPoints: "", barrageRounds: "", supply: "", objectives: "" };
@@ -49,17 +55,42 @@ function reportBody(drafts: BattalionDraft[]): Schemas["BattleReportInputRequest
   };
 }
 
-/** The umpire's battle report: stands lost or suppressed, points and rounds spent, objectives.
- * Field errors of the API's 400 are shown next to the input they name. */
+/** What each side of the battle has left to spend, as the campaign summary shows it. */
+function Pools({ battle, sides }: { battle: Schemas["Battle"]; sides: Schemas["SideSummary"][] }) {
+  const fighting = [battle.attacker, battle.defender]
+    .map((id) => sides.find((side) => side.id === id))
+    .filter((side): side is Schemas["SideSummary"] => side !== undefined);
+  if (!fighting.length) return null;
+  return (
+    <dl className="facts pools" aria-label="Left to spend">
+      {fighting.map((side) => (
+        <div key={side.id}>
+          <dt>{side.name}</dt>
+          <dd>
+            {side.activation_points ?? "hidden"} activation points
+            {side.activation_cap != null ? ` (cap ${side.activation_cap})` : ""}, {side.barrage_rounds ?? "hidden"}{" "}
+            barrage rounds left
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The umpire's battle report: stands lost or suppressed, points and rounds spent, objectives,
+ * with each side's points and rounds left. Field errors of the API's 400 are shown next to the
+ * input they name, and the refusal next to Submit. */
 export function ReportForm({
   slug,
   battle,
   stands,
+  sides = [],
   onReported,
 }: {
   slug: string;
   battle: Schemas["Battle"];
   stands: Record<string, Schemas["Stand"][]>;
+  sides?: Schemas["SideSummary"][];
   onReported?: (battle: Schemas["Battle"]) => void;
 }) {
   const queryClient = useQueryClient();
@@ -83,12 +114,7 @@ export function ReportForm({
       onReported?.(reported);
     },
   });
-  const fields = fieldErrorsOf(report.error);
-  const shown = new Set<string>();
-  const errorsFor = (path: string): string[] => {
-    shown.add(path);
-    return fields[path] ?? [];
-  };
+  const { fields, errorsFor, errorsUnder, unplaced } = placedErrors(report.error);
   const update = (index: number, change: Partial<BattalionDraft>) =>
     setDrafts(drafts.map((draft, i) => (i === index ? { ...draft, ...change } : draft)));
   const submit = (event: FormEvent) => {
@@ -118,7 +144,7 @@ export function ReportForm({
     return (
       <fieldset key={draft.code} className="card">
         <legend>Battalion {draft.code}</legend>
-        <FieldErrors id={id("code-errors")} messages={[...errorsFor(prefix), ...errorsFor(`${prefix}.code`)]} />
+        <FieldErrors id={id("code-errors")} messages={errorsFor(prefix, `${prefix}.code`)} />
         <p className="muted">Stands lost or suppressed</p>
         <ul className="stand-fates">
           {(stands[draft.code] ?? []).map((stand) => (
@@ -138,7 +164,7 @@ export function ReportForm({
         </ul>
         <FieldErrors
           id={id("stands-errors")}
-          messages={[...errorsFor(`${prefix}.destroyed`), ...errorsFor(`${prefix}.suppressed`)]}
+          messages={[...errorsUnder(`${prefix}.destroyed`), ...errorsUnder(`${prefix}.suppressed`)]}
         />
         {input("activation_points_spent", "Activation points spent", draft.activationPoints, (text) =>
           update(index, { activationPoints: text }),
@@ -155,9 +181,9 @@ export function ReportForm({
             aria-describedby={`${id("supply_situation")}-errors`}
           >
             <option value="">unchanged</option>
-            {SUPPLY_SITUATIONS.map((situation) => (
+            {Object.entries(SUPPLY_SITUATIONS).map(([situation, words]) => (
               <option key={situation} value={situation}>
-                {situation}
+                {words}
               </option>
             ))}
           </select>
@@ -174,35 +200,18 @@ export function ReportForm({
           />
           <FieldErrors
             id={`${id("objectives")}-errors`}
-            messages={Object.entries(fields)
-              .filter(([path]) => path.startsWith(`${prefix}.objectives`))
-              .flatMap(([path, messages]) => (shown.add(path), messages))}
+            messages={errorsUnder(`${prefix}.objectives`)}
           />
         </div>
       </fieldset>
     );
   });
-  // Errors that name no input of this form (or none at all) go above it, never lost.
-  const unplaced = Object.entries(fields).filter(([path]) => !shown.has(path));
   return (
     <form className="report-form" onSubmit={submit} noValidate aria-label="Battle report">
       <h2>Report the battle</h2>
-      {report.error ? (
-        <div className="error" role="alert">
-          <strong>{report.error.message}</strong>
-          {report.error instanceof ApiError && report.error.body.rule ? <p>Rule: {report.error.body.rule}</p> : null}
-          {unplaced.length ? (
-            <ul>
-              {unplaced.map(([path, messages]) => (
-                <li key={path}>
-                  {path}: {messages.join(" ")}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
+      <Pools battle={battle} sides={sides} />
       {body}
+      <SubmitErrors error={report.error} unplaced={unplaced()} />
       <button type="submit" disabled={report.isPending}>
         {report.isPending ? "Reporting…" : "Submit report"}
       </button>

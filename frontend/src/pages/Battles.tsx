@@ -1,11 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link, useParams } from "react-router";
+import { useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
 import { api, unwrap, type Schemas } from "../api/client";
-import { useBattles } from "../api/lists";
+import { useBattles, useOrderOfBattle, useSectors } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
 import { asRecord, type BattleReport } from "../api/types";
+import { BattleForm } from "../components/BattleForm";
 import { PacketLinks } from "../components/Papers";
 import { ReportForm } from "../components/ReportForm";
+import { SetupForm } from "../components/SetupForm";
+import { battalionsIn } from "../lib/oob";
 import { Masked, QueryView } from "../components/status";
 import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
@@ -18,12 +22,44 @@ function byDay(battles: Battle[]): [number, Battle[]][] {
   return [...days.entries()].sort(([a], [b]) => b - a);
 }
 
-export function BattlesPage() {
+/** The umpire's "New battle" button and form, on a campaign day under way. */
+function NewBattle({ battles }: { battles: readonly Battle[] }) {
   const { campaign } = useCampaign();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const oob = useOrderOfBattle(campaign.slug, open);
+  const sectors = useSectors(campaign.slug, open);
+  if (!campaign.current_day || campaign.day_status === "night" || campaign.day_status === "done") return null;
+  if (!open)
+    return (
+      <p>
+        <button type="button" onClick={() => setOpen(true)}>
+          New battle…
+        </button>
+      </p>
+    );
+  return (
+    <QueryView query={oob} what="the battalions">
+      {(tree) => (
+        <BattleForm
+          campaign={campaign}
+          sectors={sectors.data?.results ?? []}
+          battalions={battalionsIn(tree.forces)}
+          battles={battles}
+          onCreated={(battle) => navigate(`/campaigns/${campaign.slug}/battles/${battle.id}`)}
+        />
+      )}
+    </QueryView>
+  );
+}
+
+export function BattlesPage() {
+  const { campaign, isUmpire } = useCampaign();
   const battles = useBattles(campaign.slug);
   return (
     <section>
       <h1>Battles</h1>
+      {isUmpire && battles.data ? <NewBattle battles={battles.data.results} /> : null}
       <QueryView query={battles} what="battles">
         {(page) =>
           page.results.length ? (
@@ -97,6 +133,8 @@ function BattleChain({ battle, all, slug }: { battle: Battle; all: Battle[]; slu
   );
 }
 
+/** Each set-up result under its title and the side it was rolled for ("key@Side" steps are one
+ * side's; the others were rolled once for both). */
 function SetupResults({ setup }: { setup: Record<string, unknown> }) {
   const entries = Object.entries(setup);
   if (!entries.length) return <p className="muted">No set-up rolls yet (or none you may see).</p>;
@@ -105,9 +143,12 @@ function SetupResults({ setup }: { setup: Record<string, unknown> }) {
       {entries.map(([label, value]) => {
         const result = asRecord(value);
         const text = result.outcome_text ?? result.line;
+        const side = label.includes("@") ? label.slice(label.indexOf("@") + 1) : "both sides";
         return (
           <div key={label}>
-            <dt>{String(result.title ?? label)}</dt>
+            <dt>
+              {String(result.title ?? label)} · <span className="side-label">{side}</span>
+            </dt>
             <dd>{text === undefined ? JSON.stringify(value) : String(text)}</dd>
           </div>
         );
@@ -144,12 +185,7 @@ export function BattleDetailPage() {
         }),
       ),
   });
-  const oob = useQuery({
-    queryKey: queryKeys.oob(campaign.slug),
-    queryFn: () =>
-      unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/oob/", { params: { path: { campaign_slug: campaign.slug } } })),
-    enabled: isUmpire,
-  });
+  const oob = useOrderOfBattle(campaign.slug, isUmpire);
   return (
     <QueryView query={battle} what="the battle">
       {(data) => {
@@ -173,11 +209,12 @@ export function BattleDetailPage() {
             <PacketLinks campaign={campaign} battle={data} />
             <h2>1943 set-up</h2>
             <SetupResults setup={data.setup} />
+            {isUmpire && data.status === "planned" ? <SetupForm campaign={campaign} battle={data} /> : null}
             <h2>Report</h2>
             {report ? <ReportView report={report} /> : <p className="muted">Not reported yet.</p>}
             {isUmpire && open ? (
               <QueryView query={oob} what="the battalions' stands">
-                {() => <ReportForm key={data.id} slug={campaign.slug} battle={data} stands={stands} />}
+                {() => <ReportForm key={data.id} slug={campaign.slug} battle={data} stands={stands} sides={campaign.sides} />}
               </QueryView>
             ) : null}
           </section>

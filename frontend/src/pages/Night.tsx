@@ -3,6 +3,7 @@ import { Fragment, useState } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
 import { ConfirmDialog } from "../components/ConfirmDialog";
+import { NightOrders } from "../components/NightOrders";
 import { ErrorNotice, QueryView, ProgressBar } from "../components/status";
 import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
@@ -253,6 +254,7 @@ export function NightPage() {
   return (
     <section>
       <h1>Night phase</h1>
+      {isUmpire && !startedToday && today ? <NightOrders campaign={campaign} /> : null}
       {isUmpire && !startedToday && today ? (
         <p>
           <button type="button" onClick={() => setConfirming(true)} disabled={start.isPending || confirming}>

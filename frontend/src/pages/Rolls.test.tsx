@@ -29,7 +29,7 @@ const ANSWERS: Record<string, unknown> = {
   "/api/v1/campaigns/malta/days/": page([
     { number: 1, segments: [{ segment: "morning", segment_label: "Morning", order: 1 }] },
   ]),
-  "/api/v1/campaigns/malta/battles/": page([{ id: 12, sector: "Gudja", day: 1 }]),
+  "/api/v1/campaigns/malta/battles/": page([{ id: 12, sector: 3, sector_name: "Gudja", day: 1 }]),
   "/api/v1/campaigns/malta/forces/": page([{ id: 3, name: "Fallschirmjäger-Brigade Ramcke" }]),
   "/api/v1/campaigns/malta/rolls/procedures/": [
     { procedure: "gb.weather", title: "Dawn weather" },

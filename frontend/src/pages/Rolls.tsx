@@ -43,7 +43,7 @@ function useChoices(slug: string): Record<Filter, Choices> {
   return {
     day: days.map((day) => [String(day.number), `Day ${day.number}`]),
     segment: [...segments.entries()].sort(([, [a]], [, [b]]) => a - b).map(([code, [, label]]) => [code, label]),
-    battle: battles.map((battle) => [String(battle.id), `${battle.sector}, day ${battle.day}`]),
+    battle: battles.map((battle) => [String(battle.id), `${battle.sector_name}, day ${battle.day}`]),
     force: forces.map((force) => [String(force.id), force.name]),
     procedure: procedures.map((entry) => [entry.procedure, entry.title]),
   };

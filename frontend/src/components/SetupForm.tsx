@@ -1,0 +1,168 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
+import { queryKeys } from "../api/queryKeys";
+import { sideName } from "../lib/sides";
+import { QueryView } from "./status";
+import { FieldErrors, SubmitErrors, placedErrors } from "./FieldErrors";
+
+type Question = Schemas["SetupQuestion"];
+type Input = Schemas["SetupInput"];
+type Answers = Record<string, Record<string, string>>;
+
+// The inputs' names in the umpire's words where the name alone says too little.
+const INPUT_WORDS: Record<string, string> = {
+  terrain: "Terrain between the forces",
+  scale: "Table size",
+  front: "Front (air superiority row)",
+  either_or_pick: "Counterbattery category where the chart gives a choice",
+  category: "Counterbattery category (instead of the chart's)",
+  use_suggested_attacker_bonus: "Give the attacker the suggested bonus",
+  unprinted_year_modifier: "Year modifier the chart does not print",
+  amphibious_shore_defender: "Defending a shore against a landing",
+  long_lull_reroll: "Rerolled after a long lull",
+  commonwealth_as_british: "Commonwealth rolls as British",
+  recce_counts: "Recce stands count",
+};
+
+export function inputWords(name: string): string {
+  const words = INPUT_WORDS[name] ?? name.replaceAll("_", " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function defaultWords(input: Input): string {
+  if (input.default === undefined || input.default === null) return "the chart's";
+  if (typeof input.default === "boolean") return input.default ? "yes" : "no";
+  return String(input.default);
+}
+
+/** The answers the umpire gave, typed as the procedures take them; blanks left out. */
+function inputsBody(questions: readonly Question[], answers: Answers): Record<string, Record<string, unknown>> {
+  const body: Record<string, Record<string, unknown>> = {};
+  for (const question of questions) {
+    for (const input of question.inputs) {
+      const text = answers[question.step]?.[input.name] ?? "";
+      if (text === "") continue;
+      const value = input.value_type === "integer" ? Number(text) : input.value_type === "boolean" ? text === "yes" : text;
+      body[question.step] = { ...body[question.step], [input.name]: value };
+    }
+  }
+  return body;
+}
+
+/** The 1943 set-up roll: a form for what its procedures ask the umpire (the terrain, …), by step
+ * and side; the API's errors next to the input they name and next to the button. */
+export function SetupForm({ campaign, battle }: { campaign: Schemas["Campaign"]; battle: Schemas["Battle"] }) {
+  const slug = campaign.slug;
+  const queryClient = useQueryClient();
+  const [answers, setAnswers] = useState<Answers>({});
+  const [key, setKey] = useState(idempotencyKey);
+  const path = { campaign_slug: slug, id: battle.id };
+  const questions = useQuery({
+    queryKey: queryKeys.battleSetupInputs(slug, battle.id),
+    queryFn: () =>
+      unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/battles/{id}/setup-inputs/", { params: { path } })),
+  });
+  const roll = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST("/api/v1/campaigns/{campaign_slug}/battles/{id}/setup/", {
+          params: { path, header: { "Idempotency-Key": key } },
+          body: { inputs: inputsBody(questions.data ?? [], answers) },
+        }),
+      ),
+    onSuccess: (rolled) => {
+      setKey(idempotencyKey());
+      queryClient.setQueryData(queryKeys.battle(slug, battle.id), rolled);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.battles(slug) });
+    },
+  });
+  const { fields, errorsFor, unplaced } = placedErrors(roll.error);
+  const answer = (step: string, name: string, text: string) =>
+    setAnswers({ ...answers, [step]: { ...answers[step], [name]: text } });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    roll.mutate();
+  };
+
+  const control = (question: Question, input: Input) => {
+    const id = `setup-${question.step}-${input.name}`.replace(/[^A-Za-z0-9_-]/g, "-");
+    const path = `inputs.${question.step}.${input.name}`;
+    const value = answers[question.step]?.[input.name] ?? "";
+    const common = {
+      id,
+      value,
+      "aria-invalid": (fields[path] ?? []).length > 0,
+      "aria-describedby": `${id}-errors`,
+    };
+    const blank = input.needed ? "choose…" : `default (${defaultWords(input)})`;
+    return (
+      <div className="field" key={input.name}>
+        <label htmlFor={id}>{inputWords(input.name)}</label>
+        {input.value_type === "integer" ? (
+          <input
+            {...common}
+            type="number"
+            inputMode="numeric"
+            placeholder={input.needed ? "" : defaultWords(input)}
+            onChange={(e) => answer(question.step, input.name, e.target.value)}
+          />
+        ) : input.value_type === "choice" || input.value_type === "boolean" ? (
+          <select {...common} onChange={(e) => answer(question.step, input.name, e.target.value)}>
+            <option value="">{blank}</option>
+            {(input.value_type === "boolean" ? ["yes", "no"] : (input.choices ?? [])).map((choice) => (
+              <option key={choice} value={choice}>
+                {choice}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input {...common} onChange={(e) => answer(question.step, input.name, e.target.value)} />
+        )}
+        <FieldErrors id={`${id}-errors`} messages={errorsFor(path)} />
+      </div>
+    );
+  };
+
+  return (
+    <QueryView query={questions} what="the set-up's questions">
+      {(asked) => {
+        const steps = asked.map((question) => {
+          const needed = question.inputs.filter((input) => input.needed);
+          const optional = question.inputs.filter((input) => !input.needed);
+          const messages = errorsFor(`inputs.${question.step}`);
+          if (!question.inputs.length && !messages.length) return null;
+          return (
+            <fieldset key={question.step}>
+              <legend>
+                {question.title} · {question.side === null ? "both sides" : sideName(campaign, question.side)}
+              </legend>
+              {needed.map((input) => control(question, input))}
+              {optional.length ? (
+                <details>
+                  <summary>More inputs ({optional.length}, defaults apply)</summary>
+                  {optional.map((input) => control(question, input))}
+                </details>
+              ) : null}
+              <FieldErrors id={`setup-${question.step}-errors`.replace(/[^A-Za-z0-9_-]/g, "-")} messages={messages} />
+            </fieldset>
+          );
+        });
+        return (
+          <form className="setup-form" onSubmit={submit} noValidate aria-label="Battle set-up">
+            <h2>Roll the 1943 set-up</h2>
+            <p className="muted">
+              Everything the campaign knows (year, nations, stands, air cover priority, …) is filled in; the rest is
+              asked here.
+            </p>
+            {steps}
+            <SubmitErrors error={roll.error} unplaced={unplaced()} />
+            <button type="submit" disabled={roll.isPending}>
+              {roll.isPending ? "Rolling…" : "Roll the set-up"}
+            </button>
+          </form>
+        );
+      }}
+    </QueryView>
+  );
+}
