@@ -304,6 +304,8 @@ def matrix(world: World) -> dict[str, Route]:
         campaign=world.campaign, day=world.planned.day, kind=NightOrderKind.WITHDRAW, battalion=l1
     )
     everybody, umpire, players, allies = READ, MEMBERS_REFUSED, PLAYERS, ALLIES_ONLY
+    # A side's papers: its players and the umpires print them; the enemy and observers may not.
+    allied_papers = {**MEMBERS_REFUSED, Role.ALLIED_PLAYER: 200, Role.ALLIED_KEY: 200}
     return {
         "campaign-list": Route(reverse("api:campaign-list"), ANY_CALLER),
         "campaign-detail": Route(world.url("campaign-detail"), everybody),
@@ -311,6 +313,14 @@ def matrix(world: World) -> dict[str, Route]:
         "campaign-statistics": Route(world.url("campaign-statistics"), everybody),
         "campaign-start": Route(world.url("campaign-start"), None),
         "campaign-export": Route(world.url("campaign-export"), umpire),
+        "day-briefing": Route(
+            world.url("day-briefing", number=1) + f"?side={world.allied.pk}", allied_papers
+        ),
+        "battle-packet": Route(
+            world.url("battle-packet", pk=world.fought.pk) + f"?side={world.allied.pk}",
+            {**allied_papers, Role.OBSERVER: 404},  # observers do not see the battle at all
+        ),
+        "roll-procedures": Route(world.url("roll-procedures"), everybody),
         "campaign-schedule": Route(world.url("campaign-schedule"), everybody),
         "campaign-calendar": Route(world.url("campaign-calendar"), MEMBERS_IN_PERSON),
         "campaign-calendar-renew": Route(world.url("campaign-calendar-renew"), None),
