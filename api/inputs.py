@@ -157,3 +157,16 @@ class RuleQuery(serializers.Serializer[dict[str, str]]):
 class LoginInput(serializers.Serializer[dict[str, str]]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=1024, style={"input_type": "password"})
+
+
+class SupplyOverrideInput(serializers.Serializer[Mapping[str, Any]]):
+    battalion = id_field(help_text="battalion id (on the map)")
+    situation = serializers.ChoiceField(
+        choices=[c for c in enum_choices(SupplySituation) if c[0] != SupplySituation.RESERVE.value],
+        help_text="the situation the umpire confirms instead of the one proposed",
+    )
+    reason = serializers.CharField(max_length=500, help_text="why: recorded on the timeline")
+
+
+class SupplyConfirmInput(serializers.Serializer[Mapping[str, Any]]):
+    overrides = SupplyOverrideInput(many=True, required=False, help_text="battalions confirmed otherwise")

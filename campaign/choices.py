@@ -200,6 +200,10 @@ class EventVerb(models.TextChoices):
     FORCE_MOVED = "force.moved", "Force moved"
     BATTALION_MOVED = "battalion.moved", "Battalion moved"
     SECTOR_CONTROL_CHANGED = "sector.control_changed", "Sector changed hands"
+    SUPPLY_CONFIRMED = "supply.confirmed", "Supply lines confirmed"
+    SUPPLY_OVERRIDDEN = "supply.overridden", "Supply situation overridden"
+    OBJECTIVE_AWARDED = "objective.awarded", "Objective taken: activation points awarded"
+    CAMPAIGN_FINISHED = "campaign.finished", "Campaign finished"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.
@@ -209,6 +213,7 @@ WEBHOOK_EVENTS = (
     EventVerb.BATTLE_REPORTED,
     EventVerb.DAY_DAWNED,
     EventVerb.SECTOR_CONTROL_CHANGED,
+    EventVerb.CAMPAIGN_FINISHED,
 )
 WEBHOOK_EVENT_CHOICES = [(verb.value, verb.label) for verb in WEBHOOK_EVENTS]
 # A delivery's event: one of those, or the test event an umpire's ping sends.

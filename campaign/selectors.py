@@ -8,6 +8,7 @@ import datetime
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import redis
@@ -28,7 +29,9 @@ from campaign.choices import (
     OperationKind,
     StandStatus,
 )
+from campaign.supply_lines import Ground, SideLines, side_lines
 from config.celery_app import app as celery_app
+from rules_engine.vocab import SupplySituation
 
 
 @dataclass(frozen=True)
@@ -624,3 +627,104 @@ def webhooks(access: CampaignAccess) -> QuerySet[models.WebhookSubscription]:
 def webhook_deliveries(subscription: models.WebhookSubscription) -> QuerySet[models.WebhookDelivery]:
     """A subscription's delivery log, newest first."""
     return models.WebhookDelivery.objects.filter(subscription=subscription).select_related("event")
+
+
+# Supply lines ------------------------------------------------------------------
+
+
+CUT_OFF = (SupplySituation.ISOLATED, SupplySituation.SEPARATED)
+
+
+@dataclass(frozen=True)
+class SupplyForce:
+    id: int
+    name: str
+    side_id: int
+    sector_id: int | None  # its C Ops; None: off the map
+
+
+@dataclass(frozen=True)
+class SupplyBattalion:
+    id: int
+    code: str
+    side_id: int
+    force_id: int
+    sector_id: int
+    situation: str  # as it stands (confirmed, or applied by the last night)
+
+
+@dataclass(frozen=True)
+class SupplyMap:
+    """What supply lines are traced from, read in five queries whatever the campaign's size."""
+
+    ground: Ground
+    side_ids: tuple[int, ...]
+    forces: dict[int, SupplyForce]
+    battalions: list[SupplyBattalion]  # on the map (reserves and battalions not yet placed are off it)
+
+    @cached_property
+    def lines(self) -> dict[int, SideLines]:
+        return side_lines(self.ground, self.side_ids)
+
+
+def supply_map(campaign_id: int) -> SupplyMap:
+    owners = dict(models.Sector.objects.filter(campaign_id=campaign_id).values_list("pk", "owner_id"))
+    links = tuple(models.SectorLink.objects.filter(campaign_id=campaign_id).values_list("a_id", "b_id"))
+    listed: dict[int, set[int]] = defaultdict(set)
+    sources = models.Sector.supply_source_for.through.objects.filter(sector__campaign_id=campaign_id)
+    for sector_id, side_id in sources.values_list("sector_id", "side_id"):
+        listed[side_id].add(sector_id)
+    forces = {
+        pk: SupplyForce(pk, name, side_id, sector_id)
+        for pk, name, side_id, sector_id in models.Force.objects.filter(campaign_id=campaign_id)
+        .order_by("pk")
+        .values_list("pk", "name", "side_id", "sector_id")
+    }
+    battalions = [
+        SupplyBattalion(*row)
+        for row in models.Battalion.objects.filter(
+            campaign_id=campaign_id, sector__isnull=False, in_reserve=False
+        )
+        .order_by("code")
+        .values_list("pk", "code", "side_id", "battlegroup__force_id", "sector_id", "supply_situation")
+    ]
+    return SupplyMap(
+        ground=Ground(owners, links, {side: frozenset(s) for side, s in listed.items()}),
+        side_ids=tuple(sorted({force.side_id for force in forces.values()} | listed.keys())),
+        forces=forces,
+        battalions=battalions,
+    )
+
+
+def supply_map_part(access: CampaignAccess) -> dict[str, Any]:
+    """The map document's supply: every side's sources of supply (its listed sectors it holds:
+    who holds a sector is public), the reader's own lines (umpires: every side's), and the
+    battalions the reader sees that are cut off, as their situation stands (confirmed by the
+    umpire or applied by the last night). Six queries."""
+    drawn = supply_map(access.campaign.pk)
+    lines_of = drawn.side_ids if access.is_umpire else (access.player_side_id,)
+    cut_off = (
+        models.Battalion.objects.filter(campaign=access.campaign, sector__isnull=False, in_reserve=False)
+        .filter(supply_situation__in=[s.value for s in CUT_OFF])
+        .filter(access_rules.battalions_readable(access))
+        .order_by("pk")
+        .values_list("pk", "supply_situation")
+    )
+    situations: dict[str, list[int]] = {
+        SupplySituation.ISOLATED.value: [],
+        SupplySituation.SEPARATED.value: [],
+    }
+    for pk, situation in cut_off:
+        situations[situation].append(pk)
+    return {
+        "sides": [
+            {
+                "side": side_id,
+                "sources": sorted(drawn.ground.sources(side_id)),
+                "lines": [list(step) for step in drawn.lines[side_id].lines()] if side_id in lines_of else [],
+            }
+            for side_id in drawn.side_ids
+        ],
+        "isolated": situations[SupplySituation.ISOLATED.value],
+        "separated": situations[SupplySituation.SEPARATED.value],
+    }
