@@ -81,7 +81,7 @@ class SideLines:
         entries = list(self._entries(sector))
         offset = 0 if sector in self.held else 1
         lengths = (
-            {s: d + offset for s, d in nx.multi_source_dijkstra_path_length(self.held, entries).items()}
+            {s: int(d) + offset for s, d in nx.multi_source_dijkstra_path_length(self.held, entries).items()}
             if entries
             else {}
         )

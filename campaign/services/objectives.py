@@ -6,23 +6,9 @@ pack, each award with its source reference): Malta's is 2 activation points per 
 
 from __future__ import annotations
 
-from typing import Any
-
 from campaign import models
-from campaign.choices import EventVerb, SectorKind
+from campaign.choices import EventVerb
 from campaign.services.audit import Actor, event_record
-
-# The pack's shape of an award (its JSON Schema), checked when a pack is imported.
-OBJECTIVE_AWARD_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "kind": {"enum": list(SectorKind.values), "description": "the kind of sector taken"},
-        "activation_points": {"type": "integer", "minimum": 1, "maximum": 20},
-        "rule": {"type": "string", "minLength": 1, "description": "the scenario's words: where the award is"},
-    },
-    "required": ["kind", "activation_points", "rule"],
-    "additionalProperties": False,
-}
 
 
 def objective_award(

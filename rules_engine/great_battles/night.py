@@ -124,8 +124,9 @@ class MapSupplyInput:
     c_ops_on_map: bool = True
     in_reserve: bool = False
     c_ops_overrun: bool = False  # the division's battalions are all isolated tonight
-    ok_within_links: int = 0  # a sector holds a table: 12" from the C Ops is its own sector
-    isolated_beyond_links: int | None = None  # the chart's 36"+ as links; None: no limit (FAQ 23)
+    # The chart's 12" and 36" as links: a sector is about 12" of a C Ops' reach (GB-B-35).
+    ok_within_links: int = 1
+    isolated_beyond_links: int | None = 3  # None: no limit, as FAQ 23 reads it
 
 
 @dataclass(frozen=True)
