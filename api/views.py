@@ -108,7 +108,7 @@ class CampaignViewSet(
         "isolated), why, and its line: the sectors from where it stands to a source of supply over "
         "ground its side holds; each C Ops and whether it is cut off from every source; each side's "
         "sources; what the umpire confirmed today. The night applies the proposal at nightfall with "
-        "the day's overrides, confirmed or not (rules notes GB-B-36).",
+        "the day's overrides, confirmed or not (rules notes MS-04).",
         responses=out.SupplyReviewSerializer,
     )
     @extend_schema(

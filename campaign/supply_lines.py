@@ -1,4 +1,4 @@
-"""Supply lines traced over the campaign map, for the whole campaign in one pass (rules notes GB-B-35).
+"""Supply lines traced over the campaign map, for the whole campaign in one pass (rules notes MS-01, MS-02).
 
 A line runs over sectors its side holds. Its two ends are where the unit and what it traces to
 stand, whoever holds those (a battalion fighting for a contested sector, or one that has just

@@ -1,4 +1,4 @@
-"""Objectives: activation points awarded at once for taking a sector in battle (rules notes GB-B-37).
+"""Objectives: activation points awarded at once for taking a sector in battle (rules notes MS-05).
 
 What a kind of sector is worth is the scenario's, as data (``Campaign.objective_awards``, from the
 pack, each award with its source reference): Malta's is 2 activation points per port.

@@ -1,4 +1,4 @@
-"""Supply lines on the campaign map (rules notes GB-B-35, GB-B-36).
+"""Supply lines on the campaign map (rules notes MS-01 to MS-04).
 
 Each battalion on the map gets a situation proposed from the sectors its side holds
 (``gb.map_supply_situation`` reads the traced line, with the club's settings). The umpire sees

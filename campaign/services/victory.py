@@ -1,5 +1,5 @@
 """Victory: the scenario's conditions checked at each night; once one is met the campaign ends with
-its result and becomes read-only (rules notes GB-B-38).
+its result and becomes read-only (rules notes MS-06).
 
 The conditions are the pack's (``Campaign.victory``; docs/scenario-format.md): checked in order at
 the night of day d, a condition is met when d is at most its ``by_day`` (none: any day), its side

@@ -115,7 +115,7 @@ MAP_SUPPLY_RULE = ref(
 
 @dataclass(frozen=True)
 class MapSupplyInput:
-    """A battalion's line of supply as the campaign map traces it (rules notes GB-B-35): over
+    """A battalion's line of supply as the campaign map traces it (rules notes MS-01, MS-02): over
     sectors its side holds, to a source of supply of its side and to its division's C Ops.
     Distances are counted in links between sectors, the map's measure."""
 
@@ -124,7 +124,7 @@ class MapSupplyInput:
     c_ops_on_map: bool = True
     in_reserve: bool = False
     c_ops_overrun: bool = False  # the division's battalions are all isolated tonight
-    # The chart's 12" and 36" as links: a sector is about 12" of a C Ops' reach (GB-B-35).
+    # The chart's 12" and 36" as links: a sector is about 12" of a C Ops' reach (MS-02).
     ok_within_links: int = 1
     isolated_beyond_links: int | None = 3  # None: no limit, as FAQ 23 reads it
 

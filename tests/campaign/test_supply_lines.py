@@ -1,4 +1,4 @@
-"""Supply lines traced over a map, no database (campaign.supply_lines; rules notes GB-B-35).
+"""Supply lines traced over a map, no database (campaign.supply_lines; rules notes MS-01, MS-02).
 
 The ground (sector ids), two sides (1 and 2):
 

@@ -1,4 +1,4 @@
-"""The Situation rows read on the campaign map (rules notes GB-B-35)."""
+"""The Situation rows read on the campaign map (rules notes MS-01, MS-02)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ def test_links_to_the_c_ops_read_as_the_charts_12_and_36_inches(links, expected)
 
 def test_no_line_to_a_source_is_isolated_whatever_the_c_ops():
     reading = map_supply_situation(MapSupplyInput(line_to_source=False, links_to_c_ops=0))
-    assert reading == (reading.__class__(ISOLATED, "no line over sectors its side holds to a source of supply"))
+    assert reading == (
+        reading.__class__(ISOLATED, "no line over sectors its side holds to a source of supply")
+    )
 
 
 def test_a_c_ops_off_the_map_leaves_a_supplied_battalion_separated():
