@@ -143,7 +143,7 @@ def _final(proposal: SupplyProposal, overrides: Mapping[str, str]) -> dict[int, 
 
 def _counts(situations: Mapping[int, str]) -> str:
     counts = Counter(situations.values())
-    return ", ".join(f"{counts[s.value]} {s.value.lower()}" for s in ON_MAP)
+    return ", ".join(f"{counts[s.value]} {s.value}" for s in ON_MAP)
 
 
 @transaction.atomic
@@ -191,9 +191,9 @@ def supply_confirm(
             )
         reason = str(override.get("reason") or "").strip()
         if not reason:
-            proposed = entry.proposed.value.lower()
+            proposed = entry.proposed.value
             raise DomainError(
-                f"say why battalion {entry.battalion.code} is {situation.lower()}, not {proposed}",
+                f"say why battalion {entry.battalion.code} is {situation}, not {proposed}",
                 field=f"{prefix}.reason",
             )
         chosen[entry.battalion.code] = situation
@@ -219,7 +219,7 @@ def supply_confirm(
             campaign,
             EventVerb.SUPPLY_OVERRIDDEN,
             subjects[entry.battalion.id],
-            f"Battalion {entry.battalion.code}: {situation.lower()}, not {entry.proposed.value.lower()} "
+            f"Battalion {entry.battalion.code}: {situation}, not {entry.proposed.value} "
             f"as proposed ({entry.reason}): {reason}",
             actor,
             before={"proposed": entry.proposed.value, "reason": entry.reason},
