@@ -608,6 +608,28 @@ class MapBattleSerializer(LabelledModelSerializer[models.Battle]):
         fields = ["id", "sector", "status", "attacker", "defender"]
 
 
+class MapSupplySideSerializer(LabelledSerializer[Any]):
+    side = serializers.IntegerField()
+    sources = serializers.ListField(child=serializers.IntegerField(), help_text="sector ids")
+    lines = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        help_text="[sector, next sector toward its source] for each sector the side's lines reach; "
+        "empty for an enemy side",
+    )
+
+
+class MapSupplySerializer(LabelledSerializer[Any]):
+    """The map document's supply part (``campaign.selectors.supply_map_part``)."""
+
+    sides = MapSupplySideSerializer(many=True)
+    isolated = serializers.ListField(
+        child=serializers.IntegerField(), help_text="battalion ids, as fog allows"
+    )
+    separated = serializers.ListField(
+        child=serializers.IntegerField(), help_text="battalion ids, as fog allows"
+    )
+
+
 class MapDocumentSerializer(LabelledSerializer[Any]):
     """One side's view of the campaign map (the umpire's: everything)."""
 
@@ -616,6 +638,7 @@ class MapDocumentSerializer(LabelledSerializer[Any]):
     forces = MapForceSerializer(many=True, read_only=True)
     battalions = MapBattalionSerializer(many=True, read_only=True)
     battles = MapBattleSerializer(many=True, read_only=True)
+    supply = MapSupplySerializer(read_only=True)
 
 
 class APIKeySerializer(LabelledModelSerializer[models.CampaignAPIKey]):
@@ -1396,25 +1419,3 @@ class SupplyReviewSerializer(LabelledSerializer[Any]):
     sources = SupplySourcesSerializer(many=True)
     forces = SupplyForceSerializer(source="proposal.forces", many=True)
     battalions = SupplyBattalionSerializer(source="proposal.battalions", many=True)
-
-
-class MapSupplySideSerializer(LabelledSerializer[Any]):
-    side = serializers.IntegerField()
-    sources = serializers.ListField(child=serializers.IntegerField(), help_text="sector ids")
-    lines = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
-        help_text="[sector, next sector toward its source] for each sector the side's lines reach; "
-        "empty for an enemy side",
-    )
-
-
-class MapSupplySerializer(LabelledSerializer[Any]):
-    """The map document's supply part (``campaign.selectors.supply_map_part``)."""
-
-    sides = MapSupplySideSerializer(many=True)
-    isolated = serializers.ListField(
-        child=serializers.IntegerField(), help_text="battalion ids, as fog allows"
-    )
-    separated = serializers.ListField(
-        child=serializers.IntegerField(), help_text="battalion ids, as fog allows"
-    )

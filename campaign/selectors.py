@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -542,27 +542,32 @@ class MapDocument:
     forces: list[models.Force]  # those whose C Ops the reader sees on the map, or off it when their own
     battalions: list[models.Battalion]
     battles: list[models.Battle]
+    supply: dict[str, Any]  # supply_map_part's, from these rows
 
 
 def map_document(access: CampaignAccess) -> MapDocument:
     """The map as ``access`` sees it, in a constant number of queries whatever its size."""
     with one_moment():
+        sectors = list(
+            models.Sector.objects.filter(campaign=access.campaign)
+            .prefetch_related(
+                Prefetch("supply_source_for", queryset=models.Side.objects.only("id").order_by("pk"))
+            )
+            .order_by("pk")
+        )
+        links = list(models.SectorLink.objects.filter(campaign=access.campaign).order_by("a_id", "b_id"))
+        seen = list(battalions(access))
         return MapDocument(
-            sectors=list(
-                models.Sector.objects.filter(campaign=access.campaign)
-                .prefetch_related(
-                    Prefetch("supply_source_for", queryset=models.Side.objects.only("id").order_by("pk"))
-                )
-                .order_by("pk")
-            ),
-            links=list(models.SectorLink.objects.filter(campaign=access.campaign).order_by("a_id", "b_id")),
+            sectors=sectors,
+            links=links,
             forces=list(forces(access).filter(sector_seen=True)),
-            battalions=list(battalions(access)),
+            battalions=seen,
             battles=list(
                 models.Battle.objects.filter(campaign=access.campaign)
                 .filter(access_rules.battles_readable(access))
                 .order_by("pk")
             ),
+            supply=supply_map_part(access, sectors, links, seen),
         )
 
 
@@ -776,35 +781,48 @@ def supply_map(campaign_id: int) -> SupplyMap:
     )
 
 
-def supply_map_part(access: CampaignAccess) -> dict[str, Any]:
-    """The map document's supply: every side's sources of supply (its listed sectors it holds:
-    who holds a sector is public), the reader's own lines (umpires: every side's), and the
-    battalions the reader sees that are cut off, as their situation stands (confirmed by the
-    umpire or applied by the last night). Six queries."""
-    drawn = supply_map(access.campaign.pk)
-    lines_of = drawn.side_ids if access.is_umpire else (access.player_side_id,)
-    cut_off = (
-        models.Battalion.objects.filter(campaign=access.campaign, sector__isnull=False, in_reserve=False)
-        .filter(supply_situation__in=[s.value for s in CUT_OFF])
-        .filter(access_rules.battalions_readable(access))
-        .order_by("pk")
-        .values_list("pk", "supply_situation")
+def supply_map_part(
+    access: CampaignAccess,
+    sectors: Sequence[models.Sector],
+    links: Sequence[models.SectorLink],
+    battalions: Iterable[models.Battalion],
+) -> dict[str, Any]:
+    """The map document's supply, from the rows it read (no query of its own): every side's
+    sources of supply (its listed sectors it holds: who holds a sector is public), the reader's
+    own lines (umpires: every side's), and the battalions the reader sees that are cut off, as
+    their situation stands (confirmed by the umpire or applied by the last night).
+
+    ``sectors`` come with their ``supply_source_for`` prefetched; ``battalions`` are the reader's."""
+    listed: dict[int, set[int]] = defaultdict(set)
+    for sector in sectors:
+        for side in sector.supply_source_for.all():
+            listed[side.pk].add(sector.pk)
+    ground = Ground(
+        {sector.pk: sector.owner_id for sector in sectors},
+        tuple((link.a_id, link.b_id) for link in links),
+        {side: frozenset(keys) for side, keys in listed.items()},
     )
-    situations: dict[str, list[int]] = {
-        SupplySituation.ISOLATED.value: [],
-        SupplySituation.SEPARATED.value: [],
-    }
-    for pk, situation in cut_off:
-        situations[situation].append(pk)
+    side_ids = sorted(access.sides)
+    drawn = side_lines(
+        ground, side_ids if access.is_umpire else [s for s in side_ids if s == access.player_side_id]
+    )
+    situations: dict[str, list[int]] = {s.value: [] for s in CUT_OFF}
+    for battalion in battalions:
+        if (
+            battalion.sector_id is not None
+            and not battalion.in_reserve
+            and battalion.supply_situation in situations
+        ):
+            situations[battalion.supply_situation].append(battalion.pk)
     return {
         "sides": [
             {
                 "side": side_id,
-                "sources": sorted(drawn.ground.sources(side_id)),
-                "lines": [list(step) for step in drawn.lines[side_id].lines()] if side_id in lines_of else [],
+                "sources": sorted(ground.sources(side_id)),
+                "lines": [list(step) for step in drawn[side_id].lines()] if side_id in drawn else [],
             }
-            for side_id in drawn.side_ids
+            for side_id in side_ids
         ],
-        "isolated": situations[SupplySituation.ISOLATED.value],
-        "separated": situations[SupplySituation.SEPARATED.value],
+        "isolated": sorted(situations[SupplySituation.ISOLATED.value]),
+        "separated": sorted(situations[SupplySituation.SEPARATED.value]),
     }

@@ -12,6 +12,7 @@ import pytest
 from campaign import models
 from campaign.choices import CampaignStatus, EventVerb, StandStatus
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
+from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report
 from campaign.services.campaigns import campaign_start
@@ -22,9 +23,12 @@ from campaign.services.operations import operation_run
 from campaign.services.scenario import scenario_import
 from campaign.services.sectors import battalion_move, sector_control_set
 from campaign.services.supply import supply_confirm, supply_proposal
+from campaign.services.webhook_subscriptions import webhook_subscribe
 from tests.campaign.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
+
+HOOK = "https://club.example/hooks/malta"
 
 
 class Malta:
@@ -87,7 +91,7 @@ def test_malta_days_one_to_three_on_the_map(django_capture_on_commit_callbacks):
     malta.move("E2", "zurrieq")
     malta.battle("hal-far", ["I1"], ["E1"], winner=axis.pk, sector_owner=axis.pk)
     malta.move("E1", "gudja")
-    proposal = {entry.battalion.code: entry for entry in supply_proposal(campaign)}
+    proposal = {entry.battalion.code: entry for entry in supply_proposal(campaign).battalions}
     # The paratroops hold no beach or port yet: no source of supply.
     assert proposal["I1"].proposed.value == "isolated"
     assert proposal["I1"].reason == "no line over sectors its side holds to a source of supply"
@@ -121,7 +125,7 @@ def test_malta_days_one_to_three_on_the_map(django_capture_on_commit_callbacks):
     e2_stands = malta.battalion("E2").stands.filter(status=StandStatus.OK).count()
     malta.battle("zurrieq", ["G2"], ["E2"], winner=allied.pk, losses={"E2": {"destroyed": ["A Coy"]}})
 
-    proposal = {entry.battalion.code: entry for entry in supply_proposal(campaign)}
+    proposal = {entry.battalion.code: entry for entry in supply_proposal(campaign).battalions}
     assert proposal["E2"].proposed.value == "isolated"
     assert proposal["E2"].path is None
     # The beach is the Folgore's beachhead and Marsaxlokk a captured port: both sources now.
@@ -147,9 +151,13 @@ def test_malta_days_one_to_three_on_the_map(django_capture_on_commit_callbacks):
     assert (e2.supply_situation, malta.battalion("E1").supply_situation) == ("isolated", "isolated")
     assert malta.report(night_two, allied)["isolated_battalions"] == ["E1", "E2"]
     # Its replacements follow: no roll for the stand it lost, and one stand more lost (GB-B-04).
-    roll = campaign.rolls.get(procedure="gb.night_replacements", day__number=2, battalion=e2)
-    assert roll.inputs["situation"] == "isolated"
-    assert (roll.result["replaced"], roll.result["extra_stands_lost"]) == (0, 1)
+    replacements = {entry["code"]: entry for entry in malta.report(night_two, allied)["battalions"]}
+    assert replacements["E2"] == {
+        "code": "E2",
+        "text": "0 of 1 destroyed stands replaced, 1 more stand lost",
+        "lines": [],
+    }
+    assert not campaign.rolls.filter(procedure="gb.night_replacements", battalion=e2).exists()
     assert e2.stands.filter(status=StandStatus.OK).count() == e2_stands - 2
     campaign.refresh_from_db()
     assert campaign.status == CampaignStatus.ACTIVE
@@ -162,6 +170,7 @@ def test_malta_days_one_to_three_on_the_map(django_capture_on_commit_callbacks):
     malta.battle("valletta", ["I2"], [], winner=axis.pk, sector_owner=axis.pk)
     assert campaign.events.filter(verb=EventVerb.OBJECTIVE_AWARDED).count() == 2  # ports only
 
+    webhook_subscribe(campaign.pk, malta.actor, url=HOOK, events=[EventVerb.CAMPAIGN_FINISHED])
     night_three = malta.night()
     campaign.refresh_from_db()
     assert (campaign.status, campaign.winner_id, campaign.finished_day) == (
@@ -174,6 +183,8 @@ def test_malta_days_one_to_three_on_the_map(django_capture_on_commit_callbacks):
         assert malta.report(night_three, side)["campaign_result"] == f"Axis victory: {campaign.result}"
     finished = campaign.events.get(verb=EventVerb.CAMPAIGN_FINISHED)
     assert finished.visibility == "public"
+    delivery = models.WebhookDelivery.objects.get(event=finished)
+    assert delivery.payload["message"] == f"{campaign.name} finished on day 3"
 
     # Read-only from now on: every write is refused with the result.
     for write in (
@@ -188,6 +199,9 @@ def test_malta_days_one_to_three_on_the_map(django_capture_on_commit_callbacks):
             write()
         assert refused.value.code == "campaign_finished"
         assert refused.value.message == (
-            "campaign malta-1942 finished on day 3 (Malta falls: the Axis holds Valletta and the Grand "
-            "Harbour): it is read-only"
+            "Campaign malta-1942 finished on day 3 (Malta falls: the Axis holds Valletta and the Grand "
+            "Harbour): it is read-only."
         )
+    # Who reads it is still the umpire's to manage: a key to show the result to another club.
+    api_key, _ = api_key_create(campaign.pk, malta.actor, name="Result board")
+    assert api_key.campaign_id == campaign.pk

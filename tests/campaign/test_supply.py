@@ -189,28 +189,28 @@ def test_an_override_twice_is_refused(malta, django_capture_on_commit_callbacks)
         supply_confirm(malta.pk, ACTOR, twice)
 
 
-def test_the_map_documents_supply_part_follows_the_fog(malta, django_assert_num_queries):
+def test_the_map_documents_supply_part_follows_the_fog_at_no_query_of_its_own(malta):
     models.Battalion.objects.filter(campaign=malta, code__in=["I1", "W1"]).update(supply_situation="isolated")
     models.Battalion.objects.filter(campaign=malta, code="E1").update(supply_situation="separated")
+    models.Battalion.objects.filter(campaign=malta, code="E4").update(supply_situation="isolated")  # reserve
     ids = dict(malta.battalions.values_list("code", "pk"))
     axis, allied = malta.sides.get(name="Axis"), malta.sides.get(name="Allied")
-    umpire = CampaignAccess(malta, MemberRole.UMPIRE, None)
 
-    with django_assert_num_queries(6):
-        part = selectors.supply_map_part(umpire)
+    part = selectors.map_document(CampaignAccess(malta, MemberRole.UMPIRE, None)).supply
 
     sources = dict(malta.sectors.values_list("key", "pk"))
     assert [side["sources"] for side in part["sides"]] == [
         [],
         sorted([sources["grand-harbour"], sources["marsaxlokk"]]),
     ]
-    assert part["sides"][1]["lines"]  # the garrison's lines, for the umpire
+    assert [sources["valletta"], sources["grand-harbour"]] in part["sides"][1]["lines"]
     assert (part["isolated"], part["separated"]) == (sorted([ids["I1"], ids["W1"]]), [ids["E1"]])
 
-    axis_player = selectors.supply_map_part(CampaignAccess(malta, MemberRole.PLAYER, axis.pk))
+    axis_player = selectors.map_document(CampaignAccess(malta, MemberRole.PLAYER, axis.pk)).supply
     assert axis_player["sides"][1]["lines"] == []  # the enemy's lines are not drawn for a player
-    assert ids["I1"] in axis_player["isolated"]
-    assert ids["W1"] not in axis_player["isolated"]
-    assert ids["E1"] not in axis_player["separated"]
-    allied_player = selectors.supply_map_part(CampaignAccess(malta, MemberRole.PLAYER, allied.pk))
-    assert allied_player["isolated"] == [ids["W1"]]
+    assert axis_player["isolated"] == [ids["I1"]]  # W1 at Mdina is out of sight
+    assert axis_player["separated"] == [ids["E1"]]  # at Hal Far, next to the Folgore's drop zone
+    allied_player = selectors.map_document(CampaignAccess(malta, MemberRole.PLAYER, allied.pk)).supply
+    # Its own W1, and the Folgore's I1 on the drop zone next to E1 at Hal Far.
+    assert allied_player["isolated"] == sorted([ids["W1"], ids["I1"]])
+    assert allied_player["sides"][0]["lines"] == []
