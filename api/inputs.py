@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from campaign.choices import WEBHOOK_EVENT_CHOICES, OperationKind, enum_choices
+from campaign.choices import MAP_SUPPLY_SITUATION_CHOICES, WEBHOOK_EVENT_CHOICES, OperationKind, enum_choices
 from rules_engine.great_battles.activation import ActivationColumn
 from rules_engine.nineteen43.common import BattleType
 from rules_engine.results import RuleSystem
@@ -216,7 +216,7 @@ class LoginInput(serializers.Serializer[dict[str, str]]):
 class SupplyOverrideInput(serializers.Serializer[Mapping[str, Any]]):
     battalion = id_field(help_text="battalion id (on the map)")
     situation = serializers.ChoiceField(
-        choices=[c for c in enum_choices(SupplySituation) if c[0] != SupplySituation.RESERVE.value],
+        choices=MAP_SUPPLY_SITUATION_CHOICES,
         help_text="the situation the umpire confirms instead of the one proposed",
     )
     reason = serializers.CharField(max_length=500, help_text="why: recorded on the timeline")

@@ -26,6 +26,7 @@ from campaign import models
 from campaign.access import CampaignAccess
 from campaign.choices import (
     DAY_SEGMENT_CHOICES,
+    SUPPLY_SITUATION_CHOICES,
     WEBHOOK_DELIVERY_EVENT_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     ActivationState,
@@ -1359,7 +1360,6 @@ class SessionSerializer(LabelledSerializer[Any]):
 
 # Supply lines -------------------------------------------------------------------
 
-SITUATION_CHOICES = enum_choices(SupplySituation)
 SECTOR_PATH_HELP = "sector ids from where it stands to its source of supply; null: no line"
 
 
@@ -1369,9 +1369,9 @@ class SupplyBattalionSerializer(LabelledSerializer[Any]):
     side = serializers.IntegerField(source="battalion.side_id")
     sector = serializers.IntegerField(source="battalion.sector_id")
     situation = serializers.ChoiceField(
-        source="battalion.situation", choices=SITUATION_CHOICES, help_text="as it stands now"
+        source="battalion.situation", choices=SUPPLY_SITUATION_CHOICES, help_text="as it stands now"
     )
-    proposed = serializers.ChoiceField(source="proposed.value", choices=SITUATION_CHOICES)
+    proposed = serializers.ChoiceField(source="proposed.value", choices=SUPPLY_SITUATION_CHOICES)
     reason = serializers.CharField(help_text="why the map proposes it")
     path = serializers.ListField(
         child=serializers.IntegerField(), allow_null=True, help_text=SECTOR_PATH_HELP
@@ -1403,7 +1403,7 @@ class SupplySourcesSerializer(LabelledSerializer[Any]):
 
 class SupplyOverrideSerializer(LabelledSerializer[Any]):
     code = serializers.CharField(help_text="the battalion's code")
-    situation = serializers.ChoiceField(choices=SITUATION_CHOICES)
+    situation = serializers.ChoiceField(choices=SUPPLY_SITUATION_CHOICES)
 
 
 class SupplyReviewSerializer(LabelledSerializer[Any]):

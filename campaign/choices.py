@@ -12,7 +12,7 @@ import enum
 
 from django.db import models
 
-from rules_engine.vocab import DaySegment, label_of
+from rules_engine.vocab import DaySegment, SupplySituation, label_of
 
 
 def enum_choices(enumeration: type[enum.Enum]) -> list[tuple[str, str]]:
@@ -21,6 +21,9 @@ def enum_choices(enumeration: type[enum.Enum]) -> list[tuple[str, str]]:
 
 # The segments a roll can be filed under, the night's included (the roll log's filter).
 DAY_SEGMENT_CHOICES = enum_choices(DaySegment)
+# A battalion's supply situation; on the map (what the umpire confirms) it is never "reserve".
+SUPPLY_SITUATION_CHOICES = enum_choices(SupplySituation)
+MAP_SUPPLY_SITUATION_CHOICES = [c for c in SUPPLY_SITUATION_CHOICES if c[0] != SupplySituation.RESERVE.value]
 
 
 class CampaignStatus(models.TextChoices):
