@@ -1804,17 +1804,6 @@ export interface components {
          */
         GroupKindEnum: "regiment" | "brigade";
         /**
-         * @description * `town` - Town
-         *     * `port` - Port
-         *     * `airfield` - Airfield
-         *     * `beach` - Beach
-         *     * `drop_zone` - Drop zone
-         *     * `junction` - Junction
-         *     * `open` - Open ground
-         * @enum {string}
-         */
-        Kind7d5Enum: "town" | "port" | "airfield" | "beach" | "drop_zone" | "junction" | "open";
-        /**
          * @description * `A` - A
          *     * `B` - B
          *     * `C` - C
@@ -1826,6 +1815,13 @@ export interface components {
          * @enum {string}
          */
         LeaderRatingEnum: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+        /**
+         * @description * `road` - Road
+         *     * `track` - Track
+         *     * `none` - Cross-country
+         * @enum {string}
+         */
+        LinkKindEnum: "road" | "track" | "none";
         /**
          * @description * `reserve` - In reserve
          *     * `battle` - In a battle today
@@ -1888,24 +1884,17 @@ export interface components {
         MapLink: {
             a: number;
             b: number;
-            kind?: components["schemas"]["MapLinkKindEnum"];
+            kind?: components["schemas"]["LinkKindEnum"];
             /** @description the label people read for the code beside it */
             readonly kind_label: string;
         };
-        /**
-         * @description * `road` - Road
-         *     * `track` - Track
-         *     * `none` - Cross-country
-         * @enum {string}
-         */
-        MapLinkKindEnum: "road" | "track" | "none";
         /** @description A sector as every member sees it: the ground and who holds it are public. */
         MapSector: {
             readonly id: number;
             /** @description the pack's name for it, unique in the campaign */
             key: string;
             name: string;
-            kind?: components["schemas"]["Kind7d5Enum"];
+            kind?: components["schemas"]["SectorKindEnum"];
             /** @description the label people read for the code beside it */
             readonly kind_label: string;
             /**
@@ -2656,7 +2645,7 @@ export interface components {
             /** @description the pack's name for it, unique in the campaign */
             key: string;
             name: string;
-            kind?: components["schemas"]["Kind7d5Enum"];
+            kind?: components["schemas"]["SectorKindEnum"];
             /** @description the label people read for the code beside it */
             readonly kind_label: string;
             /**
@@ -2724,6 +2713,17 @@ export interface components {
             name: string;
             side: number;
         };
+        /**
+         * @description * `town` - Town
+         *     * `port` - Port
+         *     * `airfield` - Airfield
+         *     * `beach` - Beach
+         *     * `drop_zone` - Drop zone
+         *     * `junction` - Junction
+         *     * `open` - Open ground
+         * @enum {string}
+         */
+        SectorKindEnum: "town" | "port" | "airfield" | "beach" | "drop_zone" | "junction" | "open";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Segment: {
             readonly id: number;
