@@ -36,7 +36,8 @@ class Malta:
 
     def __init__(self, capture: Any) -> None:
         self.capture = capture
-        self.actor = Actor(user=UserFactory(username="malta-umpire"), request_id="malta-map")
+        umpire: Any = UserFactory(username="malta-umpire")
+        self.actor = Actor(user=umpire, request_id="malta-map")
         self.campaign = scenario_import(pack_read(MALTA_PACK_PATH), self.actor)
         self.axis = self.campaign.sides.get(is_axis=True)
         self.allied = self.campaign.sides.get(is_axis=False)

@@ -15,7 +15,7 @@ LINKS = ((10, 11), (11, 12), (12, 13), (13, 14), (11, 15), (15, 16), (13, 16), (
 
 
 def ground(**owners: int | None) -> Ground:
-    held = {10: 1, 11: 1, 12: 1, 13: 1, 14: 1, 15: 1, 16: 2, 17: 2}
+    held: dict[int, int | None] = {10: 1, 11: 1, 12: 1, 13: 1, 14: 1, 15: 1, 16: 2, 17: 2}
     held.update({int(key.removeprefix("s")): owner for key, owner in owners.items()})
     return Ground(held, LINKS, {1: frozenset({10, 17}), 2: frozenset({17})})
 
