@@ -20,7 +20,7 @@ from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
-from campaign.services.scenario import scenario_import
+from campaign.services.scenario import campaign_export, scenario_import
 from campaign.services.sectors import battalion_move, sector_control_set
 from campaign.services.supply import supply_confirm, supply_proposal
 from campaign.services.webhook_subscriptions import webhook_subscribe
@@ -206,3 +206,17 @@ def test_malta_days_one_to_three_on_the_map(django_capture_on_commit_callbacks):
     # Who reads it is still the umpire's to manage: a key to show the result to another club.
     api_key, _ = api_key_create(campaign.pk, malta.actor, name="Result board")
     assert api_key.campaign_id == campaign.pk
+
+    # The end survives the pack's round trip: export, import under another slug, export again.
+    exported = campaign_export(campaign.pk)
+    assert (exported["state"]["winner"], exported["state"]["finished_day"]) == ("Axis", 3)
+    again = scenario_import(exported, malta.actor, slug="malta-again")
+    renamed = [
+        {**event, "object_key": "malta-again"} if event["object_type"] == "Campaign" else event
+        for event in exported["state"]["events"]
+    ]
+    assert campaign_export(again.pk) == {
+        **exported,
+        "campaign": {**exported["campaign"], "slug": "malta-again"},
+        "state": {**exported["state"], "events": renamed},
+    }
