@@ -482,11 +482,12 @@ def test_export_campaign_command_writes_yaml_or_json_by_extension(tmp_path, malt
 
 
 def _as_version_1(pack: dict[str, Any]) -> dict[str, Any]:
-    """``pack`` as version 1 wrote it: no map, no victory, places named in words."""
+    """``pack`` as version 1 wrote it: no map, no victory or objective awards, places named in words."""
     old = copy.deepcopy(pack)
     names = {sector["key"]: sector["name"] for sector in old.pop("map")["sectors"]}
     old["version"] = 1
     del old["campaign"]["victory"]
+    del old["campaign"]["objective_awards"]
     for side in old["sides"]:
         for force in side["forces"]:
             cops = force.pop("sector", None)
