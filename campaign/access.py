@@ -44,7 +44,7 @@ class Fog:
     battle_results: bool  # the enemy sees this side's lines of battle reports
     strengths: bool  # the enemy sees stands and stand counts of identified battalions
     # The enemy sees this side's battalions and C Ops on the map where they stand on or next to
-    # a sector holding one of the enemy's own battalions or C Ops (rules notes C-15).
+    # a sector holding one of the enemy's own battalions or C Ops (rules notes C-16).
     in_contact: bool
 
     @classmethod
@@ -137,7 +137,7 @@ def own_side_rows(access: CampaignAccess, field: str = "side_id") -> Q:
     return Q(**{field: side_id}) if side_id is not None else NOTHING
 
 
-def contact_sector_ids(access: CampaignAccess) -> QuerySet[models.Sector]:
+def contact_sector_ids(access: CampaignAccess) -> QuerySet[models.Sector, Any]:
     """The sectors where a player sees the enemy in contact (as a subquery of ids): those its
     side's battalions or C Ops stand on, and the sectors next to them. The one home of "where"."""
     side_id = access.player_side_id
@@ -207,25 +207,28 @@ def forces_readable(access: CampaignAccess) -> Q:
     return readable
 
 
-def _sector_seen(access: CampaignAccess, field: str) -> ExpressionWrapper:
+def force_place_seen(access: CampaignAccess, field: str = "sector_id") -> Q:
+    """Forces whose C Ops (``field``: or forming-up point) the reader sees where it stands:
+    umpires all, a player their own side's and an enemy's in contact only (an identified
+    battalion shows its force, not where it commands); nobody else any."""
+    if access.is_umpire:
+        return Q()
+    if access.player_side_id is None:
+        return NOTHING
     seen = Q(side_id=access.player_side_id)
     contact_sides = _in_contact_sides(access)
     if contact_sides:
         seen |= Q(side_id__in=contact_sides, **{f"{field}__in": contact_sector_ids(access)})
-    return ExpressionWrapper(seen, output_field=BooleanField())
+    return seen
 
 
-def force_sectors_seen(access: CampaignAccess) -> dict[str, ExpressionWrapper | Value]:
-    """Annotations of forces: whether the reader sees where a force's C Ops (``sector_seen``) and
-    forming-up point (``fup_sector_seen``) stand: umpires always, a player their own side's, and
-    an enemy's in contact only (an identified battalion shows its force, not where it commands)."""
-    if access.is_umpire:
-        return {"sector_seen": Value(True), "fup_sector_seen": Value(True)}
-    if access.player_side_id is None:
-        return {"sector_seen": Value(False), "fup_sector_seen": Value(False)}
+def force_sectors_seen(access: CampaignAccess) -> dict[str, ExpressionWrapper[Q] | Value]:
+    """:func:`force_place_seen` as annotations of forces: ``sector_seen``, ``fup_sector_seen``."""
+    if access.is_umpire or access.player_side_id is None:
+        return dict.fromkeys(("sector_seen", "fup_sector_seen"), Value(access.is_umpire))
     return {
-        "sector_seen": _sector_seen(access, "sector_id"),
-        "fup_sector_seen": _sector_seen(access, "fup_sector_id"),
+        name: ExpressionWrapper(force_place_seen(access, field), output_field=BooleanField())
+        for name, field in (("sector_seen", "sector_id"), ("fup_sector_seen", "fup_sector_id"))
     }
 
 

@@ -511,7 +511,7 @@ def sectors(access: CampaignAccess) -> QuerySet[models.Sector]:
             Prefetch("supply_source_for", queryset=models.Side.objects.only("id").order_by("pk")),
             Prefetch(
                 "forces",
-                queryset=forces(access).filter(sector_seen=True).select_related("side"),
+                queryset=forces(access).filter(access_rules.force_place_seen(access)).select_related("side"),
                 to_attr="visible_forces",
             ),
             Prefetch(
@@ -560,7 +560,7 @@ def map_document(access: CampaignAccess) -> MapDocument:
         return MapDocument(
             sectors=sectors,
             links=links,
-            forces=list(forces(access).filter(sector_seen=True)),
+            forces=list(forces(access).filter(access_rules.force_place_seen(access))),
             battalions=seen,
             battles=list(
                 models.Battle.objects.filter(campaign=access.campaign)

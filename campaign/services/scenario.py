@@ -665,12 +665,13 @@ class _CampaignWriter:
             }
             for sector in self.sectors
         ]
+        # Each link once, its ends in key order, the links in the order of their ends' keys.
+        ends = {
+            link.pk: sorted((self.sector_keys[link.a_id], self.sector_keys[link.b_id])) for link in self.links
+        }
         links = [
-            {"a": a, "b": b, **_plain(SECTOR_LINK, link)}
-            for a, b, link in sorted(
-                (*sorted((self.sector_keys[link.a_id], self.sector_keys[link.b_id])), link)
-                for link in self.links
-            )
+            {"a": ends[link.pk][0], "b": ends[link.pk][1], **_plain(SECTOR_LINK, link)}
+            for link in sorted(self.links, key=lambda link: ends[link.pk])
         ]
         return {"sectors": sectors, "links": links}
 

@@ -128,7 +128,7 @@ def force_move(
             raise DomainError(
                 f"{force.name}'s C Ops is off the map: place it first", field="forming_up_point"
             )
-        origin = force.fup_sector or force.sector
+        origin: models.Sector | None = force.fup_sector or force.sector
         if target is None:
             raise DomainError("a forming-up point stands on the map", field="sector")
         _step_check(campaign, origin, target, f"{force.name}'s forming-up point")

@@ -704,6 +704,8 @@ def test_the_example_in_the_format_documentation_imports():
 
     assert campaign.stands.get(label="Pz IV").equipment.key == "vehicle/german/pz-iv-f2-h"
     assert campaign.memberships.get(user__username="rommel").side.name == "Axis"
+    assert campaign.battalions.get(code="U1").sector.name == "Kasserine Pass"
+    assert campaign.victory["end"]["side"] == "Allied"
 
 
 # --- equipment reference data -----------------------------------------------------------
