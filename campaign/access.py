@@ -464,6 +464,7 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     # The proposal and its overrides name both sides' battalions and where they are cut off.
     EventVerb.SUPPLY_CONFIRMED: Visibility.UMPIRE,
     EventVerb.SUPPLY_OVERRIDDEN: Visibility.UMPIRE,
+    EventVerb.SUPPLY_APPLIED: Visibility.UMPIRE,
     # Points awarded to a side's pool are its own; the change of control itself is public.
     EventVerb.OBJECTIVE_AWARDED: Visibility.SIDE,
     EventVerb.CAMPAIGN_FINISHED: Visibility.PUBLIC,

@@ -206,6 +206,7 @@ class EventVerb(models.TextChoices):
     SECTOR_CONTROL_CHANGED = "sector.control_changed", "Sector changed hands"
     SUPPLY_CONFIRMED = "supply.confirmed", "Supply lines confirmed"
     SUPPLY_OVERRIDDEN = "supply.overridden", "Supply situation overridden"
+    SUPPLY_APPLIED = "supply.applied", "Supply lines applied at nightfall"
     OBJECTIVE_AWARDED = "objective.awarded", "Objective taken: activation points awarded"
     CAMPAIGN_FINISHED = "campaign.finished", "Campaign finished"
 

@@ -251,7 +251,7 @@ def supply_night(operation: models.Operation, actor: Actor) -> dict[str, Any]:
     )
     event_record(
         operation.campaign,
-        EventVerb.SUPPLY_CONFIRMED,
+        EventVerb.SUPPLY_APPLIED,
         operation.campaign,
         f"Supply lines applied at nightfall of day {day.number} {confirmed}: {_counts(final)}",
         actor,
