@@ -7,8 +7,15 @@ from typing import Any
 
 from rest_framework import serializers
 
-from campaign.choices import MAP_SUPPLY_SITUATION_CHOICES, WEBHOOK_EVENT_CHOICES, OperationKind, enum_choices
-from rules_engine.great_battles.activation import ActivationColumn
+from campaign.choices import (
+    MAP_SUPPLY_SITUATION_CHOICES,
+    WEBHOOK_EVENT_CHOICES,
+    ArtilleryMode,
+    OperationKind,
+    enum_choices,
+)
+from rules_engine.great_battles.activation import ActivationColumn, InitiativeRow
+from rules_engine.great_battles.common import Quality as GreatBattlesQuality
 from rules_engine.nineteen43.common import BattleType
 from rules_engine.results import RuleSystem
 from rules_engine.vocab import SupplySituation
@@ -89,6 +96,10 @@ class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
     )
     activation_points_spent = count_field(required=False)
     barrage_rounds_spent = count_field(required=False)
+    barrage_templates_used = count_field(
+        required=False,
+        help_text="barrage templates placed in the battle: in use until the night returns them",
+    )
     objectives = ObjectiveInput(many=True, required=False)
     supply_situation = serializers.ChoiceField(
         choices=enum_choices(SupplySituation), required=False, help_text="at the end of the battle"
@@ -97,6 +108,13 @@ class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
 
 class BattleReportInput(serializers.Serializer[Mapping[str, Any]]):
     battalions = ReportedBattalionInput(many=True, allow_empty=False)
+    turn = serializers.IntegerField(
+        min_value=0,
+        max_value=10,
+        required=False,
+        help_text="the turn the reported activation points were spent or won: the pool paying then "
+        "takes them (Malta: the side's on day 1 up to turn 1, else the division's); 1 if left out",
+    )
     winner = id_field(
         required=False,
         allow_null=True,
@@ -230,3 +248,62 @@ class SupplyOverrideInput(serializers.Serializer[Mapping[str, Any]]):
 
 class SupplyConfirmInput(serializers.Serializer[Mapping[str, Any]]):
     overrides = SupplyOverrideInput(many=True, required=False, help_text="battalions confirmed otherwise")
+
+
+TURN_HELP = "the turn of the day under way: 0 is the dawn turn, then 1 to 10"
+
+
+def turn_field(**kwargs: Any) -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=0, max_value=10, help_text=TURN_HELP, **kwargs)
+
+
+class DayEndRollInput(serializers.Serializer[Mapping[str, Any]]):
+    allied_turn = serializers.IntegerField(
+        min_value=1,
+        max_value=10,
+        help_text="the Allied turn just ended (the roll is made after turns 7 to 10)",
+    )
+
+
+class ForceTurnInput(serializers.Serializer[Mapping[str, Any]]):
+    turn = turn_field()
+
+
+class ArrivalPostponeInput(serializers.Serializer[Mapping[str, Any]]):
+    entry_point = serializers.CharField(max_length=60, help_text="where the force will enter instead")
+
+
+class EntrenchInput(serializers.Serializer[Mapping[str, Any]]):
+    action_points = count_field(required=False, default=0, help_text="action points spent digging this time")
+    at_start = serializers.BooleanField(
+        required=False, default=False, help_text="an Allied stand outside a town starting entrenched (day 1)"
+    )
+
+
+class ArtilleryOrderInput(serializers.Serializer[Mapping[str, Any]]):
+    template = serializers.IntegerField(min_value=1, max_value=COUNT_MAX, help_text="the template's number")
+    mode = serializers.ChoiceField(choices=ArtilleryMode.choices)
+
+
+class CopsActionPointsInput(serializers.Serializer[Mapping[str, Any]]):
+    turn = turn_field()
+    quality = serializers.ChoiceField(
+        choices=enum_choices(GreatBattlesQuality), help_text="the C Ops' quality"
+    )
+    isolated_from_source = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="no supply line of any length to its source (+10 on the roll)",
+    )
+    convert = serializers.BooleanField(
+        required=False, default=True, help_text="save the actions as the division's activation points"
+    )
+
+
+class InitiativeActivationInput(serializers.Serializer[Mapping[str, Any]]):
+    turn = turn_field()
+    row = serializers.ChoiceField(
+        choices=enum_choices(InitiativeRow),
+        required=False,
+        help_text="the chart's row, for a nation it has none for (Italian: the club's choice)",
+    )

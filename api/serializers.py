@@ -280,6 +280,7 @@ class ForceSerializer(FogMaskedSerializer[models.Force]):
             "arrival_day",
             "arrival_zone",
             "deployment_zone",
+            "activation_points",
             "availability",
             "arrival_attempts",
         ]
@@ -334,6 +335,8 @@ class StandSerializer(FogMaskedSerializer[models.Stand]):
             "status",
             "equipment",
             "equipment_name",
+            "entrenched",
+            "entrenchment_points",
             "attached",
             "attachment_kind",
             "grade",
@@ -777,6 +780,14 @@ class ReportBodySerializer(LabelledSerializer[dict[str, Any]]):
     schema to these keys, so a body matches its own kind's only)."""
 
 
+class NightReportDivisionSerializer(LabelledSerializer[dict[str, Any]]):
+    """A division's own activation pool through the night (Malta's division pools)."""
+
+    name = serializers.CharField(help_text="the division (force)")
+    before = serializers.IntegerField(help_text="activation points before the night")
+    carried = serializers.IntegerField(help_text="activation points carried to the next day")
+
+
 class NightReportBodySerializer(ReportBodySerializer):
     """A side's part of a night phase (``campaign.services.night``): its own figures, each step's
     present when the night ran that step (0 when the step found nothing of the side's)."""
@@ -799,6 +810,7 @@ class NightReportBodySerializer(ReportBodySerializer):
     activation_points_before = _counter("activation points before the night")
     activation_points_carried = _counter("activation points carried to the next day")
     activation_points_lost = _counter("activation points lost in the carry-over")
+    divisions = NightReportDivisionSerializer(many=True, required=False)
     ammo_markers_rolled = _counter("battalions rolled for their low-ammunition markers")
     battalions_set_inactive = _counter("battalions set inactive")
     forces_to_reroll_availability = _counter("forces to roll for availability again")
@@ -1050,6 +1062,11 @@ class RuleEntrySerializer(LabelledSerializer[Any]):
     optional = serializers.BooleanField()
     rolls = serializers.BooleanField(required=False, help_text="procedures only: whether it rolls dice")
     inputs = RuleInputSerializer(many=True, required=False, help_text="procedures only")
+    umpire_aid = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="procedures only: why no campaign service runs it (a battle-level aid); null when one does",
+    )
     chart = serializers.JSONField(source="data", required=False, help_text="tables, in detail only")
 
 
@@ -1224,6 +1241,16 @@ class ActivationSpendSerializer(LabelledModelSerializer[models.ActivationSpend])
         fields = ["id", "side", "day", "turn", "column", "cost", "battalions", "created_at"]
 
 
+class ArtilleryOrderSerializer(LabelledModelSerializer[models.ArtilleryOrder]):
+    """A barrage template's mode for one day."""
+
+    day = serializers.IntegerField(source="day.number", read_only=True)
+
+    class Meta:
+        model = models.ArtilleryOrder
+        fields = ["id", "side", "day", "template", "mode", "created_at"]
+
+
 class RollOverrideSerializer(LabelledSerializer[Mapping[str, models.RollRecord]]):
     """An umpire's override next to the roll it overrides, which stays in the log."""
 
@@ -1262,6 +1289,11 @@ class SideTallySerializer(LabelledSerializer[models.SideDayTally]):
 
     side = serializers.IntegerField(source="side_id")
     activation_points = serializers.IntegerField(allow_null=True)
+    division_activation_points = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="division → its own activation pool at dawn (Malta); null unless the caller sees the side",
+    )
     barrage_rounds = serializers.IntegerField(allow_null=True)
     strength = serializers.DictField(
         child=StandCountsSerializer(),
@@ -1279,6 +1311,8 @@ class SideTallySerializer(LabelledSerializer[models.SideDayTally]):
         shown = SideSummarySerializer.shown_fields(access_of(self), instance.side_id)
         if shown is not None:
             data.update({name: None for name in ("activation_points", "barrage_rounds") if name not in shown})
+            if "activation_points" not in shown:
+                data["division_activation_points"] = None
             data["strength"] = data["strength_labels"] = None
         return data
 

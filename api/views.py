@@ -50,6 +50,7 @@ from campaign.services import days as day_services
 from campaign.services import night as night_services
 from campaign.services import overrides as override_services
 from campaign.services import reinforcements as reinforcement_services
+from campaign.services import scenario_rules
 from campaign.services import sectors as sector_services
 from campaign.services import supply as supply_services
 from campaign.services import webhook_subscriptions as webhook_services
@@ -57,6 +58,20 @@ from campaign.services.errors import DomainError
 from rules_engine import catalog
 from rules_engine.registry import CatalogError
 from rules_engine.results import RuleSystem
+
+
+def _roll_answer(view: CampaignScopedViewSet[Any], record: models.RollRecord) -> Response:
+    """A write that rolled answers its roll record (201), at its URL in the roll log."""
+    return view.respond(
+        record,
+        status.HTTP_201_CREATED,
+        serializer_class=out.RollSerializer,
+        queryset=selectors.rolls(view.campaign_access),
+        location=view.location(record, "roll", pk=record.public_id),
+    )
+
+
+ROLL_ANSWER = {201: out.RollSerializer}
 
 
 @extend_schema(tags=["campaigns"])
@@ -207,6 +222,28 @@ class SideViewSet(ReadOnlyCampaignViewSet[models.Side]):
     def visible(self, access: CampaignAccess) -> QuerySet[models.Side]:
         return selectors.sides(access)
 
+    @extend_schema(
+        summary="Set a barrage template's mode for today (umpires; idempotent)",
+        description="Pre-planned, pre-registered or on call, one mode a template and day. Malta "
+        "(house rule 7): the Axis may only plan on-call artillery on day 1; any other mode is refused "
+        "naming the rule.",
+        request=inputs.ArtilleryOrderInput,
+        responses={201: out.ArtilleryOrderSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="artillery-orders")
+    def artillery_orders(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.ArtilleryOrderInput)
+        side = self.get_object()
+        order = scenario_rules.artillery_order_set(
+            self.campaign_access.campaign.pk, self.actor, side_id=side.pk, **data
+        )
+        return self.respond(
+            order,
+            status.HTTP_201_CREATED,
+            serializer_class=out.ArtilleryOrderSerializer,
+            queryset=selectors.artillery_orders(self.campaign_access, side.pk),
+        )
+
 
 def _weak_etag(data: Any) -> str:
     """An ETag of the response's content, whatever format it is rendered in (hence weak)."""
@@ -285,6 +322,69 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         for name, value in headers.items():
             response[name] = value
         return response
+
+    @extend_schema(
+        summary="Ask for air support (umpires; Malta; idempotent)",
+        description="Spends one activation point of the pool paying at that turn (the division's from "
+        "day 1 turn 2) and rolls a d10: 3 or less brings one air template, rolled for as an on-call "
+        "barrage. One request a side a turn. Answers the roll. Refused (409) when the campaign does not "
+        "play Malta's air support.",
+        request=inputs.ForceTurnInput,
+        responses=ROLL_ANSWER,
+    )
+    @action(detail=True, methods=["post"], url_path="air-support")
+    def air_support(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.ForceTurnInput)
+        record = scenario_rules.air_support_request(
+            self.campaign_access.campaign.pk, self.actor, force_id=self.get_object().pk, **data
+        )
+        return _roll_answer(self, record)
+
+    @extend_schema(
+        summary="Postpone a planned arrival (umpires; Malta; idempotent)",
+        description="Rolls two average dice for a delay of 4 to 10 turns and moves the entry point; "
+        "the arrival rolls count the turns down once the force is due. Answers the roll.",
+        request=inputs.ArrivalPostponeInput,
+        responses=ROLL_ANSWER,
+    )
+    @action(detail=True, methods=["post"], url_path="postpone-arrival")
+    def postpone_arrival(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.ArrivalPostponeInput)
+        record = scenario_rules.arrival_postpone(
+            self.campaign_access.campaign.pk, self.actor, force_id=self.get_object().pk, **data
+        )
+        return _roll_answer(self, record)
+
+    @extend_schema(
+        summary="Roll the C Ops' action points (umpires; variant 1; idempotent)",
+        description="The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when "
+        "isolated from its source of supply) and, with convert, saves them as the division's "
+        "activation points (at most 20). One roll a division a turn. Answers the roll.",
+        request=inputs.CopsActionPointsInput,
+        responses=ROLL_ANSWER,
+    )
+    @action(detail=True, methods=["post"], url_path="cops-action-points")
+    def cops_action_points(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.CopsActionPointsInput)
+        record = scenario_rules.force_cops_action_points(
+            self.campaign_access.campaign.pk, self.actor, force_id=self.get_object().pk, **data
+        )
+        return _roll_answer(self, record)
+
+    @extend_schema(
+        summary="Record a C Ops overrun (umpires; idempotent)",
+        description="The division's pool (the one paying at that turn) loses 10 activation points, "
+        "never below zero, and every battalion of the division is isolated for the coming night.",
+        request=inputs.ForceTurnInput,
+        responses=out.ForceSerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="cops-overrun")
+    def cops_overrun(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.ForceTurnInput)
+        force = scenario_rules.force_cops_overrun(
+            self.campaign_access.campaign.pk, self.actor, force_id=self.get_object().pk, **data
+        )
+        return self.respond(force)
 
     def _status_cached(self, renderer: JSONRenderer) -> polls.CachedForceStatus:
         access = self.campaign_access
@@ -369,6 +469,55 @@ class BattalionViewSet(ReadOnlyCampaignViewSet[models.Battalion]):
         )
         return self.respond(battalion)
 
+    @extend_schema(
+        summary="Deactivate a battalion for the defensive benefit (umpires; idempotent)",
+        description="An activated battalion deactivates; with the reactivation variant it may roll to "
+        "come back the same day.",
+        request=None,
+        responses=out.BattalionSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def deactivate(self, request: Request, **kwargs: Any) -> Response:
+        battalion = self.get_object()
+        activation_services.battalion_deactivate(
+            self.campaign_access.campaign.pk, self.actor, battalion_code=battalion.code
+        )
+        return self.respond(battalion)
+
+    @extend_schema(
+        summary="Roll to reactivate a deactivated battalion (umpires; variant; idempotent)",
+        description="2D10 under its rally number (-1 a suppression, -2 a stand lost, +2 German), at no "
+        "cost in activation points; once a turn. A battalion gone to ground is refused until the next "
+        "day. Answers the roll.",
+        request=inputs.ForceTurnInput,
+        responses=ROLL_ANSWER,
+    )
+    @action(detail=True, methods=["post"])
+    def reactivate(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.ForceTurnInput)
+        record = activation_services.battalion_reactivate(
+            self.campaign_access.campaign.pk, self.actor, battalion_code=self.get_object().code, **data
+        )
+        return _roll_answer(self, record)
+
+    @extend_schema(
+        summary="Initiative activation of the battalion's battlegroup (umpires; variant 2; idempotent)",
+        description="The battalion holding the battlegroup's HQ spends one activation point and rolls "
+        "1D10 by nation and morale, a second try with its second action; with no point left, one try "
+        "on 1D20. On a success the whole battlegroup is activated (at -10 morale). Answers the "
+        "battalion; the rolls are in the roll log.",
+        request=inputs.InitiativeActivationInput,
+        responses=out.BattalionSerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="initiative-activation")
+    def initiative_activation(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.InitiativeActivationInput)
+        battalion = self.get_object()
+        activation_services.battlegroup_initiative_activate(
+            self.campaign_access.campaign.pk, self.actor, battalion_code=battalion.code, **data
+        )
+        return self.respond(battalion)
+
 
 @extend_schema(tags=["map"])
 @extend_schema_view(
@@ -410,6 +559,44 @@ class StandViewSet(ReadOnlyCampaignViewSet[models.Stand]):
 
     def visible(self, access: CampaignAccess) -> QuerySet[models.Stand]:
         return selectors.stands(access)
+
+    @extend_schema(
+        summary="Dig a stand in (umpires; Malta; idempotent)",
+        description="A stationary infantry stand spends action points on its entrenchment: at 5 it is "
+        "entrenched (hard cover), kept across days until it moves. With at_start, an Allied stand "
+        "outside a town starts entrenched (day 1).",
+        request=inputs.EntrenchInput,
+        responses=out.StandSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def entrench(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.EntrenchInput)
+        stand = self.get_object()
+        scenario_rules.stand_entrench(
+            self.campaign_access.campaign.pk,
+            self.actor,
+            battalion_code=stand.battalion.code,
+            stand_label=stand.label,
+            **data,
+        )
+        return self.respond(stand)
+
+    @extend_schema(
+        summary="Record that a stand moved (umpires; idempotent)",
+        description="It leaves its entrenchment, finished or not.",
+        request=None,
+        responses=out.StandSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def move(self, request: Request, **kwargs: Any) -> Response:
+        stand = self.get_object()
+        scenario_rules.stand_move(
+            self.campaign_access.campaign.pk,
+            self.actor,
+            battalion_code=stand.battalion.code,
+            stand_label=stand.label,
+        )
+        return self.respond(stand)
 
 
 @extend_schema(tags=["days"])
@@ -456,6 +643,23 @@ class DayViewSet(ReadOnlyCampaignViewSet[models.CampaignDay]):
         day = self.get_object()
         day_services.segment_advance(self.campaign_access.campaign.pk, self.actor, day_number=day.number)
         return self.respond(day)
+
+    @extend_schema(
+        summary="Roll for the day's end after an Allied turn (umpires; Malta; idempotent)",
+        description="After Allied turns 7 to 10 a d10 at or above the turn number ends the day: the "
+        "segment under way is cut at that turn and no later segment opens (the night phase comes "
+        "next). Each turn rolls once. Answers the roll, which every member reads.",
+        request=inputs.DayEndRollInput,
+        responses=ROLL_ANSWER,
+    )
+    @action(detail=True, methods=["post"], url_path="day-end-roll")
+    def day_end_roll(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.DayEndRollInput)
+        day = self.get_object()
+        if day.number != self.campaign_access.campaign.current_day:
+            raise DomainError(f"day {day.number} is not the day under way", field="day")
+        record = scenario_rules.day_end_roll(self.campaign_access.campaign.pk, self.actor, **data)
+        return _roll_answer(self, record)
 
 
 @extend_schema(

@@ -80,25 +80,34 @@ class ApiViewSet(GenericViewSet[_M]):
         status_code: int = status.HTTP_200_OK,
         *,
         serializer_class: type[serializers.BaseSerializer[Any]] | None = None,
+        queryset: QuerySet[Any] | None = None,
+        location: str | None = None,
         **context: Any,
     ) -> Response:
         """The answer to a write: ``obj`` read again through the rows the caller may see (with
-        the selector's annotations and prefetches), at its URL (``Location``) when it has one."""
-        obj = self.get_queryset().get(pk=obj.pk)
+        the selector's annotations and prefetches), at its URL (``Location``) when it has one.
+
+        An action answering another kind of row than its viewset's gives that row's ``queryset``
+        (a selector's, so fog of war holds) and ``location``."""
+        obj = (self.get_queryset() if queryset is None else queryset).get(pk=obj.pk)
         serializer = (serializer_class or self.get_serializer_class())(
             obj, context={**self.get_serializer_context(), **context}
         )
-        headers = {"Location": self.location(obj)} if hasattr(self, "retrieve") else {}
+        if queryset is not None:
+            headers = {"Location": location} if location else {}
+        else:
+            headers = {"Location": self.location(obj)} if hasattr(self, "retrieve") else {}
         return Response(serializer.data, status=status_code, headers=headers)
 
     def location(self, obj: Model, basename: str | None = None, **parents: Any) -> str:
         """``obj``'s URL: this viewset's detail route, or ``basename``'s under the same campaign
-        and ``parents`` (its route's other arguments), found by its primary key."""
+        and ``parents`` (its route's other arguments), found by its primary key unless ``parents``
+        name its ``pk`` (a public id)."""
         if basename is None:
             basename, lookup = self.basename, self.lookup_url_kwarg or self.lookup_field
             kwargs = {**self.kwargs, lookup: getattr(obj, self.lookup_field)}
         else:
-            kwargs = {CAMPAIGN_KWARG: self.kwargs[CAMPAIGN_KWARG], **parents, "pk": obj.pk}
+            kwargs = {CAMPAIGN_KWARG: self.kwargs[CAMPAIGN_KWARG], "pk": obj.pk, **parents}
         return reverse(f"api:{basename}-detail", kwargs=kwargs, request=self.request)
 
 

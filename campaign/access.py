@@ -468,6 +468,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     # Points awarded to a side's pool are its own; the change of control itself is public.
     EventVerb.OBJECTIVE_AWARDED: Visibility.SIDE,
     EventVerb.CAMPAIGN_FINISHED: Visibility.PUBLIC,
+    # A side's pools, arrivals, entrenchments and artillery: its own (the day-end roll passes PUBLIC).
+    EventVerb.RULE_APPLIED: Visibility.SIDE,
 }
 
 

@@ -625,6 +625,13 @@ class ActivationSpendAdmin(ReadOnlyAdmin[models.ActivationSpend]):
     list_prefetch = ("battalions",)
 
 
+@admin.register(models.ArtilleryOrder)
+class ArtilleryOrderAdmin(ReadOnlyAdmin[models.ArtilleryOrder]):
+    list_display = ("__str__", "side", "day", "template", "mode", "created_at")
+    list_filter = ("side__campaign", "side", "mode")
+    list_select_related = ("side", "day")
+
+
 @admin.register(models.SideDayTally)
 class SideDayTallyAdmin(ReadOnlyAdmin[models.SideDayTally]):
     list_display = ("__str__", "side", "day", "activation_points", "barrage_rounds", "created_at")

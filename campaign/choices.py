@@ -62,6 +62,13 @@ class ActivationState(models.TextChoices):
     INACTIVE = "inactive", "Inactive"
     ACTIVATED = "activated", "Activated"
     GONE_TO_GROUND = "gone_to_ground", "Gone to ground"
+    DEACTIVATED = "deactivated", "Deactivated (for the defensive benefit)"
+
+
+class ArtilleryMode(models.TextChoices):
+    PRE_PLANNED = "pre-planned", "Pre-planned"
+    REGISTERED = "registered", "Pre-registered"
+    ON_CALL = "on-call", "On call"
 
 
 class FuelState(models.TextChoices):
@@ -209,6 +216,7 @@ class EventVerb(models.TextChoices):
     SUPPLY_APPLIED = "supply.applied", "Supply lines applied at nightfall"
     OBJECTIVE_AWARDED = "objective.awarded", "Objective taken: activation points awarded"
     CAMPAIGN_FINISHED = "campaign.finished", "Campaign finished"
+    RULE_APPLIED = "rule.applied", "Campaign rule applied"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.

@@ -322,6 +322,9 @@ class Force(models.Model):
     arrival_turns_left = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="a reserve's turns still to wait, once its delay is rolled (Malta)"
     )
+    activation_points = models.PositiveSmallIntegerField(
+        default=0, help_text="the division's own activation pool (Malta: from day 1, turn 2)"
+    )
 
     class Meta:
         ordering = ["campaign", "side", "name"]
@@ -401,6 +404,10 @@ class Stand(models.Model):
     grade = models.CharField(
         max_length=20, blank=True, help_text="own quality when it differs from the battalion's"
     )
+    entrenchment_points = models.PositiveSmallIntegerField(
+        default=0, help_text="action points spent digging in where it stands (Malta: 5 entrench it)"
+    )
+    entrenched = models.BooleanField(default=False, help_text="hard cover until it moves (Malta)")
 
     class Meta:
         ordering = ["battalion", "label"]
@@ -429,6 +436,9 @@ class CampaignDay(models.Model):
     # (battalion code → situation): the night applies the proposal at nightfall with these kept.
     supply_confirmed_at = models.DateTimeField(null=True, blank=True)
     supply_overrides = models.JSONField(default=dict, blank=True)
+    ended_after_turn = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the Allied turn after which the day-end roll ended the day (Malta)"
+    )
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -470,6 +480,14 @@ class ActivationSpend(models.Model):
     turn = models.PositiveSmallIntegerField(help_text="0 for the dawn turn, else 1..10")
     column = models.CharField(max_length=10)
     cost = models.PositiveSmallIntegerField()
+    force = models.ForeignKey(
+        Force,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="activation_spends",
+        help_text="the division whose pool paid; empty: the side's pool",
+    )
     battalions = models.ManyToManyField(Battalion, related_name="activation_spends")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -481,6 +499,25 @@ class ActivationSpend(models.Model):
             f"{self.side} day {self.day.number}, {activation_turn_name(self.turn)}: "
             f"{self.column} ({self.cost} AP)"
         )
+
+
+class ArtilleryOrder(models.Model):
+    """A barrage template's mode for one day, as the side's artillery plan notes it at dawn."""
+
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="artillery_orders")
+    day = models.ForeignKey(CampaignDay, on_delete=models.CASCADE, related_name="artillery_orders")
+    template = models.PositiveSmallIntegerField(help_text="the template's number, 1..the side's templates")
+    mode = models.CharField(max_length=12, choices=choices.ArtilleryMode.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["day", "side", "template"]
+        constraints = [
+            models.UniqueConstraint(fields=["side", "day", "template"], name="one_mode_per_template_and_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.side} template {self.template}, day {self.day.number}: {self.get_mode_display()}"
 
 
 class Battle(models.Model):
@@ -704,7 +741,14 @@ class NightSnapshot(models.Model):
     FIELDS: ClassVar[dict[str, tuple[str, ...]]] = {
         "campaign": ("current_segment",),
         "side": ("activation_points", "barrage_rounds", "barrage_templates_in_use"),
-        "force": ("fup_sector_id", "arrival_status", "arrival_day", "availability", "arrival_attempts"),
+        "force": (
+            "fup_sector_id",
+            "arrival_status",
+            "arrival_day",
+            "availability",
+            "arrival_attempts",
+            "activation_points",
+        ),
         "battalion": (
             "in_reserve",
             "wiped_out_day",
@@ -787,6 +831,9 @@ class SideDayTally(models.Model):
     day = models.ForeignKey(CampaignDay, on_delete=models.CASCADE, related_name="side_tallies")
     strength = models.JSONField(help_text="stand type → {status → count}")
     activation_points = models.PositiveSmallIntegerField()
+    division_activation_points = models.JSONField(
+        default=dict, help_text="division (force) name → its own activation pool"
+    )
     barrage_rounds = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -655,6 +655,14 @@ def activation_spends(access: CampaignAccess, side_id: int) -> QuerySet[models.A
     )
 
 
+def artillery_orders(access: CampaignAccess, side_id: int) -> QuerySet[models.ArtilleryOrder]:
+    """A side's artillery plan, for those who see it in full: its players and the umpires."""
+    queryset = models.ArtilleryOrder.objects.filter(side_id=side_id, side__campaign=access.campaign)
+    if not access.sees_in_full(side_id):
+        return queryset.none()
+    return queryset.select_related("day").order_by("-day__number", "template")
+
+
 def reinforcements(access: CampaignAccess) -> QuerySet[models.Force]:
     """Forces off the table or on their way: a player's own side's only, never the enemy's reserves."""
     queryset = models.Force.objects.filter(campaign=access.campaign).exclude(

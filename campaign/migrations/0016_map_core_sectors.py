@@ -57,7 +57,7 @@ def names_from_places(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campaign", "0015_event_verbs_webhooks"),
+        ("campaign", "0017_gb_rules_division_pools"),
     ]
 
     operations = [
@@ -306,6 +306,7 @@ class Migration(migrations.Migration):
                     ("battle.set_up", "Battle Set Up"),
                     ("battle.reported", "Battle Reported"),
                     ("battle.closed", "Battle Closed"),
+                    ("battle.lull_checked", "Combat lull checked"),
                     ("roll.overridden", "Roll Overridden"),
                     ("campaign.imported", "Campaign Imported"),
                     ("night.started", "Night Phase Started"),
@@ -326,6 +327,7 @@ class Migration(migrations.Migration):
                     ("force.moved", "Force moved"),
                     ("battalion.moved", "Battalion moved"),
                     ("sector.control_changed", "Sector changed hands"),
+                    ("rule.applied", "Campaign rule applied"),
                 ],
                 max_length=40,
             ),

@@ -77,6 +77,7 @@ FORCE = Level(
         "name", "nation", "home_nation", "leader_name", "leader_rating", "leader_decorations", "mobility",
         "fup_road_clear", "arrival_status", "arrival_day",
         "arrival_zone", "deployment_zone", "availability", "arrival_attempts", "arrival_turns_left",
+        "activation_points",
     ),
 )  # fmt: skip
 BATTLEGROUP = Level(models.Battlegroup, ("name", "kind", "has_hq"))
@@ -87,7 +88,19 @@ BATTALION = Level(
         "ammo_low_markers", "wiped_out_day", "fuel_state",
     ),
 )  # fmt: skip
-STAND = Level(models.Stand, ("label", "stand_type", "status", "attached", "attachment_kind", "grade"))
+STAND = Level(
+    models.Stand,
+    (
+        "label",
+        "stand_type",
+        "status",
+        "attached",
+        "attachment_kind",
+        "grade",
+        "entrenchment_points",
+        "entrenched",
+    ),
+)
 STATE = Level(
     models.Campaign,
     (
@@ -102,11 +115,18 @@ STATE = Level(
 )
 DAY = Level(
     models.CampaignDay,
-    ("number", "date", "weather", "status", "dawned_at", "supply_confirmed_at", "supply_overrides"),
-)
+    (
+        "number", "date", "weather", "status", "dawned_at", "ended_after_turn", "supply_confirmed_at",
+        "supply_overrides",
+    ),
+)  # fmt: skip
 SEGMENT = Level(models.DaySegmentRecord, ("segment", "order", "turns", "wind_direction", "wind_velocity"))
 ACTIVATION_SPEND = Level(models.ActivationSpend, ("turn", "column", "cost", "created_at"))
-TALLY = Level(models.SideDayTally, ("strength", "activation_points", "barrage_rounds", "created_at"))
+TALLY = Level(
+    models.SideDayTally,
+    ("strength", "activation_points", "division_activation_points", "barrage_rounds", "created_at"),
+)
+ARTILLERY_ORDER = Level(models.ArtilleryOrder, ("template", "mode", "created_at"))
 BATTLE = Level(models.Battle, ("battle_type", "status", "setup", "lull_checks_from_turn", "lulls", "report"))
 ROLL = Level(
     models.RollRecord,
@@ -416,6 +436,7 @@ def schema_build() -> dict[str, Any]:
                 "segments": _list(_ref("segment")),
                 "activation_spends": _list(_ref("activation_spend")),
                 "tallies": _list(_ref("tally"), "each side's strength and stocks at dawn"),
+                "artillery_orders": _list(_ref("artillery_order"), "each barrage template's mode that day"),
             },
             description="one campaign day",
         ),
@@ -426,6 +447,7 @@ def schema_build() -> dict[str, Any]:
             ACTIVATION_SPEND,
             {
                 "side": _key("a side name"),
+                "force": _key("the division whose pool paid; null: the side's pool", nullable=True),
                 "battalions": _list({"type": "string"}, "battalion codes", uniqueItems=True),
             },
             description="an activation column bought for a turn",
@@ -436,7 +458,13 @@ def schema_build() -> dict[str, Any]:
             TALLY,
             {"side": _key("a side name")},
             description="a side's strength and stocks as the day dawned (the charts' series)",
-            overrides={"strength": {"type": "object"}},
+            overrides={"strength": {"type": "object"}, "division_activation_points": {"type": "object"}},
+            required=("side", INSERT_STAMPED),
+        ),
+        "artillery_order": _definition(
+            ARTILLERY_ORDER,
+            {"side": _key("a side name")},
+            description="a barrage template's mode for the day",
             required=("side", INSERT_STAMPED),
         ),
         "battle": _definition(

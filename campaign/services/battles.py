@@ -12,12 +12,15 @@ from django.db.models import Count
 from campaign import models
 from campaign.access import BATTLE_SIDES, Owner
 from campaign.choices import BattleStatus, CampaignStatus, EventVerb, StandStatus
+from campaign.services.activation import Pool, activation_pool_of
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.rules import campaign_profile, procedure_run
 from campaign.services.sectors import sector_control_change, sector_for_battle
 from rules_engine import catalog
+from rules_engine.great_battles.activation import DAWN_TURN, LAST_TURN
+from rules_engine.great_battles.campaign_pools import ROUNDS_RULE
 from rules_engine.nineteen43.air import AirSuperiority, AirSuperiorityFront, air_asset_row
 from rules_engine.nineteen43.artillery import FieldStrength
 from rules_engine.nineteen43.common import AirSide, BattleRole, BattleType
@@ -37,6 +40,7 @@ AIR_FRONT_ROWS = {
 REPORT_RULE = "battle report: stands, pools and supply are changed together"
 # What a report says of the battle's outcome, kept on the battle and its sector, not in the report.
 REPORT_OUTCOME_KEYS = frozenset({"winner", "sector_owner"})
+TEMPLATES_RULE = ROUNDS_RULE.text()
 # Counts the stands planned and support fire multiply (N43-24), from the stands by type.
 FIELD_STRENGTH = "n43.field_strength"
 # Set-up procedures each side rolls for itself; the others are rolled once.
@@ -328,11 +332,13 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
 
     ``report["battalions"]``: per battalion ``code``, ``destroyed`` and
     ``suppressed`` (stand labels), ``activation_points_spent``,
-    ``barrage_rounds_spent``, ``objectives`` ([{name, activation_points}])
-    and ``supply_situation`` at the end of the battle; ``winner``, the side that won (an id
-    of the attacker or defender, or None); ``sector_owner``, when given, who holds the
-    battle's sector now (a side of the battle, or None: contested), applied through
-    :func:`~campaign.services.sectors.sector_control_change`.
+    ``barrage_rounds_spent``, ``barrage_templates_used`` (in use until the night returns them),
+    ``objectives`` ([{name, activation_points}]) and ``supply_situation`` at the end of the battle.
+    ``turn`` (1 if left out): the pool paying then takes the battalions' spent and awarded points —
+    with Malta's division pools the side's on day 1 up to turn 1, else each battalion's division's.
+    ``winner``: the side that won (an id of the attacker or defender, or None); ``sector_owner``,
+    when given, who holds the battle's sector now (a side of the battle, or None: contested),
+    applied through :func:`~campaign.services.sectors.sector_control_change`.
     """
     campaign, battle = _battle_lock(campaign_id, battle_id)
     _require_battle_status(battle, BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS)
@@ -344,13 +350,21 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
     entries = report.get("battalions")
     if not isinstance(entries, list) or not entries:
         raise DomainError("list the battalions of the battle in the report", field="battalions")
-    in_battle = {b.code: b for b in battle.battalions.prefetch_related("stands")}
+    in_battle = {
+        b.code: b for b in battle.battalions.select_related("battlegroup__force").prefetch_related("stands")
+    }
     sides = {
         s.pk: s
         for s in campaign.sides.select_for_update().filter(pk__in=[battle.attacker_id, battle.defender_id])
     }
     spent_points = dict.fromkeys(sides, 0)
     spent_rounds = dict.fromkeys(sides, 0)
+    templates_used = dict.fromkeys(sides, 0)
+    report_turn = report.get("turn", 1)
+    if not isinstance(report_turn, int) or not DAWN_TURN <= report_turn <= LAST_TURN:
+        raise DomainError(f"turn must be {DAWN_TURN} (dawn) to {LAST_TURN}", field="turn")
+    # The pool each battalion's points go to: its side's, or (Malta) its division's (CR-03).
+    pool_points: dict[Pool, dict[str, int]] = {}
     awarded = dict.fromkeys(sides, 0)
     named_stands: dict[int, str] = {}
     stand_updates: dict[int, str] = {}
@@ -381,19 +395,26 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
                     raise DomainError(f"stand {code}/{label} was already destroyed", field=field)
                 named_stands[stand.pk] = field
                 stand_updates[stand.pk] = status
-        spent_points[battalion.side_id] += _int_field(
-            entry, "activation_points_spent", f"{prefix}.activation_points_spent"
+        pool = activation_pool_of(
+            campaign, sides[battalion.side_id], battalion.battlegroup.force, battle.day.number, report_turn
         )
+        points = pool_points.setdefault(pool, {"spent": 0, "awarded": 0})
+        spent = _int_field(entry, "activation_points_spent", f"{prefix}.activation_points_spent")
+        spent_points[battalion.side_id] += spent
+        points["spent"] += spent
         spent_rounds[battalion.side_id] += _int_field(
             entry, "barrage_rounds_spent", f"{prefix}.barrage_rounds_spent"
+        )
+        templates_used[battalion.side_id] += _int_field(
+            entry, "barrage_templates_used", f"{prefix}.barrage_templates_used"
         )
         for k, objective in enumerate(entry.get("objectives", [])):
             field = f"{prefix}.objectives[{k}]"
             if not isinstance(objective, Mapping) or not str(objective.get("name", "")).strip():
                 raise DomainError("an objective needs a name", field=f"{field}.name")
-            awarded[battalion.side_id] += _int_field(
-                objective, "activation_points", f"{field}.activation_points"
-            )
+            award = _int_field(objective, "activation_points", f"{field}.activation_points")
+            awarded[battalion.side_id] += award
+            points["awarded"] += award
         if "supply_situation" in entry:
             if entry["supply_situation"] not in {s.value for s in SupplySituation}:
                 raise DomainError(
@@ -402,14 +423,33 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
                     field=f"{prefix}.supply_situation",
                 )
             supply[battalion.pk] = entry["supply_situation"]
-    for side_id, side in sides.items():
-        if spent_points[side_id] > side.activation_points:
+    divisions = {
+        pool.pk: pool
+        for pool in models.Force.objects.select_for_update().filter(
+            pk__in=[p.pk for p in pool_points if isinstance(p, models.Force)]
+        )
+    }
+    pool_points = {
+        (divisions[p.pk] if isinstance(p, models.Force) else p): points for p, points in pool_points.items()
+    }
+    for pool, points in pool_points.items():
+        if points["spent"] > pool.activation_points:
             raise DomainError(
-                f"activation pool would go below zero: {side.name} reports {spent_points[side_id]} spent, "
-                f"has {side.activation_points}",
+                f"activation pool would go below zero: {pool.name} reports {points['spent']} spent, "
+                f"has {pool.activation_points}",
                 field="battalions",
                 rule=REPORT_RULE,
                 code="pool_overspent",
+            )
+    for side_id, side in sides.items():
+        if templates_used[side_id] + side.barrage_templates_in_use > side.barrage_templates:
+            raise DomainError(
+                f"{side.name} has {side.barrage_templates} barrage templates, "
+                f"{side.barrage_templates_in_use} in use already: "
+                f"{templates_used[side_id]} more cannot be used",
+                field="battalions",
+                rule=TEMPLATES_RULE,
+                code="templates_overused",
             )
         if spent_rounds[side_id] > side.barrage_rounds:
             raise DomainError(
@@ -428,22 +468,48 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
         models.Battalion.objects.filter(pk__in=[pk for pk, s in supply.items() if s == situation]).update(
             supply_situation=situation
         )
+    division_before = {pk: force.activation_points for pk, force in divisions.items()}
+    side_before = {side_id: side.activation_points for side_id, side in sides.items()}
+    for pool, points in pool_points.items():
+        cap = sides[pool.side_id if isinstance(pool, models.Force) else pool.pk].activation_cap
+        pool.activation_points = min(pool.activation_points - points["spent"] + points["awarded"], cap)
+    models.Force.objects.bulk_update(divisions.values(), ["activation_points"])
     for side_id, side in sides.items():
-        before = {"activation_points": side.activation_points, "barrage_rounds": side.barrage_rounds}
-        side.activation_points = min(
-            side.activation_points - spent_points[side_id] + awarded[side_id], side.activation_cap
-        )
+        before: dict[str, Any] = {
+            "activation_points": side_before[side_id],
+            "barrage_rounds": side.barrage_rounds,
+            "barrage_templates_in_use": side.barrage_templates_in_use,
+        }
+        if divisions:
+            before["divisions"] = {
+                f.name: division_before[pk] for pk, f in divisions.items() if f.side_id == side_id
+            }
         side.barrage_rounds -= spent_rounds[side_id]
-        side.save(update_fields=["activation_points", "barrage_rounds"])
+        side.barrage_templates_in_use += templates_used[side_id]
+        side.save(update_fields=["activation_points", "barrage_rounds", "barrage_templates_in_use"])
         event_record(
             campaign,
             EventVerb.BATTLE_REPORTED,
             side,
             f"{side.name} after the battle at {battle.sector}: {spent_points[side_id]} AP spent, "
-            f"{awarded[side_id]} awarded, {spent_rounds[side_id]} barrage rounds fired",
+            f"{awarded[side_id]} awarded, {spent_rounds[side_id]} barrage rounds fired, "
+            f"{templates_used[side_id]} templates used",
             actor,
             before=before,
-            after={"activation_points": side.activation_points, "barrage_rounds": side.barrage_rounds},
+            after={
+                "activation_points": side.activation_points,
+                "barrage_rounds": side.barrage_rounds,
+                "barrage_templates_in_use": side.barrage_templates_in_use,
+                **(
+                    {
+                        "divisions": {
+                            f.name: f.activation_points for f in divisions.values() if f.side_id == side_id
+                        }
+                    }
+                    if divisions
+                    else {}
+                ),
+            },
         )
     if changes_hands:
         sector = models.Sector.objects.select_for_update().get(pk=battle.sector_id)

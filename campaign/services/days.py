@@ -13,11 +13,18 @@ from django.db.models import Count, Q
 from campaign import models
 from campaign.access import PUBLIC
 from campaign.choices import ArrivalStatus, CampaignStatus, DayStatus, EventVerb, StandStatus, StandType
+from campaign.services.activation import DIVISION_POOLS
 from campaign.services.arrivals import arrivals_start
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
-from campaign.services.rules import campaign_profile, club_settings, procedure_key, procedure_run
+from campaign.services.rules import (
+    campaign_profile,
+    club_settings,
+    optional_rule_on,
+    procedure_key,
+    procedure_run,
+)
 from rules_engine.nineteen43.common import AirCoverPriority
 from rules_engine.profiles import CampaignStep
 from rules_engine.vocab import DaySegment, LeaderRating, SupplySituation, Weather, label_of
@@ -237,12 +244,19 @@ def _tallies_record(campaign: models.Campaign, day: models.CampaignDay) -> None:
             row["stand_type"], dict.fromkeys(StandStatus.values, 0)
         )
         counts[row["status"]] = row["count"]
+    divisions: dict[int, dict[str, int]] = {side.pk: {} for side in sides}
+    if optional_rule_on(campaign, DIVISION_POOLS):  # the charts follow each division's pool
+        for side_id, name, points in campaign.forces.order_by("pk").values_list(
+            "side_id", "name", "activation_points"
+        ):
+            divisions[side_id][name] = points
     models.SideDayTally.objects.bulk_create(
         models.SideDayTally(
             side=side,
             day=day,
             strength=strength[side.pk],
             activation_points=side.activation_points,
+            division_activation_points=divisions[side.pk],
             barrage_rounds=side.barrage_rounds,
         )
         for side in sides
@@ -367,6 +381,13 @@ def segment_advance(
         )
     last = day.segments.order_by("-order").first()
     order = last.order + 1 if last else 0
+    if day.ended_after_turn is not None:
+        raise ConflictError(
+            f"the day-end roll ended day {day.number} after Allied turn {day.ended_after_turn}; "
+            "the night phase comes next",
+            field="segment",
+            code="day_over",
+        )
     if order >= len(DAY_SEGMENTS):
         raise ConflictError(
             f"day {day.number} has played its last segment; the night phase comes next",

@@ -36,6 +36,7 @@ from campaign.choices import (
     OperationKind,
     StandStatus,
 )
+from campaign.services.activation import DIVISION_POOLS
 from campaign.services.audit import Actor, RollContext, event_record, roll_records_copy, roll_records_write
 from campaign.services.broker import tasks_send_on_commit
 from campaign.services.campaigns import (
@@ -513,14 +514,22 @@ def _artillery(operation: models.Operation) -> dict[str, Any]:
 
 
 def _carry_over(operation: models.Operation) -> dict[str, Any]:
+    """Each pool's saved points through the night: the side's, and with Malta's division pools
+    each division's own (the side's starting points are day 1's only: rules notes CR-03)."""
     campaign = operation.campaign
     key = procedure_key(campaign, CampaignStep.CARRY_OVER)
+    rolled = key is not None and optional_rule_on(campaign, key)
+    division_pools = optional_rule_on(campaign, DIVISION_POOLS)
     part: dict[str, Any] = {"sides": {}}
-    changed: list[models.Side] = []
+    sides = list(campaign.sides.order_by("pk"))
+    forces = list(campaign.forces.order_by("pk")) if division_pools else []
+    started: dict[models.Side | models.Force, int] = {side: side.activation_points for side in sides}
+    started.update((force, force.activation_points) for force in forces)
     with _night_dice(operation, "carry_over") as dice:
-        for side in campaign.sides.order_by("pk"):
-            before = side.activation_points
-            if key is not None and optional_rule_on(campaign, key):
+
+        def carry(pool: models.Side | models.Force, side: models.Side) -> int:
+            before = pool.activation_points
+            if rolled and key is not None and before:
                 run = dice.roll(
                     key,
                     {
@@ -529,22 +538,45 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
                         "base_score": side.carry_over_base,
                         "shift_per_day": 1 if side.carry_over_direction == "+" else -1,
                         "cap": side.activation_cap,
-                        "side": side.name,
+                        "side": pool.name,
                     },
-                    side.name,
+                    # By name, a natural key like the battalions' codes; "/" separates stream labels.
+                    pool.name.replace("/", "-"),
                 )
-                side.activation_points = run.outcome.carried
-                dice.record(run, {"activation_points": side.activation_points}, side.pk)
+                pool.activation_points = run.outcome.carried
+                force = pool if isinstance(pool, models.Force) else None
+                dice.record(run, {"activation_points": pool.activation_points}, side.pk, force=force)
             else:  # no carry-over roll in this campaign: saved points are kept, up to the cap
-                side.activation_points = min(before, side.activation_cap)
-            if side.activation_points != before:
-                changed.append(side)
-            part["sides"][str(side.pk)] = {
+                pool.activation_points = min(before, side.activation_cap)
+            return before
+
+        for side in sides:
+            if division_pools:  # the starting points paid for day 1's first turns only
+                before = side.activation_points
+                side.activation_points = 0
+            else:
+                before = carry(side, side)
+            report: dict[str, Any] = {
                 "activation_points_before": before,
                 "activation_points_carried": side.activation_points,
                 "activation_points_lost": before - side.activation_points,
             }
-        models.Side.objects.bulk_update(changed, ["activation_points"])  # no statement when none changed
+            part["sides"][str(side.pk)] = report
+            for force in (f for f in forces if f.side_id == side.pk):
+                force_before = carry(force, side)
+                report["activation_points_before"] += force_before
+                report["activation_points_carried"] += force.activation_points
+                report["activation_points_lost"] += force_before - force.activation_points
+                report.setdefault("divisions", []).append(
+                    {"name": force.name, "before": force_before, "carried": force.activation_points}
+                )
+        # No statement when none changed.
+        models.Side.objects.bulk_update(
+            [s for s in sides if s.activation_points != started[s]], ["activation_points"]
+        )
+        models.Force.objects.bulk_update(
+            [f for f in forces if f.activation_points != started[f]], ["activation_points"]
+        )
     return part
 
 
@@ -724,6 +756,10 @@ def _report_text(report: models.NightReport) -> str:
         f"Activation points: {body.get('activation_points_carried', 0)} carried, "
         f"{body.get('activation_points_lost', 0)} lost"
     )
+    lines += [
+        f"{d['name']}: {d['carried']} of {d['before']} activation points carried"
+        for d in body.get("divisions", [])
+    ]
     lines.append(f"Barrage rounds: +{body.get('barrage_rounds_replenished', 0)}")
     if body.get("moved_to_reserve"):
         lines.append("To reserve: " + ", ".join(body["moved_to_reserve"]))

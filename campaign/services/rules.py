@@ -14,7 +14,7 @@ from typing import Any
 
 from campaign import models
 from campaign.services.audit import Actor, RollContext, roll_record_rows, roll_records_build
-from campaign.services.errors import DomainError
+from campaign.services.errors import ConflictError, DomainError
 from rules_engine import catalog
 from rules_engine.dice import SeededDice
 from rules_engine.inputs import InputError, build_inputs, read_input
@@ -58,9 +58,17 @@ class RuleRun:
 # refuses any other optional procedure: it would be a switch that changes nothing (rules notes CR-01).
 APPLIED_OPTIONAL_RULES = frozenset(
     {
-        "gb.reactivation",  # activation spends: a gone-to-ground battalion rolls to come back
+        "gb.reactivation",  # activation: spends, and a deactivated battalion's reactivation
         "gb.activation_carry_over",  # the night phase's carry-over step
         "gb.variant.ammo_night_removal",  # the night phase's ammo step
+        "gb.malta.division_pools",  # activation spends, the night's carry-over, the dawn tallies
+        "gb.malta.day_end",  # scenario_rules.day_end_roll
+        "gb.malta.barrage_orders",  # scenario_rules.artillery_order_set
+        "gb.malta.entrenchment",  # scenario_rules.stand_entrench
+        "gb.malta.air_support",  # scenario_rules.air_support_request
+        "gb.variant.cops_action_points",  # scenario_rules.force_cops_action_points
+        "gb.variant.action_to_activation",  # the same, saving the C Ops' action points
+        "gb.initiative_activation",  # activation.battlegroup_initiative_activate
     }
 )
 
@@ -74,6 +82,17 @@ def optional_rule_on(campaign: models.Campaign, key: str) -> bool:
     if key not in APPLIED_OPTIONAL_RULES:
         raise LookupError(f"{key} is applied by a service but missing from APPLIED_OPTIONAL_RULES")
     return key in campaign.optional_rules
+
+
+def optional_rule_require(campaign: models.Campaign, key: str, field: str) -> None:
+    """Refuse (409, naming ``field``) a service whose optional rule the campaign does not play."""
+    if not optional_rule_on(campaign, key):
+        raise ConflictError(
+            f"this campaign does not play {catalog.get_procedure(key).title} ({key}): "
+            "switch it on in the campaign's rules first",
+            field=field,
+            code="rule_off",
+        )
 
 
 @dataclass(frozen=True)

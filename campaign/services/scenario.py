@@ -25,6 +25,7 @@ from campaign import models
 from campaign.choices import EventVerb
 from campaign.scenarios.format import (
     ACTIVATION_SPEND,
+    ARTILLERY_ORDER,
     BATTALION,
     BATTLE,
     BATTLEGROUP,
@@ -314,7 +315,10 @@ class _PackLoader:
         ]
         spends = [
             models.ActivationSpend(
-                day=day, side=self.sides[entry["side"]], **_values(ACTIVATION_SPEND, entry)
+                day=day,
+                side=self.sides[entry["side"]],
+                force=_known(self.forces, entry.get("force")),
+                **_values(ACTIVATION_SPEND, entry),
             )
             for entry, day in spend_entries
         ]
@@ -329,6 +333,17 @@ class _PackLoader:
         ]
         models.SideDayTally.objects.bulk_create(tallies)
         _stamps_restore(TALLY, tallies, [entry for entry, _ in tally_entries])
+        order_entries = [
+            (entry, day)
+            for d, day in zip(day_entries, days, strict=True)
+            for entry in d.get("artillery_orders", [])
+        ]
+        orders = [
+            models.ArtilleryOrder(day=day, side=self.sides[entry["side"]], **_values(ARTILLERY_ORDER, entry))
+            for entry, day in order_entries
+        ]
+        models.ArtilleryOrder.objects.bulk_create(orders)
+        _stamps_restore(ARTILLERY_ORDER, orders, [entry for entry, _ in order_entries])
         link = models.ActivationSpend.battalions.through
         link.objects.bulk_create(
             link(activationspend_id=spend.pk, battalion_id=self.battalions[code].pk)
@@ -723,6 +738,13 @@ class _CampaignWriter:
             models.SideDayTally.objects.filter(day__campaign=self.campaign).order_by("side__name", "pk"),
             lambda tally: tally.day_id,
         )
+        artillery = _grouped(
+            models.ArtilleryOrder.objects.filter(day__campaign=self.campaign).order_by(
+                "side__name", "template"
+            ),
+            lambda order: order.day_id,
+        )
+        force_names = {force.pk: force.name for force in self.forces}
         return [
             {
                 **_plain(DAY, day),
@@ -736,6 +758,7 @@ class _CampaignWriter:
                 "activation_spends": [
                     {
                         "side": self.side_names[spend.side_id],
+                        "force": _known(force_names, spend.force_id),
                         **_plain(ACTIVATION_SPEND, spend),
                         "battalions": sorted(self.battalion_codes[b.pk] for b in spend.battalions.all()),
                     }
@@ -744,6 +767,10 @@ class _CampaignWriter:
                 "tallies": [
                     {"side": self.side_names[tally.side_id], **_plain(TALLY, tally)}
                     for tally in tallies[day.pk]
+                ],
+                "artillery_orders": [
+                    {"side": self.side_names[order.side_id], **_plain(ARTILLERY_ORDER, order)}
+                    for order in artillery[day.pk]
                 ],
             }
             for day in self.days

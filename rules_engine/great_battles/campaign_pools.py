@@ -247,10 +247,78 @@ class MaltaBarrageOrdersInput:
     day: int
 
 
-@procedure("gb.malta.barrage_orders", "Malta barrage orders allowed", MALTA_HOUSE_RULE, rolls=False)
+@procedure(
+    "gb.malta.barrage_orders", "Malta barrage orders allowed", MALTA_HOUSE_RULE, optional=True, rolls=False
+)
 def lookup_malta_barrage_orders(inputs: MaltaBarrageOrdersInput) -> tuple[BarrageOrder, ...]:
     """Axis artillery is on-call only on day 1; every order from day 2."""
     return MALTA.sides[inputs.side].day_one_barrage_orders if inputs.day == 1 else tuple(BarrageOrder)
+
+
+class PoolOwner(enum.Enum):
+    SIDE = "side"  # the side's starting points, usable by all its units
+    DIVISION = "division"  # the pool of the battalion's division (C Ops)
+
+
+@dataclass(frozen=True)
+class MaltaPoolInput:
+    day: int
+    turn: int  # 0 = dawn
+    # The last turn of day 1 the side's starting points pay for (rules notes CR-03).
+    shared_until_turn: int = 1
+
+
+@procedure(
+    "gb.malta.division_pools", "Malta: which activation pool pays", MALTA_RULE, optional=True, rolls=False
+)
+def lookup_malta_pool_owner(inputs: MaltaPoolInput) -> PoolOwner:
+    """The side's pool on day 1 up to ``shared_until_turn``; each division's own from then on."""
+    if inputs.day == 1 and inputs.turn <= inputs.shared_until_turn:
+        return PoolOwner.SIDE
+    return PoolOwner.DIVISION
+
+
+@dataclass(frozen=True)
+class MaltaEntrenchInput:
+    stand_type: str  # campaign stand type: only infantry stands dig in
+    action_points_so_far: int
+    action_points_spent: int
+    at_start: bool = False  # Allied units outside towns start entrenched
+    allied: bool = True
+    day: int = 1
+
+
+@dataclass(frozen=True)
+class Entrenchment:
+    action_points: int
+    entrenched: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action_points": self.action_points, "entrenched": self.entrenched}
+
+
+class EntrenchRefused(ValueError):
+    rule = MALTA_HOUSE_RULE
+
+
+# Stand types that dig in with action points ("a stationary infantry unit"): rules notes CR-05.
+ENTRENCHING_STAND_TYPES = frozenset({"infantry", "smg", "engineer"})
+
+
+@procedure("gb.malta.entrenchment", "Malta entrenchment", MALTA_HOUSE_RULE, optional=True, rolls=False)
+def lookup_malta_entrenchment(inputs: MaltaEntrenchInput) -> Entrenchment:
+    """House rule 8: Allied stands may start entrenched (day 1, before they move); a stationary
+    infantry stand is entrenched once it has spent 5 action points on it."""
+    if inputs.at_start:
+        if not inputs.allied or inputs.day != 1:
+            raise EntrenchRefused("only Allied units start entrenched, on day 1")
+        return Entrenchment(MALTA.entrench_action_points, True)
+    if inputs.stand_type not in ENTRENCHING_STAND_TYPES:
+        raise EntrenchRefused(f"only infantry stands build entrenchments, not {inputs.stand_type}")
+    if inputs.action_points_spent < 1:
+        raise EntrenchRefused("spend at least one action point on the entrenchment")
+    points = min(inputs.action_points_so_far + inputs.action_points_spent, MALTA.entrench_action_points)
+    return Entrenchment(points, points >= MALTA.entrench_action_points)
 
 
 @dataclass(frozen=True)
@@ -280,7 +348,7 @@ class MaltaAirSupportInput:
     side: MaltaSide
 
 
-@procedure("gb.malta.air_support", "Malta air support request", MALTA_RULE)
+@procedure("gb.malta.air_support", "Malta air support request", MALTA_RULE, optional=True)
 def roll_malta_air_support(inputs: MaltaAirSupportInput, dice: DiceSource) -> RollResult:
     """Costs one activation point; a template arrives as on-call barrage."""
     return roll_against(
@@ -300,7 +368,7 @@ class MaltaDayEndInput:
     allied_turn: int
 
 
-@procedure("gb.malta.day_end", "Malta day end after Allied turn", MALTA_HOUSE_RULE)
+@procedure("gb.malta.day_end", "Malta day end after Allied turn", MALTA_HOUSE_RULE, optional=True)
 def roll_malta_day_end(inputs: MaltaDayEndInput, dice: DiceSource) -> RollResult | None:
     """None before turn 7: the day goes on without a roll."""
     if inputs.allied_turn not in MALTA.day_end_turns:

@@ -75,6 +75,45 @@ def due_today(world: World) -> None:
     )
 
 
+MALTA_RULES = [
+    "gb.malta.day_end",
+    "gb.malta.barrage_orders",
+    "gb.malta.entrenchment",
+    "gb.malta.air_support",
+    "gb.variant.cops_action_points",
+    "gb.variant.action_to_activation",
+    "gb.reactivation",
+    "gb.initiative_activation",
+]
+
+
+def malta_rules(world: World) -> None:
+    """The world plays Malta's rules, and its sides have barrage templates to plan."""
+    models.Campaign.objects.filter(pk=world.campaign.pk).update(optional_rules=MALTA_RULES)
+    models.Side.objects.filter(campaign=world.campaign).update(barrage_templates=2)
+
+
+def malta_reserve(world: World) -> None:
+    malta_rules(world)
+    due_today(world)
+
+
+def a1_in(state: str) -> Callable[[World], None]:
+    def prepare(world: World) -> None:
+        malta_rules(world)
+        models.Battalion.objects.filter(campaign=world.campaign, code="A1").update(activation=state)
+
+    return prepare
+
+
+def force_of(world: World, side: models.Side) -> int:
+    return int(world.campaign.forces.filter(side=side).exclude(name="Livorno").order_by("pk")[0].pk)
+
+
+def stand_of(world: World, code: str) -> int:
+    return int(world.battalion(code).stands.get(label="2").pk)
+
+
 def being_set_up(world: World) -> None:
     models.Campaign.objects.filter(pk=world.campaign.pk).update(status=CampaignStatus.SETUP)
 
@@ -109,6 +148,61 @@ WRITES = {
     ),
     "arrival rolls": Write(
         lambda w: w.url("operation-list"), lambda w: {"kind": OperationKind.ARRIVALS}, 202, due_today
+    ),
+    "day-end roll": Write(
+        lambda w: w.url("day-day-end-roll", number=2), lambda w: {"allied_turn": 7}, 201, malta_rules
+    ),
+    "air support": Write(
+        lambda w: w.url("force-air-support", pk=force_of(w, w.allied)),
+        lambda w: {"turn": 2},
+        201,
+        malta_rules,
+    ),
+    "postpone arrival": Write(
+        lambda w: w.url("force-postpone-arrival", pk=w.campaign.forces.get(name="Livorno").pk),
+        lambda w: {"entry_point": "St Paul's Bay"},
+        201,
+        malta_reserve,
+    ),
+    "C Ops overrun": Write(
+        lambda w: w.url("force-cops-overrun", pk=force_of(w, w.axis)), lambda w: {"turn": 3}, 200
+    ),
+    "entrench": Write(
+        lambda w: w.url("stand-entrench", pk=stand_of(w, "L1")),
+        lambda w: {"action_points": 5},
+        200,
+        malta_rules,
+    ),
+    "stand moved": Write(lambda w: w.url("stand-move", pk=stand_of(w, "L1")), lambda w: None, 200),
+    "C Ops action points": Write(
+        lambda w: w.url("force-cops-action-points", pk=force_of(w, w.axis)),
+        lambda w: {"turn": 2, "quality": "Average"},
+        201,
+        malta_rules,
+    ),
+    "deactivate": Write(
+        lambda w: w.url("battalion-deactivate", pk=w.battalion("A1").pk),
+        lambda w: None,
+        200,
+        a1_in("activated"),
+    ),
+    "reactivate": Write(
+        lambda w: w.url("battalion-reactivate", pk=w.battalion("A1").pk),
+        lambda w: {"turn": 3},
+        201,
+        a1_in("deactivated"),
+    ),
+    "initiative activation": Write(
+        lambda w: w.url("battalion-initiative-activation", pk=w.battalion("A1").pk),
+        lambda w: {"turn": 4},
+        200,
+        malta_rules,
+    ),
+    "artillery mode": Write(
+        lambda w: w.url("side-artillery-orders", pk=w.axis.pk),
+        lambda w: {"template": 1, "mode": "pre-planned"},
+        201,
+        malta_rules,
     ),
 }
 

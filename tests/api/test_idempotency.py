@@ -17,6 +17,7 @@ from campaign import models
 from campaign.choices import EventVerb, OperationKind
 from campaign.services.battles import battle_setup
 from campaign.services.webhook_subscriptions import webhook_subscribe
+from tests.api.test_day_writes import WRITES as DAY_WRITES
 from tests.api.test_day_writes import (
     Write,
     axis_reserve,
@@ -152,6 +153,18 @@ WRITES: dict[tuple[str, str], Write] = {
     ("api-key-revoke", "post"): Write(
         lambda w: w.url("api-key-revoke", prefix=allied_key_prefix(w)), lambda w: None, 200
     ),
+    # Issue 15's umpire actions, as the day's writes test them.
+    ("day-day-end-roll", "post"): DAY_WRITES["day-end roll"],
+    ("force-air-support", "post"): DAY_WRITES["air support"],
+    ("force-postpone-arrival", "post"): DAY_WRITES["postpone arrival"],
+    ("force-cops-overrun", "post"): DAY_WRITES["C Ops overrun"],
+    ("stand-entrench", "post"): DAY_WRITES["entrench"],
+    ("stand-move", "post"): DAY_WRITES["stand moved"],
+    ("side-artillery-orders", "post"): DAY_WRITES["artillery mode"],
+    ("force-cops-action-points", "post"): DAY_WRITES["C Ops action points"],
+    ("battalion-deactivate", "post"): DAY_WRITES["deactivate"],
+    ("battalion-reactivate", "post"): DAY_WRITES["reactivate"],
+    ("battalion-initiative-activation", "post"): DAY_WRITES["initiative activation"],
 }
 
 

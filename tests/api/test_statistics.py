@@ -27,7 +27,13 @@ from tests.api.world import (
 )
 
 pytestmark = pytest.mark.django_db
-HIDDEN = {"activation_points": None, "barrage_rounds": None, "strength": None, "strength_labels": None}
+HIDDEN = {
+    "activation_points": None,
+    "division_activation_points": None,
+    "barrage_rounds": None,
+    "strength": None,
+    "strength_labels": None,
+}
 
 
 @pytest.fixture
@@ -78,6 +84,7 @@ def test_the_umpire_sees_every_sides_tally_at_every_dawn(world):
     }
     assert first[world.axis.pk] == {
         "activation_points": 8,
+        "division_activation_points": {},  # no division pools in this campaign
         "barrage_rounds": 10,
         "strength": fresh,
         "strength_labels": {"hq": "HQ", "infantry": "Infantry"},

@@ -48,6 +48,7 @@ READ_ONLY_MODELS = (
     models.RollRecord,
     models.Event,
     models.ActivationSpend,
+    models.ArtilleryOrder,
     models.Operation,
     models.NightReport,
     models.NightSnapshot,
@@ -144,6 +145,7 @@ def full_campaign(umpire: Any) -> models.Campaign:
     models.SectorLink.objects.create(campaign=campaign, a=catania, b=plain)
     spend = models.ActivationSpend.objects.create(side=axis, day=day, turn=1, column="1 Bn", cost=2)
     spend.battalions.set(campaign.battalions.filter(code="A1"))
+    models.ArtilleryOrder.objects.create(side=axis, day=day, template=1, mode="on-call")
     night_order_queue(campaign.pk, ACTOR, kind=NightOrderKind.WITHDRAW, battalion_code="A2")
     operation = models.Operation.objects.create(campaign=campaign, kind=OperationKind.NIGHT_PHASE, day=day)
     models.NightReport.objects.create(operation=operation, side=axis, day=day, body={"replacements": 1})

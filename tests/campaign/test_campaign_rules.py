@@ -190,7 +190,7 @@ def test_every_kind_of_stand_has_a_field_strength_class():
 # Point 4: an optional rule no service applies cannot be switched on -----------------------------
 
 
-@pytest.mark.parametrize("key", ["gb.variant.cops_action_points", "gb.variant.action_to_activation"])
+@pytest.mark.parametrize("key", ["gb.variant.activation_delay", "gb.bad_going_suppression"])
 @pytest.mark.usefixtures("equipment_reference")
 def test_a_pack_switching_on_a_rule_no_service_applies_is_refused_naming_it(key):
     pack: dict[str, Any] = pack_read(MALTA_PACK_PATH)
@@ -223,7 +223,7 @@ def test_the_admin_refuses_a_campaign_with_a_rule_no_service_applies(admin_clien
         "slug": "kursk",
         "description": "",
         "profile": "great-battles",
-        "optional_rules": '["gb.initiative_activation"]',
+        "optional_rules": '["gb.variant.activation_delay"]',
         "rule_settings": "{}",
         "theatre": "East",
         "year": "1943",
@@ -237,8 +237,8 @@ def test_the_admin_refuses_a_campaign_with_a_rule_no_service_applies(admin_clien
     response = admin_client.post(reverse("admin:campaign_campaign_add"), data)
 
     assert response.status_code == 200
-    title = catalog.get_procedure("gb.initiative_activation").title
-    assert f"{title} (gb.initiative_activation) is not applied" in response.content.decode()
+    title = catalog.get_procedure("gb.variant.activation_delay").title
+    assert f"{title} (gb.variant.activation_delay) is not applied" in response.content.decode()
     assert not models.Campaign.objects.filter(slug="kursk").exists()
 
 

@@ -245,6 +245,7 @@ def test_battle_report_applies_losses_pools_and_supply_together(campaign):
     assert reported.get(object_type="Side", object_id=axis.pk).before == {
         "activation_points": 8,
         "barrage_rounds": 10,
+        "barrage_templates_in_use": 0,
     }
 
     battle_close(battle.campaign_id, ACTOR, battle.pk)

@@ -630,6 +630,7 @@ SCHEMA_MODELS = {
     "segment": models.DaySegmentRecord,
     "activation_spend": models.ActivationSpend,
     "tally": models.SideDayTally,
+    "artillery_order": models.ArtilleryOrder,
     "battle": models.Battle,
     "roll": models.RollRecord,
     "event": models.Event,
@@ -652,6 +653,7 @@ NOT_IN_PACKS = {
     models.DaySegmentRecord: {"day"},
     models.ActivationSpend: {"day"},
     models.SideDayTally: {"day"},
+    models.ArtilleryOrder: {"day"},
     models.Battle: {"campaign"},
     # The public ids are the service's own names for rows: an import gives the rows new ones.
     models.RollRecord: {"campaign", "public_id"},

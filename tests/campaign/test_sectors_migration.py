@@ -12,7 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 pytestmark = pytest.mark.django_db
 
 TARGET = ("campaign", "0016_map_core_sectors")
-PARENT = ("campaign", "0015_event_verbs_webhooks")
+PARENT = ("campaign", "0017_gb_rules_division_pools")
 
 
 def _old_rows(apps: Any) -> dict[str, int]:

@@ -142,6 +142,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/battalions/{id}/deactivate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a battalion for the defensive benefit (umpires; idempotent)
+         * @description An activated battalion deactivates; with the reactivation variant it may roll to come back the same day.
+         */
+        post: operations["campaigns_battalions_deactivate_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/battalions/{id}/initiative-activation/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Initiative activation of the battalion's battlegroup (umpires; variant 2; idempotent)
+         * @description The battalion holding the battlegroup's HQ spends one activation point and rolls 1D10 by nation and morale, a second try with its second action; with no point left, one try on 1D20. On a success the whole battlegroup is activated (at -10 morale). Answers the battalion; the rolls are in the roll log.
+         */
+        post: operations["campaigns_battalions_initiative_activation_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/battalions/{id}/move/": {
         parameters: {
             query?: never;
@@ -156,6 +196,26 @@ export interface paths {
          * @description To a sector next to where it stands, onto the map from off it anywhere, or off it (null). A battalion in reserve stays off the map. Refused in the night phase. Send an Idempotency-Key to retry safely.
          */
         post: operations["campaigns_battalions_move_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/battalions/{id}/reactivate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll to reactivate a deactivated battalion (umpires; variant; idempotent)
+         * @description 2D10 under its rally number (-1 a suppression, -2 a stand lost, +2 German), at no cost in activation points; once a turn. A battalion gone to ground is refused until the next day. Answers the roll.
+         */
+        post: operations["campaigns_battalions_reactivate_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -328,6 +388,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/days/{number}/day-end-roll/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll for the day's end after an Allied turn (umpires; Malta; idempotent)
+         * @description After Allied turns 7 to 10 a d10 at or above the turn number ends the day: the segment under way is cut at that turn and no later segment opens (the night phase comes next). Each turn rolls once. Answers the roll, which every member reads.
+         */
+        post: operations["campaigns_days_day_end_roll_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/days/dawn/": {
         parameters: {
             query?: never;
@@ -424,6 +504,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/forces/{id}/air-support/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for air support (umpires; Malta; idempotent)
+         * @description Spends one activation point of the pool paying at that turn (the division's from day 1 turn 2) and rolls a d10: 3 or less brings one air template, rolled for as an on-call barrage. One request a side a turn. Answers the roll. Refused (409) when the campaign does not play Malta's air support.
+         */
+        post: operations["campaigns_forces_air_support_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/forces/{id}/cops-action-points/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll the C Ops' action points (umpires; variant 1; idempotent)
+         * @description The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when isolated from its source of supply) and, with convert, saves them as the division's activation points (at most 20). One roll a division a turn. Answers the roll.
+         */
+        post: operations["campaigns_forces_cops_action_points_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/forces/{id}/cops-overrun/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a C Ops overrun (umpires; idempotent)
+         * @description The division's pool (the one paying at that turn) loses 10 activation points, never below zero, and every battalion of the division is isolated for the coming night.
+         */
+        post: operations["campaigns_forces_cops_overrun_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/forces/{id}/move/": {
         parameters: {
             query?: never;
@@ -438,6 +578,26 @@ export interface paths {
          * @description To a sector next to where it stands (links: GET map/), onto the map from off it anywhere, or off it (null). Refused in the night phase. An FUP moved onto its C Ops' sector is with its C Ops again. Send an Idempotency-Key to retry safely.
          */
         post: operations["campaigns_forces_move_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/forces/{id}/postpone-arrival/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Postpone a planned arrival (umpires; Malta; idempotent)
+         * @description Rolls two average dice for a delay of 4 to 10 turns and moves the entry point; the arrival rolls count the turns down once the force is due. Answers the roll.
+         */
+        post: operations["campaigns_forces_postpone_arrival_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -758,6 +918,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/sides/{id}/artillery-orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a barrage template's mode for today (umpires; idempotent)
+         * @description Pre-planned, pre-registered or on call, one mode a template and day. Malta (house rule 7): the Axis may only plan on-call artillery on day 1; any other mode is refused naming the rule.
+         */
+        post: operations["campaigns_sides_artillery_orders_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/sides/{side_pk}/activation-spends/": {
         parameters: {
             query?: never;
@@ -810,6 +990,46 @@ export interface paths {
         get: operations["campaigns_stands_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/stands/{id}/entrench/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dig a stand in (umpires; Malta; idempotent)
+         * @description A stationary infantry stand spends action points on its entrenchment: at 5 it is entrenched (hard cover), kept across days until it moves. With at_start, an Allied stand outside a town starts entrenched (day 1).
+         */
+        post: operations["campaigns_stands_entrench_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/stands/{id}/move/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that a stand moved (umpires; idempotent)
+         * @description It leaves its entrenchment, finished or not.
+         */
+        post: operations["campaigns_stands_move_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1163,9 +1383,10 @@ export interface components {
          * @description * `inactive` - Inactive
          *     * `activated` - Activated
          *     * `gone_to_ground` - Gone to ground
+         *     * `deactivated` - Deactivated (for the defensive benefit)
          * @enum {string}
          */
-        ActivationEnum: "inactive" | "activated" | "gone_to_ground";
+        ActivationEnum: "inactive" | "activated" | "gone_to_ground" | "deactivated";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         ActivationSpend: {
             readonly id: number;
@@ -1208,6 +1429,10 @@ export interface components {
          * @enum {string}
          */
         AppliesToEnum: "roll" | "threshold";
+        ArrivalPostponeInputRequest: {
+            /** @description where the force will enter instead */
+            entry_point: string;
+        };
         /** @description A side's part of an arrival roll: its forces that rolled in the segment. */
         ArrivalReportBody: {
             day: number;
@@ -1246,6 +1471,24 @@ export interface components {
          * @enum {string}
          */
         ArrivalStatusEnum: "on_table" | "in_reserve" | "scheduled" | "rolling" | "arrived" | "will_not_arrive";
+        /** @description A barrage template's mode for one day. */
+        ArtilleryOrder: {
+            readonly id: number;
+            side: number;
+            readonly day: number;
+            /** @description the template's number, 1..the side's templates */
+            template: number;
+            mode: components["schemas"]["ModeEnum"];
+            /** @description the label people read for the code beside it */
+            readonly mode_label: string;
+            /** Format: date-time */
+            readonly created_at: string;
+        };
+        ArtilleryOrderInputRequest: {
+            /** @description the template's number */
+            template: number;
+            mode: components["schemas"]["ModeEnum"];
+        };
         /**
          * @description * `hq` - HQ
          *     * `heavy_weapons` - Heavy weapons
@@ -1425,6 +1668,8 @@ export interface components {
         };
         BattleReportInputRequest: {
             battalions: components["schemas"]["ReportedBattalionInputRequest"][];
+            /** @description the turn the reported activation points were spent or won: the pool paying then takes them (Malta: the side's on day 1 up to turn 1, else the division's); 1 if left out */
+            turn?: number;
             /**
              * Format: int64
              * @description the side that won: the attacker's or defender's id; null: nobody
@@ -1576,6 +1821,30 @@ export interface components {
          * @enum {string}
          */
         ComparisonEnum: "≤" | "≥" | "<" | ">";
+        CopsActionPointsInputRequest: {
+            /** @description the turn of the day under way: 0 is the dawn turn, then 1 to 10 */
+            turn: number;
+            /**
+             * @description the C Ops' quality
+             *
+             *     * `Raw` - Raw
+             *     * `Inferior` - Inferior
+             *     * `Average` - Average
+             *     * `Experienced` - Experienced
+             *     * `Veteran` - Veteran
+             */
+            quality: components["schemas"]["QualityEnum"];
+            /**
+             * @description no supply line of any length to its source (+10 on the roll)
+             * @default false
+             */
+            isolated_from_source: boolean;
+            /**
+             * @description save the actions as the division's activation points
+             * @default true
+             */
+            convert: boolean;
+        };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Day: {
             readonly id: number;
@@ -1593,6 +1862,10 @@ export interface components {
         DayDawnInputRequest: {
             /** @description battalions leaving reserve at dawn */
             deployments?: components["schemas"]["DeploymentInputRequest"][];
+        };
+        DayEndRollInputRequest: {
+            /** @description the Allied turn just ended (the roll is made after turns 7 to 10) */
+            allied_turn: number;
         };
         /**
          * @description * `early morning` - Early morning
@@ -1632,6 +1905,18 @@ export interface components {
             range_inches: number;
             /** @default false */
             friendly_intervening: boolean;
+        };
+        EntrenchInputRequest: {
+            /**
+             * @description action points spent digging this time
+             * @default 0
+             */
+            action_points: number;
+            /**
+             * @description an Allied stand outside a town starting entrenched (day 1)
+             * @default false
+             */
+            at_start: boolean;
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Equipment: {
@@ -1742,6 +2027,8 @@ export interface components {
             arrival_zone?: string | null;
             /** @description where the deployment chart sent it on arrival */
             deployment_zone?: string | null;
+            /** @description the division's own activation pool (Malta: from day 1, turn 2) */
+            activation_points?: number | null;
             availability?: string | null;
             /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number | null;
@@ -1820,10 +2107,16 @@ export interface components {
             arrival_zone?: string | null;
             /** @description where the deployment chart sent it on arrival */
             deployment_zone?: string | null;
+            /** @description the division's own activation pool (Malta: from day 1, turn 2) */
+            activation_points?: number | null;
             availability?: string | null;
             /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number | null;
             readonly battlegroups: components["schemas"]["BattlegroupTree"][];
+        };
+        ForceTurnInputRequest: {
+            /** @description the turn of the day under way: 0 is the dawn turn, then 1 to 10 */
+            turn: number;
         };
         /**
          * @description * `n/a` - Not a vehicle company
@@ -1839,6 +2132,19 @@ export interface components {
          * @enum {string}
          */
         GroupKindEnum: "regiment" | "brigade";
+        InitiativeActivationInputRequest: {
+            /** @description the turn of the day under way: 0 is the dawn turn, then 1 to 10 */
+            turn: number;
+            /**
+             * @description the chart's row, for a nation it has none for (Italian: the club's choice)
+             *
+             *     * `German` - German
+             *     * `US` - US
+             *     * `Commonwlth.` - Commonwlth.
+             *     * `Soviet` - Soviet
+             */
+            row?: components["schemas"]["RowEnum"];
+        };
         /**
          * @description * `A` - A
          *     * `B` - B
@@ -1997,6 +2303,13 @@ export interface components {
          */
         MobilityEnum: "mechanised" | "motorised" | "foot";
         /**
+         * @description * `pre-planned` - Pre-planned
+         *     * `registered` - Pre-registered
+         *     * `on-call` - On call
+         * @enum {string}
+         */
+        ModeEnum: "pre-planned" | "registered" | "on-call";
+        /**
          * @description * `German` - German
          *     * `Italian` - Italian
          *     * `Japanese` - Japanese
@@ -2076,6 +2389,7 @@ export interface components {
             activation_points_carried?: number;
             /** @description activation points lost in the carry-over */
             activation_points_lost?: number;
+            divisions?: components["schemas"]["NightReportDivision"][];
             /** @description battalions rolled for their low-ammunition markers */
             ammo_markers_rolled?: number;
             /** @description battalions set inactive */
@@ -2090,6 +2404,15 @@ export interface components {
             isolated_battalions?: string[];
             /** @description how the campaign ended, when this night ended it */
             campaign_result?: string;
+        };
+        /** @description A division's own activation pool through the night (Malta's division pools). */
+        NightReportDivision: {
+            /** @description the division (force) */
+            name: string;
+            /** @description activation points before the night */
+            before: number;
+            /** @description activation points carried to the next day */
+            carried: number;
         };
         /** @enum {unknown} */
         NullEnum: null;
@@ -2448,6 +2771,15 @@ export interface components {
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
         };
+        /**
+         * @description * `Raw` - Raw
+         *     * `Inferior` - Inferior
+         *     * `Average` - Average
+         *     * `Experienced` - Experienced
+         *     * `Veteran` - Veteran
+         * @enum {string}
+         */
+        QualityEnum: "Raw" | "Inferior" | "Average" | "Experienced" | "Veteran";
         /** @description A force off the table: when and where it is due, and how its arrival rolls stand. */
         Reinforcement: {
             readonly id: number;
@@ -2487,6 +2819,8 @@ export interface components {
             suppressed?: string[];
             activation_points_spent?: number;
             barrage_rounds_spent?: number;
+            /** @description barrage templates placed in the battle: in use until the night returns them */
+            barrage_templates_used?: number;
             objectives?: components["schemas"]["ObjectiveInputRequest"][];
             /**
              * @description at the end of the battle
@@ -2634,6 +2968,14 @@ export interface components {
          * @enum {string}
          */
         RollVisibilityEnum: "public" | "battle" | "side" | "umpire";
+        /**
+         * @description * `German` - German
+         *     * `US` - US
+         *     * `Commonwlth.` - Commonwlth.
+         *     * `Soviet` - Soviet
+         * @enum {string}
+         */
+        RowEnum: "German" | "US" | "Commonwlth." | "Soviet";
         /** @description A table or procedure of the rules catalog (``rules_engine.catalog``). */
         RuleEntry: {
             key: string;
@@ -2647,6 +2989,8 @@ export interface components {
             rolls?: boolean;
             /** @description procedures only */
             inputs?: components["schemas"]["RuleInput"][];
+            /** @description procedures only: why no campaign service runs it (a battle-level aid); null when one does */
+            umpire_aid?: string | null;
             /** @description tables, in detail only */
             chart?: unknown;
         };
@@ -2847,6 +3191,10 @@ export interface components {
         SideTally: {
             side: number;
             activation_points: number | null;
+            /** @description division → its own activation pool at dawn (Malta); null unless the caller sees the side */
+            division_activation_points: {
+                [key: string]: number;
+            } | null;
             barrage_rounds: number | null;
             /** @description stand type → status → count; null unless the caller sees the side in full */
             strength: {
@@ -2873,6 +3221,10 @@ export interface components {
             readonly equipment: string | null;
             /** @description the equipment as people name it */
             readonly equipment_name: string | null;
+            /** @description hard cover until it moves (Malta) */
+            entrenched?: boolean | null;
+            /** @description action points spent digging in where it stands (Malta: 5 entrench it) */
+            entrenchment_points?: number | null;
             attached?: boolean | null;
             attachment_kind?: (components["schemas"]["AttachmentKindEnum"] | components["schemas"]["BlankEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
@@ -3095,9 +3447,10 @@ export interface components {
          *     * `supply.applied` - Supply lines applied at nightfall
          *     * `objective.awarded` - Objective taken: activation points awarded
          *     * `campaign.finished` - Campaign finished
+         *     * `rule.applied` - Campaign rule applied
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -3822,6 +4175,196 @@ export interface operations {
             };
         };
     };
+    campaigns_battalions_deactivate_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battalion. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Battalion"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_battalions_initiative_activation_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battalion. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InitiativeActivationInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["InitiativeActivationInputRequest"];
+                "multipart/form-data": components["schemas"]["InitiativeActivationInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Battalion"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_battalions_move_create: {
         parameters: {
             query?: never;
@@ -3851,6 +4394,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Battalion"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_battalions_reactivate_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battalion. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForceTurnInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ForceTurnInputRequest"];
+                "multipart/form-data": components["schemas"]["ForceTurnInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Roll"];
                 };
             };
             /** @description Error */
@@ -4799,6 +5440,103 @@ export interface operations {
             };
         };
     };
+    campaigns_days_day_end_roll_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DayEndRollInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DayEndRollInputRequest"];
+                "multipart/form-data": components["schemas"]["DayEndRollInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Roll"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_days_dawn_create: {
         parameters: {
             query?: never;
@@ -4951,8 +5689,9 @@ export interface operations {
                  *     * `supply.applied` - Supply lines applied at nightfall
                  *     * `objective.awarded` - Objective taken: activation points awarded
                  *     * `campaign.finished` - Campaign finished
+                 *     * `rule.applied` - Campaign rule applied
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "night.done" | "night.order_queued" | "night.started" | "objective.awarded" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "sector.control_changed" | "segment.advanced" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "night.done" | "night.order_queued" | "night.started" | "objective.awarded" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "sector.control_changed" | "segment.advanced" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {
@@ -5251,6 +5990,300 @@ export interface operations {
             };
         };
     };
+    campaigns_forces_air_support_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this force. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForceTurnInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ForceTurnInputRequest"];
+                "multipart/form-data": components["schemas"]["ForceTurnInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Roll"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_forces_cops_action_points_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this force. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CopsActionPointsInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["CopsActionPointsInputRequest"];
+                "multipart/form-data": components["schemas"]["CopsActionPointsInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Roll"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_forces_cops_overrun_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this force. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForceTurnInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ForceTurnInputRequest"];
+                "multipart/form-data": components["schemas"]["ForceTurnInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Force"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_forces_move_create: {
         parameters: {
             query?: never;
@@ -5280,6 +6313,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Force"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_forces_postpone_arrival_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this force. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ArrivalPostponeInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ArrivalPostponeInputRequest"];
+                "multipart/form-data": components["schemas"]["ArrivalPostponeInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Roll"];
                 };
             };
             /** @description Error */
@@ -6816,6 +7947,104 @@ export interface operations {
             };
         };
     };
+    campaigns_sides_artillery_orders_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this side. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ArtilleryOrderInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ArtilleryOrderInputRequest"];
+                "multipart/form-data": components["schemas"]["ArtilleryOrderInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtilleryOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_sides_activation_spends_list: {
         parameters: {
             query?: {
@@ -7143,6 +8372,196 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_stands_entrench_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this stand. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EntrenchInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["EntrenchInputRequest"];
+                "multipart/form-data": components["schemas"]["EntrenchInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stand"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_stands_move_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this stand. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stand"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,6 +15,10 @@ function StandItem({ stand }: { stand: Stand }) {
       <span className="muted">{stand.stand_type_label}</span>
       {stand.equipment_name ? <span className="muted"> · {stand.equipment_name}</span> : null}
       {stand.grade ? <span className="muted"> · grade {stand.grade}</span> : null}
+      {stand.entrenched ? <span className="tag">entrenched</span> : null}
+      {!stand.entrenched && stand.entrenchment_points ? (
+        <span className="muted"> · digging in ({stand.entrenchment_points} of 5 action points)</span>
+      ) : null}
       {stand.attached ? (
         <span className="tag">attached{stand.attachment_kind_label ? `: ${stand.attachment_kind_label}` : ""}</span>
       ) : null}
@@ -148,6 +152,10 @@ function ForceNode({ force, campaign }: { force: Schemas["ForceTree"]; campaign:
         <dt>Mobility</dt>
         <dd>
           <Masked value={force.mobility_label} />
+        </dd>
+        <dt>Division activation points</dt>
+        <dd>
+          <Masked value={force.activation_points} hidden="hidden" />
         </dd>
       </dl>
       <button type="button" aria-expanded={showStatus} onClick={() => setShowStatus(!showStatus)}>

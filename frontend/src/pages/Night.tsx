@@ -70,6 +70,14 @@ function NightReportCard({ report, side }: { report: Report; side: string }) {
         <dd>
           {body.activation_points_carried ?? 0} carried, {body.activation_points_lost ?? 0} lost
         </dd>
+        {body.divisions?.map((division) => (
+          <Fragment key={division.name}>
+            <dt>{division.name}</dt>
+            <dd>
+              {division.carried} of {division.before} activation points carried
+            </dd>
+          </Fragment>
+        ))}
         <dt>Barrage rounds</dt>
         <dd>+{body.barrage_rounds_replenished ?? 0}</dd>
         {body.moved_to_reserve?.length ? (
