@@ -12,6 +12,7 @@ from campaign.choices import (
     WEBHOOK_EVENT_CHOICES,
     ArtilleryMode,
     OperationKind,
+    StandStatus,
     enum_choices,
 )
 from rules_engine.great_battles.activation import ActivationColumn, InitiativeRow
@@ -186,6 +187,32 @@ class DeploymentInput(serializers.Serializer[Mapping[str, Any]]):
 
 class DayDawnInput(serializers.Serializer[Mapping[str, Any]]):
     deployments = DeploymentInput(many=True, required=False, help_text="battalions leaving reserve at dawn")
+
+
+class ReinforcementPostponeInput(serializers.Serializer[Mapping[str, Any]]):
+    day = serializers.IntegerField(
+        min_value=1, max_value=COUNT_MAX, help_text="the later campaign day it is due on instead"
+    )
+
+
+class StandCorrectInput(serializers.Serializer[Mapping[str, Any]]):
+    status = serializers.ChoiceField(
+        choices=StandStatus.choices, help_text="the stand's state as it should be"
+    )
+    reason = serializers.CharField(max_length=500, help_text="why, for the timeline")
+
+
+class SideFogInput(serializers.Serializer[Mapping[str, Any]]):
+    identified_units = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        allow_empty=True,
+        max_length=1000,
+        help_text="codes of this side's battalions its enemies have identified (the whole list)",
+    )
+    strengths = serializers.BooleanField(help_text="the enemy sees the stands of the identified battalions")
+    battle_results = serializers.BooleanField(
+        help_text="the enemy sees the identified battalions' lines of battle reports"
+    )
 
 
 class ActivationSpendInput(serializers.Serializer[Mapping[str, Any]]):

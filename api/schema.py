@@ -332,6 +332,39 @@ DAY_DAWN_EXAMPLE = OpenApiExample(
     value={"deployments": [{"battalion": "L1", "range_inches": 18, "friendly_intervening": False}]},
     request_only=True,
 )
+DAWN_PREVIEW_EXAMPLE = OpenApiExample(
+    "Deployed 5 inches from the enemy",
+    value={
+        "day": 2,
+        "rule": "Great Battles of WWII charts, 2. Deployment Chart [10.0]",
+        "deployments": [
+            {
+                "battalion": "L1",
+                "battalion_name": "1st Bn Devonshire",
+                "range_inches": 5.0,
+                "friendly_intervening": False,
+                "cell": 'Dawn Phase, 6"',
+                "destroyed": 0,
+                "suppressed": 2,
+                "retreat_inches": 0,
+                "stands_destroyed": [],
+                "stands_suppressed": ["A Coy", "B Coy"],
+                "text": 'L1 deployed from reserve at 5" [Dawn Phase, 6"]: 2s',
+            }
+        ],
+    },
+    response_only=True,
+)
+STAND_CORRECT_EXAMPLE = OpenApiExample(
+    "A stand found in order",
+    value={"status": "ok", "reason": "the report named the wrong company"},
+    request_only=True,
+)
+SIDE_FOG_EXAMPLE = OpenApiExample(
+    "Two battalions identified, strengths hidden",
+    value={"identified_units": ["G1", "G2"], "strengths": False, "battle_results": True},
+    request_only=True,
+)
 ACTIVATION_SPEND_EXAMPLE = OpenApiExample(
     "One battlegroup at dawn",
     value={"column": "1 Bg", "turn": 0, "battalion_codes": ["G1", "G2"]},

@@ -1278,6 +1278,34 @@ class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
         ]
 
 
+class DeploymentPreviewSerializer(LabelledSerializer[Any]):
+    """One battalion leaving reserve, as the dawn would deploy it (campaign.services.days.DeploymentPlan)."""
+
+    battalion = serializers.CharField(source="battalion.code", help_text="battalion code")
+    battalion_name = serializers.CharField(source="battalion.name")
+    range_inches = serializers.FloatField(source="order.range_inches", help_text="to the nearest enemy")
+    friendly_intervening = serializers.BooleanField(source="order.friendly_intervening")
+    cell = serializers.CharField(help_text="the deployment chart's column read")
+    destroyed = serializers.IntegerField(source="casualties.destroyed", help_text="stands destroyed")
+    suppressed = serializers.IntegerField(source="casualties.suppressed", help_text="stands suppressed")
+    retreat_inches = serializers.IntegerField(source="casualties.retreat_inches")
+    stands_destroyed = serializers.SerializerMethodField(help_text="labels of the stands destroyed")
+    stands_suppressed = serializers.SerializerMethodField(help_text="labels of the stands suppressed")
+    text = serializers.CharField(help_text="the timeline's words for it")
+
+    def get_stands_destroyed(self, plan: Any) -> list[str]:
+        return [stand.label for stand in plan.destroyed]
+
+    def get_stands_suppressed(self, plan: Any) -> list[str]:
+        return [stand.label for stand in plan.suppressed]
+
+
+class DawnPreviewSerializer(LabelledSerializer[Any]):
+    day = serializers.IntegerField(help_text="the day that would dawn")
+    rule = serializers.CharField(help_text="the deployment chart's rule reference")
+    deployments = DeploymentPreviewSerializer(many=True)
+
+
 class StatisticsSideSerializer(LabelledModelSerializer[models.Side]):
     class Meta:
         model = models.Side

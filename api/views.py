@@ -3,6 +3,7 @@ the base classes (:mod:`api.viewsets`) carry transactions, scoping and permissio
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from functools import cached_property
 from typing import Any
@@ -46,12 +47,14 @@ from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
 from campaign.services import battles as battle_services
 from campaign.services import campaigns as campaign_services
+from campaign.services import corrections as correction_services
 from campaign.services import days as day_services
 from campaign.services import night as night_services
 from campaign.services import overrides as override_services
 from campaign.services import reinforcements as reinforcement_services
 from campaign.services import scenario_rules
 from campaign.services import sectors as sector_services
+from campaign.services import sides as side_services
 from campaign.services import supply as supply_services
 from campaign.services import webhook_subscriptions as webhook_services
 from campaign.services.errors import DomainError
@@ -221,6 +224,24 @@ class SideViewSet(ReadOnlyCampaignViewSet[models.Side]):
 
     def visible(self, access: CampaignAccess) -> QuerySet[models.Side]:
         return selectors.sides(access)
+
+    @extend_schema(
+        summary="Set what the side's enemies have identified and see (umpires; idempotent)",
+        description="The side's fog of war: the codes of its battalions the enemy has identified "
+        "(the whole list: it replaces the one set before), and whether the enemy sees those "
+        "battalions' stands and their lines of battle reports. Recorded on the umpires' timeline. "
+        "Send an Idempotency-Key to retry safely.",
+        request=inputs.SideFogInput,
+        responses=out.SideSerializer,
+        examples=[schema.SIDE_FOG_EXAMPLE],
+    )
+    @action(detail=True, methods=["put"], url_path="fog-of-war")
+    def fog_of_war(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.SideFogInput)
+        side = side_services.side_fog_set(
+            self.campaign_access.campaign.pk, self.actor, self.get_object().pk, **data
+        )
+        return self.respond(side)
 
     @extend_schema(
         summary="Set a barrage template's mode for today (umpires; idempotent)",
@@ -561,6 +582,22 @@ class StandViewSet(ReadOnlyCampaignViewSet[models.Stand]):
         return selectors.stands(access)
 
     @extend_schema(
+        summary="Correct a stand's state, with the reason (umpires; idempotent)",
+        description="Sets the stand OK, suppressed or destroyed by hand, recorded on the umpires' "
+        "timeline as a correction with its reason. Send an Idempotency-Key to retry safely.",
+        request=inputs.StandCorrectInput,
+        responses=out.StandSerializer,
+        examples=[schema.STAND_CORRECT_EXAMPLE],
+    )
+    @action(detail=True, methods=["post"])
+    def correct(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.StandCorrectInput)
+        stand = correction_services.stand_correct(
+            self.campaign_access.campaign.pk, self.actor, self.get_object().pk, **data
+        )
+        return self.respond(stand)
+
+    @extend_schema(
         summary="Dig a stand in (umpires; Malta; idempotent)",
         description="A stationary infantry stand spends action points on its entrenchment: at 5 it is "
         "entrenched (hard cover), kept across days until it moves. With at_start, an Allied stand "
@@ -629,6 +666,23 @@ class DayViewSet(ReadOnlyCampaignViewSet[models.CampaignDay]):
         orders = [day_services.DeploymentOrder(**order) for order in data.get("deployments", [])]
         day = day_services.day_dawn(self.campaign_access.campaign.pk, self.actor, orders)
         return self.respond(day, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="What dawn would do to the battalions leaving reserve (umpires; writes nothing)",
+        description="Reads the deployment chart for each deployment as `POST days/dawn/` would, "
+        "and names the stands its casualties fall on. The chart is read, not rolled, so this is "
+        "exactly what the dawn does with the same deployments; it rolls nothing (weather, "
+        "initiative, wind and turns are the dawn's own rolls). Refused as the dawn would be.",
+        request=inputs.DayDawnInput,
+        responses=OpenApiResponse(out.DawnPreviewSerializer, examples=[schema.DAWN_PREVIEW_EXAMPLE]),
+        examples=[schema.DAY_DAWN_EXAMPLE],
+    )
+    @action(detail=False, methods=["post"], url_path="dawn-preview")
+    def dawn_preview(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.DayDawnInput)
+        orders = [day_services.DeploymentOrder(**order) for order in data.get("deployments", [])]
+        preview = day_services.dawn_preview(self.campaign_access.campaign.pk, orders)
+        return Response(out.DawnPreviewSerializer(preview).data)
 
     @extend_schema(
         summary="Open the day's next segment (umpires; idempotent)",
@@ -739,6 +793,22 @@ class ReinforcementViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.F
             self.campaign_access.campaign.pk, self.actor, **self.validated(inputs.ReinforcementScheduleInput)
         )
         return self.respond(force, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Postpone a force's arrival to a later day (umpires; idempotent)",
+        description="A scheduled force, or one rolling for arrival, is due on a later day instead: "
+        "it stops rolling until then and starts its arrival rolls afresh. Send an Idempotency-Key "
+        "to retry safely.",
+        request=inputs.ReinforcementPostponeInput,
+        responses=out.ReinforcementSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def postpone(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.ReinforcementPostponeInput)
+        force = reinforcement_services.reinforcement_postpone(
+            self.campaign_access.campaign.pk, self.actor, force_id=self.get_object().pk, **data
+        )
+        return self.respond(force)
 
 
 @extend_schema(tags=["battles"])
@@ -1028,17 +1098,29 @@ class RuleViewSet(viewsets.ViewSet):
 
     @extend_schema(
         summary="One table (with its chart) or procedure (with its inputs)",
-        parameters=[OpenApiParameter("key", str, OpenApiParameter.PATH, description="e.g. gb.weather")],
+        description="A procedure and the table it reads may share a key (gb.activation_cost): "
+        "the procedure answers, unless `kind=table` asks for the table.",
+        parameters=[
+            OpenApiParameter("key", str, OpenApiParameter.PATH, description="e.g. gb.weather"),
+            OpenApiParameter(
+                "kind", str, enum=["procedure", "table"], description="which, when both have the key"
+            ),
+        ],
         responses=out.RuleEntrySerializer,
     )
     def retrieve(self, request: Request, key: str) -> Response:
-        try:
-            entry = catalog.describe_procedure(catalog.get_procedure(key))
-        except CatalogError:
-            try:
+        query = inputs.RuleQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        kind = query.validated_data.get("kind")
+        entry = None
+        if kind in (None, "procedure"):
+            with contextlib.suppress(CatalogError):
+                entry = catalog.describe_procedure(catalog.get_procedure(key))
+        if entry is None and kind in (None, "table"):
+            with contextlib.suppress(CatalogError):
                 entry = catalog.describe_table(catalog.get_table(key), with_data=True)
-            except CatalogError:
-                raise NotFound(f"No table or procedure {key!r} in the rules catalog.") from None
+        if entry is None:
+            raise NotFound(f"No {kind or 'table or procedure'} {key!r} in the rules catalog.")
         return Response(out.RuleEntrySerializer(entry).data)
 
 

@@ -44,7 +44,7 @@ class Fog:
     battle_results: bool  # the enemy sees this side's lines of battle reports
     strengths: bool  # the enemy sees stands and stand counts of identified battalions
     # The enemy sees this side's battalions and C Ops on the map where they stand on or next to
-    # a sector holding one of the enemy's own battalions or C Ops (rules notes C-16).
+    # a sector holding one of the enemy's own battalions or C Ops (rules notes C-17).
     in_contact: bool
 
     @classmethod
@@ -428,6 +428,7 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.SEGMENT_ADVANCED: Visibility.PUBLIC,
     EventVerb.FORCE_DEPLOYED: Visibility.SIDE,
     EventVerb.REINFORCEMENT_SCHEDULED: Visibility.SIDE,
+    EventVerb.REINFORCEMENT_POSTPONED: Visibility.SIDE,
     EventVerb.ARRIVAL_DUE: Visibility.SIDE,
     EventVerb.ACTIVATION_SPENT: Visibility.SIDE,
     # Its message names the battalions of both sides.
@@ -450,6 +451,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.OPERATION_FAILED: Visibility.UMPIRE,
     EventVerb.UMPIRE_REMINDED: Visibility.UMPIRE,
     EventVerb.ADMIN_CORRECTED: Visibility.UMPIRE,
+    # What one side has identified of the other is the umpire's to tell, at the table.
+    EventVerb.FOG_OF_WAR_SET: Visibility.UMPIRE,
     EventVerb.ADMIN_DELETED: Visibility.UMPIRE,
     EventVerb.API_KEY_CREATED: Visibility.UMPIRE,
     EventVerb.API_KEY_REVOKED: Visibility.UMPIRE,

@@ -114,9 +114,10 @@ def _correction_verb(obj: Model, changed: Iterable[str]) -> EventVerb:
 
 
 @transaction.atomic
-def object_correct(obj: Model, actor: Actor, *, changes: Mapping[str, FieldChange]) -> None:
+def object_correct(obj: Model, actor: Actor, *, changes: Mapping[str, FieldChange], reason: str = "") -> None:
     """Write the umpire's edit of ``obj``: ``changes`` maps each changed field to
-    its value (before, after).  A new ``obj`` is created with them.
+    its value (before, after), and ``reason`` says why, on the timeline.  A new
+    ``obj`` is created with them.
 
     A new campaign is recorded as created and starts at version 1; an edit of
     reference data (equipment) has no campaign to version or record it in.
@@ -148,7 +149,8 @@ def object_correct(obj: Model, actor: Actor, *, changes: Mapping[str, FieldChang
         campaign,
         _correction_verb(obj, changes),
         obj,
-        f"Umpire added {what}" if adding else f"Umpire's correction of {what}: {', '.join(changes)}",
+        (f"Umpire added {what}" if adding else f"Umpire's correction of {what}: {', '.join(changes)}")
+        + (f" ({reason})" if reason else ""),
         actor,
         before=None if adding else _jsonable({name: before for name, (before, _) in changes.items()}),
         after=_jsonable({name: after for name, (_, after) in changes.items()}),
@@ -180,3 +182,19 @@ def objects_delete(objects: Iterable[Model], actor: Actor) -> None:
         obj.delete()  # after the event: a deleted object has no id to record
     for campaign in campaigns.values():
         campaign_save(campaign)
+
+
+@transaction.atomic
+def stand_correct(campaign_id: int, actor: Actor, stand_id: int, *, status: str, reason: str) -> models.Stand:
+    """Set a stand's state by hand (a lost stand found, a suppression missed), with the reason,
+    as a correction on the timeline."""
+    campaign_lock(campaign_id)  # before the stand, in the order every service locks
+    stand = models.Stand.objects.select_for_update().filter(campaign_id=campaign_id, pk=stand_id).first()
+    if stand is None:
+        raise DomainError(f"stand {stand_id} is not in this campaign", field="stand")
+    if not reason.strip():
+        raise DomainError("say why the stand is corrected", field="reason")
+    if status == stand.status:
+        raise DomainError(f"{stand.label} is already {stand.get_status_display().lower()}", field="status")
+    object_correct(stand, actor, changes={"status": (stand.status, status)}, reason=reason.strip())
+    return stand

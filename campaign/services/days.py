@@ -25,6 +25,7 @@ from campaign.services.rules import (
     procedure_key,
     procedure_run,
 )
+from rules_engine.great_battles.dawn import DEPLOYMENT_RULE, DeploymentCasualties
 from rules_engine.nineteen43.common import AirCoverPriority
 from rules_engine.profiles import CampaignStep
 from rules_engine.vocab import DaySegment, LeaderRating, SupplySituation, Weather, label_of
@@ -182,7 +183,7 @@ def _simulator_inputs(
     enemy: models.Side,
     forces: Sequence[models.Force],
 ) -> dict[str, Any]:
-    """What the segment simulator's modifiers ask of the side that rolls (rules notes C-15)."""
+    """What the segment simulator's modifiers ask of the side that rolls (rules notes C-16)."""
     lowest = campaign_profile(campaign).quality_scale
     low_grades = lowest.reservist_or_worse if lowest else frozenset()
     rows = (
@@ -263,7 +264,31 @@ def _tallies_record(campaign: models.Campaign, day: models.CampaignDay) -> None:
     )
 
 
-def _deploy(campaign: models.Campaign, orders: Sequence[DeploymentOrder], actor: Actor) -> None:
+@dataclass(frozen=True)
+class DeploymentPlan:
+    """What deploying one battalion does: the chart's cell and casualties, and the stands they hit.
+
+    Chart 2 is read, not rolled (``gb.deployment_casualties``), so the plan a preview shows is
+    exactly what the dawn applies to the same orders on the same stands (rules notes C-16)."""
+
+    battalion: models.Battalion
+    order: DeploymentOrder
+    cell: str
+    casualties: DeploymentCasualties
+    destroyed: tuple[models.Stand, ...]
+    suppressed: tuple[models.Stand, ...]
+
+    def text(self) -> str:
+        return (
+            f'{self.battalion.code} deployed from reserve at {self.order.range_inches:g}" [{self.cell}]: '
+            + (self.casualties.text())
+        )
+
+
+def _deployment_plans(campaign: models.Campaign, orders: Sequence[DeploymentOrder]) -> list[DeploymentPlan]:
+    """Each order checked (a battalion of the campaign, in reserve, named once) and read on the
+    deployment chart; nothing written."""
+    plans: list[DeploymentPlan] = []
     for index, order in enumerate(orders):
         battalion = campaign.battalions.filter(code=order.battalion).first()
         field = f"deployments[{index}]"
@@ -273,6 +298,8 @@ def _deploy(campaign: models.Campaign, orders: Sequence[DeploymentOrder], actor:
             )
         if not battalion.in_reserve:
             raise DomainError(f"battalion {battalion.code} is not in reserve", field=f"{field}.battalion")
+        if any(plan.battalion.pk == battalion.pk for plan in plans):
+            raise DomainError(f"battalion {battalion.code} is named twice", field=f"{field}.battalion")
         run = procedure_run(
             campaign,
             "gb.deployment_casualties",
@@ -280,33 +307,82 @@ def _deploy(campaign: models.Campaign, orders: Sequence[DeploymentOrder], actor:
             (),
             field_prefix=f"{field}.",
         )
-        casualties = run.outcome.casualties
+        casualties: DeploymentCasualties = run.outcome.casualties
         # Casualties fall on the battalion's first intact stands by label, HQ last.
         intact = sorted(
             battalion.stands.filter(status=StandStatus.OK),
             key=lambda s: (s.stand_type == StandType.HQ, s.label),
         )
-        destroyed = intact[: casualties.destroyed]
-        suppressed = intact[casualties.destroyed : casualties.destroyed + casualties.suppressed]
-        models.Stand.objects.filter(pk__in=[s.pk for s in destroyed]).update(status=StandStatus.DESTROYED)
-        models.Stand.objects.filter(pk__in=[s.pk for s in suppressed]).update(status=StandStatus.SUPPRESSED)
+        plans.append(
+            DeploymentPlan(
+                battalion=battalion,
+                order=order,
+                cell=run.outcome.cell,
+                casualties=casualties,
+                destroyed=tuple(intact[: casualties.destroyed]),
+                suppressed=tuple(intact[casualties.destroyed : casualties.destroyed + casualties.suppressed]),
+            )
+        )
+    return plans
+
+
+def _deploy(campaign: models.Campaign, orders: Sequence[DeploymentOrder], actor: Actor) -> None:
+    for plan in _deployment_plans(campaign, orders):
+        battalion = plan.battalion
+        models.Stand.objects.filter(pk__in=[s.pk for s in plan.destroyed]).update(
+            status=StandStatus.DESTROYED
+        )
+        models.Stand.objects.filter(pk__in=[s.pk for s in plan.suppressed]).update(
+            status=StandStatus.SUPPRESSED
+        )
         battalion.in_reserve = False
         battalion.save(update_fields=["in_reserve"])
         event_record(
             campaign,
             EventVerb.FORCE_DEPLOYED,
             battalion,
-            f'{battalion.code} deployed from reserve at {order.range_inches:g}" [{run.outcome.cell}]: '
-            f"{casualties.text()}",
+            plan.text(),
             actor,
             before={"in_reserve": True},
             after={
                 "in_reserve": False,
-                "destroyed": [s.label for s in destroyed],
-                "suppressed": [s.label for s in suppressed],
-                "retreat_inches": casualties.retreat_inches,
+                "destroyed": [s.label for s in plan.destroyed],
+                "suppressed": [s.label for s in plan.suppressed],
+                "retreat_inches": plan.casualties.retreat_inches,
             },
         )
+
+
+def _next_day_number(campaign: models.Campaign) -> int:
+    """The number of the day that dawns next, once the day before is through its night phase."""
+    campaign_require_status(campaign, CampaignStatus.ACTIVE)
+    previous = campaign.days.order_by("-number").first()
+    if previous is not None and previous.status != DayStatus.DONE:
+        raise ConflictError(
+            f"day {previous.number} is not over yet: it is {previous.get_status_display().lower()}; "
+            "its night phase must finish first",
+            field="day",
+            code="day_not_over",
+        )
+    return (previous.number if previous else 0) + 1
+
+
+@dataclass(frozen=True)
+class DawnPreview:
+    day: int
+    rule: str
+    deployments: list[DeploymentPlan]
+
+
+def dawn_preview(campaign_id: int, deployments: Sequence[DeploymentOrder] = ()) -> DawnPreview:
+    """What dawning now with ``deployments`` would do to them, refused as the dawn would be;
+    writes nothing and rolls nothing (the weather and the segment's rolls are the dawn's own)."""
+    campaign = models.Campaign.objects.get(pk=campaign_id)
+    return DawnPreview(
+        day=_next_day_number(campaign),
+        rule=DEPLOYMENT_RULE.text(),
+        deployments=_deployment_plans(campaign, deployments),
+    )
 
 
 @transaction.atomic
@@ -318,16 +394,7 @@ def day_dawn(
 ) -> models.CampaignDay:
     """Open the next campaign day: weather, reserves deployed, the first segment."""
     campaign = campaign_lock(campaign_id, expected_version)
-    campaign_require_status(campaign, CampaignStatus.ACTIVE)
-    previous = campaign.days.order_by("-number").first()
-    if previous is not None and previous.status != DayStatus.DONE:
-        raise ConflictError(
-            f"day {previous.number} is not over yet: it is {previous.get_status_display().lower()}; "
-            "its night phase must finish first",
-            field="day",
-            code="day_not_over",
-        )
-    number = (previous.number if previous else 0) + 1
+    number = _next_day_number(campaign)
     day = models.CampaignDay.objects.create(
         campaign=campaign, number=number, date=campaign.start_date + datetime.timedelta(days=number - 1)
     )

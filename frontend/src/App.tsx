@@ -5,6 +5,8 @@ import { CampaignLayout } from "./pages/CampaignLayout";
 import { CampaignListPage } from "./pages/CampaignList";
 import { ChartsPage } from "./pages/Charts";
 import { DashboardPage } from "./pages/Dashboard";
+import { DayPage } from "./pages/Day";
+import { FogOfWarPage } from "./pages/FogOfWar";
 import { ForcesPage } from "./pages/Forces";
 import { NightPage } from "./pages/Night";
 import { RollsPage } from "./pages/Rolls";
@@ -61,6 +63,8 @@ export function App() {
             }
           >
             <Route index element={<DashboardPage />} />
+            <Route path="day" element={<DayPage />} />
+            <Route path="fog" element={<FogOfWarPage />} />
             <Route path="forces" element={<ForcesPage />} />
             <Route path="battles" element={<BattlesPage />} />
             <Route path="battles/:battleId" element={<BattleDetailPage />} />

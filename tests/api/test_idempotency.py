@@ -81,6 +81,23 @@ WRITES: dict[tuple[str, str], Write] = {
     ("campaign-start", "post"): Write(lambda w: w.url("campaign-start"), lambda w: None, 200, being_set_up),
     ("campaign-supply", "post"): Write(lambda w: w.url("campaign-supply"), lambda w: {"overrides": []}, 200),
     ("day-dawn", "post"): Write(lambda w: w.url("day-dawn"), lambda w: {}, 201, night_over),
+    ("day-dawn-preview", "post"): Write(lambda w: w.url("day-dawn-preview"), lambda w: {}, 200, night_over),
+    ("reinforcement-postpone", "post"): Write(
+        lambda w: w.url("reinforcement-postpone", pk=w.campaign.forces.get(name="Livorno").pk),
+        lambda w: {"day": 4},
+        200,
+        due_today,
+    ),
+    ("stand-correct", "post"): Write(
+        lambda w: w.url("stand-correct", pk=w.battalion("A1").stands.get(label="2").pk),
+        lambda w: {"status": "ok", "reason": "the report named the wrong company"},
+        200,
+    ),
+    ("side-fog-of-war", "put"): Write(
+        lambda w: w.url("side-fog-of-war", pk=w.axis.pk),
+        lambda w: {"identified_units": ["A1", "A2"], "strengths": False, "battle_results": True},
+        200,
+    ),
     ("day-advance-segment", "post"): Write(
         lambda w: w.url("day-advance-segment", number=2), lambda w: None, 200
     ),

@@ -95,3 +95,18 @@ def test_a_bad_catalog_filter_is_a_field_error(client):
 
     assert response.status_code == 400
     assert list(response.json()["error"]["fields"]) == ["system"]
+
+
+def test_kind_picks_the_table_when_a_procedure_shares_its_key(client):
+    url = reverse("api:rule-detail", kwargs={"key": "gb.activation_cost"})
+
+    either = client.get(url).json()
+    table = client.get(url, {"kind": "table"}).json()
+    no_table = client.get(reverse("api:rule-detail", kwargs={"key": "gb.weather"}), {"kind": "table"})
+    bad = client.get(url, {"kind": "chart"})
+
+    assert either["kind"] == "procedure"
+    assert table["kind"] == "table"
+    assert table["chart"]["1 Bg"] == {"Activated at Start of Day": 2, "Activated During Day": 4}
+    assert no_table.status_code == 404
+    assert (bad.status_code, list(bad.json()["error"]["fields"])) == (400, ["kind"])

@@ -405,7 +405,7 @@ def test_every_event_verb_says_who_reads_it():
     assert Visibility.BATTLE not in EVENT_VISIBILITY.values()
 
 
-# --- the map: enemy units only where in contact, or identified (rules notes C-16) ----------
+# --- the map: enemy units only where in contact, or identified (rules notes C-17) ----------
 
 # Where each unit stands for the map's fog test. The Axis stands at the north end, the Allies
 # at the south end; they meet between the ridge and the village.

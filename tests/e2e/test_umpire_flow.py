@@ -77,7 +77,10 @@ def test_the_umpire_reports_a_battle_and_runs_the_night_phase(live_server, slow_
     assert destroyed.status == StandStatus.DESTROYED
 
     page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Night phase").click()
-    page.get_by_role("button", name="Start the night phase of day 1").click()
+    page.get_by_role("button", name="Start the night phase of day 1…").click()
+    confirm = page.get_by_role("alertdialog", name="Start the night phase of day 1?")
+    expect(confirm).to_contain_text("cannot be undone")
+    confirm.get_by_role("button", name="Start the night phase of day 1").click()
     progress = page.get_by_role("progressbar")
     expect(progress).to_be_visible()
     tab.shot("night-started")

@@ -28,4 +28,9 @@ export const queryKeys = {
     finished,
   ],
   arrivalReports: (slug: string, day: number | null | undefined) => ["night-reports", slug, "arrivals", day],
+  arrivalOperations: (slug: string, day: number | null | undefined) => ["operations", slug, "arrivals", day],
+  day: (slug: string, day: number) => ["days", slug, day],
+  sides: (slug: string) => ["sides", slug],
+  reinforcements: (slug: string) => ["reinforcements", slug],
+  rule: (key: string) => ["rule", key],
 } as const;

@@ -428,6 +428,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/days/dawn-preview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What dawn would do to the battalions leaving reserve (umpires; writes nothing)
+         * @description Reads the deployment chart for each deployment as `POST days/dawn/` would, and names the stands its casualties fall on. The chart is read, not rolled, so this is exactly what the dawn does with the same deployments; it rolls nothing (weather, initiative, wind and turns are the dawn's own rolls). Refused as the dawn would be.
+         */
+        post: operations["campaigns_days_dawn_preview_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/events/": {
         parameters: {
             query?: never;
@@ -768,6 +788,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/reinforcements/{id}/postpone/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Postpone a force's arrival to a later day (umpires; idempotent)
+         * @description A scheduled force, or one rolling for arrival, is due on a later day instead: it stops rolling until then and starts its arrival rolls afresh. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["campaigns_reinforcements_postpone_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/rolls/": {
         parameters: {
             query?: never;
@@ -938,6 +978,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/sides/{id}/fog-of-war/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set what the side's enemies have identified and see (umpires; idempotent)
+         * @description The side's fog of war: the codes of its battalions the enemy has identified (the whole list: it replaces the one set before), and whether the enemy sees those battalions' stands and their lines of battle reports. Recorded on the umpires' timeline. Send an Idempotency-Key to retry safely.
+         */
+        put: operations["campaigns_sides_fog_of_war_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/sides/{side_pk}/activation-spends/": {
         parameters: {
             query?: never;
@@ -990,6 +1050,26 @@ export interface paths {
         get: operations["campaigns_stands_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/stands/{id}/correct/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct a stand's state, with the reason (umpires; idempotent)
+         * @description Sets the stand OK, suppressed or destroyed by hand, recorded on the umpires' timeline as a correction with its reason. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["campaigns_stands_correct_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1269,7 +1349,7 @@ export interface paths {
         };
         /**
          * One table (with its chart) or procedure (with its inputs)
-         * @description The rules catalog (``rules_engine.catalog``): every table and procedure of the three systems.
+         * @description A procedure and the table it reads may share a key (gb.activation_cost): the procedure answers, unless `kind=table` asks for the table.
          */
         get: operations["rules_retrieve"];
         put?: never;
@@ -1845,6 +1925,14 @@ export interface components {
              */
             convert: boolean;
         };
+        /** @description An output serializer whose choices carry their labels. */
+        DawnPreview: {
+            /** @description the day that would dawn */
+            day: number;
+            /** @description the deployment chart's rule reference */
+            rule: string;
+            deployments: components["schemas"]["DeploymentPreview"][];
+        };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Day: {
             readonly id: number;
@@ -1905,6 +1993,31 @@ export interface components {
             range_inches: number;
             /** @default false */
             friendly_intervening: boolean;
+        };
+        /** @description One battalion leaving reserve, as the dawn would deploy it (campaign.services.days.DeploymentPlan). */
+        DeploymentPreview: {
+            /** @description battalion code */
+            battalion: string;
+            battalion_name: string;
+            /**
+             * Format: double
+             * @description to the nearest enemy
+             */
+            range_inches: number;
+            friendly_intervening: boolean;
+            /** @description the deployment chart's column read */
+            cell: string;
+            /** @description stands destroyed */
+            destroyed: number;
+            /** @description stands suppressed */
+            suppressed: number;
+            retreat_inches: number;
+            /** @description labels of the stands destroyed */
+            readonly stands_destroyed: string[];
+            /** @description labels of the stands suppressed */
+            readonly stands_suppressed: string[];
+            /** @description the timeline's words for it */
+            text: string;
         };
         EntrenchInputRequest: {
             /**
@@ -2802,6 +2915,10 @@ export interface components {
             /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number;
         };
+        ReinforcementPostponeInputRequest: {
+            /** @description the later campaign day it is due on instead */
+            day: number;
+        };
         ReinforcementScheduleInputRequest: {
             /** Format: int64 */
             force_id: number;
@@ -3165,6 +3282,14 @@ export interface components {
             /** @description what the enemy sees: identified_units, battle_results, strengths */
             fog_of_war?: unknown;
         };
+        SideFogInputRequest: {
+            /** @description codes of this side's battalions its enemies have identified (the whole list) */
+            identified_units: string[];
+            /** @description the enemy sees the stands of the identified battalions */
+            strengths: boolean;
+            /** @description the enemy sees the identified battalions' lines of battle reports */
+            battle_results: boolean;
+        };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         SidePools: {
             readonly id: number;
@@ -3231,6 +3356,18 @@ export interface components {
             readonly attachment_kind_label: string | null;
             /** @description own quality when it differs from the battalion's */
             grade?: string | null;
+        };
+        StandCorrectInputRequest: {
+            /**
+             * @description the stand's state as it should be
+             *
+             *     * `ok` - OK
+             *     * `suppressed` - Suppressed
+             *     * `destroyed` - Destroyed
+             */
+            status: components["schemas"]["StandStatusEnum"];
+            /** @description why, for the timeline */
+            reason: string;
         };
         /** @description An output serializer whose choices carry their labels. */
         StandCounts: {
@@ -3415,6 +3552,7 @@ export interface components {
          *     * `segment.advanced` - Segment Advanced
          *     * `force.deployed` - Force Deployed
          *     * `reinforcement.scheduled` - Reinforcement Scheduled
+         *     * `reinforcement.postponed` - Reinforcement Postponed
          *     * `arrival.due` - Arrival Due
          *     * `activation.spent` - Activation Spent
          *     * `battle.created` - Battle Created
@@ -3432,6 +3570,7 @@ export interface components {
          *     * `operation.failed` - Operation Failed
          *     * `umpire.reminded` - Umpire Reminded
          *     * `admin.corrected` - Admin Corrected
+         *     * `side.fog_of_war_set` - Fog of war set
          *     * `admin.deleted` - Admin Deleted
          *     * `api_key.created` - API key created
          *     * `api_key.revoked` - API key revoked
@@ -3450,7 +3589,7 @@ export interface components {
          *     * `rule.applied` - Campaign rule applied
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -5633,6 +5772,102 @@ export interface operations {
             };
         };
     };
+    campaigns_days_dawn_preview_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DayDawnInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DayDawnInputRequest"];
+                "multipart/form-data": components["schemas"]["DayDawnInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DawnPreview"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_events_list: {
         parameters: {
             query?: {
@@ -5657,6 +5892,7 @@ export interface operations {
                  *     * `segment.advanced` - Segment Advanced
                  *     * `force.deployed` - Force Deployed
                  *     * `reinforcement.scheduled` - Reinforcement Scheduled
+                 *     * `reinforcement.postponed` - Reinforcement Postponed
                  *     * `arrival.due` - Arrival Due
                  *     * `activation.spent` - Activation Spent
                  *     * `battle.created` - Battle Created
@@ -5674,6 +5910,7 @@ export interface operations {
                  *     * `operation.failed` - Operation Failed
                  *     * `umpire.reminded` - Umpire Reminded
                  *     * `admin.corrected` - Admin Corrected
+                 *     * `side.fog_of_war_set` - Fog of war set
                  *     * `admin.deleted` - Admin Deleted
                  *     * `api_key.created` - API key created
                  *     * `api_key.revoked` - API key revoked
@@ -5691,7 +5928,7 @@ export interface operations {
                  *     * `campaign.finished` - Campaign finished
                  *     * `rule.applied` - Campaign rule applied
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "night.done" | "night.order_queued" | "night.started" | "objective.awarded" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "sector.control_changed" | "segment.advanced" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "night.done" | "night.order_queued" | "night.started" | "objective.awarded" | "operation.failed" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {
@@ -7290,6 +7527,104 @@ export interface operations {
             };
         };
     };
+    campaigns_reinforcements_postpone_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this force. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReinforcementPostponeInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ReinforcementPostponeInputRequest"];
+                "multipart/form-data": components["schemas"]["ReinforcementPostponeInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reinforcement"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_rolls_list: {
         parameters: {
             query?: {
@@ -8045,6 +8380,104 @@ export interface operations {
             };
         };
     };
+    campaigns_sides_fog_of_war_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this side. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SideFogInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SideFogInputRequest"];
+                "multipart/form-data": components["schemas"]["SideFogInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Side"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_sides_activation_spends_list: {
         parameters: {
             query?: {
@@ -8372,6 +8805,104 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_stands_correct_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this stand. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StandCorrectInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["StandCorrectInputRequest"];
+                "multipart/form-data": components["schemas"]["StandCorrectInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stand"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9847,7 +10378,10 @@ export interface operations {
     };
     rules_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description which, when both have the key */
+                kind?: "procedure" | "table";
+            };
             header?: never;
             path: {
                 /** @description e.g. gb.weather */

@@ -14,12 +14,14 @@ function useCampaignSummary(slug: string) {
 
 const TABS = [
   ["", "Dashboard"],
+  ["day", "The day"],
   ["forces", "Forces"],
   ["battles", "Battles"],
   ["night", "Night phase"],
   ["rolls", "Roll log"],
   ["charts", "Charts"],
 ] as const;
+const UMPIRE_TABS = [["fog", "Fog of war"]] as const;
 
 export function CampaignLayout() {
   const slug = useParams().slug ?? "";
@@ -31,7 +33,7 @@ export function CampaignLayout() {
         return (
           <>
             <nav className="tabs" aria-label="Campaign">
-              {TABS.map(([path, label]) => (
+              {[...TABS, ...(context.isUmpire ? UMPIRE_TABS : [])].map(([path, label]) => (
                 <NavLink key={path} to={`/campaigns/${slug}${path ? `/${path}` : ""}`} end={!path}>
                   {label}
                 </NavLink>

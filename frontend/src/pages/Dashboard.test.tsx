@@ -16,7 +16,7 @@ describe("the umpire's day controls", () => {
     const seen = stubFetch(jsonResponse(200, campaign({ status: "active", current_day: 0 })));
     renderWithProviders(<DayControls campaign={campaign({ status: "setup", current_day: 0, day_status: null })} />);
 
-    expect(screen.queryByRole("button", { name: /Dawn/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: /Dawn/ })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Start the campaign" }));
 
     const [request] = seen;
@@ -34,7 +34,7 @@ describe("the umpire's day controls", () => {
     );
     renderWithProviders(<DayControls campaign={campaign({})} />);
 
-    expect(screen.queryByRole("button", { name: /Dawn/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: /Dawn/ })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Open the next segment" }));
 
     expect(await screen.findByText(/day 1 has no segment after Night/)).toBeInTheDocument();
@@ -43,7 +43,7 @@ describe("the umpire's day controls", () => {
   it("dawn the next day once the night is done", () => {
     renderWithProviders(<DayControls campaign={campaign({ day_status: "done" })} />);
 
-    expect(screen.getByRole("button", { name: "Dawn day 2" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Dawn day 2…" })).toHaveAttribute("href", "/campaigns/malta/day");
     expect(screen.queryByRole("button", { name: "Open the next segment" })).not.toBeInTheDocument();
   });
 });

@@ -1,4 +1,5 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { Link } from "react-router";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { cursorOf } from "../api/cursor";
 import { queryKeys } from "../api/queryKeys";
@@ -56,7 +57,7 @@ export function clubTime(moment: string): string {
   return `${weekday} ${day} ${MONTHS[month - 1]} ${year}, ${time.slice(0, 5)}`;
 }
 
-/** The umpire's day controls: start the campaign, dawn the next day, open the next segment. */
+/** The umpire's day controls: start the campaign, go to the next day's dawn, open the next segment. */
 export function DayControls({ campaign }: { campaign: Schemas["Campaign"] }) {
   const queryClient = useQueryClient();
   const today = campaign.current_day ?? 0;
@@ -71,16 +72,6 @@ export function DayControls({ campaign }: { campaign: Schemas["Campaign"] }) {
       unwrap(api.POST("/api/v1/campaigns/{campaign_slug}/start/", { params: { path, header: header() } })),
     onSuccess: refresh,
   });
-  const dawn = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST("/api/v1/campaigns/{campaign_slug}/days/dawn/", {
-          params: { path, header: header() },
-          body: {},
-        }),
-      ),
-    onSuccess: refresh,
-  });
   const advance = useMutation({
     mutationFn: () =>
       unwrap(
@@ -90,8 +81,8 @@ export function DayControls({ campaign }: { campaign: Schemas["Campaign"] }) {
       ),
     onSuccess: refresh,
   });
-  const busy = start.isPending || dawn.isPending || advance.isPending;
-  const failed = [start, dawn, advance].find((mutation) => mutation.isError);
+  const busy = start.isPending || advance.isPending;
+  const failed = [start, advance].find((mutation) => mutation.isError);
   return (
     <section aria-labelledby="day-controls" className="card">
       <h2 id="day-controls">Umpire</h2>
@@ -102,9 +93,8 @@ export function DayControls({ campaign }: { campaign: Schemas["Campaign"] }) {
           </button>
         ) : null}
         {campaign.status === "active" && (today === 0 || campaign.day_status === "done") ? (
-          <button type="button" onClick={() => dawn.mutate()} disabled={busy}>
-            Dawn day {today + 1}
-          </button>
+          // Dawn is previewed and confirmed on the day's page: it cannot be undone.
+          <Link to={`/campaigns/${campaign.slug}/day`}>Dawn day {today + 1}…</Link>
         ) : null}
         {campaign.status === "active" && campaign.day_status === "day" ? (
           <button type="button" onClick={() => advance.mutate()} disabled={busy}>

@@ -29,7 +29,7 @@ const MASKED: Schemas["BattalionTree"] = {
 };
 
 describe("a battalion of the order of battle", () => {
-  it("renders masked fields as unknown without crashing", async () => {
+  it("shows an identified enemy battalion by name only, with no placeholder for what fog hides", async () => {
     render(
       <ul>
         <BattalionNode battalion={MASKED} />
@@ -37,8 +37,12 @@ describe("a battalion of the order of battle", () => {
     );
     await userEvent.click(screen.getByText("G1"));
 
-    expect(screen.getAllByText("unknown")).toHaveLength(6);
-    expect(screen.getByText("Stands unknown")).toBeInTheDocument();
+    expect(screen.getByText("I./FJR 2")).toBeInTheDocument();
+    expect(screen.getByText("identified")).toBeInTheDocument();
+    expect(screen.queryByText("unknown")).not.toBeInTheDocument();
+    expect(screen.queryByText("Quality")).not.toBeInTheDocument();
+    expect(screen.queryByRole("list", { name: "stands of G1" })).not.toBeInTheDocument();
+    expect(screen.getByText("Identified; its side does not reveal its strength.")).toBeInTheDocument();
   });
 
   it("lists its stands by their labels and equipment names, never their codes", async () => {

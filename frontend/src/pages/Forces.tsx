@@ -1,14 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { api, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
+import { StandCorrection } from "../components/StandCorrection";
 import { Masked, QueryView, StatusIcon } from "../components/status";
 import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
 
 type Stand = Schemas["Stand"];
 
-function StandItem({ stand }: { stand: Stand }) {
+function StandItem({ stand, correctIn }: { stand: Stand; correctIn?: string }) {
   return (
     <li className="stand">
       <StatusIcon status={stand.status} label={stand.status_label} /> {stand.label}{" "}
@@ -22,52 +23,63 @@ function StandItem({ stand }: { stand: Stand }) {
       {stand.attached ? (
         <span className="tag">attached{stand.attachment_kind_label ? `: ${stand.attachment_kind_label}` : ""}</span>
       ) : null}
+      {correctIn ? (
+        <details className="correct-box">
+          <summary>Correct {stand.label}</summary>
+          <StandCorrection slug={correctIn} stand={stand} />
+        </details>
+      ) : null}
     </li>
   );
 }
 
-export function BattalionNode({ battalion }: { battalion: Schemas["BattalionTree"] }) {
+// A battalion's facts: a null one is hidden from the reader by fog of war and left out.
+const BATTALION_FACTS: ReadonlyArray<[string, (b: Schemas["BattalionTree"]) => unknown]> = [
+  ["Quality", (b) => b.quality],
+  ["Stands at start", (b) => b.stands_started],
+  ["Supply", (b) => b.supply_situation_label],
+  ["Fuel", (b) => b.fuel_state_label],
+  ["Activation", (b) => b.activation_label],
+  ["Ammo low markers", (b) => b.ammo_low_markers],
+];
+
+/** A battalion as the reader may see it: an identified enemy battalion shows what its side's fog
+ * of war reveals (its name; its stands when it reveals strengths) and nothing in place of the rest. */
+export function BattalionNode({ battalion, correctIn }: { battalion: Schemas["BattalionTree"]; correctIn?: string }) {
+  const facts = BATTALION_FACTS.map(([name, value]) => [name, value(battalion)] as const).filter(
+    ([, value]) => value !== null && value !== undefined,
+  );
+  const enemy = battalion.in_reserve === null; // a field every side's own battalion has
   return (
     <li className="battalion">
       <details>
         <summary>
           <strong>{battalion.code}</strong> {battalion.name}
           {battalion.in_reserve ? <span className="tag">reserve</span> : null}
+          {enemy ? <span className="tag">identified</span> : null}
         </summary>
-        <dl className="facts">
-          <dt>Quality</dt>
-          <dd>
-            <Masked value={battalion.quality} />
-          </dd>
-          <dt>Stands at start</dt>
-          <dd>
-            <Masked value={battalion.stands_started} />
-          </dd>
-          <dt>Supply</dt>
-          <dd>
-            <Masked value={battalion.supply_situation_label} />
-          </dd>
-          <dt>Fuel</dt>
-          <dd>
-            <Masked value={battalion.fuel_state_label} />
-          </dd>
-          <dt>Activation</dt>
-          <dd>
-            <Masked value={battalion.activation_label} />
-          </dd>
-          <dt>Ammo low markers</dt>
-          <dd>
-            <Masked value={battalion.ammo_low_markers} />
-          </dd>
-        </dl>
+        {facts.length ? (
+          <dl className="facts">
+            {facts.map(([name, value]) => (
+              <Fragment key={name}>
+                <dt>{name}</dt>
+                <dd>
+                  <Masked value={value} />
+                </dd>
+              </Fragment>
+            ))}
+          </dl>
+        ) : null}
         {battalion.stands.length ? (
           <ul className="stands" aria-label={`stands of ${battalion.code}`}>
             {battalion.stands.map((stand) => (
-              <StandItem key={stand.id} stand={stand} />
+              <StandItem key={stand.id} stand={stand} correctIn={correctIn} />
             ))}
           </ul>
+        ) : enemy ? (
+          <p className="muted">Identified; its side does not reveal its strength.</p>
         ) : (
-          <p className="masked">Stands unknown</p>
+          <p className="muted">No stands.</p>
         )}
       </details>
     </li>
@@ -88,7 +100,7 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) 
     <QueryView query={status} what="the force status">
       {(data) => (
         <div className="force-status">
-          <h4>Strength by stand type</h4>
+          {data.strength ? <h4>Strength by stand type</h4> : null}
           {data.strength ? (
             <table>
               <thead>
@@ -111,16 +123,18 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) 
               </tbody>
             </table>
           ) : (
-            <p className="masked">Strength hidden</p>
+            // An enemy force: only the battalions its side's fog of war lets the reader identify.
+            <p className="muted">Only the battalions your side has identified are shown.</p>
           )}
-          <h4>Battalions</h4>
+          <h4>{data.strength ? "Battalions" : "Identified battalions"}</h4>
           <ul>
             {data.battalions.map((b) => (
               <li key={b.code}>
                 <strong>{b.code}</strong> {b.location_label}
-                {b.battle ? ` (${b.battle.sector_name})` : ""} · stands{" "}
-                {b.stands ? `${b.stands.ok} ok, ${b.stands.suppressed} suppressed, ${b.stands.destroyed} destroyed` : <Masked value={null} />}{" "}
-                · supply <Masked value={b.supply_situation_label} /> · fuel <Masked value={b.fuel_state_label} />
+                {b.battle ? ` (${b.battle.sector_name})` : ""}
+                {b.stands ? ` · stands ${b.stands.ok} ok, ${b.stands.suppressed} suppressed, ${b.stands.destroyed} destroyed` : ""}
+                {b.supply_situation_label ? ` · supply ${b.supply_situation_label}` : ""}
+                {b.fuel_state_label ? ` · fuel ${b.fuel_state_label}` : ""}
               </li>
             ))}
           </ul>
@@ -130,34 +144,48 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) 
   );
 }
 
-function ForceNode({ force, campaign }: { force: Schemas["ForceTree"]; campaign: Schemas["Campaign"] }) {
+function ForceNode({
+  force,
+  campaign,
+  isUmpire,
+}: {
+  force: Schemas["ForceTree"];
+  campaign: Schemas["Campaign"];
+  isUmpire: boolean;
+}) {
   const [showStatus, setShowStatus] = useState(false);
+  // A force of a side the reader does not see in full shows its public fields only (the rest are null).
+  const inFull = force.arrival_status_label !== null;
   return (
     <li className="card force">
       <h2>
         {force.name} <span className="muted">({sideName(campaign, force.side)}, {force.nation_label})</span>
       </h2>
-      <dl className="facts">
-        <dt>Leader</dt>
-        <dd>
-          <Masked value={force.leader_name} /> (<Masked value={force.leader_rating_label} />)
-        </dd>
-        <dt>Arrival</dt>
-        <dd>
-          <Masked value={force.arrival_status_label} />
-          {force.arrival_day ? `, day ${force.arrival_day}` : ""}
-          {force.arrival_zone ? `, ${force.arrival_zone}` : ""}
-          {force.deployment_zone ? ` (${force.deployment_zone})` : ""}
-        </dd>
-        <dt>Mobility</dt>
-        <dd>
-          <Masked value={force.mobility_label} />
-        </dd>
-        <dt>Division activation points</dt>
-        <dd>
-          <Masked value={force.activation_points} hidden="hidden" />
-        </dd>
-      </dl>
+      {inFull ? (
+        <dl className="facts">
+          <dt>Leader</dt>
+          <dd>
+            <Masked value={force.leader_name} /> (<Masked value={force.leader_rating_label} />)
+          </dd>
+          <dt>Arrival</dt>
+          <dd>
+            {force.arrival_status_label}
+            {force.arrival_day ? `, day ${force.arrival_day}` : ""}
+            {force.arrival_zone ? `, ${force.arrival_zone}` : ""}
+            {force.deployment_zone ? ` (${force.deployment_zone})` : ""}
+          </dd>
+          <dt>Mobility</dt>
+          <dd>
+            <Masked value={force.mobility_label} />
+          </dd>
+          <dt>Division activation points</dt>
+          <dd>
+            <Masked value={force.activation_points} hidden="hidden" />
+          </dd>
+        </dl>
+      ) : (
+        <p className="muted">An enemy force: you see the battalions your side has identified.</p>
+      )}
       <button type="button" aria-expanded={showStatus} onClick={() => setShowStatus(!showStatus)}>
         {showStatus ? "Hide force status" : "Show force status"}
       </button>
@@ -169,7 +197,7 @@ function ForceNode({ force, campaign }: { force: Schemas["ForceTree"]; campaign:
           </h3>
           <ul className="battalions">
             {group.battalions.map((battalion) => (
-              <BattalionNode key={battalion.id} battalion={battalion} />
+              <BattalionNode key={battalion.id} battalion={battalion} correctIn={isUmpire ? campaign.slug : undefined} />
             ))}
           </ul>
         </section>
@@ -179,7 +207,7 @@ function ForceNode({ force, campaign }: { force: Schemas["ForceTree"]; campaign:
 }
 
 export function ForcesPage() {
-  const { campaign } = useCampaign();
+  const { campaign, isUmpire } = useCampaign();
   const oob = useQuery({
     queryKey: queryKeys.oob(campaign.slug),
     queryFn: () =>
@@ -196,7 +224,7 @@ export function ForcesPage() {
         {(data) => (
           <ul className="forces">
             {data.forces.map((force) => (
-              <ForceNode key={force.id} force={force} campaign={campaign} />
+              <ForceNode key={force.id} force={force} campaign={campaign} isUmpire={isUmpire} />
             ))}
           </ul>
         )}

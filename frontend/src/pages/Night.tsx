@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
+import { ConfirmDialog } from "../components/ConfirmDialog";
 import { ErrorNotice, QueryView, ProgressBar } from "../components/status";
 import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
@@ -208,6 +209,7 @@ export function NightPage() {
   const slug = campaign.slug;
   const queryClient = useQueryClient();
   const [startKey] = useState(idempotencyKey);
+  const [confirming, setConfirming] = useState(false);
   const path = { campaign_slug: slug };
 
   const operations = useQuery({
@@ -253,6 +255,7 @@ export function NightPage() {
         }),
       ),
     onSuccess: (started) => {
+      setConfirming(false);
       queryClient.setQueryData(queryKeys.operations(slug), { count: 1, results: [started] });
       queryClient.setQueryData(queryKeys.operation(slug, started.id), started);
       void queryClient.invalidateQueries({ queryKey: queryKeys.campaign(slug) });
@@ -266,10 +269,24 @@ export function NightPage() {
       <h1>Night phase</h1>
       {isUmpire && !startedToday && today ? (
         <p>
-          <button type="button" onClick={() => start.mutate()} disabled={start.isPending}>
-            {start.isPending ? "Starting…" : `Start the night phase of day ${today}`}
+          <button type="button" onClick={() => setConfirming(true)} disabled={start.isPending || confirming}>
+            {`Start the night phase of day ${today}…`}
           </button>
         </p>
+      ) : null}
+      {confirming ? (
+        <ConfirmDialog
+          title={`Start the night phase of day ${today}?`}
+          confirmLabel={start.isPending ? "Starting…" : `Start the night phase of day ${today}`}
+          busy={start.isPending}
+          onConfirm={() => start.mutate()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            A worker flips suppressions, rolls replacements, carries activation points over and writes each side's
+            night report. Unreported battles of day {today} stay unreported. The night phase cannot be undone.
+          </p>
+        </ConfirmDialog>
       ) : null}
       {start.isError ? <ErrorNotice error={start.error} /> : null}
       <QueryView query={operations} what="the night phase">

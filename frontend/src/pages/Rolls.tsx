@@ -6,6 +6,7 @@ import { cursorOf } from "../api/cursor";
 import { queryKeys, type RollQuery } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
 import { RollCard } from "../components/RollCard";
+import { RollOverrideForm } from "../components/RollOverrideForm";
 import { QueryView } from "../components/status";
 import { useCampaign } from "../session";
 
@@ -43,7 +44,7 @@ function toQuery(params: URLSearchParams): RollQuery {
 }
 
 export function RollsPage() {
-  const { campaign } = useCampaign();
+  const { campaign, isUmpire } = useCampaign();
   const [params, setParams] = useSearchParams();
   const [draft, setDraft] = useState<Record<Filter, string>>(
     () => Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ""])) as Record<Filter, string>,
@@ -108,7 +109,15 @@ export function RollsPage() {
           return entries.length ? (
             <div className="rolls">
               {entries.map((roll) => (
-                <RollCard key={roll.id} roll={roll} />
+                <div key={roll.id}>
+                  <RollCard roll={roll} />
+                  {isUmpire && !roll.override_of ? (
+                    <details className="override-box">
+                      <summary>Override this roll</summary>
+                      <RollOverrideForm slug={campaign.slug} roll={roll} />
+                    </details>
+                  ) : null}
+                </div>
               ))}
             </div>
           ) : (
