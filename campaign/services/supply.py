@@ -11,7 +11,7 @@ it stands when the day ends, whether or not the umpire confirmed.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +122,13 @@ def supply_cops_isolated(campaign: models.Campaign) -> frozenset[int]:
     """The forces whose C Ops cannot trace a line to a source of supply (their action-point roll's
     "isolated from source of supply")."""
     return frozenset(f.force.id for f in supply_proposal(campaign).forces if f.isolated_from_source)
+
+
+def supply_isolate_tonight(day: models.CampaignDay, codes: Iterable[str]) -> None:
+    """Battalions isolated tonight whatever their lines (a C Ops overrun): kept at nightfall as an
+    umpire's override of the day is, and shown with the overrides in the proposal."""
+    day.supply_overrides = {**day.supply_overrides, **dict.fromkeys(codes, SupplySituation.ISOLATED.value)}
+    day.save(update_fields=["supply_overrides"])
 
 
 def _situations_write(changed: Mapping[int, str]) -> None:

@@ -13,7 +13,10 @@ from campaign.services.audit import Actor
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.errors import DomainError
+from campaign.services.night import night_phase_start
+from campaign.services.operations import operation_run
 from campaign.services.scenario import scenario_import
+from campaign.services.scenario_rules import force_cops_overrun
 from campaign.services.supply import supply_confirm, supply_cops_isolated, supply_proposal
 
 pytestmark = pytest.mark.django_db
@@ -214,3 +217,23 @@ def test_the_map_documents_supply_part_follows_the_fog_at_no_query_of_its_own(ma
     # Its own W1, and the Folgore's I1 on the drop zone next to E1 at Hal Far.
     assert allied_player["isolated"] == sorted([ids["W1"], ids["I1"]])
     assert allied_player["sides"][0]["lines"] == []
+
+
+def test_a_c_ops_overrun_keeps_its_division_isolated_at_nightfall(malta, django_capture_on_commit_callbacks):
+    eastern = malta.forces.get(name="Eastern Infantry Command")
+    with django_capture_on_commit_callbacks(execute=False):
+        day = confirmed_day(malta)
+        force_cops_overrun(malta.pk, ACTOR, force_id=eastern.pk, turn=3)
+        day.refresh_from_db()
+        assert day.supply_overrides == dict.fromkeys(["E1", "E2", "E3", "E4", "E5", "T1"], "isolated")
+        operation = night_phase_start(malta.pk, ACTOR)
+    with django_capture_on_commit_callbacks(execute=False):
+        operation_run(operation.pk)
+
+    # Its lines to the Grand Harbour are open, but the overrun holds over them for the night.
+    situations = dict(
+        malta.battalions.filter(battlegroup__force=eastern).values_list("code", "supply_situation")
+    )
+    assert {situations[code] for code in ("E1", "E2", "E3")} == {"isolated"}
+    report = operation.night_reports.get(side__name="Allied").body
+    assert report["isolated_battalions"] == ["E1", "E2", "E3"]
