@@ -92,7 +92,7 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
     """DRF's EXCEPTION_HANDLER: domain errors, DRF errors and crashes in one shape."""
     set_rollback()  # as DRF's own handler does, for deployments with ATOMIC_REQUESTS
     if isinstance(exc, DomainError):
-        fields = {exc.field: [exc.message]} if exc.field else {}
+        fields = exc.fields or ({exc.field: [exc.message]} if exc.field else {})
         return Response(error_body(exc.code, exc.message, fields, exc.rule), status=exc.status)
     if isinstance(exc, RequestDataTooBig):  # a form body Django read past its limit
         exc = too_large()

@@ -11,6 +11,7 @@ from campaign.choices import (
     MAP_SUPPLY_SITUATION_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     ArtilleryMode,
+    MemberRole,
     OperationKind,
     StandStatus,
     enum_choices,
@@ -334,3 +335,52 @@ class InitiativeActivationInput(serializers.Serializer[Mapping[str, Any]]):
         required=False,
         help_text="the chart's row, for a nation it has none for (Italian: the club's choice)",
     )
+
+
+class CampaignCreateInput(serializers.Serializer[Mapping[str, Any]]):
+    based_on = serializers.ChoiceField(
+        choices=[("demo", "The Malta 1942 demo"), ("pack", "A scenario pack file")],
+        help_text="the demo campaign, or the scenario pack sent in `pack`",
+    )
+    pack = serializers.CharField(
+        required=False,
+        trim_whitespace=False,
+        help_text="the pack file's text (docs/scenario-format.md), when based on `pack`",
+    )
+    pack_file_name = serializers.CharField(
+        max_length=255, required=False, help_text="its name: .yaml or .yml is read as YAML, else JSON"
+    )
+    slug = serializers.SlugField(
+        max_length=100, required=False, help_text="default: the pack's, numbered when taken"
+    )
+    name = serializers.CharField(max_length=200, required=False, help_text="default: the pack's")
+
+    def validate(self, attrs: Mapping[str, Any]) -> Mapping[str, Any]:
+        if attrs["based_on"] == "pack" and not attrs.get("pack"):
+            raise serializers.ValidationError({"pack": "Choose a scenario pack file (YAML or JSON)."})
+        return attrs
+
+
+class MemberCreateInput(serializers.Serializer[Mapping[str, Any]]):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=MemberRole.choices)
+    side = id_field(required=False, allow_null=True, help_text="the side's id, for a player")
+
+
+class InvitationCreateInput(serializers.Serializer[Mapping[str, Any]]):
+    role = serializers.ChoiceField(choices=MemberRole.choices)
+    side = id_field(required=False, allow_null=True, help_text="the side's id, for a player")
+    expires_in_days = serializers.IntegerField(min_value=1, max_value=30, default=7)
+
+
+class ClubNightInput(serializers.Serializer[Mapping[str, Any]]):
+    campaign_day = serializers.IntegerField(min_value=1, max_value=COUNT_MAX)
+    play_date = serializers.DateField(help_text="the real date the club plays that campaign day")
+
+
+class ScheduleInput(serializers.Serializer[Mapping[str, Any]]):
+    night_weekday = serializers.IntegerField(
+        min_value=0, max_value=6, allow_null=True, help_text="0 = Monday; null with no weekly night phase"
+    )
+    night_time = serializers.TimeField(allow_null=True, help_text="in the club's time zone")
+    club_nights = serializers.ListField(child=ClubNightInput(), required=False, max_length=1000)

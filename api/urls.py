@@ -6,7 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from api import views
+from api import views, views_admin
 from api.permissions import CAMPAIGN_KWARG
 
 app_name = "api"
@@ -39,12 +39,16 @@ router.register(
     basename="webhook-delivery",
 )
 router.register(f"{CAMPAIGN}/api-keys", views.APIKeyViewSet, basename="api-key")
+router.register(f"{CAMPAIGN}/members", views_admin.MemberViewSet, basename="member")
+router.register(f"{CAMPAIGN}/invitations", views_admin.InvitationViewSet, basename="invitation")
+router.register("invitations", views_admin.InvitationLinkViewSet, basename="invitation-link")
 router.register("equipment", views.EquipmentViewSet, basename="equipment")
 router.register("rules", views.RuleViewSet, basename="rule")
 
 urlpatterns = [
     path("", include(router.urls)),
     path("session/", views.SessionView.as_view(), name="session"),
+    path("calendar/<str:token>.ics", views_admin.calendar_feed, name="calendar-feed"),
     # The browsable API's log-in and log-out links.
     path("auth/", include("rest_framework.urls", namespace="rest_framework")),
     # The document and its pages follow settings.SPECTACULAR_SETTINGS, as `manage.py spectacular`

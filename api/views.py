@@ -39,6 +39,7 @@ from api.permissions import (
     authenticated_user_id,
     request_api_key,
 )
+from api.views_admin import CampaignAdminActions
 from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet, CampaignScopedViewSet, ReadOnlyCampaignViewSet
 from campaign import models, polls, selectors
 from campaign.access import CampaignAccess
@@ -87,7 +88,11 @@ ROLL_ANSWER = {201: out.RollSerializer}
     ),
 )
 class CampaignViewSet(
-    CampaignAccessMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet[models.Campaign]
+    CampaignAdminActions,
+    CampaignAccessMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    ApiViewSet[models.Campaign],
 ):
     serializer_class = out.CampaignSerializer
     permission_classes = CAMPAIGN_PERMISSIONS
@@ -1275,3 +1280,19 @@ class WebhookDeliveryViewSet(
     def visible(self, access: CampaignAccess) -> QuerySet[models.WebhookDelivery]:
         subscription = get_object_or_404(selectors.webhooks(access), pk=self.kwargs[WEBHOOK_KWARG])
         return selectors.webhook_deliveries(subscription)
+
+    @extend_schema(
+        summary="Send a failed delivery again (umpires)",
+        description="With a fresh count of attempts, by a worker; 409 unless it failed.",
+        request=None,
+        responses={202: out.WebhookDeliverySerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def retry(self, request: Request, **kwargs: Any) -> Response:
+        delivery = webhook_services.webhook_delivery_retry(
+            self.campaign_access.campaign.pk,
+            self.actor,
+            int(self.kwargs[WEBHOOK_KWARG]),
+            self.get_object().pk,
+        )
+        return self.respond(delivery, status.HTTP_202_ACCEPTED)

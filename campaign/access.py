@@ -473,6 +473,15 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.CAMPAIGN_FINISHED: Visibility.PUBLIC,
     # A side's pools, arrivals, entrenchments and artillery: its own (the day-end roll passes PUBLIC).
     EventVerb.RULE_APPLIED: Visibility.SIDE,
+    EventVerb.WEBHOOK_RETRIED: Visibility.UMPIRE,
+    # Who plays in the campaign, and how they were let in, is the umpires' to manage.
+    EventVerb.MEMBER_INVITED: Visibility.UMPIRE,
+    EventVerb.MEMBER_JOINED: Visibility.UMPIRE,
+    EventVerb.MEMBER_ACCOUNT_CREATED: Visibility.UMPIRE,
+    EventVerb.MEMBER_REMOVED: Visibility.UMPIRE,
+    EventVerb.CALENDAR_RENEWED: Visibility.UMPIRE,
+    # Everybody plays by the club's schedule.
+    EventVerb.SCHEDULE_SET: Visibility.PUBLIC,
 }
 
 

@@ -219,6 +219,13 @@ class EventVerb(models.TextChoices):
     OBJECTIVE_AWARDED = "objective.awarded", "Objective taken: activation points awarded"
     CAMPAIGN_FINISHED = "campaign.finished", "Campaign finished"
     RULE_APPLIED = "rule.applied", "Campaign rule applied"
+    WEBHOOK_RETRIED = "webhook.retried", "Webhook delivery retried"
+    MEMBER_INVITED = "member.invited", "Member invited"
+    MEMBER_JOINED = "member.joined", "Member joined"
+    MEMBER_ACCOUNT_CREATED = "member.account_created", "Member account created"
+    MEMBER_REMOVED = "member.removed", "Member removed"
+    CALENDAR_RENEWED = "calendar.renewed", "Calendar link renewed"
+    SCHEDULE_SET = "schedule.set", "Club schedule set"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.

@@ -8,6 +8,8 @@ whole rules-engine result) and events (who did what, before and after).
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from functools import cached_property
 from typing import ClassVar
 
@@ -155,11 +157,24 @@ class Side(models.Model):
         return self.name
 
 
+def calendar_token_new() -> str:
+    """A member's calendar feed secret: 32 random bytes, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
 class Membership(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=10, choices=choices.MemberRole.choices)
     side = models.ForeignKey(Side, null=True, blank=True, on_delete=models.CASCADE, related_name="members")
+    # Kept in clear, not hashed: the member reads their feed's URL again in the web app. It
+    # opens the club nights' dates and nothing else, and renewing it shuts the old URL.
+    calendar_token = models.CharField(
+        max_length=64,
+        unique=True,
+        default=calendar_token_new,
+        help_text="the secret of the member's iCal feed",
+    )
 
     class Meta:
         constraints = [
@@ -172,6 +187,43 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} — {self.role} in {self.campaign}"
+
+
+class Invitation(models.Model):
+    """A single-use link that makes the signed-in user who opens it a member, with its role."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=10, choices=choices.MemberRole.choices)
+    side = models.ForeignKey(
+        Side, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    # Only the token's hash: a leaked table invites nobody.
+    token_hash = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the link's token")
+    expires_at = models.DateTimeField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(role="player", side__isnull=False) | (~Q(role="player") & Q(side__isnull=True)),
+                name="invited_players_have_a_side",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} to {self.campaign} as {self.role}"
+
+    @staticmethod
+    def token_hash_of(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Equipment(models.Model):

@@ -834,3 +834,74 @@ def supply_map_part(
         "isolated": sorted(situations[SupplySituation.ISOLATED.value]),
         "separated": sorted(situations[SupplySituation.SEPARATED.value]),
     }
+
+
+def members(access: CampaignAccess) -> QuerySet[models.Membership]:
+    """The campaign's members, for its umpires: umpires first, then players by side, then observers."""
+    if not access.is_umpire:
+        return models.Membership.objects.none()
+    return (
+        models.Membership.objects.filter(campaign=access.campaign)
+        .select_related("user", "side")
+        .order_by("role", "side__name", "user__username")
+    )
+
+
+def invitations(access: CampaignAccess) -> QuerySet[models.Invitation]:
+    """The campaign's invitation links (never their tokens), newest first, for its umpires."""
+    if not access.is_umpire:
+        return models.Invitation.objects.none()
+    return models.Invitation.objects.filter(campaign=access.campaign).select_related(
+        "side", "created_by", "accepted_by"
+    )
+
+
+def invitation_by_token(token: str) -> models.Invitation | None:
+    """The invitation a link's token opens, with its campaign and side."""
+    return (
+        models.Invitation.objects.filter(token_hash=models.Invitation.token_hash_of(token))
+        .select_related("campaign", "side")
+        .first()
+    )
+
+
+def membership_of(user_id: int, campaign_id: int) -> models.Membership | None:
+    return models.Membership.objects.filter(user_id=user_id, campaign_id=campaign_id).first()
+
+
+@dataclass(frozen=True)
+class ClubSchedule:
+    campaign: models.Campaign
+    club_nights: list[models.ClubNight]
+    next_night_phase: datetime.datetime | None
+
+
+def club_schedule(campaign: models.Campaign, now: datetime.datetime) -> ClubSchedule:
+    """The club's schedule: the weekly night phase, the club nights by campaign day, and the
+    moment the schedule acts on next (:func:`club_schedule_next`)."""
+    dawned_at = (
+        models.CampaignDay.objects.filter(
+            campaign=campaign, number=campaign.current_day, status=DayStatus.DAY
+        )
+        .values_list("dawned_at", flat=True)
+        .first()
+    )
+    return ClubSchedule(
+        campaign=campaign,
+        club_nights=list(campaign.club_nights.order_by("campaign_day")),
+        next_night_phase=club_schedule_next(campaign, dawned_at, now),
+    )
+
+
+def calendar_feed(token: str) -> ClubSchedule | None:
+    """The schedule a member's calendar secret opens (None for an unknown one): their campaign's
+    weekly night phase and club nights, nothing else of the campaign or the member."""
+    membership = models.Membership.objects.filter(calendar_token=token).select_related("campaign").first()
+    if membership is None:
+        return None
+    campaign = membership.campaign
+    return ClubSchedule(
+        campaign=campaign,
+        club_nights=list(campaign.club_nights.order_by("campaign_day")),
+        next_night_phase=None,
+    )

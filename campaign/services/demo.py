@@ -7,8 +7,8 @@ from django.db import transaction
 
 from campaign import models
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
-from campaign.services.audit import SYSTEM
-from campaign.services.scenario import scenario_import
+from campaign.services.audit import SYSTEM, Actor
+from campaign.services.scenario import campaign_create, scenario_import
 
 # (username, password, staff) for the demo; passwords are printed by `make run`.
 # The Malta pack makes umpire the umpire, axis and allied the players of their sides.
@@ -49,3 +49,10 @@ def demo_campaign_load() -> models.Campaign | None:
     if models.Campaign.objects.filter(slug=pack["campaign"]["slug"]).exists():
         return None
     return scenario_import(pack, SYSTEM)
+
+
+def demo_campaign_create(
+    actor: Actor, *, slug: str | None = None, name: str | None = None
+) -> models.Campaign:
+    """A new campaign from the Malta demo, its creator its umpire and only member."""
+    return campaign_create(actor, pack_read(MALTA_PACK_PATH), slug=slug, name=name)

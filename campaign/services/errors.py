@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
 # A message that opens on a plain word ("battalion A1 is ...") is capitalised; one that opens
 # on a code or a path ("sides[0].name: ...", "gb.weather ...") is left as written.
@@ -26,13 +27,20 @@ class DomainError(Exception):
     labels, never codes ("in its night phase", not "at night").
 
     ``field`` names the input at fault (dotted path for nested input), ``rule``
-    the rule reference or invariant, ``code`` a stable machine code.
+    the rule reference or invariant, ``code`` a stable machine code; ``fields``, when
+    several inputs are at fault (a scenario pack's issues), each one's messages by path.
     """
 
     status = 400
 
     def __init__(
-        self, message: str, *, field: str | None = None, rule: str | None = None, code: str = "invalid"
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        rule: str | None = None,
+        code: str = "invalid",
+        fields: Mapping[str, Sequence[str]] | None = None,
     ):
         message = as_sentence(message)
         super().__init__(message)
@@ -40,6 +48,7 @@ class DomainError(Exception):
         self.field = field
         self.rule = rule
         self.code = code
+        self.fields = {path: [as_sentence(text) for text in texts] for path, texts in (fields or {}).items()}
 
 
 class ConflictError(DomainError):

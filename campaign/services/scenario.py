@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import PurePath
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
@@ -22,7 +23,8 @@ from django.db import models as db_models
 from django.db import transaction
 
 from campaign import models
-from campaign.choices import EventVerb
+from campaign.choices import EventVerb, MemberRole
+from campaign.scenarios import YAML_SUFFIXES, pack_parse
 from campaign.scenarios.format import (
     ACTIVATION_SPEND,
     ARTILLERY_ORDER,
@@ -54,7 +56,7 @@ from campaign.scenarios.format import (
     stand_keys,
 )
 from campaign.scenarios.upgrade import pack_upgrade
-from campaign.scenarios.validation import issues_text, scenario_validate
+from campaign.scenarios.validation import MAX_ISSUES_SHOWN, issues_text, scenario_validate
 from campaign.services.audit import Actor, event_record
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 
@@ -523,7 +525,10 @@ def scenario_import(pack: Mapping[str, Any], actor: Actor, *, slug: str | None =
     """
     issues = scenario_validate(pack)
     if issues:
-        raise DomainError(issues_text(issues), field=issues[0].path, code="invalid_scenario")
+        by_path: dict[str, list[str]] = defaultdict(list)
+        for issue in issues[:MAX_ISSUES_SHOWN]:
+            by_path[issue.path].append(issue.message)
+        raise DomainError(issues_text(issues), field=issues[0].path, code="invalid_scenario", fields=by_path)
     values = _values(CAMPAIGN, pack["campaign"])
     if slug is not None:
         _slug_check(slug)
@@ -552,6 +557,111 @@ def scenario_import(pack: Mapping[str, Any], actor: Actor, *, slug: str | None =
         after=counts,
     )
     return campaign
+
+
+# Where a pack's history names people: the entries of state lists, by list and field.
+PEOPLE_FIELDS = {"rolls": ("actor",), "events": ("actor",), "operations": ("created_by",)}
+
+
+def _entry_without_people(key: str, entry: Any) -> Any:
+    if not isinstance(entry, Mapping):
+        return entry  # the schema refuses it, by its path
+    dropped = set(PEOPLE_FIELDS.get(key, ()))
+    if key == "events" and entry.get("object_type") == models.Membership.__name__:
+        dropped.add("object_key")  # a membership the pack no longer holds
+    return {name: value for name, value in entry.items() if name not in dropped}
+
+
+def _pack_without_people(pack: Mapping[str, Any]) -> dict[str, Any]:
+    """``pack`` without its memberships and the users its history names: a pack uploaded
+    through the web neither makes accounts nor gives anybody a role (its rolls and events
+    keep what happened, without who did it)."""
+    stripped = {**pack, "memberships": []}
+    state = pack.get("state")
+    if isinstance(state, Mapping):
+        stripped["state"] = {
+            key: [_entry_without_people(key, entry) for entry in entries]
+            if isinstance(entries, list)
+            else entries
+            for key, entries in state.items()
+        }
+    return stripped
+
+
+def _slug_free(base: str) -> str:
+    """``base``, or ``base-2``, ``base-3``... whichever no campaign has yet."""
+    taken = set(models.Campaign.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    number = 1
+    slug = base
+    while slug in taken:
+        number += 1
+        slug = f"{base}-{number}"
+    return slug
+
+
+@transaction.atomic
+def campaign_create(
+    actor: Actor, pack: Any, *, slug: str | None = None, name: str | None = None
+) -> models.Campaign:
+    """A new campaign from ``pack`` whose only member is its creator, as umpire.
+
+    Without ``slug`` it takes the pack's, numbered when taken. A pack's issues are
+    refused by their path in the file, each under ``pack.<path>``."""
+    user_id = actor.user_id
+    if user_id is None:
+        raise DomainError("only a signed-in user creates a campaign", code="not_signed_in")
+    if not isinstance(pack, Mapping):
+        raise DomainError("the file holds no scenario pack (a mapping of campaign, sides...)", field="pack")
+    if slug is not None:
+        _slug_check(slug)
+        if models.Campaign.objects.filter(slug=slug).exists():
+            raise ConflictError(
+                f"a campaign with slug {slug!r} already exists", field="slug", code="slug_taken"
+            )
+    stripped = _pack_without_people(pack)
+    campaign_values = stripped.get("campaign")
+    if isinstance(campaign_values, Mapping):
+        if slug is None and isinstance(campaign_values.get("slug"), str):
+            slug = _slug_free(campaign_values["slug"])
+        if name:
+            stripped["campaign"] = {**campaign_values, "name": name}
+    try:
+        campaign = scenario_import(stripped, actor, slug=slug)
+    except DomainError as refused:
+        if refused.code != "invalid_scenario":
+            raise
+        fields = {f"pack.{path}" if path else "pack": texts for path, texts in refused.fields.items()}
+        raise DomainError(
+            f"the pack was not imported:\n{refused.message}",
+            field="pack",
+            code="invalid_scenario",
+            fields=fields,
+        ) from None
+    membership = models.Membership.objects.create(user_id=user_id, campaign=campaign, role=MemberRole.UMPIRE)
+    event_record(
+        campaign,
+        EventVerb.MEMBER_JOINED,
+        membership,
+        f"{membership.user} created {campaign.name} and umpires it",
+        actor,
+        after={"role": MemberRole.UMPIRE.value},
+    )
+    return campaign
+
+
+def campaign_create_from_file(
+    actor: Actor, file_name: str, content: str, *, slug: str | None = None, name: str | None = None
+) -> models.Campaign:
+    """:func:`campaign_create` from an uploaded file's text: YAML for .yaml/.yml, else JSON."""
+    suffix = PurePath(file_name).suffix
+    try:
+        pack = pack_parse(content, suffix)
+    except ValueError as exc:  # JSON and YAML parse errors both say where
+        kind = "YAML" if suffix.lower() in YAML_SUFFIXES else "JSON"
+        raise DomainError(
+            f"{file_name} is not valid {kind}: {exc}", field="pack", code="invalid_scenario"
+        ) from None
+    return campaign_create(actor, pack, slug=slug, name=name)
 
 
 # --- export -----------------------------------------------------------------------------

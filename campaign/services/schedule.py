@@ -11,7 +11,10 @@ and a reminded day waits for the umpire or the next week's moment.
 
 from __future__ import annotations
 
+import calendar
 import datetime
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.core.mail import send_mass_mail
 from django.db import transaction
@@ -21,7 +24,7 @@ from campaign.choices import CampaignStatus, DayStatus, EventVerb, MemberRole
 from campaign.selectors import club_schedule_last, club_schedule_next
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_save
-from campaign.services.errors import ConflictError
+from campaign.services.errors import ConflictError, DomainError
 from campaign.services.night import night_phase_start
 
 SCHEDULER = Actor(request_id="club-schedule")
@@ -94,3 +97,69 @@ def _remind(campaign_id: int, moment: datetime.datetime, reason: str) -> bool:
     ]
     transaction.on_commit(lambda: send_mass_mail(messages, fail_silently=True))
     return True
+
+
+def _schedule_description(campaign: models.Campaign, nights: list[models.ClubNight]) -> dict[str, Any]:
+    return {
+        "night_weekday": campaign.night_weekday,
+        "night_time": campaign.night_time.isoformat() if campaign.night_time else None,
+        "club_nights": {str(night.campaign_day): night.play_date.isoformat() for night in nights},
+    }
+
+
+@transaction.atomic
+def campaign_schedule_set(
+    campaign_id: int,
+    actor: Actor,
+    *,
+    night_weekday: int | None,
+    night_time: datetime.time | None,
+    club_nights: Sequence[Mapping[str, Any]],
+) -> models.Campaign:
+    """The club's schedule, whole: the weekly night phase (weekday and time, or neither) and
+    which real date each campaign day is played (``{campaign_day, play_date}``, replacing all)."""
+    if (night_weekday is None) != (night_time is None):
+        missing = "night_time" if night_time is None else "night_weekday"
+        raise DomainError(
+            "the night phase needs both a weekday and a time, or neither (no schedule)", field=missing
+        )
+    days_seen: set[int] = set()
+    for index, night in enumerate(club_nights):
+        day = night["campaign_day"]
+        if day in days_seen:
+            raise DomainError(
+                f"campaign day {day} is listed twice", field=f"club_nights[{index}].campaign_day"
+            )
+        days_seen.add(day)
+    campaign = campaign_lock(campaign_id)
+    before = _schedule_description(campaign, list(campaign.club_nights.order_by("campaign_day")))
+    campaign.night_weekday, campaign.night_time = night_weekday, night_time
+    campaign_save(campaign, "night_weekday", "night_time")
+    campaign.club_nights.all().delete()
+    nights = models.ClubNight.objects.bulk_create(
+        sorted(
+            (
+                models.ClubNight(
+                    campaign=campaign, campaign_day=night["campaign_day"], play_date=night["play_date"]
+                )
+                for night in club_nights
+            ),
+            key=lambda night: night.campaign_day,
+        )
+    )
+    after = _schedule_description(campaign, nights)
+    weekly = (
+        f"night phase every {calendar.day_name[night_weekday]} at {night_time:%H:%M}"
+        if night_weekday is not None and night_time is not None
+        else "no weekly night phase"
+    )
+    event_record(
+        campaign,
+        EventVerb.SCHEDULE_SET,
+        campaign,
+        f"Club schedule set: {weekly}, {len(nights)} club nights",
+        actor,
+        before=before,
+        after=after,
+    )
+    return campaign

@@ -1,6 +1,6 @@
 """Webhook subscriptions: an umpire subscribes a URL to some of a campaign's events,
-changes or ends the subscription, or sends it a test event. Every one of these writes
-records an event (umpires only; it never carries the secret).
+changes or ends the subscription, sends it a test event, or sends a failed delivery
+again. Every one of these writes records an event (umpires only; it never carries the secret).
 
 The fan-out and the deliveries are :mod:`campaign.services.webhooks`'s, which the audit
 trail calls as it records an event, so these writes live apart from it.
@@ -16,11 +16,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign import models
-from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, EventVerb
+from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, DeliveryStatus, EventVerb
 from campaign.services.audit import Actor, event_record
 from campaign.services.broker import tasks_send_on_commit
 from campaign.services.campaigns import campaign_lock
-from campaign.services.errors import DomainError, NotFoundError
+from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.webhooks import WEBHOOK_DELIVER_TASK, url_refusal
 
 URL_MAX_LENGTH = 500
@@ -181,5 +181,44 @@ def webhook_ping(campaign_id: int, actor: Actor, subscription_id: int) -> models
     }
     delivery = models.WebhookDelivery.objects.create(subscription=subscription, event=None, payload=payload)
     event_record(campaign, EventVerb.WEBHOOK_PINGED, subscription, f"Webhook {subscription.pk} pinged", actor)
+    tasks_send_on_commit(WEBHOOK_DELIVER_TASK, [delivery.pk])
+    return delivery
+
+
+@transaction.atomic
+def webhook_delivery_retry(
+    campaign_id: int, actor: Actor, subscription_id: int, delivery_id: int
+) -> models.WebhookDelivery:
+    """Send a failed delivery again, with a fresh count of attempts (a receiver that was down
+    for longer than the retries lasted gets what it missed)."""
+    campaign, subscription = _subscription_lock(campaign_id, subscription_id)
+    delivery = subscription.deliveries.select_for_update().filter(pk=delivery_id).first()
+    if delivery is None:
+        raise NotFoundError(f"webhook {subscription_id} has no delivery {delivery_id}", field="delivery")
+    if delivery.status != DeliveryStatus.FAILED:
+        raise ConflictError(
+            f"delivery {delivery_id} is {delivery.get_status_display().lower()}: "
+            "only a failed one is sent again",
+            field="delivery",
+            code="wrong_status",
+        )
+    if not subscription.active:
+        raise ConflictError(
+            f"webhook {subscription_id} is switched off: switch it on before sending again",
+            field="webhook",
+            code="inactive",
+        )
+    before = {"status": delivery.status, "attempts": delivery.attempts}
+    delivery.status, delivery.attempts, delivery.last_attempt_at = DeliveryStatus.PENDING, 0, None
+    delivery.save(update_fields=["status", "attempts", "last_attempt_at"])
+    event_record(
+        campaign,
+        EventVerb.WEBHOOK_RETRIED,
+        subscription,
+        f"Webhook {subscription.pk}: delivery {delivery.pk} sent again",
+        actor,
+        before=before,
+        after={"status": delivery.status, "attempts": 0},
+    )
     tasks_send_on_commit(WEBHOOK_DELIVER_TASK, [delivery.pk])
     return delivery

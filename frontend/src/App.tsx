@@ -4,6 +4,10 @@ import { BattleDetailPage, BattlesPage } from "./pages/Battles";
 import { CampaignLayout } from "./pages/CampaignLayout";
 import { CampaignListPage } from "./pages/CampaignList";
 import { ChartsPage } from "./pages/Charts";
+import { ClubPage } from "./pages/Club";
+import { IntegrationsPage } from "./pages/Integrations";
+import { JoinPage } from "./pages/Join";
+import { NewCampaignPage } from "./pages/NewCampaign";
 import { DashboardPage } from "./pages/Dashboard";
 import { DayPage } from "./pages/Day";
 import { FogOfWarPage } from "./pages/FogOfWar";
@@ -55,6 +59,22 @@ export function App() {
             }
           />
           <Route
+            path="/campaigns/new"
+            element={
+              <RequireSession>
+                <NewCampaignPage />
+              </RequireSession>
+            }
+          />
+          <Route
+            path="/join/:token"
+            element={
+              <RequireSession>
+                <JoinPage />
+              </RequireSession>
+            }
+          />
+          <Route
             path="/campaigns/:slug"
             element={
               <RequireSession>
@@ -71,6 +91,8 @@ export function App() {
             <Route path="night" element={<NightPage />} />
             <Route path="rolls" element={<RollsPage />} />
             <Route path="charts" element={<ChartsPage />} />
+            <Route path="club" element={<ClubPage />} />
+            <Route path="integrations" element={<IntegrationsPage />} />
           </Route>
           <Route path="*" element={<p>No such page. <Link to="/">Back to your campaigns</Link></p>} />
         </Routes>

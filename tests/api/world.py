@@ -35,6 +35,7 @@ from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report
 from campaign.services.days import day_dawn
+from campaign.services.memberships import invitation_create
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from tests.campaign.factories import UserFactory, campaign_with_sides
@@ -252,6 +253,33 @@ PLAYERS = {**ALLIES_ONLY, Role.AXIS_PLAYER: 200}
 # Umpire-only collections refuse members outright rather than hiding rows.
 MEMBERS_REFUSED = {**UMPIRE_ONLY, **dict.fromkeys(MEMBERS, 403), Role.UMPIRE: 200}
 ANY_CALLER = {**dict.fromkeys(Role, 200), Role.ANONYMOUS: 401}
+# A person's own, which a key never reads: their calendar link, an invitation they follow.
+PERSONAL = frozenset({"campaign-calendar", "invitation-link-detail"})
+# Writes open to more than the umpire, and what each role's empty body gets there.
+OPEN_WRITES: Mapping[str, Mapping[Role, int]] = {
+    # Any person signed in creates a campaign (an empty body says how it starts from: 400).
+    "campaign-list": {
+        Role.ANONYMOUS: 401,
+        Role.ALLIED_KEY: 403,
+        **dict.fromkeys((Role.OTHER_UMPIRE, Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER), 400),
+    },
+    # Every member renews their own calendar link.
+    "campaign-calendar-renew": {
+        **WRITE_REFUSED,
+        **dict.fromkeys((Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER), 200),
+    },
+    # The first person to follow a link joins; it is used up for the next, a member already.
+    "invitation-link-accept": {
+        Role.ANONYMOUS: 401,
+        Role.OTHER_UMPIRE: 201,
+        **dict.fromkeys((Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER), 409),
+        Role.ALLIED_KEY: 403,
+    },
+}
+# A person's own (a calendar link): every member signed in, never a key.
+MEMBERS_IN_PERSON = {**READ, Role.ALLIED_KEY: 403}
+# Whoever is signed in (an invitation link), never a key.
+ANY_PERSON = {**ANY_CALLER, Role.ALLIED_KEY: 403}
 
 
 @dataclass(frozen=True)
@@ -271,6 +299,7 @@ def matrix(world: World) -> dict[str, Route]:
     )
     ping = models.WebhookDelivery.objects.create(subscription=webhook, payload={"event": "ping"})
     key_prefix = world.keys[Role.ALLIED_KEY].partition(".")[0]
+    _, token = invitation_create(world.campaign.pk, ACTOR, role=MemberRole.OBSERVER)
     everybody, umpire, players, allies = READ, MEMBERS_REFUSED, PLAYERS, ALLIES_ONLY
     return {
         "campaign-list": Route(reverse("api:campaign-list"), ANY_CALLER),
@@ -279,6 +308,17 @@ def matrix(world: World) -> dict[str, Route]:
         "campaign-statistics": Route(world.url("campaign-statistics"), everybody),
         "campaign-start": Route(world.url("campaign-start"), None),
         "campaign-supply": Route(world.url("campaign-supply"), umpire),
+        "campaign-export": Route(world.url("campaign-export"), umpire),
+        "campaign-schedule": Route(world.url("campaign-schedule"), everybody),
+        "campaign-calendar": Route(world.url("campaign-calendar"), MEMBERS_IN_PERSON),
+        "campaign-calendar-renew": Route(world.url("campaign-calendar-renew"), None),
+        "member-list": Route(world.url("member-list"), umpire),
+        "member-detail": Route(world.url("member-detail", pk=world.campaign.memberships.first().pk), None),
+        "invitation-list": Route(world.url("invitation-list"), umpire),
+        "invitation-link-detail": Route(
+            reverse("api:invitation-link-detail", kwargs={"token": token}), ANY_PERSON
+        ),
+        "invitation-link-accept": Route(reverse("api:invitation-link-accept", kwargs={"token": token}), None),
         "side-list": Route(world.url("side-list"), everybody),
         "side-detail": Route(world.url("side-detail", pk=world.allied.pk), everybody),
         "side-fog-of-war": Route(world.url("side-fog-of-war", pk=world.allied.pk), None),
@@ -346,6 +386,9 @@ def matrix(world: World) -> dict[str, Route]:
         "webhook-list": Route(world.url("webhook-list"), umpire),
         "webhook-detail": Route(world.url("webhook-detail", pk=webhook.pk), umpire),
         "webhook-ping": Route(world.url("webhook-ping", pk=webhook.pk), None),
+        "webhook-delivery-retry": Route(
+            world.url("webhook-delivery-retry", webhook_pk=webhook.pk, pk=ping.pk), None
+        ),
         "webhook-delivery-list": Route(world.url("webhook-delivery-list", webhook_pk=webhook.pk), umpire),
         "webhook-delivery-detail": Route(
             world.url("webhook-delivery-detail", webhook_pk=webhook.pk, pk=ping.pk), umpire

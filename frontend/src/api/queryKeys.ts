@@ -33,4 +33,12 @@ export const queryKeys = {
   sides: (slug: string) => ["sides", slug],
   reinforcements: (slug: string) => ["reinforcements", slug],
   rule: (key: string) => ["rule", key],
+  invitation: (token: string) => ["invitation", token],
+  invitations: (slug: string) => ["invitations", slug],
+  members: (slug: string) => ["members", slug],
+  schedule: (slug: string) => ["schedule", slug],
+  calendar: (slug: string) => ["calendar", slug],
+  apiKeys: (slug: string) => ["api-keys", slug],
+  webhooks: (slug: string) => ["webhooks", slug],
+  deliveries: (slug: string, webhookId: number) => ["webhooks", slug, webhookId, "deliveries"],
 } as const;

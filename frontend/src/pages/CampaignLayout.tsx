@@ -20,8 +20,12 @@ const TABS = [
   ["night", "Night phase"],
   ["rolls", "Roll log"],
   ["charts", "Charts"],
+  ["club", "Club"],
 ] as const;
-const UMPIRE_TABS = [["fog", "Fog of war"]] as const;
+const UMPIRE_TABS = [
+  ["fog", "Fog of war"],
+  ["integrations", "API keys & webhooks"],
+] as const;
 
 export function CampaignLayout() {
   const slug = useParams().slug ?? "";

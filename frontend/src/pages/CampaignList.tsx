@@ -12,6 +12,9 @@ export function CampaignListPage() {
   return (
     <section>
       <h1>Your campaigns</h1>
+      <p>
+        <Link to="/campaigns/new">New campaign</Link>
+      </p>
       <QueryView query={campaigns} what="campaigns">
         {(page) =>
           page.results.length ? (
