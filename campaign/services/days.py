@@ -183,7 +183,7 @@ def _simulator_inputs(
     enemy: models.Side,
     forces: Sequence[models.Force],
 ) -> dict[str, Any]:
-    """What the segment simulator's modifiers ask of the side that rolls (rules notes C-16)."""
+    """What the segment simulator's modifiers ask of the side that rolls (rules notes C-15)."""
     lowest = campaign_profile(campaign).quality_scale
     low_grades = lowest.reservist_or_worse if lowest else frozenset()
     rows = (

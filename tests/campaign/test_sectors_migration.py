@@ -11,8 +11,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 pytestmark = pytest.mark.django_db
 
-TARGET = ("campaign", "0016_map_core_sectors")
-PARENT = ("campaign", "0017_gb_rules_division_pools")
+TARGET = ("campaign", "0020_map_core_sectors")
+PARENT = ("campaign", "0019_club_admin_members")
 
 
 def _old_rows(apps: Any) -> dict[str, int]:

@@ -57,7 +57,7 @@ def names_from_places(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campaign", "0017_gb_rules_division_pools"),
+        ("campaign", "0019_club_admin_members"),
     ]
 
     operations = [

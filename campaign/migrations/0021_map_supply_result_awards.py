@@ -7,8 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0016_map_core_sectors'),
-        ('campaign', '0019_club_admin_members'),
+        ('campaign', '0020_map_core_sectors'),
     ]
 
     operations = [
