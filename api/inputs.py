@@ -8,6 +8,7 @@ from typing import Any
 from rest_framework import serializers
 
 from campaign.choices import (
+    MAP_SUPPLY_SITUATION_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     ArtilleryMode,
     AttachmentKind,
@@ -294,6 +295,19 @@ class RuleQuery(serializers.Serializer[dict[str, str]]):
 class LoginInput(serializers.Serializer[dict[str, str]]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=1024, style={"input_type": "password"})
+
+
+class SupplyOverrideInput(serializers.Serializer[Mapping[str, Any]]):
+    battalion = id_field(help_text="battalion id (on the map)")
+    situation = serializers.ChoiceField(
+        choices=MAP_SUPPLY_SITUATION_CHOICES,
+        help_text="the situation the umpire confirms instead of the one proposed",
+    )
+    reason = serializers.CharField(max_length=500, help_text="why: recorded on the timeline")
+
+
+class SupplyConfirmInput(serializers.Serializer[Mapping[str, Any]]):
+    overrides = SupplyOverrideInput(many=True, required=False, help_text="battalions confirmed otherwise")
 
 
 TURN_HELP = "the turn of the day under way: 0 is the dawn turn, then 1 to 10"

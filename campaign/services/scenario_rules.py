@@ -23,6 +23,7 @@ from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.rules import optional_rule_on, optional_rule_require, procedure_run
+from campaign.services.supply import supply_isolate_tonight
 from rules_engine import catalog
 from rules_engine.great_battles.barrage import BarrageOrder
 from rules_engine.great_battles.campaign_pools import (
@@ -369,9 +370,10 @@ def force_cops_overrun(campaign_id: int, actor: Actor, *, force_id: int, turn: i
     change = lose_points(pool.activation_points, C_OPS_OVERRUN_POINTS_LOST)
     pool.activation_points = change.after
     pool.save(update_fields=["activation_points"])
-    isolated = models.Battalion.objects.filter(battlegroup__force=force).update(
-        supply_situation=SupplySituation.ISOLATED.value
-    )
+    division = models.Battalion.objects.filter(battlegroup__force=force)
+    isolated = division.update(supply_situation=SupplySituation.ISOLATED.value)
+    # On a map the night traces supply lines again: the overrun holds over them (rules notes MS-04).
+    supply_isolate_tonight(day, division.values_list("code", flat=True))
     campaign_save(campaign)
     event_record(
         campaign,

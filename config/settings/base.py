@@ -208,6 +208,8 @@ SPECTACULAR_SETTINGS = {
         "DeliveryStatusEnum": "campaign.choices.DeliveryStatus",
         "WebhookEventEnum": "campaign.choices.WEBHOOK_EVENT_CHOICES",
         "LinkKindEnum": "campaign.choices.LinkKind",
+        "SupplySituationEnum": "campaign.choices.SUPPLY_SITUATION_CHOICES",
+        "MapSupplySituationEnum": "campaign.choices.MAP_SUPPLY_SITUATION_CHOICES",
     },
     # /api/v1/docs/ and /redoc/ load their JavaScript from our static files (the sidecar
     # package), and Swagger UI asks no online validator: both work without internet.

@@ -106,6 +106,7 @@ def allied_key_prefix(world: World) -> str:
 
 WRITES: dict[tuple[str, str], Write] = {
     ("campaign-start", "post"): Write(lambda w: w.url("campaign-start"), lambda w: None, 200, being_set_up),
+    ("campaign-supply", "post"): Write(lambda w: w.url("campaign-supply"), lambda w: {"overrides": []}, 200),
     ("day-dawn", "post"): Write(lambda w: w.url("day-dawn"), lambda w: {}, 201, night_over),
     ("day-dawn-preview", "post"): Write(lambda w: w.url("day-dawn-preview"), lambda w: {}, 200, night_over),
     ("reinforcement-postpone", "post"): Write(

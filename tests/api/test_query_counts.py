@@ -31,6 +31,7 @@ BIG = 500
 STANDS_PER_BATTALION = 4
 # Umpire-only endpoints: players and keys get 403 from them, in as many queries whatever the size.
 UMPIRE_ONLY = {
+    "campaign-supply",
     "webhook-list",
     "webhook-detail",
     "webhook-delivery-list",
@@ -121,6 +122,7 @@ def endpoints(world: World, side: models.Side) -> dict[str, str]:
         "campaign-detail": world.url("campaign-detail"),
         "campaign-oob": world.url("campaign-oob"),
         "campaign-statistics": world.url("campaign-statistics"),
+        "campaign-supply": world.url("campaign-supply"),
         "campaign-export": world.url("campaign-export"),
         "campaign-schedule": world.url("campaign-schedule"),
         "campaign-calendar": world.url("campaign-calendar"),

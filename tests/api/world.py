@@ -312,6 +312,7 @@ def matrix(world: World) -> dict[str, Route]:
         "campaign-oob": Route(world.url("campaign-oob"), everybody),
         "campaign-statistics": Route(world.url("campaign-statistics"), everybody),
         "campaign-start": Route(world.url("campaign-start"), None),
+        "campaign-supply": Route(world.url("campaign-supply"), umpire),
         "campaign-export": Route(world.url("campaign-export"), umpire),
         "day-briefing": Route(
             world.url("day-briefing", number=1) + f"?side={world.allied.pk}", allied_papers

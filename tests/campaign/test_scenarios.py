@@ -51,6 +51,7 @@ from campaign.services.operations import operation_run
 from campaign.services.overrides import roll_override
 from campaign.services.scenario import campaign_export, scenario_import
 from campaign.services.sectors import battalion_move, force_move, sector_control_set
+from campaign.services.supply import supply_confirm
 from rules_engine.great_battles.activation import ActivationColumn
 from rules_engine.great_battles.equipment import equipment_rows
 from tests.conftest import ROOT, _database_url
@@ -382,6 +383,11 @@ def _play_a_little(campaign: models.Campaign) -> None:
         target_battalion_code="W2",
         attachment_kind=AttachmentKind.HEAVY_WEAPONS,
     )
+    # Cut off by Gudja's patrols, E1 would not roll tonight: the umpire keeps it in supply.
+    e1 = campaign.battalions.get(code="E1")
+    supply_confirm(
+        campaign.pk, umpire, [{"battalion": e1.pk, "situation": "OK", "reason": "a track past Gudja"}]
+    )
     # The worker's job, run here: the test transaction never commits to enqueue it.
     operation_run(night_phase_start(campaign.pk, umpire).pk)
 
@@ -482,11 +488,12 @@ def test_export_campaign_command_writes_yaml_or_json_by_extension(tmp_path, malt
 
 
 def _as_version_1(pack: dict[str, Any]) -> dict[str, Any]:
-    """``pack`` as version 1 wrote it: no map, no victory, places named in words."""
+    """``pack`` as version 1 wrote it: no map, no victory or objective awards, places named in words."""
     old = copy.deepcopy(pack)
     names = {sector["key"]: sector["name"] for sector in old.pop("map")["sectors"]}
     old["version"] = 1
     del old["campaign"]["victory"]
+    del old["campaign"]["objective_awards"]
     for side in old["sides"]:
         for force in side["forces"]:
             cops = force.pop("sector", None)

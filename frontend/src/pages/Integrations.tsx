@@ -17,6 +17,7 @@ export const WEBHOOK_EVENTS: Record<WebhookEvent, string> = {
   "arrivals.resolved": "Arrival rolls are resolved",
   "night.done": "A night phase is done",
   "sector.control_changed": "A sector changes hands",
+  "campaign.finished": "The campaign ends",
 };
 
 function when(iso: string | null | undefined): string {
