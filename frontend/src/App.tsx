@@ -6,6 +6,7 @@ import { CampaignListPage } from "./pages/CampaignList";
 import { ChartsPage } from "./pages/Charts";
 import { DashboardPage } from "./pages/Dashboard";
 import { ForcesPage } from "./pages/Forces";
+import { MapPage } from "./pages/Map";
 import { NightPage } from "./pages/Night";
 import { RollsPage } from "./pages/Rolls";
 import { SignInPage } from "./pages/SignIn";
@@ -61,6 +62,7 @@ export function App() {
             }
           >
             <Route index element={<DashboardPage />} />
+            <Route path="map" element={<MapPage />} />
             <Route path="forces" element={<ForcesPage />} />
             <Route path="battles" element={<BattlesPage />} />
             <Route path="battles/:battleId" element={<BattleDetailPage />} />

@@ -14,6 +14,7 @@ function useCampaignSummary(slug: string) {
 
 const TABS = [
   ["", "Dashboard"],
+  ["map", "Map"],
   ["forces", "Forces"],
   ["battles", "Battles"],
   ["night", "Night phase"],

@@ -1,0 +1,266 @@
+/**
+ * The campaign map as SVG: sectors coloured by owner, links styled by road or track, forces,
+ * battles and cut-off battalions on the sectors. Pan and zoom by d3-zoom (drag, wheel, pinch)
+ * and by buttons; every sector is a focusable button (Enter or Space opens it).
+ */
+import { select } from "d3-selection";
+import { zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from "d3-zoom";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import {
+  CONTESTED_FILL,
+  outlinePath,
+  projectOutlines,
+  sectorPoint,
+  sideColours,
+  viewBoxOf,
+  type MapDocument,
+  type MapSector,
+  type Point,
+} from "../lib/map";
+
+const RADIUS = 18;
+const MAX_ZOOM = 8;
+
+export interface MapCanvasProps {
+  map: MapDocument;
+  sides: readonly { id: number; name: string; is_axis?: boolean }[];
+  selected: number | null;
+  onSelect: (sectorId: number) => void;
+}
+
+function sectorDescription(sector: MapSector, forces: number, battles: number, cutOff: number): string {
+  const parts = [sector.kind_label, sector.owner_label ? `held by ${sector.owner_label}` : "contested"];
+  if (forces) parts.push(`${forces} ${forces === 1 ? "force" : "forces"}`);
+  if (battles) parts.push(`${battles} ${battles === 1 ? "battle" : "battles"}`);
+  if (cutOff) parts.push(`${cutOff} cut off from supply`);
+  return `${sector.name}: ${parts.join(", ")}`;
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => number | null | undefined): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    if (k != null) groups.set(k, [...(groups.get(k) ?? []), item]);
+  }
+  return groups;
+}
+
+function usePanZoom(box: { x: number; y: number; width: number; height: number }) {
+  const svgRef = useRef<SVGSVGElement>(null);
+  const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
+  const behaviour = useMemo<ZoomBehavior<SVGSVGElement, unknown>>(() => {
+    // The extent is the viewBox, given here because d3 reads it from the DOM otherwise.
+    const extent: [[number, number], [number, number]] = [
+      [box.x, box.y],
+      [box.x + box.width, box.y + box.height],
+    ];
+    return zoom<SVGSVGElement, unknown>()
+      .extent(extent)
+      .translateExtent(extent)
+      .scaleExtent([1, MAX_ZOOM])
+      .on("zoom", (event: { transform: ZoomTransform }) => setTransform(event.transform));
+  }, [box.x, box.y, box.width, box.height]);
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg) return;
+    const selection = select(svg);
+    selection.call(behaviour);
+    return () => {
+      selection.on(".zoom", null);
+    };
+  }, [behaviour]);
+  const by = (factor: number) => {
+    if (svgRef.current) behaviour.scaleBy(select(svgRef.current), factor);
+  };
+  const reset = () => {
+    if (svgRef.current) behaviour.transform(select(svgRef.current), zoomIdentity);
+  };
+  return { svgRef, transform, zoomIn: () => by(1.5), zoomOut: () => by(1 / 1.5), reset };
+}
+
+/** The key to the colours and signs, in words. */
+function Legend({ sides, colours }: { sides: MapCanvasProps["sides"]; colours: Map<number, string> }) {
+  return (
+    <figcaption>
+      <ul className="map-legend" aria-label="Map key">
+        {sides.map((side) => (
+          <li key={side.id}>
+            <svg width="18" height="18" aria-hidden="true">
+              <circle cx="9" cy="9" r="8" fill={colours.get(side.id)} />
+            </svg>{" "}
+            Held by {side.name}
+          </li>
+        ))}
+        <li>
+          <svg width="18" height="18" aria-hidden="true">
+            <circle cx="9" cy="9" r="8" fill={CONTESTED_FILL} />
+          </svg>{" "}
+          Contested (hatched)
+        </li>
+        <li>
+          <svg width="28" height="18" aria-hidden="true">
+            <line className="map-link map-link-road" x1="0" y1="9" x2="28" y2="9" />
+          </svg>{" "}
+          Road
+        </li>
+        <li>
+          <svg width="28" height="18" aria-hidden="true">
+            <line className="map-link map-link-track" x1="0" y1="9" x2="28" y2="9" />
+          </svg>{" "}
+          Track
+        </li>
+        <li>
+          <span aria-hidden="true">▮</span> Forces on the sector, by side (the number of forces)
+        </li>
+        <li>
+          <span aria-hidden="true">⚔</span> Battle
+        </li>
+        <li>
+          <span className="map-legend-cut-off" aria-hidden="true">◯</span> Battalions cut off from supply
+        </li>
+      </ul>
+    </figcaption>
+  );
+}
+
+export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
+  const colours = useMemo(() => sideColours(sides), [sides]);
+  const sideName = (sideId: number) => sides.find((side) => side.id === sideId)?.name ?? "unknown side";
+  const outlines = useMemo(() => projectOutlines(map.sectors), [map.sectors]);
+  const points = useMemo(() => {
+    const found = new Map<number, Point>();
+    for (const sector of map.sectors) {
+      const point = sectorPoint(sector, outlines.get(sector.id));
+      if (point) found.set(sector.id, point);
+    }
+    return found;
+  }, [map.sectors, outlines]);
+  const box = useMemo(
+    () => viewBoxOf([...points.values(), ...[...outlines.values()].flat(2)]),
+    [points, outlines],
+  );
+  const { svgRef, transform, zoomIn, zoomOut, reset } = usePanZoom(box);
+  const forcesOn = countBy(map.forces, (force) => force.sector);
+  const battlesOn = countBy(map.battles, (battle) => battle.sector);
+  const cutOffOn = countBy(
+    map.battalions.filter((battalion) => battalion.supply_situation === "isolated"),
+    (battalion) => battalion.sector,
+  );
+  const fill = (sector: MapSector) =>
+    sector.owner == null ? CONTESTED_FILL : (colours.get(sector.owner) ?? CONTESTED_FILL);
+  const onKey = (event: KeyboardEvent, sectorId: number) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      onSelect(sectorId);
+    }
+  };
+
+  return (
+    <figure className="map">
+      <div className="map-controls" role="group" aria-label="Map view">
+        <button type="button" onClick={zoomIn} aria-label="Zoom in">
+          +
+        </button>
+        <button type="button" onClick={zoomOut} aria-label="Zoom out">
+          −
+        </button>
+        <button type="button" onClick={reset}>
+          Whole map
+        </button>
+      </div>
+      <svg
+        ref={svgRef}
+        className="map-svg"
+        viewBox={`${box.x} ${box.y} ${box.width} ${box.height}`}
+        role="group"
+        aria-label="Campaign map: drag to move, wheel or pinch to zoom"
+      >
+        <defs>
+          <pattern id="contested" patternUnits="userSpaceOnUse" width="10" height="10" patternTransform="rotate(45)">
+            <rect width="10" height="10" fill="#ece8df" />
+            <line x1="0" y1="0" x2="0" y2="10" stroke="#6b6459" strokeWidth="4" />
+          </pattern>
+        </defs>
+        <g transform={transform.toString()}>
+          {map.sectors.map((sector) => {
+            const outline = outlines.get(sector.id);
+            return outline ? (
+              <path
+                key={`outline-${sector.id}`}
+                className="map-outline"
+                d={outlinePath(outline)}
+                fill={fill(sector)}
+                fillOpacity={0.45}
+              />
+            ) : null;
+          })}
+          {map.links.map((link) => {
+            const a = points.get(link.a);
+            const b = points.get(link.b);
+            if (!a || !b) return null;
+            return (
+              <line
+                key={`${link.a}-${link.b}`}
+                className={`map-link map-link-${link.kind}`}
+                x1={a.x}
+                y1={a.y}
+                x2={b.x}
+                y2={b.y}
+              >
+                <title>{link.kind_label}</title>
+              </line>
+            );
+          })}
+          {map.sectors.map((sector) => {
+            const point = points.get(sector.id);
+            if (!point) return null;
+            const forces = forcesOn.get(sector.id) ?? [];
+            const battles = battlesOn.get(sector.id) ?? [];
+            const cutOff = cutOffOn.get(sector.id) ?? [];
+            const bySide = [...countBy(forces, (force) => force.side).entries()];
+            return (
+              <g
+                key={sector.id}
+                className={`map-sector${selected === sector.id ? " selected" : ""}`}
+                data-sector={sector.key}
+                role="button"
+                tabIndex={0}
+                aria-label={sectorDescription(sector, forces.length, battles.length, cutOff.length)}
+                aria-pressed={selected === sector.id}
+                onClick={() => onSelect(sector.id)}
+                onKeyDown={(event) => onKey(event, sector.id)}
+                transform={`translate(${point.x} ${point.y})`}
+              >
+                {cutOff.length ? <circle className="map-cut-off" r={RADIUS + 9} /> : null}
+                <circle className="map-marker" r={RADIUS} fill={fill(sector)} data-owner={sector.owner ?? ""} />
+                {bySide.map(([side, list], index) => (
+                  <g
+                    key={side}
+                    className="map-force"
+                    transform={`translate(${RADIUS + 4 + index * 30} ${-RADIUS - 6})`}
+                    data-side={side}
+                  >
+                    <title>{`${list.length} ${sideName(side)} ${list.length === 1 ? "force" : "forces"}`}</title>
+                    <rect width="26" height="20" rx="3" fill={colours.get(side) ?? "#555"} />
+                    <text x="13" y="15" textAnchor="middle">
+                      {list.length}
+                    </text>
+                  </g>
+                ))}
+                {battles.length ? (
+                  <text className="map-battle" x={-RADIUS - 6} y={-RADIUS + 2} textAnchor="end">
+                    ⚔
+                  </text>
+                ) : null}
+                <text className="map-name" y={RADIUS + 26} textAnchor="middle">
+                  {sector.name}
+                </text>
+              </g>
+            );
+          })}
+        </g>
+      </svg>
+      <Legend sides={sides} colours={colours} />
+    </figure>
+  );
+}

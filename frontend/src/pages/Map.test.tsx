@@ -1,0 +1,212 @@
+import { fireEvent, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import type { Schemas } from "../api/client";
+import type { MapDocument } from "../lib/map";
+import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
+import { MapView } from "./Map";
+
+const AXIS = 1;
+const ALLIED = 2;
+
+const CAMPAIGN = {
+  slug: "malta",
+  sides: [
+    { id: AXIS, name: "Axis", is_axis: true },
+    { id: ALLIED, name: "Allies", is_axis: false },
+  ],
+} as Schemas["Campaign"];
+
+function sector(id: number, key: string, name: string, owner: number | null, x: number, y: number) {
+  const labels: Record<number, string> = { [AXIS]: "Axis", [ALLIED]: "Allies" };
+  return {
+    id,
+    key,
+    name,
+    kind: "town",
+    kind_label: "Town",
+    terrain: "built_up",
+    terrain_label: "Built-up area",
+    victory_points: id,
+    owner,
+    owner_label: owner == null ? null : (labels[owner] ?? null),
+    x,
+    y,
+    geometry: null,
+  };
+}
+
+// Valletta (Allied) — Luqa (contested) — Gudja (Axis), and Mdina off Luqa only by a track.
+const MAP: MapDocument = {
+  sectors: [
+    sector(10, "valletta", "Valletta", ALLIED, 800, 300),
+    sector(11, "luqa", "Luqa", null, 600, 500),
+    sector(12, "gudja", "Gudja", AXIS, 700, 700),
+    sector(13, "mdina", "Mdina", ALLIED, 200, 400),
+  ],
+  links: [
+    { a: 10, b: 11, kind: "road", kind_label: "Road" },
+    { a: 11, b: 12, kind: "road", kind_label: "Road" },
+    { a: 11, b: 13, kind: "track", kind_label: "Track" },
+  ],
+  forces: [
+    { id: 1, name: "Kampfgruppe Ramcke", side: AXIS, side_label: "Axis", sector: 11, fup_sector: 12 },
+    { id: 2, name: "Southern Infantry Brigade", side: ALLIED, side_label: "Allies", sector: 11, fup_sector: null },
+  ],
+  battalions: [
+    {
+      id: 5,
+      code: "G1",
+      name: "I./FJR 2",
+      side: AXIS,
+      sector: 11,
+      in_reserve: false,
+      supply_situation: "isolated",
+      supply_situation_label: "Isolated",
+    },
+    {
+      id: 6,
+      code: "W1",
+      name: "1st Devons",
+      side: ALLIED,
+      sector: 10,
+      in_reserve: false,
+      supply_situation: "OK",
+      supply_situation_label: "OK",
+    },
+  ],
+  battles: [{ id: 40, sector: 11, status: "set_up", status_label: "Set up", attacker: AXIS, defender: ALLIED }],
+};
+
+// A click only: d3-zoom's pointer handling needs the browser's window on the event, which jsdom's
+// synthetic mouse-downs lack (the browser test drives the pointer for real).
+function openSector(name: RegExp) {
+  fireEvent.click(screen.getByRole("button", { name }));
+}
+
+function markerFill(name: RegExp): string | null {
+  return screen.getByRole("button", { name }).querySelector(".map-marker")?.getAttribute("fill") ?? null;
+}
+
+describe("the campaign map", () => {
+  it("colours each sector by its owner, one colour per side, contested hatched, with a key in words", () => {
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} />);
+
+    const allied = markerFill(/^Valletta/);
+    const axis = markerFill(/^Gudja/);
+    expect(markerFill(/^Mdina/)).toBe(allied);
+    expect(axis).not.toBe(allied);
+    expect(markerFill(/^Luqa/)).toBe("url(#contested)");
+    expect(screen.getByRole("button", { name: /^Luqa/ })).toHaveAccessibleName(
+      "Luqa: Town, contested, 2 forces, 1 battle, 1 cut off from supply",
+    );
+    const key = screen.getByRole("list", { name: "Map key" });
+    expect(key).toHaveTextContent("Held by Axis");
+    expect(key).toHaveTextContent("Held by Allies");
+    expect(key).toHaveTextContent("Contested (hatched)");
+    expect(key).toHaveTextContent("Track");
+    expect(document.querySelectorAll(".map-link-track")).toHaveLength(2); // Luqa–Mdina, and the key's
+  });
+
+  it("opens a sector's panel: its facts, forces, battalions and battles linked", async () => {
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} />);
+    openSector(/^Luqa/);
+
+    const panel = screen.getByRole("region", { name: "Luqa" });
+    expect(panel).toHaveTextContent("Built-up area");
+    expect(panel).toHaveTextContent("Contested");
+    expect(panel).toHaveTextContent("Kampfgruppe Ramcke (Axis)");
+    expect(panel).toHaveTextContent("Southern Infantry Brigade (Allies)");
+    expect(panel).toHaveTextContent("G1 I./FJR 2 (Axis)Isolated");
+    expect(panel).not.toHaveTextContent("W1");
+    expect(within(panel).getByRole("link", { name: "Axis attacks Allies" })).toHaveAttribute(
+      "href",
+      "/campaigns/malta/battles/40",
+    );
+    expect(panel).not.toHaveTextContent(/built_up|set_up|isolated/);
+    expect(within(panel).queryByRole("form")).not.toBeInTheDocument(); // a player: no umpire's actions
+  });
+
+  it("opens a sector from the keyboard", async () => {
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} />);
+    await userEvent.tab(); // the zoom buttons first
+    await userEvent.tab();
+    await userEvent.tab();
+    await userEvent.tab();
+    expect(screen.getByRole("button", { name: /^Valletta/ })).toHaveFocus();
+    await userEvent.keyboard("{Enter}");
+
+    expect(screen.getByRole("region", { name: "Valletta" })).toHaveTextContent("W1 1st Devons");
+  });
+
+  it("offers the umpire only the adjacent sectors as a move's destination", async () => {
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire />);
+    openSector(/^Gudja/);
+    expect(screen.getByText("Nothing of yours to move here.")).toBeInTheDocument();
+
+    openSector(/^Luqa/);
+    const form = screen.getByRole("form", { name: "Move from Luqa" });
+    const options = (label: string) =>
+      within(within(form).getByLabelText(label))
+        .getAllByRole("option")
+        .map((option) => option.textContent);
+    expect(options("What moves")).toEqual([
+      "Force Kampfgruppe Ramcke",
+      "Force Southern Infantry Brigade",
+      "Battalion G1 I./FJR 2",
+    ]);
+    expect(options("To the adjacent sector")).toEqual(["Pick a sector", "Gudja", "Mdina", "Valletta"]);
+
+    await userEvent.selectOptions(within(form).getByLabelText("What moves"), "Battalion G1 I./FJR 2");
+    expect(options("To the adjacent sector")).toEqual([
+      "Pick a sector",
+      "Gudja",
+      "Mdina",
+      "Valletta",
+      "Off the map (reserve)",
+    ]);
+  });
+
+  it("moves a force and shows the API's field error next to the destination", async () => {
+    const seen = stubFetch(
+      jsonResponse(400, {
+        error: {
+          code: "not_adjacent",
+          message: "Kampfgruppe Ramcke cannot move there.",
+          fields: { sector: ["Mdina is not adjacent to Luqa."] },
+          rule: null,
+        },
+      }),
+    );
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire />);
+    openSector(/^Luqa/);
+    const form = screen.getByRole("form", { name: "Move from Luqa" });
+    const destination = within(form).getByLabelText("To the adjacent sector");
+    await userEvent.selectOptions(destination, "Mdina");
+    await userEvent.click(within(form).getByRole("button", { name: "Move" }));
+
+    expect(await within(form).findByText("Mdina is not adjacent to Luqa.")).toBeInTheDocument();
+    expect(destination).toHaveAttribute("aria-invalid", "true");
+    expect(destination).toHaveAccessibleDescription("Mdina is not adjacent to Luqa.");
+    const [request] = seen;
+    expect(request && new URL(request.url).pathname).toBe("/api/v1/campaigns/malta/forces/1/move/");
+    expect(await request?.json()).toEqual({ sector: 13 });
+    expect(request?.headers.get("Idempotency-Key")).toBeTruthy();
+  });
+
+  it("sets control of a sector with the umpire's reason", async () => {
+    const seen = stubFetch(jsonResponse(200, {}));
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire />);
+    openSector(/^Luqa/);
+    const form = screen.getByRole("form", { name: "Control of Luqa" });
+    expect(within(form).getByLabelText("Held by")).toHaveValue("contested");
+    await userEvent.selectOptions(within(form).getByLabelText("Held by"), "Axis");
+    await userEvent.type(within(form).getByLabelText("Reason"), "Battle won");
+    await userEvent.click(within(form).getByRole("button", { name: "Set control" }));
+
+    expect(await within(form).findByText("Control set.")).toBeInTheDocument();
+    const [request] = seen;
+    expect(request && new URL(request.url).pathname).toBe("/api/v1/campaigns/malta/sectors/11/control/");
+    expect(await request?.json()).toEqual({ owner: AXIS, reason: "Battle won" });
+  });
+});
