@@ -65,7 +65,7 @@ function ringsOf(geometry: unknown): Ring[] {
 
 /**
  * Projects every sector's GeoJSON outline (longitude, latitude) into the frame: the outlines'
- * common bounding box fills the frame's width, north up, east-west distances shrunk by the
+ * common bounding box fits it (1000 on the longer side), north up, east-west distances shrunk by the
  * cosine of the mean latitude (an equirectangular view is true enough for an island or a valley).
  */
 export function projectOutlines(sectors: readonly MapSector[]): Map<number, Point[][]> {

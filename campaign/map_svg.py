@@ -1,0 +1,222 @@
+"""A side's campaign map as an SVG string, for the printed briefing.
+
+A pure function of the map document the side receives (already fog-filtered: whatever it is
+given, it draws) and of the campaign's sides. It draws by the web app's rules
+(frontend/src/lib/map.ts): scenario x/y and GeoJSON outlines projected into one frame 1000
+wide, one colour per side (the Axis red, the Allies blue), contested sectors hatched, roads
+solid and tracks dashed, forces as numbered flags in their side's colour, battles as crossed
+swords, battalions cut off from supply ringed. Paper is often printed in grey, so a key in
+words comes with it, and each sector's holder is also named under the sector's name.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+FRAME = 1000.0
+MARGIN = 60.0
+RADIUS = 18.0
+AXIS_COLOUR = "#b5473a"
+ALLIED_COLOURS = ("#2f6ea5", "#3f7f3a", "#7a4f9a", "#8a6a1f")
+CONTESTED = "url(#contested)"
+KEY_LINE = 34.0
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class MapSide:
+    id: int
+    name: str
+    is_axis: bool
+
+
+def side_colours(sides: Sequence[MapSide]) -> dict[int, str]:
+    colours: dict[int, str] = {}
+    allied = 0
+    for side in sides:
+        if side.is_axis:
+            colours[side.id] = AXIS_COLOUR
+        else:
+            colours[side.id] = ALLIED_COLOURS[allied % len(ALLIED_COLOURS)]
+            allied += 1
+    return colours
+
+
+def _rings(geometry: Any) -> list[list[Sequence[float]]]:
+    """The polygons' rings of a GeoJSON geometry (points and lines draw no outline)."""
+    if not isinstance(geometry, Mapping):
+        return []
+    if geometry.get("type") == "Polygon":
+        return list(geometry["coordinates"])
+    if geometry.get("type") == "MultiPolygon":
+        return [ring for polygon in geometry["coordinates"] for ring in polygon]
+    return []
+
+
+def project_outlines(sectors: Iterable[Mapping[str, Any]]) -> dict[int, list[list[Point]]]:
+    """Every outline in the frame: their common box fits it (1000 on the longer side), north up,
+    longitudes shrunk by the cosine of the mean latitude (as the web app does)."""
+    rings = {sector["id"]: _rings(sector.get("geometry")) for sector in sectors}
+    every = [point for found in rings.values() for ring in found for point in ring]
+    if not every:
+        return {}
+    west, east = min(p[0] for p in every), max(p[0] for p in every)
+    south, north = min(p[1] for p in every), max(p[1] for p in every)
+    shrink = math.cos(math.radians((south + north) / 2))
+    scale = FRAME / max((east - west) * shrink, north - south, 1e-9)
+    return {
+        sector_id: [
+            [((lon - west) * shrink * scale, (north - lat) * scale) for lon, lat, *_ in ring]
+            for ring in found
+        ]
+        for sector_id, found in rings.items()
+        if found
+    }
+
+
+def sector_point(sector: Mapping[str, Any], outline: list[list[Point]] | None) -> Point | None:
+    """Its scenario x/y, else the middle of its outline; None for a sector not on the map."""
+    if sector.get("x") is not None and sector.get("y") is not None:
+        return (float(sector["x"]), float(sector["y"]))
+    if not outline or not outline[0]:
+        return None
+    ring = outline[0]
+    return (sum(p[0] for p in ring) / len(ring), sum(p[1] for p in ring) / len(ring))
+
+
+def _num(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def map_svg(document: Mapping[str, Any], sides: Sequence[MapSide], *, title: str) -> str:
+    """The map ``document`` (the API's map document for one side) drawn as a standalone SVG."""
+    sectors = list(document.get("sectors", []))
+    outlines = project_outlines(sectors)
+    points: dict[int, Point] = {}
+    for sector in sectors:
+        point = sector_point(sector, outlines.get(sector["id"]))
+        if point is not None:
+            points[sector["id"]] = point
+    drawn = list(points.values()) + [p for outline in outlines.values() for ring in outline for p in ring]
+    if not drawn:
+        drawn = [(0.0, 0.0), (FRAME, FRAME)]
+    left = min(p[0] for p in drawn) - MARGIN
+    top = min(p[1] for p in drawn) - MARGIN
+    width = max(p[0] for p in drawn) + MARGIN - left
+    map_height = max(p[1] for p in drawn) + MARGIN - top
+    colours = side_colours(sides)
+    names = {side.id: side.name for side in sides}
+
+    def fill(owner: int | None) -> str:
+        return colours.get(owner, CONTESTED) if owner is not None else CONTESTED
+
+    forces_on: dict[int, Counter[int]] = {}
+    for force in document.get("forces", []):
+        if force.get("sector") is not None:
+            forces_on.setdefault(force["sector"], Counter())[force["side"]] += 1
+    battles_on = Counter(battle["sector"] for battle in document.get("battles", []) if battle.get("sector"))
+    cut_off_on = Counter(
+        battalion["sector"]
+        for battalion in document.get("battalions", [])
+        if battalion.get("sector") is not None and battalion.get("supply_situation") == "isolated"
+    )
+
+    body: list[str] = []
+    for sector in sectors:
+        outline = outlines.get(sector["id"])
+        if outline:
+            path = "".join("M" + "L".join(f"{_num(x)},{_num(y)}" for x, y in ring) + "Z" for ring in outline)
+            body.append(
+                f'<path d="{path}" fill="{fill(sector.get("owner"))}" fill-opacity="0.45" '
+                'stroke="#4a4a4a" stroke-width="1.5"/>'
+            )
+    dash = {"road": "", "track": ' stroke-dasharray="12 8"', "none": ' stroke-dasharray="2 8"'}
+    stroke = {"road": 6, "track": 4, "none": 2}
+    for link in document.get("links", []):
+        a, b = points.get(link["a"]), points.get(link["b"])
+        if a is None or b is None:
+            continue
+        kind = link.get("kind", "road")
+        body.append(
+            f'<line x1="{_num(a[0])}" y1="{_num(a[1])}" x2="{_num(b[0])}" y2="{_num(b[1])}" '
+            f'stroke="#5b4a3a" stroke-width="{stroke.get(kind, 2)}"{dash.get(kind, "")}/>'
+        )
+    for sector in sectors:
+        point = points.get(sector["id"])
+        if point is None:
+            continue
+        x, y = point
+        held = sector.get("owner_label") or "contested"
+        group = [f'<g transform="translate({_num(x)} {_num(y)})">']
+        if cut_off_on[sector["id"]]:
+            group.append(
+                f'<circle r="{_num(RADIUS + 9)}" fill="none" stroke="#a4161a" stroke-width="5" '
+                'stroke-dasharray="6 4"/>'
+            )
+        group.append(
+            f'<circle r="{_num(RADIUS)}" fill="{fill(sector.get("owner"))}" '
+            'stroke="#1d232a" stroke-width="2"/>'
+        )
+        for index, (side, count) in enumerate(sorted(forces_on.get(sector["id"], Counter()).items())):
+            group.append(
+                f'<g transform="translate({_num(RADIUS + 4 + index * 30)} {_num(-RADIUS - 6)})">'
+                f'<rect width="26" height="20" rx="3" fill="{colours.get(side, "#555")}"/>'
+                '<text x="13" y="15" text-anchor="middle" font-size="15" font-weight="700" fill="#fff">'
+                f"{count}</text>"
+                "</g>"
+            )
+        if battles_on[sector["id"]]:
+            group.append(
+                f'<text x="{_num(-RADIUS - 6)}" y="{_num(-RADIUS + 2)}" text-anchor="end" font-size="28" '
+                'fill="#a4161a">⚔</text>'
+            )
+        group.append(
+            f'<text y="{_num(RADIUS + 26)}" text-anchor="middle" font-size="24" font-weight="600" '
+            f'class="name">{escape(sector["name"])}</text>'
+            f'<text y="{_num(RADIUS + 48)}" text-anchor="middle" font-size="17" class="name">'
+            f"{escape(held)}</text>"
+        )
+        group.append("</g>")
+        body.append("".join(group))
+
+    key = [f"Held by {names[side.id]}" for side in sides] + [
+        "Contested (hatched)",
+        "Road (solid line), track (dashed)",
+        "Numbered flag: forces on the sector, by side",
+        "⚔ Battle",
+        "Dashed red ring: battalions cut off from supply",
+    ]
+    key_top = top + map_height
+    swatches = [colours[side.id] for side in sides] + [CONTESTED]
+    legend = [f'<g transform="translate({_num(left + 20)} {_num(key_top + 10)})" font-size="20">']
+    for row, text in enumerate(key):
+        row_y = row * KEY_LINE
+        if row < len(swatches):
+            legend.append(
+                f'<circle cx="12" cy="{_num(row_y + 12)}" r="11" fill="{swatches[row]}" stroke="#1d232a"/>'
+            )
+        legend.append(f'<text x="34" y="{_num(row_y + 19)}">{escape(text)}</text>')
+    legend.append("</g>")
+    height = map_height + 20 + KEY_LINE * len(key)
+    view_box = f"{_num(left)} {_num(top)} {_num(width)} {_num(height)}"
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view_box}" role="img" '
+        f'aria-label={quoteattr(title)} font-family="DejaVu Sans, sans-serif">'
+        f"<title>{escape(title)}</title>"
+        '<defs><pattern id="contested" patternUnits="userSpaceOnUse" width="10" height="10" '
+        'patternTransform="rotate(45)"><rect width="10" height="10" fill="#ece8df"/>'
+        '<line x1="0" y1="0" x2="0" y2="10" stroke="#6b6459" stroke-width="4"/></pattern>'
+        "<style>.name{paint-order:stroke;stroke:#fff;stroke-width:5px;fill:#1d232a}</style></defs>"
+        f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(width)}" height="{_num(map_height)}" '
+        'fill="#dbe7ef"/>' + "".join(body) + "".join(legend) + "</svg>"
+    )
