@@ -25,7 +25,8 @@ export interface MapCanvasProps {
   map: MapDocument;
   sides: readonly { id: number; name: string; is_axis?: boolean }[];
   selected: number | null;
-  onSelect: (sectorId: number) => void;
+  /** `byKeyboard`: opened with Enter or Space, so the reader moves on to what opened. */
+  onSelect: (sectorId: number, byKeyboard: boolean) => void;
 }
 
 function sectorDescription(sector: MapSector, forces: number, battles: number, cutOff: number): string {
@@ -151,7 +152,7 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
   const onKey = (event: KeyboardEvent, sectorId: number) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      onSelect(sectorId);
+      onSelect(sectorId, true);
     }
   };
 
@@ -227,7 +228,7 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
                 tabIndex={0}
                 aria-label={sectorDescription(sector, forces.length, battles.length, cutOff.length)}
                 aria-pressed={selected === sector.id}
-                onClick={() => onSelect(sector.id)}
+                onClick={() => onSelect(sector.id, false)}
                 onKeyDown={(event) => onKey(event, sector.id)}
                 transform={`translate(${point.x} ${point.y})`}
               >

@@ -137,6 +137,7 @@ describe("the campaign map", () => {
     await userEvent.keyboard("{Enter}");
 
     expect(screen.getByRole("region", { name: "Valletta" })).toHaveTextContent("W1 1st Devons");
+    expect(screen.getByRole("heading", { name: "Valletta" })).toHaveFocus();
   });
 
   it("offers the umpire only the adjacent sectors as a move's destination", async () => {
@@ -208,5 +209,44 @@ describe("the campaign map", () => {
     const [request] = seen;
     expect(request && new URL(request.url).pathname).toBe("/api/v1/campaigns/malta/sectors/11/control/");
     expect(await request?.json()).toEqual({ owner: AXIS, reason: "Battle won" });
+  });
+});
+
+describe("a battle from the map", () => {
+  it("is offered on a contested sector only, with the battalions on it or next to it", async () => {
+    const seen = stubFetch(
+      jsonResponse(400, {
+        error: {
+          code: "invalid",
+          message: "The battle was not created.",
+          fields: { battalion_codes: ["Pick a battalion of each side."] },
+          rule: null,
+        },
+      }),
+    );
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire />);
+    openSector(/^Valletta/);
+    expect(screen.queryByRole("form", { name: "Battle at Valletta" })).not.toBeInTheDocument();
+
+    openSector(/^Luqa/);
+    const form = screen.getByRole("form", { name: "Battle at Luqa" });
+    const battalions = within(form).getByRole("group", { name: "Battalions (on Luqa or next to it)" });
+    expect(within(battalions).getAllByRole("checkbox").map((box) => box.parentElement?.textContent)).toEqual([
+      " G1 I./FJR 2 (Axis)",
+      " W1 1st Devons (Allies)",
+    ]);
+    await userEvent.click(within(battalions).getByRole("checkbox", { name: /G1/ }));
+    await userEvent.click(within(form).getByRole("button", { name: "Create the battle" }));
+
+    expect(await within(battalions).findByText("Pick a battalion of each side.")).toBeInTheDocument();
+    const [request] = seen;
+    expect(request && new URL(request.url).pathname).toBe("/api/v1/campaigns/malta/battles/");
+    expect(await request?.json()).toEqual({
+      sector: 11,
+      battle_type: "Local Attack",
+      attacker_id: AXIS,
+      defender_id: ALLIED,
+      battalion_codes: ["G1"],
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent, type ReactNode } from "react";
-import { Link } from "react-router";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { Link, useNavigate } from "react-router";
 import { api, idempotencyKey, unwrap } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
 import { FieldErrors, fieldErrorsOf } from "../components/FieldErrors";
@@ -192,25 +192,140 @@ function ControlForm({ slug, campaign, sector }: { slug: string; campaign: Campa
   );
 }
 
+const BATTLE_TYPES = ["Local Attack", "Major Offensive", "Stalemated Front", "Meeting Engagement"] as const;
+
+/** A battle on this contested sector, between battalions on it or next to it; then its page. */
+function CreateBattleForm({
+  campaign,
+  map,
+  sector,
+}: {
+  campaign: Campaign;
+  map: MapDocument;
+  sector: MapSector;
+}) {
+  const navigate = useNavigate();
+  const near = new Set([sector.id, ...neighbours(map, sector.id).map((neighbour) => neighbour.id)]);
+  const candidates = map.battalions.filter((battalion) => battalion.sector != null && near.has(battalion.sector));
+  const [first, second] = campaign.sides;
+  const [battleType, setBattleType] = useState<(typeof BATTLE_TYPES)[number]>("Local Attack");
+  const [attacker, setAttacker] = useState(String(first?.id ?? ""));
+  const [defender, setDefender] = useState(String(second?.id ?? ""));
+  const [codes, setCodes] = useState<string[]>([]);
+  const create = useMapWrite(campaign.slug, (key) =>
+    unwrap(
+      api.POST("/api/v1/campaigns/{campaign_slug}/battles/", {
+        params: { path: { campaign_slug: campaign.slug }, header: { "Idempotency-Key": key } },
+        body: {
+          sector: sector.id,
+          battle_type: battleType,
+          attacker_id: Number(attacker),
+          defender_id: Number(defender),
+          battalion_codes: codes,
+        },
+      }),
+    ),
+  );
+  const fields = fieldErrorsOf(create.error);
+  const errors = (name: string) => fields[name] ?? [];
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(undefined, {
+      onSuccess: (battle) => navigate(`/campaigns/${campaign.slug}/battles/${battle.id}`),
+    });
+  };
+  const sideSelect = (field: "attacker_id" | "defender_id", label: string, value: string, change: (v: string) => void) => (
+    <Field id={`battle-${field}`} label={label} errors={errors(field)}>
+      <select
+        id={`battle-${field}`}
+        value={value}
+        onChange={(e) => change(e.target.value)}
+        aria-invalid={errors(field).length > 0}
+        aria-describedby={`battle-${field}-errors`}
+      >
+        {campaign.sides.map((side) => (
+          <option key={side.id} value={side.id}>
+            {side.name}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+  return (
+    <form onSubmit={submit} noValidate aria-label={`Battle at ${sector.name}`}>
+      <h3>Create a battle here</h3>
+      <FieldErrors id="battle-sector-errors" messages={errors("sector")} />
+      <Field id="battle-type" label="Battle type" errors={errors("battle_type")}>
+        <select
+          id="battle-type"
+          value={battleType}
+          onChange={(e) => setBattleType(e.target.value as (typeof BATTLE_TYPES)[number])}
+          aria-describedby="battle-type-errors"
+        >
+          {BATTLE_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {sideSelect("attacker_id", "Attacker", attacker, setAttacker)}
+      {sideSelect("defender_id", "Defender", defender, setDefender)}
+      <fieldset aria-describedby="battle-battalions-errors">
+        <legend>Battalions (on {sector.name} or next to it)</legend>
+        {candidates.length ? (
+          candidates.map((battalion) => (
+            <label key={battalion.id} className="check">
+              <input
+                type="checkbox"
+                checked={codes.includes(battalion.code)}
+                onChange={(e) =>
+                  setCodes(e.target.checked ? [...codes, battalion.code] : codes.filter((c) => c !== battalion.code))
+                }
+              />{" "}
+              {battalion.code} {battalion.name} ({sideName(campaign, battalion.side)})
+            </label>
+          ))
+        ) : (
+          <p className="muted">No battalion on or next to {sector.name}.</p>
+        )}
+        <FieldErrors id="battle-battalions-errors" messages={errors("battalion_codes")} />
+      </fieldset>
+      <WriteOutcome error={create.error} done={null} />
+      <button type="submit" disabled={create.isPending}>
+        {create.isPending ? "Creating…" : "Create the battle"}
+      </button>
+    </form>
+  );
+}
+
 /** What is known of a sector (the API has already left out what fog hides), and the umpire's actions. */
 export function SectorPanel({
   campaign,
   map,
   sector,
   isUmpire,
+  takeFocus = false,
 }: {
   campaign: Campaign;
   map: MapDocument;
   sector: MapSector;
   isUmpire: boolean;
+  takeFocus?: boolean;
 }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (takeFocus) heading.current?.focus();
+  }, [takeFocus, sector.id]);
   const forces = map.forces.filter((force) => force.sector === sector.id);
   const formingUp = map.forces.filter((force) => force.fup_sector === sector.id);
   const battalions = map.battalions.filter((battalion) => battalion.sector === sector.id);
   const battles = map.battles.filter((battle) => battle.sector === sector.id);
   return (
     <section className="card sector-panel" aria-labelledby="sector-name">
-      <h2 id="sector-name">{sector.name}</h2>
+      <h2 id="sector-name" ref={heading} tabIndex={-1}>
+        {sector.name}
+      </h2>
       <dl className="facts">
         <dt>Kind</dt>
         <dd>{sector.kind_label}</dd>
@@ -271,6 +386,9 @@ export function SectorPanel({
         <div className="umpire-actions">
           <MoveForm key={`move-${sector.id}`} slug={campaign.slug} map={map} sector={sector} />
           <ControlForm key={`control-${sector.id}`} slug={campaign.slug} campaign={campaign} sector={sector} />
+          {sector.owner == null ? (
+            <CreateBattleForm key={`battle-${sector.id}`} campaign={campaign} map={map} sector={sector} />
+          ) : null}
         </div>
       ) : null}
     </section>
@@ -278,14 +396,25 @@ export function SectorPanel({
 }
 
 export function MapView({ campaign, map, isUmpire }: { campaign: Campaign; map: MapDocument; isUmpire: boolean }) {
-  const [selected, setSelected] = useState<number | null>(null);
-  const sector = map.sectors.find((candidate) => candidate.id === selected);
+  const [selected, setSelected] = useState<{ id: number; byKeyboard: boolean } | null>(null);
+  const sector = map.sectors.find((candidate) => candidate.id === selected?.id);
   if (!map.sectors.length) return <p>This campaign has no map.</p>;
   return (
     <div className="map-layout">
-      <MapCanvas map={map} sides={campaign.sides} selected={selected} onSelect={setSelected} />
+      <MapCanvas
+        map={map}
+        sides={campaign.sides}
+        selected={selected?.id ?? null}
+        onSelect={(id, byKeyboard) => setSelected({ id, byKeyboard })}
+      />
       {sector ? (
-        <SectorPanel campaign={campaign} map={map} sector={sector} isUmpire={isUmpire} />
+        <SectorPanel
+          campaign={campaign}
+          map={map}
+          sector={sector}
+          isUmpire={isUmpire}
+          takeFocus={selected?.byKeyboard}
+        />
       ) : (
         <p className="muted">Pick a sector on the map (or Tab to it and press Enter) to see what stands on it.</p>
       )}
