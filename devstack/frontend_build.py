@@ -36,7 +36,9 @@ def _node_tool(*command: str, check: bool = True) -> int:
 
 
 def ensure_node_modules() -> None:
-    if not (FRONTEND / "node_modules").is_dir():
+    """``npm ci`` when node_modules/ is missing or older than the lock file (a dependency was added)."""
+    installed = FRONTEND / "node_modules" / ".package-lock.json"
+    if not installed.exists() or installed.stat().st_mtime < (FRONTEND / "package-lock.json").stat().st_mtime:
         _node_tool("npm", "ci", "--no-audit", "--no-fund")
 
 

@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from campaign import models
 from tests.e2e.conftest import Tab, sign_in
 from tests.e2e.demo import malta_day_one
+from tests.e2e.quality import assert_page_quality
 
 # The demo names reference equipment, which an earlier transactional test's flush removed.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
@@ -31,11 +32,6 @@ def objects(value: Any) -> Iterator[dict[str, Any]]:
             yield from objects(item)
 
 
-def fits_the_screen(page: Page) -> bool:
-    """No sideways scrolling of the whole page (wide tables scroll in their own box)."""
-    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
-
-
 def test_a_player_of_side_b_sees_no_hidden_strength_of_side_a(live_server, phone_tab: Tab):
     tab = phone_tab
     campaign = malta_day_one(battle=False)
@@ -49,7 +45,7 @@ def test_a_player_of_side_b_sees_no_hidden_strength_of_side_a(live_server, phone
     page.get_by_role("link", name=campaign.name).click()
     axis_row = page.get_by_role("row", name=axis.name)
     expect(axis_row).to_contain_text("hidden")
-    assert fits_the_screen(page)
+    assert_page_quality(page)
     tab.shot("dashboard")
 
     page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Forces").click()
@@ -60,7 +56,7 @@ def test_a_player_of_side_b_sees_no_hidden_strength_of_side_a(live_server, phone
     axis_card = page.locator("li.force", has_text=axis_force.name)
     axis_card.get_by_role("button", name="Show force status").click()
     expect(axis_card.get_by_text("Strength hidden")).to_be_visible()
-    assert fits_the_screen(page)
+    assert_page_quality(page)
     tab.shot("forces")
     forces_html = page.content()
 
