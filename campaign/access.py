@@ -397,6 +397,10 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.WEBHOOK_UPDATED: Visibility.UMPIRE,
     EventVerb.WEBHOOK_UNSUBSCRIBED: Visibility.UMPIRE,
     EventVerb.WEBHOOK_PINGED: Visibility.UMPIRE,
+    EventVerb.FORCE_MOVED: Visibility.SIDE,
+    EventVerb.BATTALION_MOVED: Visibility.SIDE,
+    # Sectors and their owners are everybody's (the ground is public); the umpire's reason too.
+    EventVerb.SECTOR_CONTROL_CHANGED: Visibility.PUBLIC,
 }
 
 

@@ -70,7 +70,7 @@ FORCE = Level(
     models.Force,
     (
         "name", "nation", "home_nation", "leader_name", "leader_rating", "leader_decorations", "mobility",
-        "cops_location", "fup_location", "fup_with_cops", "fup_road_clear", "arrival_status", "arrival_day",
+        "fup_road_clear", "arrival_status", "arrival_day",
         "arrival_zone", "deployment_zone", "availability", "arrival_attempts", "arrival_turns_left",
     ),
 )  # fmt: skip
@@ -90,7 +90,7 @@ DAY = Level(models.CampaignDay, ("number", "date", "weather", "status", "dawned_
 SEGMENT = Level(models.DaySegmentRecord, ("segment", "order", "turns", "wind_direction", "wind_velocity"))
 ACTIVATION_SPEND = Level(models.ActivationSpend, ("turn", "column", "cost", "created_at"))
 TALLY = Level(models.SideDayTally, ("strength", "activation_points", "barrage_rounds", "created_at"))
-BATTLE = Level(models.Battle, ("sector", "battle_type", "status", "setup", "report"))
+BATTLE = Level(models.Battle, ("battle_type", "status", "setup", "report"))
 ROLL = Level(
     models.RollRecord,
     ("procedure", "stream", "inputs", "result", "line", "changes", "request_id", "visibility", "created_at"),

@@ -16,6 +16,7 @@ from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.rules import campaign_profile, procedure_run
+from campaign.services.sectors import sector_for_battle
 from rules_engine import catalog
 from rules_engine.nineteen43.air import AirSuperiority, AirSuperiorityFront
 from rules_engine.nineteen43.artillery import FieldStrength
@@ -64,7 +65,8 @@ def battle_create(
     campaign_id: int,
     actor: Actor,
     *,
-    sector: str,
+    sector_id: int | None = None,
+    sector_name: str = "",
     battle_type: str,
     attacker_id: int,
     defender_id: int,
@@ -79,8 +81,7 @@ def battle_create(
         raise ConflictError(
             "battles are fought on a campaign day; dawn one first", field="day", code="no_day"
         )
-    if not sector.strip():
-        raise DomainError("name the table or sector", field="sector")
+    sector = sector_for_battle(campaign, sector_id, sector_name)
     if battle_type not in {t.value for t in BattleType}:
         raise DomainError(
             f"{battle_type!r} is not a battle type ({', '.join(t.value for t in BattleType)})",
@@ -111,7 +112,7 @@ def battle_create(
     battle = models.Battle.objects.create(
         campaign=campaign,
         day=day,
-        sector=sector.strip(),
+        sector=sector,
         battle_type=battle_type,
         attacker_id=attacker_id,
         defender_id=defender_id,
@@ -130,7 +131,7 @@ def battle_create(
         f"Battle at {battle.sector}: {sides[attacker_id].name} attack {sides[defender_id].name} "
         f"({battle_type}) with {', '.join(battalion_codes)}",
         actor,
-        after={"sector": battle.sector, "battalions": list(battalion_codes), "continues": continues_id},
+        after={"sector": sector.key, "battalions": list(battalion_codes), "continues": continues_id},
     )
     return battle
 
