@@ -19,7 +19,9 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 FRAME = 1000.0
-MARGIN = 60.0
+# Room around the outermost markers for their names (centred under them) and flags.
+MARGIN_X = 130.0
+MARGIN_Y = 80.0
 RADIUS = 18.0
 AXIS_COLOUR = "#b5473a"
 ALLIED_COLOURS = ("#2f6ea5", "#3f7f3a", "#7a4f9a", "#8a6a1f")
@@ -110,10 +112,10 @@ def map_svg(document: Mapping[str, Any], sides: Sequence[MapSide], *, title: str
     drawn = list(points.values()) + [p for outline in outlines.values() for ring in outline for p in ring]
     if not drawn:
         drawn = [(0.0, 0.0), (FRAME, FRAME)]
-    left = min(p[0] for p in drawn) - MARGIN
-    top = min(p[1] for p in drawn) - MARGIN
-    width = max(p[0] for p in drawn) + MARGIN - left
-    map_height = max(p[1] for p in drawn) + MARGIN - top
+    left = min(p[0] for p in drawn) - MARGIN_X
+    top = min(p[1] for p in drawn) - MARGIN_Y
+    width = max(p[0] for p in drawn) + MARGIN_X - left
+    map_height = max(p[1] for p in drawn) + MARGIN_Y - top
     colours = side_colours(sides)
     names = {side.id: side.name for side in sides}
 

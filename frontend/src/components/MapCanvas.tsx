@@ -19,6 +19,8 @@ import {
 } from "../lib/map";
 
 const RADIUS = 18;
+// What a finger or pointer may hit to open a sector: larger than the marker drawn.
+const HIT_RADIUS = 40;
 const MAX_ZOOM = 8;
 
 export interface MapCanvasProps {
@@ -232,6 +234,7 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
                 onKeyDown={(event) => onKey(event, sector.id)}
                 transform={`translate(${point.x} ${point.y})`}
               >
+                <circle className="map-hit" r={HIT_RADIUS} />
                 {cutOff.length ? <circle className="map-cut-off" r={RADIUS + 9} /> : null}
                 <circle className="map-marker" r={RADIUS} fill={fill(sector)} data-owner={sector.owner ?? ""} />
                 {bySide.map(([side, list], index) => (

@@ -45,7 +45,9 @@ export interface MapDocument {
 
 /** Scenario coordinates and projected outlines share one frame, 1000 units wide. */
 export const FRAME = 1000;
-const MARGIN = 60;
+// Room around the outermost markers for their names (centred under them) and flags.
+const MARGIN_X = 130;
+const MARGIN_Y = 70;
 
 export interface Point {
   x: number;
@@ -105,9 +107,9 @@ export function viewBoxOf(points: readonly Point[]): { x: number; y: number; wid
   if (!points.length) return { x: 0, y: 0, width: FRAME, height: FRAME };
   const xs = points.map((p) => p.x);
   const ys = points.map((p) => p.y);
-  const x = Math.min(...xs) - MARGIN;
-  const y = Math.min(...ys) - MARGIN;
-  return { x, y, width: Math.max(...xs) + MARGIN - x, height: Math.max(...ys) + MARGIN - y };
+  const x = Math.min(...xs) - MARGIN_X;
+  const y = Math.min(...ys) - MARGIN_Y;
+  return { x, y, width: Math.max(...xs) + MARGIN_X - x, height: Math.max(...ys) + MARGIN_Y - y };
 }
 
 export function outlinePath(outline: Point[][]): string {
