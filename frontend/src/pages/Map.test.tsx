@@ -127,6 +127,17 @@ describe("the campaign map", () => {
     expect(within(panel).queryByRole("form")).not.toBeInTheDocument(); // a player: no umpire's actions
   });
 
+  it("zooms in and back to the whole map with its buttons", async () => {
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} />);
+    const drawing = document.querySelector("svg.map-svg > g");
+    expect(drawing).toHaveAttribute("transform", "translate(0,0) scale(1)");
+
+    await userEvent.click(screen.getByRole("button", { name: "Zoom in" }));
+    expect(drawing?.getAttribute("transform")).toMatch(/scale\(1\.5\)$/);
+    await userEvent.click(screen.getByRole("button", { name: "Whole map" }));
+    expect(drawing).toHaveAttribute("transform", "translate(0,0) scale(1)");
+  });
+
   it("opens a sector from the keyboard", async () => {
     renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} />);
     await userEvent.tab(); // the zoom buttons first
