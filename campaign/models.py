@@ -54,6 +54,11 @@ class Campaign(models.Model):
         blank=True,
         help_text="the last scheduled moment the club schedule acted on (night started or umpires reminded)",
     )
+    victory = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="the pack's victory conditions (docs/scenario-format.md)",
+    )
     status = models.CharField(max_length=10, choices=choices.CampaignStatus.choices, default="setup")
     current_day = models.PositiveSmallIntegerField(default=0)
     current_segment = models.CharField(max_length=20, choices=choices.enum_choices(Segment), blank=True)
@@ -196,8 +201,8 @@ class Sector(models.Model):
     terrain = models.CharField(
         max_length=20,
         choices=choices.enum_choices(ProximityTerrain),
-        default=ProximityTerrain.OPEN.value,
-        help_text="the 1943 set-up proximity table's row for battles fought here",
+        blank=True,
+        help_text="the 1943 set-up proximity table's row for battles fought here; blank: the umpire says",
     )
     victory_points = models.PositiveSmallIntegerField(default=0)
     owner = models.ForeignKey(

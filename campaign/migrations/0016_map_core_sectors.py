@@ -61,6 +61,15 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.AddField(
+            model_name="campaign",
+            name="victory",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text="the pack's victory conditions (docs/scenario-format.md)",
+            ),
+        ),
         migrations.CreateModel(
             name="Sector",
             fields=[
@@ -101,8 +110,8 @@ class Migration(migrations.Migration):
                             ("Open Terrain", "Open Terrain"),
                             ("Wide Open Terrain", "Wide Open Terrain"),
                         ],
-                        default="Open Terrain",
-                        help_text="the 1943 set-up proximity table's row for battles fought here",
+                        blank=True,
+                        help_text="the 1943 set-up proximity table's row for battles fought here; blank: the umpire says",
                         max_length=20,
                     ),
                 ),

@@ -140,7 +140,7 @@ def build_world(battalions_per_side: int = 3, optional_rules: Sequence[str] = ()
     fought = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Ta' Qali",
+        sector_name="Ta' Qali",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -157,7 +157,7 @@ def build_world(battalions_per_side: int = 3, optional_rules: Sequence[str] = ()
     planned = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Mdina",
+        sector_name="Mdina",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,

@@ -131,7 +131,7 @@ def full_campaign(umpire: Any) -> models.Campaign:
     battle_create(
         campaign.pk,
         ACTOR,
-        sector="Primosole bridge",
+        sector_name="Primosole bridge",
         battle_type="Local Attack",
         attacker_id=allied.pk,
         defender_id=axis.pk,
@@ -379,7 +379,7 @@ def _planned_battle() -> list[Model]:
     battle = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Catania",
+        sector_name="Catania",
         battle_type="Local Attack",
         attacker_id=allied.pk,
         defender_id=axis.pk,

@@ -227,7 +227,7 @@ def test_the_night_cannot_start_before_every_battle_is_reported_or_twice(django_
     battle_create(
         campaign.pk,
         ACTOR,
-        sector="Mdina",
+        sector_name="Mdina",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -239,7 +239,7 @@ def test_the_night_cannot_start_before_every_battle_is_reported_or_twice(django_
     assert early.value.field == "battles"
     assert not models.Operation.objects.exists()
 
-    campaign.battles.filter(sector="Mdina").update(status="reported")
+    campaign.battles.filter(sector__name="Mdina").update(status="reported")
     with django_capture_on_commit_callbacks(execute=False):
         night_phase_start(campaign.pk, ACTOR)
     with pytest.raises(ConflictError, match="already been started") as twice:

@@ -119,6 +119,7 @@ def test_the_malta_pack_imports_with_the_scenario_parameters(malta):
     imported = campaign.events.get(verb=EventVerb.CAMPAIGN_IMPORTED)
     assert imported.after == {
         "sides": 2,
+        "sectors": 22,
         "forces": 6,
         "battalions": 21,
         "stands": campaign.stands.count(),
@@ -323,7 +324,7 @@ def _play_a_little(campaign: models.Campaign) -> None:
     airfield = battle_create(
         campaign.pk,
         umpire,
-        sector="Hal Far airfield",
+        sector_name="Hal Far",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -332,7 +333,7 @@ def _play_a_little(campaign: models.Campaign) -> None:
     zurrieq = battle_create(
         campaign.pk,
         umpire,
-        sector="Zurrieq",
+        sector_name="Zurrieq",
         battle_type="Meeting Engagement",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -508,6 +509,8 @@ SCHEMA_MODELS = {
     "club_night": models.ClubNight,
     "side": models.Side,
     "membership": models.Membership,
+    "sector": models.Sector,
+    "sector_link": models.SectorLink,
     "force": models.Force,
     "battlegroup": models.Battlegroup,
     "battalion": models.Battalion,
@@ -528,6 +531,8 @@ NOT_IN_PACKS = {
     models.Membership: {"campaign", "user"},
     models.ClubNight: {"campaign"},
     models.Side: {"campaign"},
+    models.Sector: {"campaign"},
+    models.SectorLink: {"campaign"},
     models.Force: {"campaign", "side"},
     models.Battlegroup: {"force"},
     models.Battalion: {"battlegroup", "campaign", "side"},
