@@ -9,6 +9,9 @@ RUN npm run build
 
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 UV_PROJECT_ENVIRONMENT=/opt/venv PATH=/opt/venv/bin:$PATH
+# WeasyPrint (the printable briefings and battle packets) lays out text with Pango.
+RUN apt-get update && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 \
+    fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 RUN pip install --no-cache-dir uv==0.13.8
 WORKDIR /app
 COPY pyproject.toml uv.lock ./

@@ -29,6 +29,12 @@ def count_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=COUNT_MAX, **kwargs)
 
 
+class PaperInput(serializers.Serializer[Mapping[str, Any]]):
+    """The query of a printable paper (a briefing, a battle packet)."""
+
+    side = id_field(help_text="the side it is printed for (players: their own)")
+
+
 class BattleCreateInput(serializers.Serializer[Mapping[str, Any]]):
     sector = serializers.CharField(max_length=100, help_text="table or sector name")
     battle_type = serializers.ChoiceField(choices=enum_choices(BattleType))

@@ -13,11 +13,13 @@ from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBase
 from django.middleware.csrf import get_token
 from django.utils.http import parse_etags
+from django.utils.text import slugify
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
@@ -39,7 +41,7 @@ from api.permissions import (
     request_api_key,
 )
 from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet, CampaignScopedViewSet, ReadOnlyCampaignViewSet
-from campaign import models, polls, selectors
+from campaign import models, paper, polls, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import OperationKind
 from campaign.services import activation as activation_services
@@ -284,12 +286,38 @@ class StandViewSet(ReadOnlyCampaignViewSet[models.Stand]):
         return selectors.stands(access)
 
 
+PDF_RESPONSE = {(200, "application/pdf"): OpenApiTypes.BINARY}
+PAPER_SIDE = OpenApiParameter(
+    "side", int, OpenApiParameter.QUERY, required=True, description="the side it is printed for"
+)
+
+
+class PaperMixin(CampaignScopedViewSet[Any]):
+    """Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them."""
+
+    def paper_side(self) -> int:
+        query = inputs.PaperInput(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        side_id: int = query.validated_data["side"]
+        if not self.campaign_access.prints_for(side_id):
+            raise PermissionDenied("Only the umpires and the side's own players may print its papers.")
+        return side_id
+
+    def pdf_response(self, content: bytes, side_id: int, *name: object) -> HttpResponse:
+        side = self.campaign_access.sides[side_id]  # the paper was printed: the side exists
+        parts = (self.campaign_access.campaign.slug, *name, side.name)
+        filename = slugify("-".join(str(part) for part in parts))
+        response = HttpResponse(content, content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{filename}.pdf"'
+        return response
+
+
 @extend_schema(tags=["days"])
 @extend_schema_view(
     list=extend_schema(summary="Campaign days with their segments"),
     retrieve=extend_schema(summary="One campaign day, by number"),
 )
-class DayViewSet(ReadOnlyCampaignViewSet[models.CampaignDay]):
+class DayViewSet(PaperMixin, ReadOnlyCampaignViewSet[models.CampaignDay]):
     model = models.CampaignDay
     serializer_class = out.DaySerializer
     lookup_field = "number"
@@ -328,6 +356,22 @@ class DayViewSet(ReadOnlyCampaignViewSet[models.CampaignDay]):
         day = self.get_object()
         day_services.segment_advance(self.campaign_access.campaign.pk, self.actor, day_number=day.number)
         return self.respond(day)
+
+    @extend_schema(
+        summary="A side's printable briefing for the day (PDF)",
+        description="Weather, each segment's turns, initiative and wind, the side's pools and barrage "
+        "stock, the day's battles with their set-up results, and the order of battle with every "
+        "stand's state: the side's own in full, the enemy as their fog of war reveals (as the side's "
+        "players see it in the API). Umpires print any side's, players their own.",
+        parameters=[PAPER_SIDE],
+        responses=PDF_RESPONSE,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def briefing(self, request: Request, **kwargs: Any) -> HttpResponse:
+        day, side_id = self.get_object(), self.paper_side()
+        campaign = self.campaign_access.campaign
+        content = paper.briefing_pdf(campaign, day.number, side_id)
+        return self.pdf_response(content, side_id, "day", day.number, "briefing")
 
 
 @extend_schema(
@@ -414,7 +458,9 @@ class ReinforcementViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.F
     list=extend_schema(summary="Battles (players: the battles their side fights)"),
     retrieve=extend_schema(summary="One battle"),
 )
-class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.Battle]):
+class BattleViewSet(
+    PaperMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.Battle]
+):
     model = models.Battle
     serializer_class = out.BattleSerializer
     filterset_class = filters.BattleFilter
@@ -465,6 +511,21 @@ class BattleViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignSc
         return self.respond(
             battle_services.battle_report(campaign_id, self.actor, self.get_object().pk, report)
         )
+
+    @extend_schema(
+        summary="A side's printable battle packet (PDF)",
+        description="The battle's set-up results, the day's weather and the battle's segments with "
+        "their turns and wind, the side's pools and barrage stock, its battalions with every stand's "
+        "state and the enemy's as their fog of war reveals (as the side's players see it in the API). "
+        "Umpires print either side's, players their own.",
+        parameters=[PAPER_SIDE],
+        responses=PDF_RESPONSE,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def packet(self, request: Request, **kwargs: Any) -> HttpResponse:
+        battle, side_id = self.get_object(), self.paper_side()
+        content = paper.packet_pdf(self.campaign_access.campaign, battle, side_id)
+        return self.pdf_response(content, side_id, "battle", battle.pk, "packet")
 
     @extend_schema(summary="Close a reported battle (umpires)", request=None, responses=out.BattleSerializer)
     @action(detail=True, methods=["post"])

@@ -75,6 +75,17 @@ class CampaignAccess:
     def of_member(cls, campaign: models.Campaign, membership: models.Membership) -> CampaignAccess:
         return cls(campaign=campaign, role=MemberRole(membership.role), side_id=membership.side_id)
 
+    @classmethod
+    def of_side(cls, campaign: models.Campaign, side_id: int) -> CampaignAccess:
+        """What a side's players see, whoever asks: a briefing or battle packet printed for them
+        (by them or by an umpire) shows exactly that."""
+        return cls(campaign=campaign, role=MemberRole.PLAYER, side_id=side_id)
+
+    def prints_for(self, side_id: int) -> bool:
+        """Who may print a side's papers: the umpires, and that side's players (never the enemy's
+        nor an observer, who would read the side's full strengths in them)."""
+        return self.sees_in_full(side_id)
+
     @cached_property
     def sides(self) -> Mapping[int, models.Side]:
         """By id, loaded when first needed (a cached force status needs none), or prefetched."""

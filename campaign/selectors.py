@@ -483,6 +483,22 @@ def oob(access: CampaignAccess) -> list[models.Force]:
     return [*oob_tree(access.campaign.pk, side_id), *enemy]
 
 
+def battle_battalions(access: CampaignAccess, battle: models.Battle) -> QuerySet[models.Battalion]:
+    """A battle's battalions the reader sees, with the stands it sees of them."""
+    return (
+        battalions(access)
+        .filter(battles=battle)
+        .select_related("battlegroup__force")
+        .prefetch_related(Prefetch("stands", queryset=stands(access).order_by("label")))
+        .order_by("side_id", "code")
+    )
+
+
+def dawn_tally(side_id: int, day: models.CampaignDay) -> models.SideDayTally | None:
+    """A side's pools and strength as ``day`` dawned (none before it dawned)."""
+    return models.SideDayTally.objects.filter(side_id=side_id, day=day).first()
+
+
 def battles(access: CampaignAccess) -> QuerySet[models.Battle]:
     """Umpires see every battle, players the battles their side fights; with the battalions they may see."""
     return (

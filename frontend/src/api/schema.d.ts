@@ -149,10 +149,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Battles (players: the battles their side fights) */
+        /**
+         * Battles (players: the battles their side fights)
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         get: operations["campaigns_battles_list"];
         put?: never;
-        /** Create a battle (umpires) */
+        /**
+         * Create a battle (umpires)
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         post: operations["campaigns_battles_create"];
         delete?: never;
         options?: never;
@@ -167,7 +173,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One battle */
+        /**
+         * One battle
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         get: operations["campaigns_battles_retrieve"];
         put?: never;
         post?: never;
@@ -186,8 +195,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a reported battle (umpires) */
+        /**
+         * Close a reported battle (umpires)
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         post: operations["campaigns_battles_close_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/battles/{id}/packet/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A side's printable battle packet (PDF)
+         * @description The battle's set-up results, the day's weather and the battle's segments with their turns and wind, the side's pools and barrage stock, its battalions with every stand's state and the enemy's as their fog of war reveals (as the side's players see it in the API). Umpires print either side's, players their own.
+         */
+        get: operations["campaigns_battles_packet_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -241,7 +273,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Campaign days with their segments */
+        /**
+         * Campaign days with their segments
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         get: operations["campaigns_days_list"];
         put?: never;
         post?: never;
@@ -258,7 +293,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One campaign day, by number */
+        /**
+         * One campaign day, by number
+         * @description Printable papers of a side (:mod:`campaign.paper`): its players and the umpires print them.
+         */
         get: operations["campaigns_days_retrieve"];
         put?: never;
         post?: never;
@@ -282,6 +320,26 @@ export interface paths {
          * @description Only the day under way advances (409 otherwise). Rolls the new segment's initiative, wind and turns, and starts arrival rolls for forces due. Answers the day with its segments, the new one last. Send an Idempotency-Key to retry safely.
          */
         post: operations["campaigns_days_advance_segment_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/days/{number}/briefing/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A side's printable briefing for the day (PDF)
+         * @description Weather, each segment's turns, initiative and wind, the side's pools and barrage stock, the day's battles with their set-up results, and the order of battle with every stand's state: the side's own in full, the enemy as their fog of war reveals (as the side's players see it in the API). Umpires print any side's, players their own.
+         */
+        get: operations["campaigns_days_briefing_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3595,6 +3653,80 @@ export interface operations {
             };
         };
     };
+    campaigns_battles_packet_retrieve: {
+        parameters: {
+            query: {
+                /** @description the side it is printed for */
+                side: number;
+            };
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battle. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_battles_report_create: {
         parameters: {
             query?: never;
@@ -4010,6 +4142,79 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_days_briefing_retrieve: {
+        parameters: {
+            query: {
+                /** @description the side it is printed for */
+                side: number;
+            };
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,171 @@
+"""Printable papers for one side: the day's briefing and a battle's packet, as PDF.
+
+Each shows the campaign as that side's players see it (:meth:`CampaignAccess.of_side`, the
+API's fog of war): their own battalions with every stand's state, the enemy's only as far as
+the enemy's fog settings reveal, the set-up results rolled for both sides and for their own.
+
+WeasyPrint lays them out from Django templates (``campaign/templates/campaign/paper/``): the
+papers are HTML and CSS like the rest of the project (paged media for A4, headers and page
+numbers), where ReportLab would need a second layout language in Python. It needs Pango
+(Debian's ``libpango-1.0-0``/``libpangoft2-1.0-0``), imported only when a paper is printed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from campaign import access as access_rules
+from campaign import models, selectors
+from campaign.access import CampaignAccess
+from campaign.choices import StandStatus
+from campaign.services.errors import DomainError, NotFoundError
+
+
+@dataclass
+class BattalionPaper:
+    """A battalion's lines: its stands when the reader sees its strength, else none."""
+
+    battalion: models.Battalion
+    strength_shown: bool
+    stands: list[models.Stand] = field(default_factory=list)
+
+    @property
+    def counts(self) -> list[tuple[str, int]]:
+        """Stands by state, in the states' order: "OK 5, Suppressed 1"."""
+        counted = Counter(stand.status for stand in self.stands)
+        return [(status.label, counted[status.value]) for status in StandStatus if counted[status.value]]
+
+
+@dataclass
+class SetupLine:
+    title: str
+    side: str | None  # the side it was rolled for; None when rolled once for both
+    text: str | None  # None: it quotes strengths the reader does not see
+
+
+def _side_view(campaign: models.Campaign, side_id: int) -> tuple[CampaignAccess, models.Side]:
+    side_view = CampaignAccess.of_side(campaign, side_id)
+    side = side_view.sides.get(side_id)
+    if side is None:
+        raise DomainError(f"side {side_id} is not a side of this campaign", field="side")
+    return side_view, side
+
+
+def _battalion_papers(access: CampaignAccess, battalions: list[models.Battalion]) -> list[BattalionPaper]:
+    papers = []
+    for battalion in battalions:
+        # The selectors left out the stands the reader may not see; this says why there are none.
+        shown = access.sees_in_full(battalion.side_id) or access.fog(battalion.side_id).strengths
+        papers.append(BattalionPaper(battalion, shown, list(battalion.stands.all()) if shown else []))
+    return papers
+
+
+def _setup_lines(access: CampaignAccess, battle: models.Battle) -> list[SetupLine]:
+    lines = []
+    for key, result in access_rules.battle_setup_shown(access, battle).items():
+        result = result if isinstance(result, dict) else {}
+        _, _, side = key.partition("@")
+        text = result.get("outcome_text") or result.get("line")
+        lines.append(SetupLine(str(result.get("title") or key), side or None, text))
+    return lines
+
+
+def _pools(side: models.Side, day: models.CampaignDay) -> dict[str, Any]:
+    """The side's pools now (as before a night under way) and as ``day`` dawned."""
+    before = selectors.night_before(side.campaign_id, "side")
+    if before is not None:
+        before.restore(side)
+    return {"now": side, "at_dawn": selectors.dawn_tally(side.pk, day)}
+
+
+def briefing_context(campaign: models.Campaign, day_number: int, side_id: int) -> dict[str, Any]:
+    """What a side's briefing for a day shows (read in one moment)."""
+    access, side = _side_view(campaign, side_id)
+    day = selectors.days(access).filter(number=day_number).first()
+    if day is None:
+        raise NotFoundError(f"day {day_number} has not dawned", field="day")
+    forces = selectors.oob(access)
+    selectors.night_restore_tree(campaign.pk, forces)
+    battles = list(selectors.battles(access).filter(day=day).select_related("attacker", "defender"))
+    return {
+        "campaign": campaign,
+        "side": side,
+        "day": day,
+        "segments": list(day.segments.all()),
+        "pools": _pools(side, day),
+        "forces": [
+            {
+                "force": force,
+                "own": force.side_id == side.pk,
+                "battlegroups": [
+                    (group, _battalion_papers(access, list(group.battalions.all())))
+                    for group in force.battlegroups.all()
+                ],
+            }
+            for force in forces
+        ],
+        "battles": [(battle, _setup_lines(access, battle)) for battle in battles],
+        # map-web's server-side SVG of the side's map (fog-filtered) goes here when it lands.
+        "map_svg": None,
+    }
+
+
+def packet_context(campaign: models.Campaign, battle: models.Battle, side_id: int) -> dict[str, Any]:
+    """What a side's packet for a battle it fights shows (read in one moment)."""
+    access, side = _side_view(campaign, side_id)
+    if side_id not in (battle.attacker_id, battle.defender_id):
+        raise DomainError(f"{side.name} does not fight the battle at {battle.sector}", field="side")
+    battle = selectors.battles(access).select_related("attacker", "defender").get(pk=battle.pk)
+    day = selectors.days(access).get(pk=battle.day_id)
+    segment_ids = set(battle.segments.values_list("pk", flat=True))
+    battalions = list(selectors.battle_battalions(access, battle))
+    return {
+        "campaign": campaign,
+        "side": side,
+        "day": day,
+        "battle": battle,
+        "segments": [s for s in day.segments.all() if not segment_ids or s.pk in segment_ids],
+        "pools": _pools(side, day),
+        "setup": _setup_lines(access, battle),
+        "own": _battalion_papers(access, [b for b in battalions if b.side_id == side.pk]),
+        "enemy": _battalion_papers(access, [b for b in battalions if b.side_id != side.pk]),
+    }
+
+
+class PaperUnavailable(DomainError):
+    """This machine lacks what WeasyPrint lays out text with."""
+
+    status = 503
+
+    def __init__(self, reason: OSError):
+        super().__init__(
+            f"printing needs Pango (Debian: apt-get install libpango-1.0-0 libpangoft2-1.0-0): {reason}",
+            code="printing_unavailable",
+        )
+
+
+def pdf(template: str, context: dict[str, Any]) -> bytes:
+    """The template rendered to HTML, laid out as a PDF."""
+    try:
+        import weasyprint  # needs Pango: loaded with the first paper, not with every process
+    except OSError as missing_library:
+        raise PaperUnavailable(missing_library) from missing_library
+
+    html = render_to_string(f"campaign/paper/{template}", context)
+    return bytes(weasyprint.HTML(string=html).write_pdf())
+
+
+def briefing_pdf(campaign: models.Campaign, day_number: int, side_id: int) -> bytes:
+    with selectors.one_moment():
+        context = briefing_context(campaign, day_number, side_id)
+    return pdf("briefing.html", context)
+
+
+def packet_pdf(campaign: models.Campaign, battle: models.Battle, side_id: int) -> bytes:
+    with selectors.one_moment():
+        context = packet_context(campaign, battle, side_id)
+    return pdf("packet.html", context)
