@@ -625,8 +625,8 @@ class BattleAdmin(UmpireAdmin[models.Battle]):
         "battalion_codes",
     )
     list_filter = ("campaign", "status", "battle_type", "day__number")
-    search_fields = ("sector", "campaign__name")
-    list_select_related = ("campaign", "day", "attacker", "defender")
+    search_fields = ("sector__name", "campaign__name")
+    list_select_related = ("campaign", "day", "sector", "attacker", "defender")
     list_prefetch = ("battalions",)
     autocomplete_fields = ("continues", "feeds", "battalions", "segments")
     readonly_fields = ("status", "setup_steps", "report_applied")

@@ -96,7 +96,7 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     unreported = list(
         day.battles.filter(status__in=[BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS])
         .order_by("pk")
-        .values_list("sector", flat=True)
+        .values_list("sector__name", flat=True)
     )
     if unreported:
         raise ConflictError(

@@ -114,7 +114,7 @@ def force_move(
     """
     campaign = _map_lock(campaign_id)
     force = (
-        models.Force.objects.select_for_update()
+        models.Force.objects.select_for_update(of=("self",))
         .select_related("sector", "fup_sector")
         .filter(campaign=campaign, pk=force_id)
         .first()
@@ -164,7 +164,7 @@ def battalion_move(
     """Move a battalion to an adjacent sector, onto the map, or off it (``sector_id`` None)."""
     campaign = _map_lock(campaign_id)
     battalion = (
-        models.Battalion.objects.select_for_update()
+        models.Battalion.objects.select_for_update(of=("self",))
         .select_related("sector")
         .filter(campaign=campaign, pk=battalion_id)
         .first()
