@@ -32,7 +32,7 @@ export interface MapCanvasProps {
 }
 
 function sectorDescription(sector: MapSector, forces: number, battles: number, cutOff: number): string {
-  const parts = [sector.kind_label, sector.owner_label ? `held by ${sector.owner_label}` : "contested"];
+  const parts = [sector.kind_label, sector.owner == null ? "contested" : `held by ${sector.owner_label}`];
   if (forces) parts.push(`${forces} ${forces === 1 ? "force" : "forces"}`);
   if (battles) parts.push(`${battles} ${battles === 1 ? "battle" : "battles"}`);
   if (cutOff) parts.push(`${cutOff} cut off from supply`);

@@ -3,45 +3,11 @@
  * stands, its outline, its owner's colour, its neighbours. campaign/map_svg.py draws the printed
  * briefing's map by the same rules (same frame, same colours), so paper and screen agree.
  */
-// DRAFT shape of MAP.md until map-core's API is generated.
-export interface MapSector {
-  id: number;
-  key: string;
-  name: string;
-  kind: string;
-  kind_label: string;
-  terrain: string;
-  terrain_label: string;
-  victory_points: number;
-  owner: number | null;
-  owner_label: string | null;
-  x: number | null;
-  y: number | null;
-  geometry: unknown;
-}
-export interface MapLink {
-  a: number;
-  b: number;
-  kind: string;
-  kind_label: string;
-}
-export interface MapDocument {
-  sectors: MapSector[];
-  links: MapLink[];
-  forces: { id: number; name: string; side: number; side_label: string; sector: number | null; fup_sector: number | null }[];
-  battalions: {
-    id: number;
-    code: string;
-    name: string;
-    side: number;
-    sector: number | null;
-    in_reserve: boolean | null;
-    supply_situation: string | null;
-    supply_situation_label: string | null;
-  }[];
-  battles: { id: number; sector: number; status: string; status_label: string; attacker: number; defender: number }[];
-  supply?: unknown;
-}
+import type { Schemas } from "../api/client";
+
+export type MapDocument = Schemas["MapDocument"];
+export type MapSector = Schemas["MapSector"];
+export type MapLink = Schemas["MapLink"];
 
 /** Scenario coordinates and projected outlines share one frame, 1000 units wide. */
 export const FRAME = 1000;

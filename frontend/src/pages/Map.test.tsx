@@ -17,7 +17,14 @@ const CAMPAIGN = {
   ],
 } as Schemas["Campaign"];
 
-function sector(id: number, key: string, name: string, owner: number | null, x: number, y: number) {
+function sector(
+  id: number,
+  key: string,
+  name: string,
+  owner: number | null,
+  x: number,
+  y: number,
+): Schemas["MapSector"] {
   const labels: Record<number, string> = { [AXIS]: "Axis", [ALLIED]: "Allies" };
   return {
     id,
@@ -25,14 +32,15 @@ function sector(id: number, key: string, name: string, owner: number | null, x: 
     name,
     kind: "town",
     kind_label: "Town",
-    terrain: "built_up",
-    terrain_label: "Built-up area",
+    terrain: "Constricted Terrain",
+    terrain_label: "Constricted terrain",
     victory_points: id,
     owner,
-    owner_label: owner == null ? null : (labels[owner] ?? null),
+    owner_label: owner == null ? "Contested" : (labels[owner] ?? ""),
     x,
     y,
     geometry: null,
+    supply_source_for: [],
   };
 }
 
@@ -59,6 +67,7 @@ const MAP: MapDocument = {
       code: "G1",
       name: "I./FJR 2",
       side: AXIS,
+      side_label: "Axis",
       sector: 11,
       in_reserve: false,
       supply_situation: "isolated",
@@ -69,6 +78,7 @@ const MAP: MapDocument = {
       code: "W1",
       name: "1st Devons",
       side: ALLIED,
+      side_label: "Allies",
       sector: 10,
       in_reserve: false,
       supply_situation: "OK",
@@ -113,7 +123,7 @@ describe("the campaign map", () => {
     openSector(/^Luqa/);
 
     const panel = screen.getByRole("region", { name: "Luqa" });
-    expect(panel).toHaveTextContent("Built-up area");
+    expect(panel).toHaveTextContent("Constricted terrain");
     expect(panel).toHaveTextContent("Contested");
     expect(panel).toHaveTextContent("Kampfgruppe Ramcke (Axis)");
     expect(panel).toHaveTextContent("Southern Infantry Brigade (Allies)");
@@ -123,7 +133,7 @@ describe("the campaign map", () => {
       "href",
       "/campaigns/malta/battles/40",
     );
-    expect(panel).not.toHaveTextContent(/built_up|set_up|isolated/);
+    expect(panel).not.toHaveTextContent(/set_up|isolated/);
     expect(within(panel).queryByRole("form")).not.toBeInTheDocument(); // a player: no umpire's actions
   });
 
@@ -153,8 +163,8 @@ describe("the campaign map", () => {
 
   it("offers the umpire only the adjacent sectors as a move's destination", async () => {
     renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire />);
-    openSector(/^Gudja/);
-    expect(screen.getByText("Nothing of yours to move here.")).toBeInTheDocument();
+    openSector(/^Mdina/);
+    expect(screen.getByText("Nothing here to move.")).toBeInTheDocument();
 
     openSector(/^Luqa/);
     const form = screen.getByRole("form", { name: "Move from Luqa" });
@@ -163,10 +173,13 @@ describe("the campaign map", () => {
         .getAllByRole("option")
         .map((option) => option.textContent);
     expect(options("What moves")).toEqual([
-      "Force Kampfgruppe Ramcke",
-      "Force Southern Infantry Brigade",
+      "C Ops of Kampfgruppe Ramcke",
+      "C Ops of Southern Infantry Brigade",
+      "Forming-up point of Southern Infantry Brigade", // with its C Ops; Ramcke's is at Gudja
       "Battalion G1 I./FJR 2",
     ]);
+    expect(options("To the adjacent sector")).toEqual(["Pick a sector", "Gudja", "Mdina", "Valletta", "Off the map"]);
+    await userEvent.selectOptions(within(form).getByLabelText("What moves"), "Forming-up point of Southern Infantry Brigade");
     expect(options("To the adjacent sector")).toEqual(["Pick a sector", "Gudja", "Mdina", "Valletta"]);
 
     await userEvent.selectOptions(within(form).getByLabelText("What moves"), "Battalion G1 I./FJR 2");
@@ -202,7 +215,7 @@ describe("the campaign map", () => {
     expect(destination).toHaveAccessibleDescription("Mdina is not adjacent to Luqa.");
     const [request] = seen;
     expect(request && new URL(request.url).pathname).toBe("/api/v1/campaigns/malta/forces/1/move/");
-    expect(await request?.json()).toEqual({ sector: 13 });
+    expect(await request?.json()).toEqual({ sector: 13, forming_up_point: false });
     expect(request?.headers.get("Idempotency-Key")).toBeTruthy();
   });
 

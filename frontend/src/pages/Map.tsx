@@ -65,36 +65,61 @@ function WriteOutcome({ error, done }: { error: unknown; done: string | null }) 
 
 const OFF_MAP = "off-map";
 
-/** Move a force or a battalion on this sector to an adjacent sector (a battalion also off the map). */
-function MoveForm({ slug, map, sector }: { slug: string; map: MapDocument; sector: MapSector }) {
-  const units = [
-    ...map.forces
-      .filter((force) => force.sector === sector.id)
-      .map((force) => ({ value: `force-${force.id}`, kind: "force" as const, id: force.id, label: force.name })),
+type Movable = { value: string; kind: "force" | "fup" | "battalion"; id: number; label: string };
+
+/** What the umpire may move from this sector: C Ops, forming-up points (one with its C Ops stands
+ * on the C Ops' sector) and battalions. */
+function movablesOn(map: MapDocument, sector: MapSector): Movable[] {
+  const forces = map.forces.filter((force) => force.sector === sector.id);
+  const formingUp = map.forces.filter(
+    (force) => force.fup_sector === sector.id || (force.fup_sector == null && force.sector === sector.id),
+  );
+  return [
+    ...forces.map((force) => ({
+      value: `force-${force.id}`,
+      kind: "force" as const,
+      id: force.id,
+      label: `C Ops of ${force.name}`,
+    })),
+    ...formingUp.map((force) => ({
+      value: `fup-${force.id}`,
+      kind: "fup" as const,
+      id: force.id,
+      label: `Forming-up point of ${force.name}`,
+    })),
     ...map.battalions
       .filter((battalion) => battalion.sector === sector.id)
       .map((battalion) => ({
         value: `battalion-${battalion.id}`,
         kind: "battalion" as const,
         id: battalion.id,
-        label: `${battalion.code} ${battalion.name}`,
+        label: `Battalion ${battalion.code} ${battalion.name ?? ""}`.trim(),
       })),
   ];
+}
+
+/** Move a C Ops, a forming-up point or a battalion on this sector to an adjacent sector (C Ops and
+ * battalions also off the map). */
+function MoveForm({ slug, map, sector }: { slug: string; map: MapDocument; sector: MapSector }) {
+  const units = movablesOn(map, sector);
   const destinations = neighbours(map, sector.id);
   const [unitValue, setUnitValue] = useState(units[0]?.value ?? "");
   const [destination, setDestination] = useState("");
   const unit = units.find((candidate) => candidate.value === unitValue);
-  const move = useMapWrite(slug, (key) => {
+  const move = useMapWrite<unknown>(slug, (key) => {
     if (!unit) throw new Error("Pick what to move.");
     const target = destination === OFF_MAP || destination === "" ? null : Number(destination);
     const params = { path: { campaign_slug: slug, id: unit.id }, header: { "Idempotency-Key": key } };
-    return unit.kind === "force"
-      ? unwrap(api.POST("/api/v1/campaigns/{campaign_slug}/forces/{id}/move/", { params, body: { sector: target } }))
+    return unit.kind === "battalion"
+      ? unwrap(api.POST("/api/v1/campaigns/{campaign_slug}/battalions/{id}/move/", { params, body: { sector: target } }))
       : unwrap(
-          api.POST("/api/v1/campaigns/{campaign_slug}/battalions/{id}/move/", { params, body: { sector: target } }),
+          api.POST("/api/v1/campaigns/{campaign_slug}/forces/{id}/move/", {
+            params,
+            body: { sector: target, forming_up_point: unit.kind === "fup" },
+          }),
         );
   });
-  if (!units.length) return <p className="muted">Nothing of yours to move here.</p>;
+  if (!units.length) return <p className="muted">Nothing here to move.</p>;
   const fields = fieldErrorsOf(move.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -103,11 +128,11 @@ function MoveForm({ slug, map, sector }: { slug: string; map: MapDocument; secto
   return (
     <form onSubmit={submit} noValidate aria-label={`Move from ${sector.name}`}>
       <h3>Move</h3>
-      <Field id="move-unit" label="What moves" errors={[]}>
+      <Field id="move-unit" label="What moves" errors={fields.forming_up_point ?? []}>
         <select id="move-unit" value={unitValue} onChange={(e) => setUnitValue(e.target.value)}>
           {units.map((candidate) => (
             <option key={candidate.value} value={candidate.value}>
-              {candidate.kind === "force" ? "Force" : "Battalion"} {candidate.label}
+              {candidate.label}
             </option>
           ))}
         </select>
@@ -127,6 +152,7 @@ function MoveForm({ slug, map, sector }: { slug: string; map: MapDocument; secto
             </option>
           ))}
           {unit?.kind === "battalion" ? <option value={OFF_MAP}>Off the map (reserve)</option> : null}
+          {unit?.kind === "force" ? <option value={OFF_MAP}>Off the map</option> : null}
         </select>
       </Field>
       <WriteOutcome error={move.error} done={move.isSuccess ? "Moved." : null} />
@@ -332,7 +358,7 @@ export function SectorPanel({
         <dt>Terrain</dt>
         <dd>{sector.terrain_label}</dd>
         <dt>Held by</dt>
-        <dd>{sector.owner_label ?? "Contested"}</dd>
+        <dd>{sector.owner_label}</dd>
         <dt>Victory points</dt>
         <dd>{sector.victory_points}</dd>
       </dl>
