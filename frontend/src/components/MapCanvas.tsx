@@ -31,10 +31,20 @@ export interface MapCanvasProps {
   onSelect: (sectorId: number, byKeyboard: boolean) => void;
 }
 
-function sectorDescription(sector: MapSector, forces: number, battles: number, cutOff: number): string {
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** The sector's accessible name: its name first (as drawn), then what its marker and signs show. */
+function sectorDescription(
+  sector: MapSector,
+  forcesBySide: [string, number][],
+  battles: number,
+  cutOff: number,
+): string {
   const parts = [sector.kind_label, sector.owner == null ? "contested" : `held by ${sector.owner_label}`];
-  if (forces) parts.push(`${forces} ${forces === 1 ? "force" : "forces"}`);
-  if (battles) parts.push(`${battles} ${battles === 1 ? "battle" : "battles"}`);
+  for (const [side, count] of forcesBySide) parts.push(plural(count, `${side} force`));
+  if (battles) parts.push(plural(battles, "battle"));
   if (cutOff) parts.push(`${cutOff} cut off from supply`);
   return `${sector.name}: ${parts.join(", ")}`;
 }
@@ -222,43 +232,50 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
             const cutOff = cutOffOn.get(sector.id) ?? [];
             const bySide = [...countBy(forces, (force) => force.side).entries()];
             return (
-              <g
-                key={sector.id}
-                className={`map-sector${selected === sector.id ? " selected" : ""}`}
-                data-sector={sector.key}
-                role="button"
-                tabIndex={0}
-                aria-label={sectorDescription(sector, forces.length, battles.length, cutOff.length)}
-                aria-pressed={selected === sector.id}
-                onClick={() => onSelect(sector.id, false)}
-                onKeyDown={(event) => onKey(event, sector.id)}
-                transform={`translate(${point.x} ${point.y})`}
-              >
-                <circle className="map-hit" r={HIT_RADIUS} />
-                {cutOff.length ? <circle className="map-cut-off" r={RADIUS + 9} /> : null}
-                <circle className="map-marker" r={RADIUS} fill={fill(sector)} data-owner={sector.owner ?? ""} />
-                {bySide.map(([side, list], index) => (
-                  <g
-                    key={side}
-                    className="map-force"
-                    transform={`translate(${RADIUS + 4 + index * 30} ${-RADIUS - 6})`}
-                    data-side={side}
-                  >
-                    <title>{`${list.length} ${sideName(side)} ${list.length === 1 ? "force" : "forces"}`}</title>
-                    <rect width="26" height="20" rx="3" fill={colours.get(side) ?? "#555"} />
-                    <text x="13" y="15" textAnchor="middle">
-                      {list.length}
-                    </text>
-                  </g>
-                ))}
-                {battles.length ? (
-                  <text className="map-battle" x={-RADIUS - 6} y={-RADIUS + 2} textAnchor="end">
-                    ⚔
+              <g key={sector.id} transform={`translate(${point.x} ${point.y})`}>
+                <g
+                  className={`map-sector${selected === sector.id ? " selected" : ""}`}
+                  data-sector={sector.key}
+                  role="button"
+                  tabIndex={0}
+                  aria-label={sectorDescription(
+                    sector,
+                    bySide.map(([side, list]) => [sideName(side), list.length]),
+                    battles.length,
+                    cutOff.length,
+                  )}
+                  aria-pressed={selected === sector.id}
+                  onClick={() => onSelect(sector.id, false)}
+                  onKeyDown={(event) => onKey(event, sector.id)}
+                >
+                  <circle className="map-hit" r={HIT_RADIUS} />
+                  {cutOff.length ? <circle className="map-cut-off" r={RADIUS + 9} /> : null}
+                  <circle className="map-marker" r={RADIUS} fill={fill(sector)} data-owner={sector.owner ?? ""} />
+                  <text className="map-name" y={RADIUS + 26} textAnchor="middle">
+                    {sector.name}
                   </text>
-                ) : null}
-                <text className="map-name" y={RADIUS + 26} textAnchor="middle">
-                  {sector.name}
-                </text>
+                </g>
+                {/* Outside the button: its name reads them out, and its visible text is its name. */}
+                <g className="map-signs" aria-hidden="true">
+                  {bySide.map(([side, list], index) => (
+                    <g
+                      key={side}
+                      className="map-force"
+                      transform={`translate(${RADIUS + 4 + index * 30} ${-RADIUS - 6})`}
+                      data-side={side}
+                    >
+                      <rect width="26" height="20" rx="3" fill={colours.get(side) ?? "#555"} />
+                      <text x="13" y="15" textAnchor="middle">
+                        {list.length}
+                      </text>
+                    </g>
+                  ))}
+                  {battles.length ? (
+                    <text className="map-battle" x={-RADIUS - 6} y={-RADIUS + 2} textAnchor="end">
+                      ⚔
+                    </text>
+                  ) : null}
+                </g>
               </g>
             );
           })}

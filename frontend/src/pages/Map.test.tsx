@@ -108,7 +108,7 @@ describe("the campaign map", () => {
     expect(axis).not.toBe(allied);
     expect(markerFill(/^Luqa/)).toBe("url(#contested)");
     expect(screen.getByRole("button", { name: /^Luqa/ })).toHaveAccessibleName(
-      "Luqa: Town, contested, 2 forces, 1 battle, 1 cut off from supply",
+      "Luqa: Town, contested, 1 Axis force, 1 Allies force, 1 battle, 1 cut off from supply",
     );
     const key = screen.getByRole("list", { name: "Map key" });
     expect(key).toHaveTextContent("Held by Axis");
