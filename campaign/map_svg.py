@@ -20,7 +20,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 FRAME = 1000.0
 # Room around the outermost markers for their names (centred under them) and flags.
-MARGIN_X = 130.0
+MARGIN_X = 170.0
 MARGIN_Y = 80.0
 RADIUS = 18.0
 AXIS_COLOUR = "#b5473a"

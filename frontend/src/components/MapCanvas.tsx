@@ -153,6 +153,8 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
     [points, outlines],
   );
   const { svgRef, transform, zoomIn, zoomOut, reset } = usePanZoom(box);
+  // Names shrink against the zoom (more slowly than it grows), so zooming in untangles them.
+  const nameSize = 22 / Math.sqrt(transform.k);
   const forcesOn = countBy(map.forces, (force) => force.sector);
   const battlesOn = countBy(map.battles, (battle) => battle.sector);
   const cutOffOn = countBy(
@@ -251,7 +253,7 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
                   <circle className="map-hit" r={HIT_RADIUS} />
                   {cutOff.length ? <circle className="map-cut-off" r={RADIUS + 9} /> : null}
                   <circle className="map-marker" r={RADIUS} fill={fill(sector)} data-owner={sector.owner ?? ""} />
-                  <text className="map-name" y={RADIUS + 26} textAnchor="middle">
+                  <text className="map-name" y={RADIUS + 24} textAnchor="middle" style={{ fontSize: nameSize }}>
                     {sector.name}
                   </text>
                 </g>

@@ -12,7 +12,7 @@ export type MapLink = Schemas["MapLink"];
 /** Scenario coordinates and projected outlines share one frame, 1000 units wide. */
 export const FRAME = 1000;
 // Room around the outermost markers for their names (centred under them) and flags.
-const MARGIN_X = 130;
+const MARGIN_X = 170;
 const MARGIN_Y = 70;
 
 export interface Point {
