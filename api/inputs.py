@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from campaign.choices import WEBHOOK_EVENT_CHOICES, OperationKind, enum_choices
+from campaign.choices import MAP_SUPPLY_SITUATION_CHOICES, WEBHOOK_EVENT_CHOICES, OperationKind, enum_choices
 from rules_engine.great_battles.activation import ActivationColumn
 from rules_engine.nineteen43.common import BattleType
 from rules_engine.results import RuleSystem
@@ -217,3 +217,16 @@ class RuleQuery(serializers.Serializer[dict[str, str]]):
 class LoginInput(serializers.Serializer[dict[str, str]]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=1024, style={"input_type": "password"})
+
+
+class SupplyOverrideInput(serializers.Serializer[Mapping[str, Any]]):
+    battalion = id_field(help_text="battalion id (on the map)")
+    situation = serializers.ChoiceField(
+        choices=MAP_SUPPLY_SITUATION_CHOICES,
+        help_text="the situation the umpire confirms instead of the one proposed",
+    )
+    reason = serializers.CharField(max_length=500, help_text="why: recorded on the timeline")
+
+
+class SupplyConfirmInput(serializers.Serializer[Mapping[str, Any]]):
+    overrides = SupplyOverrideInput(many=True, required=False, help_text="battalions confirmed otherwise")

@@ -26,6 +26,7 @@ from campaign import models
 from campaign.access import CampaignAccess
 from campaign.choices import (
     DAY_SEGMENT_CHOICES,
+    SUPPLY_SITUATION_CHOICES,
     WEBHOOK_DELIVERY_EVENT_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     ActivationState,
@@ -201,7 +202,14 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "next_club_night",
             "next_night_phase",
             "night_in_progress",
+            "result",
+            "winner",
+            "finished_day",
         ]
+        extra_kwargs = {
+            "result": {"help_text": "how it ended, once finished"},
+            "winner": {"help_text": "the winning side's id; null while going on, or drawn"},
+        }
 
     def get_url(self, campaign: models.Campaign) -> str:
         return reverse(
@@ -601,6 +609,28 @@ class MapBattleSerializer(LabelledModelSerializer[models.Battle]):
         fields = ["id", "sector", "status", "attacker", "defender"]
 
 
+class MapSupplySideSerializer(LabelledSerializer[Any]):
+    side = serializers.IntegerField()
+    sources = serializers.ListField(child=serializers.IntegerField(), help_text="sector ids")
+    lines = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        help_text="[sector, next sector toward its source] for each sector the side's lines reach; "
+        "empty for an enemy side",
+    )
+
+
+class MapSupplySerializer(LabelledSerializer[Any]):
+    """The map document's supply part (``campaign.selectors.supply_map_part``)."""
+
+    sides = MapSupplySideSerializer(many=True)
+    isolated = serializers.ListField(
+        child=serializers.IntegerField(), help_text="battalion ids, as fog allows"
+    )
+    separated = serializers.ListField(
+        child=serializers.IntegerField(), help_text="battalion ids, as fog allows"
+    )
+
+
 class MapDocumentSerializer(LabelledSerializer[Any]):
     """One side's view of the campaign map (the umpire's: everything)."""
 
@@ -609,6 +639,7 @@ class MapDocumentSerializer(LabelledSerializer[Any]):
     forces = MapForceSerializer(many=True, read_only=True)
     battalions = MapBattalionSerializer(many=True, read_only=True)
     battles = MapBattleSerializer(many=True, read_only=True)
+    supply = MapSupplySerializer(read_only=True)
 
 
 class APIKeySerializer(LabelledModelSerializer[models.CampaignAPIKey]):
@@ -761,6 +792,12 @@ class NightReportBodySerializer(ReportBodySerializer):
     ammo_markers_rolled = _counter("battalions rolled for their low-ammunition markers")
     battalions_set_inactive = _counter("battalions set inactive")
     forces_to_reroll_availability = _counter("forces to roll for availability again")
+    battalions_isolated = _counter("battalions isolated from supply at nightfall")
+    battalions_separated = _counter("battalions separated from their C Ops at nightfall")
+    isolated_battalions = _names("battalions isolated from supply at nightfall")
+    campaign_result = serializers.CharField(
+        required=False, help_text="how the campaign ended, when this night ended it"
+    )
 
 
 @extend_schema_field({"type": "integer", "nullable": True})
@@ -1319,3 +1356,66 @@ class SessionSerializer(LabelledSerializer[Any]):
     campaigns = serializers.ListField(
         child=MembershipSummaryField(), help_text="slug, role (with role_label) and side of each membership"
     )
+
+
+# Supply lines -------------------------------------------------------------------
+
+SECTOR_PATH_HELP = "sector ids from where it stands to its source of supply; null: no line"
+
+
+class SupplyBattalionSerializer(LabelledSerializer[Any]):
+    id = serializers.IntegerField(source="battalion.id")
+    code = serializers.CharField(source="battalion.code")
+    side = serializers.IntegerField(source="battalion.side_id")
+    sector = serializers.IntegerField(source="battalion.sector_id")
+    situation = serializers.ChoiceField(
+        source="battalion.situation", choices=SUPPLY_SITUATION_CHOICES, help_text="as it stands now"
+    )
+    proposed = serializers.ChoiceField(source="proposed.value", choices=SUPPLY_SITUATION_CHOICES)
+    reason = serializers.CharField(help_text="why the map proposes it")
+    path = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text=SECTOR_PATH_HELP
+    )
+    links_to_c_ops = serializers.IntegerField(
+        allow_null=True, help_text="sectors from its C Ops over ground its side holds; null: no line"
+    )
+
+
+class SupplyForceSerializer(LabelledSerializer[Any]):
+    id = serializers.IntegerField(source="force.id")
+    name = serializers.CharField(source="force.name")
+    side = serializers.IntegerField(source="force.side_id")
+    sector = serializers.IntegerField(source="force.sector_id", help_text="where its C Ops stands")
+    isolated_from_source = serializers.BooleanField(
+        help_text="its C Ops has no line to a source: its action-point roll takes the isolation penalty"
+    )
+    path = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text=SECTOR_PATH_HELP
+    )
+
+
+class SupplySourcesSerializer(LabelledSerializer[Any]):
+    side = serializers.IntegerField()
+    sectors = serializers.ListField(
+        child=serializers.IntegerField(), help_text="its sources of supply it holds (the pack lists them)"
+    )
+
+
+class SupplyOverrideSerializer(LabelledSerializer[Any]):
+    code = serializers.CharField(help_text="the battalion's code")
+    situation = serializers.ChoiceField(choices=SUPPLY_SITUATION_CHOICES)
+
+
+class SupplyReviewSerializer(LabelledSerializer[Any]):
+    """The supply proposal the umpire confirms (``campaign.services.supply``)."""
+
+    day = serializers.IntegerField(source="day.number", allow_null=True, default=None)
+    confirmed_at = serializers.DateTimeField(
+        source="day.supply_confirmed_at", allow_null=True, default=None, help_text="null: not confirmed today"
+    )
+    overrides = SupplyOverrideSerializer(
+        many=True, help_text="the situations the umpire confirmed today instead of the proposal's"
+    )
+    sources = SupplySourcesSerializer(many=True)
+    forces = SupplyForceSerializer(source="proposal.forces", many=True)
+    battalions = SupplyBattalionSerializer(source="proposal.battalions", many=True)

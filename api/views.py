@@ -53,6 +53,7 @@ from campaign.services import night as night_services
 from campaign.services import overrides as override_services
 from campaign.services import reinforcements as reinforcement_services
 from campaign.services import sectors as sector_services
+from campaign.services import supply as supply_services
 from campaign.services import webhook_subscriptions as webhook_services
 from campaign.services.errors import DomainError
 from rules_engine import catalog
@@ -102,6 +103,39 @@ class CampaignViewSet(
     @action(detail=True, methods=["post"])
     def start(self, request: Request, **kwargs: Any) -> Response:
         return self.respond(campaign_services.campaign_start(self.campaign_access.campaign.pk, self.actor))
+
+    @extend_schema(
+        methods=["GET"],
+        summary="Supply proposal (umpires)",
+        description="Each battalion on the map with the situation the map proposes (OK, separated, "
+        "isolated), why, and its line: the sectors from where it stands to a source of supply over "
+        "ground its side holds; each C Ops and whether it is cut off from every source; each side's "
+        "sources; what the umpire confirmed today. The night applies the proposal at nightfall with "
+        "the day's overrides, confirmed or not (rules notes MS-04).",
+        responses=out.SupplyReviewSerializer,
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Confirm the supply proposal (umpires)",
+        description="Writes every battalion's situation: the proposal's, or the one given in "
+        "`overrides` with its reason (each recorded on the timeline). Before the night phase starts: "
+        "409 during it. Answers the proposal as confirmed.",
+        request=inputs.SupplyConfirmInput,
+        responses=out.SupplyReviewSerializer,
+    )
+    @action(
+        detail=True,
+        methods=["get", "post"],
+        pagination_class=None,
+        filter_backends=[],
+        permission_classes=[*CAMPAIGN_PERMISSIONS, IsUmpire],
+    )
+    def supply(self, request: Request, **kwargs: Any) -> Response:
+        campaign = self.campaign_access.campaign
+        if request.method == "POST":
+            overrides = self.validated(inputs.SupplyConfirmInput).get("overrides", [])
+            supply_services.supply_confirm(campaign.pk, self.actor, overrides)
+        return Response(out.SupplyReviewSerializer(supply_services.supply_review(campaign)).data)
 
     @extend_schema(
         summary="Order of battle",

@@ -467,6 +467,12 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.BATTALION_MOVED: Visibility.SIDE,
     # Sectors and their owners are everybody's (the ground is public); the umpire's reason too.
     EventVerb.SECTOR_CONTROL_CHANGED: Visibility.PUBLIC,
+    # The proposal and its overrides name both sides' battalions and where they are cut off.
+    EventVerb.SUPPLY_CONFIRMED: Visibility.UMPIRE,
+    EventVerb.SUPPLY_OVERRIDDEN: Visibility.UMPIRE,
+    # Points awarded to a side's pool are its own; the change of control itself is public.
+    EventVerb.OBJECTIVE_AWARDED: Visibility.SIDE,
+    EventVerb.CAMPAIGN_FINISHED: Visibility.PUBLIC,
 }
 
 

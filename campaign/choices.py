@@ -12,7 +12,7 @@ import enum
 
 from django.db import models
 
-from rules_engine.vocab import DaySegment, label_of
+from rules_engine.vocab import DaySegment, SupplySituation, label_of
 
 
 def enum_choices(enumeration: type[enum.Enum]) -> list[tuple[str, str]]:
@@ -21,6 +21,9 @@ def enum_choices(enumeration: type[enum.Enum]) -> list[tuple[str, str]]:
 
 # The segments a roll can be filed under, the night's included (the roll log's filter).
 DAY_SEGMENT_CHOICES = enum_choices(DaySegment)
+# A battalion's supply situation; on the map (what the umpire confirms) it is never "reserve".
+SUPPLY_SITUATION_CHOICES = enum_choices(SupplySituation)
+MAP_SUPPLY_SITUATION_CHOICES = [c for c in SUPPLY_SITUATION_CHOICES if c[0] != SupplySituation.RESERVE.value]
 
 
 class CampaignStatus(models.TextChoices):
@@ -200,6 +203,10 @@ class EventVerb(models.TextChoices):
     FORCE_MOVED = "force.moved", "Force moved"
     BATTALION_MOVED = "battalion.moved", "Battalion moved"
     SECTOR_CONTROL_CHANGED = "sector.control_changed", "Sector changed hands"
+    SUPPLY_CONFIRMED = "supply.confirmed", "Supply lines confirmed"
+    SUPPLY_OVERRIDDEN = "supply.overridden", "Supply situation overridden"
+    OBJECTIVE_AWARDED = "objective.awarded", "Objective taken: activation points awarded"
+    CAMPAIGN_FINISHED = "campaign.finished", "Campaign finished"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.
@@ -209,6 +216,7 @@ WEBHOOK_EVENTS = (
     EventVerb.BATTLE_REPORTED,
     EventVerb.DAY_DAWNED,
     EventVerb.SECTOR_CONTROL_CHANGED,
+    EventVerb.CAMPAIGN_FINISHED,
 )
 WEBHOOK_EVENT_CHOICES = [(verb.value, verb.label) for verb in WEBHOOK_EVENTS]
 # A delivery's event: one of those, or the test event an umpire's ping sends.

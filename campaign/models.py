@@ -71,6 +71,18 @@ class Campaign(models.Model):
         blank=True,
         help_text="while a night phase is under way: the version it started at, whose state reads show",
     )
+    # Taking a sector of a kind awards activation points at once (Malta: 2 per port), as the pack says.
+    objective_awards = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='[{"kind": sector kind, "activation_points": n, "rule": source reference}]',
+    )
+    # Once finished (a victory condition met at a night): who won and how; read-only from then on.
+    result = models.TextField(blank=True)
+    winner = models.ForeignKey(
+        "Side", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="empty: drawn"
+    )
+    finished_day = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -413,6 +425,10 @@ class CampaignDay(models.Model):
     dawned_at = models.DateTimeField(
         default=timezone.now, help_text="when it dawned: the club schedule acts only on a later moment"
     )
+    # The umpire's confirmation of the day's supply proposal, and the situations they chose against it
+    # (battalion code → situation): the night applies the proposal at nightfall with these kept.
+    supply_confirmed_at = models.DateTimeField(null=True, blank=True)
+    supply_overrides = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -685,7 +701,14 @@ class NightSnapshot(models.Model):
         "campaign": ("current_segment",),
         "side": ("activation_points", "barrage_rounds", "barrage_templates_in_use"),
         "force": ("fup_sector_id", "arrival_status", "arrival_day", "availability", "arrival_attempts"),
-        "battalion": ("in_reserve", "wiped_out_day", "activation", "ammo_low_markers", "sector_id"),
+        "battalion": (
+            "in_reserve",
+            "wiped_out_day",
+            "activation",
+            "ammo_low_markers",
+            "supply_situation",
+            "sector_id",
+        ),
         "stand": ("status", "grade", "battalion_id", "attached", "attachment_kind"),
     }
 

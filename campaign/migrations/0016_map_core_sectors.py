@@ -353,6 +353,12 @@ class Migration(migrations.Migration):
             model_name="force",
             name="fup_with_cops",
         ),
+        # Blank allowed first, so undoing the removal can add the column back to existing rows.
+        migrations.AlterField(
+            model_name="battle",
+            name="sector",
+            field=models.CharField(blank=True, help_text="table or sector name", max_length=100),
+        ),
         migrations.RemoveField(
             model_name="battle",
             name="sector",

@@ -27,6 +27,7 @@ from django.db import connection
 from django.db import models as db_models
 
 from campaign import models
+from campaign.choices import SectorKind
 from campaign.scenarios import SCHEMA_PATH
 from rules_engine.great_battles.activation import ActivationColumn
 from rules_engine.vocab import DaySegment, Nation
@@ -54,7 +55,7 @@ CAMPAIGN = Level(
     models.Campaign,
     (
         "name", "slug", "description", "profile", "optional_rules", "rule_settings", "theatre", "year",
-        "season", "start_date", "night_weekday", "night_time", "rng_seed", "victory",
+        "season", "start_date", "night_weekday", "night_time", "rng_seed", "victory", "objective_awards",
     ),
 )  # fmt: skip
 CLUB_NIGHT = Level(models.ClubNight, ("campaign_day", "play_date"))
@@ -88,9 +89,21 @@ BATTALION = Level(
 )  # fmt: skip
 STAND = Level(models.Stand, ("label", "stand_type", "status", "attached", "attachment_kind", "grade"))
 STATE = Level(
-    models.Campaign, ("status", "current_day", "current_segment", "version", "night_schedule_acted_for")
+    models.Campaign,
+    (
+        "status",
+        "current_day",
+        "current_segment",
+        "version",
+        "night_schedule_acted_for",
+        "result",
+        "finished_day",
+    ),
 )
-DAY = Level(models.CampaignDay, ("number", "date", "weather", "status", "dawned_at"))
+DAY = Level(
+    models.CampaignDay,
+    ("number", "date", "weather", "status", "dawned_at", "supply_confirmed_at", "supply_overrides"),
+)
 SEGMENT = Level(models.DaySegmentRecord, ("segment", "order", "turns", "wind_direction", "wind_velocity"))
 ACTIVATION_SPEND = Level(models.ActivationSpend, ("turn", "column", "cost", "created_at"))
 TALLY = Level(models.SideDayTally, ("strength", "activation_points", "barrage_rounds", "created_at"))
@@ -226,6 +239,18 @@ def _key(description: str, kind: str = "string", nullable: bool = False) -> dict
 
 SEGMENTS = [segment.value for segment in DaySegment]
 
+# What taking a sector of a kind in battle is worth (campaign.services.objectives), with its source.
+OBJECTIVE_AWARD_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["kind", "activation_points", "rule"],
+    "properties": {
+        "kind": {"enum": list(SectorKind.values), "description": "the kind of sector taken"},
+        "activation_points": {"type": "integer", "minimum": 1, "maximum": 20},
+        "rule": {"type": "string", "minLength": 1, "description": "where the scenario says so"},
+    },
+}
+
 # The victory conditions map-supply checks each night (docs/scenario-format.md, "Victory").
 VICTORY_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -290,6 +315,10 @@ def schema_build() -> dict[str, Any]:
                 "optional_rules": {"items": {"type": "string"}, "uniqueItems": True},
                 "night_weekday": {"maximum": 6, "description": "weekday of the night phase, 0 = Monday"},
                 "victory": VICTORY_SCHEMA,
+                "objective_awards": {
+                    "items": OBJECTIVE_AWARD_SCHEMA,
+                    "description": "activation points awarded at once for taking a sector of a kind",
+                },
             },
         ),
         "map": {
@@ -371,6 +400,7 @@ def schema_build() -> dict[str, Any]:
         "state": _definition(
             STATE,
             {
+                "winner": _key("the winning side's name, once finished (null: drawn)", nullable=True),
                 "days": _list(_ref("day")),
                 "battles": _list(_ref("battle")),
                 "rolls": _list(_ref("roll")),

@@ -454,6 +454,7 @@ def _night_order_issues(orders: Sequence[Mapping[str, Any]], index: PackIndex) -
 
 
 def _state_issues(state: Mapping[str, Any], index: PackIndex) -> Iterator[ScenarioIssue]:
+    yield from _reference("state.winner", state.get("winner"), index.sides, "side")
     yield from _day_issues(state.get("days", []), index)
     yield from _battle_issues(state.get("battles", []), index)
     yield from _roll_issues(state.get("rolls", []), index)

@@ -45,7 +45,7 @@ def api_key_create(
     expiry_date: datetime.datetime | None = None,
 ) -> tuple[models.CampaignAPIKey, str]:
     """A new key and its plain text, which nobody can see again."""
-    campaign = campaign_lock(campaign_id)
+    campaign = campaign_lock(campaign_id, finished_ok=True)
     name = name.strip()
     if not name or len(name) > NAME_LENGTH:
         raise DomainError(
@@ -87,7 +87,7 @@ def api_key_create(
 @transaction.atomic
 def api_key_revoke(campaign_id: int, actor: Actor, prefix: str) -> models.CampaignAPIKey:
     """Revoke a key for good: its next request is refused."""
-    campaign = campaign_lock(campaign_id)
+    campaign = campaign_lock(campaign_id, finished_ok=True)
     api_key: models.CampaignAPIKey | None = (
         models.CampaignAPIKey.objects.select_for_update(of=("self",))
         .select_related("side")

@@ -15,16 +15,22 @@ from campaign.services.audit import Actor, event_record
 from campaign.services.errors import ConflictError, NotFoundError
 
 
-def campaign_lock(campaign_id: int, expected_version: int | None = None) -> models.Campaign:
+def campaign_lock(
+    campaign_id: int, expected_version: int | None = None, *, finished_ok: bool = False
+) -> models.Campaign:
     """The campaign row, locked for this transaction; optimistic version checked.
 
     Every state-changing service starts here, so two umpires acting at once are
-    serialised and a client editing from a stale copy gets a 409.
+    serialised and a client editing from a stale copy gets a 409. A finished campaign is
+    read-only: refused here, once for every write, unless the write is about who reads it
+    (``finished_ok``: API keys, webhook subscriptions), not about the campaign.
     """
     try:
         campaign = models.Campaign.objects.select_for_update().get(pk=campaign_id)
     except models.Campaign.DoesNotExist:
         raise NotFoundError(f"campaign {campaign_id} does not exist", field="campaign") from None
+    if campaign.status == CampaignStatus.FINISHED and not finished_ok:
+        raise campaign_finished(campaign)
     if expected_version is not None and campaign.version != expected_version:
         raise ConflictError(
             f"campaign changed since version {expected_version} (now {campaign.version}); reload and retry",
@@ -60,6 +66,17 @@ def campaign_lock_save(campaign_id: int, **values: Any) -> models.Campaign:
         raise NotFoundError(f"campaign {campaign_id} does not exist", field="campaign")
     version_publish(campaign.pk, version_shown(campaign))
     return campaign
+
+
+def campaign_finished(campaign: models.Campaign) -> ConflictError:
+    """The refusal of any change to a finished campaign, saying how it ended."""
+    ended = f" on day {campaign.finished_day}" if campaign.finished_day else ""
+    result = f" ({campaign.result})" if campaign.result else ""
+    return ConflictError(
+        f"campaign {campaign.slug} finished{ended}{result}: it is read-only",
+        field="status",
+        code="campaign_finished",
+    )
 
 
 def campaign_require_status(campaign: models.Campaign, status: CampaignStatus) -> None:

@@ -52,6 +52,8 @@ from campaign.services.operations import (
     operation_start,
 )
 from campaign.services.rules import RuleRun, optional_rule_on, procedure_key, procedure_run
+from campaign.services.supply import supply_night
+from campaign.services.victory import victory_night, victory_planned
 from rules_engine.great_battles.common import Quality
 from rules_engine.great_battles.night import StandFate
 from rules_engine.panzer_korps.night import removes_force
@@ -64,6 +66,8 @@ AMMO_VARIANT = "gb.variant.ammo_night_removal"
 GRADES = {grade.value: grade for grade in Quality}
 # The e-mail's words for the counters it lists one a line.
 COUNTER_WORDS = {
+    "battalions_isolated": "Battalions isolated from supply",
+    "battalions_separated": "Battalions separated from their C Ops",
     "fups_moved": "FUPs moved up to their COPs",
     "suppressions_flipped": "Suppressed stands back in order",
     "ammo_markers_rolled": "Battalions rolled for their low-ammunition markers",
@@ -158,6 +162,15 @@ def _ammo_variant_on(campaign: models.Campaign, day: models.CampaignDay) -> bool
 
 def _fups_can_move(campaign: models.Campaign, day: models.CampaignDay) -> bool:
     return _fups_to_move(campaign.pk).exists()
+
+
+def _supply_traced(campaign: models.Campaign, day: models.CampaignDay) -> bool:
+    """Supply lines are traced on a map whose pack names sources of supply."""
+    return models.Sector.supply_source_for.through.objects.filter(sector__campaign=campaign).exists()
+
+
+def _victory_defined(campaign: models.Campaign, day: models.CampaignDay) -> bool:
+    return victory_planned(campaign)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -611,6 +624,13 @@ class NightStep:
 NIGHT_STEPS = {
     step.name: step
     for step in (
+        # First: the replacements and the C Ops read the situations the map gives at nightfall.
+        NightStep(
+            "supply",
+            lambda operation: supply_night(operation, SYSTEM_ACTOR),
+            _supply_traced,
+            counters=("battalions_isolated", "battalions_separated"),
+        ),
         NightStep("move_fups", _move_fups, _fups_can_move, counters=("fups_moved",)),
         NightStep("flip_suppressed", _flip_suppressed, counters=("suppressions_flipped",)),
         NightStep(
@@ -633,6 +653,8 @@ NIGHT_STEPS = {
             _in_profile(CampaignStep.NIGHT_AVAILABILITY_REROLL),
             counters=("forces_to_reroll_availability",),
         ),
+        # Last: the campaign ends on the night's state, and nothing after it writes to the campaign.
+        NightStep("victory", lambda operation: victory_night(operation, SYSTEM_ACTOR), _victory_defined),
     )
 }
 
@@ -707,6 +729,10 @@ def _report_text(report: models.NightReport) -> str:
         lines.append("To reserve: " + ", ".join(body["moved_to_reserve"]))
     if body.get("forces_removed"):
         lines.append("Removed in the night (command failed): " + ", ".join(body["forces_removed"]))
+    if body.get("isolated_battalions"):
+        lines.append("Cut off from supply: " + ", ".join(body["isolated_battalions"]))
+    if body.get("campaign_result"):
+        lines.append(f"The campaign is over. {body['campaign_result']}")
     return "\n".join(lines)
 
 

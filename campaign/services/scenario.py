@@ -521,7 +521,12 @@ def scenario_import(pack: Mapping[str, Any], actor: Actor, *, slug: str | None =
         )
     pack = pack_upgrade(pack)
     campaign = models.Campaign.objects.create(**values, **_values(STATE, pack.get("state", {})))
-    counts = _PackLoader(campaign, pack).load()
+    loader = _PackLoader(campaign, pack)
+    counts = loader.load()
+    winner = pack.get("state", {}).get("winner")
+    if winner is not None:
+        campaign.winner = loader.sides[winner]
+        campaign.save(update_fields=["winner"])
     event_record(
         campaign,
         EventVerb.CAMPAIGN_IMPORTED,
@@ -639,6 +644,7 @@ class _CampaignWriter:
             "memberships": sorted(memberships, key=lambda entry: str(entry["username"])),
             "state": {
                 **_plain(STATE, self.campaign),
+                "winner": _known(self.side_names, self.campaign.winner_id),
                 "days": self._days(),
                 "battles": self._battles(),
                 "rolls": self._rolls(),

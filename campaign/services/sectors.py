@@ -17,6 +17,7 @@ from campaign.choices import CampaignStatus, DayStatus, EventVerb
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
+from campaign.services.objectives import objective_award
 
 SECTOR_NAME_LENGTH = 100  # Sector.name
 
@@ -206,7 +207,8 @@ def sector_control_change(
     campaign lock: the event (public: sectors and their owners are everybody's) and its
     ``sector.control_changed`` webhook. False when the owner is unchanged (nothing recorded).
 
-    What else follows a change of control (objective awards, supply sources) hooks in here.
+    A side taking a sector in ``battle`` is awarded the points its kind is worth (Malta: 2 per
+    port); who holds a source of supply is read from here by the supply lines.
     """
     if owner_id is not None and not campaign.sides.filter(pk=owner_id).exists():
         raise DomainError(f"side {owner_id} is not in campaign {campaign.slug}", field="owner")
@@ -231,6 +233,8 @@ def sector_control_change(
             "battle": battle.pk if battle is not None else None,
         },
     )
+    if battle is not None and owner_id is not None:
+        objective_award(campaign, actor, sector, owner_id, battle)
     return True
 
 

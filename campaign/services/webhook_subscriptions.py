@@ -83,7 +83,7 @@ def webhook_subscribe(
     active: bool = True,
 ) -> models.WebhookSubscription:
     """Subscribe ``url``; without a ``secret`` the service makes one (read it once from the result)."""
-    campaign = campaign_lock(campaign_id)
+    campaign = campaign_lock(campaign_id, finished_ok=True)
     subscription = models.WebhookSubscription.objects.create(
         campaign=campaign,
         url=_checked_url(url),
@@ -106,7 +106,7 @@ def webhook_subscribe(
 def _subscription_lock(
     campaign_id: int, subscription_id: int
 ) -> tuple[models.Campaign, models.WebhookSubscription]:
-    campaign = campaign_lock(campaign_id)
+    campaign = campaign_lock(campaign_id, finished_ok=True)
     subscription = (
         models.WebhookSubscription.objects.select_for_update()
         .filter(campaign=campaign, pk=subscription_id)

@@ -68,6 +68,7 @@ PUBLIC_MESSAGES: Mapping[str, str] = {
     EventVerb.ARRIVALS_RESOLVED: "Arrival rolls resolved on day {day}",
     EventVerb.BATTLE_REPORTED: "Battle reported: {repr}",
     EventVerb.SECTOR_CONTROL_CHANGED: "Control of {repr} changed",
+    EventVerb.CAMPAIGN_FINISHED: "{repr} finished on day {day}",
 }
 # API detail routes of the objects webhook events are about, by model name.
 OBJECT_ROUTES: Mapping[str, str] = {

@@ -205,6 +205,10 @@ SPECTACULAR_SETTINGS = {
         "DaySegmentEnum": "campaign.choices.DAY_SEGMENT_CHOICES",
         "DeliveryStatusEnum": "campaign.choices.DeliveryStatus",
         "WebhookEventEnum": "campaign.choices.WEBHOOK_EVENT_CHOICES",
+        "SectorKindEnum": "campaign.choices.SectorKind",
+        "LinkKindEnum": "campaign.choices.LinkKind",
+        "SupplySituationEnum": "campaign.choices.SUPPLY_SITUATION_CHOICES",
+        "MapSupplySituationEnum": "campaign.choices.MAP_SUPPLY_SITUATION_CHOICES",
     },
     # /api/v1/docs/ and /redoc/ load their JavaScript from our static files (the sidecar
     # package), and Swagger UI asks no online validator: both work without internet.

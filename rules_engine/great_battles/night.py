@@ -108,6 +108,65 @@ def lookup_supply_situation(inputs: SupplySituationInput) -> SupplySituation:
     return SupplySituation.SEPARATED
 
 
+MAP_SUPPLY_RULE = ref(
+    "Night Phase, replacements: Situation rows [16.2.3]; FAQ 23; FAQ 44 Malta Scenario (source of supply)"
+)
+
+
+@dataclass(frozen=True)
+class MapSupplyInput:
+    """A battalion's line of supply as the campaign map traces it (rules notes MS-01, MS-02): over
+    sectors its side holds, to a source of supply of its side and to its division's C Ops.
+    Distances are counted in links between sectors, the map's measure."""
+
+    line_to_source: bool
+    links_to_c_ops: int | None = None  # None: no line over held sectors to its C Ops
+    c_ops_on_map: bool = True
+    in_reserve: bool = False
+    c_ops_overrun: bool = False  # the division's battalions are all isolated tonight
+    # The chart's 12" and 36" as links: a sector is about 12" of a C Ops' reach (MS-02).
+    ok_within_links: int = 1
+    isolated_beyond_links: int | None = 3  # None: no limit, as FAQ 23 reads it
+
+
+@dataclass(frozen=True)
+class MapSupplyReading:
+    situation: SupplySituation
+    reason: str
+
+
+@procedure(
+    "gb.map_supply_situation",
+    "Battalion supply situation from the campaign map",
+    MAP_SUPPLY_RULE,
+    rolls=False,
+)
+def map_supply_situation(inputs: MapSupplyInput) -> MapSupplyReading:
+    """The Situation rows read on the map: isolated without a line to a source of supply or to
+    the C Ops, OK within ``ok_within_links`` of the C Ops, separated otherwise."""
+    if inputs.in_reserve:
+        return MapSupplyReading(SupplySituation.RESERVE, "in reserve, off the map")
+    if inputs.c_ops_overrun:
+        return MapSupplyReading(SupplySituation.ISOLATED, "its C Ops was overrun: the division is isolated")
+    if not inputs.line_to_source:
+        return MapSupplyReading(
+            SupplySituation.ISOLATED, "no line over sectors its side holds to a source of supply"
+        )
+    if not inputs.c_ops_on_map:
+        return MapSupplyReading(SupplySituation.SEPARATED, "in supply, but its C Ops is off the map")
+    links = inputs.links_to_c_ops
+    if links is None:
+        return MapSupplyReading(SupplySituation.ISOLATED, "no line over sectors its side holds to its C Ops")
+    away = "with its C Ops" if links == 0 else f"{links} sector{'s' if links > 1 else ''} from its C Ops"
+    if inputs.isolated_beyond_links is not None and links > inputs.isolated_beyond_links:
+        return MapSupplyReading(
+            SupplySituation.ISOLATED, f"{away}, beyond the {inputs.isolated_beyond_links} the line may run"
+        )
+    if links <= inputs.ok_within_links:
+        return MapSupplyReading(SupplySituation.OK, f"in supply, {away}")
+    return MapSupplyReading(SupplySituation.SEPARATED, f"in supply, {away}")
+
+
 class StandFate(enum.Enum):
     REPLACED = "replaced"
     NOT_REPLACED = "not replaced"

@@ -71,6 +71,7 @@ def allied_key_prefix(world: World) -> str:
 
 WRITES: dict[tuple[str, str], Write] = {
     ("campaign-start", "post"): Write(lambda w: w.url("campaign-start"), lambda w: None, 200, being_set_up),
+    ("campaign-supply", "post"): Write(lambda w: w.url("campaign-supply"), lambda w: {"overrides": []}, 200),
     ("day-dawn", "post"): Write(lambda w: w.url("day-dawn"), lambda w: {}, 201, night_over),
     ("day-advance-segment", "post"): Write(
         lambda w: w.url("day-advance-segment", number=2), lambda w: None, 200

@@ -30,6 +30,7 @@ BIG = 500
 STANDS_PER_BATTALION = 4
 # Umpire-only endpoints: players and keys get 403 from them, in as many queries whatever the size.
 UMPIRE_ONLY = {
+    "campaign-supply",
     "webhook-list",
     "webhook-detail",
     "webhook-delivery-list",
@@ -108,6 +109,7 @@ def endpoints(world: World, side: models.Side) -> dict[str, str]:
         "campaign-detail": world.url("campaign-detail"),
         "campaign-oob": world.url("campaign-oob"),
         "campaign-statistics": world.url("campaign-statistics"),
+        "campaign-supply": world.url("campaign-supply"),
         "side-list": world.url("side-list"),
         "side-detail": world.url("side-detail", pk=side.pk),
         "activation-spend-list": world.url("activation-spend-list", side_pk=side.pk),

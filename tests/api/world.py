@@ -278,6 +278,7 @@ def matrix(world: World) -> dict[str, Route]:
         "campaign-oob": Route(world.url("campaign-oob"), everybody),
         "campaign-statistics": Route(world.url("campaign-statistics"), everybody),
         "campaign-start": Route(world.url("campaign-start"), None),
+        "campaign-supply": Route(world.url("campaign-supply"), umpire),
         "side-list": Route(world.url("side-list"), everybody),
         "side-detail": Route(world.url("side-detail", pk=world.allied.pk), everybody),
         "activation-spend-list": Route(

@@ -894,6 +894,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/supply/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Supply proposal (umpires)
+         * @description Each battalion on the map with the situation the map proposes (OK, separated, isolated), why, and its line: the sectors from where it stands to a source of supply over ground its side holds; each C Ops and whether it is cut off from every source; each side's sources; what the umpire confirmed today. The night applies the proposal at nightfall with the day's overrides, confirmed or not (rules notes MS-04).
+         */
+        get: operations["campaigns_supply_retrieve"];
+        put?: never;
+        /**
+         * Confirm the supply proposal (umpires)
+         * @description Writes every battalion's situation: the proposal's, or the one given in `overrides` with its reason (each recorded on the timeline). Before the night phase starts: 409 during it. Answers the proposal as confirmed.
+         */
+        post: operations["campaigns_supply_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/webhooks/": {
         parameters: {
             query?: never;
@@ -1532,6 +1556,11 @@ export interface components {
             readonly next_night_phase: string | null;
             /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
             readonly night_in_progress: boolean;
+            /** @description how it ended, once finished */
+            result?: string;
+            /** @description the winning side's id; null while going on, or drawn */
+            winner?: number | null;
+            finished_day?: number | null;
         };
         /**
          * @description * `setup` - Setting up
@@ -1689,10 +1718,11 @@ export interface components {
          *     * `battle.reported` - Battle Reported
          *     * `day.dawned` - Day Dawned
          *     * `sector.control_changed` - Sector changed hands
+         *     * `campaign.finished` - Campaign finished
          *     * `ping` - Ping (a test event)
          * @enum {string}
          */
-        EventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "sector.control_changed" | "ping";
+        EventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished" | "ping";
         /**
          * @description * `public` - Every member
          *     * `side` - Its side
@@ -1832,17 +1862,6 @@ export interface components {
          */
         GroupKindEnum: "regiment" | "brigade";
         /**
-         * @description * `town` - Town
-         *     * `port` - Port
-         *     * `airfield` - Airfield
-         *     * `beach` - Beach
-         *     * `drop_zone` - Drop zone
-         *     * `junction` - Junction
-         *     * `open` - Open ground
-         * @enum {string}
-         */
-        Kind7d5Enum: "town" | "port" | "airfield" | "beach" | "drop_zone" | "junction" | "open";
-        /**
          * @description * `A` - A
          *     * `B` - B
          *     * `C` - C
@@ -1854,6 +1873,13 @@ export interface components {
          * @enum {string}
          */
         LeaderRatingEnum: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+        /**
+         * @description * `road` - Road
+         *     * `track` - Track
+         *     * `none` - Cross-country
+         * @enum {string}
+         */
+        LinkKindEnum: "road" | "track" | "none";
         /**
          * @description * `reserve` - In reserve
          *     * `battle` - In a battle today
@@ -1898,6 +1924,7 @@ export interface components {
             readonly forces: components["schemas"]["MapForce"][];
             readonly battalions: components["schemas"]["MapBattalion"][];
             readonly battles: components["schemas"]["MapBattle"][];
+            readonly supply: components["schemas"]["MapSupply"];
         };
         /** @description A force where the reader sees its C Ops (the selector left out the others). */
         MapForce: {
@@ -1915,24 +1942,17 @@ export interface components {
         MapLink: {
             a: number;
             b: number;
-            kind?: components["schemas"]["MapLinkKindEnum"];
+            kind?: components["schemas"]["LinkKindEnum"];
             /** @description the label people read for the code beside it */
             readonly kind_label: string;
         };
-        /**
-         * @description * `road` - Road
-         *     * `track` - Track
-         *     * `none` - Cross-country
-         * @enum {string}
-         */
-        MapLinkKindEnum: "road" | "track" | "none";
         /** @description A sector as every member sees it: the ground and who holds it are public. */
         MapSector: {
             readonly id: number;
             /** @description the pack's name for it, unique in the campaign */
             key: string;
             name: string;
-            kind?: components["schemas"]["Kind7d5Enum"];
+            kind?: components["schemas"]["SectorKindEnum"];
             /** @description the label people read for the code beside it */
             readonly kind_label: string;
             /**
@@ -1962,6 +1982,29 @@ export interface components {
             /** @description ids of the sides it is a source of supply for, while that side holds it */
             readonly supply_source_for: number[];
         };
+        /** @description The map document's supply part (``campaign.selectors.supply_map_part``). */
+        MapSupply: {
+            sides: components["schemas"]["MapSupplySide"][];
+            /** @description battalion ids, as fog allows */
+            isolated: number[];
+            /** @description battalion ids, as fog allows */
+            separated: number[];
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        MapSupplySide: {
+            side: number;
+            /** @description sector ids */
+            sources: number[];
+            /** @description [sector, next sector toward its source] for each sector the side's lines reach; empty for an enemy side */
+            lines: number[][];
+        };
+        /**
+         * @description * `OK` - OK
+         *     * `separated` - Separated
+         *     * `isolated` - Isolated
+         * @enum {string}
+         */
+        MapSupplySituationEnum: "OK" | "separated" | "isolated";
         /**
          * @description * `mechanised` - Mechanised
          *     * `motorised` - Motorised
@@ -2055,6 +2098,14 @@ export interface components {
             battalions_set_inactive?: number;
             /** @description forces to roll for availability again */
             forces_to_reroll_availability?: number;
+            /** @description battalions isolated from supply at nightfall */
+            battalions_isolated?: number;
+            /** @description battalions separated from their C Ops at nightfall */
+            battalions_separated?: number;
+            /** @description battalions isolated from supply at nightfall */
+            isolated_battalions?: string[];
+            /** @description how the campaign ended, when this night ended it */
+            campaign_result?: string;
         };
         /** @enum {unknown} */
         NullEnum: null;
@@ -2652,7 +2703,7 @@ export interface components {
             /** @description the pack's name for it, unique in the campaign */
             key: string;
             name: string;
-            kind?: components["schemas"]["Kind7d5Enum"];
+            kind?: components["schemas"]["SectorKindEnum"];
             /** @description the label people read for the code beside it */
             readonly kind_label: string;
             /**
@@ -2720,6 +2771,17 @@ export interface components {
             name: string;
             side: number;
         };
+        /**
+         * @description * `town` - Town
+         *     * `port` - Port
+         *     * `airfield` - Airfield
+         *     * `beach` - Beach
+         *     * `drop_zone` - Drop zone
+         *     * `junction` - Junction
+         *     * `open` - Open ground
+         * @enum {string}
+         */
+        SectorKindEnum: "town" | "port" | "airfield" | "beach" | "drop_zone" | "junction" | "open";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Segment: {
             readonly id: number;
@@ -2879,6 +2941,74 @@ export interface components {
             name: string;
             is_axis?: boolean;
         };
+        /** @description An output serializer whose choices carry their labels. */
+        SupplyBattalion: {
+            id: number;
+            code: string;
+            side: number;
+            sector: number;
+            /**
+             * @description as it stands now
+             *
+             *     * `OK` - OK
+             *     * `separated` - Separated
+             *     * `isolated` - Isolated
+             *     * `reserve` - Reserve
+             */
+            situation: components["schemas"]["SupplySituationEnum"];
+            /** @description the label people read for the code beside it */
+            readonly situation_label: string;
+            proposed: components["schemas"]["SupplySituationEnum"];
+            /** @description the label people read for the code beside it */
+            readonly proposed_label: string;
+            /** @description why the map proposes it */
+            reason: string;
+            /** @description sector ids from where it stands to its source of supply; null: no line */
+            path: number[] | null;
+            /** @description sectors from its C Ops over ground its side holds; null: no line */
+            links_to_c_ops: number | null;
+        };
+        SupplyConfirmInputRequest: {
+            /** @description battalions confirmed otherwise */
+            overrides?: components["schemas"]["SupplyOverrideInputRequest"][];
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        SupplyForce: {
+            id: number;
+            name: string;
+            side: number;
+            /** @description where its C Ops stands */
+            sector: number;
+            /** @description its C Ops has no line to a source: its action-point roll takes the isolation penalty */
+            isolated_from_source: boolean;
+            /** @description sector ids from where it stands to its source of supply; null: no line */
+            path: number[] | null;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        SupplyOverride: {
+            /** @description the battalion's code */
+            code: string;
+            situation: components["schemas"]["SupplySituationEnum"];
+            /** @description the label people read for the code beside it */
+            readonly situation_label: string;
+        };
+        SupplyOverrideInputRequest: {
+            /**
+             * Format: int64
+             * @description battalion id (on the map)
+             */
+            battalion: number;
+            /**
+             * @description the situation the umpire confirms instead of the one proposed
+             *
+             *     * `OK` - OK
+             *     * `separated` - Separated
+             *     * `isolated` - Isolated
+             */
+            situation: components["schemas"]["MapSupplySituationEnum"];
+            /** @description why: recorded on the timeline */
+            reason: string;
+        };
         /**
          * @description * `Poor` - Poor
          *     * `Inferior` - Inferior
@@ -2888,6 +3018,20 @@ export interface components {
          * @enum {string}
          */
         SupplyQualityEnum: "Poor" | "Inferior" | "Average" | "Superior" | "Superb";
+        /** @description The supply proposal the umpire confirms (``campaign.services.supply``). */
+        SupplyReview: {
+            day?: number | null;
+            /**
+             * Format: date-time
+             * @description null: not confirmed today
+             */
+            confirmed_at?: string | null;
+            /** @description the situations the umpire confirmed today instead of the proposal's */
+            overrides: components["schemas"]["SupplyOverride"][];
+            sources: components["schemas"]["SupplySources"][];
+            forces: components["schemas"]["SupplyForce"][];
+            battalions: components["schemas"]["SupplyBattalion"][];
+        };
         /**
          * @description * `OK` - OK
          *     * `separated` - Separated
@@ -2896,6 +3040,12 @@ export interface components {
          * @enum {string}
          */
         SupplySituationEnum: "OK" | "separated" | "isolated" | "reserve";
+        /** @description An output serializer whose choices carry their labels. */
+        SupplySources: {
+            side: number;
+            /** @description its sources of supply it holds (the pack lists them) */
+            sectors: number[];
+        };
         /**
          * @description * `Constricted Terrain` - Constricted Terrain
          *     * `Open Terrain` - Open Terrain
@@ -2955,9 +3105,13 @@ export interface components {
          *     * `force.moved` - Force moved
          *     * `battalion.moved` - Battalion moved
          *     * `sector.control_changed` - Sector changed hands
+         *     * `supply.confirmed` - Supply lines confirmed
+         *     * `supply.overridden` - Supply situation overridden
+         *     * `objective.awarded` - Objective taken: activation points awarded
+         *     * `campaign.finished` - Campaign finished
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "objective.awarded" | "campaign.finished";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -3020,9 +3174,10 @@ export interface components {
          *     * `battle.reported` - Battle Reported
          *     * `day.dawned` - Day Dawned
          *     * `sector.control_changed` - Sector changed hands
+         *     * `campaign.finished` - Campaign finished
          * @enum {string}
          */
-        WebhookEventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "sector.control_changed";
+        WebhookEventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished";
         /** @description A subscription; a PATCH sends only what changes. */
         WebhookInputRequest: {
             /** @description http:// or https:// URL that receives the POSTs */
@@ -4853,8 +5008,12 @@ export interface operations {
                  *     * `force.moved` - Force moved
                  *     * `battalion.moved` - Battalion moved
                  *     * `sector.control_changed` - Sector changed hands
+                 *     * `supply.confirmed` - Supply lines confirmed
+                 *     * `supply.overridden` - Supply situation overridden
+                 *     * `objective.awarded` - Objective taken: activation points awarded
+                 *     * `campaign.finished` - Campaign finished
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "sector.control_changed" | "segment.advanced" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "night.done" | "night.order_queued" | "night.started" | "objective.awarded" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "sector.control_changed" | "segment.advanced" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {
@@ -7220,6 +7379,169 @@ export interface operations {
             };
         };
     };
+    campaigns_supply_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplyReview"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_supply_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SupplyConfirmInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SupplyConfirmInputRequest"];
+                "multipart/form-data": components["schemas"]["SupplyConfirmInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupplyReview"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_webhooks_list: {
         parameters: {
             query?: {
@@ -7232,8 +7554,9 @@ export interface operations {
                  *     * `battle.reported` - Battle Reported
                  *     * `day.dawned` - Day Dawned
                  *     * `sector.control_changed` - Sector changed hands
+                 *     * `campaign.finished` - Campaign finished
                  */
-                event?: "arrivals.resolved" | "battle.reported" | "day.dawned" | "night.done" | "sector.control_changed";
+                event?: "arrivals.resolved" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "sector.control_changed";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */
@@ -7764,8 +8087,9 @@ export interface operations {
                  *     * `battle.reported` - Battle Reported
                  *     * `day.dawned` - Day Dawned
                  *     * `sector.control_changed` - Sector changed hands
+                 *     * `campaign.finished` - Campaign finished
                  */
-                event?: "arrivals.resolved" | "battle.reported" | "day.dawned" | "night.done" | "sector.control_changed";
+                event?: "arrivals.resolved" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "sector.control_changed";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */

@@ -41,6 +41,8 @@ const NIGHT_COUNTERS: ReadonlyArray<[keyof NightReportBody, string]> = [
   ["fups_moved", "FUPs moved up to their COPs"],
   ["ammo_markers_rolled", "Battalions rolled for low ammunition"],
   ["forces_to_reroll_availability", "Forces to roll for availability again"],
+  ["battalions_isolated", "Battalions isolated from supply"],
+  ["battalions_separated", "Battalions separated from their C Ops"],
 ];
 
 function NightReportCard({ report, side }: { report: Report; side: string }) {
@@ -80,6 +82,18 @@ function NightReportCard({ report, side }: { report: Report; side: string }) {
           <>
             <dt>Removed in the night (command failed)</dt>
             <dd>{body.forces_removed.join(", ")}</dd>
+          </>
+        ) : null}
+        {body.isolated_battalions?.length ? (
+          <>
+            <dt>Cut off from supply</dt>
+            <dd>{body.isolated_battalions.join(", ")}</dd>
+          </>
+        ) : null}
+        {body.campaign_result ? (
+          <>
+            <dt>The campaign is over</dt>
+            <dd>{body.campaign_result}</dd>
           </>
         ) : null}
       </dl>

@@ -1,0 +1,147 @@
+"""`supply/`: the umpire's supply proposal and its confirmation; the campaign summary and the
+writes once a campaign has finished (rules notes MS-04, MS-06)."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign import models
+from campaign.choices import CampaignStatus, EventVerb
+from tests.api.world import (
+    MEMBERS,
+    WRITE_REFUSED,
+    Role,
+    World,
+    assert_statuses,
+    build_world,
+    query_count,
+)
+
+pytestmark = pytest.mark.django_db
+
+UMPIRE_READS = {Role.ANONYMOUS: 401, Role.OTHER_UMPIRE: 404, **dict.fromkeys(MEMBERS, 403), Role.UMPIRE: 200}
+
+
+@pytest.fixture
+def world() -> World:
+    """The world's row of sectors, north to south: the Axis holds north (its source) and the
+    ridge, the village is contested, the Allies hold the bridge and the south (their source).
+    A1 is on the ridge, A2 has pushed into the south, L1 holds the bridge."""
+    world = build_world()
+    sector = {key: world.sector(key) for key in ("north", "ridge", "village", "bridge", "south")}
+    for key, side in (
+        ("north", world.axis),
+        ("ridge", world.axis),
+        ("bridge", world.allied),
+        ("south", world.allied),
+    ):
+        models.Sector.objects.filter(pk=sector[key].pk).update(owner=side)
+    sector["north"].supply_source_for.add(world.axis)
+    sector["south"].supply_source_for.add(world.allied)
+    world.campaign.forces.filter(side=world.axis).update(sector=sector["north"])
+    world.campaign.forces.filter(side=world.allied).update(sector=sector["south"])
+    for code, key in (("A1", "ridge"), ("A2", "south"), ("L1", "bridge")):
+        world.campaign.battalions.filter(code=code).update(sector=sector[key], in_reserve=False)
+    return world
+
+
+def test_only_the_umpire_reads_the_proposal(world):
+    url = world.url("campaign-supply")
+    assert_statuses(world, "get", url, UMPIRE_READS)
+    assert_statuses(
+        world, "post", url, {**WRITE_REFUSED, Role.UMPIRE: 200}, {"overrides": []}, unchanged=True
+    )
+
+
+def test_the_proposal_names_each_battalions_line_and_reason(world):
+    count, response = query_count(world.client(Role.UMPIRE), world.url("campaign-supply"))
+    assert response.status_code == 200
+    body = response.json()
+    battalions = {entry["code"]: entry for entry in body["battalions"]}
+    assert sorted(battalions) == ["A1", "A2", "L1"]
+    ridge, north, south = (world.sector(key).pk for key in ("ridge", "north", "south"))
+    assert battalions["A1"]["path"] == [ridge, north]
+    assert (battalions["A1"]["proposed"], battalions["A1"]["proposed_label"]) == ("OK", "OK")
+    assert battalions["A2"]["path"] is None  # in the enemy's south, with no held ground next to it
+    assert battalions["A2"]["reason"] == "no line over sectors its side holds to a source of supply"
+    assert (battalions["A2"]["proposed"], battalions["A2"]["situation_label"]) == ("isolated", "OK")
+    assert battalions["L1"]["links_to_c_ops"] == 1
+    assert {s["side"]: s["sectors"] for s in body["sources"]} == {
+        world.axis.pk: [north],
+        world.allied.pk: [south],
+    }
+    assert {f["side"]: f["isolated_from_source"] for f in body["forces"]} == {
+        world.axis.pk: False,
+        world.allied.pk: False,
+    }
+    assert (body["day"], body["confirmed_at"], body["overrides"]) == (2, None, [])
+    assert count <= 12  # the proposal's five, the caller's campaign and membership, the day
+
+
+def test_confirming_with_an_override_writes_and_answers_the_proposal_confirmed(world):
+    a2 = world.battalion("A2")
+    response = world.client(Role.UMPIRE).post(
+        world.url("campaign-supply"),
+        {"overrides": [{"battalion": a2.pk, "situation": "separated", "reason": "supplied by sea at night"}]},
+        format="json",
+    )
+
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["confirmed_at"] is not None
+    assert body["overrides"] == [{"code": "A2", "situation": "separated", "situation_label": "Separated"}]
+    assert {entry["code"]: entry["situation"] for entry in body["battalions"]} == {
+        "A1": "OK",
+        "A2": "separated",
+        "L1": "OK",
+    }
+    event = world.campaign.events.get(verb=EventVerb.SUPPLY_OVERRIDDEN)
+    assert event.after == {"situation": "separated", "reason": "supplied by sea at night"}
+
+
+@pytest.mark.parametrize(
+    ("override", "field"),
+    [
+        ({"situation": "separated", "reason": "r"}, "overrides[0].battalion"),
+        ({"battalion": "L2", "situation": "OK", "reason": "r"}, "overrides[0].battalion"),  # off the map
+        ({"battalion": "A2", "situation": "reserve", "reason": "r"}, "overrides[0].situation"),
+        ({"battalion": "A2", "situation": "OK", "reason": ""}, "overrides[0].reason"),
+    ],
+)
+def test_a_bad_override_is_a_400_naming_its_field(world, override, field):
+    if "battalion" in override:
+        override = {**override, "battalion": world.battalion(override["battalion"]).pk}
+    before = world.state()
+    response = world.client(Role.UMPIRE).post(
+        world.url("campaign-supply"), {"overrides": [override]}, format="json"
+    )
+    assert response.status_code == 400
+    assert list(response.json()["error"]["fields"]) == [field]
+    assert world.state() == before
+
+
+def test_a_finished_campaign_shows_its_result_and_refuses_writes(world):
+    models.Campaign.objects.filter(pk=world.campaign.pk).update(
+        status=CampaignStatus.FINISHED, winner=world.allied, result="The bridge holds", finished_day=2
+    )
+    client = world.client(Role.UMPIRE)
+
+    summary = client.get(world.url("campaign-detail")).json()
+    assert (summary["status"], summary["status_label"]) == ("finished", "Finished")
+    assert (summary["winner"], summary["result"], summary["finished_day"]) == (
+        world.allied.pk,
+        "The bridge holds",
+        2,
+    )
+    for url, data in (
+        (world.url("campaign-supply"), {"overrides": []}),
+        (world.url("day-dawn"), {}),
+        (world.url("battle-report", pk=world.planned.pk), {"battalions": [{"code": "A1"}]}),
+    ):
+        refused = client.post(url, data, format="json")
+        assert refused.status_code == 409, url
+        assert refused.json()["error"]["code"] == "campaign_finished"
+        assert refused.json()["error"]["message"] == (
+            f"Campaign {world.campaign.slug} finished on day 2 (The bridge holds): it is read-only."
+        )
+    assert client.get(world.url("campaign-supply")).status_code == 200  # reads go on
