@@ -38,14 +38,14 @@ function plural(count: number, word: string): string {
 /** The sector's accessible name: its name first (as drawn), then what its marker and signs show. */
 function sectorDescription(
   sector: MapSector,
-  forcesBySide: [string, number][],
-  battles: number,
-  cutOff: number,
+  signs: { forcesBySide: [string, number][]; battles: number; cutOff: number; separated: number; sourceFor: string[] },
 ): string {
   const parts = [sector.kind_label, sector.owner == null ? "contested" : `held by ${sector.owner_label}`];
-  for (const [side, count] of forcesBySide) parts.push(plural(count, `${side} force`));
-  if (battles) parts.push(plural(battles, "battle"));
-  if (cutOff) parts.push(`${cutOff} cut off from supply`);
+  if (signs.sourceFor.length) parts.push(`source of supply for ${signs.sourceFor.join(" and ")}`);
+  for (const [side, count] of signs.forcesBySide) parts.push(plural(count, `${side} force`));
+  if (signs.battles) parts.push(plural(signs.battles, "battle"));
+  if (signs.cutOff) parts.push(`${signs.cutOff} cut off from supply`);
+  if (signs.separated) parts.push(`${signs.separated} separated from supply`);
   return `${sector.name}: ${parts.join(", ")}`;
 }
 
@@ -129,7 +129,21 @@ function Legend({ sides, colours }: { sides: MapCanvasProps["sides"]; colours: M
           <span aria-hidden="true">⚔</span> Battle
         </li>
         <li>
-          <span className="map-legend-cut-off" aria-hidden="true">◯</span> Battalions cut off from supply
+          <svg width="28" height="18" aria-hidden="true">
+            <line className="map-supply" stroke="#777" x1="0" y1="9" x2="28" y2="9" />
+          </svg>{" "}
+          Supply line (broad, in its side's colour)
+        </li>
+        <li>
+          <span aria-hidden="true">◆</span> Source of supply (in its side's colour)
+        </li>
+        <li>
+          <span className="map-legend-cut-off" aria-hidden="true">◯</span> Battalions cut off from supply (dashed red
+          ring)
+        </li>
+        <li>
+          <span className="map-legend-separated" aria-hidden="true">◯</span> Battalions separated from supply (dotted
+          amber ring)
         </li>
       </ul>
     </figcaption>
@@ -157,9 +171,20 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
   const nameSize = 22 / Math.sqrt(transform.k);
   const forcesOn = countBy(map.forces, (force) => force.sector);
   const battlesOn = countBy(map.battles, (battle) => battle.sector);
+  // The supply part names the battalions cut off or separated as the reader may see them.
+  const isolated = new Set(map.supply.isolated);
+  const separated = new Set(map.supply.separated);
   const cutOffOn = countBy(
-    map.battalions.filter((battalion) => battalion.supply_situation === "isolated"),
+    map.battalions.filter((battalion) => isolated.has(battalion.id)),
     (battalion) => battalion.sector,
+  );
+  const separatedOn = countBy(
+    map.battalions.filter((battalion) => separated.has(battalion.id)),
+    (battalion) => battalion.sector,
+  );
+  const sourceOf = countBy(
+    map.supply.sides.flatMap((part) => part.sources.map((sector) => ({ sector, side: part.side }))),
+    (source) => source.sector,
   );
   const fill = (sector: MapSector) =>
     sector.owner == null ? CONTESTED_FILL : (colours.get(sector.owner) ?? CONTESTED_FILL);
@@ -226,9 +251,32 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
               </line>
             );
           })}
+          {map.supply.sides.flatMap((part, index) =>
+            part.lines.map(([from, to]) => {
+              const a = from == null ? undefined : points.get(from);
+              const b = to == null ? undefined : points.get(to);
+              if (!a || !b) return null;
+              // Side by side when two sides' lines share a link (the umpire sees both).
+              const shift = (index - (map.supply.sides.length - 1) / 2) * 8;
+              return (
+                <line
+                  key={`supply-${part.side}-${from}-${to}`}
+                  className="map-supply"
+                  data-side={part.side}
+                  stroke={colours.get(part.side) ?? "#555"}
+                  x1={a.x + shift}
+                  y1={a.y + shift}
+                  x2={b.x + shift}
+                  y2={b.y + shift}
+                />
+              );
+            }),
+          )}
           {map.sectors.map((sector) => {
             const point = points.get(sector.id);
             if (!point) return null;
+            const sources = sourceOf.get(sector.id) ?? [];
+            const separatedHere = separatedOn.get(sector.id) ?? [];
             const forces = forcesOn.get(sector.id) ?? [];
             const battles = battlesOn.get(sector.id) ?? [];
             const cutOff = cutOffOn.get(sector.id) ?? [];
@@ -240,18 +288,20 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
                   data-sector={sector.key}
                   role="button"
                   tabIndex={0}
-                  aria-label={sectorDescription(
-                    sector,
-                    bySide.map(([side, list]) => [sideName(side), list.length]),
-                    battles.length,
-                    cutOff.length,
-                  )}
+                  aria-label={sectorDescription(sector, {
+                    forcesBySide: bySide.map(([side, list]) => [sideName(side), list.length]),
+                    battles: battles.length,
+                    cutOff: cutOff.length,
+                    separated: separatedHere.length,
+                    sourceFor: sources.map((source) => sideName(source.side)),
+                  })}
                   aria-pressed={selected === sector.id}
                   onClick={() => onSelect(sector.id, false)}
                   onKeyDown={(event) => onKey(event, sector.id)}
                 >
                   <circle className="map-hit" r={HIT_RADIUS} />
                   {cutOff.length ? <circle className="map-cut-off" r={RADIUS + 9} /> : null}
+                  {separatedHere.length && !cutOff.length ? <circle className="map-separated" r={RADIUS + 9} /> : null}
                   <circle className="map-marker" r={RADIUS} fill={fill(sector)} data-owner={sector.owner ?? ""} />
                   <text className="map-name" y={RADIUS + 24} textAnchor="middle" style={{ fontSize: nameSize }}>
                     {sector.name}
@@ -271,6 +321,18 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
                         {list.length}
                       </text>
                     </g>
+                  ))}
+                  {sources.map((source, index) => (
+                    <rect
+                      key={source.side}
+                      className="map-source"
+                      x={-RADIUS - 14 - index * 16}
+                      y={RADIUS - 4}
+                      width="12"
+                      height="12"
+                      transform={`rotate(45 ${-RADIUS - 8 - index * 16} ${RADIUS + 2})`}
+                      fill={colours.get(source.side) ?? "#555"}
+                    />
                   ))}
                   {battles.length ? (
                     <text className="map-battle" x={-RADIUS - 6} y={-RADIUS + 2} textAnchor="end">

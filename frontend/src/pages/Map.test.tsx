@@ -86,6 +86,15 @@ const MAP: MapDocument = {
     },
   ],
   battles: [{ id: 40, sector: 11, status: "set_up", status_label: "Set up", attacker: AXIS, defender: ALLIED }],
+  // Each side's lines back to its source; G1 at Luqa is cut off (the umpire's view: both sides).
+  supply: {
+    sides: [
+      { side: AXIS, sources: [12], lines: [] },
+      { side: ALLIED, sources: [10], lines: [[13, 11], [11, 10]] },
+    ],
+    isolated: [5],
+    separated: [],
+  },
 };
 
 // A click only: d3-zoom's pointer handling needs the browser's window on the event, which jsdom's
@@ -118,6 +127,22 @@ describe("the campaign map", () => {
     expect(document.querySelectorAll(".map-link-track")).toHaveLength(2); // Luqa–Mdina, and the key's
   });
 
+  it("draws the supply lines in their side's colour, marks the sources and the battalions cut off", () => {
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire />);
+
+    const lines = [...document.querySelectorAll("svg.map-svg line.map-supply")];
+    expect(lines).toHaveLength(2);
+    expect(new Set(lines.map((line) => line.getAttribute("stroke")))).toEqual(new Set([markerFill(/^Valletta/)]));
+    expect(screen.getByRole("button", { name: /^Gudja/ })).toHaveAccessibleName(
+      "Gudja: Town, held by Axis, source of supply for Axis",
+    );
+    expect(screen.getByRole("button", { name: /^Luqa/ }).querySelector(".map-cut-off")).not.toBeNull();
+    expect(screen.getByRole("button", { name: /^Valletta/ }).querySelector(".map-cut-off")).toBeNull();
+    const key = screen.getByRole("list", { name: "Map key" });
+    expect(key).toHaveTextContent("Supply line");
+    expect(key).toHaveTextContent("Source of supply");
+  });
+
   it("opens a sector's panel: its facts, forces, battalions and battles linked", async () => {
     renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} />);
     openSector(/^Luqa/);
@@ -125,6 +150,7 @@ describe("the campaign map", () => {
     const panel = screen.getByRole("region", { name: "Luqa" });
     expect(panel).toHaveTextContent("Constricted terrain");
     expect(panel).toHaveTextContent("Contested");
+    expect(panel).not.toHaveTextContent("Source of supply");
     expect(panel).toHaveTextContent("Kampfgruppe Ramcke (Axis)");
     expect(panel).toHaveTextContent("Southern Infantry Brigade (Allies)");
     expect(panel).toHaveTextContent("G1 I./FJR 2 (Axis)Isolated");

@@ -347,6 +347,7 @@ export function SectorPanel({
   const formingUp = map.forces.filter((force) => force.fup_sector === sector.id);
   const battalions = map.battalions.filter((battalion) => battalion.sector === sector.id);
   const battles = map.battles.filter((battle) => battle.sector === sector.id);
+  const sourceFor = map.supply.sides.filter((part) => part.sources.includes(sector.id)).map((part) => part.side);
   return (
     <section className="card sector-panel" aria-labelledby="sector-name">
       <h2 id="sector-name" ref={heading} tabIndex={-1}>
@@ -361,6 +362,12 @@ export function SectorPanel({
         <dd>{sector.owner_label}</dd>
         <dt>Victory points</dt>
         <dd>{sector.victory_points}</dd>
+        {sourceFor.length ? (
+          <>
+            <dt>Source of supply for</dt>
+            <dd>{sourceFor.map((side) => sideName(campaign, side)).join(", ")}</dd>
+          </>
+        ) : null}
       </dl>
       <h3>Forces</h3>
       {forces.length || formingUp.length ? (
