@@ -74,6 +74,12 @@ class BattleSetupInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
+class BattleLullCheckInput(serializers.Serializer[Mapping[str, Any]]):
+    turn = serializers.IntegerField(
+        min_value=1, max_value=99, help_text="the battle turn starting its assault phase"
+    )
+
+
 class ObjectiveInput(serializers.Serializer[Mapping[str, Any]]):
     name = serializers.CharField(max_length=200)
     activation_points = count_field(required=False)

@@ -50,6 +50,7 @@ from campaign.selectors import (
     summary_access,
 )
 from rules_engine.dice import DiceRoll
+from rules_engine.nineteen43.lulls import LullLength
 from rules_engine.presenters import RollOutput, describe_rule
 from rules_engine.results import Applies, Comparison, Modifier
 from rules_engine.vocab import SupplySituation, Weather
@@ -423,6 +424,12 @@ class DaySerializer(LabelledModelSerializer[models.CampaignDay]):
         fields = ["id", "number", "date", "weather", "status", "segments"]
 
 
+class BattleLullSerializer(LabelledSerializer[Mapping[str, Any]]):
+    turn = serializers.IntegerField()
+    length = serializers.ChoiceField(choices=enum_choices(LullLength), allow_null=True)
+    text = serializers.CharField(help_text="the check's outcome as people read it")
+
+
 class BattleSerializer(LabelledModelSerializer[models.Battle]):
     """A battle as its participants see it: enemy battalions, set-up rolls and report
     lines only as the enemy's fog of war reveals them."""
@@ -433,6 +440,7 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
     battalions = serializers.SerializerMethodField()
     setup = serializers.SerializerMethodField()
     report = serializers.SerializerMethodField()
+    lulls = BattleLullSerializer(many=True, read_only=True)
 
     class Meta:
         model = models.Battle
@@ -450,6 +458,8 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
             "feeds",
             "battalions",
             "setup",
+            "lull_checks_from_turn",
+            "lulls",
             "report",
         ]
 

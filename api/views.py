@@ -655,6 +655,23 @@ class BattleViewSet(
         content = paper.packet_pdf(self.campaign_access.campaign, battle, side_id)
         return self.pdf_response(content, side_id, "battle", battle.pk, "packet")
 
+    @extend_schema(
+        summary="Check for a combat lull (umpires)",
+        description="At the start of the attacker's assault phase of `turn`, from the turn the set-up "
+        "proximity die gave: a 6 brings a short lull, or a long one from turn 7 (1943 § Combat "
+        "Lulls). The roll is recorded and read by both sides of the battle; 409 before the set-up "
+        "or for a turn already checked.",
+        request=inputs.BattleLullCheckInput,
+        responses=out.BattleSerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="lull-check")
+    def lull_check(self, request: Request, **kwargs: Any) -> Response:
+        turn = self.validated(inputs.BattleLullCheckInput)["turn"]
+        campaign_id = self.campaign_access.campaign.pk
+        return self.respond(
+            battle_services.battle_lull_check(campaign_id, self.actor, self.get_object().pk, turn)
+        )
+
     @extend_schema(summary="Close a reported battle (umpires)", request=None, responses=out.BattleSerializer)
     @action(detail=True, methods=["post"])
     def close(self, request: Request, **kwargs: Any) -> Response:

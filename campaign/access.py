@@ -444,6 +444,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     # Each side's pools after a battle are that side's; the battle's losses the umpire's.
     EventVerb.BATTLE_REPORTED: Visibility.SIDE,
     EventVerb.BATTLE_CLOSED: Visibility.UMPIRE,
+    # Like the set-up: the battle's sides read the lull die in its roll record.
+    EventVerb.BATTLE_LULL_CHECKED: Visibility.UMPIRE,
     # An override through the API is read by whoever reads the roll (roll_override passes it).
     EventVerb.ROLL_OVERRIDDEN: Visibility.SIDE,
     EventVerb.CAMPAIGN_IMPORTED: Visibility.UMPIRE,

@@ -510,6 +510,10 @@ class Battle(models.Model):
     )
     battalions = models.ManyToManyField(Battalion, blank=True, related_name="battles")
     setup = models.JSONField(default=dict, blank=True, help_text="1943 set-up results by step")
+    lull_checks_from_turn = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the set-up proximity die: the first turn of combat lull checks"
+    )
+    lulls = models.JSONField(default=list, blank=True, help_text="each lull check: turn, length (or none)")
     report = models.JSONField(null=True, blank=True, help_text="the structured battle report as applied")
     winner = models.ForeignKey(
         Side,

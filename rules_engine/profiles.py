@@ -56,6 +56,21 @@ class QualityScale(enum.Enum):
         }[self]
         return tuple(str(member.value) for member in enumeration)
 
+    @property
+    def reservist_or_worse(self) -> frozenset[str]:
+        """Grades the segment simulator counts as "Reservists or worse morale" (rules notes C-15)."""
+        lowest = {
+            QualityScale.GREAT_BATTLES: (GreatBattlesQuality.RAW, GreatBattlesQuality.INFERIOR),
+            QualityScale.PANZER_KORPS: (
+                PanzerKorpsQuality.RESERVIST,
+                PanzerKorpsQuality.RECRUIT,
+                PanzerKorpsQuality.MILITIA,
+                PanzerKorpsQuality.PARTISAN,
+            ),
+            QualityScale.NINETEEN_43: (Training.POOR, Training.MARGINAL),
+        }[self]
+        return frozenset(str(member.value) for member in lowest)
+
 
 @dataclass(frozen=True)
 class RulesetProfile:
@@ -144,6 +159,7 @@ NINETEEN_43 = RulesetProfile(
         S.BATTLE_SETUP: (
             "n43.air_superiority",
             "n43.air_presence",
+            "n43.air_assets",
             "n43.field_strength",
             "n43.planned_fire",
             "n43.support_fire",

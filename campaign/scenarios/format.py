@@ -107,7 +107,7 @@ DAY = Level(
 SEGMENT = Level(models.DaySegmentRecord, ("segment", "order", "turns", "wind_direction", "wind_velocity"))
 ACTIVATION_SPEND = Level(models.ActivationSpend, ("turn", "column", "cost", "created_at"))
 TALLY = Level(models.SideDayTally, ("strength", "activation_points", "barrage_rounds", "created_at"))
-BATTLE = Level(models.Battle, ("battle_type", "status", "setup", "report"))
+BATTLE = Level(models.Battle, ("battle_type", "status", "setup", "lull_checks_from_turn", "lulls", "report"))
 ROLL = Level(
     models.RollRecord,
     ("procedure", "stream", "inputs", "result", "line", "changes", "request_id", "visibility", "created_at"),

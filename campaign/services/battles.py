@@ -18,12 +18,13 @@ from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.rules import campaign_profile, procedure_run
 from campaign.services.sectors import sector_control_change, sector_for_battle
 from rules_engine import catalog
-from rules_engine.nineteen43.air import AirSuperiority, AirSuperiorityFront
+from rules_engine.nineteen43.air import AirSuperiority, AirSuperiorityFront, air_asset_row
 from rules_engine.nineteen43.artillery import FieldStrength
 from rules_engine.nineteen43.common import AirSide, BattleRole, BattleType
+from rules_engine.nineteen43.setup import Proximity
 from rules_engine.profiles import CampaignStep
 from rules_engine.results import to_jsonable
-from rules_engine.vocab import Front, SupplySituation
+from rules_engine.vocab import Front, Nation, SupplySituation
 
 # The air superiority table's rows for the campaign's theatre where one row
 # fits (rules notes C-02); in the Pacific and Asia the umpire names the row.
@@ -40,7 +41,14 @@ REPORT_OUTCOME_KEYS = frozenset({"winner", "sector_owner"})
 FIELD_STRENGTH = "n43.field_strength"
 # Set-up procedures each side rolls for itself; the others are rolled once.
 PER_SIDE_SETUP = frozenset(
-    {"n43.air_presence", "n43.planned_fire", "n43.support_fire", "n43.counterbattery", "n43.troop_reaction"}
+    {
+        "n43.air_presence",
+        "n43.air_assets",
+        "n43.planned_fire",
+        "n43.support_fire",
+        "n43.counterbattery",
+        "n43.troop_reaction",
+    }
 )
 
 
@@ -164,6 +172,9 @@ def _setup_values(
     if BattleType(battle.battle_type).has_roles:
         values["attacker"] = "axis" if battle.attacker.is_axis else "allies"
     if side is not None:
+        nation = Nation(side.nations[0]) if side.nations else None
+        if key == "n43.air_assets" and nation is not None:
+            values["row"] = air_asset_row(nation, Front(campaign.theatre), campaign.year)
         values.update(
             nation=side.nations[0] if side.nations else None,
             command_system=side.command_system,
@@ -215,10 +226,15 @@ def battle_setup(
                 campaign, key, values, ("battle", battle.pk, "setup", label), field_prefix=f"inputs.{label}."
             )
             setup[label] = to_jsonable(run.outcome.to_dict())
-            if isinstance(run.outcome, FieldStrength):
-                strength = run.outcome
-            elif isinstance(run.outcome.outcome, AirSuperiority):
-                air = run.outcome.outcome
+            # What later steps and the battle keep: lookups (field strength, air assets) are their
+            # own result; a roll's reading is its outcome.
+            read = getattr(run.outcome, "outcome", run.outcome)
+            if isinstance(read, FieldStrength):
+                strength = read
+            elif isinstance(read, AirSuperiority):
+                air = read
+            elif isinstance(read, Proximity):
+                battle.lull_checks_from_turn = read.lull_checks_from_turn
             # A side's own set-up rolls are its secrets; those rolled once are both sides' (C-13).
             owner = Owner.side(side.pk) if side else BATTLE_SIDES
             rolls += run.records(
@@ -230,7 +246,7 @@ def battle_setup(
     models.RollRecord.objects.bulk_create(rolls)
     battle.setup = setup
     battle.status = BattleStatus.SET_UP
-    battle.save(update_fields=["setup", "status"])
+    battle.save(update_fields=["setup", "status", "lull_checks_from_turn"])
     campaign_save(campaign)
     event_record(
         campaign,
@@ -240,6 +256,48 @@ def battle_setup(
         actor,
         before={"status": BattleStatus.PLANNED},
         after={"status": BattleStatus.SET_UP, "steps": list(setup)},
+    )
+    return battle
+
+
+@transaction.atomic
+def battle_lull_check(campaign_id: int, actor: Actor, battle_id: int, turn: int) -> models.Battle:
+    """The attacker's combat lull check at the start of an assault phase (000 § Combat Lulls)."""
+    campaign, battle = _battle_lock(campaign_id, battle_id)
+    _require_battle_status(battle, BattleStatus.SET_UP)
+    if battle.lull_checks_from_turn is None:
+        raise ConflictError(
+            "this battle's set-up rolled no proximity, so no turn starts the lull checks",
+            field="turn",
+            code="no_lull_start",
+        )
+    if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
+        raise DomainError("turn must be a whole number of 1 or more", field="turn")
+    if any(lull["turn"] == turn for lull in battle.lulls):
+        raise ConflictError(f"turn {turn} already had its lull check", field="turn", code="lull_checked")
+    run = procedure_run(
+        campaign,
+        "n43.lull_check",
+        {"turn": turn, "start_turn": battle.lull_checks_from_turn},
+        ("battle", battle.pk, "lull", turn),
+    )
+    length = run.outcome.outcome
+    lull = {"turn": turn, "length": length.value if length else None, "text": run.outcome.outcome_text}
+    battle.lulls = [*battle.lulls, lull]
+    battle.save(update_fields=["lulls"])
+    models.RollRecord.objects.bulk_create(
+        run.records(
+            campaign, actor, RollContext(day=battle.day, battle=battle, owner=BATTLE_SIDES), {"lull": lull}
+        )
+    )
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.BATTLE_LULL_CHECKED,
+        battle,
+        f"Battle at {battle.sector}, turn {turn}: {run.outcome.outcome_text}",
+        actor,
+        after=lull,
     )
     return battle
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from campaign import models
 from campaign.access import PUBLIC
@@ -17,9 +17,10 @@ from campaign.services.arrivals import arrivals_start
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
-from campaign.services.rules import procedure_key, procedure_run
+from campaign.services.rules import campaign_profile, club_settings, procedure_key, procedure_run
+from rules_engine.nineteen43.common import AirCoverPriority
 from rules_engine.profiles import CampaignStep
-from rules_engine.vocab import DaySegment, LeaderRating, Weather, label_of
+from rules_engine.vocab import DaySegment, LeaderRating, SupplySituation, Weather, label_of
 
 # The simulator's segments in the order a day plays them; the midnight-to-dawn
 # segment belongs to the night phase, not to the day.
@@ -118,14 +119,21 @@ def _segment_open(
     turns_key = procedure_key(campaign, CampaignStep.SEGMENT_TURNS)
     if turns_key:
         weather = Weather(day.weather) if day.weather else None
+        enemy = next(s for s in sides if s.pk != initiative_side.pk)
+        derived = {
+            "conditions": WEATHER_CONDITIONS.get(weather, ()) if weather else (),
+            "battle_day": day.number,
+            **_simulator_inputs(campaign, segment, initiative_side, enemy, forces[initiative_side.pk]),
+        }
+        # A club setting for one of these inputs pins it: the service derives only the others.
+        pinned = club_settings(campaign, turns_key)
         run = procedure_run(
             campaign,
             turns_key,
             {
                 "segment": segment,
                 "co_ratings": tuple(LeaderRating(f.leader_rating) for f in forces[initiative_side.pk]),
-                "conditions": WEATHER_CONDITIONS.get(weather, ()) if weather else (),
-                "battle_day": day.number,
+                **{name: value for name, value in derived.items() if name not in pinned},
             },
             (*stream, "turns"),
         )
@@ -152,6 +160,49 @@ def _segment_open(
         },
     )
     return record
+
+
+# Rated A-C, a commander may force the early-morning start (003 § Segment simulator).
+FORCING_RATINGS = (LeaderRating.A, LeaderRating.B, LeaderRating.C)
+# Best first, as 1943 § 3 lists air cover priorities.
+AIR_PRIORITY_ORDER = tuple(p.value for p in AirCoverPriority)
+
+
+def _simulator_inputs(
+    campaign: models.Campaign,
+    segment: DaySegment,
+    side: models.Side,
+    enemy: models.Side,
+    forces: Sequence[models.Force],
+) -> dict[str, Any]:
+    """What the segment simulator's modifiers ask of the side that rolls (rules notes C-15)."""
+    lowest = campaign_profile(campaign).quality_scale
+    low_grades = lowest.reservist_or_worse if lowest else frozenset()
+    rows = (
+        models.Battalion.objects.filter(battlegroup__force__in=forces, in_reserve=False)
+        .values("quality", "supply_situation")
+        .annotate(
+            battalion_count=Count("pk", distinct=True),
+            stand_count=Count("stands", filter=~Q(stands__status=StandStatus.DESTROYED)),
+        )
+        .order_by()
+    )
+    battalions = stands = isolated = low_stands = 0
+    for row in rows:
+        battalions += row["battalion_count"]
+        stands += row["stand_count"]
+        isolated += row["battalion_count"] if row["supply_situation"] == SupplySituation.ISOLATED.value else 0
+        low_stands += row["stand_count"] if row["quality"] in low_grades else 0
+    best = _best_leader(forces) if forces else None
+    return {
+        "air_superiority": AIR_PRIORITY_ORDER.index(side.air_cover_priority)
+        < AIR_PRIORITY_ORDER.index(enemy.air_cover_priority),
+        "out_of_supply": battalions > 0 and isolated * 2 > battalions,
+        "reservist_or_worse_percent": round(100 * low_stands / stands) if stands else 0,
+        "forcing_commander": best
+        if segment is DaySegment.EARLY_MORNING and best in FORCING_RATINGS
+        else None,
+    }
 
 
 def _arrivals_due(campaign: models.Campaign, day: models.CampaignDay, actor: Actor) -> list[models.Force]:

@@ -13,9 +13,11 @@ from rules_engine.great_battles import (  # noqa: F401
     combat,
     dawn,
     equipment,
+    fieldworks,
     morale,
     movement,
     night,
+    reserves,
     variants,
     weather,
 )

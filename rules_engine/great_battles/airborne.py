@@ -17,6 +17,7 @@ from rules_engine.dice import DiceKind, DiceSource, roll
 from rules_engine.great_battles.common import ref, roll_against
 from rules_engine.registry import procedure, table
 from rules_engine.results import Applies, Modifier, RollResult, RuleRef, fraction_jsonable
+from rules_engine.vocab import SupplySituation
 
 APPROACH_RULE = ref("Drop Zone, 6.1 Approach Damage [pg 20, AL#1]")
 DRIFT_RULE = ref("Drop Zone, 6.2 Drift Distance [pg 20, AL#2]")
@@ -396,4 +397,68 @@ def roll_infiltration(inputs: InfiltrationInput, dice: DiceSource) -> RollResult
         failed=(DamageEffect.DESTROYED, "destroyed"),
         subject=inputs.stand or "airborne stand",
         inputs={"morale_number": inputs.morale_number},
+    )
+
+
+# --- airborne supply ----------------------------------------------------------------
+
+AIRBORNE_SUPPLY_RULE = ref("Airborne Supply, items 1-3")
+
+
+@dataclass(frozen=True)
+class AirborneSupplyRules:
+    drop_zone_reach_inches: int  # C Ops traces friendly roads to within this of the drop zone
+    isolated_loses_extra_stand: bool  # the charts' isolated row costs one more stand; not airborne's
+
+
+AIRBORNE_SUPPLY: AirborneSupplyRules = table(
+    "gb.airborne.supply",
+    "Airborne supply: supply drop zones and airborne isolation",
+    AIRBORNE_SUPPLY_RULE,
+    AirborneSupplyRules(drop_zone_reach_inches=12, isolated_loses_extra_stand=False),
+)
+
+
+@dataclass(frozen=True)
+class AirborneSupplyInput:
+    c_ops_or_fup_on_table: bool
+    # Along friendly roads from the C Ops to the supply drop zone; None: no drop zone or no road.
+    road_trace_to_drop_zone_inches: float | None = None
+
+
+@dataclass(frozen=True)
+class AirborneSupply:
+    situation: SupplySituation
+    may_withdraw_at_night: bool
+    loses_extra_stand: bool
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "situation": self.situation.value,
+            "may_withdraw_at_night": self.may_withdraw_at_night,
+            "loses_extra_stand": self.loses_extra_stand,
+            "reason": self.reason,
+        }
+
+
+@procedure("gb.airborne.supply", "Airborne battalion's supply", AIRBORNE_SUPPLY_RULE, rolls=False)
+def read_airborne_supply(inputs: AirborneSupplyInput) -> AirborneSupply:
+    reach = AIRBORNE_SUPPLY.drop_zone_reach_inches
+    trace = inputs.road_trace_to_drop_zone_inches
+    if trace is not None and trace <= reach:
+        # GB-B-37: supplied by the drop zone reads as OK; the scenario grades its quality.
+        return AirborneSupply(
+            SupplySituation.OK,
+            inputs.c_ops_or_fup_on_table,
+            False,
+            f'C Ops traces friendly roads to within {reach}" of the supply drop zone',
+        )
+    return AirborneSupply(
+        SupplySituation.ISOLATED,
+        inputs.c_ops_or_fup_on_table,
+        AIRBORNE_SUPPLY.isolated_loses_extra_stand,
+        "no C Ops or FUP on the table"
+        if not inputs.c_ops_or_fup_on_table
+        else f'no friendly road from C Ops to within {reach}" of a supply drop zone',
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 from rules_engine.dice import DiceKind, DiceSource, roll
 from rules_engine.nineteen43.common import (
+    COMMONWEALTH_NATIONS,
     FIRST_YEAR,
     ROW_NATIONS,
     AirCoverPriority,
@@ -20,7 +21,7 @@ from rules_engine.nineteen43.common import (
 )
 from rules_engine.registry import procedure, table
 from rules_engine.results import Comparison, CompoundResult, Modifier, RollResult, to_jsonable
-from rules_engine.vocab import Nation
+from rules_engine.vocab import Front, Nation
 
 SUPERIORITY_RULE = ref("2) Air Superiority")
 PRESENCE_RULE = ref("3) Air Presence")
@@ -354,3 +355,71 @@ class AirAssets:
 @procedure("n43.air_assets", "Air assets available", ASSETS_RULE, rolls=False)
 def lookup_air_assets(inputs: AirAssetsInput) -> AirAssets:
     return AirAssets(row=inputs.row, marks=tuple(zip(LISTED_ATTACKS, AIR_ASSETS[inputs.row], strict=True)))
+
+
+# --- which air assets row a side reads ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AssetPlace:
+    """Where and when a row of the air assets table applies (its printed heading)."""
+
+    row: AirAssetRow
+    fronts: frozenset[Front]
+    first_year: int
+    last_year: int
+
+
+def _place(row: AirAssetRow, fronts: tuple[Front, ...], first: int, last: int) -> AssetPlace:
+    return AssetPlace(row, frozenset(fronts), first, last)
+
+
+_MED = (Front.NORTH_AFRICA, Front.MEDITERRANEAN)
+
+# The headings read as fronts and years (N43-26). Italy in 1944-45 is "Southern Europe" for
+# the Germans and "The Med" for the Commonwealth; the Americans' Italy shares the West's row.
+AIR_ASSET_PLACES: tuple[AssetPlace, ...] = table(
+    "n43.air_asset_places",
+    "Air assets rows by front and years (the rows' headings read as places and periods)",
+    ASSETS_RULE,
+    (
+        _place(AirAssetRow.GERMAN_WEST_1940, (Front.WEST,), 1939, 1940),
+        _place(AirAssetRow.GERMAN_WEST_1944_45, (Front.WEST,), 1944, 1945),
+        _place(AirAssetRow.GERMAN_EAST_1941_42, (Front.EAST,), 1941, 1942),
+        _place(AirAssetRow.GERMAN_EAST_1943_45, (Front.EAST,), 1943, 1945),
+        _place(AirAssetRow.GERMAN_NORTH_AFRICA_MED_1941_42, _MED, 1941, 1942),
+        _place(AirAssetRow.GERMAN_NORTH_AFRICA_MED_1943_44, (Front.NORTH_AFRICA,), 1943, 1944),
+        _place(AirAssetRow.GERMAN_NORTH_AFRICA_MED_1943_44, (Front.MEDITERRANEAN,), 1943, 1943),
+        _place(AirAssetRow.GERMAN_SOUTHERN_EUROPE_1944, (Front.MEDITERRANEAN,), 1944, 1945),
+        _place(AirAssetRow.RUSSIAN_1941_42, tuple(Front), 1941, 1942),
+        _place(AirAssetRow.RUSSIAN_1943, tuple(Front), 1943, 1943),
+        _place(AirAssetRow.RUSSIAN_1944_45, tuple(Front), 1944, 1945),
+        _place(AirAssetRow.AMERICAN_PACIFIC_1941_43, (Front.PACIFIC, Front.ASIA), 1941, 1943),
+        _place(AirAssetRow.AMERICAN_PACIFIC_1944_45, (Front.PACIFIC, Front.ASIA), 1944, 1945),
+        _place(AirAssetRow.AMERICAN_MED_1943, _MED, 1942, 1943),
+        _place(AirAssetRow.AMERICAN_WEST_ITALY_1944_45, (Front.WEST, Front.MEDITERRANEAN), 1944, 1945),
+        _place(AirAssetRow.JAPANESE_MAINLAND_CHINA, (Front.ASIA,), 1937, 1945),
+        _place(AirAssetRow.JAPANESE_PACIFIC_ASIA_1941_43, (Front.PACIFIC,), 1941, 1943),
+        _place(AirAssetRow.JAPANESE_PACIFIC_ASIA_1944_45, (Front.PACIFIC,), 1944, 1945),
+        _place(AirAssetRow.COMMONWEALTH_NORTH_AFRICA_MED_1940_41, _MED, 1940, 1941),
+        _place(AirAssetRow.COMMONWEALTH_NORTH_AFRICA_MED_1942_43, _MED, 1942, 1943),
+        _place(AirAssetRow.COMMONWEALTH_MED_1944_45, (Front.MEDITERRANEAN,), 1944, 1945),
+        _place(AirAssetRow.COMMONWEALTH_WEST_1940, (Front.WEST,), 1939, 1940),
+        _place(AirAssetRow.COMMONWEALTH_WEST_1944, (Front.WEST,), 1944, 1945),
+        _place(AirAssetRow.FRENCH_1940_FIELD_FORCE, (Front.WEST,), 1939, 1940),
+    ),
+)
+
+
+def air_asset_row(nation: Nation, front: Front, year: int) -> AirAssetRow | None:
+    """The row a nation reads on a front in a year: the printed period holding the year, else
+    the nearest earlier one on that front, else the nearest later one; None when the table
+    prints no row for the nation on that front (N43-26)."""
+    row_nation = Nation.COMMONWEALTH if nation in COMMONWEALTH_NATIONS | {Nation.POLISH} else nation
+    places = [p for p in AIR_ASSET_PLACES if p.row.nation is row_nation and front in p.fronts]
+    if not places:
+        return None
+    holding = [p for p in places if p.first_year <= year <= p.last_year]
+    earlier = sorted((p for p in places if p.last_year < year), key=lambda p: p.last_year)
+    later = sorted((p for p in places if p.first_year > year), key=lambda p: p.first_year)
+    return (holding or earlier[-1:] or later[:1])[0].row

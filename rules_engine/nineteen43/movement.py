@@ -329,7 +329,12 @@ DIG_IN_TURNS: dict[DigInWork, int] = table(
     {DigInWork.HASTY_DIG_IN: 6, DigInWork.FOXHOLES: 20},
 )
 
-VEHICLE_TRENCH_FRONTAGE_MULTIPLIER = 2  # a vehicle uses twice its frontage of trench-line
+VEHICLE_TRENCH_USAGE: int = table(
+    "n43.vehicle_trench_usage",
+    "Vehicles dig in with set-up sheet trench-line at this multiple of their frontage",
+    DEFENSES_RULE,
+    2,
+)
 
 
 @dataclass(frozen=True)
@@ -387,3 +392,36 @@ MINEFIELDS: MinefieldRules = table(
         attack_modifiers_applied=False,  # Area Weapons Chart roll without die roll modifiers
     ),
 )
+
+
+@dataclass(frozen=True)
+class VehicleDigInInput:
+    frontage_yards: int  # one vehicle's frontage
+    vehicles: int = 1
+    trench_yards_available: int | None = None  # the set-up sheet's remaining trench-line
+
+
+@dataclass(frozen=True)
+class VehicleDigIn:
+    trench_yards_needed: int
+    vehicles_entrenched: int
+
+    def roll_results(self) -> tuple[RollResult, ...]:
+        return ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "trench_yards_needed": self.trench_yards_needed,
+            "vehicles_entrenched": self.vehicles_entrenched,
+        }
+
+
+@procedure("n43.vehicle_dig_in", "Trench-line to dig in vehicles", DEFENSES_RULE, rolls=False)
+def lookup_vehicle_dig_in(inputs: VehicleDigInInput) -> VehicleDigIn:
+    if inputs.frontage_yards <= 0 or inputs.vehicles < 0:
+        raise ValueError("a vehicle's frontage must be positive and the count not negative")
+    each = inputs.frontage_yards * VEHICLE_TRENCH_USAGE
+    needed = each * inputs.vehicles
+    available = inputs.trench_yards_available
+    entrenched = inputs.vehicles if available is None else min(inputs.vehicles, available // each)
+    return VehicleDigIn(needed, entrenched)

@@ -198,7 +198,8 @@ def test_night_reports_rolls_and_events_of_a_player_are_their_sides(world):
 
     umpire_rolls = rows(world, Role.UMPIRE, "roll-list")
     axis_rolls = rows(world, Role.AXIS_PLAYER, "roll-list")
-    public = {"gb.weather", "pk.wind", "pk.initiative"}
+    # The early-morning start roll of a C-rated commander forcing battle is public too (C-15).
+    public = {"gb.weather", "pk.wind", "pk.initiative", "pk.segment_turns"}
     assert {"gb.night_replacements", *public} <= {r["procedure"] for r in umpire_rolls}
     assert {r["procedure"] for r in axis_rolls} == {"gb.night_replacements", *public}
     assert {r["battalion"] for r in axis_rolls if r["battalion"]} == world.codes("A")

@@ -522,3 +522,24 @@ def test_an_override_of_a_value_must_fit_the_column_it_changes(world, procedure,
     assert response.status_code == 400, response.json()
     assert list(response.json()["error"]["fields"]) == [field]
     assert world.state() == before
+
+
+def test_the_umpire_checks_a_combat_lull_and_reads_it_labelled(world):
+    url = world.url("battle-lull-check", pk=world.planned.pk)
+    umpire = world.client(Role.UMPIRE)
+    early = umpire.post(url, {"turn": 1}, format="json")
+    set_up(world)
+    missing = umpire.post(url, {}, format="json")
+    checked = umpire.post(url, {"turn": 7}, format="json")
+
+    assert (early.status_code, early.json()["error"]["code"]) == (409, "wrong_battle_status")
+    assert missing.status_code == 400
+    assert list(missing.json()["error"]["fields"]) == ["turn"]
+    assert checked.status_code == 200
+    assert (
+        checked.json()["lull_checks_from_turn"]
+        == models.Battle.objects.get(pk=world.planned.pk).lull_checks_from_turn
+    )
+    (lull,) = checked.json()["lulls"]
+    assert set(lull) == {"turn", "length", "length_label", "text"}
+    assert lull["turn"] == 7

@@ -15,6 +15,7 @@ from api.idempotency import HEADER, REPLAYED_HEADER
 from api.models import IdempotencyKey
 from campaign import models
 from campaign.choices import EventVerb, OperationKind
+from campaign.services.battles import battle_setup
 from campaign.services.webhook_subscriptions import webhook_subscribe
 from tests.api.test_day_writes import (
     Write,
@@ -55,6 +56,12 @@ def served_writes() -> set[tuple[str, str]]:
 
     walk(get_resolver().url_patterns)
     return writes
+
+
+def planned_set_up(world: World) -> None:
+    battle_setup(
+        world.campaign.pk, ACTOR, world.planned.pk, {"n43.setup_proximity": {"terrain": "Open Terrain"}}
+    )
 
 
 def hooked(world: World) -> None:
@@ -107,6 +114,9 @@ WRITES: dict[tuple[str, str], Write] = {
         lambda w: w.url("battle-report", pk=w.planned.pk), lambda w: {"battalions": [{"code": "A1"}]}, 200
     ),
     ("battle-close", "post"): Write(lambda w: w.url("battle-close", pk=w.fought.pk), lambda w: None, 200),
+    ("battle-lull-check", "post"): Write(
+        lambda w: w.url("battle-lull-check", pk=w.planned.pk), lambda w: {"turn": 4}, 200, planned_set_up
+    ),
     ("operation-list", "post"): Write(
         lambda w: w.url("operation-list"), lambda w: {"kind": OperationKind.ARRIVALS}, 202, due_today
     ),

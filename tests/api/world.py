@@ -301,6 +301,7 @@ def matrix(world: World) -> dict[str, Route]:
         "battle-set-up": Route(world.url("battle-set-up", pk=world.planned.pk), None),
         "battle-report": Route(world.url("battle-report", pk=world.planned.pk), None),
         "battle-close": Route(world.url("battle-close", pk=world.fought.pk), None),
+        "battle-lull-check": Route(world.url("battle-lull-check", pk=world.planned.pk), None),
         "operation-list": Route(world.url("operation-list"), everybody),
         "operation-detail": Route(
             world.url("operation-detail", pk=world.campaign.operations.get().pk), everybody

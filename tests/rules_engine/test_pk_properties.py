@@ -20,6 +20,7 @@ from rules_engine.panzer_korps import (
     fire,
     leaders,
     morale,
+    movement,
     night,
     spotting,
     terrain,
@@ -313,13 +314,26 @@ def test_terrain(inputs, seed):
         assert in_bands(terrain.TERRAIN_FEATURES[placed.terrain], placed.feature)
 
 
+@given(
+    st.builds(
+        movement.TerrainDisorderInput,
+        terrain=st.sampled_from([t for t, cost in movement.TERRAIN_MOVEMENT.items() if cost.disorder_roll]),
+        year=st.integers(1936, 1946),
+    ),
+    seeds,
+)
+def test_terrain_disorder(inputs, seed):
+    result = same_twice(movement.roll_terrain_disorder, inputs, seed)
+    assert 1 <= result.outcome <= 4 + 2
+
+
 def test_every_rolling_procedure_has_a_property_test():
     tested = {
         "pk.segment_turns", "pk.initiative", "pk.command_roll", "pk.wind", "pk.force_availability",
         "pk.deployment", "pk.arrival", "pk.infantry_fire", "pk.afv_fire", "pk.bombardment_fire",
         "pk.disengage", "pk.indirect_accuracy", "pk.morale", "pk.close_assault", "pk.decision_die",
         "pk.air_fire", "pk.pilot_skill_initiative", "pk.air_morale", "pk.fieldworks", "pk.spotting",
-        "pk.terrain_generator", "pk.terrain_feature", "pk.night_command",
+        "pk.terrain_generator", "pk.terrain_feature", "pk.night_command", "pk.terrain_disorder",
     }  # fmt: skip
     rolling = {key for key, entry in PROCEDURES.items() if key.startswith("pk.") and entry.rolls}
     assert rolling <= tested

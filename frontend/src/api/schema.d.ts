@@ -226,6 +226,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/battles/{id}/lull-check/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check for a combat lull (umpires)
+         * @description At the start of the attacker's assault phase of `turn`, from the turn the set-up proximity die gave: a 6 brings a short lull, or a long one from turn 7 (1943 § Combat Lulls). The roll is recorded and read by both sides of the battle; 409 before the set-up or for a turn already checked.
+         */
+        post: operations["campaigns_battles_lull_check_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/battles/{id}/packet/": {
         parameters: {
             query?: never;
@@ -1406,6 +1426,9 @@ export interface components {
             readonly setup: {
                 [key: string]: unknown;
             };
+            /** @description the set-up proximity die: the first turn of combat lull checks */
+            lull_checks_from_turn?: number | null;
+            readonly lulls: components["schemas"]["BattleLull"][];
             readonly report: Record<string, never> | null;
         };
         BattleCreateInputRequest: {
@@ -1435,6 +1458,19 @@ export interface components {
             continues_id?: number | null;
             /** @description battles forces leave this one for */
             feeds_ids?: number[];
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        BattleLull: {
+            turn: number;
+            length: (components["schemas"]["LengthEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly length_label: string | null;
+            /** @description the check's outcome as people read it */
+            text: string;
+        };
+        BattleLullCheckInputRequest: {
+            /** @description the battle turn starting its assault phase */
+            turn: number;
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         BattleRef: {
@@ -1873,6 +1909,12 @@ export interface components {
          * @enum {string}
          */
         LeaderRatingEnum: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
+        /**
+         * @description * `short` - Short
+         *     * `long` - Long
+         * @enum {string}
+         */
+        LengthEnum: "short" | "long";
         /**
          * @description * `road` - Road
          *     * `track` - Track
@@ -3085,6 +3127,7 @@ export interface components {
          *     * `battle.set_up` - Battle Set Up
          *     * `battle.reported` - Battle Reported
          *     * `battle.closed` - Battle Closed
+         *     * `battle.lull_checked` - Combat lull checked
          *     * `roll.overridden` - Roll Overridden
          *     * `campaign.imported` - Campaign Imported
          *     * `night.started` - Night Phase Started
@@ -3111,7 +3154,7 @@ export interface components {
          *     * `campaign.finished` - Campaign finished
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "objective.awarded" | "campaign.finished";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "objective.awarded" | "campaign.finished";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -4282,6 +4325,104 @@ export interface operations {
             };
         };
     };
+    campaigns_battles_lull_check_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battle. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BattleLullCheckInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["BattleLullCheckInputRequest"];
+                "multipart/form-data": components["schemas"]["BattleLullCheckInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Battle"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_battles_packet_retrieve: {
         parameters: {
             query: {
@@ -4988,6 +5129,7 @@ export interface operations {
                  *     * `battle.set_up` - Battle Set Up
                  *     * `battle.reported` - Battle Reported
                  *     * `battle.closed` - Battle Closed
+                 *     * `battle.lull_checked` - Combat lull checked
                  *     * `roll.overridden` - Roll Overridden
                  *     * `campaign.imported` - Campaign Imported
                  *     * `night.started` - Night Phase Started
@@ -5013,7 +5155,7 @@ export interface operations {
                  *     * `objective.awarded` - Objective taken: activation points awarded
                  *     * `campaign.finished` - Campaign finished
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "night.done" | "night.order_queued" | "night.started" | "objective.awarded" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "sector.control_changed" | "segment.advanced" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "night.done" | "night.order_queued" | "night.started" | "objective.awarded" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "sector.control_changed" | "segment.advanced" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {

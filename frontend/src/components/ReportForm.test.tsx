@@ -21,6 +21,8 @@ const BATTLE: Schemas["Battle"] = {
   feeds: [],
   battalions: ["G1", "W1"],
   setup: {},
+  lull_checks_from_turn: null,
+  lulls: [],
   report: null,
 };
 
