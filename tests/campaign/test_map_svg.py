@@ -32,7 +32,14 @@ def link(a: int, b: int, kind: str) -> models.SectorLink:
 
 
 def document(**parts: Any) -> MapDocument:
-    empty = {"sectors": [], "links": [], "forces": [], "battalions": [], "battles": [], "supply": {}}
+    empty: dict[str, Any] = {
+        "sectors": [],
+        "links": [],
+        "forces": [],
+        "battalions": [],
+        "battles": [],
+        "supply": {},
+    }
     return MapDocument(**{**empty, **parts})
 
 
