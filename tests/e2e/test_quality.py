@@ -14,7 +14,7 @@ from tests.e2e.quality import assert_accessible, assert_no_horizontal_scroll, as
 # The demo names reference equipment, which an earlier transactional test's flush removed.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
 
-CAMPAIGN_PAGES = ["Dashboard", "Forces", "Battles", "Night phase", "Roll log", "Charts"]
+CAMPAIGN_PAGES = ["Dashboard", "Map", "Forces", "Battles", "Night phase", "Roll log", "Charts"]
 
 
 def visit_every_page(tab: Tab, base_url: str, username: str) -> None:
