@@ -174,6 +174,14 @@ describe("the campaign map", () => {
     expect(drawing).toHaveAttribute("transform", "translate(0,0) scale(1)");
   });
 
+  it("says so when the campaign has no map (only its battles' tables)", () => {
+    const tables = MAP.sectors.map((table) => ({ ...table, x: null, y: null }));
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={{ ...MAP, sectors: tables }} isUmpire />);
+
+    expect(screen.getByText(/This campaign has no map/)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /^Luqa/ })).not.toBeInTheDocument();
+  });
+
   it("opens a sector from the keyboard", async () => {
     renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} />);
     await userEvent.tab(); // the zoom buttons first

@@ -431,7 +431,10 @@ export function SectorPanel({
 export function MapView({ campaign, map, isUmpire }: { campaign: Campaign; map: MapDocument; isUmpire: boolean }) {
   const [selected, setSelected] = useState<{ id: number; byKeyboard: boolean } | null>(null);
   const sector = map.sectors.find((candidate) => candidate.id === selected?.id);
-  if (!map.sectors.length) return <p>This campaign has no map.</p>;
+  // A map-less campaign (a version 1 pack) has only its battles' tables, placed nowhere.
+  if (!map.sectors.some((candidate) => (candidate.x != null && candidate.y != null) || candidate.geometry != null)) {
+    return <p>This campaign has no map: its scenario pack places no sector.</p>;
+  }
   return (
     <div className="map-layout">
       <MapCanvas
