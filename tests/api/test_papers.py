@@ -72,7 +72,7 @@ def mentions(text: str, label: str) -> bool:
 
 
 def test_the_battle_packets_show_the_enemys_strength_only_as_its_fog_allows(campaign: models.Campaign):
-    battle = models.Battle.objects.get(campaign=campaign, sector=SECTOR)
+    battle = models.Battle.objects.get(campaign=campaign, sector__name=SECTOR)
     axis, allied = campaign.sides.get(is_axis=True), campaign.sides.get(is_axis=False)
     url = f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/packet/?side="
     g1_labels, w1_labels = stand_labels(campaign, "G1"), stand_labels(campaign, "W1")
@@ -121,7 +121,7 @@ def test_the_day_briefings_show_the_enemys_strength_only_as_its_fog_allows(campa
 
 
 def test_a_player_prints_only_their_own_sides_papers(campaign: models.Campaign):
-    battle = models.Battle.objects.get(campaign=campaign, sector=SECTOR)
+    battle = models.Battle.objects.get(campaign=campaign, sector__name=SECTOR)
     axis = campaign.sides.get(is_axis=True)
     allied = signed_in("allied")
 
