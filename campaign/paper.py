@@ -22,6 +22,7 @@ from campaign import access as access_rules
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import StandStatus
+from campaign.map_svg import map_svg
 from campaign.services.errors import DomainError, NotFoundError
 from rules_engine import catalog
 from rules_engine.registry import CatalogError
@@ -116,6 +117,15 @@ def _pools(side: models.Side, day: models.CampaignDay) -> dict[str, Any]:
     return {"now": side, "at_dawn": selectors.dawn_tally(side.pk, day)}
 
 
+def _side_map(access: CampaignAccess, side: models.Side, day: models.CampaignDay) -> str | None:
+    """The side's map as its players see it (fog-filtered like map/), as SVG; none without a map."""
+    document = selectors.map_document(access)
+    if not any(sector.placed for sector in document.sectors):
+        return None
+    sides = list(access.sides.values())
+    return map_svg(document, sides, title=f"{side.name}'s map, day {day.number}")
+
+
 def briefing_context(campaign: models.Campaign, day_number: int, side_id: int) -> dict[str, Any]:
     """What a side's briefing for a day shows (read in one moment)."""
     access, side = _side_view(campaign, side_id)
@@ -143,8 +153,7 @@ def briefing_context(campaign: models.Campaign, day_number: int, side_id: int) -
             for force in forces
         ],
         "battles": [(battle, _setup_lines(access, battle)) for battle in battles],
-        # map-web's server-side SVG of the side's map (fog-filtered) goes here when it lands.
-        "map_svg": None,
+        "map_svg": _side_map(access, side, day),
     }
 
 

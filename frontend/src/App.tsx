@@ -12,6 +12,7 @@ import { DashboardPage } from "./pages/Dashboard";
 import { DayPage } from "./pages/Day";
 import { FogOfWarPage } from "./pages/FogOfWar";
 import { ForcesPage } from "./pages/Forces";
+import { MapPage } from "./pages/Map";
 import { NightPage } from "./pages/Night";
 import { RollsPage } from "./pages/Rolls";
 import { SignInPage } from "./pages/SignIn";
@@ -85,6 +86,7 @@ export function App() {
             <Route index element={<DashboardPage />} />
             <Route path="day" element={<DayPage />} />
             <Route path="fog" element={<FogOfWarPage />} />
+            <Route path="map" element={<MapPage />} />
             <Route path="forces" element={<ForcesPage />} />
             <Route path="battles" element={<BattlesPage />} />
             <Route path="battles/:battleId" element={<BattleDetailPage />} />

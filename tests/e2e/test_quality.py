@@ -17,7 +17,17 @@ from tests.e2e.quality import assert_accessible, assert_no_horizontal_scroll, as
 # The demo names reference equipment, which an earlier transactional test's flush removed.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
 
-CAMPAIGN_PAGES = ["Dashboard", "The day", "Forces", "Battles", "Night phase", "Roll log", "Charts", "Club"]
+CAMPAIGN_PAGES = [
+    "Dashboard",
+    "The day",
+    "Map",
+    "Forces",
+    "Battles",
+    "Night phase",
+    "Roll log",
+    "Charts",
+    "Club",
+]
 UMPIRE_PAGES = ["Fog of war", "API keys & webhooks"]
 
 

@@ -17,6 +17,7 @@ export const queryKeys = {
   oob: (slug: string) => ["oob", slug],
   forceStatus: (slug: string, forceId: number) => ["force-status", slug, forceId],
   battles: (slug: string) => ["battles", slug],
+  map: (slug: string) => ["map", slug],
   battle: (slug: string, battleId: number) => ["battle", slug, battleId],
   battleSetupInputs: (slug: string, battleId: number) => ["battle", slug, battleId, "setup-inputs"],
   forces: (slug: string) => ["forces", slug],

@@ -15,6 +15,7 @@ function useCampaignSummary(slug: string) {
 const TABS = [
   ["", "Dashboard"],
   ["day", "The day"],
+  ["map", "Map"],
   ["forces", "Forces"],
   ["battles", "Battles"],
   ["night", "Night phase"],

@@ -1,0 +1,245 @@
+"""A side's campaign map as an SVG string, for the printed briefing.
+
+A pure function of the map document the side receives (:func:`campaign.selectors.map_document`,
+already fog-filtered: whatever it is given, it draws) and of the campaign's sides. It draws by
+the web app's rules (frontend/src/lib/map.ts): scenario x/y and GeoJSON outlines projected into
+one frame 1000 wide, one colour per side (the Axis red, the Allies blue), contested sectors
+hatched, roads solid and tracks dashed, supply lines broad in their side's colour and sources
+as diamonds, forces as numbered flags in their side's colour, battles as crossed swords,
+battalions cut off from supply ringed. Paper is often printed in grey, so a key in words comes
+with it, and each sector's holder is also named under the sector's name.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from campaign import models
+from campaign.selectors import MapDocument
+
+FRAME = 1000.0
+# Room around the outermost markers for their names (centred under them) and flags.
+MARGIN_X = 170.0
+MARGIN_Y = 80.0
+RADIUS = 18.0
+AXIS_COLOUR = "#b5473a"
+ALLIED_COLOURS = ("#2f6ea5", "#3f7f3a", "#7a4f9a", "#8a6a1f")
+CONTESTED = "url(#contested)"
+KEY_LINE = 34.0
+
+Point = tuple[float, float]
+
+
+def side_colours(sides: Sequence[models.Side]) -> dict[int, str]:
+    colours: dict[int, str] = {}
+    allied = 0
+    for side in sides:
+        if side.is_axis:
+            colours[side.pk] = AXIS_COLOUR
+        else:
+            colours[side.pk] = ALLIED_COLOURS[allied % len(ALLIED_COLOURS)]
+            allied += 1
+    return colours
+
+
+def _rings(geometry: Any) -> list[list[Sequence[float]]]:
+    """The polygons' rings of a GeoJSON geometry (points and lines draw no outline)."""
+    if not isinstance(geometry, Mapping):
+        return []
+    if geometry.get("type") == "Polygon":
+        return list(geometry["coordinates"])
+    if geometry.get("type") == "MultiPolygon":
+        return [ring for polygon in geometry["coordinates"] for ring in polygon]
+    return []
+
+
+def project_outlines(sectors: Iterable[models.Sector]) -> dict[int, list[list[Point]]]:
+    """Every outline in the frame: their common box fits it (1000 on the longer side), north up,
+    longitudes shrunk by the cosine of the mean latitude (as the web app does)."""
+    rings = {sector.pk: _rings(sector.geometry) for sector in sectors}
+    every = [point for found in rings.values() for ring in found for point in ring]
+    if not every:
+        return {}
+    west, east = min(p[0] for p in every), max(p[0] for p in every)
+    south, north = min(p[1] for p in every), max(p[1] for p in every)
+    shrink = math.cos(math.radians((south + north) / 2))
+    scale = FRAME / max((east - west) * shrink, north - south, 1e-9)
+    return {
+        sector_id: [
+            [((lon - west) * shrink * scale, (north - lat) * scale) for lon, lat, *_ in ring]
+            for ring in found
+        ]
+        for sector_id, found in rings.items()
+        if found
+    }
+
+
+def sector_point(sector: models.Sector, outline: list[list[Point]] | None) -> Point | None:
+    """Its scenario x/y, else the middle of its outline; None for a sector not on the map."""
+    if sector.x is not None and sector.y is not None:
+        return (sector.x, sector.y)
+    if not outline or not outline[0]:
+        return None
+    ring = outline[0]
+    return (sum(p[0] for p in ring) / len(ring), sum(p[1] for p in ring) / len(ring))
+
+
+def _num(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def map_svg(document: MapDocument, sides: Sequence[models.Side], *, title: str) -> str:
+    """A side's map ``document`` (:func:`campaign.selectors.map_document`) as a standalone SVG."""
+    sectors = document.sectors
+    outlines = project_outlines(sectors)
+    points: dict[int, Point] = {}
+    for sector in sectors:
+        point = sector_point(sector, outlines.get(sector.pk))
+        if point is not None:
+            points[sector.pk] = point
+    drawn = list(points.values()) + [p for outline in outlines.values() for ring in outline for p in ring]
+    if not drawn:
+        drawn = [(0.0, 0.0), (FRAME, FRAME)]
+    left = min(p[0] for p in drawn) - MARGIN_X
+    top = min(p[1] for p in drawn) - MARGIN_Y
+    width = max(p[0] for p in drawn) + MARGIN_X - left
+    map_height = max(p[1] for p in drawn) + MARGIN_Y - top
+    colours = side_colours(sides)
+    names = {side.pk: side.name for side in sides}
+
+    def fill(owner: int | None) -> str:
+        return colours.get(owner, CONTESTED) if owner is not None else CONTESTED
+
+    forces_on: dict[int, Counter[int]] = {}
+    for force in document.forces:
+        if force.sector_id is not None:
+            forces_on.setdefault(force.sector_id, Counter())[force.side_id] += 1
+    battles_on = Counter(battle.sector_id for battle in document.battles)
+    supply = document.supply
+    sector_of = {battalion.pk: battalion.sector_id for battalion in document.battalions}
+    cut_off_on = Counter(sector_of.get(battalion) for battalion in supply.get("isolated", []))
+    separated_on = Counter(sector_of.get(battalion) for battalion in supply.get("separated", []))
+    sources_on: dict[int, list[int]] = {}
+    for part in supply.get("sides", []):
+        for source in part["sources"]:
+            sources_on.setdefault(source, []).append(part["side"])
+
+    body: list[str] = []
+    for sector in sectors:
+        outline = outlines.get(sector.pk)
+        if outline:
+            path = "".join("M" + "L".join(f"{_num(x)},{_num(y)}" for x, y in ring) + "Z" for ring in outline)
+            body.append(
+                f'<path d="{path}" fill="{fill(sector.owner_id)}" fill-opacity="0.45" '
+                'stroke="#4a4a4a" stroke-width="1.5"/>'
+            )
+    dash = {"road": "", "track": ' stroke-dasharray="12 8"', "none": ' stroke-dasharray="2 8"'}
+    stroke = {"road": 6, "track": 4, "none": 2}
+    for link in document.links:
+        a, b = points.get(link.a_id), points.get(link.b_id)
+        if a is None or b is None:
+            continue
+        body.append(
+            f'<line x1="{_num(a[0])}" y1="{_num(a[1])}" x2="{_num(b[0])}" y2="{_num(b[1])}" '
+            f'stroke="#5b4a3a" stroke-width="{stroke.get(link.kind, 2)}"{dash.get(link.kind, "")}/>'
+        )
+    parts = supply.get("sides", [])
+    for index, part in enumerate(parts):
+        shift = (index - (len(parts) - 1) / 2) * 8  # side by side where two sides' lines share a link
+        for start, end in part["lines"]:
+            a, b = points.get(start), points.get(end)
+            if a is None or b is None:
+                continue
+            body.append(
+                f'<line class="supply" x1="{_num(a[0] + shift)}" y1="{_num(a[1] + shift)}" '
+                f'x2="{_num(b[0] + shift)}" y2="{_num(b[1] + shift)}" '
+                f'stroke="{colours.get(part["side"], "#555")}" stroke-width="12" stroke-opacity="0.45" '
+                'stroke-linecap="round"/>'
+            )
+    for sector in sectors:
+        point = points.get(sector.pk)
+        if point is None:
+            continue
+        x, y = point
+        held = names.get(sector.owner_id, "") if sector.owner_id is not None else "contested"
+        group = [f'<g transform="translate({_num(x)} {_num(y)})">']
+        if cut_off_on[sector.pk]:
+            group.append(
+                f'<circle r="{_num(RADIUS + 9)}" fill="none" stroke="#a4161a" stroke-width="5" '
+                'stroke-dasharray="6 4"/>'
+            )
+        elif separated_on[sector.pk]:
+            group.append(
+                f'<circle r="{_num(RADIUS + 9)}" fill="none" stroke="#b7791f" stroke-width="5" '
+                'stroke-dasharray="2 5"/>'
+            )
+        group.append(
+            f'<circle r="{_num(RADIUS)}" fill="{fill(sector.owner_id)}" stroke="#1d232a" stroke-width="2"/>'
+        )
+        for index, side_id in enumerate(sources_on.get(sector.pk, [])):
+            cx, cy = -RADIUS - 8 - index * 16, RADIUS + 2
+            group.append(
+                f'<rect class="source" x="{_num(cx - 6)}" y="{_num(cy - 6)}" width="12" height="12" '
+                f'transform="rotate(45 {_num(cx)} {_num(cy)})" fill="{colours.get(side_id, "#555")}" '
+                'stroke="#1d232a" stroke-width="1.5"/>'
+            )
+        for index, (side, count) in enumerate(sorted(forces_on.get(sector.pk, Counter()).items())):
+            group.append(
+                f'<g transform="translate({_num(RADIUS + 4 + index * 30)} {_num(-RADIUS - 6)})">'
+                f'<rect width="26" height="20" rx="3" fill="{colours.get(side, "#555")}"/>'
+                '<text x="13" y="15" text-anchor="middle" font-size="15" font-weight="700" fill="#fff">'
+                f"{count}</text>"
+                "</g>"
+            )
+        if battles_on[sector.pk]:
+            group.append(
+                f'<text x="{_num(-RADIUS - 6)}" y="{_num(-RADIUS + 2)}" text-anchor="end" font-size="28" '
+                'fill="#a4161a">⚔</text>'
+            )
+        group.append(
+            f'<text y="{_num(RADIUS + 26)}" text-anchor="middle" font-size="22" font-weight="600" '
+            f'fill="#1d232a">{escape(sector.name)}</text>'
+            f'<text y="{_num(RADIUS + 46)}" text-anchor="middle" font-size="16" fill="#1d232a">'
+            f"{escape(held)}</text>"
+        )
+        group.append("</g>")
+        body.append("".join(group))
+
+    key = [f"Held by {side.name}" for side in sides] + [
+        "Contested (hatched)",
+        "Road (solid line), track (dashed)",
+        "Broad pale line: a supply line, in its side's colour",
+        "Diamond: a source of supply, in its side's colour",
+        "Numbered flag: forces on the sector, by side",
+        "⚔ Battle",
+        "Dashed red ring: battalions cut off from supply",
+        "Dotted amber ring: battalions separated from supply",
+    ]
+    key_top = top + map_height
+    swatches = [colours[side.pk] for side in sides] + [CONTESTED]
+    legend = [f'<g transform="translate({_num(left + 20)} {_num(key_top + 10)})" font-size="20">']
+    for row, text in enumerate(key):
+        row_y = row * KEY_LINE
+        if row < len(swatches):
+            legend.append(
+                f'<circle cx="12" cy="{_num(row_y + 12)}" r="11" fill="{swatches[row]}" stroke="#1d232a"/>'
+            )
+        legend.append(f'<text x="34" y="{_num(row_y + 19)}">{escape(text)}</text>')
+    legend.append("</g>")
+    height = map_height + 20 + KEY_LINE * len(key)
+    view_box = f"{_num(left)} {_num(top)} {_num(width)} {_num(height)}"
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view_box}" role="img" '
+        f'aria-label={quoteattr(title)} font-family="DejaVu Sans, sans-serif">'
+        f"<title>{escape(title)}</title>"
+        '<defs><pattern id="contested" patternUnits="userSpaceOnUse" width="10" height="10" '
+        'patternTransform="rotate(45)"><rect width="10" height="10" fill="#ece8df"/>'
+        '<line x1="0" y1="0" x2="0" y2="10" stroke="#6b6459" stroke-width="4"/></pattern>'
+        "</defs>"
+        f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(width)}" height="{_num(map_height)}" '
+        'fill="#dbe7ef"/>' + "".join(body) + "".join(legend) + "</svg>"
+    )

@@ -1,0 +1,105 @@
+/**
+ * The campaign map's drawing rules, as plain functions of the map document: where a sector
+ * stands, its outline, its owner's colour, its neighbours. campaign/map_svg.py draws the printed
+ * briefing's map by the same rules (same frame, same colours), so paper and screen agree.
+ */
+import type { Schemas } from "../api/client";
+
+export type MapDocument = Schemas["MapDocument"];
+export type MapSector = Schemas["MapSector"];
+export type MapLink = Schemas["MapLink"];
+
+/** Scenario coordinates and projected outlines share one frame, 1000 units wide. */
+export const FRAME = 1000;
+// Room around the outermost markers for their names (centred under them) and flags.
+const MARGIN_X = 170;
+const MARGIN_Y = 70;
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+type Ring = [number, number][];
+
+/** The polygons' outer and inner rings of a GeoJSON geometry (points and lines draw no outline). */
+function ringsOf(geometry: unknown): Ring[] {
+  if (typeof geometry !== "object" || geometry === null) return [];
+  const { type, coordinates } = geometry as { type?: string; coordinates?: unknown };
+  if (type === "Polygon") return coordinates as Ring[];
+  if (type === "MultiPolygon") return (coordinates as Ring[][]).flat();
+  return [];
+}
+
+/**
+ * Projects every sector's GeoJSON outline (longitude, latitude) into the frame: the outlines'
+ * common bounding box fits it (1000 on the longer side), north up, east-west distances shrunk by the
+ * cosine of the mean latitude (an equirectangular view is true enough for an island or a valley).
+ */
+export function projectOutlines(sectors: readonly MapSector[]): Map<number, Point[][]> {
+  const rings = sectors.map((sector) => [sector.id, ringsOf(sector.geometry)] as const);
+  const all = rings.flatMap(([, list]) => list.flat());
+  const outlines = new Map<number, Point[][]>();
+  if (!all.length) return outlines;
+  const lons = all.map(([lon]) => lon);
+  const lats = all.map(([, lat]) => lat);
+  const [west, east, south, north] = [Math.min(...lons), Math.max(...lons), Math.min(...lats), Math.max(...lats)];
+  const shrink = Math.cos((((south + north) / 2) * Math.PI) / 180);
+  const scale = FRAME / Math.max((east - west) * shrink, north - south, 1e-9);
+  for (const [id, list] of rings) {
+    if (list.length) {
+      outlines.set(
+        id,
+        list.map((ring) => ring.map(([lon, lat]) => ({ x: (lon - west) * shrink * scale, y: (north - lat) * scale }))),
+      );
+    }
+  }
+  return outlines;
+}
+
+/** Where a sector's marker and name go: its scenario x/y, else the middle of its outline. */
+export function sectorPoint(sector: MapSector, outline: Point[][] | undefined): Point | null {
+  if (sector.x != null && sector.y != null) return { x: sector.x, y: sector.y };
+  const ring = outline?.[0];
+  if (!ring?.length) return null;
+  return {
+    x: ring.reduce((sum, p) => sum + p.x, 0) / ring.length,
+    y: ring.reduce((sum, p) => sum + p.y, 0) / ring.length,
+  };
+}
+
+/** The viewBox around everything drawn, with a margin for names. */
+export function viewBoxOf(points: readonly Point[]): { x: number; y: number; width: number; height: number } {
+  if (!points.length) return { x: 0, y: 0, width: FRAME, height: FRAME };
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  const x = Math.min(...xs) - MARGIN_X;
+  const y = Math.min(...ys) - MARGIN_Y;
+  return { x, y, width: Math.max(...xs) + MARGIN_X - x, height: Math.max(...ys) + MARGIN_Y - y };
+}
+
+export function outlinePath(outline: Point[][]): string {
+  return outline.map((ring) => `M${ring.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join("L")}Z`).join("");
+}
+
+/** One colour per side: the Axis red, the Allies blue, any further side from the rest. */
+const AXIS_COLOUR = "#b5473a";
+const ALLIED_COLOURS = ["#2f6ea5", "#3f7f3a", "#7a4f9a", "#8a6a1f"];
+export const CONTESTED_FILL = "url(#contested)";
+
+export function sideColours(sides: readonly { id: number; is_axis?: boolean }[]): Map<number, string> {
+  const colours = new Map<number, string>();
+  let next = 0;
+  for (const side of sides) {
+    colours.set(side.id, side.is_axis ? AXIS_COLOUR : (ALLIED_COLOURS[next++ % ALLIED_COLOURS.length] ?? "#555"));
+  }
+  return colours;
+}
+
+/** The sectors linked to `sectorId`, by name. */
+export function neighbours(map: MapDocument, sectorId: number): MapSector[] {
+  const ids = new Set(
+    map.links.flatMap((link) => (link.a === sectorId ? [link.b] : link.b === sectorId ? [link.a] : [])),
+  );
+  return map.sectors.filter((sector) => ids.has(sector.id)).sort((a, b) => a.name.localeCompare(b.name));
+}
