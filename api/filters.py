@@ -106,11 +106,12 @@ class StandFilter(filters.FilterSet):  # type: ignore[misc]
 class BattleFilter(filters.FilterSet):  # type: ignore[misc]
     day = IntegerFilter(field_name="day__number")
     status = filters.ChoiceFilter(choices=BattleStatus.choices)
-    sector = filters.CharFilter()
+    sector = IntegerFilter(field_name="sector_id", help_text="a sector's id")
+    sector_name = filters.CharFilter(field_name="sector__name", help_text="a sector's name")
 
     class Meta:
         model = models.Battle
-        fields = ["day", "status", "sector"]
+        fields = ["day", "status", "sector", "sector_name"]
 
 
 class OperationFilter(filters.FilterSet):  # type: ignore[misc]

@@ -30,7 +30,17 @@ def count_field(**kwargs: Any) -> serializers.IntegerField:
 
 
 class BattleCreateInput(serializers.Serializer[Mapping[str, Any]]):
-    sector = serializers.CharField(max_length=100, help_text="table or sector name")
+    sector = id_field(
+        source="sector_id",
+        required=False,
+        allow_null=True,
+        help_text="where it is fought: a sector id (GET sectors/); or give sector_name",
+    )
+    sector_name = serializers.CharField(
+        max_length=100,
+        required=False,
+        help_text="a sector's name; a campaign without a map may name a new table here",
+    )
     battle_type = serializers.ChoiceField(choices=enum_choices(BattleType))
     attacker_id = id_field(help_text="side id")
     defender_id = id_field(help_text="side id")
@@ -41,6 +51,13 @@ class BattleCreateInput(serializers.Serializer[Mapping[str, Any]]):
     feeds_ids = serializers.ListField(
         child=id_field(), required=False, help_text="battles forces leave this one for"
     )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("sector_id") is None and not attrs.get("sector_name"):
+            raise serializers.ValidationError(
+                {"sector": ["Give the sector's id, or its name as sector_name."]}
+            )
+        return attrs
 
 
 class BattleSetupInput(serializers.Serializer[Mapping[str, Any]]):
@@ -80,6 +97,43 @@ class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
 
 class BattleReportInput(serializers.Serializer[Mapping[str, Any]]):
     battalions = ReportedBattalionInput(many=True, allow_empty=False)
+    winner = id_field(
+        required=False,
+        allow_null=True,
+        help_text="the side that won: the attacker's or defender's id; null: nobody",
+    )
+    sector_owner = id_field(
+        required=False,
+        allow_null=True,
+        help_text="who holds the battle's sector now (a side of the battle; null: contested); "
+        "leave out when control does not change",
+    )
+
+
+class ForceMoveInput(serializers.Serializer[Mapping[str, Any]]):
+    sector = id_field(
+        source="sector_id",
+        allow_null=True,
+        help_text="a sector next to where it stands (any sector from off the map); null: off the map",
+    )
+    forming_up_point = serializers.BooleanField(
+        default=False, help_text="move its forming-up point instead of its C Ops"
+    )
+
+
+class BattalionMoveInput(serializers.Serializer[Mapping[str, Any]]):
+    sector = id_field(
+        source="sector_id",
+        allow_null=True,
+        help_text="a sector next to where it stands (any sector from off the map); null: off the map",
+    )
+
+
+class SectorControlInput(serializers.Serializer[Mapping[str, Any]]):
+    owner = id_field(
+        source="owner_id", allow_null=True, help_text="the side that holds it now; null: contested"
+    )
+    reason = serializers.CharField(max_length=500, help_text="why it changes hands (every member reads it)")
 
 
 class APIKeyCreateInput(serializers.Serializer[Mapping[str, Any]]):

@@ -215,7 +215,7 @@ IF_NONE_MATCH = OpenApiParameter(
 BATTLE_CREATE_EXAMPLE = OpenApiExample(
     "Local attack",
     value={
-        "sector": "Ta' Qali",
+        "sector": 9,
         "battle_type": "Local Attack",
         "attacker_id": 1,
         "defender_id": 2,
@@ -237,7 +237,9 @@ BATTLE_REPORT_EXAMPLE = OpenApiExample(
                 "supply_situation": "OK",
             },
             {"code": "L1", "destroyed": ["1", "4"], "supply_situation": "isolated"},
-        ]
+        ],
+        "winner": 1,
+        "sector_owner": 1,
     },
     request_only=True,
 )
@@ -264,9 +266,10 @@ FORCE_STATUS_EXAMPLE = OpenApiExample(
             "leader_decorations": [],
             "mobility": "foot",
             "mobility_label": "Foot",
-            "cops_location": "Qrendi",
-            "fup_location": "Qrendi",
-            "fup_with_cops": True,
+            "sector": 21,
+            "sector_name": "Drop zone north of Qrendi",
+            "fup_sector": None,
+            "fup_sector_name": None,
             "fup_road_clear": True,
             "arrival_status": "on_table",
             "arrival_status_label": "On table",
@@ -297,7 +300,8 @@ FORCE_STATUS_EXAMPLE = OpenApiExample(
                 "location_label": "In a battle today",
                 "battle": {
                     "id": 12,
-                    "sector": "Ta' Qali",
+                    "sector": 10,
+                    "sector_name": "Ta' Qali",
                     "status": "in_progress",
                     "status_label": "In progress",
                 },

@@ -232,10 +232,24 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
 
 
 FORCE_PUBLIC = frozenset({"id", "side", "name", "nation"})
+# Where a force stands: shown to a reader who does not see its side in full only where the
+# fog of war shows it (the selector's sector_seen and fup_sector_seen annotations).
+FORCE_PLACES = {"sector": "sector_seen", "sector_name": "sector_seen"}
+FORCE_FUP_PLACES = {"fup_sector": "fup_sector_seen", "fup_sector_name": "fup_sector_seen"}
 
 
 class ForceSerializer(FogMaskedSerializer[models.Force]):
     public_fields = FORCE_PUBLIC
+
+    sector_name = serializers.CharField(
+        source="sector.name", read_only=True, allow_null=True, help_text="where its C Ops stands"
+    )
+    fup_sector_name = serializers.CharField(
+        source="fup_sector.name",
+        read_only=True,
+        allow_null=True,
+        help_text="its forming-up point, when apart from its C Ops (null: with its C Ops)",
+    )
 
     class Meta:
         model = models.Force
@@ -249,9 +263,10 @@ class ForceSerializer(FogMaskedSerializer[models.Force]):
             "leader_rating",
             "leader_decorations",
             "mobility",
-            "cops_location",
-            "fup_location",
-            "fup_with_cops",
+            "sector",
+            "sector_name",
+            "fup_sector",
+            "fup_sector_name",
             "fup_road_clear",
             "arrival_status",
             "arrival_day",
@@ -263,6 +278,30 @@ class ForceSerializer(FogMaskedSerializer[models.Force]):
 
     def side_id_of(self, instance: models.Force) -> int:
         return instance.side_id
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        for name in (*FORCE_PLACES, *FORCE_FUP_PLACES):
+            fields[name].allow_null = True
+        return fields
+
+    def to_representation(self, instance: models.Force) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if access_of(self).sees_in_full(instance.side_id):
+            return data
+        # FogMaskedSerializer nulled them; the fog of war shows them where the enemy is in contact.
+        for places in (FORCE_PLACES, FORCE_FUP_PLACES):
+            for name, seen in places.items():
+                if getattr(instance, seen, False):
+                    data[name] = _force_place(instance, name)
+        return data
+
+
+def _force_place(force: models.Force, name: str) -> Any:
+    sector = force.sector if name.startswith("sector") else force.fup_sector
+    if sector is None:
+        return None
+    return sector.name if name.endswith("_name") else sector.pk
 
 
 class StandSerializer(FogMaskedSerializer[models.Stand]):
@@ -297,10 +336,14 @@ class StandSerializer(FogMaskedSerializer[models.Stand]):
 
 
 class BattalionSerializer(FogMaskedSerializer[models.Battalion]):
-    public_fields = frozenset({"id", "code", "name", "side", "force", "battlegroup"})
+    # An enemy battalion the reader sees (identified, or in contact) is seen where it stands.
+    public_fields = frozenset({"id", "code", "name", "side", "force", "battlegroup", "sector", "sector_name"})
     strength_fields = frozenset({"stands_started"})
 
     force = serializers.IntegerField(source="battlegroup.force_id", read_only=True)
+    sector_name = serializers.CharField(
+        source="sector.name", read_only=True, allow_null=True, help_text="where it stands; null: off the map"
+    )
 
     class Meta:
         model = models.Battalion
@@ -319,6 +362,8 @@ class BattalionSerializer(FogMaskedSerializer[models.Battalion]):
             "ammo_low_markers",
             "wiped_out_day",
             "fuel_state",
+            "sector",
+            "sector_name",
         ]
 
     def side_id_of(self, instance: models.Battalion) -> int:
@@ -382,6 +427,7 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
     lines only as the enemy's fog of war reveals them."""
 
     day = serializers.IntegerField(source="day.number", read_only=True)
+    sector_name = serializers.CharField(source="sector.name", read_only=True)
     feeds = serializers.SerializerMethodField()
     battalions = serializers.SerializerMethodField()
     setup = serializers.SerializerMethodField()
@@ -394,10 +440,12 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
             "id",
             "day",
             "sector",
+            "sector_name",
             "battle_type",
             "status",
             "attacker",
             "defender",
+            "winner",
             "continues",
             "feeds",
             "battalions",
@@ -426,6 +474,151 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
         if battle.report is None:
             return None
         return access_rules.battle_report_shown(access_of(self), battle.report, self._visible_sides(battle))
+
+
+CONTESTED = "Contested"
+
+
+def _side_name(serializer: serializers.BaseSerializer[Any], side_id: int | None) -> str | None:
+    side = access_of(serializer).sides.get(side_id) if side_id is not None else None
+    return side.name if side is not None else None
+
+
+class SectorForceSerializer(LabelledModelSerializer[models.Force]):
+    class Meta:
+        model = models.Force
+        fields = ["id", "name", "side"]
+
+
+class SectorBattalionSerializer(LabelledModelSerializer[models.Battalion]):
+    class Meta:
+        model = models.Battalion
+        fields = ["id", "code", "side"]
+
+
+class SectorBattleSerializer(LabelledModelSerializer[models.Battle]):
+    day = serializers.IntegerField(source="day.number", read_only=True)
+
+    class Meta:
+        model = models.Battle
+        fields = ["id", "day", "status", "attacker", "defender"]
+
+
+class MapSectorSerializer(LabelledModelSerializer[models.Sector]):
+    """A sector as every member sees it: the ground and who holds it are public."""
+
+    owner_label = serializers.SerializerMethodField(help_text="the side holding it, or Contested")
+    supply_source_for = serializers.SerializerMethodField(
+        help_text="ids of the sides it is a source of supply for, while that side holds it"
+    )
+
+    class Meta:
+        model = models.Sector
+        fields = [
+            "id",
+            "key",
+            "name",
+            "kind",
+            "terrain",
+            "victory_points",
+            "owner",
+            "owner_label",
+            "x",
+            "y",
+            "geometry",
+            "supply_source_for",
+        ]
+
+    def get_owner_label(self, sector: models.Sector) -> str:
+        return _side_name(self, sector.owner_id) or CONTESTED
+
+    def get_supply_source_for(self, sector: models.Sector) -> list[int]:
+        return [side.pk for side in sector.supply_source_for.all()]
+
+
+class SectorSerializer(MapSectorSerializer):
+    """A sector with what stands and is fought on it, as far as the reader sees."""
+
+    forces = serializers.SerializerMethodField(
+        help_text="forces whose C Ops stands here, as the fog of war shows"
+    )
+    battalions = serializers.SerializerMethodField(help_text="battalions here, as the fog of war shows")
+    battles = serializers.SerializerMethodField(help_text="battles fought here that the reader sees")
+
+    class Meta(MapSectorSerializer.Meta):
+        fields = [*MapSectorSerializer.Meta.fields, "forces", "battalions", "battles"]
+
+    @extend_schema_field(SectorForceSerializer(many=True))
+    def get_forces(self, sector: models.Sector) -> Any:
+        return SectorForceSerializer(getattr(sector, "visible_forces", []), many=True).data
+
+    @extend_schema_field(SectorBattalionSerializer(many=True))
+    def get_battalions(self, sector: models.Sector) -> Any:
+        return SectorBattalionSerializer(getattr(sector, "visible_battalions", []), many=True).data
+
+    @extend_schema_field(SectorBattleSerializer(many=True))
+    def get_battles(self, sector: models.Sector) -> Any:
+        return SectorBattleSerializer(
+            getattr(sector, "visible_battles", []), many=True, context=self.context
+        ).data
+
+
+class MapLinkSerializer(LabelledModelSerializer[models.SectorLink]):
+    class Meta:
+        model = models.SectorLink
+        fields = ["a", "b", "kind"]
+
+
+class MapForceSerializer(LabelledModelSerializer[models.Force]):
+    """A force where the reader sees its C Ops (the selector left out the others)."""
+
+    side_label = serializers.SerializerMethodField(help_text="the side's name")
+    fup_sector = serializers.SerializerMethodField(
+        help_text="its forming-up point when apart from its C Ops and seen; null: with its C Ops, or unseen"
+    )
+
+    class Meta:
+        model = models.Force
+        fields = ["id", "name", "side", "side_label", "sector", "fup_sector"]
+
+    def get_side_label(self, force: models.Force) -> str | None:
+        return _side_name(self, force.side_id)
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_fup_sector(self, force: models.Force) -> int | None:
+        return force.fup_sector_id if getattr(force, "fup_sector_seen", False) else None
+
+
+class MapBattalionSerializer(FogMaskedSerializer[models.Battalion]):
+    public_fields = frozenset({"id", "code", "name", "side", "side_label", "sector"})
+
+    side_label = serializers.SerializerMethodField(help_text="the side's name")
+
+    class Meta:
+        model = models.Battalion
+        fields = ["id", "code", "name", "side", "side_label", "sector", "in_reserve", "supply_situation"]
+
+    def side_id_of(self, instance: models.Battalion) -> int:
+        return instance.side_id
+
+    def get_side_label(self, battalion: models.Battalion) -> str | None:
+        return _side_name(self, battalion.side_id)
+
+
+class MapBattleSerializer(LabelledModelSerializer[models.Battle]):
+    class Meta:
+        model = models.Battle
+        fields = ["id", "sector", "status", "attacker", "defender"]
+
+
+class MapDocumentSerializer(LabelledSerializer[Any]):
+    """One side's view of the campaign map (the umpire's: everything)."""
+
+    sectors = MapSectorSerializer(many=True, read_only=True)
+    links = MapLinkSerializer(many=True, read_only=True)
+    forces = MapForceSerializer(many=True, read_only=True)
+    battalions = MapBattalionSerializer(many=True, read_only=True)
+    battles = MapBattleSerializer(many=True, read_only=True)
 
 
 class APIKeySerializer(LabelledModelSerializer[models.CampaignAPIKey]):
@@ -830,9 +1023,11 @@ class BattleLocation(db_models.TextChoices):
 
 
 class BattleRefSerializer(LabelledModelSerializer[models.Battle]):
+    sector_name = serializers.CharField(read_only=True)
+
     class Meta:
         model = models.Battle
-        fields = ["id", "sector", "status"]
+        fields = ["id", "sector", "sector_name", "status"]
 
 
 class StandCountsSerializer(LabelledSerializer[Mapping[str, int]]):

@@ -25,6 +25,7 @@ router.register(f"{CAMPAIGN}/reinforcements", views.ReinforcementViewSet, basena
 router.register(f"{CAMPAIGN}/forces", views.ForceViewSet, basename="force")
 router.register(f"{CAMPAIGN}/battalions", views.BattalionViewSet, basename="battalion")
 router.register(f"{CAMPAIGN}/stands", views.StandViewSet, basename="stand")
+router.register(f"{CAMPAIGN}/sectors", views.SectorViewSet, basename="sector")
 router.register(f"{CAMPAIGN}/days", views.DayViewSet, basename="day")
 router.register(f"{CAMPAIGN}/battles", views.BattleViewSet, basename="battle")
 router.register(f"{CAMPAIGN}/operations", views.OperationViewSet, basename="operation")

@@ -50,6 +50,7 @@ from campaign.services import days as day_services
 from campaign.services import night as night_services
 from campaign.services import overrides as override_services
 from campaign.services import reinforcements as reinforcement_services
+from campaign.services import sectors as sector_services
 from campaign.services import webhook_subscriptions as webhook_services
 from campaign.services.errors import DomainError
 from rules_engine import catalog
@@ -117,6 +118,37 @@ class CampaignViewSet(
                 {"forces": forces, "night_in_progress": night_in_progress}, context=context
             ).data
         return Response(data)
+
+    @extend_schema(
+        summary="The campaign map, as your side sees it (poll with If-None-Match)",
+        description="One request for the map: every sector (the ground and its owners are public) "
+        "and link; the forces and battalions you see on it (your side's all; the enemy's identified "
+        "ones, and those standing on or next to a sector your side's battalions or C Ops stand on, "
+        "as the enemy's fog of war says); the battles you see. Umpires see everything. Send the "
+        "ETag back in If-None-Match: an unchanged map answers 304 with no body.",
+        parameters=[schema.IF_NONE_MATCH],
+        responses={
+            200: out.MapDocumentSerializer,
+            304: OpenApiResponse(description="Not modified: the ETag you sent is current."),
+        },
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="map",
+        url_name="map",
+        pagination_class=None,
+        filter_backends=[],
+    )
+    def campaign_map(self, request: Request, **kwargs: Any) -> Response:
+        access = self.campaign_access
+        context = {**self.get_serializer_context(), "access": access}
+        data = out.MapDocumentSerializer(selectors.map_document(access), context=context).data
+        etag = _weak_etag(data)
+        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+        if _matches(request, etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        return Response(data, headers=headers)
 
     @extend_schema(
         summary="Chart series: each side's strength and stocks at every dawn",
@@ -254,6 +286,22 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
         force_status = selectors.force_status(force.pk, selectors.battalions(access))
         return out.ForceStatusSerializer(force_status, context=context).data
 
+    @extend_schema(
+        summary="Move a force's C Ops or forming-up point (umpires; idempotent)",
+        description="To a sector next to where it stands (links: GET map/), onto the map from off "
+        "it anywhere, or off it (null). Refused in the night phase. An FUP moved onto its C Ops' "
+        "sector is with its C Ops again. Send an Idempotency-Key to retry safely.",
+        request=inputs.ForceMoveInput,
+        responses=out.ForceSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def move(self, request: Request, **kwargs: Any) -> Response:
+        campaign_id = self.campaign_access.campaign.pk
+        force = sector_services.force_move(
+            campaign_id, self.actor, self.get_object().pk, **self.validated(inputs.ForceMoveInput)
+        )
+        return self.respond(force)
+
     def _status_rendered(self, renderer: JSONRenderer) -> polls.RenderedForceStatus:
         data = self._status_data()
         body = renderer.render(data, JSONRenderer.media_type, self.get_renderer_context())
@@ -269,7 +317,53 @@ class BattalionViewSet(ReadOnlyCampaignViewSet[models.Battalion]):
     ordering_fields = ["code", "id"]
 
     def visible(self, access: CampaignAccess) -> QuerySet[models.Battalion]:
-        return selectors.battalions(access).select_related("battlegroup")
+        return selectors.battalions(access).select_related("battlegroup", "sector")
+
+    @extend_schema(
+        summary="Move a battalion (umpires; idempotent)",
+        description="To a sector next to where it stands, onto the map from off it anywhere, or off "
+        "it (null). A battalion in reserve stays off the map. Refused in the night phase. Send an "
+        "Idempotency-Key to retry safely.",
+        request=inputs.BattalionMoveInput,
+        responses=out.BattalionSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def move(self, request: Request, **kwargs: Any) -> Response:
+        campaign_id = self.campaign_access.campaign.pk
+        battalion = sector_services.battalion_move(
+            campaign_id, self.actor, self.get_object().pk, **self.validated(inputs.BattalionMoveInput)
+        )
+        return self.respond(battalion)
+
+
+@extend_schema(tags=["map"])
+@extend_schema_view(
+    list=extend_schema(summary="Sectors of the campaign map, with what you see on them"),
+    retrieve=extend_schema(summary="One sector"),
+)
+class SectorViewSet(ReadOnlyCampaignViewSet[models.Sector]):
+    model = models.Sector
+    serializer_class = out.SectorSerializer
+    ordering_fields = ["name", "id"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.Sector]:
+        return selectors.sectors(access)
+
+    @extend_schema(
+        summary="Give a sector to a side, or make it contested (umpires; idempotent)",
+        description="Records who holds it now and why (every member reads the reason), and tells "
+        "webhooks subscribed to sector.control_changed. Refused in the night phase. Send an "
+        "Idempotency-Key to retry safely.",
+        request=inputs.SectorControlInput,
+        responses=out.SectorSerializer,
+    )
+    @action(detail=True, methods=["post"])
+    def control(self, request: Request, **kwargs: Any) -> Response:
+        campaign_id = self.campaign_access.campaign.pk
+        sector = sector_services.sector_control_set(
+            campaign_id, self.actor, self.get_object().pk, **self.validated(inputs.SectorControlInput)
+        )
+        return self.respond(sector)
 
 
 @extend_schema(tags=["orders of battle"])

@@ -24,7 +24,7 @@ from functools import cached_property, reduce
 from operator import attrgetter, or_
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, Value
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Value
 
 from campaign import models
 from campaign.choices import ArrivalStatus, EventVerb, MemberRole, OperationKind, Visibility
@@ -37,11 +37,15 @@ NOTHING = Q(pk__in=[])
 
 @dataclass(frozen=True)
 class Fog:
-    """What a side lets its enemies see (``Side.fog_of_war``); unset means nothing."""
+    """What a side lets its enemies see (``Side.fog_of_war``); unset means nothing, but for
+    ``in_contact``: on a map, units in contact are seen unless the side's settings say not."""
 
     identified_units: frozenset[str]  # battalion codes the enemy has identified
     battle_results: bool  # the enemy sees this side's lines of battle reports
     strengths: bool  # the enemy sees stands and stand counts of identified battalions
+    # The enemy sees this side's battalions and C Ops on the map where they stand on or next to
+    # a sector holding one of the enemy's own battalions or C Ops (rules notes C-15).
+    in_contact: bool
 
     @classmethod
     def of(cls, side: models.Side) -> Fog:
@@ -50,6 +54,7 @@ class Fog:
             identified_units=frozenset(str(code) for code in settings.get("identified_units") or ()),
             battle_results=settings.get("battle_results") is True,
             strengths=settings.get("strengths") is True,
+            in_contact=settings.get("in_contact", True) is not False,
         )
 
 
@@ -132,16 +137,38 @@ def own_side_rows(access: CampaignAccess, field: str = "side_id") -> Q:
     return Q(**{field: side_id}) if side_id is not None else NOTHING
 
 
+def contact_sector_ids(access: CampaignAccess) -> QuerySet[models.Sector, Any]:
+    """The sectors where a player sees the enemy in contact (as a subquery of ids): those its
+    side's battalions or C Ops stand on, and the sectors next to them. The one home of "where"."""
+    side_id = access.player_side_id
+    sectors = models.Sector.objects.filter(campaign=access.campaign)
+    if side_id is None:
+        return sectors.none().values("pk")
+    own = sectors.filter(Q(battalions__side_id=side_id) | Q(forces__side_id=side_id)).values("pk")
+    return sectors.filter(Q(pk__in=own) | Q(links_as_a__b__in=own) | Q(links_as_b__a__in=own)).values("pk")
+
+
+def _in_contact_sides(access: CampaignAccess) -> list[int]:
+    """A player's enemy sides whose fog of war shows their units in contact."""
+    return [side_id for side_id, fog in access.enemy_fogs.items() if fog.in_contact]
+
+
 def _enemy_battalions(access: CampaignAccess, prefix: str, *, strengths_only: bool) -> Q:
-    """Enemy battalions a player may see: identified, on the table, not in reserve."""
-    identified = [
+    """Enemy battalions a player may see: identified, or (their strength aside) in contact on the
+    map; on the table, not in reserve."""
+    seen = [
         Q(**{f"{prefix}side_id": side_id, f"{prefix}code__in": sorted(fog.identified_units)})
         for side_id, fog in access.enemy_fogs.items()
         if fog.identified_units and (fog.strengths or not strengths_only)
     ]
-    if not identified:
+    contact_sides = [] if strengths_only else _in_contact_sides(access)
+    if contact_sides:
+        seen.append(
+            Q(**{f"{prefix}side_id__in": contact_sides, f"{prefix}sector_id__in": contact_sector_ids(access)})
+        )
+    if not seen:
         return NOTHING
-    return reduce(or_, identified) & Q(
+    return reduce(or_, seen) & Q(
         **{f"{prefix}in_reserve": False, f"{prefix}battlegroup__force__arrival_status__in": PRESENT}
     )
 
@@ -159,19 +186,50 @@ def battalions_readable(access: CampaignAccess, prefix: str = "", *, strengths_o
 
 
 def enemy_battalions_readable(access: CampaignAccess) -> Q:
-    """A player's identified enemy battalions (what makes an enemy force seen)."""
+    """A player's identified or in-contact enemy battalions (what makes an enemy force seen)."""
     return _enemy_battalions(access, "", strengths_only=False)
 
 
 def forces_readable(access: CampaignAccess) -> Q:
-    """Own forces in full; an enemy force once one of its battalions is identified."""
+    """Own forces in full; an enemy force once one of its battalions is seen, or its C Ops in contact."""
     if access.is_umpire:
         return Q()
     side_id = access.player_side_id
     if side_id is None:
         return NOTHING
     seen = models.Battalion.objects.filter(campaign=access.campaign).filter(enemy_battalions_readable(access))
-    return Q(side_id=side_id) | Q(pk__in=seen.values("battlegroup__force_id"))
+    readable = Q(side_id=side_id) | Q(pk__in=seen.values("battlegroup__force_id"))
+    contact_sides = _in_contact_sides(access)
+    if contact_sides:
+        readable |= Q(
+            side_id__in=contact_sides, sector_id__in=contact_sector_ids(access), arrival_status__in=PRESENT
+        )
+    return readable
+
+
+def force_place_seen(access: CampaignAccess, field: str = "sector_id") -> Q:
+    """Forces whose C Ops (``field``: or forming-up point) the reader sees where it stands:
+    umpires all, a player their own side's and an enemy's in contact only (an identified
+    battalion shows its force, not where it commands); nobody else any."""
+    if access.is_umpire:
+        return Q()
+    if access.player_side_id is None:
+        return NOTHING
+    seen = Q(side_id=access.player_side_id)
+    contact_sides = _in_contact_sides(access)
+    if contact_sides:
+        seen |= Q(side_id__in=contact_sides, **{f"{field}__in": contact_sector_ids(access)})
+    return seen
+
+
+def force_sectors_seen(access: CampaignAccess) -> dict[str, ExpressionWrapper[Q] | Value]:
+    """:func:`force_place_seen` as annotations of forces: ``sector_seen``, ``fup_sector_seen``."""
+    if access.is_umpire or access.player_side_id is None:
+        return dict.fromkeys(("sector_seen", "fup_sector_seen"), Value(access.is_umpire))
+    return {
+        name: ExpressionWrapper(force_place_seen(access, field), output_field=BooleanField())
+        for name, field in (("sector_seen", "sector_id"), ("fup_sector_seen", "fup_sector_id"))
+    }
 
 
 def battles_readable(access: CampaignAccess) -> Q:
@@ -399,6 +457,10 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.WEBHOOK_UPDATED: Visibility.UMPIRE,
     EventVerb.WEBHOOK_UNSUBSCRIBED: Visibility.UMPIRE,
     EventVerb.WEBHOOK_PINGED: Visibility.UMPIRE,
+    EventVerb.FORCE_MOVED: Visibility.SIDE,
+    EventVerb.BATTALION_MOVED: Visibility.SIDE,
+    # Sectors and their owners are everybody's (the ground is public); the umpire's reason too.
+    EventVerb.SECTOR_CONTROL_CHANGED: Visibility.PUBLIC,
 }
 
 

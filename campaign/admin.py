@@ -375,6 +375,29 @@ class EquipmentAdmin(UmpireAdmin[models.Equipment]):
     search_fields = ("name", "key", "category")
 
 
+# The map: sectors and the links between adjacent ones ---------------------------
+
+
+@admin.register(models.Sector)
+class SectorAdmin(UmpireAdmin[models.Sector]):
+    """Corrections to the ground; who holds a sector changes through the API or a battle report
+    (its event and webhook), but the umpire may put a mistake right here."""
+
+    list_display = ("name", "campaign", "kind", "terrain", "victory_points", "owner", "key")
+    list_filter = ("campaign", "kind", "terrain")
+    search_fields = ("name", "key", "campaign__name")
+    list_select_related = ("campaign", "owner")
+
+
+@admin.register(models.SectorLink)
+class SectorLinkAdmin(UmpireAdmin[models.SectorLink]):
+    list_display = ("__str__", "campaign", "kind")
+    list_filter = ("campaign", "kind")
+    search_fields = ("a__name", "b__name")
+    list_select_related = ("campaign", "a", "b")
+    autocomplete_fields = ("a", "b")
+
+
 # Order of battle: force → battlegroup → battalion → stand -------------------
 
 
@@ -402,6 +425,7 @@ class ForceAdmin(UmpireAdmin[models.Force]):
     search_fields = ("name", "leader_name")
     list_select_related = ("campaign", "side")
     list_prefetch = ("battlegroups",)
+    autocomplete_fields = ("sector", "fup_sector")
     inlines = (BattlegroupInline,)
     actions = ("schedule_reinforcement",)
 
@@ -433,6 +457,7 @@ BATTALION_FIELDS = (
     "supply_situation",
     "ammo_low_markers",
     "fuel_state",
+    "sector",
     "campaign",
     "side",
 )
@@ -625,10 +650,10 @@ class BattleAdmin(UmpireAdmin[models.Battle]):
         "battalion_codes",
     )
     list_filter = ("campaign", "status", "battle_type", "day__number")
-    search_fields = ("sector", "campaign__name")
-    list_select_related = ("campaign", "day", "attacker", "defender")
+    search_fields = ("sector__name", "campaign__name")
+    list_select_related = ("campaign", "day", "sector", "attacker", "defender")
     list_prefetch = ("battalions",)
-    autocomplete_fields = ("continues", "feeds", "battalions", "segments")
+    autocomplete_fields = ("sector", "continues", "feeds", "battalions", "segments")
     readonly_fields = ("status", "setup_steps", "report_applied")
     exclude = ("setup", "report")
     actions = ("roll_setup", "close")

@@ -111,6 +111,24 @@ class BattleStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
+class SectorKind(models.TextChoices):
+    TOWN = "town", "Town"
+    PORT = "port", "Port"
+    AIRFIELD = "airfield", "Airfield"
+    BEACH = "beach", "Beach"
+    DROP_ZONE = "drop_zone", "Drop zone"
+    JUNCTION = "junction", "Junction"
+    OPEN = "open", "Open ground"
+
+
+class LinkKind(models.TextChoices):
+    """How two adjacent sectors are joined: what moves along it (supply follows any link)."""
+
+    ROAD = "road", "Road"
+    TRACK = "track", "Track"
+    NONE = "none", "Cross-country"
+
+
 class CarryOverDirection(models.TextChoices):
     """How a side's activation carry-over score moves with the day number."""
 
@@ -180,6 +198,9 @@ class EventVerb(models.TextChoices):
     WEBHOOK_UPDATED = "webhook.updated", "Webhook changed"
     WEBHOOK_UNSUBSCRIBED = "webhook.unsubscribed", "Webhook unsubscribed"
     WEBHOOK_PINGED = "webhook.pinged", "Webhook sent a test event"
+    FORCE_MOVED = "force.moved", "Force moved"
+    BATTALION_MOVED = "battalion.moved", "Battalion moved"
+    SECTOR_CONTROL_CHANGED = "sector.control_changed", "Sector changed hands"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.
@@ -188,6 +209,7 @@ WEBHOOK_EVENTS = (
     EventVerb.ARRIVALS_RESOLVED,
     EventVerb.BATTLE_REPORTED,
     EventVerb.DAY_DAWNED,
+    EventVerb.SECTOR_CONTROL_CHANGED,
 )
 WEBHOOK_EVENT_CHOICES = [(verb.value, verb.label) for verb in WEBHOOK_EVENTS]
 # A delivery's event: one of those, or the test event an umpire's ping sends.

@@ -19,7 +19,13 @@ from django.utils import timezone
 from rest_framework_api_key.models import AbstractAPIKey, APIKeyManager
 
 from campaign import choices
-from rules_engine.nineteen43.common import AirCoverPriority, BattleType, CommandSystem, Training
+from rules_engine.nineteen43.common import (
+    AirCoverPriority,
+    BattleType,
+    CommandSystem,
+    ProximityTerrain,
+    Training,
+)
 from rules_engine.presenters import RollOutput
 from rules_engine.vocab import DaySegment as Segment
 from rules_engine.vocab import Front, LeaderRating, Nation, Season, SupplyQuality, SupplySituation, Weather
@@ -47,6 +53,11 @@ class Campaign(models.Model):
         null=True,
         blank=True,
         help_text="the last scheduled moment the club schedule acted on (night started or umpires reminded)",
+    )
+    victory = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="the pack's victory conditions (docs/scenario-format.md)",
     )
     status = models.CharField(max_length=10, choices=choices.CampaignStatus.choices, default="setup")
     current_day = models.PositiveSmallIntegerField(default=0)
@@ -173,6 +184,86 @@ class Equipment(models.Model):
         return f"{self.name} ({self.nation})"
 
 
+class Sector(models.Model):
+    """A piece of the campaign's ground: where forces stand and battles are fought.
+
+    A pack with a map places its sectors (``x``/``y`` in the scenario's coordinates, or a
+    GeoJSON ``geometry``) and links them; a campaign without one has unplaced sectors named
+    by its battles (a "table"), and nothing is adjacent there (see :attr:`placed`).
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sectors")
+    key = models.SlugField(max_length=60, help_text="the pack's name for it, unique in the campaign")
+    name = models.CharField(max_length=100)
+    kind = models.CharField(
+        max_length=10, choices=choices.SectorKind.choices, default=choices.SectorKind.OPEN
+    )
+    terrain = models.CharField(
+        max_length=20,
+        choices=choices.enum_choices(ProximityTerrain),
+        blank=True,
+        help_text="the 1943 set-up proximity table's row for battles fought here; blank: the umpire says",
+    )
+    victory_points = models.PositiveSmallIntegerField(default=0)
+    owner = models.ForeignKey(
+        Side,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="sectors_held",
+        help_text="empty: contested (nobody holds it)",
+    )
+    x = models.FloatField(null=True, blank=True, help_text="scenario coordinates (0..1000), for drawing")
+    y = models.FloatField(null=True, blank=True)
+    geometry = models.JSONField(
+        null=True, blank=True, help_text="GeoJSON geometry, when the pack has real geography"
+    )
+    supply_source_for = models.ManyToManyField(
+        Side,
+        blank=True,
+        related_name="supply_sources",
+        help_text="the sides this sector supplies (its source)",
+    )
+
+    class Meta:
+        ordering = ["campaign", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "key"], name="sector_key_unique_in_campaign"),
+            models.UniqueConstraint(fields=["campaign", "name"], name="sector_name_unique_in_campaign"),
+            models.CheckConstraint(
+                condition=Q(x__isnull=True, y__isnull=True) | Q(x__isnull=False, y__isnull=False),
+                name="sector_position_has_x_and_y",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def placed(self) -> bool:
+        """On a drawn map (a pack's sector), not a table named by a battle of a map-less campaign."""
+        return self.x is not None or self.geometry is not None
+
+
+class SectorLink(models.Model):
+    """Two adjacent sectors (undirected: stored once, the lower id as ``a``)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sector_links")
+    a = models.ForeignKey(Sector, on_delete=models.CASCADE, related_name="links_as_a")
+    b = models.ForeignKey(Sector, on_delete=models.CASCADE, related_name="links_as_b")
+    kind = models.CharField(max_length=5, choices=choices.LinkKind.choices, default=choices.LinkKind.ROAD)
+
+    class Meta:
+        ordering = ["campaign", "a", "b"]
+        constraints = [
+            models.UniqueConstraint(fields=["a", "b"], name="one_link_per_sector_pair"),
+            models.CheckConstraint(condition=Q(a__lt=models.F("b")), name="sector_link_lower_id_first"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.a} – {self.b} ({self.get_kind_display().lower()})"
+
+
 class Force(models.Model):
     """A division or independent force under one leader."""
 
@@ -185,9 +276,22 @@ class Force(models.Model):
     leader_rating = models.CharField(max_length=1, choices=choices.enum_choices(LeaderRating), default="C")
     leader_decorations = models.JSONField(default=list, blank=True)
     mobility = models.CharField(max_length=12, choices=choices.Mobility.choices, default="foot")
-    cops_location = models.CharField(max_length=100, blank=True, help_text="C Ops (divisional HQ) position")
-    fup_location = models.CharField(max_length=100, blank=True, help_text="forming-up point")
-    fup_with_cops = models.BooleanField(default=True)
+    sector = models.ForeignKey(
+        Sector,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="forces",
+        help_text="where its C Ops (divisional HQ) stands; empty: off the map",
+    )
+    fup_sector = models.ForeignKey(
+        Sector,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="forming_up_forces",
+        help_text="its forming-up point when apart from its C Ops; empty: with its C Ops",
+    )
     fup_road_clear = models.BooleanField(default=True, help_text="the night phase moves the FUP up to C Ops")
     arrival_status = models.CharField(
         max_length=16, choices=choices.ArrivalStatus.choices, default=choices.ArrivalStatus.ON_TABLE
@@ -254,6 +358,14 @@ class Battalion(models.Model):
         null=True, blank=True, help_text="the day every stand was lost: it waits a full day in reserve"
     )
     fuel_state = models.CharField(max_length=5, choices=choices.FuelState.choices, default="n/a")
+    sector = models.ForeignKey(
+        Sector,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="battalions",
+        help_text="where it stands; empty: off the map (reserves are)",
+    )
 
     class Meta:
         ordering = ["campaign", "code"]
@@ -360,7 +472,7 @@ class Battle(models.Model):
     # RESTRICT, not PROTECT: a battle holds its day and sides, yet deleting the whole campaign works.
     day = models.ForeignKey(CampaignDay, on_delete=models.RESTRICT, related_name="battles")
     segments = models.ManyToManyField(DaySegmentRecord, blank=True, related_name="battles")
-    sector = models.CharField(max_length=100, help_text="table or sector name")
+    sector = models.ForeignKey(Sector, on_delete=models.RESTRICT, related_name="battles")
     battle_type = models.CharField(max_length=30, choices=choices.enum_choices(BattleType))
     attacker = models.ForeignKey(Side, on_delete=models.RESTRICT, related_name="battles_attacking")
     defender = models.ForeignKey(Side, on_delete=models.RESTRICT, related_name="battles_defending")
@@ -387,9 +499,17 @@ class Battle(models.Model):
     )
     lulls = models.JSONField(default=list, blank=True, help_text="each lull check: turn, length (or none)")
     report = models.JSONField(null=True, blank=True, help_text="the structured battle report as applied")
+    winner = models.ForeignKey(
+        Side,
+        null=True,
+        blank=True,
+        on_delete=models.RESTRICT,
+        related_name="battles_won",
+        help_text="from its report; empty: not reported, or nobody won",
+    )
 
     class Meta:
-        ordering = ["campaign", "day", "sector"]
+        ordering = ["campaign", "day", "sector__name", "id"]
 
     def __str__(self) -> str:
         return f"{self.sector} (day {self.day.number})"
@@ -568,8 +688,8 @@ class NightSnapshot(models.Model):
     FIELDS: ClassVar[dict[str, tuple[str, ...]]] = {
         "campaign": ("current_segment",),
         "side": ("activation_points", "barrage_rounds", "barrage_templates_in_use"),
-        "force": ("fup_with_cops", "arrival_status", "arrival_day", "availability", "arrival_attempts"),
-        "battalion": ("in_reserve", "wiped_out_day", "activation", "ammo_low_markers"),
+        "force": ("fup_sector_id", "arrival_status", "arrival_day", "availability", "arrival_attempts"),
+        "battalion": ("in_reserve", "wiped_out_day", "activation", "ammo_low_markers", "sector_id"),
         "stand": ("status", "grade", "battalion_id", "attached", "attachment_kind"),
     }
 

@@ -136,13 +136,18 @@ def memberships_of(user_id: int | None) -> QuerySet[models.Membership]:
 
 def oob_tree(campaign_id: int, side_id: int | None = None) -> list[models.Force]:
     """Forces with battlegroups, battalions and stands: four queries whatever the size."""
-    forces = models.Force.objects.filter(campaign_id=campaign_id).select_related("side")
+    forces = models.Force.objects.filter(campaign_id=campaign_id).select_related(
+        "side", "sector", "fup_sector"
+    )
     if side_id is not None:
         forces = forces.filter(side_id=side_id)
     return list(
         forces.prefetch_related(
             Prefetch("battlegroups", queryset=models.Battlegroup.objects.order_by("name")),
-            Prefetch("battlegroups__battalions", queryset=models.Battalion.objects.order_by("code")),
+            Prefetch(
+                "battlegroups__battalions",
+                queryset=models.Battalion.objects.select_related("sector").order_by("code"),
+            ),
             Prefetch(
                 "battlegroups__battalions__stands",
                 queryset=models.Stand.objects.select_related("equipment").order_by("label"),
@@ -169,7 +174,7 @@ BATTALION_STATUS_FIELDS = (
 class BattalionStatus:
     battalion: dict[str, Any]  # BATTALION_STATUS_FIELDS
     stands: dict[str, int]  # status → count
-    battle: dict[str, Any] | None  # id, sector and status of its open battle today
+    battle: dict[str, Any] | None  # id, sector, sector_name and status of its open battle today
 
 
 @dataclass(frozen=True)
@@ -296,17 +301,21 @@ def force_status(force_id: int, battalions: QuerySet[models.Battalion] | None = 
         by_status[status] = by_status.get(status, 0) + count
         stands.setdefault(battalion_id, dict(none))[status] += count
     battles: dict[int, dict[str, Any]] = {}
-    for battalion_id, battle_id, sector, status in (
+    for battalion_id, battle_id, sector_id, sector_name, status in (
         models.Battle.battalions.through.objects.filter(
             battalion__battlegroup__force_id=force_id,
             battle__day__campaign_id=force.campaign_id,
             battle__day__number=force.campaign.current_day,
         )
         .exclude(battle__status=BattleStatus.CLOSED)
-        .order_by("battle__sector", "battle_id")
-        .values_list("battalion_id", "battle_id", "battle__sector", "battle__status")
+        .order_by("battle__sector__name", "battle_id")
+        .values_list(
+            "battalion_id", "battle_id", "battle__sector_id", "battle__sector__name", "battle__status"
+        )
     ):
-        battles.setdefault(battalion_id, {"id": battle_id, "sector": sector, "status": status})
+        battles.setdefault(
+            battalion_id, {"id": battle_id, "sector": sector_id, "sector_name": sector_name, "status": status}
+        )
     rows = list(
         (battalions if battalions is not None else models.Battalion.objects.all())
         .filter(battlegroup__force_id=force_id)
@@ -447,10 +456,13 @@ def stands(access: CampaignAccess) -> QuerySet[models.Stand]:
 
 
 def forces(access: CampaignAccess) -> QuerySet[models.Force]:
-    """Own forces in full; an enemy force once one of its battalions is identified."""
+    """Own forces in full; an enemy force once one of its battalions is seen, or its C Ops in
+    contact; annotated with whether the reader sees where it stands."""
     return (
         models.Force.objects.filter(campaign=access.campaign)
         .filter(access_rules.forces_readable(access))
+        .annotate(**access_rules.force_sectors_seen(access))
+        .select_related("sector", "fup_sector")
         .order_by("side_id", "name")
     )
 
@@ -473,7 +485,10 @@ def oob(access: CampaignAccess) -> list[models.Force]:
                     pk__in=enemy_battalions.values("battlegroup_id")
                 ).order_by("name"),
             ),
-            Prefetch("battlegroups__battalions", queryset=enemy_battalions.order_by("code")),
+            Prefetch(
+                "battlegroups__battalions",
+                queryset=enemy_battalions.select_related("sector").order_by("code"),
+            ),
             Prefetch(
                 "battlegroups__battalions__stands",
                 queryset=stands(access).exclude(battalion__side_id=side_id).order_by("label"),
@@ -483,13 +498,78 @@ def oob(access: CampaignAccess) -> list[models.Force]:
     return [*oob_tree(access.campaign.pk, side_id), *enemy]
 
 
+def sectors(access: CampaignAccess) -> QuerySet[models.Sector]:
+    """Every sector of the campaign (the ground and its owners are public), with the forces,
+    battalions and battles on it the reader sees."""
+    return (
+        models.Sector.objects.filter(campaign=access.campaign)
+        .select_related("owner")
+        .prefetch_related(
+            Prefetch("supply_source_for", queryset=models.Side.objects.only("id").order_by("pk")),
+            Prefetch(
+                "forces",
+                queryset=forces(access).filter(access_rules.force_place_seen(access)).select_related("side"),
+                to_attr="visible_forces",
+            ),
+            Prefetch(
+                "battalions",
+                queryset=models.Battalion.objects.filter(access_rules.battalions_readable(access))
+                .select_related("side")
+                .order_by("code"),
+                to_attr="visible_battalions",
+            ),
+            Prefetch(
+                "battles",
+                queryset=models.Battle.objects.filter(access_rules.battles_readable(access))
+                .select_related("day")
+                .order_by("day__number", "pk"),
+                to_attr="visible_battles",
+            ),
+        )
+        .order_by("name")
+    )
+
+
+@dataclass(frozen=True)
+class MapDocument:
+    """One side's view of the campaign map (the umpire's: everything), read in one moment."""
+
+    sectors: list[models.Sector]
+    links: list[models.SectorLink]
+    forces: list[models.Force]  # those whose C Ops the reader sees on the map, or off it when their own
+    battalions: list[models.Battalion]
+    battles: list[models.Battle]
+
+
+def map_document(access: CampaignAccess) -> MapDocument:
+    """The map as ``access`` sees it, in a constant number of queries whatever its size."""
+    with one_moment():
+        return MapDocument(
+            sectors=list(
+                models.Sector.objects.filter(campaign=access.campaign)
+                .prefetch_related(
+                    Prefetch("supply_source_for", queryset=models.Side.objects.only("id").order_by("pk"))
+                )
+                .order_by("pk")
+            ),
+            links=list(models.SectorLink.objects.filter(campaign=access.campaign).order_by("a_id", "b_id")),
+            forces=list(forces(access).filter(access_rules.force_place_seen(access))),
+            battalions=list(battalions(access)),
+            battles=list(
+                models.Battle.objects.filter(campaign=access.campaign)
+                .filter(access_rules.battles_readable(access))
+                .order_by("pk")
+            ),
+        )
+
+
 def battles(access: CampaignAccess) -> QuerySet[models.Battle]:
     """Umpires see every battle, players the battles their side fights; with the battalions they may see."""
     return (
         models.Battle.objects.filter(campaign=access.campaign)
         .filter(access_rules.battles_readable(access))
         .annotate(strengths_hidden=access_rules.battle_strengths_hidden(access, "pk"))
-        .select_related("day")
+        .select_related("day", "sector")
         .prefetch_related(
             Prefetch(
                 "battalions",
@@ -498,7 +578,7 @@ def battles(access: CampaignAccess) -> QuerySet[models.Battle]:
             ),
             Prefetch("feeds", queryset=models.Battle.objects.only("id")),
         )
-        .order_by("day__number", "sector", "pk")
+        .order_by("day__number", "sector__name", "pk")
     )
 
 

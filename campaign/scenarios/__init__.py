@@ -1,9 +1,9 @@
 """Scenario packs: the versioned file format a campaign is imported from and exported to.
 
 The format is described in ``docs/scenario-format.md`` and checked by the JSON
-Schema in ``schema/scenario-v1.json``; ``campaign.services.scenario`` reads and
-writes it.  This module only knows files: where the packs are and how JSON and
-YAML map to the plain dictionaries the services take.
+Schema in ``schema/scenario-v2.json`` (version 1 packs: ``scenario-v1.json``, then
+upgraded); ``campaign.services.scenario`` reads and writes it.  This module only knows
+files: where the packs are and how JSON and YAML map to the plain dictionaries the services take.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Any
 import yaml
 
 PACKS_DIR = Path(__file__).resolve().parent
-SCHEMA_PATH = PACKS_DIR / "schema" / "scenario-v1.json"
+SCHEMA_PATH = PACKS_DIR / "schema" / "scenario-v2.json"
+SCHEMA_V1_PATH = PACKS_DIR / "schema" / "scenario-v1.json"
 MALTA_PACK_PATH = PACKS_DIR / "malta.yaml"
 
 YAML_SUFFIXES = frozenset({".yaml", ".yml"})
@@ -54,6 +55,6 @@ def pack_dumps(pack: dict[str, Any], suffix: str) -> str:
     return json.dumps(pack, indent=2, ensure_ascii=False) + "\n"
 
 
-def schema_load() -> dict[str, Any]:
-    schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+def schema_load(path: Path = SCHEMA_PATH) -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return schema

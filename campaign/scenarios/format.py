@@ -1,4 +1,4 @@
-"""The scenario pack format, version 1: what each level of a pack holds.
+"""The scenario pack format, version 2: what each level of a pack holds.
 
 Each :class:`Level` names a model and the fields a pack copies as they are,
 under the model's own names.  Everything else in a pack is a relation, written
@@ -7,7 +7,9 @@ stand, day numbers, battle refs, usernames) and listed here as an extra.
 
 :func:`schema_build` derives the JSON Schema from these levels and the models
 (types, ranges, lengths, vocabularies), so the schema file cannot drift from
-the database; ``schema/scenario-v1.json`` is its output, checked by a test.
+the database; ``schema/scenario-v2.json`` is its output, checked by a test.
+``schema/scenario-v1.json`` is version 1's, kept as it was: a version 1 pack is checked
+against it, then upgraded (:mod:`campaign.scenarios.upgrade`).
 Rebuild it after a model change with::
 
     .venv/bin/python manage.py shell -c "from campaign.scenarios.format import schema_write; schema_write()"
@@ -30,7 +32,7 @@ from rules_engine.great_battles.activation import ActivationColumn
 from rules_engine.vocab import DaySegment, Nation
 
 FORMAT = "campaign-scenario"
-VERSION = 1
+VERSION = 2
 TIME_PATTERN = r"^\d{2}:\d{2}(:\d{2}(\.\d+)?)?$"
 TIMESTAMP = {"type": "string", "description": "ISO 8601 date and time with its UTC offset"}
 
@@ -52,7 +54,7 @@ CAMPAIGN = Level(
     models.Campaign,
     (
         "name", "slug", "description", "profile", "optional_rules", "rule_settings", "theatre", "year",
-        "season", "start_date", "night_weekday", "night_time", "rng_seed",
+        "season", "start_date", "night_weekday", "night_time", "rng_seed", "victory",
     ),
 )  # fmt: skip
 CLUB_NIGHT = Level(models.ClubNight, ("campaign_day", "play_date"))
@@ -66,11 +68,13 @@ SIDE = Level(
     ),
 )  # fmt: skip
 MEMBERSHIP = Level(models.Membership, ("role",))
+SECTOR = Level(models.Sector, ("key", "name", "kind", "terrain", "victory_points", "x", "y", "geometry"))
+SECTOR_LINK = Level(models.SectorLink, ("kind",))
 FORCE = Level(
     models.Force,
     (
         "name", "nation", "home_nation", "leader_name", "leader_rating", "leader_decorations", "mobility",
-        "cops_location", "fup_location", "fup_with_cops", "fup_road_clear", "arrival_status", "arrival_day",
+        "fup_road_clear", "arrival_status", "arrival_day",
         "arrival_zone", "deployment_zone", "availability", "arrival_attempts", "arrival_turns_left",
     ),
 )  # fmt: skip
@@ -90,9 +94,7 @@ DAY = Level(models.CampaignDay, ("number", "date", "weather", "status", "dawned_
 SEGMENT = Level(models.DaySegmentRecord, ("segment", "order", "turns", "wind_direction", "wind_velocity"))
 ACTIVATION_SPEND = Level(models.ActivationSpend, ("turn", "column", "cost", "created_at"))
 TALLY = Level(models.SideDayTally, ("strength", "activation_points", "barrage_rounds", "created_at"))
-BATTLE = Level(
-    models.Battle, ("sector", "battle_type", "status", "setup", "lull_checks_from_turn", "lulls", "report")
-)
+BATTLE = Level(models.Battle, ("battle_type", "status", "setup", "lull_checks_from_turn", "lulls", "report"))
 ROLL = Level(
     models.RollRecord,
     ("procedure", "stream", "inputs", "result", "line", "changes", "request_id", "visibility", "created_at"),
@@ -165,6 +167,8 @@ def _field_schema(field: db_models.Field[Any, Any]) -> dict[str, Any]:
     elif isinstance(field, db_models.IntegerField):
         low, high = connection.ops.integer_field_range(field.get_internal_type())
         spec = {"type": "integer", "minimum": low, "maximum": high}
+    elif isinstance(field, db_models.FloatField):
+        spec = {"type": "number"}
     elif isinstance(field, db_models.JSONField):
         spec = _json_field_schema(field)
     else:
@@ -222,9 +226,56 @@ def _key(description: str, kind: str = "string", nullable: bool = False) -> dict
 
 SEGMENTS = [segment.value for segment in DaySegment]
 
+# The victory conditions map-supply checks each night (docs/scenario-format.md, "Victory").
+VICTORY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "how the campaign ends: the first condition met at a night, else the end",
+    "additionalProperties": False,
+    "properties": {
+        "conditions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["side", "result"],
+                "properties": {
+                    "side": {"type": "string", "description": "the side that wins when it holds"},
+                    "sectors": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "uniqueItems": True,
+                        "description": "sector keys the side must hold, every one",
+                    },
+                    "victory_points": {
+                        "type": ["integer", "null"],
+                        "minimum": 0,
+                        "description": "at least this sum of its held sectors' victory points",
+                    },
+                    "by_day": {
+                        "type": ["integer", "null"],
+                        "minimum": 1,
+                        "description": "met only at a night of this day or earlier (null: any day)",
+                    },
+                    "result": {"type": "string", "minLength": 1, "description": "the result, in words"},
+                },
+            },
+        },
+        "end": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["day", "result"],
+            "properties": {
+                "day": {"type": "integer", "minimum": 1, "description": "the last campaign day"},
+                "side": {"type": ["string", "null"], "description": "who wins then (null: a draw)"},
+                "result": {"type": "string", "minLength": 1},
+            },
+        },
+    },
+}
+
 
 def schema_build() -> dict[str, Any]:
-    """The JSON Schema of version 1 packs, from the levels above and the models."""
+    """The JSON Schema of version 2 packs, from the levels above and the models."""
     definitions = {
         "campaign": _definition(
             CAMPAIGN,
@@ -238,7 +289,37 @@ def schema_build() -> dict[str, Any]:
                 "profile": {"description": "a ruleset profile key (rules_engine.profiles.PROFILES)"},
                 "optional_rules": {"items": {"type": "string"}, "uniqueItems": True},
                 "night_weekday": {"maximum": 6, "description": "weekday of the night phase, 0 = Monday"},
+                "victory": VICTORY_SCHEMA,
             },
+        ),
+        "map": {
+            "type": "object",
+            "description": "the campaign's ground: sectors and the links between adjacent ones",
+            "additionalProperties": False,
+            "properties": {"sectors": _list(_ref("sector")), "links": _list(_ref("sector_link"))},
+        },
+        "sector": _definition(
+            SECTOR,
+            {
+                "owner": _key("the side holding it: a side name (null: contested)", nullable=True),
+                "supply_source_for": _list(
+                    {"type": "string"},
+                    "side names this sector is a source of supply for, while that side holds it",
+                    uniqueItems=True,
+                ),
+            },
+            description="a sector: x and y (0..1000, y down) or a GeoJSON geometry to draw it",
+            overrides={
+                "x": {"minimum": 0, "maximum": 1000},
+                "y": {"minimum": 0, "maximum": 1000},
+                "geometry": {"type": ["object", "null"], "required": ["type"]},
+            },
+        ),
+        "sector_link": _definition(
+            SECTOR_LINK,
+            {"a": _key("a sector key"), "b": _key("another sector key")},
+            description="two adjacent sectors",
+            required=("a", "b"),
         ),
         "club_night": _definition(CLUB_NIGHT, description="one club night"),
         "side": _definition(
@@ -256,13 +337,29 @@ def schema_build() -> dict[str, Any]:
             description="a user's role in the campaign (the user is created when missing)",
             required=("username",),
         ),
-        "force": _definition(FORCE, {"battlegroups": _list(_ref("battlegroup"))}, description="a division"),
+        "force": _definition(
+            FORCE,
+            {
+                "sector": _key("where its C Ops stands: a sector key (null: off the map)", nullable=True),
+                "fup_sector": _key(
+                    "its forming-up point when apart from its C Ops: a sector key (null: with its C Ops)",
+                    nullable=True,
+                ),
+                "battlegroups": _list(_ref("battlegroup")),
+            },
+            description="a division",
+        ),
         "battlegroup": _definition(
             BATTLEGROUP, {"battalions": _list(_ref("battalion"))}, description="a regiment or brigade"
         ),
         "battalion": _definition(
             BATTALION,
-            {"stands": _list(_ref("stand"))},
+            {
+                "sector": _key(
+                    "where it stands: a sector key (null: off the map, as reserves are)", nullable=True
+                ),
+                "stands": _list(_ref("stand")),
+            },
             description="a battalion; codes are unique in the campaign",
             overrides={"stands_started": {"description": "defaults to the number of stands listed"}},
         ),
@@ -325,9 +422,13 @@ def schema_build() -> dict[str, Any]:
                     {"type": "integer"}, "refs of battles forces leave this one for", uniqueItems=True
                 ),
                 "battalions": _list({"type": "string"}, "battalion codes", uniqueItems=True),
+                "sector": _key("where it is fought: a sector key"),
+                "winner": _key(
+                    "the side that won it, from its report (null: nobody, or not reported)", nullable=True
+                ),
             },
             description="a battle, its links, set-up and report",
-            required=("ref", "day", "attacker", "defender"),
+            required=("ref", "day", "sector", "attacker", "defender"),
         ),
         "roll": _definition(
             ROLL,
@@ -387,8 +488,8 @@ def schema_build() -> dict[str, Any]:
     }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://campaign-service.invalid/schema/scenario-v1.json",
-        "title": "Campaign scenario pack, version 1",
+        "$id": "https://campaign-service.invalid/schema/scenario-v2.json",
+        "title": "Campaign scenario pack, version 2",
         "description": "A campaign's set-up and, in a full export, its state. See docs/scenario-format.md.",
         "type": "object",
         "additionalProperties": False,
@@ -398,6 +499,7 @@ def schema_build() -> dict[str, Any]:
             "version": {"const": VERSION},
             "campaign": _ref("campaign"),
             "sides": _list(_ref("side"), minItems=2),
+            "map": _ref("map"),
             "memberships": _list(_ref("membership")),
             "state": _ref("state"),
         },

@@ -3,8 +3,10 @@
 ``synthetic_pack(stands)`` lays ``stands`` stands out in battalions of
 :data:`STANDS_PER_BATTALION` (the last one takes the remainder), three
 battalions to a battlegroup and three battlegroups to a force, alternating
-between an Axis and an Allied side.  Everything else is drawn from ``seed``,
-so one seed always gives the same pack.
+between an Axis and an Allied side.  With ``sectors``, a map of that many sectors in a grid
+(each linked to its right and lower neighbours) holds the battalions in turn, each force's
+C Ops on its first battalion's sector.  Everything else is drawn from ``seed``, so one seed
+always gives the same pack.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import math
 import random
 from typing import Any
 
-from campaign.choices import AttachmentKind, CarryOverDirection, StandType
+from campaign.choices import AttachmentKind, CarryOverDirection, SectorKind, StandType
 from campaign.scenarios.format import FORMAT, VERSION
 from rules_engine.great_battles.common import Quality
+from rules_engine.nineteen43.common import ProximityTerrain
 from rules_engine.vocab import Front, LeaderRating, Nation, Season
 
 STANDS_PER_BATTALION = 10
@@ -59,10 +62,49 @@ def _chunks(items: list[Any], size: int) -> list[list[Any]]:
     return [items[start : start + size] for start in range(0, len(items), size)]
 
 
+def synthetic_map(rng: random.Random, sectors: int, sides: list[dict[str, Any]]) -> dict[str, Any]:
+    """A grid of ``sectors`` sectors; ``sides``' battalions and forces are placed on it in turn."""
+    width = math.ceil(math.sqrt(sectors))
+    step = 1000 / (width + 1)
+    entries = [
+        {
+            "key": f"s{n}",
+            "name": f"Sector {n}",
+            "kind": rng.choice(list(SectorKind)).value,
+            "terrain": rng.choice(list(ProximityTerrain)).value,
+            "victory_points": rng.randint(0, 3),
+            "owner": sides[n % len(sides)]["name"],
+            "x": round(step * (n % width + 1), 1),
+            "y": round(step * (n // width + 1), 1),
+            "supply_source_for": [sides[n % len(sides)]["name"]] if n < len(sides) else [],
+        }
+        for n in range(sectors)
+    ]
+    links = [
+        {"a": f"s{n}", "b": f"s{other}", "kind": "road"}
+        for n in range(sectors)
+        for other in ((n + 1) if (n + 1) % width else None, n + width)
+        if other is not None and other < sectors
+    ]
+    placed = 0
+    for side in sides:
+        for force in side["forces"]:
+            for group in force["battlegroups"]:
+                for battalion in group["battalions"]:
+                    battalion["sector"] = f"s{placed % sectors}"
+                    placed += 1
+            force["sector"] = force["battlegroups"][0]["battalions"][0]["sector"]
+    return {"sectors": entries, "links": links}
+
+
 def synthetic_pack(
-    stands: int, seed: str = "synthetic", *, stands_per_battalion: int = STANDS_PER_BATTALION
+    stands: int,
+    seed: str = "synthetic",
+    *,
+    stands_per_battalion: int = STANDS_PER_BATTALION,
+    sectors: int = 0,
 ) -> dict[str, Any]:
-    """A valid pack holding exactly ``stands`` stands (at least one)."""
+    """A valid pack holding exactly ``stands`` stands (at least one), on a map of ``sectors``."""
     if stands < 1 or stands_per_battalion < 1:
         raise ValueError("a pack needs at least one stand, in battalions of at least one")
     rng = random.Random(seed)
@@ -102,6 +144,7 @@ def synthetic_pack(
                 "forces": forces,
             }
         )
+    ground = {"map": synthetic_map(rng, sectors, sides)} if sectors else {}
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -116,4 +159,5 @@ def synthetic_pack(
             "rng_seed": seed,
         },
         "sides": sides,
+        **ground,
     }

@@ -21,8 +21,9 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from campaign import models
 from campaign.choices import MemberRole, Visibility
-from campaign.scenarios import schema_load
+from campaign.scenarios import SCHEMA_V1_PATH, schema_load
 from campaign.scenarios.format import segment_key, stand_keys
+from campaign.scenarios.upgrade import pack_upgrade
 from campaign.services.rules import rule_switch_issues
 from rules_engine.profiles import PROFILES
 
@@ -63,12 +64,15 @@ def _choices_text(values: Iterable[Any]) -> str:
 
 
 @functools.cache
-def _schema_validator() -> Any:
-    return Draft202012Validator(schema_load(), format_checker=Draft202012Validator.FORMAT_CHECKER)
+def _schema_validator(version: int) -> Any:
+    schema = schema_load(SCHEMA_V1_PATH) if version == 1 else schema_load()
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
 def _schema_issues(pack: Any) -> Iterator[ScenarioIssue]:
-    for error in _schema_validator().iter_errors(pack):
+    """Against its version's schema: a version 1 pack is checked as written, before its upgrade."""
+    version = 1 if isinstance(pack, Mapping) and pack.get("version") == 1 else 2
+    for error in _schema_validator(version).iter_errors(pack):
         where = list(error.absolute_path)
         if error.validator == "required":
             for name in error.validator_value:
@@ -100,6 +104,7 @@ class PackIndex:
 
     slug: str
     club_nights: set[int]
+    sectors: set[str]
     sides: dict[str, str]
     forces: dict[str, str]
     battalions: dict[str, str]
@@ -122,6 +127,7 @@ class PackIndex:
             "Force": set(self.forces),
             "Battalion": set(self.battalions),
             "Stand": set(self.stands),
+            "Sector": self.sectors,
             "CampaignDay": {str(n) for n in self.days},
             "DaySegmentRecord": {segment_key(n, s) for n, segments in self.days.items() for s in segments},
             "Battle": {str(ref) for ref in self.battles},
@@ -162,6 +168,7 @@ def pack_index(pack: Mapping[str, Any]) -> PackIndex:
     state = pack.get("state", {})
     return PackIndex(
         slug=pack["campaign"]["slug"],
+        sectors={sector["key"] for sector in pack.get("map", {}).get("sectors", [])},
         club_nights={night["campaign_day"] for night in pack["campaign"].get("club_nights", [])},
         sides=by_level["side"],
         forces=by_level["force"],
@@ -254,6 +261,47 @@ def _order_of_battle_issues(pack: Mapping[str, Any]) -> Iterator[ScenarioIssue]:
             yield ScenarioIssue(path, f"no equipment with key {key!r}")
 
 
+def _map_issues(pack: Mapping[str, Any], index: PackIndex) -> Iterator[ScenarioIssue]:
+    """Sectors named once, links between two known sectors once, and every sector reference known."""
+    ground = pack.get("map", {})
+    sectors = ground.get("sectors", [])
+    for what in ("key", "name"):
+        yield from _duplicates(
+            ((path_join("map", "sectors", i, what), s[what]) for i, s in enumerate(sectors)), what
+        )
+    for i, sector in enumerate(sectors):
+        path = path_join("map", "sectors", i)
+        yield from _reference(f"{path}.owner", sector.get("owner"), index.sides, "side")
+        for j, side in enumerate(sector.get("supply_source_for", [])):
+            yield from _reference(path_join(path, "supply_source_for", j), side, index.sides, "side")
+        if (sector.get("x") is None) != (sector.get("y") is None):
+            yield ScenarioIssue(
+                f"{path}.y" if sector.get("y") is None else f"{path}.x", "give both x and y, or neither"
+            )
+    pairs = []
+    for i, link in enumerate(ground.get("links", [])):
+        path = path_join("map", "links", i)
+        for end in ("a", "b"):
+            yield from _reference(f"{path}.{end}", link[end], index.sectors, "sector")
+        if link["a"] == link["b"]:
+            yield ScenarioIssue(f"{path}.b", "a link joins two different sectors")
+        pairs.append((path, tuple(sorted((link["a"], link["b"])))))
+    yield from _duplicates(pairs, "link")
+    for level, path, entry in walk_order_of_battle(pack):
+        for field in ("sector", "fup_sector") if level in ("force", "battalion") else ():
+            yield from _reference(f"{path}.{field}", entry.get(field), index.sectors, "sector")
+        if level == "battalion" and entry.get("in_reserve") and entry.get("sector") is not None:
+            yield ScenarioIssue(f"{path}.sector", "a battalion in reserve is off the map (no sector)")
+    victory = pack["campaign"].get("victory", {})
+    for i, condition in enumerate(victory.get("conditions", [])):
+        path = path_join("campaign", "victory", "conditions", i)
+        yield from _reference(f"{path}.side", condition["side"], index.sides, "side")
+        for j, key in enumerate(condition.get("sectors", [])):
+            yield from _reference(path_join(path, "sectors", j), key, index.sectors, "sector")
+    if "end" in victory:
+        yield from _reference("campaign.victory.end.side", victory["end"].get("side"), index.sides, "side")
+
+
 def _membership_issues(pack: Mapping[str, Any], index: PackIndex) -> Iterator[ScenarioIssue]:
     memberships = pack.get("memberships", [])
     yield from _duplicates(
@@ -323,6 +371,11 @@ def _battle_issues(battles: Sequence[Mapping[str, Any]], index: PackIndex) -> It
             yield from _reference(path_join(path, "feeds", j), ref, index.battles, "battle ref")
         for j, code in enumerate(battle.get("battalions", [])):
             yield from _reference(path_join(path, "battalions", j), code, index.battalions, "battalion")
+        yield from _reference(f"{path}.sector", battle["sector"], index.sectors, "sector")
+        if battle.get("winner") not in (None, battle["attacker"], battle["defender"]):
+            yield ScenarioIssue(
+                f"{path}.winner", "the winner is the attacker, the defender, or nobody (null)"
+            )
 
 
 def _roll_issues(rolls: Sequence[Mapping[str, Any]], index: PackIndex) -> Iterator[ScenarioIssue]:
@@ -410,14 +463,17 @@ def _state_issues(state: Mapping[str, Any], index: PackIndex) -> Iterator[Scenar
 
 
 def scenario_validate(pack: Any) -> list[ScenarioIssue]:
-    """Every issue of ``pack`` by path: the schema's, or when it passes, the domain's."""
+    """Every issue of ``pack`` by path: the schema's, or when it passes, the domain's (a version 1
+    pack's once upgraded: :func:`~campaign.scenarios.upgrade.pack_upgrade`)."""
     issues = list(_schema_issues(pack))
     if not issues:
+        pack = pack_upgrade(pack)
         index = pack_index(pack)
         issues = [
             *_campaign_issues(pack["campaign"]),
             *_order_of_battle_issues(pack),
             *_membership_issues(pack, index),
+            *_map_issues(pack, index),
             *_state_issues(pack.get("state", {}), index),
         ]
     return sorted(dict.fromkeys(issues), key=lambda issue: issue.path)

@@ -16,6 +16,7 @@ from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.rules import campaign_profile, procedure_run
+from campaign.services.sectors import sector_control_change, sector_for_battle
 from rules_engine import catalog
 from rules_engine.nineteen43.air import AirSuperiority, AirSuperiorityFront, air_asset_row
 from rules_engine.nineteen43.artillery import FieldStrength
@@ -34,6 +35,8 @@ AIR_FRONT_ROWS = {
     Front.MEDITERRANEAN: AirSuperiorityFront.AFRICA_ITALY,
 }
 REPORT_RULE = "battle report: stands, pools and supply are changed together"
+# What a report says of the battle's outcome, kept on the battle and its sector, not in the report.
+REPORT_OUTCOME_KEYS = frozenset({"winner", "sector_owner"})
 # Counts the stands planned and support fire multiply (N43-24), from the stands by type.
 FIELD_STRENGTH = "n43.field_strength"
 # Set-up procedures each side rolls for itself; the others are rolled once.
@@ -72,7 +75,8 @@ def battle_create(
     campaign_id: int,
     actor: Actor,
     *,
-    sector: str,
+    sector_id: int | None = None,
+    sector_name: str = "",
     battle_type: str,
     attacker_id: int,
     defender_id: int,
@@ -87,8 +91,7 @@ def battle_create(
         raise ConflictError(
             "battles are fought on a campaign day; dawn one first", field="day", code="no_day"
         )
-    if not sector.strip():
-        raise DomainError("name the table or sector", field="sector")
+    sector = sector_for_battle(campaign, sector_id, sector_name)
     if battle_type not in {t.value for t in BattleType}:
         raise DomainError(
             f"{battle_type!r} is not a battle type ({', '.join(t.value for t in BattleType)})",
@@ -119,7 +122,7 @@ def battle_create(
     battle = models.Battle.objects.create(
         campaign=campaign,
         day=day,
-        sector=sector.strip(),
+        sector=sector,
         battle_type=battle_type,
         attacker_id=attacker_id,
         defender_id=defender_id,
@@ -138,7 +141,7 @@ def battle_create(
         f"Battle at {battle.sector}: {sides[attacker_id].name} attack {sides[defender_id].name} "
         f"({battle_type}) with {', '.join(battalion_codes)}",
         actor,
-        after={"sector": battle.sector, "battalions": list(battalion_codes), "continues": continues_id},
+        after={"sector": sector.key, "battalions": list(battalion_codes), "continues": continues_id},
     )
     return battle
 
@@ -164,6 +167,8 @@ def _setup_values(
         values["total_units"] = strength.units
     if key == "n43.air_superiority":
         values["front"] = AIR_FRONT_ROWS.get(Front(campaign.theatre))
+    if battle.sector.terrain:  # the ground it is fought on; a table without one: the umpire says
+        values["terrain"] = battle.sector.terrain
     if BattleType(battle.battle_type).has_roles:
         values["attacker"] = "axis" if battle.attacker.is_axis else "allies"
     if side is not None:
@@ -304,6 +309,19 @@ def _int_field(entry: Mapping[str, Any], name: str, field: str) -> int:
     return value
 
 
+def _side_of_battle(battle: models.Battle, side_id: Any, field: str) -> int | None:
+    """A side of the battle (the attacker or the defender) by id, or None."""
+    if side_id is None:
+        return None
+    if side_id not in (battle.attacker_id, battle.defender_id) or isinstance(side_id, bool):
+        raise DomainError(
+            f"{field} names a side of the battle: {battle.attacker.name} (side {battle.attacker_id}), "
+            f"{battle.defender.name} (side {battle.defender_id}) or nobody (null)",
+            field=field,
+        )
+    return int(side_id)
+
+
 @transaction.atomic
 def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mapping[str, Any]) -> models.Battle:
     """Validate a structured report against the OOB and apply it atomically.
@@ -311,10 +329,18 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
     ``report["battalions"]``: per battalion ``code``, ``destroyed`` and
     ``suppressed`` (stand labels), ``activation_points_spent``,
     ``barrage_rounds_spent``, ``objectives`` ([{name, activation_points}])
-    and ``supply_situation`` at the end of the battle.
+    and ``supply_situation`` at the end of the battle; ``winner``, the side that won (an id
+    of the attacker or defender, or None); ``sector_owner``, when given, who holds the
+    battle's sector now (a side of the battle, or None: contested), applied through
+    :func:`~campaign.services.sectors.sector_control_change`.
     """
     campaign, battle = _battle_lock(campaign_id, battle_id)
     _require_battle_status(battle, BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS)
+    winner_id = _side_of_battle(battle, report.get("winner"), "winner")
+    changes_hands = "sector_owner" in report
+    new_owner_id = (
+        _side_of_battle(battle, report.get("sector_owner"), "sector_owner") if changes_hands else None
+    )
     entries = report.get("battalions")
     if not isinstance(entries, list) or not entries:
         raise DomainError("list the battalions of the battle in the report", field="battalions")
@@ -419,9 +445,16 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
             before=before,
             after={"activation_points": side.activation_points, "barrage_rounds": side.barrage_rounds},
         )
-    battle.report = to_jsonable(dict(report))
+    if changes_hands:
+        sector = models.Sector.objects.select_for_update().get(pk=battle.sector_id)
+        sector_control_change(
+            campaign, actor, sector, new_owner_id, f"the battle of day {battle.day.number}", battle=battle
+        )
+    # The winner is the battle's field and a change of control the sector's (and its event): one home each.
+    battle.report = to_jsonable({k: v for k, v in report.items() if k not in REPORT_OUTCOME_KEYS})
+    battle.winner_id = winner_id
     battle.status = BattleStatus.REPORTED
-    battle.save(update_fields=["report", "status"])
+    battle.save(update_fields=["report", "winner", "status"])
     campaign_save(campaign)
     destroyed = sum(1 for s in stand_updates.values() if s == StandStatus.DESTROYED)
     suppressed = len(stand_updates) - destroyed

@@ -44,6 +44,8 @@ CAMPAIGN_ID_OF: Mapping[type[Model], str] = {
     models.CampaignDay: "campaign_id",
     models.DaySegmentRecord: "day.campaign_id",
     models.Battle: "campaign_id",
+    models.Sector: "campaign_id",
+    models.SectorLink: "campaign_id",
 }
 
 # The roll-record foreign key naming each kind of object a roll can change.

@@ -96,7 +96,7 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     unreported = list(
         day.battles.filter(status__in=[BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS])
         .order_by("pk")
-        .values_list("sector", flat=True)
+        .values_list("sector__name", flat=True)
     )
     if unreported:
         raise ConflictError(
@@ -242,11 +242,13 @@ def _update_counted_per_side(
 
 
 def _fups_to_move(campaign_id: int) -> QuerySet[models.Force]:
-    return models.Force.objects.filter(campaign_id=campaign_id, fup_with_cops=False, fup_road_clear=True)
+    """Forces whose forming-up point stands apart from their C Ops, with the road clear."""
+    return models.Force.objects.filter(campaign_id=campaign_id, fup_sector__isnull=False, fup_road_clear=True)
 
 
 def _move_fups(operation: models.Operation) -> dict[str, Any]:
-    moved = _update_counted_per_side(_fups_to_move(operation.campaign_id), {"fup_with_cops": True})
+    # The FUP joins its C Ops: an empty fup_sector is "with its C Ops".
+    moved = _update_counted_per_side(_fups_to_move(operation.campaign_id), {"fup_sector": None})
     return _per_side("fups_moved", moved)
 
 
@@ -333,7 +335,9 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
             if battalion.pk in to_reserve:
                 side.setdefault("moved_to_reserve", []).append(battalion.code)
     _stands_set(changed)
-    models.Battalion.objects.filter(pk__in=to_reserve).update(in_reserve=True, wiped_out_day=day.number)
+    models.Battalion.objects.filter(pk__in=to_reserve).update(
+        in_reserve=True, wiped_out_day=day.number, sector=None
+    )
     # A rebuilt battalion's wait is over once any stand is back.
     models.Battalion.objects.filter(pk__in=rebuilt, wiped_out_day__isnull=False).update(wiped_out_day=None)
     return part
@@ -393,7 +397,7 @@ def _orders(operation: models.Operation) -> dict[str, Any]:
         )
     )
     withdrawn = [o.battalion_id for o in orders if o.kind == NightOrderKind.WITHDRAW]
-    models.Battalion.objects.filter(pk__in=withdrawn).update(in_reserve=True)
+    models.Battalion.objects.filter(pk__in=withdrawn).update(in_reserve=True, sector=None)
     moved: list[models.Stand] = []
     for order in orders:
         if order.kind in (NightOrderKind.ATTACH, NightOrderKind.DETACH) and order.stand is not None:
@@ -463,7 +467,9 @@ def _night_command(operation: models.Operation) -> dict[str, Any]:
             if leaves:
                 side["forces_removed"].append(force.name)
         models.Force.objects.filter(pk__in=removed).update(arrival_status=ArrivalStatus.IN_RESERVE)
-        models.Battalion.objects.filter(battlegroup__force_id__in=removed).update(in_reserve=True)
+        models.Battalion.objects.filter(battlegroup__force_id__in=removed).update(
+            in_reserve=True, sector=None
+        )
     return part
 
 

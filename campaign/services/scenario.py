@@ -40,6 +40,8 @@ from campaign.scenarios.format import (
     NIGHT_REPORT,
     OPERATION,
     ROLL,
+    SECTOR,
+    SECTOR_LINK,
     SEGMENT,
     SIDE,
     STAND,
@@ -50,6 +52,7 @@ from campaign.scenarios.format import (
     segment_key,
     stand_keys,
 )
+from campaign.scenarios.upgrade import pack_upgrade
 from campaign.scenarios.validation import issues_text, scenario_validate
 from campaign.services.audit import Actor, event_record
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
@@ -126,6 +129,7 @@ class _PackLoader:
         self.users: dict[str, int] = {}
         self.club_nights: dict[int, models.ClubNight] = {}
         self.sides: dict[str, models.Side] = {}
+        self.sectors: dict[str, models.Sector] = {}
         self.memberships: dict[str, models.Membership] = {}
         self.forces: dict[str, models.Force] = {}
         self.battalions: dict[str, models.Battalion] = {}
@@ -144,6 +148,7 @@ class _PackLoader:
         self._club_nights()
         self._sides()
         self._memberships()
+        self._map()
         self._order_of_battle()
         self._days()
         self._battles()
@@ -153,6 +158,7 @@ class _PackLoader:
         self._events()
         return {
             "sides": len(self.sides),
+            "sectors": len(self.sectors),
             "forces": len(self.forces),
             "battalions": len(self.battalions),
             "stands": len(self.stands),
@@ -200,12 +206,43 @@ class _PackLoader:
         }
         models.Membership.objects.bulk_create(self.memberships.values())
 
+    def _map(self) -> None:
+        ground = self.pack.get("map", {})
+        entries = ground.get("sectors", [])
+        sectors = [
+            models.Sector(
+                campaign=self.campaign, owner=_known(self.sides, entry.get("owner")), **_values(SECTOR, entry)
+            )
+            for entry in entries
+        ]
+        models.Sector.objects.bulk_create(sectors)
+        self.sectors = {sector.key: sector for sector in sectors}
+        source = models.Sector.supply_source_for.through
+        source.objects.bulk_create(
+            source(sector_id=sector.pk, side_id=self.sides[name].pk)
+            for entry, sector in zip(entries, sectors, strict=True)
+            for name in entry.get("supply_source_for", [])
+        )
+        links = []
+        for entry in ground.get("links", []):
+            low, high = sorted((self.sectors[entry["a"]], self.sectors[entry["b"]]), key=lambda s: s.pk)
+            links.append(
+                models.SectorLink(campaign=self.campaign, a=low, b=high, **_values(SECTOR_LINK, entry))
+            )
+        models.SectorLink.objects.bulk_create(links)
+
     def _order_of_battle(self) -> None:
         campaign = self.campaign
         forces = [
             (
                 entry,
-                models.Force(campaign=campaign, side=self.sides[side_entry["name"]], **_values(FORCE, entry)),
+                models.Force(
+                    campaign=campaign,
+                    side=self.sides[side_entry["name"]],
+                    sector=_known(self.sectors, entry.get("sector")),
+                    fup_sector=_known(self.sectors, entry.get("fup_sector")),
+                    **_values(FORCE, entry),
+                ),
             )
             for side_entry in self.pack["sides"]
             for entry in side_entry.get("forces", [])
@@ -224,6 +261,7 @@ class _PackLoader:
                     battlegroup=group,
                     campaign=campaign,
                     side=group.force.side,
+                    sector=_known(self.sectors, entry.get("sector")),
                     **{"stands_started": len(entry.get("stands", [])), **_values(BATTALION, entry)},
                 ),
             )
@@ -306,6 +344,8 @@ class _PackLoader:
                 day=self.days[entry["day"]],
                 attacker=self.sides[entry["attacker"]],
                 defender=self.sides[entry["defender"]],
+                sector=self.sectors[entry["sector"]],
+                winner=_known(self.sides, entry.get("winner")),
                 **_values(BATTLE, entry),
             )
             for entry in entries
@@ -420,6 +460,7 @@ class _PackLoader:
             "Force": self.forces,
             "Battalion": self.battalions,
             "Stand": self.stands,
+            "Sector": self.sectors,
             "CampaignDay": {str(number): day for number, day in self.days.items()},
             "DaySegmentRecord": self.segments,
             "Battle": {str(ref): battle for ref, battle in self.battles.items()},
@@ -478,6 +519,7 @@ def scenario_import(pack: Mapping[str, Any], actor: Actor, *, slug: str | None =
             field="campaign.slug",
             code="slug_taken",
         )
+    pack = pack_upgrade(pack)
     campaign = models.Campaign.objects.create(**values, **_values(STATE, pack.get("state", {})))
     counts = _PackLoader(campaign, pack).load()
     event_record(
@@ -533,6 +575,9 @@ class _CampaignWriter:
     def __init__(self, campaign: models.Campaign) -> None:
         self.campaign = campaign
         self.sides = list(campaign.sides.order_by("name", "pk"))
+        # In the order the pack listed them: an import creates them in file order.
+        self.sectors = list(campaign.sectors.order_by("pk").prefetch_related("supply_source_for"))
+        self.links = list(campaign.sector_links.all())
         self.forces = list(campaign.forces.order_by("name", "pk"))
         self.battalions = list(campaign.battalions.order_by("code", "pk"))
         self.stands = list(campaign.stands.select_related("equipment").order_by("label", "pk"))
@@ -562,6 +607,7 @@ class _CampaignWriter:
             for user in user_model.objects.filter(pk__in=user_ids - {None})
         }
         self.side_names = {side.pk: side.name for side in self.sides}
+        self.sector_keys = {sector.pk: sector.key for sector in self.sectors}
         self.day_numbers = {day.pk: day.number for day in self.days}
         self.segment_names = {record.pk: record.segment for record in self.segments}
         self.battle_refs = {battle.pk: ref for ref, battle in enumerate(self.battles, start=1)}
@@ -589,6 +635,7 @@ class _CampaignWriter:
                 "club_nights": [_plain(CLUB_NIGHT, night) for night in self.club_nights],
             },
             "sides": self._sides(),
+            "map": self._map(),
             "memberships": sorted(memberships, key=lambda entry: str(entry["username"])),
             "state": {
                 **_plain(STATE, self.campaign),
@@ -600,6 +647,27 @@ class _CampaignWriter:
                 "night_orders": self._night_orders(),
             },
         }
+
+    def _map(self) -> dict[str, Any]:
+        sectors = [
+            {
+                **_plain(SECTOR, sector),
+                "owner": _known(self.side_names, sector.owner_id),
+                "supply_source_for": sorted(
+                    self.side_names[side.pk] for side in sector.supply_source_for.all()
+                ),
+            }
+            for sector in self.sectors
+        ]
+        # Each link once, its ends in key order, the links in the order of their ends' keys.
+        ends = {
+            link.pk: sorted((self.sector_keys[link.a_id], self.sector_keys[link.b_id])) for link in self.links
+        }
+        links = [
+            {"a": ends[link.pk][0], "b": ends[link.pk][1], **_plain(SECTOR_LINK, link)}
+            for link in sorted(self.links, key=lambda link: ends[link.pk])
+        ]
+        return {"sectors": sectors, "links": links}
 
     def _sides(self) -> list[dict[str, Any]]:
         groups = _grouped(
@@ -615,6 +683,7 @@ class _CampaignWriter:
         def battalion_entry(battalion: models.Battalion) -> dict[str, Any]:
             return {
                 **_plain(BATTALION, battalion),
+                "sector": _known(self.sector_keys, battalion.sector_id),
                 "stands": [stand_entry(s) for s in self.stands_by_battalion[battalion.pk]],
             }
 
@@ -625,7 +694,12 @@ class _CampaignWriter:
             }
 
         def force_entry(force: models.Force) -> dict[str, Any]:
-            return {**_plain(FORCE, force), "battlegroups": [group_entry(g) for g in groups[force.pk]]}
+            return {
+                **_plain(FORCE, force),
+                "sector": _known(self.sector_keys, force.sector_id),
+                "fup_sector": _known(self.sector_keys, force.fup_sector_id),
+                "battlegroups": [group_entry(g) for g in groups[force.pk]],
+            }
 
         return [
             {**_plain(SIDE, side), "forces": [force_entry(f) for f in forces[side.pk]]} for side in self.sides
@@ -680,6 +754,8 @@ class _CampaignWriter:
                 "continues": _known(self.battle_refs, battle.continues_id),
                 "feeds": sorted(self.battle_refs[fed.pk] for fed in battle.feeds.all()),
                 "battalions": sorted(self.battalion_codes[b.pk] for b in battle.battalions.all()),
+                "sector": self.sector_keys[battle.sector_id],
+                "winner": _known(self.side_names, battle.winner_id),
                 **_plain(BATTLE, battle),
             }
             for battle in self.battles
@@ -744,6 +820,7 @@ class _CampaignWriter:
             "Force": {force.pk: force.name for force in self.forces},
             "Battalion": self.battalion_codes,
             "Stand": self.stand_keys,
+            "Sector": self.sector_keys,
             "CampaignDay": {day.pk: str(day.number) for day in self.days},
             "DaySegmentRecord": {
                 r.pk: segment_key(self.day_numbers[r.day_id], r.segment) for r in self.segments

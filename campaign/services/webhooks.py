@@ -67,11 +67,13 @@ PUBLIC_MESSAGES: Mapping[str, str] = {
     EventVerb.NIGHT_PHASE_DONE: "Night phase of day {day} done",
     EventVerb.ARRIVALS_RESOLVED: "Arrival rolls resolved on day {day}",
     EventVerb.BATTLE_REPORTED: "Battle reported: {repr}",
+    EventVerb.SECTOR_CONTROL_CHANGED: "Control of {repr} changed",
 }
 # API detail routes of the objects webhook events are about, by model name.
 OBJECT_ROUTES: Mapping[str, str] = {
     models.Battle.__name__: "api:battle-detail",
     models.Operation.__name__: "api:operation-detail",
+    models.Sector.__name__: "api:sector-detail",
 }
 
 

@@ -55,7 +55,7 @@ def test_own_force_status_holds_strength_battalions_pools_and_the_night_report(w
     battalions = {b["code"]: b for b in body["battalions"]}
     assert set(battalions) == {"A1", "A2", "A3"}
     assert battalions["A1"]["location"] == "battle"
-    assert battalions["A1"]["battle"]["sector"] == "Mdina"
+    assert battalions["A1"]["battle"]["sector_name"] == "Mdina"
     assert battalions["A2"]["location"] == "uncommitted"
     assert battalions["A2"]["battle"] is None
     assert battalions["A2"]["supply_situation"] == "OK"

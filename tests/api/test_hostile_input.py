@@ -150,7 +150,7 @@ def test_numbers_beyond_their_bounds_are_refused_naming_the_field(world):
     battle = umpire.post(
         world.url("battle-list"),
         {
-            "sector": "Rabat",
+            "sector": world.sector("village").pk,
             "battle_type": "Local Attack",
             "attacker_id": huge,
             "defender_id": world.allied.pk,

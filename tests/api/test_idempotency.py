@@ -96,7 +96,7 @@ WRITES: dict[tuple[str, str], Write] = {
     ("battle-list", "post"): Write(
         lambda w: w.url("battle-list"),
         lambda w: {
-            "sector": "Hal Far",
+            "sector": w.sector("village").pk,
             "battle_type": "Local Attack",
             "attacker_id": w.axis.pk,
             "defender_id": w.allied.pk,
@@ -133,6 +133,21 @@ WRITES: dict[tuple[str, str], Write] = {
     ("webhook-detail", "delete"): Write(webhook_url("webhook-detail"), lambda w: None, 204, hooked),
     ("webhook-ping", "post"): Write(webhook_url("webhook-ping"), lambda w: None, 202, hooked),
     ("api-key-list", "post"): Write(lambda w: w.url("api-key-list"), lambda w: {"name": "Scoreboard"}, 201),
+    ("force-move", "post"): Write(
+        lambda w: w.url("force-move", pk=w.battalion("A1").battlegroup.force_id),
+        lambda w: {"sector": w.sector("north").pk},
+        200,
+    ),
+    ("battalion-move", "post"): Write(
+        lambda w: w.url("battalion-move", pk=w.battalion("A1").pk),
+        lambda w: {"sector": w.sector("north").pk},
+        200,
+    ),
+    ("sector-control", "post"): Write(
+        lambda w: w.url("sector-control", pk=w.sector("north").pk),
+        lambda w: {"owner": w.axis.pk, "reason": "the paratroops hold it"},
+        200,
+    ),
     ("api-key-revoke", "post"): Write(
         lambda w: w.url("api-key-revoke", prefix=allied_key_prefix(w)), lambda w: None, 200
     ),

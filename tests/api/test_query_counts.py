@@ -91,6 +91,10 @@ def grow(world: World, battalions_per_side: int) -> None:
     models.WebhookDelivery.objects.bulk_create(
         models.WebhookDelivery(subscription=subscription, event=e, payload={}) for e in campaign.events.all()
     )
+    # On the map, next to each other: each side sees the other's battalions in contact.
+    campaign.battalions.filter(side=world.axis).update(sector=world.sector("ridge"))
+    campaign.battalions.filter(side=world.allied).update(sector=world.sector("village"))
+    campaign.forces.update(sector=world.sector("village"))
 
 
 def endpoints(world: World, side: models.Side) -> dict[str, str]:
@@ -113,6 +117,9 @@ def endpoints(world: World, side: models.Side) -> dict[str, str]:
         "force-force-status": world.url("force-force-status", pk=force.pk),
         "battalion-list": world.url("battalion-list"),
         "battalion-detail": world.url("battalion-detail", pk=battalion.pk),
+        "sector-list": world.url("sector-list"),
+        "sector-detail": world.url("sector-detail", pk=world.sector("village").pk),
+        "campaign-map": world.url("campaign-map"),
         "stand-list": world.url("stand-list"),
         "stand-detail": world.url("stand-detail", pk=battalion.stands.first().pk),
         "day-list": world.url("day-list"),

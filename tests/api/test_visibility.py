@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import enum
+import itertools
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from campaign.services.audit import Actor
 from campaign.services.battles import battle_setup
 from campaign.services.days import segment_advance
 from campaign.services.operations import operation_run
-from tests.api.world import ACTOR, READ, Role, World, api_key_client, build_world
+from tests.api.world import ACTOR, MAP_SECTORS, READ, Role, World, api_key_client, build_world
 
 pytestmark = pytest.mark.django_db
 
@@ -402,3 +403,144 @@ def test_a_player_reads_their_sides_rolls_what_both_sides_see_and_that_the_night
 def test_every_event_verb_says_who_reads_it():
     assert set(EVENT_VISIBILITY) == set(EventVerb)
     assert Visibility.BATTLE not in EVENT_VISIBILITY.values()
+
+
+# --- the map: enemy units only where in contact, or identified (rules notes C-15) ----------
+
+# Where each unit stands for the map's fog test. The Axis stands at the north end, the Allies
+# at the south end; they meet between the ridge and the village.
+PLACES = {"A1": "north", "A2": "ridge", "A3": "north", "L1": "bridge", "L2": "village", "L3": "south"}
+# Forces: C Ops, then FUP (None: with its C Ops).
+FORCE_PLACES = {"Axis": ("north", "ridge"), "Allied": ("bridge", "village")}
+
+
+def _neighbours() -> dict[str, set[str]]:
+    near: dict[str, set[str]] = {key: set() for key in MAP_SECTORS}
+    for west, east in itertools.pairwise(MAP_SECTORS):
+        near[west].add(east)
+        near[east].add(west)
+    return near
+
+
+def _contact(side: str) -> set[str]:
+    """Where a side sees the enemy: on and next to its battalions' and C Ops' sectors."""
+    prefix = "A" if side == "Axis" else "L"
+    own = {key for code, key in PLACES.items() if code.startswith(prefix)} | {FORCE_PLACES[side][0]}
+    near = _neighbours()
+    return own | {other for key in own for other in near[key]}
+
+
+def _place_the_units(world: World) -> None:
+    campaign = world.campaign
+    campaign.battalions.update(in_reserve=False)
+    campaign.forces.filter(battlegroups__isnull=False).update(arrival_status=ArrivalStatus.ON_TABLE)
+    for code, key in PLACES.items():
+        campaign.battalions.filter(code=code).update(sector=world.sector(key))
+    for side_name, (cops, fup) in FORCE_PLACES.items():
+        campaign.forces.filter(side__name=side_name, battlegroups__isnull=False).update(
+            sector=world.sector(cops), fup_sector=world.sector(fup)
+        )
+
+
+def _reader_side_name(seen: VisibilityWorld, reader: Reader) -> str | None:
+    side_id = seen.reader_side(reader)
+    return None if side_id is None else next(n for n, s in seen.sides.items() if s.pk == side_id)
+
+
+def _expected_enemy(
+    seen: VisibilityWorld, reader: Reader
+) -> tuple[dict[str, int], dict[int, tuple[Any, Any]]]:
+    """What a reader sees of the enemy on the map, worked out here: battalions (code → sector
+    id) and forces (id → C Ops and FUP sector ids, None where unseen)."""
+    world = seen.world
+    side = _reader_side_name(seen, reader)
+    if side is None:
+        return {}, {}
+    contact = _contact(side)
+    enemy = "Allied" if side == "Axis" else "Axis"
+    fog = models.Side.objects.get(pk=seen.sides[enemy].pk).fog_of_war
+    identified = set(fog.get("identified_units", []))
+    sectors = {key: world.sector(key).pk for key in MAP_SECTORS}
+    battalions = {
+        code: sectors[key]
+        for code, key in PLACES.items()
+        if code.startswith("A" if enemy == "Axis" else "L") and (code in identified or key in contact)
+    }
+    cops, fup = FORCE_PLACES[enemy]
+    force = world.campaign.forces.get(side__name=enemy, battlegroups__isnull=False)
+    forces = {
+        force.pk: (sectors[cops] if cops in contact else None, sectors[fup] if fup in contact else None)
+    }
+    return battalions, forces
+
+
+@pytest.mark.parametrize("reader", MEMBERS, ids=lambda r: r.name.lower())
+def test_no_reader_receives_an_enemy_units_sector_outside_the_fog_rule(seen, reader):
+    world, client = seen.world, seen.clients[reader]
+    _place_the_units(world)
+    umpire = reader in (Reader.UMPIRE, Reader.UMPIRE_KEY)
+    side = _reader_side_name(seen, reader)
+    enemy_side = None if side is None else seen.sides["Allied" if side == "Axis" else "Axis"].pk
+    battalions, forces = _expected_enemy(seen, reader)
+    assert umpire or side is None or battalions, "the test places enemy battalions in contact"
+
+    def enemy_battalion(row: dict[str, Any]) -> bool:
+        return not umpire and row["side"] == enemy_side
+
+    def check_battalion(row: dict[str, Any], where: str) -> None:
+        if enemy_battalion(row):
+            assert row["code"] in battalions, f"{where}: {row['code']} is out of sight"
+            assert row.get("sector", battalions[row["code"]]) == battalions[row["code"]], where
+
+    def check_force(row: dict[str, Any], where: str) -> None:
+        if not umpire and row["side"] == enemy_side:
+            cops, fup = forces[row["id"]]
+            assert row["sector"] == cops, f"{where}: force {row['name']}'s C Ops"
+            if "fup_sector" in row:
+                assert row["fup_sector"] == fup, f"{where}: force {row['name']}'s FUP"
+
+    listed = _listed(client, world.url("battalion-list"))
+    for row in listed:
+        check_battalion(row, "battalions/")
+    seen_enemy = {row["code"]: row["sector"] for row in listed if enemy_battalion(row)}
+    assert seen_enemy == battalions, f"battalions/ as {reader.value}"
+    for row in _listed(client, world.url("force-list")):
+        check_force(row, "forces/")
+    for sector in _listed(client, world.url("sector-list")):
+        for row in sector["battalions"]:
+            check_battalion({**row, "sector": sector["id"]}, f"sectors/ {sector['key']}")
+        for row in sector["forces"]:
+            check_force({**row, "sector": sector["id"]}, f"sectors/ {sector['key']}")
+    document = client.get(world.url("campaign-map")).json()
+    for row in document["battalions"]:
+        check_battalion(row, "map/")
+    assert {r["code"]: r["sector"] for r in document["battalions"] if enemy_battalion(r)} == battalions
+    for row in document["forces"]:
+        check_force(row, "map/")
+        if not umpire and row["side"] == enemy_side:
+            assert row["sector"] is not None, "map/ lists an enemy force only where its C Ops is seen"
+    for force in client.get(world.url("campaign-oob")).json()["forces"]:
+        check_force(force, "oob")
+        for group in force["battlegroups"]:
+            for row in group["battalions"]:
+                check_battalion(row, "oob")
+    for battle in _listed(client, world.url("battle-list")):
+        for code in battle["battalions"]:
+            own = side is not None and code.startswith("A" if side == "Axis" else "L")
+            assert umpire or own or code in battalions, f"battles/ names {code}"
+    if side is None and not umpire:  # observers and a key of no side: the ground, no units
+        assert not document["battalions"]
+        assert not document["forces"]
+
+
+def test_a_side_that_hides_its_units_in_contact_shows_only_its_identified_ones(seen):
+    world = seen.world
+    _place_the_units(world)
+    allied = models.Side.objects.get(pk=seen.sides["Allied"].pk)
+    models.Side.objects.filter(pk=allied.pk).update(fog_of_war={**allied.fog_of_war, "in_contact": False})
+
+    document = seen.clients[Reader.AXIS_PLAYER].get(world.url("campaign-map")).json()
+
+    enemy = {row["code"] for row in document["battalions"] if row["side"] == allied.pk}
+    assert enemy == {"L1"}  # identified; L2 stands next to the ridge, unseen
+    assert all(row["side"] != allied.pk for row in document["forces"])

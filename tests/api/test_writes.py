@@ -42,7 +42,7 @@ GOOD_REPORT = {
 
 def test_a_battle_is_created_set_up_reported_and_closed_by_the_umpire_alone(world):
     body = {
-        "sector": "Hal Far",
+        "sector": world.sector("village").pk,
         "battle_type": "Local Attack",
         "attacker_id": world.axis.pk,
         "defender_id": world.allied.pk,
@@ -54,7 +54,8 @@ def test_a_battle_is_created_set_up_reported_and_closed_by_the_umpire_alone(worl
     battle = models.Battle.objects.get(pk=created.json()["id"])
     assert created["Location"].endswith(world.url("battle-detail", pk=battle.pk))
     assert created.json()["battalions"] == ["A2", "L2"]
-    assert battle.sector == "Hal Far"
+    assert battle.sector.key == "village"
+    assert created.json()["sector_name"] == "Village"
 
     setup = {"inputs": {"n43.setup_proximity": {"terrain": "Open Terrain"}}}
     set_up = assert_statuses(
@@ -183,7 +184,15 @@ def test_shape_errors_come_from_the_input_serializer_with_dotted_paths(world):
         "battalions[1].objectives[0].name",
     }
     missing = umpire(world).post(world.url("battle-list"), {}, format="json").json()["error"]
-    assert missing["fields"]["sector"] == ["This field is required."]
+    assert missing["fields"]["battle_type"] == ["This field is required."]
+    nowhere = {
+        "battle_type": "Local Attack",
+        "attacker_id": world.axis.pk,
+        "defender_id": world.allied.pk,
+        "battalion_codes": ["A1"],
+    }
+    missing = umpire(world).post(world.url("battle-list"), nowhere, format="json").json()["error"]
+    assert missing["fields"]["sector"] == ["Give the sector's id, or its name as sector_name."]
 
 
 def test_state_conflicts_are_409_and_unknown_rows_404_in_the_same_shape(world):

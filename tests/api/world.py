@@ -7,11 +7,16 @@ Fog of war: the Axis lets the Allies see A1 (identified) with its strengths,
 but not its lines of battle reports; the Allies let the Axis see L1, with
 battle results but without strengths. Every other battalion is hidden from
 the enemy.
+
+The campaign has a map of five sectors in a row (:data:`MAP_SECTORS`, each linked to the
+next) besides the tables its two battles were fought on; nothing stands on the map, so no
+unit is in contact with the enemy until a test places it.
 """
 
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +44,8 @@ AXIS_FOG = {"identified_units": ["A1"], "battle_results": False, "strengths": Tr
 ALLIED_FOG = {"identified_units": ["L1"], "battle_results": True, "strengths": False}
 ALLIED_ACTIVATION_POINTS = 13
 WORLD_SEED = "api-world"
+# Keys of the world's map, in a row: each sector is next to the one before it.
+MAP_SECTORS = ("north", "ridge", "village", "bridge", "south")
 
 
 class Role(enum.Enum):
@@ -92,6 +99,9 @@ class World:
     def battalion(self, code: str) -> models.Battalion:
         return models.Battalion.objects.get(campaign=self.campaign, code=code)
 
+    def sector(self, key: str) -> models.Sector:
+        return models.Sector.objects.get(campaign=self.campaign, key=key)
+
     def codes(self, prefix: str) -> set[str]:
         return set(self.campaign.battalions.filter(code__startswith=prefix).values_list("code", flat=True))
 
@@ -140,7 +150,7 @@ def build_world(battalions_per_side: int = 3, optional_rules: Sequence[str] = ()
     fought = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Ta' Qali",
+        sector_name="Ta' Qali",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -157,16 +167,29 @@ def build_world(battalions_per_side: int = 3, optional_rules: Sequence[str] = ()
     planned = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Mdina",
+        sector_name="Mdina",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
         battalion_codes=["A1", "L1"],
     )
+    map_build(campaign)
     umpire = Actor(user=users[Role.UMPIRE], request_id="api-test")
     _, allied_key = api_key_create(campaign.pk, umpire, name="Allied tracker", side_id=allied.pk)
     campaign.refresh_from_db()
     return World(campaign, axis, allied, fought, planned, users, keys={Role.ALLIED_KEY: allied_key})
+
+
+def map_build(campaign: models.Campaign) -> list[models.Sector]:
+    """The :data:`MAP_SECTORS` in a row, west to east, each linked to the next by road."""
+    sectors = models.Sector.objects.bulk_create(
+        models.Sector(campaign=campaign, key=key, name=key.title(), x=100 + 200 * i, y=500)
+        for i, key in enumerate(MAP_SECTORS)
+    )
+    models.SectorLink.objects.bulk_create(
+        models.SectorLink(campaign=campaign, a=a, b=b) for a, b in itertools.pairwise(sectors)
+    )
+    return sectors
 
 
 def assert_statuses(

@@ -94,7 +94,7 @@ def division() -> tuple[models.Force, Any]:
     battle = battle_create(
         campaign.pk,
         BENCH,
-        sector="Ta' Qali",
+        sector_name="Ta' Qali",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -111,7 +111,7 @@ def division() -> tuple[models.Force, Any]:
     battle_create(
         campaign.pk,
         BENCH,
-        sector="Mdina",
+        sector_name="Mdina",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,

@@ -26,7 +26,7 @@ def campaign_after_day_one(
     battle = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Ta' Qali",
+        sector_name="Ta' Qali",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,

@@ -73,7 +73,7 @@ def _set_up_battle(campaign: models.Campaign) -> models.Battle:
     battle = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Hal Far",
+        sector_name="Hal Far",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,

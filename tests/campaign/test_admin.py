@@ -131,12 +131,17 @@ def full_campaign(umpire: Any) -> models.Campaign:
     battle_create(
         campaign.pk,
         ACTOR,
-        sector="Primosole bridge",
+        sector_name="Primosole bridge",
         battle_type="Local Attack",
         attacker_id=allied.pk,
         defender_id=axis.pk,
         battalion_codes=["A1"],
     )
+    catania, plain = models.Sector.objects.bulk_create(
+        models.Sector(campaign=campaign, key=key, name=key.title(), x=x, y=500)
+        for key, x in (("catania", 600), ("plain", 400))
+    )
+    models.SectorLink.objects.create(campaign=campaign, a=catania, b=plain)
     spend = models.ActivationSpend.objects.create(side=axis, day=day, turn=1, column="1 Bn", cost=2)
     spend.battalions.set(campaign.battalions.filter(code="A1"))
     night_order_queue(campaign.pk, ACTOR, kind=NightOrderKind.WITHDRAW, battalion_code="A2")
@@ -379,7 +384,7 @@ def _planned_battle() -> list[Model]:
     battle = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Catania",
+        sector_name="Catania",
         battle_type="Local Attack",
         attacker_id=allied.pk,
         defender_id=axis.pk,

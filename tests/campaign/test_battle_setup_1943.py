@@ -27,7 +27,7 @@ def battle() -> models.Battle:
     return battle_create(
         campaign.pk,
         ACTOR,
-        sector="Hal Far",
+        sector_name="Hal Far",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,

@@ -138,7 +138,7 @@ def _battle_with_mixed_stands(campaign: models.Campaign) -> models.Battle:
     return battle_create(
         campaign.pk,
         ACTOR,
-        sector="Hal Far",
+        sector_name="Hal Far",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,

@@ -56,7 +56,7 @@ def test_a_many_to_many_correction_is_written_and_recorded_as_ids():
     battle = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Gela",
+        sector_name="Gela",
         battle_type="Local Attack",
         attacker_id=allied.pk,
         defender_id=axis.pk,

@@ -162,7 +162,7 @@ def _battle(campaign: models.Campaign) -> models.Battle:
     return battle_create(
         campaign.pk,
         ACTOR,
-        sector="Hal Far",
+        sector_name="Hal Far",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -315,7 +315,7 @@ def test_battle_create_refuses_a_battalion_of_another_campaign(campaign):
         battle_create(
             campaign.pk,
             ACTOR,
-            sector="X",
+            sector_name="X",
             battle_type="Local Attack",
             attacker_id=axis.pk,
             defender_id=allied.pk,

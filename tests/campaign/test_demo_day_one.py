@@ -31,7 +31,7 @@ def test_the_malta_demo_plays_day_one_with_every_change_audited(django_capture_o
         battle = battle_create(
             campaign.pk,
             actor,
-            sector="Gudja",
+            sector_name="Gudja",
             battle_type="Local Attack",
             attacker_id=axis.pk,
             defender_id=allied.pk,

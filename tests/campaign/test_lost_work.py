@@ -169,7 +169,7 @@ def test_a_battle_reported_with_the_broker_down_is_announced_once_it_is_back(bro
     battle = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Mdina",
+        sector_name="Mdina",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,

@@ -79,7 +79,7 @@ def _side_rows(campaign: models.Campaign) -> dict[str, dict[str, int]]:
             "destroyed": stands.filter(status=StandStatus.DESTROYED).count(),
             "active": battalions.exclude(activation=ActivationState.INACTIVE).count(),
             "ammo_low": battalions.filter(ammo_low_markers__gt=0).count(),
-            "fups_to_move": side.forces.filter(fup_with_cops=False, fup_road_clear=True).count(),
+            "fups_to_move": side.forces.filter(fup_sector__isnull=False, fup_road_clear=True).count(),
             "activation_points": side.activation_points,
             "barrage_rounds": side.barrage_rounds,
             "templates_in_use": side.barrage_templates_in_use,
@@ -95,7 +95,8 @@ def test_each_sides_report_and_e_mail_hold_its_own_figures_only(django_capture_o
     models.Stand.objects.filter(pk__in=allied_stands.order_by("pk")[:3]).update(status=StandStatus.SUPPRESSED)
     campaign.battalions.filter(code="L2").update(activation=ActivationState.INACTIVE)
     campaign.battalions.filter(code__in=["L1", "L3"]).update(ammo_low_markers=2)
-    campaign.forces.filter(side__name="Axis").update(fup_with_cops=False)
+    apart = models.Sector.objects.create(campaign=campaign, key="fup-apart", name="FUP apart")
+    campaign.forces.filter(side__name="Axis").update(fup_sector=apart)
     campaign.sides.filter(name="Allied").update(barrage_templates_in_use=2)
     for name in ("Axis", "Allied"):
         player = UserFactory(username=f"{name.lower()}-player", email=f"{name.lower()}@example.org")
@@ -226,7 +227,7 @@ def test_the_night_cannot_start_before_every_battle_is_reported_or_twice(django_
     battle_create(
         campaign.pk,
         ACTOR,
-        sector="Mdina",
+        sector_name="Mdina",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -238,7 +239,7 @@ def test_the_night_cannot_start_before_every_battle_is_reported_or_twice(django_
     assert early.value.field == "battles"
     assert not models.Operation.objects.exists()
 
-    campaign.battles.filter(sector="Mdina").update(status="reported")
+    campaign.battles.filter(sector__name="Mdina").update(status="reported")
     with django_capture_on_commit_callbacks(execute=False):
         night_phase_start(campaign.pk, ACTOR)
     with pytest.raises(ConflictError, match="already been started") as twice:

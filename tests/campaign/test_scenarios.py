@@ -50,6 +50,7 @@ from campaign.services.night import night_order_queue, night_phase_start
 from campaign.services.operations import operation_run
 from campaign.services.overrides import roll_override
 from campaign.services.scenario import campaign_export, scenario_import
+from campaign.services.sectors import battalion_move, force_move, sector_control_set
 from rules_engine.great_battles.activation import ActivationColumn
 from rules_engine.great_battles.equipment import equipment_rows
 from tests.conftest import ROOT, _database_url
@@ -119,6 +120,7 @@ def test_the_malta_pack_imports_with_the_scenario_parameters(malta):
     imported = campaign.events.get(verb=EventVerb.CAMPAIGN_IMPORTED)
     assert imported.after == {
         "sides": 2,
+        "sectors": 22,
         "forces": 6,
         "battalions": 21,
         "stands": campaign.stands.count(),
@@ -323,7 +325,7 @@ def _play_a_little(campaign: models.Campaign) -> None:
     airfield = battle_create(
         campaign.pk,
         umpire,
-        sector="Hal Far airfield",
+        sector_name="Hal Far",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -332,7 +334,7 @@ def _play_a_little(campaign: models.Campaign) -> None:
     zurrieq = battle_create(
         campaign.pk,
         umpire,
-        sector="Zurrieq",
+        sector_name="Zurrieq",
         battle_type="Meeting Engagement",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -346,8 +348,19 @@ def _play_a_little(campaign: models.Campaign) -> None:
         airfield.campaign_id,
         umpire,
         airfield.pk,
-        {"battalions": [{"code": "E1", "destroyed": ["A Coy"], "suppressed": ["B Coy"]}, {"code": "G1"}]},
+        {
+            "battalions": [{"code": "E1", "destroyed": ["A Coy"], "suppressed": ["B Coy"]}, {"code": "G1"}],
+            "winner": axis.pk,
+            "sector_owner": axis.pk,
+        },
     )
+    # The map: a move, an FUP apart from its C Ops, a sector changing hands by the umpire's word.
+    sectors = {sector.key: sector.pk for sector in campaign.sectors.all()}
+    battalion_move(campaign.pk, umpire, campaign.battalions.get(code="G2").pk, sector_id=sectors["qrendi"])
+    ramcke = campaign.forces.get(name="Fallschirmjäger-Brigade Ramcke")
+    campaign.forces.filter(pk=ramcke.pk).update(fup_road_clear=False)  # so the night leaves its FUP apart
+    force_move(campaign.pk, umpire, ramcke.pk, sector_id=sectors["luqa"], forming_up_point=True)
+    sector_control_set(campaign.pk, umpire, sectors["gudja"], owner_id=None, reason="both sides patrol it")
     battle_report(
         zurrieq.campaign_id, umpire, zurrieq.pk, {"battalions": [{"code": "I1", "suppressed": ["13a Cp"]}]}
     )
@@ -390,10 +403,17 @@ def test_export_import_export_round_trips_the_whole_malta_campaign(malta):
     assert state["current_day"] == 1
     assert [s["segment"] for s in state["days"][0]["segments"]] == ["early morning", "morning"]
     assert state["days"][0]["activation_spends"][0]["battalions"] == ["G1", "G2"]
-    assert [(b["ref"], b["feeds"], b["status"]) for b in state["battles"]] == [
-        (1, [], BattleStatus.REPORTED),
-        (2, [1], BattleStatus.REPORTED),
+    assert [(b["ref"], b["feeds"], b["status"], b["sector"], b["winner"]) for b in state["battles"]] == [
+        (1, [], BattleStatus.REPORTED, "hal-far", "Axis"),
+        (2, [1], BattleStatus.REPORTED, "zurrieq", None),
     ]
+    ground = {sector["key"]: sector for sector in exported["map"]["sectors"]}
+    assert (ground["hal-far"]["owner"], ground["gudja"]["owner"]) == ("Axis", None)
+    assert next(b for b in _battalions(exported) if b["code"] == "G2")["sector"] == "qrendi"
+    ramcke = next(f for s in exported["sides"] for f in s["forces"] if f["name"].startswith("Fallschirm"))
+    assert (ramcke["sector"], ramcke["fup_sector"]) == ("dz-qrendi", "luqa")
+    assert len(exported["map"]["links"]) == len(malta["map"]["links"])
+    assert exported["campaign"]["victory"] == malta["campaign"]["victory"]
     assert [(o["kind"], o["status"], o["created_by"]) for o in state["operations"]] == [
         ("night_phase", OperationStatus.DONE, "umpire")
     ]
@@ -458,6 +478,97 @@ def test_export_campaign_command_writes_yaml_or_json_by_extension(tmp_path, malt
     assert (tmp_path / "malta.yaml").read_text().startswith("format: campaign-scenario\n")
 
 
+# --- version 1 packs ---------------------------------------------------------------------
+
+
+def _as_version_1(pack: dict[str, Any]) -> dict[str, Any]:
+    """``pack`` as version 1 wrote it: no map, no victory, places named in words."""
+    old = copy.deepcopy(pack)
+    names = {sector["key"]: sector["name"] for sector in old.pop("map")["sectors"]}
+    old["version"] = 1
+    del old["campaign"]["victory"]
+    for side in old["sides"]:
+        for force in side["forces"]:
+            cops = force.pop("sector", None)
+            if cops:
+                force.update(cops_location=names[cops], fup_location="Rendezvous " + names[cops])
+            for group in force["battlegroups"]:
+                for battalion in group["battalions"]:
+                    battalion.pop("sector", None)
+    return old
+
+
+def test_a_version_1_pack_imports_upgraded_its_places_as_unplaced_sectors(malta):
+    old = _as_version_1(malta)
+    assert scenario_validate(copy.deepcopy(old)) == []
+    old["sides"][0]["forces"][0]["fup_with_cops"] = False  # Ramcke's FUP apart, at its rendezvous
+
+    campaign = scenario_import(old, Actor())
+
+    ramcke = campaign.forces.select_related("sector", "fup_sector").get(name="Fallschirmjäger-Brigade Ramcke")
+    assert ramcke.sector.name == "Drop zone north of Qrendi"
+    assert ramcke.fup_sector.name == "Rendezvous Drop zone north of Qrendi"
+    assert not ramcke.sector.placed
+    assert campaign.forces.get(name="Western Infantry Command").fup_sector is None  # with its C Ops
+    assert set(campaign.sectors.values_list("key", flat=True)) == {
+        "drop-zone-north-of-qrendi",
+        "rendezvous-drop-zone-north-of-qrendi",
+        "drop-zone-hal-far",
+        "rabat",
+        "tarxien",
+    }
+    assert not campaign.sector_links.exists()
+    exported = campaign_export(campaign.pk)
+    assert exported["version"] == 2
+    _campaign_delete(campaign)
+    assert campaign_export(scenario_import(exported, Actor()).pk) == exported
+
+
+def test_a_version_1_pack_is_checked_against_version_1s_schema(malta):
+    old = _as_version_1(malta)
+    old["map"] = malta["map"]
+    old["sides"][0]["forces"][0]["sector"] = "dz-qrendi"
+
+    assert [issue.text() for issue in scenario_validate(old)] == [
+        "map: unknown field",
+        "sides[0].forces[0].sector: unknown field",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("spoil", "message"),
+    [
+        (
+            lambda p: p["map"]["links"].append({"a": "valletta", "b": "nowhere"}),
+            "map.links[34].b: no sector 'nowhere'",
+        ),
+        (lambda p: p["map"]["links"].append({"a": "mdina", "b": "ta-qali"}), "map.links[34]: duplicate link"),
+        (
+            lambda p: p["map"]["sectors"][1].update(key="valletta"),
+            "map.sectors[1].key: duplicate key 'valletta'",
+        ),
+        (lambda p: p["map"]["sectors"][0].update(owner="Vichy"), "map.sectors[0].owner: no side 'Vichy'"),
+        (
+            lambda p: p["map"]["sectors"][0].update(x=1200),
+            "map.sectors[0].x: 1200 is greater than the maximum",
+        ),
+        (
+            lambda p: p["campaign"]["victory"]["conditions"][0]["sectors"].append("gozo"),
+            "campaign.victory.conditions[0].sectors[2]: no sector 'gozo'",
+        ),
+        (lambda p: _battalions(p)[0].update(sector="gozo"), "battalions[0].sector: no sector 'gozo'"),
+        (
+            lambda p: _battalions(p)[-1].update(sector="valletta"),
+            "battalions[2].sector: a battalion in reserve is off the map",
+        ),
+    ],
+)
+def test_an_invalid_map_is_refused_naming_the_path(malta, spoil, message):
+    spoil(malta)
+    texts = [issue.text() for issue in scenario_validate(malta)]
+    assert any(message in text for text in texts), texts
+
+
 # --- the synthetic generator ------------------------------------------------------------
 
 
@@ -482,8 +593,8 @@ def _queries(action) -> int:
 
 
 def test_import_and_export_take_as_many_queries_for_500_battalions_as_for_1():
-    one = synthetic_pack(STANDS_PER_BATTALION, seed="one")
-    many = synthetic_pack(500 * STANDS_PER_BATTALION, seed="many")
+    one = synthetic_pack(STANDS_PER_BATTALION, seed="one", sectors=2)
+    many = synthetic_pack(500 * STANDS_PER_BATTALION, seed="many", sectors=200)
     many["campaign"]["slug"] = "synthetic-many"
 
     import_one = _queries(lambda: scenario_import(one, Actor()))
@@ -508,6 +619,8 @@ SCHEMA_MODELS = {
     "club_night": models.ClubNight,
     "side": models.Side,
     "membership": models.Membership,
+    "sector": models.Sector,
+    "sector_link": models.SectorLink,
     "force": models.Force,
     "battlegroup": models.Battlegroup,
     "battalion": models.Battalion,
@@ -528,6 +641,8 @@ NOT_IN_PACKS = {
     models.Membership: {"campaign", "user"},
     models.ClubNight: {"campaign"},
     models.Side: {"campaign"},
+    models.Sector: {"campaign"},
+    models.SectorLink: {"campaign"},
     models.Force: {"campaign", "side"},
     models.Battlegroup: {"force"},
     models.Battalion: {"battlegroup", "campaign", "side"},

@@ -86,7 +86,7 @@ def test_with_a_battle_unreported_the_umpires_are_reminded_once(django_capture_o
     battle_create(
         campaign.pk,
         ACTOR,
-        sector="Mosta",
+        sector_name="Mosta",
         battle_type="Local Attack",
         attacker_id=axis.pk,
         defender_id=allied.pk,
@@ -95,7 +95,7 @@ def test_with_a_battle_unreported_the_umpires_are_reminded_once(django_capture_o
 
     with time_machine.travel(THURSDAY_2300, tick=False), django_capture_on_commit_callbacks(execute=True):
         first = club_schedule_run(THURSDAY_2300)
-    campaign.battles.filter(sector="Mosta").update(status="reported")
+    campaign.battles.filter(sector__name="Mosta").update(status="reported")
     # Reported since: the schedule has acted on 23:00 and leaves the night to the umpire.
     second = schedule_at(THURSDAY_2300 + datetime.timedelta(minutes=5), django_capture_on_commit_callbacks)
 

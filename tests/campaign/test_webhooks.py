@@ -79,7 +79,7 @@ def test_a_reported_battle_delivers_a_signed_public_webhook(celery_worker, recei
     battle = battle_create(
         campaign.pk,
         ACTOR,
-        sector="Ta' Qali",
+        sector_name="Ta' Qali",
         battle_type="Local Attack",
         attacker_id=campaign.sides.get(name="Axis").pk,
         defender_id=campaign.sides.get(name="Allied").pk,

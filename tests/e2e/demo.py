@@ -29,7 +29,7 @@ def malta_day_one(battle: bool = True) -> models.Campaign:
         created = battle_create(
             campaign.pk,
             actor,
-            sector=SECTOR,
+            sector_name=SECTOR,
             battle_type=BattleType.LOCAL_ATTACK.value,
             attacker_id=campaign.sides.get(is_axis=True).pk,
             defender_id=campaign.sides.get(is_axis=False).pk,

@@ -59,7 +59,9 @@ def test_the_umpire_reports_a_battle_and_runs_the_night_phase(live_server, slow_
     expect(rounds).to_have_attribute("aria-invalid", "true")
     expect(rounds).to_have_accessible_description("Ensure this value is greater than or equal to 0.")
     tab.shot("report-field-error")
-    assert models.Battle.objects.get(sector=SECTOR).status == BattleStatus.SET_UP  # nothing half-written
+    assert (
+        models.Battle.objects.get(sector__name=SECTOR).status == BattleStatus.SET_UP
+    )  # nothing half-written
 
     rounds.fill("")
     g1.get_by_label("Activation points spent").fill("1")
@@ -70,7 +72,7 @@ def test_the_umpire_reports_a_battle_and_runs_the_night_phase(live_server, slow_
     )
     expect(page.get_by_role("form", name="Battle report")).to_have_count(0)  # reported: no second report
     tab.shot("reported")
-    assert models.Battle.objects.get(sector=SECTOR).status == BattleStatus.REPORTED
+    assert models.Battle.objects.get(sector__name=SECTOR).status == BattleStatus.REPORTED
     destroyed = models.Stand.objects.get(battalion__campaign=campaign, battalion__code="G1", label="1. Kp")
     assert destroyed.status == StandStatus.DESTROYED
 

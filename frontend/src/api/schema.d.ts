@@ -142,6 +142,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/battalions/{id}/move/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a battalion (umpires; idempotent)
+         * @description To a sector next to where it stands, onto the map from off it anywhere, or off it (null). A battalion in reserve stays off the map. Refused in the night phase. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["campaigns_battalions_move_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/battles/": {
         parameters: {
             query?: never;
@@ -404,6 +424,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/forces/{id}/move/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a force's C Ops or forming-up point (umpires; idempotent)
+         * @description To a sector next to where it stands (links: GET map/), onto the map from off it anywhere, or off it (null). Refused in the night phase. An FUP moved onto its C Ops' sector is with its C Ops again. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["campaigns_forces_move_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/forces/{id}/status/": {
         parameters: {
             query?: never;
@@ -416,6 +456,26 @@ export interface paths {
          * @description One request for a force's strength by stand type and status, each battalion's state, supply, fuel and location, the side's remaining activation points and barrage rounds, and the side's latest night report. Send the ETag back in If-None-Match: an unchanged status answers 304 with no body. An identified enemy force shows only its identified battalions, with stand counts only when the enemy reveals strengths.
          */
         get: operations["campaigns_forces_status_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/map/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The campaign map, as your side sees it (poll with If-None-Match)
+         * @description One request for the map: every sector (the ground and its owners are public) and link; the forces and battalions you see on it (your side's all; the enemy's identified ones, and those standing on or next to a sector your side's battalions or C Ops stand on, as the enemy's fog of war says); the battles you see. Umpires see everything. Send the ETag back in If-None-Match: an unchanged map answers 304 with no body.
+         */
+        get: operations["campaigns_map_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -604,6 +664,60 @@ export interface paths {
          * @description Replaces values the roll set (`changes`: name → value) on the object it changed, with a reason. The original roll stays in the log; the override is a new roll record naming it. Send an Idempotency-Key to retry safely.
          */
         post: operations["campaigns_rolls_override_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/sectors/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sectors of the campaign map, with what you see on them */
+        get: operations["campaigns_sectors_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/sectors/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One sector */
+        get: operations["campaigns_sectors_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/sectors/{id}/control/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a sector to a side, or make it contested (umpires; idempotent)
+         * @description Records who holds it now and why (every member reads the reason), and tells webhooks subscribed to sector.control_changed. Refused in the night phase. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["campaigns_sectors_control_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1140,6 +1254,17 @@ export interface components {
             fuel_state?: (components["schemas"]["FuelStateEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly fuel_state_label: string | null;
+            /** @description where it stands; empty: off the map (reserves are) */
+            sector?: number | null;
+            /** @description where it stands; null: off the map */
+            readonly sector_name: string | null;
+        };
+        BattalionMoveInputRequest: {
+            /**
+             * Format: int64
+             * @description a sector next to where it stands (any sector from off the map); null: off the map
+             */
+            sector: number | null;
         };
         /** @description A battalion's state: supply, fuel, location and stand counts. */
         BattalionStatus: {
@@ -1187,6 +1312,10 @@ export interface components {
             fuel_state?: (components["schemas"]["FuelStateEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly fuel_state_label: string | null;
+            /** @description where it stands; empty: off the map (reserves are) */
+            sector?: number | null;
+            /** @description where it stands; null: off the map */
+            readonly sector_name: string | null;
             readonly stands: components["schemas"]["Stand"][];
         };
         /**
@@ -1196,8 +1325,8 @@ export interface components {
         Battle: {
             readonly id: number;
             readonly day: number;
-            /** @description table or sector name */
-            sector: string;
+            sector: number;
+            readonly sector_name: string;
             battle_type: components["schemas"]["BattleTypeEnum"];
             /** @description the label people read for the code beside it */
             readonly battle_type_label: string;
@@ -1206,6 +1335,8 @@ export interface components {
             readonly status_label: string;
             attacker: number;
             defender: number;
+            /** @description from its report; empty: not reported, or nobody won */
+            winner?: number | null;
             /** @description the battle on the same sector the day before */
             continues?: number | null;
             readonly feeds: number[];
@@ -1219,8 +1350,13 @@ export interface components {
             readonly report: Record<string, never> | null;
         };
         BattleCreateInputRequest: {
-            /** @description table or sector name */
-            sector: string;
+            /**
+             * Format: int64
+             * @description where it is fought: a sector id (GET sectors/); or give sector_name
+             */
+            sector?: number | null;
+            /** @description a sector's name; a campaign without a map may name a new table here */
+            sector_name?: string;
             battle_type: components["schemas"]["BattleTypeEnum"];
             /**
              * Format: int64
@@ -1257,14 +1393,24 @@ export interface components {
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         BattleRef: {
             readonly id: number;
-            /** @description table or sector name */
-            sector: string;
+            sector: number;
+            readonly sector_name: string;
             status?: components["schemas"]["BattleStatusEnum"];
             /** @description the label people read for the code beside it */
             readonly status_label: string;
         };
         BattleReportInputRequest: {
             battalions: components["schemas"]["ReportedBattalionInputRequest"][];
+            /**
+             * Format: int64
+             * @description the side that won: the attacker's or defender's id; null: nobody
+             */
+            winner?: number | null;
+            /**
+             * Format: int64
+             * @description who holds the battle's sector now (a side of the battle; null: contested); leave out when control does not change
+             */
+            sector_owner?: number | null;
         };
         BattleSetupInputRequest: {
             /** @description what the campaign cannot know, by procedure key or "key@Side name": {field: value} */
@@ -1520,10 +1666,11 @@ export interface components {
          *     * `arrivals.resolved` - Arrivals Resolved
          *     * `battle.reported` - Battle Reported
          *     * `day.dawned` - Day Dawned
+         *     * `sector.control_changed` - Sector changed hands
          *     * `ping` - Ping (a test event)
          * @enum {string}
          */
-        EventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "ping";
+        EventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "sector.control_changed" | "ping";
         /**
          * @description * `public` - Every member
          *     * `side` - Its side
@@ -1548,11 +1695,14 @@ export interface components {
             mobility?: (components["schemas"]["MobilityEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly mobility_label: string | null;
-            /** @description C Ops (divisional HQ) position */
-            cops_location?: string | null;
-            /** @description forming-up point */
-            fup_location?: string | null;
-            fup_with_cops?: boolean | null;
+            /** @description where its C Ops (divisional HQ) stands; empty: off the map */
+            sector?: number | null;
+            /** @description where its C Ops stands */
+            readonly sector_name: string | null;
+            /** @description its forming-up point when apart from its C Ops; empty: with its C Ops */
+            fup_sector?: number | null;
+            /** @description its forming-up point, when apart from its C Ops (null: with its C Ops) */
+            readonly fup_sector_name: string | null;
             /** @description the night phase moves the FUP up to C Ops */
             fup_road_clear?: boolean | null;
             arrival_status?: (components["schemas"]["ArrivalStatusEnum"] | components["schemas"]["NullEnum"]) | null;
@@ -1565,6 +1715,18 @@ export interface components {
             availability?: string | null;
             /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number | null;
+        };
+        ForceMoveInputRequest: {
+            /**
+             * Format: int64
+             * @description a sector next to where it stands (any sector from off the map); null: off the map
+             */
+            sector: number | null;
+            /**
+             * @description move its forming-up point instead of its C Ops
+             * @default false
+             */
+            forming_up_point: boolean;
         };
         /** @description Everything a polling client needs about one force, in one response. */
         ForceStatus: {
@@ -1611,11 +1773,14 @@ export interface components {
             mobility?: (components["schemas"]["MobilityEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly mobility_label: string | null;
-            /** @description C Ops (divisional HQ) position */
-            cops_location?: string | null;
-            /** @description forming-up point */
-            fup_location?: string | null;
-            fup_with_cops?: boolean | null;
+            /** @description where its C Ops (divisional HQ) stands; empty: off the map */
+            sector?: number | null;
+            /** @description where its C Ops stands */
+            readonly sector_name: string | null;
+            /** @description its forming-up point when apart from its C Ops; empty: with its C Ops */
+            fup_sector?: number | null;
+            /** @description its forming-up point, when apart from its C Ops (null: with its C Ops) */
+            readonly fup_sector_name: string | null;
             /** @description the night phase moves the FUP up to C Ops */
             fup_road_clear?: boolean | null;
             arrival_status?: (components["schemas"]["ArrivalStatusEnum"] | components["schemas"]["NullEnum"]) | null;
@@ -1645,6 +1810,17 @@ export interface components {
          */
         GroupKindEnum: "regiment" | "brigade";
         /**
+         * @description * `town` - Town
+         *     * `port` - Port
+         *     * `airfield` - Airfield
+         *     * `beach` - Beach
+         *     * `drop_zone` - Drop zone
+         *     * `junction` - Junction
+         *     * `open` - Open ground
+         * @enum {string}
+         */
+        Kind7d5Enum: "town" | "port" | "airfield" | "beach" | "drop_zone" | "junction" | "open";
+        /**
          * @description * `A` - A
          *     * `B` - B
          *     * `C` - C
@@ -1672,6 +1848,103 @@ export interface components {
         LoginInputRequest: {
             username: string;
             password: string;
+        };
+        /** @description A row of one side: in full for its side and the umpires, else public fields only. */
+        MapBattalion: {
+            readonly id: number;
+            /** @description the umpire's ID, e.g. A1 */
+            code: string;
+            name?: string;
+            side: number;
+            /** @description the side's name */
+            readonly side_label: string | null;
+            /** @description where it stands; empty: off the map (reserves are) */
+            sector?: number | null;
+            in_reserve?: boolean | null;
+            supply_situation?: (components["schemas"]["SupplySituationEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly supply_situation_label: string | null;
+        };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        MapBattle: {
+            readonly id: number;
+            sector: number;
+            status?: components["schemas"]["BattleStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
+            attacker: number;
+            defender: number;
+        };
+        /** @description One side's view of the campaign map (the umpire's: everything). */
+        MapDocument: {
+            readonly sectors: components["schemas"]["MapSector"][];
+            readonly links: components["schemas"]["MapLink"][];
+            readonly forces: components["schemas"]["MapForce"][];
+            readonly battalions: components["schemas"]["MapBattalion"][];
+            readonly battles: components["schemas"]["MapBattle"][];
+        };
+        /** @description A force where the reader sees its C Ops (the selector left out the others). */
+        MapForce: {
+            readonly id: number;
+            name: string;
+            side: number;
+            /** @description the side's name */
+            readonly side_label: string | null;
+            /** @description where its C Ops (divisional HQ) stands; empty: off the map */
+            sector?: number | null;
+            /** @description its forming-up point when apart from its C Ops and seen; null: with its C Ops, or unseen */
+            readonly fup_sector: number | null;
+        };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        MapLink: {
+            a: number;
+            b: number;
+            kind?: components["schemas"]["MapLinkKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
+        };
+        /**
+         * @description * `road` - Road
+         *     * `track` - Track
+         *     * `none` - Cross-country
+         * @enum {string}
+         */
+        MapLinkKindEnum: "road" | "track" | "none";
+        /** @description A sector as every member sees it: the ground and who holds it are public. */
+        MapSector: {
+            readonly id: number;
+            /** @description the pack's name for it, unique in the campaign */
+            key: string;
+            name: string;
+            kind?: components["schemas"]["Kind7d5Enum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
+            /**
+             * @description the 1943 set-up proximity table's row for battles fought here; blank: the umpire says
+             *
+             *     * `Constricted Terrain` - Constricted Terrain
+             *     * `Open Terrain` - Open Terrain
+             *     * `Wide Open Terrain` - Wide Open Terrain
+             */
+            terrain?: components["schemas"]["TerrainEnum"] | components["schemas"]["BlankEnum"];
+            /** @description the label people read for the code beside it */
+            readonly terrain_label: string;
+            victory_points?: number;
+            /** @description empty: contested (nobody holds it) */
+            owner?: number | null;
+            /** @description the side holding it, or Contested */
+            readonly owner_label: string;
+            /**
+             * Format: double
+             * @description scenario coordinates (0..1000), for drawing
+             */
+            x?: number | null;
+            /** Format: double */
+            y?: number | null;
+            /** @description GeoJSON geometry, when the pack has real geography */
+            geometry?: unknown;
+            /** @description ids of the sides it is a source of supply for, while that side holds it */
+            readonly supply_source_for: number[];
         };
         /**
          * @description * `mechanised` - Mechanised
@@ -2039,6 +2312,21 @@ export interface components {
             previous?: string | null;
             results: components["schemas"]["RuleEntry"][];
         };
+        PaginatedSectorList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["Sector"][];
+        };
         PaginatedSideList: {
             /** @example 123 */
             count: number;
@@ -2342,6 +2630,80 @@ export interface components {
          * @enum {string}
          */
         SeasonEnum: "spring" | "summer" | "autumn" | "winter";
+        /** @description A sector with what stands and is fought on it, as far as the reader sees. */
+        Sector: {
+            readonly id: number;
+            /** @description the pack's name for it, unique in the campaign */
+            key: string;
+            name: string;
+            kind?: components["schemas"]["Kind7d5Enum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
+            /**
+             * @description the 1943 set-up proximity table's row for battles fought here; blank: the umpire says
+             *
+             *     * `Constricted Terrain` - Constricted Terrain
+             *     * `Open Terrain` - Open Terrain
+             *     * `Wide Open Terrain` - Wide Open Terrain
+             */
+            terrain?: components["schemas"]["TerrainEnum"] | components["schemas"]["BlankEnum"];
+            /** @description the label people read for the code beside it */
+            readonly terrain_label: string;
+            victory_points?: number;
+            /** @description empty: contested (nobody holds it) */
+            owner?: number | null;
+            /** @description the side holding it, or Contested */
+            readonly owner_label: string;
+            /**
+             * Format: double
+             * @description scenario coordinates (0..1000), for drawing
+             */
+            x?: number | null;
+            /** Format: double */
+            y?: number | null;
+            /** @description GeoJSON geometry, when the pack has real geography */
+            geometry?: unknown;
+            /** @description ids of the sides it is a source of supply for, while that side holds it */
+            readonly supply_source_for: number[];
+            /** @description forces whose C Ops stands here, as the fog of war shows */
+            readonly forces: components["schemas"]["SectorForce"][];
+            /** @description battalions here, as the fog of war shows */
+            readonly battalions: components["schemas"]["SectorBattalion"][];
+            /** @description battles fought here that the reader sees */
+            readonly battles: components["schemas"]["SectorBattle"][];
+        };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        SectorBattalion: {
+            readonly id: number;
+            /** @description the umpire's ID, e.g. A1 */
+            code: string;
+            side: number;
+        };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        SectorBattle: {
+            readonly id: number;
+            readonly day: number;
+            status?: components["schemas"]["BattleStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
+            attacker: number;
+            defender: number;
+        };
+        SectorControlInputRequest: {
+            /**
+             * Format: int64
+             * @description the side that holds it now; null: contested
+             */
+            owner: number | null;
+            /** @description why it changes hands (every member reads it) */
+            reason: string;
+        };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        SectorForce: {
+            readonly id: number;
+            name: string;
+            side: number;
+        };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Segment: {
             readonly id: number;
@@ -2519,6 +2881,13 @@ export interface components {
          */
         SupplySituationEnum: "OK" | "separated" | "isolated" | "reserve";
         /**
+         * @description * `Constricted Terrain` - Constricted Terrain
+         *     * `Open Terrain` - Open Terrain
+         *     * `Wide Open Terrain` - Wide Open Terrain
+         * @enum {string}
+         */
+        TerrainEnum: "Constricted Terrain" | "Open Terrain" | "Wide Open Terrain";
+        /**
          * @description * `West` - West
          *     * `East` - East
          *     * `North Africa` - North Africa
@@ -2568,9 +2937,12 @@ export interface components {
          *     * `webhook.updated` - Webhook changed
          *     * `webhook.unsubscribed` - Webhook unsubscribed
          *     * `webhook.pinged` - Webhook sent a test event
+         *     * `force.moved` - Force moved
+         *     * `battalion.moved` - Battalion moved
+         *     * `sector.control_changed` - Sector changed hands
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -2632,9 +3004,10 @@ export interface components {
          *     * `arrivals.resolved` - Arrivals Resolved
          *     * `battle.reported` - Battle Reported
          *     * `day.dawned` - Day Dawned
+         *     * `sector.control_changed` - Sector changed hands
          * @enum {string}
          */
-        WebhookEventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned";
+        WebhookEventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "sector.control_changed";
         /** @description A subscription; a PATCH sends only what changes. */
         WebhookInputRequest: {
             /** @description http:// or https:// URL that receives the POSTs */
@@ -3293,6 +3666,104 @@ export interface operations {
             };
         };
     };
+    campaigns_battalions_move_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battalion. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BattalionMoveInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["BattalionMoveInputRequest"];
+                "multipart/form-data": components["schemas"]["BattalionMoveInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Battalion"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_battles_list: {
         parameters: {
             query?: {
@@ -3303,7 +3774,10 @@ export interface operations {
                 page?: number;
                 /** @description Number of results to return per page. */
                 page_size?: number;
-                sector?: string;
+                /** @description a sector's id */
+                sector?: number;
+                /** @description a sector's name */
+                sector_name?: string;
                 /**
                  * @description * `planned` - Planned
                  *     * `set_up` - Set up
@@ -4313,8 +4787,11 @@ export interface operations {
                  *     * `webhook.updated` - Webhook changed
                  *     * `webhook.unsubscribed` - Webhook unsubscribed
                  *     * `webhook.pinged` - Webhook sent a test event
+                 *     * `force.moved` - Force moved
+                 *     * `battalion.moved` - Battalion moved
+                 *     * `sector.control_changed` - Sector changed hands
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "segment.advanced" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "sector.control_changed" | "segment.advanced" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {
@@ -4613,6 +5090,104 @@ export interface operations {
             };
         };
     };
+    campaigns_forces_move_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this force. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForceMoveInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["ForceMoveInputRequest"];
+                "multipart/form-data": components["schemas"]["ForceMoveInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Force"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_forces_status_retrieve: {
         parameters: {
             query?: never;
@@ -4636,6 +5211,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForceStatus"];
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_map_retrieve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the status you hold: 304 with no body when it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MapDocument"];
                 };
             };
             /** @description Not modified: the ETag you sent is current. */
@@ -5610,6 +6263,251 @@ export interface operations {
             };
         };
     };
+    campaigns_sectors_list: {
+        parameters: {
+            query?: {
+                /** @description Which field to use when ordering the results. */
+                ordering?: string;
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSectorList"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_sectors_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this sector. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sector"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_sectors_control_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this sector. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SectorControlInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SectorControlInputRequest"];
+                "multipart/form-data": components["schemas"]["SectorControlInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sector"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_sides_list: {
         parameters: {
             query?: {
@@ -6270,8 +7168,9 @@ export interface operations {
                  *     * `arrivals.resolved` - Arrivals Resolved
                  *     * `battle.reported` - Battle Reported
                  *     * `day.dawned` - Day Dawned
+                 *     * `sector.control_changed` - Sector changed hands
                  */
-                event?: "arrivals.resolved" | "battle.reported" | "day.dawned" | "night.done";
+                event?: "arrivals.resolved" | "battle.reported" | "day.dawned" | "night.done" | "sector.control_changed";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */
@@ -6801,8 +7700,9 @@ export interface operations {
                  *     * `arrivals.resolved` - Arrivals Resolved
                  *     * `battle.reported` - Battle Reported
                  *     * `day.dawned` - Day Dawned
+                 *     * `sector.control_changed` - Sector changed hands
                  */
-                event?: "arrivals.resolved" | "battle.reported" | "day.dawned" | "night.done";
+                event?: "arrivals.resolved" | "battle.reported" | "day.dawned" | "night.done" | "sector.control_changed";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */

@@ -44,7 +44,7 @@ export function BattlesPage() {
                   {list.map((battle) => (
                     <li key={battle.id} className="card">
                       <Link to={`/campaigns/${campaign.slug}/battles/${battle.id}`}>
-                        <strong>{battle.sector}</strong>
+                        <strong>{battle.sector_name}</strong>
                       </Link>{" "}
                       <span className="tag">{battle.status_label}</span>
                       <p className="muted">
@@ -76,7 +76,7 @@ function BattleChain({ battle, all, slug }: { battle: Battle; all: Battle[]; slu
   const later = all.filter((b) => b.continues === battle.id);
   const link = (b: Battle) => (
     <Link to={`/campaigns/${slug}/battles/${b.id}`}>
-      Day {b.day}: {b.sector}
+      Day {b.day}: {b.sector_name}
     </Link>
   );
   if (!earlier.length && !later.length && !battle.feeds.length) return null;
@@ -88,7 +88,7 @@ function BattleChain({ battle, all, slug }: { battle: Battle; all: Battle[]; slu
           <li key={b.id}>{link(b)}</li>
         ))}
         <li aria-current="page">
-          Day {battle.day}: {battle.sector}
+          Day {battle.day}: {battle.sector_name}
         </li>
         {later.map((b) => (
           <li key={b.id}>{link(b)}</li>
@@ -172,7 +172,7 @@ export function BattleDetailPage() {
         return (
           <section>
             <h1>
-              {data.sector} <span className="tag">{data.status_label}</span>
+              {data.sector_name} <span className="tag">{data.status_label}</span>
             </h1>
             <p className="muted">
               Day {data.day} · {data.battle_type_label}: {sideName(campaign, data.attacker)} attacks{" "}

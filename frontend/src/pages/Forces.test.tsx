@@ -23,6 +23,8 @@ const MASKED: Schemas["BattalionTree"] = {
   wiped_out_day: null,
   fuel_state: null,
   fuel_state_label: null,
+  sector: null,
+  sector_name: null,
   stands: [],
 };
 

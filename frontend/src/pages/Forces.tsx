@@ -114,7 +114,7 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) 
             {data.battalions.map((b) => (
               <li key={b.code}>
                 <strong>{b.code}</strong> {b.location_label}
-                {b.battle ? ` (${b.battle.sector})` : ""} · stands{" "}
+                {b.battle ? ` (${b.battle.sector_name})` : ""} · stands{" "}
                 {b.stands ? `${b.stands.ok} ok, ${b.stands.suppressed} suppressed, ${b.stands.destroyed} destroyed` : <Masked value={null} />}{" "}
                 · supply <Masked value={b.supply_situation_label} /> · fuel <Masked value={b.fuel_state_label} />
               </li>
