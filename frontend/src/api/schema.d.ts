@@ -2919,6 +2919,7 @@ export interface components {
          *     * `battle.set_up` - Battle Set Up
          *     * `battle.reported` - Battle Reported
          *     * `battle.closed` - Battle Closed
+         *     * `airborne.landed` - Airborne landing
          *     * `battle.lull_checked` - Combat lull checked
          *     * `roll.overridden` - Roll Overridden
          *     * `campaign.imported` - Campaign Imported
@@ -2942,7 +2943,7 @@ export interface components {
          *     * `sector.control_changed` - Sector changed hands
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -4769,6 +4770,7 @@ export interface operations {
                  *     * `battle.set_up` - Battle Set Up
                  *     * `battle.reported` - Battle Reported
                  *     * `battle.closed` - Battle Closed
+                 *     * `airborne.landed` - Airborne landing
                  *     * `battle.lull_checked` - Combat lull checked
                  *     * `roll.overridden` - Roll Overridden
                  *     * `campaign.imported` - Campaign Imported
@@ -4791,7 +4793,7 @@ export interface operations {
                  *     * `battalion.moved` - Battalion moved
                  *     * `sector.control_changed` - Sector changed hands
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "sector.control_changed" | "segment.advanced" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "campaign.created" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "night.done" | "night.order_queued" | "night.started" | "operation.failed" | "reinforcement.scheduled" | "roll.overridden" | "sector.control_changed" | "segment.advanced" | "umpire.reminded" | "webhook.pinged" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {
