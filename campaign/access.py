@@ -438,6 +438,7 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.DAY_DAWNED: Visibility.PUBLIC,
     EventVerb.SEGMENT_ADVANCED: Visibility.PUBLIC,
     EventVerb.FORCE_DEPLOYED: Visibility.SIDE,
+    EventVerb.AIRBORNE_LANDED: Visibility.SIDE,
     EventVerb.REINFORCEMENT_SCHEDULED: Visibility.SIDE,
     EventVerb.REINFORCEMENT_POSTPONED: Visibility.SIDE,
     EventVerb.ARRIVAL_DUE: Visibility.SIDE,

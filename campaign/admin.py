@@ -401,6 +401,16 @@ class SectorLinkAdmin(UmpireAdmin[models.SectorLink]):
 # Order of battle: force → battlegroup → battalion → stand -------------------
 
 
+@admin.register(models.AirborneDrop)
+class AirborneDropAdmin(UmpireAdmin[models.AirborneDrop]):
+    """A planned landing: corrected here before its dawn; once dropped, its rolls are in the log."""
+
+    list_display = ("force", "day", "drop_zone", "delivery", "height", "anti_aircraft", "time", "dropped")
+    list_filter = ("force__campaign", "dropped")
+    list_select_related = ("force", "drop_zone")
+    autocomplete_fields = ("drop_zone",)
+
+
 class BattlegroupInline(UmpireInline):
     model = models.Battlegroup
 

@@ -191,6 +191,7 @@ class EventVerb(models.TextChoices):
     BATTLE_SET_UP = "battle.set_up"
     BATTLE_REPORTED = "battle.reported"
     BATTLE_CLOSED = "battle.closed"
+    AIRBORNE_LANDED = "airborne.landed", "Airborne landing"
     BATTLE_LULL_CHECKED = "battle.lull_checked", "Combat lull checked"
     ROLL_OVERRIDDEN = "roll.overridden"
     CAMPAIGN_IMPORTED = "campaign.imported"

@@ -21,6 +21,7 @@ from django.utils import timezone
 from rest_framework_api_key.models import AbstractAPIKey, APIKeyManager
 
 from campaign import choices
+from rules_engine.great_battles.airborne import AntiAircraft, Delivery, DriftTheatre, DropHeight, DropTime
 from rules_engine.nineteen43.common import (
     AirCoverPriority,
     BattleType,
@@ -387,6 +388,32 @@ class Force(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class AirborneDrop(models.Model):
+    """A force's planned airborne landing: rolled for each of its stands at the dawn of ``day``
+    (004 § Drop Zone, 6.1-6.3)."""
+
+    force = models.OneToOneField(Force, on_delete=models.CASCADE, related_name="airborne_drop")
+    day = models.PositiveSmallIntegerField(help_text="the campaign day it lands, at dawn")
+    drop_zone = models.ForeignKey(
+        "Sector", null=True, blank=True, on_delete=models.SET_NULL, related_name="airborne_drops"
+    )
+    delivery = models.CharField(
+        max_length=10, choices=choices.enum_choices(Delivery), default=Delivery.PARADROP.value
+    )
+    height = models.CharField(max_length=10, choices=choices.enum_choices(DropHeight), default="Normal")
+    anti_aircraft = models.CharField(
+        max_length=10, choices=choices.enum_choices(AntiAircraft), default=AntiAircraft.NONE.value
+    )
+    time = models.CharField(max_length=5, choices=choices.enum_choices(DropTime), default=DropTime.DAY.value)
+    drift_theatre = models.CharField(
+        max_length=10, choices=choices.enum_choices(DriftTheatre), default=DriftTheatre.CRETE.value
+    )
+    dropped = models.BooleanField(default=False, help_text="rolled and applied at that day's dawn")
+
+    def __str__(self) -> str:
+        return f"{self.force} drops on day {self.day}"
 
 
 class Battlegroup(models.Model):

@@ -80,6 +80,9 @@ FORCE = Level(
         "activation_points",
     ),
 )  # fmt: skip
+AIRBORNE_DROP = Level(
+    models.AirborneDrop, ("day", "delivery", "height", "anti_aircraft", "time", "drift_theatre", "dropped")
+)
 BATTLEGROUP = Level(models.Battlegroup, ("name", "kind", "has_hq"))
 BATTALION = Level(
     models.Battalion,
@@ -394,9 +397,15 @@ def schema_build() -> dict[str, Any]:
                     "its forming-up point when apart from its C Ops: a sector key (null: with its C Ops)",
                     nullable=True,
                 ),
+                "airborne_drop": {"oneOf": [_ref("airborne_drop"), {"type": "null"}]},
                 "battlegroups": _list(_ref("battlegroup")),
             },
             description="a division",
+        ),
+        "airborne_drop": _definition(
+            AIRBORNE_DROP,
+            {"drop_zone": _key("where it lands: a sector key (null: the umpire places it)", nullable=True)},
+            description="the force's airborne landing at the dawn of a campaign day (004 § Drop Zone)",
         ),
         "battlegroup": _definition(
             BATTLEGROUP, {"battalions": _list(_ref("battalion"))}, description="a regiment or brigade"

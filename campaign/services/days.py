@@ -14,6 +14,7 @@ from campaign import models
 from campaign.access import PRESENT, PUBLIC
 from campaign.choices import ArrivalStatus, CampaignStatus, DayStatus, EventVerb, StandStatus, StandType
 from campaign.services.activation import DIVISION_POOLS
+from campaign.services.airborne import airborne_drops_land
 from campaign.services.arrivals import arrivals_start
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
@@ -418,6 +419,7 @@ def day_dawn(
             run.records(campaign, actor, RollContext(day=day, owner=PUBLIC), {"weather": day.weather})
         )
     _deploy(campaign, deployments, actor)
+    airborne_drops_land(campaign, day, actor)
     event_record(
         campaign,
         EventVerb.DAY_DAWNED,

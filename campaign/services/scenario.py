@@ -27,6 +27,7 @@ from campaign.choices import EventVerb, MemberRole
 from campaign.scenarios import YAML_SUFFIXES, pack_parse
 from campaign.scenarios.format import (
     ACTIVATION_SPEND,
+    AIRBORNE_DROP,
     ARTILLERY_ORDER,
     BATTALION,
     BATTLE,
@@ -251,6 +252,15 @@ class _PackLoader:
             for entry in side_entry.get("forces", [])
         ]
         models.Force.objects.bulk_create([force for _, force in forces])
+        models.AirborneDrop.objects.bulk_create(
+            models.AirborneDrop(
+                force=force,
+                drop_zone=_known(self.sectors, entry["airborne_drop"].get("drop_zone")),
+                **_values(AIRBORNE_DROP, entry["airborne_drop"]),
+            )
+            for entry, force in forces
+            if entry.get("airborne_drop")
+        )
         groups = [
             (entry, models.Battlegroup(force=force, **_values(BATTLEGROUP, entry)))
             for force_entry, force in forces
@@ -709,6 +719,9 @@ class _CampaignWriter:
         self.sectors = list(campaign.sectors.order_by("pk").prefetch_related("supply_source_for"))
         self.links = list(campaign.sector_links.all())
         self.forces = list(campaign.forces.order_by("name", "pk"))
+        self.airborne_drops = {
+            drop.force_id: drop for drop in models.AirborneDrop.objects.filter(force__campaign=campaign)
+        }
         self.battalions = list(campaign.battalions.order_by("code", "pk"))
         self.stands = list(campaign.stands.select_related("equipment").order_by("label", "pk"))
         self.stands_by_battalion = _grouped(self.stands, lambda stand: stand.battalion_id)
@@ -824,11 +837,17 @@ class _CampaignWriter:
                 "battalions": [battalion_entry(b) for b in battalions[group.pk]],
             }
 
+        def drop_entry(drop: models.AirborneDrop | None) -> dict[str, Any] | None:
+            if drop is None:
+                return None
+            return {**_plain(AIRBORNE_DROP, drop), "drop_zone": _known(self.sector_keys, drop.drop_zone_id)}
+
         def force_entry(force: models.Force) -> dict[str, Any]:
             return {
                 **_plain(FORCE, force),
                 "sector": _known(self.sector_keys, force.sector_id),
                 "fup_sector": _known(self.sector_keys, force.fup_sector_id),
+                "airborne_drop": drop_entry(self.airborne_drops.get(force.pk)),
                 "battlegroups": [group_entry(g) for g in groups[force.pk]],
             }
 

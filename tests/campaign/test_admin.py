@@ -143,6 +143,7 @@ def full_campaign(umpire: Any) -> models.Campaign:
         for key, x in (("catania", 600), ("plain", 400))
     )
     models.SectorLink.objects.create(campaign=campaign, a=catania, b=plain)
+    models.AirborneDrop.objects.create(force=campaign.forces.first(), day=2, drop_zone=catania)
     spend = models.ActivationSpend.objects.create(side=axis, day=day, turn=1, column="1 Bn", cost=2)
     spend.battalions.set(campaign.battalions.filter(code="A1"))
     models.ArtilleryOrder.objects.create(side=axis, day=day, template=1, mode="on-call")

@@ -85,10 +85,17 @@ def test_the_malta_demo_plays_day_one_with_every_change_audited(django_capture_o
     assert all(r.changes.get("setup") for r in setup_rolls)
     assert sum(1 for r in setup_rolls if r.result["rolls"]) >= 8  # a no-chance cell rolls no dice
     # Reported values: each named by an event of the acting umpire, with before and after.
-    changed = models.Stand.objects.filter(battalion__code__in=["G1", "W1"], campaign=campaign).exclude(
-        status=StandStatus.OK
-    )
-    assert changed.count() == 4
+    changed = {
+        f"{stand.battalion.code}/{stand.label}"
+        for stand in models.Stand.objects.filter(battalion__code__in=["G1", "W1"], campaign=campaign)
+        .exclude(status=StandStatus.OK)
+        .select_related("battalion")
+    }
+    reported = {"G1/1. Kp", "G1/2. Kp", "W1/A Coy", "W1/B Coy"}
+    assert reported <= changed
+    # Any other stand hit was hit by the Fallschirmjäger's landing at dawn, and its roll says so.
+    landed = campaign.rolls.filter(procedure__startswith="gb.airborne.").exclude(changes__status="ok")
+    assert changed - reported <= {roll.changes["stand"] for roll in landed}
     report_events = campaign.events.filter(verb=EventVerb.BATTLE_REPORTED)
     assert {e.actor_id for e in report_events} == {umpire.pk}
     side_events = {e.object_repr: e for e in report_events.filter(object_type="Side")}

@@ -496,6 +496,7 @@ def _as_version_1(pack: dict[str, Any]) -> dict[str, Any]:
     del old["campaign"]["objective_awards"]
     for side in old["sides"]:
         for force in side["forces"]:
+            force.pop("airborne_drop", None)  # version 2 brought airborne drops
             cops = force.pop("sector", None)
             if cops:
                 force.update(cops_location=names[cops], fup_location="Rendezvous " + names[cops])
@@ -629,6 +630,7 @@ SCHEMA_MODELS = {
     "sector": models.Sector,
     "sector_link": models.SectorLink,
     "force": models.Force,
+    "airborne_drop": models.AirborneDrop,
     "battlegroup": models.Battlegroup,
     "battalion": models.Battalion,
     "stand": models.Stand,
@@ -653,6 +655,7 @@ NOT_IN_PACKS = {
     models.Sector: {"campaign"},
     models.SectorLink: {"campaign"},
     models.Force: {"campaign", "side"},
+    models.AirborneDrop: {"force"},
     models.Battlegroup: {"force"},
     models.Battalion: {"battlegroup", "campaign", "side"},
     models.Stand: {"battalion", "campaign"},

@@ -1,0 +1,144 @@
+"""Airborne drops at dawn: approach, drift and landing for each stand (004 § Drop Zone, 6.1-6.3).
+
+A force whose pack plans a drop for a day lands at that day's dawn, before the first
+segment (dawn step 5 of the charts). Every stand rolls in the charts' order; a stand
+destroyed on the approach rolls nothing more. The effects are applied to the stands;
+the drift is recorded for the umpire to place the stand (the campaign keeps no inches).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaign import models
+from campaign.access import Owner
+from campaign.choices import EventVerb, StandStatus
+from campaign.services.audit import Actor, RollContext, event_record
+from campaign.services.rules import procedure_run
+from rules_engine.great_battles.airborne import DamageEffect, LandingTerrain
+from rules_engine.nineteen43.common import ProximityTerrain
+
+# GB-B-38: a sector's set-up terrain read as the landing chart's two columns.
+LANDING_TERRAIN = {
+    ProximityTerrain.CONSTRICTED.value: LandingTerrain.ROUGH,
+    ProximityTerrain.OPEN.value: LandingTerrain.CLEAR,
+    ProximityTerrain.WIDE_OPEN.value: LandingTerrain.CLEAR,
+}
+SEVERITY = {DamageEffect.NO_EFFECT: 0, DamageEffect.SUPPRESSED: 1, DamageEffect.DESTROYED: 2}
+STATUS_OF = {
+    DamageEffect.NO_EFFECT: None,
+    DamageEffect.SUPPRESSED: StandStatus.SUPPRESSED,
+    DamageEffect.DESTROYED: StandStatus.DESTROYED,
+}
+
+
+def _landing_terrain(drop: models.AirborneDrop) -> LandingTerrain:
+    terrain = drop.drop_zone.terrain if drop.drop_zone else ""
+    return LANDING_TERRAIN.get(terrain, LandingTerrain.ROUGH)
+
+
+def _enemy_at_drop_zone(drop: models.AirborneDrop) -> bool:
+    """GB-B-38: an enemy battalion on the drop zone's sector lands the drop within 6" of it."""
+    if drop.drop_zone_id is None:
+        return False
+    return (
+        models.Battalion.objects.filter(sector_id=drop.drop_zone_id, in_reserve=False)
+        .exclude(side_id=drop.force.side_id)
+        .exists()
+    )
+
+
+def _land(
+    campaign: models.Campaign, day: models.CampaignDay, drop: models.AirborneDrop, actor: Actor
+) -> dict[str, int]:
+    force = drop.force
+    near_enemy = _enemy_at_drop_zone(drop)
+    terrain = _landing_terrain(drop)
+    plan: dict[str, Any] = {"height": drop.height, "delivery": drop.delivery}
+    stands = list(
+        models.Stand.objects.filter(battalion__battlegroup__force=force)
+        .exclude(status=StandStatus.DESTROYED)
+        .select_related("battalion")
+        .order_by("battalion__code", "label", "pk")
+    )
+    rolls: list[models.RollRecord] = []
+    changed: dict[StandStatus, list[int]] = {StandStatus.SUPPRESSED: [], StandStatus.DESTROYED: []}
+    for stand in stands:
+        name = f"{stand.battalion.code}/{stand.label}"
+        stream = ("day", day.number, "airborne", force.pk, stand.pk)
+        context = RollContext(
+            day=day, force=force, battalion=stand.battalion, owner=Owner.side(force.side_id)
+        )
+        runs = []
+        approach = procedure_run(
+            campaign,
+            "gb.airborne.approach",
+            {**plan, "anti_aircraft": drop.anti_aircraft, "stand": name},
+            (*stream, "approach"),
+        )
+        worst = DamageEffect.NO_EFFECT
+        if approach.outcome is not None:  # no AA over the drop: nothing to roll (GB-B-20)
+            runs.append(approach)
+            worst = approach.outcome.outcome
+        if worst is not DamageEffect.DESTROYED:
+            runs.append(
+                procedure_run(
+                    campaign,
+                    "gb.airborne.drift",
+                    {**plan, "theatre": drop.drift_theatre, "stand": name},
+                    (*stream, "drift"),
+                )
+            )
+            landing = procedure_run(
+                campaign,
+                "gb.airborne.landing",
+                {
+                    "time": drop.time,
+                    "delivery": drop.delivery,
+                    "terrain": terrain,
+                    "within_6_inches_of_enemy": near_enemy,
+                    "stand": name,
+                },
+                (*stream, "landing"),
+            )
+            runs.append(landing)
+            worst = max(worst, landing.outcome.outcome, key=SEVERITY.__getitem__)
+        status = STATUS_OF[worst]
+        if status is not None:
+            changed[status].append(stand.pk)
+        effect = {"stand": name, "status": status or stand.status}
+        for run in runs:
+            rolls += run.records(campaign, actor, context, effect)
+    for status, stand_ids in changed.items():
+        models.Stand.objects.filter(pk__in=stand_ids).update(status=status)
+    models.RollRecord.objects.bulk_create(rolls)
+    drop.dropped = True
+    drop.save(update_fields=["dropped"])
+    counts = {
+        "stands": len(stands),
+        "destroyed": len(changed[StandStatus.DESTROYED]),
+        "suppressed": len(changed[StandStatus.SUPPRESSED]),
+    }
+    zone = drop.drop_zone.name if drop.drop_zone else "its drop zone"
+    event_record(
+        campaign,
+        EventVerb.AIRBORNE_LANDED,
+        force,
+        f"{force.name} lands on {zone}: {counts['destroyed']} stands destroyed, "
+        f"{counts['suppressed']} suppressed of {counts['stands']}",
+        actor,
+        after={"drop_zone": zone, **counts},
+    )
+    return counts
+
+
+def airborne_drops_land(campaign: models.Campaign, day: models.CampaignDay, actor: Actor) -> int:
+    """Land every drop planned for ``day`` (inside the dawn's transaction); how many landed."""
+    drops = list(
+        models.AirborneDrop.objects.filter(force__campaign=campaign, day=day.number, dropped=False)
+        .select_related("force", "drop_zone")
+        .order_by("force__name")
+    )
+    for drop in drops:
+        _land(campaign, day, drop, actor)
+    return len(drops)
