@@ -635,6 +635,15 @@ class ActivationSpendAdmin(ReadOnlyAdmin[models.ActivationSpend]):
     list_prefetch = ("battalions",)
 
 
+@admin.register(models.Invitation)
+class InvitationAdmin(ReadOnlyAdmin[models.Invitation]):
+    """Invitation links are made and taken up through the API (only the token's hash is kept)."""
+
+    list_display = ("__str__", "campaign", "role", "side", "expires_at", "accepted_by", "accepted_at")
+    list_filter = ("campaign", "role")
+    list_select_related = ("campaign", "side", "accepted_by")
+
+
 @admin.register(models.ArtilleryOrder)
 class ArtilleryOrderAdmin(ReadOnlyAdmin[models.ArtilleryOrder]):
     list_display = ("__str__", "side", "day", "template", "mode", "created_at")

@@ -37,6 +37,7 @@ from campaign.services.audit import Actor
 from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
+from campaign.services.memberships import invitation_create
 from campaign.services.night import night_order_queue
 from campaign.services.overrides import roll_override
 from campaign.services.webhook_subscriptions import webhook_subscribe
@@ -49,6 +50,7 @@ READ_ONLY_MODELS = (
     models.Event,
     models.ActivationSpend,
     models.ArtilleryOrder,
+    models.Invitation,
     models.Operation,
     models.NightReport,
     models.NightSnapshot,
@@ -127,6 +129,7 @@ def full_campaign(umpire: Any) -> models.Campaign:
     campaign_start(campaign.pk, ACTOR)
     webhook_subscribe(campaign.pk, ACTOR, url="https://club.example/hooks", events=[EventVerb.DAY_DAWNED])
     api_key_create(campaign.pk, Actor(user=umpire), name="club page")
+    invitation_create(campaign.pk, Actor(user=umpire), role=MemberRole.OBSERVER)
     day = day_dawn(campaign.pk, ACTOR)  # delivered to the webhook (never sent: nothing commits)
     axis, allied = campaign.sides.order_by("pk")
     battle_create(
@@ -143,7 +146,7 @@ def full_campaign(umpire: Any) -> models.Campaign:
         for key, x in (("catania", 600), ("plain", 400))
     )
     models.SectorLink.objects.create(campaign=campaign, a=catania, b=plain)
-    models.AirborneDrop.objects.create(force=campaign.forces.first(), day=2, drop_zone=catania)
+    models.AirborneDrop.objects.create(force=campaign.forces.order_by("pk")[0], day=2, drop_zone=catania)
     spend = models.ActivationSpend.objects.create(side=axis, day=day, turn=1, column="1 Bn", cost=2)
     spend.battalions.set(campaign.battalions.filter(code="A1"))
     models.ArtilleryOrder.objects.create(side=axis, day=day, template=1, mode="on-call")
