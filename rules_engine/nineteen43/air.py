@@ -342,8 +342,15 @@ class AirAssets:
     def roll_results(self) -> tuple[RollResult, ...]:
         return ()
 
+    def outcome_text(self) -> str:
+        rare = [attack.value for attack, mark in self.marks if mark is AssetMark.RARE]
+        text = f"{', '.join(attack.value for attack in self.available)} ({self.row.value})"
+        return text + (f"; rare: {', '.join(rare)}" if rare else "")
+
     def to_dict(self) -> dict[str, Any]:
         return {
+            "title": "Air assets",
+            "outcome_text": self.outcome_text(),
             "row": self.row.value,
             "rule": ASSETS_RULE.to_dict(),
             "marks": {attack.value: mark.value for attack, mark in self.marks},

@@ -43,6 +43,10 @@ def test_each_side_reads_its_air_assets_row_from_nation_front_and_year(battle):
     assert battle.setup["n43.air_assets@Allied"]["row"] == "Commonwealth: North Africa & The Med 1942-43"
     assert "Dive Bombing" in battle.setup["n43.air_assets@Axis"]["available"]
     assert "Dive Bombing" not in battle.setup["n43.air_assets@Allied"]["available"]
+    # The web app and the papers print the sentence, never the marks.
+    assert battle.setup["n43.air_assets@Allied"]["outcome_text"] == (
+        "Strafing, Level Bombing, AT Cannon (Commonwealth: North Africa & The Med 1942-43)"
+    )
 
 
 def test_a_nation_without_a_printed_row_asks_the_umpire_for_one(battle):

@@ -149,7 +149,7 @@ function SetupResults({ setup }: { setup: Record<string, unknown> }) {
             <dt>
               {String(result.title ?? label)} · <span className="side-label">{side}</span>
             </dt>
-            <dd>{text === undefined ? JSON.stringify(value) : String(text)}</dd>
+            <dd>{text === null || text === undefined ? <span className="masked">hidden</span> : String(text)}</dd>
           </div>
         );
       })}
