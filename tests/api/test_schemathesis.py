@@ -34,6 +34,7 @@ from schemathesis.specs.openapi.checks import (
 
 from campaign.choices import EventVerb, MemberRole
 from campaign.services.memberships import invitation_create
+from campaign.services.night import night_order_queue
 from campaign.services.webhook_subscriptions import webhook_ping, webhook_subscribe
 from tests.api.world import ACTOR, Role, World, build_world
 
@@ -44,7 +45,16 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 EXAMPLES_PER_OPERATION = {Role.UMPIRE: 20, Role.AXIS_PLAYER: 6, Role.ALLIED_KEY: 6}
 LEAST_CASES = {Role.UMPIRE: 1_000, Role.AXIS_PLAYER: 300, Role.ALLIED_KEY: 300}
 # Only the umpire reads these; everybody else gets 403.
-UMPIRE_ONLY = ("/webhooks/", "/api-keys/", "/export/", "/members/", "{campaign_slug}/invitations/")
+UMPIRE_ONLY = (
+    "/webhooks/",
+    "/api-keys/",
+    "/export/",
+    "/members/",
+    "{campaign_slug}/invitations/",
+    "/night-orders/",
+    "/supply/",
+    "/setup-inputs/",
+)
 # A person's own: a key gets 403.
 PERSONAL = ("/calendar/", "/api/v1/invitations/{token}/")
 
@@ -89,6 +99,8 @@ LISTS = {
     "events": "event-list",
     "webhooks": "webhook-list",
     "api-keys": "api-key-list",
+    "sectors": "sector-list",
+    "night-orders": "night-order-list",
 }
 
 
@@ -99,6 +111,7 @@ def existing_values(world: World, role: Role) -> dict[str, list[Any]]:
         world.campaign.pk, ACTOR, url="http://127.0.0.1:9/hook", events=[EventVerb.DAY_DAWNED]
     )
     webhook_ping(webhook.campaign_id, ACTOR, webhook.pk)  # a delivery, for deliveries/{id}
+    night_order_queue(world.campaign.pk, ACTOR, kind="withdraw", battalion_code="A2")  # night-orders/{id}
     client = world.client(role)
     seen: dict[str, list[dict[str, Any]]] = {}
     for collection, name in LISTS.items():
