@@ -13,6 +13,7 @@ from typing import Any
 from campaign import models
 from campaign.access import Owner
 from campaign.choices import EventVerb, StandStatus
+from campaign.scenarios.format import stand_keys
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.rules import procedure_run
 from rules_engine.great_battles.airborne import DamageEffect, LandingTerrain
@@ -63,9 +64,20 @@ def _land(
     )
     rolls: list[models.RollRecord] = []
     changed: dict[StandStatus, list[int]] = {StandStatus.SUPPRESSED: [], StandStatus.DESTROYED: []}
+    # Streams named by the stands' natural keys, so the landing rolls the same wherever the
+    # campaign is loaded (database ids differ between an import and its export).
+    by_battalion: dict[str, list[models.Stand]] = {}
     for stand in stands:
-        name = f"{stand.battalion.code}/{stand.label}"
-        stream = ("day", day.number, "airborne", force.pk, stand.pk)
+        by_battalion.setdefault(stand.battalion.code, []).append(stand)
+    keys = {
+        stand.pk: key
+        for code, own in by_battalion.items()
+        for key, stand in zip(stand_keys(code, [s.label for s in own]), own, strict=True)
+    }
+    for stand in stands:
+        name = keys[stand.pk]
+        # The log joins a stream's labels with "/": a label holds none.
+        stream = ("day", day.number, "airborne", name.replace("/", " "))
         context = RollContext(
             day=day, force=force, battalion=stand.battalion, owner=Owner.side(force.side_id)
         )
