@@ -12,7 +12,7 @@ from typing import Any
 
 import django_filters as filters  # type: ignore[import-untyped]
 from django import forms
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.request import Request
@@ -143,11 +143,22 @@ class RollFilter(filters.FilterSet):  # type: ignore[misc]
     force = IntegerFilter(field_name="force_id")
     battalion = filters.CharFilter(field_name="battalion__code", help_text="battalion code")
     procedure = filters.CharFilter(help_text="rules catalog key, e.g. gb.weather")
+    table = filters.BooleanFilter(
+        method="_table",
+        help_text="true: the table's rolls (weather, initiative, wind, turns), of no force, battalion "
+        "or battle; false: the others",
+    )
     after = filters.UUIDFilter(method=_after, help_text=AFTER_HELP)
 
     class Meta:
         model = models.RollRecord
-        fields = ["day", "segment", "battle", "force", "battalion", "procedure", "after"]
+        fields = ["day", "segment", "battle", "force", "battalion", "procedure", "table", "after"]
+
+    def _table(
+        self, queryset: QuerySet[models.RollRecord], name: str, value: bool
+    ) -> QuerySet[models.RollRecord]:
+        of_the_table = Q(force__isnull=True, battalion__isnull=True, battle__isnull=True)
+        return queryset.filter(of_the_table if value else ~of_the_table)
 
 
 def _object_filter(object_type: type[Model]) -> Any:

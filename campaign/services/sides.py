@@ -43,7 +43,9 @@ def side_fog_set(
     before = Fog.of(side)
     identified = sorted(codes)
     settings = {"identified_units": identified, "strengths": strengths, "battle_results": battle_results}
-    side.fog_of_war = settings
+    # The map's contact rule (rules notes C-17) is set in the pack: the picker leaves it as it is.
+    kept = {key: side.fog_of_war[key] for key in ("in_contact",) if key in side.fog_of_war}
+    side.fog_of_war = {**settings, **kept}
     side.save(update_fields=["fog_of_war"])
     campaign_save(campaign)
     revealed = [what for what, on in (("strengths", strengths), ("battle results", battle_results)) if on]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
 
 from campaign import models
 from campaign.choices import CampaignStatus, MemberRole, StandType
+from campaign.scenarios import MALTA_PACK_PATH, pack_read
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -117,3 +119,13 @@ def campaign_with_sides(battalions_per_side: int = 1, stands_per_battalion: int 
     umpire = UserFactory(username=f"umpire-{campaign.slug}")
     models.Membership.objects.create(user=umpire, campaign=campaign, role=MemberRole.UMPIRE)
     return campaign
+
+
+def malta_pack_without_supply_drop_zones() -> dict[str, Any]:
+    """The Malta pack with its drop zones supplying nobody: the paratroops are cut off until a
+    beach or a port is theirs (a club that plays without supply by air)."""
+    pack = pack_read(MALTA_PACK_PATH)
+    for sector in pack["map"]["sectors"]:
+        if sector["kind"] == "drop_zone":
+            sector["supply_source_for"] = []
+    return pack

@@ -11,7 +11,6 @@ import pytest
 
 from campaign import models
 from campaign.choices import CampaignStatus, EventVerb, StandStatus
-from campaign.scenarios import MALTA_PACK_PATH, pack_read
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report
@@ -24,7 +23,7 @@ from campaign.services.scenario import campaign_export, scenario_import
 from campaign.services.sectors import battalion_move, sector_control_set
 from campaign.services.supply import supply_confirm, supply_proposal
 from campaign.services.webhook_subscriptions import webhook_subscribe
-from tests.campaign.factories import UserFactory
+from tests.campaign.factories import UserFactory, malta_pack_without_supply_drop_zones
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +37,7 @@ class Malta:
         self.capture = capture
         umpire: Any = UserFactory(username="malta-umpire")
         self.actor = Actor(user=umpire, request_id="malta-map")
-        self.campaign = scenario_import(pack_read(MALTA_PACK_PATH), self.actor)
+        self.campaign = scenario_import(malta_pack_without_supply_drop_zones(), self.actor)
         self.axis = self.campaign.sides.get(is_axis=True)
         self.allied = self.campaign.sides.get(is_axis=False)
         self.sectors = dict(self.campaign.sectors.values_list("key", "pk"))

@@ -8,7 +8,6 @@ import pytest
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import EventVerb, MemberRole
-from campaign.scenarios import MALTA_PACK_PATH, pack_read
 from campaign.services.audit import Actor
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
@@ -18,6 +17,7 @@ from campaign.services.operations import operation_run
 from campaign.services.scenario import scenario_import
 from campaign.services.scenario_rules import force_cops_overrun
 from campaign.services.supply import supply_confirm, supply_cops_isolated, supply_proposal
+from tests.campaign.factories import malta_pack_without_supply_drop_zones
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ ACTOR = Actor(request_id="supply-test")
 
 @pytest.fixture
 def malta() -> models.Campaign:
-    return scenario_import(pack_read(MALTA_PACK_PATH), ACTOR)
+    return scenario_import(malta_pack_without_supply_drop_zones(), ACTOR)
 
 
 def held_by(campaign: models.Campaign, owner: str | None, *keys: str) -> None:

@@ -179,7 +179,9 @@ def test_the_umpire_runs_a_club_day_and_the_player_sees_what_fog_reveals(
     assert event.message.endswith("(lost to the night bombing)")
     step(tab, "stand-corrected")
 
-    # The Allies identify G1 (strengths stay hidden).
+    # The Allies identify G1 (strengths stay hidden). Contact on the map would show the paratroops
+    # next to Allied units too: this club plays without it, so only what is identified shows.
+    models.Side.objects.filter(pk=axis.pk).update(fog_of_war={**axis.fog_of_war, "in_contact": False})
     go(tab, "Fog of war")
     axis_fog = page.get_by_role("form", name="Fog of war of Axis")
     axis_fog.get_by_role("checkbox", name="G1 I./Fallschirmjäger-Regiment 2 (Bataillon Kroh)").check()
@@ -187,6 +189,7 @@ def test_the_umpire_runs_a_club_day_and_the_player_sees_what_fog_reveals(
     expect(axis_fog.get_by_role("status")).to_have_text("Saved.")
     axis.refresh_from_db()
     assert axis.fog_of_war["identified_units"] == ["G1"]
+    assert axis.fog_of_war["in_contact"] is False  # the picker keeps the map's contact setting
     step(tab, "fog-of-war")
     next(umpire_tab, None)  # closes it, checking the page raised no error
 

@@ -9605,6 +9605,8 @@ export interface operations {
                  *     * `night segment` - Night segment
                  */
                 segment?: "afternoon" | "dusk" | "early morning" | "evening" | "late morning" | "midday" | "morning" | "night" | "night segment";
+                /** @description true: the table's rolls (weather, initiative, wind, turns), of no force, battalion or battle; false: the others */
+                table?: boolean;
             };
             header?: never;
             path: {

@@ -5,13 +5,13 @@ function signed(value: number): string {
 }
 
 /** One die roll as the audit trail keeps it: one line (what, when, outcome) that opens to its
- * dice, faces, modifiers, threshold and rule. */
-export function RollCard({ roll }: { roll: Schemas["Roll"] }) {
+ * dice, faces, modifiers, threshold and rule; `open` when it sits in a line already opened. */
+export function RollCard({ roll, open = false }: { roll: Schemas["Roll"]; open?: boolean }) {
   const result = roll.output;
   const where = [roll.day ? `day ${roll.day}` : null, roll.segment_label?.toLowerCase(), roll.battalion].filter(Boolean);
   const outcome = result ? result.outcome_text : roll.line;
   return (
-    <details className="roll">
+    <details className="roll" open={open}>
       <summary>
         <strong>{result?.title ?? roll.procedure}</strong>
         {where.length ? <span className="muted"> · {where.join(" · ")}</span> : null}

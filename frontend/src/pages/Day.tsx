@@ -240,7 +240,7 @@ export function RollLine({ roll, slug, isUmpire }: { roll: Schemas["Roll"]; slug
           {roll.segment_label ? <span className="muted"> · {roll.segment_label}</span> : null}: {outcome}
           {roll.override_of ? <span className="tag">override</span> : null}
         </summary>
-        <RollCard roll={roll} />
+        <RollCard roll={roll} open />
         {isUmpire && !roll.override_of ? (
           <details className="override-box">
             <summary>Override this roll</summary>
@@ -253,7 +253,7 @@ export function RollLine({ roll, slug, isUmpire }: { roll: Schemas["Roll"]; slug
 }
 
 function DayRolls({ campaign, day, isUmpire }: { campaign: Campaign; day: number; isUmpire: boolean }) {
-  const query = { day, page_size: 100 };
+  const query = { day, table: true, page_size: 100 };
   const rolls = useQuery({
     queryKey: queryKeys.rolls(campaign.slug, query),
     queryFn: () =>
@@ -267,7 +267,7 @@ function DayRolls({ campaign, day, isUmpire }: { campaign: Campaign; day: number
     <QueryView query={rolls} what="the day's rolls">
       {(page) => {
         // The table's rolls (weather, initiative, wind, turns); units' rolls are in the roll log.
-        const table = page.results.filter((roll) => !roll.battalion && !roll.force && !roll.battle);
+        const table = page.results;
         return table.length ? (
           <ul className="roll-lines" aria-label={`Rolls of day ${day}`}>
             {table.map((roll) => (
