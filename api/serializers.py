@@ -48,6 +48,7 @@ from campaign.selectors import (
     club_schedule_next,
     night_before,
     night_in_progress,
+    roll_change_choices,
     summary_access,
 )
 from rules_engine import catalog
@@ -993,6 +994,9 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
         'Night Phase" (output.rule has it in full)'
     )
     actor = serializers.CharField(source="actor.get_username", read_only=True, allow_null=True)
+    change_choices = serializers.SerializerMethodField(
+        help_text="for each coded value in `changes`: every code it may take, with its label"
+    )
 
     class Meta:
         model = models.RollRecord
@@ -1011,6 +1015,7 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
             "rule",
             "line",
             "changes",
+            "change_choices",
             "override_of",
             "visibility",
             "side",
@@ -1018,6 +1023,15 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
             "request_id",
             "created_at",
         ]
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}},
+        }
+    )
+    def get_change_choices(self, roll: models.RollRecord) -> dict[str, dict[str, str]]:
+        return roll_change_choices(roll.changes)
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_rule(self, roll: models.RollRecord) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -940,3 +940,22 @@ def calendar_feed(token: str) -> ClubSchedule | None:
         club_nights=list(campaign.club_nights.order_by("campaign_day")),
         next_night_phase=None,
     )
+
+
+# Rolls set columns of these rows (campaign.services.overrides' targets): the coded ones' choices.
+def _roll_column_choices() -> dict[str, dict[str, str]]:
+    found: dict[str, dict[str, str]] = {}
+    for model in (models.CampaignDay, models.DaySegmentRecord, models.Battalion, models.Force):
+        for field in model._meta.concrete_fields:
+            if field.choices and field.name not in found:
+                found[field.name] = {str(code): str(label) for code, label in field.flatchoices}
+    return found
+
+
+ROLL_COLUMN_CHOICES = _roll_column_choices()
+
+
+def roll_change_choices(changes: Mapping[str, Any] | None) -> dict[str, dict[str, str]]:
+    """Each coded value a roll set, with every code it may take and its label: an override offers
+    words, never codes."""
+    return {name: ROLL_COLUMN_CHOICES[name] for name in (changes or {}) if name in ROLL_COLUMN_CHOICES}

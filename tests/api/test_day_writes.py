@@ -637,3 +637,12 @@ def test_the_umpire_checks_a_combat_lull_and_reads_it_labelled(world):
     (lull,) = checked.json()["lulls"]
     assert set(lull) == {"turn", "length", "length_label", "text"}
     assert lull["turn"] == 7
+
+
+def test_a_roll_offers_its_coded_values_alternatives_in_words(world):
+    roll = weather_roll(world)
+
+    body = world.client(Role.UMPIRE).get(world.url("roll-detail", pk=roll.public_id)).json()
+
+    assert body["change_choices"] == {"weather": {"C": "Clear", "D": "Drizzle", "O": "Overcast", "F": "Fog"}}
+    assert body["changes"]["weather"] in body["change_choices"]["weather"]

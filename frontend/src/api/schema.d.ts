@@ -3546,6 +3546,12 @@ export interface components {
             readonly line: string | null;
             /** @description what this roll changed: field → value */
             changes?: unknown;
+            /** @description for each coded value in `changes`: every code it may take, with its label */
+            readonly change_choices: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
             /**
              * Format: uuid
              * @description the id of the roll it overrides

@@ -16,6 +16,7 @@ const ROLL: Schemas["Roll"] = {
   visibility_label: "Its side",
   side: 1,
   procedure: "gb.barrage_delay",
+  change_choices: {},
   override_of: null,
   stream: "day/1/barrage",
   inputs: {},

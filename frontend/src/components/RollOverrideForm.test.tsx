@@ -52,4 +52,25 @@ describe("overriding a roll", () => {
     expect(reason).toHaveAttribute("aria-invalid", "true");
     expect(reason).toHaveAccessibleDescription("Say why the rolled value is overridden.");
   });
+
+  it("offers a coded value's alternatives in words, and sends the code", async () => {
+    const seen = stubFetch(jsonResponse(201, { original: ROLL, override: ROLL }));
+    const weather = {
+      ...ROLL,
+      procedure: "gb.weather",
+      changes: { weather: "O" },
+      change_choices: { weather: { C: "Clear", D: "Drizzle", O: "Overcast", F: "Fog" } },
+    } as unknown as Schemas["Roll"];
+    renderWithProviders(<RollOverrideForm slug="malta" roll={weather} />);
+
+    const select = screen.getByLabelText("New weather");
+    expect(select).toHaveDisplayValue("Overcast");
+    await userEvent.selectOptions(select, "Fog");
+    await userEvent.type(screen.getByLabelText("Reason"), "a sea mist");
+    await userEvent.click(screen.getByRole("button", { name: "Override" }));
+
+    await screen.findByRole("status");
+    const [request] = seen;
+    expect(await request?.json()).toEqual({ changes: { weather: "F" }, reason: "a sea mist" });
+  });
 });

@@ -64,7 +64,19 @@ export function RollOverrideForm({ slug, roll, onDone }: { slug: string; roll: R
         return (
           <div className="field" key={name}>
             <label htmlFor={inputId}>New {name.replaceAll("_", " ")}</label>
-            {typeof value === "boolean" ? (
+            {roll.change_choices?.[name] ? (
+              <select
+                id={inputId}
+                value={values[name]}
+                onChange={(e) => setValues({ ...values, [name]: e.target.value })}
+              >
+                {Object.entries(roll.change_choices[name] ?? {}).map(([code, label]) => (
+                  <option key={code} value={code}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            ) : typeof value === "boolean" ? (
               <select
                 id={inputId}
                 value={values[name]}
