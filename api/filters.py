@@ -26,6 +26,7 @@ from campaign.choices import (
     BattleStatus,
     DeliveryStatus,
     EventVerb,
+    NotificationKind,
     OperationKind,
     OperationStatus,
     StandStatus,
@@ -228,3 +229,15 @@ class WebhookDeliveryFilter(filters.FilterSet):  # type: ignore[misc]
     class Meta:
         model = models.WebhookDelivery
         fields = ["status", "event"]
+
+
+class NotificationFilter(filters.FilterSet):  # type: ignore[misc]
+    campaign = filters.CharFilter(field_name="campaign__slug", help_text="only this campaign's (its slug)")
+    kind = filters.ChoiceFilter(choices=NotificationKind.choices)
+    unread = filters.BooleanFilter(
+        field_name="read_at", lookup_expr="isnull", help_text="true: only unread ones"
+    )
+
+    class Meta:
+        model = models.Notification
+        fields = ["campaign", "kind", "unread"]

@@ -416,3 +416,15 @@ class ScheduleInput(serializers.Serializer[Mapping[str, Any]]):
     )
     night_time = serializers.TimeField(allow_null=True, help_text="in the club's time zone")
     club_nights = serializers.ListField(child=ClubNightInput(), required=False, max_length=1000)
+
+
+class NotificationEmailsInput(serializers.Serializer[Mapping[str, Any]]):
+    notification_emails = serializers.BooleanField(
+        help_text="false: notifications of this campaign reach only your inbox, not your e-mail"
+    )
+
+
+class NotificationsReadAllInput(serializers.Serializer[Mapping[str, Any]]):
+    campaign = serializers.SlugField(
+        required=False, help_text="only this campaign's (its slug); every campaign's without it"
+    )

@@ -43,6 +43,7 @@ router.register(f"{CAMPAIGN}/api-keys", views.APIKeyViewSet, basename="api-key")
 router.register(f"{CAMPAIGN}/members", views_admin.MemberViewSet, basename="member")
 router.register(f"{CAMPAIGN}/invitations", views_admin.InvitationViewSet, basename="invitation")
 router.register("invitations", views_admin.InvitationLinkViewSet, basename="invitation-link")
+router.register("notifications", views_admin.NotificationViewSet, basename="notification")
 router.register("equipment", views.EquipmentViewSet, basename="equipment")
 router.register("rules", views.RuleViewSet, basename="rule")
 

@@ -1,11 +1,12 @@
 """The club's administration: creating and exporting campaigns, members and invitations,
-the club's schedule and each member's calendar feed."""
+the club's schedule, each member's calendar feed, and each person's notifications."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
@@ -20,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api import inputs
+from api import filters, inputs
 from api import serializers as out
 from api.calendar_feed import calendar_ics
 from api.permissions import (
@@ -36,6 +37,7 @@ from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.scenarios import pack_dumps
 from campaign.services import memberships as membership_services
+from campaign.services import notifications as notification_services
 from campaign.services import scenario as scenario_services
 from campaign.services import schedule as schedule_services
 from campaign.services.demo import demo_campaign_create
@@ -55,9 +57,9 @@ class IsSignedIn(IsAuthenticated):
 
 
 class IsMemberInPerson(BasePermission):
-    """A member signed in (a calendar link is a person's own, never a key's)."""
+    """A member signed in (a calendar link or a notification setting is a person's own, never a key's)."""
 
-    message = "Only a member, signed in, has a calendar link."
+    message = "Only a member, signed in, has this: an API key acts for nobody in person."
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return request_api_key(request) is None
@@ -197,6 +199,39 @@ class CampaignAdminActions(CampaignAccessMixin, ApiViewSet[models.Campaign]):
         )
         return self._calendar_link(membership)
 
+    @extend_schema(
+        methods=["GET"],
+        summary="Whether your notifications of this campaign are e-mailed to you",
+        responses=out.NotificationEmailsSerializer,
+    )
+    @extend_schema(
+        methods=["PUT"],
+        summary="Turn your notification e-mails of this campaign on or off",
+        description="Off: the campaign's notifications reach your inbox (`/notifications/`) only.",
+        request=inputs.NotificationEmailsInput,
+        responses=out.NotificationEmailsSerializer,
+    )
+    @action(
+        detail=True,
+        methods=["get", "put"],
+        url_path="notification-emails",
+        permission_classes=MEMBER_IN_PERSON,
+        pagination_class=None,
+        filter_backends=[],
+    )
+    def notification_emails(self, request: Request, **kwargs: Any) -> Response:
+        campaign = self.campaign_access.campaign
+        if request.method == "PUT":
+            data = self.validated(inputs.NotificationEmailsInput)
+            membership: models.Membership | None = membership_services.membership_notification_emails_set(
+                campaign.pk, self.actor, enabled=data["notification_emails"]
+            )
+        else:
+            membership = selectors.membership_of(authenticated_user_id(request), campaign.pk)
+        if membership is None:
+            raise Http404
+        return Response(out.NotificationEmailsSerializer(membership).data)
+
 
 @extend_schema(tags=["members"])
 @extend_schema_view(list=extend_schema(summary="The campaign's members (umpires)"))
@@ -304,6 +339,70 @@ class InvitationLinkViewSet(ApiViewSet[models.Invitation]):
     def accept(self, request: Request, **kwargs: Any) -> Response:
         membership = membership_services.invitation_accept(self.kwargs["token"], self.actor)
         return Response(out.MemberSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["notifications"])
+@extend_schema_view(
+    list=extend_schema(
+        summary="Your inbox: your notifications of every campaign you are in, newest first",
+        description="Orders due, orders sent back, a battle assigned to you, a draft waiting for your "
+        "opponent, a night report ready: each with its page in the web app (`link`). `?campaign=` "
+        "narrows it to one campaign, `?unread=true` to the unread ones. Signed-in people only: an "
+        "API key acts for nobody in person.",
+    ),
+    retrieve=extend_schema(summary="One of your notifications"),
+)
+class NotificationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet[models.Notification]):
+    serializer_class = out.NotificationSerializer
+    permission_classes = [IsSignedIn]
+    filterset_class = filters.NotificationFilter
+    ordering_fields: ClassVar[list[str]] = []
+    lookup_field = "public_id"
+    lookup_url_kwarg = "pk"
+    lookup_value_regex = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+
+    def get_queryset(self) -> QuerySet[models.Notification]:
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no request
+            return models.Notification.objects.none()
+        return selectors.notifications(authenticated_user_id(self.request))
+
+    @extend_schema(
+        summary="How many of your notifications are unread (the bell's number)",
+        parameters=[OpenApiParameter("campaign", str, description="only this campaign's (its slug)")],
+        responses=out.NotificationCountSerializer,
+    )
+    @action(detail=False, methods=["get"], url_path="unread-count", pagination_class=None, filter_backends=[])
+    def unread_count(self, request: Request) -> Response:
+        unread = selectors.notifications_unread(
+            authenticated_user_id(request), request.query_params.get("campaign")
+        )
+        return Response(out.NotificationCountSerializer({"unread": unread}).data)
+
+    @extend_schema(
+        summary="Mark one of your notifications read", request=None, responses=out.NotificationSerializer
+    )
+    @action(detail=True, methods=["post"])
+    def read(self, request: Request, **kwargs: Any) -> Response:
+        notification = notification_services.notification_read(self.actor, self.kwargs["pk"])
+        return self.respond(notification)
+
+    @extend_schema(
+        summary="Mark all your notifications read (of one campaign, if named)",
+        request=inputs.NotificationsReadAllInput,
+        responses=out.NotificationsReadSerializer,
+    )
+    @action(detail=False, methods=["post"], url_path="read-all")
+    def read_all(self, request: Request) -> Response:
+        data = self.validated(inputs.NotificationsReadAllInput)
+        campaign_id = None
+        if "campaign" in data:
+            campaign_id = selectors.member_campaign_id(authenticated_user_id(request), data["campaign"])
+            if campaign_id is None:
+                raise ValidationError(
+                    {"campaign": [f"You are not a member of a campaign {data['campaign']!r}."]}
+                )
+        marked = notification_services.notifications_read_all(self.actor, campaign_id)
+        return Response(out.NotificationsReadSerializer({"marked": marked}).data)
 
 
 @require_GET

@@ -287,6 +287,29 @@ def reports_for(access: CampaignAccess, reports: Iterable[models.NightReport]) -
     return [report for report in reports if access.sees_in_full(report.side_id)]
 
 
+def side_players(campaign: models.Campaign, side_ids: Iterable[int]) -> QuerySet[models.Membership]:
+    """The players of ``side_ids``: who a side's notification (its battle, its orders) is for."""
+    return campaign.memberships.filter(role=MemberRole.PLAYER, side_id__in=list(side_ids))
+
+
+def notifications_readable(user_id: int) -> Q:
+    """A person's own notifications, of the campaigns they are still a member of (a member
+    removed no longer reads what the campaign told them)."""
+    member = models.Membership.objects.filter(user_id=user_id, campaign_id=OuterRef("campaign_id"))
+    return Q(recipient_id=user_id) & Q(Exists(member))
+
+
+def notification_refused(
+    campaign: models.Campaign, membership: models.Membership, side_id: int | None
+) -> str | None:
+    """Why a notification about ``side_id`` (None: about nobody's side) may not reach
+    ``membership``, or None when it may: only a member who sees that side in full gets it, so a
+    side's notification never reaches the other side (nor an observer)."""
+    if side_id is None or CampaignAccess.of_member(campaign, membership).sees_in_full(side_id):
+        return None
+    return f"member {membership.pk} does not see side {side_id} in full"
+
+
 def announced(event: models.Event) -> bool:
     """Whether webhooks (third parties, whatever their subscriber's role) may announce ``event``:
     never a side's own entry (its pools after a battle); a battle is announced once."""
@@ -495,6 +518,9 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.CALENDAR_RENEWED: Visibility.UMPIRE,
     # Everybody plays by the club's schedule.
     EventVerb.SCHEDULE_SET: Visibility.PUBLIC,
+    # Who was told what is the umpires' to check; each member reads their own in their inbox.
+    EventVerb.NOTIFICATIONS_SENT: Visibility.UMPIRE,
+    EventVerb.NOTIFICATION_EMAIL_SET: Visibility.UMPIRE,
 }
 
 

@@ -228,6 +228,8 @@ class EventVerb(models.TextChoices):
     MEMBER_REMOVED = "member.removed", "Member removed"
     CALENDAR_RENEWED = "calendar.renewed", "Calendar link renewed"
     SCHEDULE_SET = "schedule.set", "Club schedule set"
+    NOTIFICATIONS_SENT = "notifications.sent", "Members notified"
+    NOTIFICATION_EMAIL_SET = "member.notification_email_set", "Notification e-mails turned on or off"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.
@@ -243,6 +245,25 @@ WEBHOOK_EVENT_CHOICES = [(verb.value, verb.label) for verb in WEBHOOK_EVENTS]
 # A delivery's event: one of those, or the test event an umpire's ping sends.
 WEBHOOK_PING = "ping"
 WEBHOOK_DELIVERY_EVENT_CHOICES = [*WEBHOOK_EVENT_CHOICES, (WEBHOOK_PING, "Ping (a test event)")]
+
+
+class NotificationKind(models.TextChoices):
+    """What a member's inbox tells them of (issue 17's five moments)."""
+
+    ORDERS_DUE = "orders_due", "Orders due"
+    ORDERS_SENT_BACK = "orders_sent_back", "Orders sent back"
+    BATTLE_ASSIGNED = "battle_assigned", "Battle assigned to you"
+    DRAFT_WAITING = "draft_waiting", "Battle report draft waiting for your opponent"
+    NIGHT_REPORT_READY = "night_report_ready", "Night report ready"
+
+
+class NotificationEmail(models.TextChoices):
+    """A notification's e-mail: always in the inbox, e-mailed at most once (see notifications.py)."""
+
+    PENDING = "pending", "To be e-mailed"
+    SENT = "sent", "E-mailed"
+    OFF = "off", "Not e-mailed: the member turned e-mails off"
+    NO_ADDRESS = "no_address", "Not e-mailed: no address"
 
 
 class DeliveryStatus(models.TextChoices):

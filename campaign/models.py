@@ -176,6 +176,10 @@ class Membership(models.Model):
         default=calendar_token_new,
         help_text="the secret of the member's iCal feed",
     )
+    # The inbox always holds every notification; this only stops the e-mails.
+    notification_emails = models.BooleanField(
+        default=True, help_text="notifications are e-mailed too (they always reach the inbox)"
+    )
 
     class Meta:
         constraints = [
@@ -979,6 +983,65 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payload['event']} → {self.subscription} ({self.status})"
+
+
+NOTIFICATION_TITLE_MAX, NOTIFICATION_LINK_MAX, NOTIFICATION_KEY_MAX = 200, 300, 100
+
+
+class Notification(models.Model):
+    """One member's inbox entry (and its e-mail): written by ``services.notifications``,
+    carrying only what its recipient may read."""
+
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=20, choices=choices.NotificationKind.choices)
+    title = models.CharField(max_length=NOTIFICATION_TITLE_MAX)
+    body = models.TextField(blank=True)
+    link = models.CharField(
+        max_length=NOTIFICATION_LINK_MAX, help_text="the web app's page it is about, from the site's root"
+    )
+    # A sweep sending the same reminder again finds it here (one per recipient, kind and key).
+    dedupe_key = models.CharField(
+        max_length=NOTIFICATION_KEY_MAX,
+        blank=True,
+        help_text="what it is about, e.g. operation:12; empty: never deduplicated",
+    )
+    email = models.CharField(
+        max_length=10, choices=choices.NotificationEmail.choices, default=choices.NotificationEmail.PENDING
+    )
+    # The sweeper's lease: a pending e-mail is sent again once this is a lease old (its task lost).
+    email_tried_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    # What the API names it by: ids in sequence would count other members' notifications.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["recipient", "-id"]),
+            # The unread count and the bell: a member's unread ones.
+            models.Index(fields=["recipient"], condition=Q(read_at__isnull=True), name="notification_unread"),
+            # The sweeper looks for e-mails whose task was lost.
+            models.Index(
+                fields=["email_tried_at"],
+                condition=Q(email=choices.NotificationEmail.PENDING),
+                name="notification_email_pending",
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["recipient", "campaign", "kind", "dedupe_key"],
+                condition=~Q(dedupe_key=""),
+                name="one_notification_per_subject",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for {self.recipient}: {self.title}"
 
 
 class CampaignAPIKeyManager(APIKeyManager):

@@ -900,6 +900,31 @@ def invitation_by_token(token: str) -> models.Invitation | None:
     )
 
 
+def notifications(user_id: int) -> QuerySet[models.Notification]:
+    """A person's inbox across their campaigns, newest first, each with its campaign."""
+    return (
+        models.Notification.objects.filter(access_rules.notifications_readable(user_id))
+        .select_related("campaign")
+        .order_by("-id")
+    )
+
+
+def notifications_unread(user_id: int, campaign_slug: str | None = None) -> int:
+    unread = notifications(user_id).filter(read_at__isnull=True)
+    if campaign_slug is not None:
+        unread = unread.filter(campaign__slug=campaign_slug)
+    return unread.count()
+
+
+def member_campaign_id(user_id: int, campaign_slug: str) -> int | None:
+    """The id of the campaign of ``campaign_slug`` when the person is its member."""
+    return (
+        models.Membership.objects.filter(user_id=user_id, campaign__slug=campaign_slug)
+        .values_list("campaign_id", flat=True)
+        .first()
+    )
+
+
 def membership_of(user_id: int, campaign_id: int) -> models.Membership | None:
     return models.Membership.objects.filter(user_id=user_id, campaign_id=campaign_id).first()
 

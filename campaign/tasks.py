@@ -7,7 +7,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from campaign.choices import DeliveryStatus, OperationStatus
-from campaign.services.night import NIGHT_REPORTS_MAIL_TASK, night_reports_mail
+from campaign.services.night import NIGHT_REPORTS_NOTIFY_TASK, night_reports_notify
+from campaign.services.notifications import NOTIFICATION_MAIL_TASK, notification_mail
 from campaign.services.operations import (
     MAX_ATTEMPTS,
     OPERATION_RUN_TASK,
@@ -35,10 +36,16 @@ def operation_run_task(self: Task[[int], None], operation_id: int) -> None:
         raise self.retry(exc=exc, countdown=delay) from exc
 
 
-@shared_task(name=NIGHT_REPORTS_MAIL_TASK, acks_late=True)
-def night_reports_mail_task(operation_id: int) -> None:
-    """E-mail a finished night's reports to the campaign's members."""
-    night_reports_mail(operation_id)
+@shared_task(name=NIGHT_REPORTS_NOTIFY_TASK, acks_late=True)
+def night_reports_notify_task(operation_id: int) -> None:
+    """Tell the campaign's members their night reports are ready (once: a subject key)."""
+    night_reports_notify(operation_id)
+
+
+@shared_task(name=NOTIFICATION_MAIL_TASK, acks_late=True)
+def notification_mail_task(notification_id: int) -> None:
+    """E-mail one notification unless it was."""
+    notification_mail(notification_id)
 
 
 @shared_task(acks_late=True)

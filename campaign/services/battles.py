@@ -10,12 +10,13 @@ from django.db import transaction
 from django.db.models import Count
 
 from campaign import models
-from campaign.access import BATTLE_SIDES, Owner
-from campaign.choices import BattleStatus, CampaignStatus, EventVerb, StandStatus, StandType
+from campaign.access import BATTLE_SIDES, Owner, side_players
+from campaign.choices import BattleStatus, CampaignStatus, EventVerb, NotificationKind, StandStatus, StandType
 from campaign.services.activation import Pool, activation_pool_of
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
+from campaign.services.notifications import notification_send
 from campaign.services.rules import campaign_profile, club_settings, procedure_run
 from campaign.services.sectors import sector_control_change, sector_for_battle
 from rules_engine import catalog
@@ -28,7 +29,7 @@ from rules_engine.nineteen43.common import AirSide, BattleRole, BattleType
 from rules_engine.nineteen43.setup import Proximity
 from rules_engine.profiles import CampaignStep
 from rules_engine.results import to_jsonable
-from rules_engine.vocab import Front, Nation, SupplySituation
+from rules_engine.vocab import Front, Nation, SupplySituation, label_of
 
 # The air superiority table's rows for the campaign's theatre where one row
 # fits (rules notes C-02); in the Pacific and Asia the umpire names the row.
@@ -148,7 +149,44 @@ def battle_create(
         actor,
         after={"sector": sector.key, "battalions": list(battalion_codes), "continues": continues_id},
     )
+    _battle_assigned_notify(campaign, battle, sides, [battalions[code] for code in battalion_codes], actor)
     return battle
+
+
+def _battle_assigned_notify(
+    campaign: models.Campaign,
+    battle: models.Battle,
+    sides: Mapping[int, models.Side],
+    battalions: Sequence[models.Battalion],
+    actor: Actor,
+) -> None:
+    """Tell each side's players of their new battle: where, against whom, with which of their
+    own battalions (never the enemy's: those are the fog of war's to reveal)."""
+    players: dict[int, list[models.Membership]] = {}
+    for membership in side_players(campaign, (battle.attacker_id, battle.defender_id)).select_related("user"):
+        if membership.side_id is not None:  # always, for a player
+            players.setdefault(membership.side_id, []).append(membership)
+    title = f"Battle at {battle.sector} on day {battle.day.number}"
+    kind = label_of(BattleType(battle.battle_type))
+    for side_id, members in players.items():
+        role, enemy = (
+            ("attack", sides[battle.defender_id])
+            if side_id == battle.attacker_id
+            else ("defend against", sides[battle.attacker_id])
+        )
+        own = [b.code for b in battalions if b.side_id == side_id]
+        notification_send(
+            campaign,
+            members,
+            NotificationKind.BATTLE_ASSIGNED,
+            title,
+            f"{sides[side_id].name} {role} {enemy.name} at {battle.sector} ({kind})."
+            + (f" Your battalions: {', '.join(own)}." if own else ""),
+            f"/campaigns/{campaign.slug}/battles/{battle.pk}",
+            actor,
+            side_id=side_id,
+            key=f"battle:{battle.pk}",
+        )
 
 
 def _setup_values(

@@ -225,3 +225,28 @@ def membership_calendar_renew(campaign_id: int, actor: Actor) -> models.Membersh
         actor,
     )
     return membership
+
+
+@transaction.atomic
+def membership_notification_emails_set(campaign_id: int, actor: Actor, *, enabled: bool) -> models.Membership:
+    """Turn the caller's notification e-mails in a campaign on or off (the inbox always has them)."""
+    user_id = actor.user_id
+    campaign = campaign_lock(campaign_id)
+    membership = (
+        None if user_id is None else campaign.memberships.select_for_update().filter(user_id=user_id).first()
+    )
+    if membership is None:
+        raise NotFoundError(f"you are not a member of {campaign.name}", field="campaign")
+    before = membership.notification_emails
+    membership.notification_emails = enabled
+    membership.save(update_fields=["notification_emails"])
+    event_record(
+        campaign,
+        EventVerb.NOTIFICATION_EMAIL_SET,
+        membership,
+        f"{membership.user} turned notification e-mails {'on' if enabled else 'off'}",
+        actor,
+        before={"notification_emails": before},
+        after={"notification_emails": enabled},
+    )
+    return membership

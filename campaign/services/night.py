@@ -18,7 +18,6 @@ from typing import Any, cast
 
 from django.apps import apps
 from django.core.exceptions import EmptyResultSet
-from django.core.mail import send_mass_mail
 from django.db import connection, transaction
 from django.db.models import Count, Q, QuerySet
 from django.db.models.sql import UpdateQuery
@@ -34,7 +33,9 @@ from campaign.choices import (
     DayStatus,
     EventVerb,
     NightOrderKind,
+    NotificationKind,
     OperationKind,
+    OperationStatus,
     StandStatus,
     StandType,
 )
@@ -48,6 +49,7 @@ from campaign.services.campaigns import (
     campaign_save,
 )
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
+from campaign.services.notifications import notification_send
 from campaign.services.operations import (
     OperationProcedure,
     operation_kind_register,
@@ -66,7 +68,7 @@ from rules_engine.profiles import CampaignStep
 from rules_engine.vocab import SupplySituation
 
 SYSTEM_ACTOR = Actor(request_id="night-phase")
-NIGHT_REPORTS_MAIL_TASK = "campaign.tasks.night_reports_mail_task"
+NIGHT_REPORTS_NOTIFY_TASK = "campaign.tasks.night_reports_notify_task"
 AMMO_VARIANT = "gb.variant.ammo_night_removal"
 GRADES = {grade.value: grade for grade in Quality}
 # The e-mail's words for the counters it lists one a line.
@@ -740,28 +742,43 @@ def night_phase_finish(operation: models.Operation) -> None:
         # Every member reads it: what each side learnt stays in its night report.
         after={"day": day.number, "reports": len(reports)},
     )
-    tasks_send_on_commit(NIGHT_REPORTS_MAIL_TASK, [operation.pk])  # on the mail queue, not the night's
+    # On the mail queue, not the night's: the night's last commit stays as small at every size.
+    tasks_send_on_commit(NIGHT_REPORTS_NOTIFY_TASK, [operation.pk])
 
 
-def night_reports_mail(operation_id: int) -> None:
-    """E-mail each member the report of their side; umpires get every side's. Mail is sent at
-    least once: a delivery of the task that dies after sending sends again."""
+@transaction.atomic
+def night_reports_notify(operation_id: int) -> list[models.Notification]:
+    """Tell each member their night report is ready (in the inbox, and e-mailed with the report's
+    figures): a player their side's, an umpire every side's, an observer nothing. Once per member
+    and night: the operation is the notifications' subject key, so a second run tells nobody."""
     operation = models.Operation.objects.select_related("campaign", "day").filter(pk=operation_id).first()
-    if operation is None:
-        return
-    members = list(operation.campaign.memberships.exclude(user__email="").select_related("user"))
-    if not members:
-        return  # nobody to write to: the reports (large) need not be read
+    if operation is None or operation.status != OperationStatus.DONE:
+        return []
+    campaign = operation.campaign
     reports = list(operation.night_reports.select_related("side"))
-    messages = []
-    for membership in members:
-        mine = reports_for(CampaignAccess.of_member(operation.campaign, membership), reports)
-        if not mine:
-            continue
-        body = "\n\n".join(_report_text(r) for r in mine)
-        subject = f"{operation.campaign.name}: night report, day {operation.day.number}"
-        messages.append((subject, body, None, [membership.user.email]))
-    send_mass_mail(messages, fail_silently=True)
+    # Members reading the same reports get the same notification: one send for each such group.
+    groups: dict[tuple[int, ...], list[models.Membership]] = {}
+    for membership in campaign.memberships.select_related("user").order_by("pk"):
+        mine = reports_for(CampaignAccess.of_member(campaign, membership), reports)
+        if mine:
+            groups.setdefault(tuple(r.pk for r in mine), []).append(membership)
+    by_id = {report.pk: report for report in reports}
+    title = f"Night report, day {operation.day.number}"
+    sent: list[models.Notification] = []
+    for report_ids, members in groups.items():
+        mine = [by_id[pk] for pk in report_ids]
+        sent += notification_send(
+            campaign,
+            members,
+            NotificationKind.NIGHT_REPORT_READY,
+            title,
+            "\n\n".join(_report_text(r) for r in mine),
+            f"/campaigns/{campaign.slug}/night",
+            SYSTEM_ACTOR,
+            side_id=mine[0].side_id if len(mine) == 1 else None,
+            key=f"operation:{operation.pk}",
+        )
+    return sent
 
 
 def _report_text(report: models.NightReport) -> str:

@@ -143,6 +143,8 @@ FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.is_dir() else []
 
 EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+# Where members open the web app: notification e-mails link to their page under it.
+WEB_APP_URL = env("WEB_APP_URL", "http://localhost:8000")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "umpire@campaign.local")
 
 REST_FRAMEWORK = {
@@ -233,7 +235,8 @@ CELERY_TASK_QUEUES = [Queue(name) for name in CELERY_QUEUE_NAMES.values()]
 CELERY_TASK_ROUTES = {
     "campaign.tasks.operation_run_task": {"queue": CELERY_QUEUE_NAMES["operations"]},
     "campaign.tasks.webhook_deliver_task": {"queue": CELERY_QUEUE_NAMES["webhooks"]},
-    "campaign.tasks.night_reports_mail_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
+    "campaign.tasks.night_reports_notify_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
+    "campaign.tasks.notification_mail_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
 }
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from api.idempotency import HEADER, REPLAYED_HEADER
 from api.models import IdempotencyKey
 from campaign import models
-from campaign.choices import EventVerb, MemberRole, OperationKind
+from campaign.choices import EventVerb, MemberRole, NotificationKind, OperationKind
 from campaign.services.battles import battle_setup
 from campaign.services.memberships import invitation_create
 from campaign.services.night import night_order_queue
@@ -94,6 +94,21 @@ def invited_elsewhere(world: World) -> None:
 
 def withdrawal(world: World) -> None:
     night_order_queue(world.campaign.pk, ACTOR, kind="withdraw", battalion_code="A2")
+
+
+def umpire_notified(world: World) -> None:
+    models.Notification.objects.create(
+        recipient=world.users[Role.UMPIRE],
+        campaign=world.campaign,
+        kind=NotificationKind.ORDERS_DUE,
+        title="Orders due",
+        link=f"/campaigns/{world.campaign.slug}",
+    )
+
+
+def umpire_notification_read_url(world: World) -> str:
+    note = models.Notification.objects.get(recipient=world.users[Role.UMPIRE])
+    return reverse("api:notification-read", kwargs={"pk": note.public_id})
 
 
 def webhook_url(name: str) -> Any:
@@ -203,6 +218,13 @@ WRITES: dict[tuple[str, str], Write] = {
     ("campaign-calendar-renew", "post"): Write(
         lambda w: w.url("campaign-calendar-renew"), lambda w: None, 200
     ),
+    ("campaign-notification-emails", "put"): Write(
+        lambda w: w.url("campaign-notification-emails"), lambda w: {"notification_emails": False}, 200
+    ),
+    ("notification-read", "post"): Write(umpire_notification_read_url, lambda w: None, 200, umpire_notified),
+    ("notification-read-all", "post"): Write(
+        lambda w: reverse("api:notification-read-all"), lambda w: {}, 200, umpire_notified
+    ),
     ("member-list", "post"): Write(
         lambda w: w.url("member-list"), lambda w: {"username": "newcomer", "role": "observer"}, 201
     ),
@@ -283,6 +305,8 @@ def written(world: World) -> tuple[object, ...]:
         models.Invitation.objects.count(),
         models.WebhookDelivery.objects.filter(status="pending").count(),
         tuple(models.Membership.objects.order_by("pk").values_list("calendar_token", flat=True)),
+        tuple(models.Membership.objects.order_by("pk").values_list("notification_emails", flat=True)),
+        tuple(models.Notification.objects.order_by("pk").values_list("read_at", flat=True)),
     )
 
 

@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import models
-from campaign.choices import ArrivalStatus, EventVerb, MemberRole, NightOrderKind, StandType
+from campaign.choices import ArrivalStatus, EventVerb, MemberRole, NightOrderKind, NotificationKind, StandType
 from campaign.models import CampaignAPIKey
 from campaign.services.memberships import invitation_create
 from campaign.services.webhook_subscriptions import webhook_subscribe
@@ -46,7 +46,14 @@ UMPIRE_ONLY = {
     "night-order-detail",
 }
 # A person's own: a key gets 403 from them.
-PERSONAL = {"campaign-calendar", "invitation-link-detail"}
+PERSONAL = {
+    "campaign-calendar",
+    "invitation-link-detail",
+    "campaign-notification-emails",
+    "notification-list",
+    "notification-detail",
+    "notification-unread-count",
+}
 
 
 def clones(template: _M, changes: Iterable[dict[str, Any]]) -> list[_M]:
@@ -109,14 +116,31 @@ def grow(world: World, battalions_per_side: int) -> None:
     campaign.battalions.filter(side=world.axis).update(sector=world.sector("ridge"))
     campaign.battalions.filter(side=world.allied).update(sector=world.sector("village"))
     campaign.forces.update(sector=world.sector("village"))
+    # Every person's inbox holds as many notifications as each side has battalions.
+    models.Notification.objects.bulk_create(
+        models.Notification(
+            recipient=user,
+            campaign=campaign,
+            kind=NotificationKind.BATTLE_ASSIGNED,
+            title=f"Battle {n}",
+            link=f"/campaigns/{campaign.slug}/battles",
+        )
+        for user in world.users.values()
+        if user is not None
+        for n in range(battalions_per_side)
+    )
 
 
-def endpoints(world: World, side: models.Side) -> dict[str, str]:
-    """One URL per GET endpoint of the router, naming rows of ``side`` (a player's or key's own)."""
+def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, str]:
+    """One URL per GET endpoint of the router, naming rows of ``side`` (a player's or key's own)
+    and ``user``'s notification (any one without)."""
     force = models.Force.objects.get(side=side, arrival_status=ArrivalStatus.ON_TABLE)
     battalion = models.Battalion.objects.filter(side=side).order_by("pk").first()
     assert battalion is not None
     webhook = world.campaign.webhooks.get()
+    notifications = models.Notification.objects.order_by("pk")
+    note = (notifications.filter(recipient=user) if user is not None else notifications).first()
+    assert note is not None
     return {
         "campaign-list": reverse("api:campaign-list"),
         "campaign-detail": world.url("campaign-detail"),
@@ -126,6 +150,10 @@ def endpoints(world: World, side: models.Side) -> dict[str, str]:
         "campaign-export": world.url("campaign-export"),
         "campaign-schedule": world.url("campaign-schedule"),
         "campaign-calendar": world.url("campaign-calendar"),
+        "campaign-notification-emails": world.url("campaign-notification-emails"),
+        "notification-list": reverse("api:notification-list"),
+        "notification-unread-count": reverse("api:notification-unread-count"),
+        "notification-detail": reverse("api:notification-detail", kwargs={"pk": note.public_id}),
         "member-list": world.url("member-list"),
         "invitation-list": world.url("invitation-list"),
         "invitation-link-detail": reverse(
@@ -208,7 +236,8 @@ def test_query_counts_do_not_grow_with_the_order_of_battle(role: Role) -> None:
         grow(world, size)
         assert world.campaign.battalions.filter(side=world.axis).count() == size
         client = world.client(role)
-        for name, url in endpoints(world, world.allied if role == Role.ALLIED_KEY else world.axis).items():
+        side = world.allied if role == Role.ALLIED_KEY else world.axis
+        for name, url in endpoints(world, side, world.users.get(role)).items():
             count, response = query_count(client, url)
             refused = (role != Role.UMPIRE and name in UMPIRE_ONLY) or (
                 role == Role.ALLIED_KEY and name in PERSONAL

@@ -32,7 +32,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from campaign.choices import EventVerb, MemberRole
+from campaign import models
+from campaign.choices import EventVerb, MemberRole, NotificationKind
 from campaign.services.memberships import invitation_create
 from campaign.services.night import night_order_queue
 from campaign.services.webhook_subscriptions import webhook_ping, webhook_subscribe
@@ -56,7 +57,7 @@ UMPIRE_ONLY = (
     "/setup-inputs/",
 )
 # A person's own: a key gets 403.
-PERSONAL = ("/calendar/", "/api/v1/invitations/{token}/")
+PERSONAL = ("/calendar/", "/api/v1/invitations/{token}/", "/notification-emails/", "/api/v1/notifications/")
 
 
 @contextmanager
@@ -117,6 +118,16 @@ def existing_values(world: World, role: Role) -> dict[str, list[Any]]:
     for collection, name in LISTS.items():
         response = client.get(world.url(name), {"page_size": 20})
         seen[collection] = response.json()["results"] if response.status_code == 200 else []
+    if world.users.get(role) is not None:  # a person's inbox holds one at least, for notifications/{id}
+        models.Notification.objects.create(
+            recipient=world.users[role],
+            campaign=world.campaign,
+            kind=NotificationKind.ORDERS_DUE,
+            title="Orders due",
+            link=f"/campaigns/{world.campaign.slug}",
+        )
+    notifications = client.get(reverse("api:notification-list"))
+    seen["notifications"] = notifications.json()["results"] if notifications.status_code == 200 else []
     deliveries = client.get(world.url("webhook-delivery-list", webhook_pk=webhook.pk))
     seen["deliveries"] = deliveries.json()["results"] if deliveries.status_code == 200 else []
     equipment = client.get(reverse("api:equipment-list"), {"page_size": 20}).json()["results"]

@@ -30,7 +30,7 @@ from rest_framework.test import APIClient
 
 from api.urls import router
 from campaign import models
-from campaign.choices import EventVerb, MemberRole, NightOrderKind
+from campaign.choices import EventVerb, MemberRole, NightOrderKind, NotificationKind
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report
@@ -254,7 +254,17 @@ PLAYERS = {**ALLIES_ONLY, Role.AXIS_PLAYER: 200}
 MEMBERS_REFUSED = {**UMPIRE_ONLY, **dict.fromkeys(MEMBERS, 403), Role.UMPIRE: 200}
 ANY_CALLER = {**dict.fromkeys(Role, 200), Role.ANONYMOUS: 401}
 # A person's own, which a key never reads: their calendar link, an invitation they follow.
-PERSONAL = frozenset({"campaign-calendar", "invitation-link-detail"})
+PERSONAL = frozenset(
+    {
+        "campaign-calendar",
+        "invitation-link-detail",
+        "campaign-notification-emails",
+        "notification-list",
+        "notification-detail",
+        "notification-unread-count",
+    }
+)
+PERSONS = (Role.OTHER_UMPIRE, Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER, Role.UMPIRE)
 # Writes open to more than the umpire, and what each role's empty body gets there.
 OPEN_WRITES: Mapping[str, Mapping[Role, int]] = {
     # Any person signed in creates a campaign (an empty body says how it starts from: 400).
@@ -268,6 +278,19 @@ OPEN_WRITES: Mapping[str, Mapping[Role, int]] = {
         **WRITE_REFUSED,
         **dict.fromkeys((Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER), 200),
     },
+    # Every member sets their own notification e-mails (an empty body names the missing field).
+    "campaign-notification-emails": {
+        **WRITE_REFUSED,
+        **dict.fromkeys((Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER, Role.UMPIRE), 400),
+    },
+    # A person's inbox: their own notifications only (the matrix's one is the Allied player's).
+    "notification-read": {
+        Role.ANONYMOUS: 401,
+        Role.ALLIED_KEY: 403,
+        **dict.fromkeys(PERSONS, 404),
+        Role.ALLIED_PLAYER: 200,
+    },
+    "notification-read-all": {Role.ANONYMOUS: 401, Role.ALLIED_KEY: 403, **dict.fromkeys(PERSONS, 200)},
     # The first person to follow a link joins; it is used up for the next, a member already.
     "invitation-link-accept": {
         Role.ANONYMOUS: 401,
@@ -303,6 +326,19 @@ def matrix(world: World) -> dict[str, Route]:
     order = models.NightOrder.objects.create(
         campaign=world.campaign, day=world.planned.day, kind=NightOrderKind.WITHDRAW, battalion=l1
     )
+    note = models.Notification.objects.create(
+        recipient=world.users[Role.ALLIED_PLAYER],
+        campaign=world.campaign,
+        kind=NotificationKind.ORDERS_DUE,
+        title="Orders due",
+        link=f"/campaigns/{world.campaign.slug}",
+    )
+    allied_player_only = {
+        Role.ANONYMOUS: 401,
+        Role.ALLIED_KEY: 403,
+        **dict.fromkeys(PERSONS, 404),
+        Role.ALLIED_PLAYER: 200,
+    }
     everybody, umpire, players, allies = READ, MEMBERS_REFUSED, PLAYERS, ALLIES_ONLY
     # A side's papers: its players and the umpires print them; the enemy and observers may not.
     allied_papers = {**MEMBERS_REFUSED, Role.ALLIED_PLAYER: 200, Role.ALLIED_KEY: 200}
@@ -325,6 +361,14 @@ def matrix(world: World) -> dict[str, Route]:
         "campaign-schedule": Route(world.url("campaign-schedule"), everybody),
         "campaign-calendar": Route(world.url("campaign-calendar"), MEMBERS_IN_PERSON),
         "campaign-calendar-renew": Route(world.url("campaign-calendar-renew"), None),
+        "campaign-notification-emails": Route(world.url("campaign-notification-emails"), MEMBERS_IN_PERSON),
+        "notification-list": Route(reverse("api:notification-list"), ANY_PERSON),
+        "notification-unread-count": Route(reverse("api:notification-unread-count"), ANY_PERSON),
+        "notification-detail": Route(
+            reverse("api:notification-detail", kwargs={"pk": note.public_id}), allied_player_only
+        ),
+        "notification-read": Route(reverse("api:notification-read", kwargs={"pk": note.public_id}), None),
+        "notification-read-all": Route(reverse("api:notification-read-all"), None),
         "member-list": Route(world.url("member-list"), umpire),
         "member-detail": Route(world.url("member-detail", pk=world.campaign.memberships.first().pk), None),
         "invitation-list": Route(world.url("invitation-list"), umpire),
