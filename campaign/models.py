@@ -1041,7 +1041,7 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} for {self.recipient}: {self.title}"
+        return f"{self.get_kind_display()}: {self.title}"
 
 
 class CampaignAPIKeyManager(APIKeyManager):

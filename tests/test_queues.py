@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
     [
         ("campaign.tasks.operation_run_task", "operations"),
         ("campaign.tasks.webhook_deliver_task", "webhooks"),
-        ("campaign.tasks.night_reports_mail_task", "mail"),
+        ("campaign.tasks.night_reports_notify_task", "mail"),
+        ("campaign.tasks.notification_mail_task", "mail"),
         ("campaign.tasks.work_sweep_task", "default"),
         ("campaign.tasks.club_schedule_task", "default"),
     ],

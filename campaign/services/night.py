@@ -755,7 +755,7 @@ def night_reports_notify(operation_id: int) -> list[models.Notification]:
     if operation is None or operation.status != OperationStatus.DONE:
         return []
     campaign = operation.campaign
-    reports = list(operation.night_reports.select_related("side"))
+    reports = list(operation.night_reports.select_related("side", "day", "operation__segment"))
     # Members reading the same reports get the same notification: one send for each such group.
     groups: dict[tuple[int, ...], list[models.Membership]] = {}
     for membership in campaign.memberships.select_related("user").order_by("pk"):

@@ -7,7 +7,9 @@ SECRET_KEY = "test-key-not-for-production"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Every test client logs in from 127.0.0.1: the throttle tests set their own rates.
 LOGIN_THROTTLE_RATES = {"address": "100000/minute", "account": "100000/minute", "all": "100000/minute"}
-EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# Mail kept in memory; a test's own worker process writes it to files the test reads instead.
+EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
+EMAIL_FILE_PATH = env("EMAIL_FILE_PATH", "")
 # Tests kill workers on purpose; redelivery must come within the test's patience.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     **CELERY_BROKER_TRANSPORT_OPTIONS,

@@ -10,7 +10,8 @@ from campaign.services.audit import Actor
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.demo import demo_campaign_load, demo_users_ensure
-from campaign.services.night import night_phase_start, night_reports_mail
+from campaign.services.night import night_phase_start, night_reports_notify
+from campaign.services.notifications import notification_mail
 from campaign.services.operations import operation_run
 
 pytestmark = pytest.mark.django_db
@@ -25,9 +26,12 @@ def test_every_demo_login_receives_its_night_report(django_capture_on_commit_cal
         campaign_start(campaign.pk, umpire)
         day_dawn(campaign.pk, umpire)
         operation = night_phase_start(campaign.pk, umpire)
-    with django_capture_on_commit_callbacks(execute=False):  # the e-mail task, sent after the last commit
+    with django_capture_on_commit_callbacks(execute=False):  # the notifying task, sent after the last commit
         operation_run(operation.pk)
-    night_reports_mail(operation.pk)  # as that task does, on the mail queue's worker
+    with django_capture_on_commit_callbacks(execute=False):  # the e-mails' tasks
+        sent = night_reports_notify(operation.pk)  # as that task does, on the mail queue's worker
+    for notification in sent:
+        notification_mail(notification.pk)  # as each e-mail's task does
 
     received = {message.to[0]: message.body for message in mail.outbox}
     assert set(received) == {"umpire@club.example", "axis@club.example", "allied@club.example"}

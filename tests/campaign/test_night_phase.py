@@ -16,6 +16,7 @@ from campaign.services.battles import battle_create
 from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError
 from campaign.services.night import night_order_queue, night_phase_start
+from campaign.services.notifications import notification_mail
 from campaign.services.operations import operation_run
 from tests.campaign.factories import UserFactory, campaign_with_sides
 from tests.campaign.night_setup import ACTOR, campaign_after_day_one
@@ -26,9 +27,12 @@ pytestmark = pytest.mark.django_db
 def run_night(campaign: models.Campaign, capture) -> models.Operation:
     with capture(execute=False):  # the worker's enqueue; these tests run the service in process
         operation = night_phase_start(campaign.pk, ACTOR)
-    with capture(execute=False):  # the e-mail task, sent after the finishing commit
+    with capture(execute=False):  # the notifying task, sent after the finishing commit
         done = operation_run(operation.pk)
-    night.night_reports_mail(operation.pk)  # as that task does, on the mail queue's worker
+    with capture(execute=False):  # each e-mail's task, sent after the notifications commit
+        sent = night.night_reports_notify(operation.pk)  # as that task does, on the mail queue's worker
+    for notification in sent:
+        notification_mail(notification.pk)  # as each e-mail's task does
     return done
 
 
