@@ -986,6 +986,14 @@ class WebhookSubscriptionAdmin(UmpireAdmin[models.WebhookSubscription]):
             webhook_unsubscribe(subscription.campaign_id, actor, subscription.pk)
 
 
+@admin.register(models.Notification)
+class NotificationAdmin(ReadOnlyAdmin[models.Notification]):
+    list_display = ("__str__", "recipient", "campaign", "kind", "email", "read_at", "created_at")
+    list_filter = ("campaign", "kind", "email")
+    search_fields = ("title", "recipient__username")
+    list_select_related = ("recipient", "campaign")
+
+
 @admin.register(models.WebhookDelivery)
 class WebhookDeliveryAdmin(ReadOnlyAdmin[models.WebhookDelivery]):
     list_display = (

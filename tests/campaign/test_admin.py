@@ -27,6 +27,7 @@ from campaign.choices import (
     EventVerb,
     MemberRole,
     NightOrderKind,
+    NotificationKind,
     OperationKind,
     OperationStatus,
     StandStatus,
@@ -39,8 +40,10 @@ from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.memberships import invitation_create
 from campaign.services.night import night_order_queue
+from campaign.services.notifications import notification_send
 from campaign.services.overrides import roll_override
 from campaign.services.webhook_subscriptions import webhook_subscribe
+from tests.campaign.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor(request_id="admin-test")
@@ -58,6 +61,7 @@ READ_ONLY_MODELS = (
     models.SideDayTally,
     models.WebhookDelivery,
     models.CampaignAPIKey,
+    models.Notification,
 )
 
 
@@ -154,6 +158,20 @@ def full_campaign(umpire: Any) -> models.Campaign:
     operation = models.Operation.objects.create(campaign=campaign, kind=OperationKind.NIGHT_PHASE, day=day)
     models.NightReport.objects.create(operation=operation, side=axis, day=day, body={"replacements": 1})
     models.NightSnapshot.objects.create(operation=operation, values={"side": {str(axis.pk): [0, 0, 0]}})
+    player_user: Any = UserFactory(username="admin-axis-player")
+    player = models.Membership.objects.create(
+        user=player_user, campaign=campaign, role=MemberRole.PLAYER, side=axis
+    )
+    notification_send(
+        campaign,
+        [player],
+        NotificationKind.ORDERS_DUE,
+        "Orders due",
+        "",
+        f"/campaigns/{campaign.slug}",
+        ACTOR,
+        side_id=axis.pk,
+    )
     return campaign
 
 

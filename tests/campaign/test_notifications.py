@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core import mail
@@ -47,7 +48,7 @@ def members(campaign: models.Campaign) -> dict[str, models.Membership]:
         ("allied", MemberRole.PLAYER, allied),
         ("observer", MemberRole.OBSERVER, None),
     ):
-        user = UserFactory(username=f"{name}-{campaign.slug}", email=f"{name}@example.org")
+        user: Any = UserFactory(username=f"{name}-{campaign.slug}", email=f"{name}@example.org")
         made[name] = models.Membership.objects.create(user=user, campaign=campaign, role=role, side=side)
     return made
 
@@ -351,7 +352,7 @@ def test_a_worker_emails_a_notification_once_however_often_its_task_comes(mail_w
 
     def emailed() -> bool:
         note.refresh_from_db()
-        return note.email == NotificationEmail.SENT
+        return bool(note.email == NotificationEmail.SENT)
 
     wait_for(emailed, timeout=60, what="the worker to e-mail the notification")
     assert tasks_send(NOTIFICATION_MAIL_TASK, [note.pk, note.pk]) == [

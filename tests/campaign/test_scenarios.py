@@ -648,8 +648,9 @@ SCHEMA_MODELS = {
 }
 NOT_IN_PACKS = {
     models.Campaign: {"created_at", "updated_at", "night_version"},  # set only while a night runs
-    # A member's calendar secret is the running service's: an import makes new ones.
-    models.Membership: {"campaign", "user", "calendar_token"},
+    # A member's calendar secret is the running service's: an import makes new ones; and the
+    # member's own choice of e-mails too (an imported member gets them, as a new one does).
+    models.Membership: {"campaign", "user", "calendar_token", "notification_emails"},
     models.ClubNight: {"campaign"},
     models.Side: {"campaign"},
     models.Sector: {"campaign"},
@@ -678,8 +679,10 @@ def test_every_campaign_model_and_field_has_a_place_in_the_pack_format():
     # Reference data ships as a migration; webhooks and API keys hold a third party's URL and
     # secrets, which belong to the running service, never to a shareable pack; a night's
     # snapshot lives only while that night runs (an export then waits for it, or omits it);
-    # invitation links are secrets of the running service too.
+    # invitation links are secrets of the running service too; a member's notifications are
+    # their inbox on the running service.
     not_campaign_state = {
+        models.Notification,
         models.Invitation,
         models.Equipment,
         models.WebhookSubscription,
