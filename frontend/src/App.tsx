@@ -5,6 +5,8 @@ import { CampaignLayout } from "./pages/CampaignLayout";
 import { CampaignListPage } from "./pages/CampaignList";
 import { ChartsPage } from "./pages/Charts";
 import { ClubPage } from "./pages/Club";
+import { InboxBell } from "./components/InboxBell";
+import { InboxPage } from "./pages/Inbox";
 import { IntegrationsPage } from "./pages/Integrations";
 import { JoinPage } from "./pages/Join";
 import { NewCampaignPage } from "./pages/NewCampaign";
@@ -28,7 +30,7 @@ function TopBar() {
       </Link>
       {session.data?.authenticated ? (
         <span className="who">
-          {session.data.username}{" "}
+          <InboxBell /> {session.data.username}{" "}
           <button
             type="button"
             onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate("/login") })}
@@ -64,6 +66,14 @@ export function App() {
             element={
               <RequireSession>
                 <NewCampaignPage />
+              </RequireSession>
+            }
+          />
+          <Route
+            path="/inbox"
+            element={
+              <RequireSession>
+                <InboxPage />
               </RequireSession>
             }
           />

@@ -39,6 +39,11 @@ export const queryKeys = {
   reinforcements: (slug: string) => ["reinforcements", slug],
   rule: (key: string) => ["rule", key],
   invitation: (token: string) => ["invitation", token],
+  // The inbox and the bell's count: one write (a mark read) refreshes both.
+  notifications: ["notifications"],
+  notificationList: (unreadOnly: boolean) => ["notifications", "list", unreadOnly],
+  notificationCount: ["notifications", "unread-count"],
+  notificationEmails: (slug: string) => ["notification-emails", slug],
   invitations: (slug: string) => ["invitations", slug],
   members: (slug: string) => ["members", slug],
   schedule: (slug: string) => ["schedule", slug],
