@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from campaign.choices import DeliveryStatus, OperationStatus
 from campaign.services.night import NIGHT_REPORTS_NOTIFY_TASK, night_reports_notify
-from campaign.services.notifications import NOTIFICATION_MAIL_TASK, notification_mail
+from campaign.services.notifications import NOTIFICATION_MAIL_TASK, notification_mail, reminders_run
 from campaign.services.operations import (
     MAX_ATTEMPTS,
     OPERATION_RUN_TASK,
@@ -52,6 +52,12 @@ def notification_mail_task(notification_id: int) -> None:
 def club_schedule_task() -> list[str]:
     """Beat calls this every few minutes; it acts only when a club's time has come."""
     return club_schedule_run(timezone.now())
+
+
+@shared_task(acks_late=True)
+def notification_reminders_task() -> dict[str, int]:
+    """Beat calls this every few minutes: each reminder source tells whom it is time to tell."""
+    return reminders_run(timezone.now())
 
 
 @shared_task(acks_late=True)

@@ -9,6 +9,8 @@ side in full (``campaign.access.notification_refused``): a side's news never rea
 A subject key makes a send idempotent: a recipient already told of (kind, key) in the campaign
 is not told again (a unique constraint; sends of the same key take turns under an advisory
 lock), so a periodic sweep may run twice, or a task be delivered twice, and notify once.
+Reminders (orders due before a deadline) are such sweeps: a source registers with
+``reminder_register`` and beat calls every source every ``NOTIFICATION_REMINDER_INTERVAL``.
 
 E-mails are sent by a task per notification (``NOTIFICATION_MAIL_TASK``, on the mail queue)
 once the send commits. The notification row is the outbox and its ``email`` state the guard:
@@ -21,7 +23,7 @@ again on redelivery (no mail server takes part in our transaction). A task lost 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -206,3 +208,23 @@ def notifications_read_all(actor: Actor, campaign_id: int | None = None) -> int:
     if campaign_id is not None:
         unread = unread.filter(campaign_id=campaign_id)
     return unread.update(read_at=timezone.now())
+
+
+# Reminders ---------------------------------------------------------------------------------
+
+# A reminder source: given the moment, it sends what is due through notification_send with a
+# subject key (so a second sweep tells nobody again) and answers how many it told.
+Reminder = Callable[[datetime], int]
+REMINDERS: dict[str, Reminder] = {}
+
+
+def reminder_register(name: str, reminder: Reminder) -> None:
+    """Have the reminder sweep call ``reminder`` (e.g. orders due before a side's deadline)."""
+    REMINDERS[name] = reminder
+
+
+def reminders_run(now: datetime) -> dict[str, int]:
+    """Beat's reminder sweep: every registered source; how many members each told. Each send
+    commits on its own; a source that raises ends this sweep, and the next one tries again,
+    telling nobody twice."""
+    return {name: reminder(now) for name, reminder in sorted(REMINDERS.items())}

@@ -290,6 +290,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "campaign.tasks.club_schedule_task",
         "schedule": float(env("CLUB_SCHEDULE_INTERVAL", "300")),
     },
+    # Reminders (orders due before a deadline): idempotent per member and subject, so a late or
+    # doubled sweep tells nobody twice.
+    "notification-reminders": {
+        "task": "campaign.tasks.notification_reminders_task",
+        "schedule": float(env("NOTIFICATION_REMINDER_INTERVAL", "300")),
+        "options": {"expires": float(env("NOTIFICATION_REMINDER_INTERVAL", "300"))},
+    },
     "work-sweep": {
         "task": "campaign.tasks.work_sweep_task",
         "schedule": WORK_SWEEP_INTERVAL,

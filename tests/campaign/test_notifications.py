@@ -23,11 +23,14 @@ from campaign.services.errors import DomainError, NotFoundError
 from campaign.services.memberships import membership_notification_emails_set
 from campaign.services.notifications import (
     NOTIFICATION_MAIL_TASK,
+    REMINDERS,
     notification_mail,
     notification_mails_resend,
     notification_read,
     notification_send,
     notifications_read_all,
+    reminder_register,
+    reminders_run,
 )
 from campaign.services.sweep import work_sweep
 from tests.campaign.factories import UserFactory, campaign_with_sides
@@ -365,3 +368,31 @@ def test_a_worker_emails_a_notification_once_however_often_its_task_comes(mail_w
     wait_for(lambda: len(subjects(directory)) >= 2, timeout=60, what="the second e-mail")
     # The queue is worked in order: the resends came before the second e-mail, and sent nothing.
     assert subjects(directory) == [f"{campaign.name}: Orders due", f"{campaign.name}: Orders due soon"]
+
+
+def test_a_reminder_source_swept_twice_tells_each_member_once():
+    campaign = campaign_with_sides()
+    who = members(campaign)
+
+    def orders_due(now: datetime.datetime) -> int:
+        return len(
+            notification_send(
+                campaign,
+                [who["axis"], who["allied"]],
+                NotificationKind.ORDERS_DUE,
+                "Orders due before the club night",
+                "",
+                f"/campaigns/{campaign.slug}",
+                ACTOR,
+                key=f"orders:{now.date().isoformat()}",
+            )
+        )
+
+    reminder_register("test-orders-due", orders_due)
+    try:
+        now = timezone.now()
+        assert reminders_run(now)["test-orders-due"] == 2
+        assert reminders_run(now)["test-orders-due"] == 0  # beat ran late, or twice
+        assert models.Notification.objects.filter(kind=NotificationKind.ORDERS_DUE).count() == 2
+    finally:
+        REMINDERS.pop("test-orders-due")

@@ -15,12 +15,13 @@ export function InboxBell() {
   });
   const unread = count.data?.unread ?? 0;
   return (
-    <Link to="/inbox" className="bell" aria-label={unread ? `Inbox, ${unread} unread` : "Inbox"}>
+    <Link to="/inbox" className="bell">
       <span aria-hidden="true">🔔</span> Inbox
       {unread ? (
-        <span className="badge" aria-hidden="true">
-          {unread}
-        </span>
+        <>
+          {" "}
+          <span className="badge">{unread}</span> <span className="visually-hidden">unread</span>
+        </>
       ) : null}
     </Link>
   );

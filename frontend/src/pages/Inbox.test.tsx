@@ -99,7 +99,7 @@ describe("the bell", () => {
     stubFetch(jsonResponse(200, { unread: 3 }));
     renderWithProviders(<InboxBell />);
 
-    const bell = await screen.findByRole("link", { name: "Inbox, 3 unread" });
+    const bell = await screen.findByRole("link", { name: "Inbox 3 unread" });
     expect(bell).toHaveAttribute("href", "/inbox");
   });
 
