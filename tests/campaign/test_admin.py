@@ -55,6 +55,7 @@ READ_ONLY_MODELS = (
     models.NightReport,
     models.NightSnapshot,
     models.NightOrder,
+    models.SideOrder,
     models.SideDayTally,
     models.WebhookDelivery,
     models.CampaignAPIKey,
@@ -151,6 +152,9 @@ def full_campaign(umpire: Any) -> models.Campaign:
     spend.battalions.set(campaign.battalions.filter(code="A1"))
     models.ArtilleryOrder.objects.create(side=axis, day=day, template=1, mode="on-call")
     night_order_queue(campaign.pk, ACTOR, kind=NightOrderKind.WITHDRAW, battalion_code="A2")
+    models.SideOrder.objects.create(
+        campaign=campaign, side=axis, day_number=day.number, kind="withdraw", payload={"battalion_code": "A2"}
+    )
     operation = models.Operation.objects.create(campaign=campaign, kind=OperationKind.NIGHT_PHASE, day=day)
     models.NightReport.objects.create(operation=operation, side=axis, day=day, body={"replacements": 1})
     models.NightSnapshot.objects.create(operation=operation, values={"side": {str(axis.pk): [0, 0, 0]}})
