@@ -556,6 +556,7 @@ def test_adding_a_campaign_records_its_creation(client, umpire):
         "season": "summer",
         "start_date": "1943-07-05",
         "rng_seed": "kursk-seed",
+        "orders_lead_hours": "0",
     }
     for prefix in ("sides", "club_nights", "memberships"):
         data |= {f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"}
