@@ -167,7 +167,6 @@ def _side_orders_lapse(campaign: models.Campaign, day: models.CampaignDay, actor
         return
     unapproved.update(status=SideOrderStatus.LAPSED)
     sides = ", ".join(sorted({str(entry["side"]) for entry in lapsed}))
-    # Hook for the notifications helper: the umpires' list of orders the night left undone.
     event_record(
         campaign,
         EventVerb.SIDE_ORDERS_LAPSED,

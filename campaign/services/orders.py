@@ -256,7 +256,6 @@ def side_order_submit(
     order.status, order.submitted_at = SideOrderStatus.SUBMITTED, now
     order.save(update_fields=["status", "submitted_at", "updated_at"])
     campaign_save(campaign)
-    # Hook for the notifications helper: tell the umpires an order waits for approval.
     event_record(
         campaign,
         EventVerb.ORDERS_SUBMITTED,
@@ -382,7 +381,6 @@ def side_order_return(campaign_id: int, actor: Actor, order_id: int, *, reason: 
     _decided(order, actor)
     order.save(update_fields=["status", "reason", "decided_by", "decided_at", "updated_at"])
     campaign_save(campaign)
-    # Hook for the notifications helper: tell the side's players their order came back, and why.
     event_record(
         campaign,
         EventVerb.SIDE_ORDER_RETURNED,
