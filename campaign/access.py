@@ -292,11 +292,6 @@ def side_orders_readable(access: CampaignAccess) -> Q:
     return Q(side_id=side_id) if side_id is not None else NOTHING
 
 
-def side_order_writable(access: CampaignAccess, side_id: int) -> bool:
-    """Who drafts, edits, submits and withdraws a side's orders: that side's players."""
-    return access.player_side_id == side_id
-
-
 def reports_for(access: CampaignAccess, reports: Iterable[models.NightReport]) -> list[models.NightReport]:
     """The night reports the reader gets (by e-mail too): umpires every side's, a player their side's."""
     return [report for report in reports if access.sees_in_full(report.side_id)]
