@@ -29,6 +29,7 @@ from campaign.choices import (
     NotificationKind,
     OperationKind,
     OperationStatus,
+    SideOrderStatus,
     StandStatus,
     StandType,
     enum_choices,
@@ -204,6 +205,16 @@ class NightOrderFilter(filters.FilterSet):  # type: ignore[misc]
     class Meta:
         model = models.NightOrder
         fields = ["day", "applied"]
+
+
+class SideOrderFilter(filters.FilterSet):  # type: ignore[misc]
+    day = IntegerFilter(field_name="day_number", help_text="the campaign day whose night and dawn it is for")
+    status = filters.ChoiceFilter(choices=SideOrderStatus.choices, help_text="submitted: the approval queue")
+    side = IntegerFilter(field_name="side_id")
+
+    class Meta:
+        model = models.SideOrder
+        fields = ["day", "status", "side"]
 
 
 class WebhookFilter(filters.FilterSet):  # type: ignore[misc]

@@ -416,6 +416,13 @@ class ScheduleInput(serializers.Serializer[Mapping[str, Any]]):
     )
     night_time = serializers.TimeField(allow_null=True, help_text="in the club's time zone")
     club_nights = serializers.ListField(child=ClubNightInput(), required=False, max_length=1000)
+    orders_lead_hours = serializers.IntegerField(
+        min_value=0,
+        max_value=24 * 14,
+        required=False,
+        default=0,
+        help_text="how many hours before the night phase the sides' orders close (0: at the night phase)",
+    )
 
 
 class NotificationEmailsInput(serializers.Serializer[Mapping[str, Any]]):
@@ -427,4 +434,34 @@ class NotificationEmailsInput(serializers.Serializer[Mapping[str, Any]]):
 class NotificationsReadAllInput(serializers.Serializer[Mapping[str, Any]]):
     campaign = serializers.SlugField(
         required=False, help_text="only this campaign's (its slug); every campaign's without it"
+    )
+
+
+class SideOrderInput(serializers.Serializer[Mapping[str, Any]]):
+    kind = serializers.CharField(
+        max_length=20,
+        help_text="withdraw, attach, detach, move or artillery (deploy and activation are refused, named)",
+    )
+    payload = serializers.DictField(
+        help_text="by kind: withdraw {battalion_code}; attach and detach {battalion_code, stand_label, "
+        "target_battalion_code}; move {battalion_code, sector} (the sector's key); artillery "
+        "{template, mode}"
+    )
+
+
+class SideOrderEditInput(serializers.Serializer[Mapping[str, Any]]):
+    kind = serializers.CharField(
+        max_length=20, required=False, help_text="as when drafted; unchanged if left out"
+    )
+    payload = serializers.DictField(required=False, help_text="the whole payload; unchanged if left out")
+
+
+class SideOrderReturnInput(serializers.Serializer[Mapping[str, Any]]):
+    reason = serializers.CharField(max_length=2000, help_text="why the order is sent back, for its side")
+
+
+class SideOrderAmendInput(serializers.Serializer[Mapping[str, Any]]):
+    payload = serializers.DictField(help_text="the whole payload, as the order's kind takes it")
+    reason = serializers.CharField(
+        max_length=2000, required=False, allow_blank=True, default="", help_text="told to the side"
     )

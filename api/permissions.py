@@ -117,3 +117,14 @@ class IsUmpireInPerson(IsUmpire):
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return request_api_key(request) is None and super().has_permission(request, view)
+
+
+class IsSidePlayerInPerson(BasePermission):
+    """A player of the campaign, logged in: a side's read-only key reads as its player but never
+    writes its orders."""
+
+    message = "Only a player of a side, logged in, may write that side's orders."
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        scoped = _scoped(view)
+        return request_api_key(request) is None and scoped is not None and scoped.campaign_access.is_player

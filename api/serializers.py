@@ -1337,6 +1337,46 @@ class NightOrderSerializer(LabelledModelSerializer[models.NightOrder]):
         ]
 
 
+class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
+    """A side's sealed order: read by its side's players and the umpires only."""
+
+    side_name = serializers.CharField(source="side.name", read_only=True)
+    day = serializers.IntegerField(source="day_number", read_only=True)
+    payload = serializers.DictField(read_only=True)
+    created_by = serializers.CharField(source="created_by.username", read_only=True, allow_null=True)
+    decided_by = serializers.CharField(source="decided_by.username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = models.SideOrder
+        fields = [
+            "id",
+            "side",
+            "side_name",
+            "day",
+            "kind",
+            "payload",
+            "status",
+            "reason",
+            "night_order",
+            "created_by",
+            "created_at",
+            "submitted_at",
+            "decided_by",
+            "decided_at",
+        ]
+        read_only_fields = fields
+
+
+class SideOrdersDeadlineSerializer(LabelledSerializer[Mapping[str, Any]]):
+    """When new orders close."""
+
+    day = serializers.IntegerField(help_text="the campaign day new orders are for")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="null: they close when the night phase starts"
+    )
+    deadline_text = serializers.CharField(allow_null=True, help_text="the deadline in the club's time zone")
+
+
 class RollOverrideSerializer(LabelledSerializer[Mapping[str, models.RollRecord]]):
     """An umpire's override next to the roll it overrides, which stays in the log."""
 
@@ -1699,6 +1739,11 @@ class ScheduleSerializer(LabelledSerializer[Any]):
         allow_null=True, read_only=True, help_text="when the schedule next starts the night phase"
     )
     club_nights = ClubNightSerializer(many=True, read_only=True)
+    orders_lead_hours = serializers.IntegerField(
+        source="campaign.orders_lead_hours",
+        read_only=True,
+        help_text="how many hours before the night phase the sides' orders close",
+    )
 
     def get_time_zone(self, schedule: Any) -> str:
         return str(timezone.get_default_timezone_name())

@@ -145,7 +145,8 @@ class CampaignAdminActions(CampaignAccessMixin, ApiViewSet[models.Campaign]):
         summary="Set the club's schedule (umpires)",
         description="The whole schedule: the weekday and time the night phase starts by itself (both, "
         "or both null for none), and the real date of each campaign day's club night (the list "
-        "replaces the one there was).",
+        "replaces the one there was), and how many hours before the night phase the sides' "
+        "orders close.",
         request=inputs.ScheduleInput,
         responses=out.ScheduleSerializer,
     )
@@ -159,6 +160,7 @@ class CampaignAdminActions(CampaignAccessMixin, ApiViewSet[models.Campaign]):
                 night_weekday=data["night_weekday"],
                 night_time=data["night_time"],
                 club_nights=data.get("club_nights", []),
+                orders_lead_hours=data["orders_lead_hours"],
             )
             # The access read the campaign before the write: read the schedule as saved.
             self.campaign_access.campaign.refresh_from_db()

@@ -27,7 +27,7 @@ from typing import Any
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Value
 
 from campaign import models
-from campaign.choices import ArrivalStatus, EventVerb, MemberRole, OperationKind, Visibility
+from campaign.choices import ArrivalStatus, EventVerb, MemberRole, OperationKind, SideOrderStatus, Visibility
 from rules_engine.nineteen43.artillery import FIELD_STRENGTH_CLASSES
 
 # Enemy forces are seen only once they are on the table: never in reserve or on their way.
@@ -282,6 +282,16 @@ def events_readable(access: CampaignAccess) -> Q:
     return readable
 
 
+def side_orders_readable(access: CampaignAccess) -> Q:
+    """A side's sealed orders: its own players read them all (drafts too); umpires every side's
+    once submitted (a draft is the side's own until then); nobody else any, whatever the enemy's
+    fog of war: an order shows only through what it became once applied (rules notes C-19)."""
+    if access.is_umpire:
+        return ~Q(status=SideOrderStatus.DRAFT)
+    side_id = access.player_side_id
+    return Q(side_id=side_id) if side_id is not None else NOTHING
+
+
 def reports_for(access: CampaignAccess, reports: Iterable[models.NightReport]) -> list[models.NightReport]:
     """The night reports the reader gets (by e-mail too): umpires every side's, a player their side's."""
     return [report for report in reports if access.sees_in_full(report.side_id)]
@@ -521,6 +531,16 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     # Who was told what is the umpires' to check; each member reads their own in their inbox.
     EventVerb.NOTIFICATIONS_SENT: Visibility.UMPIRE,
     EventVerb.NOTIFICATION_EMAIL_SET: Visibility.UMPIRE,
+    # A side's orders are sealed: its own and the umpires' (rules notes C-19). The umpire's
+    # list of orders left unapproved at a night names both sides'.
+    EventVerb.SIDE_ORDER_DRAFTED: Visibility.SIDE,
+    EventVerb.SIDE_ORDER_EDITED: Visibility.SIDE,
+    EventVerb.ORDERS_SUBMITTED: Visibility.SIDE,
+    EventVerb.SIDE_ORDER_WITHDRAWN: Visibility.SIDE,
+    EventVerb.SIDE_ORDER_APPROVED: Visibility.SIDE,
+    EventVerb.SIDE_ORDER_RETURNED: Visibility.SIDE,
+    EventVerb.SIDE_ORDER_AMENDED: Visibility.SIDE,
+    EventVerb.SIDE_ORDERS_LAPSED: Visibility.UMPIRE,
 }
 
 

@@ -776,6 +776,22 @@ class NightOrderAdmin(ReadOnlyAdmin[models.NightOrder]):
     list_select_related = ("campaign", "day", "battalion", "stand__battalion", "target_battalion")
 
 
+@admin.register(models.SideOrder)
+class SideOrderAdmin(ReadOnlyAdmin[models.SideOrder]):
+    list_display = (
+        "__str__",
+        "campaign",
+        "side",
+        "day_number",
+        "kind",
+        "status",
+        "submitted_at",
+        "decided_at",
+    )
+    list_filter = ("campaign", "kind", "status")
+    list_select_related = ("campaign", "side")
+
+
 # The audit trail ------------------------------------------------------------
 
 

@@ -164,6 +164,26 @@ class NightOrderKind(models.TextChoices):
     DETACH = "detach", "Detach stand"
 
 
+class SideOrderKind(models.TextChoices):
+    """What a side may order between club nights (the umpire applies each through its service)."""
+
+    WITHDRAW = "withdraw", "Withdraw a battalion to reserve"
+    ATTACH = "attach", "Attach a stand"
+    DETACH = "detach", "Detach a stand"
+    MOVE = "move", "Move a battalion on the map"
+    ARTILLERY = "artillery", "Artillery template for the dawn sequence"
+
+
+class SideOrderStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    SUBMITTED = "submitted", "Submitted to the umpire"
+    RETURNED = "returned", "Sent back by the umpire"
+    APPROVED = "approved", "Approved: waiting for its night phase"
+    APPLIED = "applied", "Applied"
+    WITHDRAWN = "withdrawn", "Withdrawn by the side"
+    LAPSED = "lapsed", "Not approved before the night phase"
+
+
 class Visibility(models.TextChoices):
     """Who reads a roll record or an event besides the umpires (``campaign.access``)."""
 
@@ -230,6 +250,14 @@ class EventVerb(models.TextChoices):
     SCHEDULE_SET = "schedule.set", "Club schedule set"
     NOTIFICATIONS_SENT = "notifications.sent", "Members notified"
     NOTIFICATION_EMAIL_SET = "member.notification_email_set", "Notification e-mails turned on or off"
+    SIDE_ORDER_DRAFTED = "order.drafted", "Order drafted"
+    SIDE_ORDER_EDITED = "order.edited", "Order edited"
+    ORDERS_SUBMITTED = "orders.submitted", "Orders submitted"
+    SIDE_ORDER_WITHDRAWN = "order.withdrawn", "Order withdrawn"
+    SIDE_ORDER_APPROVED = "order.approved", "Order approved"
+    SIDE_ORDER_RETURNED = "order.returned", "Order sent back"
+    SIDE_ORDER_AMENDED = "order.amended", "Order amended by the umpire"
+    SIDE_ORDERS_LAPSED = "orders.lapsed", "Orders not approved before the night phase"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.
@@ -240,6 +268,7 @@ WEBHOOK_EVENTS = (
     EventVerb.DAY_DAWNED,
     EventVerb.SECTOR_CONTROL_CHANGED,
     EventVerb.CAMPAIGN_FINISHED,
+    EventVerb.ORDERS_SUBMITTED,
 )
 WEBHOOK_EVENT_CHOICES = [(verb.value, verb.label) for verb in WEBHOOK_EVENTS]
 # A delivery's event: one of those, or the test event an umpire's ping sends.

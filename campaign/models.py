@@ -52,6 +52,10 @@ class Campaign(models.Model):
     # Club schedule for the night phase: weekday (0 = Monday) and time, or none.
     night_weekday = models.PositiveSmallIntegerField(null=True, blank=True)
     night_time = models.TimeField(null=True, blank=True)
+    # How long before the club's night phase a side's orders close (rules notes C-19).
+    orders_lead_hours = models.PositiveSmallIntegerField(
+        default=0, help_text="hours before the night phase at which sides' orders close"
+    )
     night_schedule_acted_for = models.DateTimeField(
         null=True,
         blank=True,
@@ -902,6 +906,43 @@ class NightOrder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.battalion}"
+
+
+class SideOrder(models.Model):
+    """A side's sealed order for a campaign day's night and dawn: drafted and submitted by its
+    players, read by nobody else but the umpires, who approve it (it becomes the night order,
+    move or artillery order it describes), send it back or amend it (rules notes C-19)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="side_orders")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="orders")
+    day_number = models.PositiveSmallIntegerField(help_text="the campaign day whose night and dawn it is for")
+    kind = models.CharField(max_length=12, choices=choices.SideOrderKind.choices)
+    payload = models.JSONField(help_text="what the order says, by kind (docs/api.md, Sealed orders)")
+    status = models.CharField(
+        max_length=10, choices=choices.SideOrderStatus.choices, default=choices.SideOrderStatus.DRAFT
+    )
+    reason = models.TextField(blank=True, help_text="the umpire's reason when sent back or amended")
+    night_order = models.OneToOneField(
+        NightOrder, null=True, blank=True, on_delete=models.SET_NULL, related_name="side_order"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-day_number", "id"]
+        indexes = [models.Index(fields=["campaign", "side", "day_number"])]
+
+    def __str__(self) -> str:
+        # Neutral: an event's object text reaches webhooks, which must not carry what is ordered.
+        return f"Order {self.pk}"
 
 
 class SideDayTally(models.Model):

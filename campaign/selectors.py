@@ -126,6 +126,43 @@ def club_schedule_next(
     return moment if moment > since else _club_moment(campaign, date + datetime.timedelta(days=7))
 
 
+def side_orders_day(campaign: models.Campaign) -> int:
+    """The campaign day a side's new orders are for: the day under way until its night phase
+    starts, else the next one (its night and dawn are the coming ones)."""
+    day = campaign.days.filter(number=campaign.current_day).only("status").first()
+    if day is not None and day.status in (DayStatus.DAWN, DayStatus.DAY):
+        return campaign.current_day
+    return campaign.current_day + 1
+
+
+def side_orders_deadline(campaign: models.Campaign, day_number: int) -> datetime.datetime | None:
+    """When a side's orders for campaign day ``day_number`` close (rules notes C-19): the club's
+    night-phase time on the date the club plays that day (its club night; the start of that date
+    without a time), else, once the day is under way, the weekly schedule's first night-phase
+    moment after its dawn; less the club's lead time (``Campaign.orders_lead_hours``). None when
+    the schedule sets no moment: orders then close when the night phase starts."""
+    lead = datetime.timedelta(hours=campaign.orders_lead_hours)
+    night = campaign.club_nights.filter(campaign_day=day_number).first()
+    if night is not None:
+        if campaign.night_time is not None:
+            return _club_moment(campaign, night.play_date) - lead
+        start = datetime.datetime.combine(
+            night.play_date, datetime.time(0), tzinfo=timezone.get_default_timezone()
+        )
+        return start.astimezone(datetime.UTC) - lead
+    day = campaign.days.filter(number=day_number).only("dawned_at").first()
+    if day is None or day.dawned_at is None:
+        return None
+    moment = club_schedule_next(campaign, day.dawned_at, day.dawned_at)
+    return moment - lead if moment is not None else None
+
+
+def deadline_text(moment: datetime.datetime) -> str:
+    """A deadline as the club reads it: its own time zone, named."""
+    local = moment.astimezone(timezone.get_default_timezone())
+    return f"{local:%A %d %B %Y, %H:%M} {local.tzname()}"
+
+
 def memberships_of(user_id: int | None) -> QuerySet[models.Membership]:
     """A user's memberships with their campaigns, by campaign name; none for nobody (None)."""
     if user_id is None:
@@ -749,6 +786,17 @@ def night_orders(access: CampaignAccess) -> QuerySet[models.NightOrder]:
         models.NightOrder.objects.filter(campaign=access.campaign)
         .select_related("day", "battalion", "stand", "target_battalion")
         .order_by("-day__number", "pk")
+    )
+
+
+def side_orders(access: CampaignAccess) -> QuerySet[models.SideOrder]:
+    """A side's sealed orders as the reader may see them (``access.side_orders_readable``),
+    newest day first."""
+    return (
+        models.SideOrder.objects.filter(campaign=access.campaign)
+        .filter(access_rules.side_orders_readable(access))
+        .select_related("side", "created_by", "decided_by")
+        .order_by("-day_number", "pk")
     )
 
 

@@ -55,7 +55,8 @@ CAMPAIGN = Level(
     models.Campaign,
     (
         "name", "slug", "description", "profile", "optional_rules", "rule_settings", "theatre", "year",
-        "season", "start_date", "night_weekday", "night_time", "rng_seed", "victory", "objective_awards",
+        "season", "start_date", "night_weekday", "night_time", "orders_lead_hours", "rng_seed", "victory",
+        "objective_awards",
     ),
 )  # fmt: skip
 CLUB_NIGHT = Level(models.ClubNight, ("campaign_day", "play_date"))

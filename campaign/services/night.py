@@ -36,6 +36,7 @@ from campaign.choices import (
     NotificationKind,
     OperationKind,
     OperationStatus,
+    SideOrderStatus,
     StandStatus,
     StandType,
 )
@@ -145,10 +146,38 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     )
     day.status = DayStatus.NIGHT
     day.save(update_fields=["status"])
+    _side_orders_lapse(campaign, day, actor)
     models.NightSnapshot.objects.create(operation=operation, values=_night_snapshot(campaign.pk))
     campaign.night_version = campaign.version + 1  # the version this save gives it
     campaign_save(campaign, "night_version")
     return operation
+
+
+def _side_orders_lapse(campaign: models.Campaign, day: models.CampaignDay, actor: Actor) -> None:
+    """The sides' orders for this night the umpire has not approved lapse as it starts, and the
+    umpires are told which (rules notes C-19): never dropped without a word."""
+    unapproved = models.SideOrder.objects.filter(
+        campaign=campaign,
+        day_number=day.number,
+        status__in=[SideOrderStatus.DRAFT, SideOrderStatus.SUBMITTED, SideOrderStatus.RETURNED],
+    ).select_related("side")
+    lapsed = [
+        {"order": order.pk, "side": order.side.name, "kind": order.kind, "status": order.status}
+        for order in unapproved.order_by("side_id", "pk")
+    ]
+    if not lapsed:
+        return
+    unapproved.update(status=SideOrderStatus.LAPSED)
+    sides = ", ".join(sorted({str(entry["side"]) for entry in lapsed}))
+    event_record(
+        campaign,
+        EventVerb.SIDE_ORDERS_LAPSED,
+        day,
+        f"Night phase of day {day.number} started with {len(lapsed)} orders not approved "
+        f"({sides}): they lapsed",
+        actor,
+        after={"lapsed": lapsed},
+    )
 
 
 def _night_snapshot(campaign_id: int) -> dict[str, dict[str, list[Any]]]:
@@ -446,6 +475,10 @@ def _orders(operation: models.Operation) -> dict[str, Any]:
             moved.append(order.stand)
     models.Stand.objects.bulk_update(moved, ["battalion", "attached", "attachment_kind"])
     models.NightOrder.objects.filter(pk__in=[o.pk for o in orders]).update(applied=True)
+    # The sides' approved orders these came from are carried out now.
+    models.SideOrder.objects.filter(night_order__in=[o.pk for o in orders]).update(
+        status=SideOrderStatus.APPLIED
+    )
     part: dict[str, Any] = {"sides": {}}
     for order in orders:
         if order.kind == NightOrderKind.WITHDRAW:

@@ -120,6 +120,34 @@ def day_end_roll(campaign_id: int, actor: Actor, *, allied_turn: int) -> models.
     return record
 
 
+def artillery_order_check(
+    campaign: models.Campaign, side: models.Side, *, template: int, mode: str, day_number: int
+) -> None:
+    """A template the side has, in a mode the scenario allows it on ``day_number`` (Malta, house
+    rule 7: the Axis only on call on day 1); refused naming the rule. A side's sealed order is
+    checked the same way when it is submitted."""
+    if mode not in ArtilleryMode.values:
+        raise DomainError(
+            f"{mode!r} is not an artillery mode ({', '.join(ArtilleryMode.values)})", field="mode"
+        )
+    if not 1 <= template <= side.barrage_templates:
+        raise DomainError(
+            f"{side.name} has templates 1 to {side.barrage_templates}, not {template}", field="template"
+        )
+    if optional_rule_on(campaign, BARRAGE_ORDERS):
+        malta_side = MaltaSide.AXIS if side.is_axis else MaltaSide.ALLIED
+        allowed = procedure_run(campaign, BARRAGE_ORDERS, {"side": malta_side, "day": day_number}, ()).outcome
+        if BarrageOrder(mode) not in allowed:
+            words = " and ".join(ArtilleryMode(order.value).label.lower() for order in allowed)
+            raise DomainError(
+                f"{side.name} may order only {words} artillery on day {day_number}; "
+                f"{ArtilleryMode(mode).label.lower()} is allowed from day 2",
+                field="mode",
+                rule=_rule_text(BARRAGE_ORDERS),
+                code="mode_not_allowed",
+            )
+
+
 @transaction.atomic
 def artillery_order_set(
     campaign_id: int, actor: Actor, *, side_id: int, template: int, mode: str
@@ -131,26 +159,7 @@ def artillery_order_set(
     side = campaign.sides.filter(pk=side_id).first()
     if side is None:
         raise DomainError(f"side {side_id} is not in campaign {campaign.slug}", field="side_id")
-    if mode not in ArtilleryMode.values:
-        raise DomainError(
-            f"{mode!r} is not an artillery mode ({', '.join(ArtilleryMode.values)})", field="mode"
-        )
-    if not 1 <= template <= side.barrage_templates:
-        raise DomainError(
-            f"{side.name} has templates 1 to {side.barrage_templates}, not {template}", field="template"
-        )
-    if optional_rule_on(campaign, BARRAGE_ORDERS):
-        malta_side = MaltaSide.AXIS if side.is_axis else MaltaSide.ALLIED
-        allowed = procedure_run(campaign, BARRAGE_ORDERS, {"side": malta_side, "day": day.number}, ()).outcome
-        if BarrageOrder(mode) not in allowed:
-            words = " and ".join(ArtilleryMode(order.value).label.lower() for order in allowed)
-            raise DomainError(
-                f"{side.name} may order only {words} artillery on day {day.number}; "
-                f"{ArtilleryMode(mode).label.lower()} is allowed from day 2",
-                field="mode",
-                rule=_rule_text(BARRAGE_ORDERS),
-                code="mode_not_allowed",
-            )
+    artillery_order_check(campaign, side, template=template, mode=mode, day_number=day.number)
     order, _ = models.ArtilleryOrder.objects.update_or_create(
         side=side, day=day, template=template, defaults={"mode": mode}
     )

@@ -103,6 +103,7 @@ def _schedule_description(campaign: models.Campaign, nights: list[models.ClubNig
     return {
         "night_weekday": campaign.night_weekday,
         "night_time": campaign.night_time.isoformat() if campaign.night_time else None,
+        "orders_lead_hours": campaign.orders_lead_hours,
         "club_nights": {str(night.campaign_day): night.play_date.isoformat() for night in nights},
     }
 
@@ -115,9 +116,11 @@ def campaign_schedule_set(
     night_weekday: int | None,
     night_time: datetime.time | None,
     club_nights: Sequence[Mapping[str, Any]],
+    orders_lead_hours: int = 0,
 ) -> models.Campaign:
-    """The club's schedule, whole: the weekly night phase (weekday and time, or neither) and
-    which real date each campaign day is played (``{campaign_day, play_date}``, replacing all)."""
+    """The club's schedule, whole: the weekly night phase (weekday and time, or neither),
+    which real date each campaign day is played (``{campaign_day, play_date}``, replacing all),
+    and how long before the night phase the sides' orders close (rules notes C-19)."""
     if (night_weekday is None) != (night_time is None):
         missing = "night_time" if night_time is None else "night_weekday"
         raise DomainError(
@@ -134,7 +137,8 @@ def campaign_schedule_set(
     campaign = campaign_lock(campaign_id)
     before = _schedule_description(campaign, list(campaign.club_nights.order_by("campaign_day")))
     campaign.night_weekday, campaign.night_time = night_weekday, night_time
-    campaign_save(campaign, "night_weekday", "night_time")
+    campaign.orders_lead_hours = orders_lead_hours
+    campaign_save(campaign, "night_weekday", "night_time", "orders_lead_hours")
     campaign.club_nights.all().delete()
     nights = models.ClubNight.objects.bulk_create(
         sorted(

@@ -69,12 +69,16 @@ PUBLIC_MESSAGES: Mapping[str, str] = {
     EventVerb.BATTLE_REPORTED: "Battle reported: {repr}",
     EventVerb.SECTOR_CONTROL_CHANGED: "Control of {repr} changed",
     EventVerb.CAMPAIGN_FINISHED: "{repr} finished on day {day}",
+    # Sealed: neither the side nor what is ordered, only that an order waits for the umpire.
+    EventVerb.ORDERS_SUBMITTED: "An order was submitted on day {day}",
 }
 # API detail routes of the objects webhook events are about, by model name.
 OBJECT_ROUTES: Mapping[str, str] = {
     models.Battle.__name__: "api:battle-detail",
     models.Operation.__name__: "api:operation-detail",
     models.Sector.__name__: "api:sector-detail",
+    # Read with the receiver's own key: only its side's and the umpires' keys find it.
+    models.SideOrder.__name__: "api:side-order-detail",
 }
 
 

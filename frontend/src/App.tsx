@@ -16,6 +16,7 @@ import { FogOfWarPage } from "./pages/FogOfWar";
 import { ForcesPage } from "./pages/Forces";
 import { MapPage } from "./pages/Map";
 import { NightPage } from "./pages/Night";
+import { OrdersPage } from "./pages/Orders";
 import { RollsPage } from "./pages/Rolls";
 import { SignInPage } from "./pages/SignIn";
 
@@ -101,6 +102,7 @@ export function App() {
             <Route path="battles" element={<BattlesPage />} />
             <Route path="battles/:battleId" element={<BattleDetailPage />} />
             <Route path="night" element={<NightPage />} />
+            <Route path="orders" element={<OrdersPage />} />
             <Route path="rolls" element={<RollsPage />} />
             <Route path="charts" element={<ChartsPage />} />
             <Route path="club" element={<ClubPage />} />

@@ -4,6 +4,7 @@ body answers as the first request did and writes nothing (issue 20)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,7 +15,14 @@ from rest_framework.views import APIView
 from api.idempotency import HEADER, REPLAYED_HEADER
 from api.models import IdempotencyKey
 from campaign import models
-from campaign.choices import EventVerb, MemberRole, NotificationKind, OperationKind
+from campaign.choices import (
+    EventVerb,
+    MemberRole,
+    NotificationKind,
+    OperationKind,
+    SideOrderKind,
+    SideOrderStatus,
+)
 from campaign.services.battles import battle_setup
 from campaign.services.memberships import invitation_create
 from campaign.services.night import night_order_queue
@@ -285,6 +293,62 @@ WRITES: dict[tuple[str, str], Write] = {
 }
 
 
+def axis_order(status: str = SideOrderStatus.DRAFT) -> Callable[[World], None]:
+    def prepare(world: World) -> None:
+        models.SideOrder.objects.create(
+            campaign=world.campaign,
+            side=world.axis,
+            day_number=2,
+            kind=SideOrderKind.WITHDRAW,
+            payload={"battalion_code": "A2"},
+            status=status,
+        )
+
+    return prepare
+
+
+def order_url(name: str) -> Callable[[World], str]:
+    return lambda w: w.url(name, pk=w.campaign.side_orders.get().pk)
+
+
+SIDE_ORDER_WRITES: dict[tuple[str, str], Write] = {
+    ("side-order-list", "post"): Write(
+        lambda w: w.url("side-order-list"),
+        lambda w: {"kind": "withdraw", "payload": {"battalion_code": "A2"}},
+        201,
+    ),
+    ("side-order-detail", "patch"): Write(
+        order_url("side-order-detail"), lambda w: {"payload": {"battalion_code": "A3"}}, 200, axis_order()
+    ),
+    ("side-order-submit", "post"): Write(order_url("side-order-submit"), lambda w: None, 200, axis_order()),
+    ("side-order-withdraw", "post"): Write(
+        order_url("side-order-withdraw"), lambda w: None, 200, axis_order()
+    ),
+    ("side-order-approve", "post"): Write(
+        order_url("side-order-approve"), lambda w: None, 200, axis_order(SideOrderStatus.SUBMITTED)
+    ),
+    ("side-order-send-back", "post"): Write(
+        order_url("side-order-send-back"),
+        lambda w: {"reason": "not tonight"},
+        200,
+        axis_order(SideOrderStatus.SUBMITTED),
+    ),
+    ("side-order-amend", "post"): Write(
+        order_url("side-order-amend"),
+        lambda w: {"payload": {"battalion_code": "A3"}},
+        200,
+        axis_order(SideOrderStatus.SUBMITTED),
+    ),
+}
+WRITES.update(SIDE_ORDER_WRITES)
+# Who makes each write that is not the umpire's: a side's orders are its players'.
+WRITERS = {
+    route: Role.AXIS_PLAYER
+    for route in SIDE_ORDER_WRITES
+    if route[0] in ("side-order-list", "side-order-detail", "side-order-submit", "side-order-withdraw")
+}
+
+
 @pytest.fixture
 def world() -> World:
     return build_world()
@@ -327,7 +391,7 @@ def test_a_retried_write_replays_its_first_answer_and_writes_nothing(world, rout
     name, method = route
     write = WRITES[route]
     write.prepare(world)
-    send = getattr(world.client(Role.UMPIRE), method)
+    send = getattr(world.client(WRITERS.get(route, Role.UMPIRE)), method)
     url, data = write.url(world), write.body(world)
 
     first = send(url, data, format="json", headers={HEADER: f"{method}-{name}"})

@@ -17,7 +17,16 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import models
-from campaign.choices import ArrivalStatus, EventVerb, MemberRole, NightOrderKind, NotificationKind, StandType
+from campaign.choices import (
+    ArrivalStatus,
+    EventVerb,
+    MemberRole,
+    NightOrderKind,
+    NotificationKind,
+    SideOrderKind,
+    SideOrderStatus,
+    StandType,
+)
 from campaign.models import CampaignAPIKey
 from campaign.services.memberships import invitation_create
 from campaign.services.webhook_subscriptions import webhook_subscribe
@@ -99,6 +108,17 @@ def grow(world: World, battalions_per_side: int) -> None:
             for b in mine
         )
         spend.battalions.add(*mine)
+        models.SideOrder.objects.bulk_create(
+            models.SideOrder(
+                campaign=campaign,
+                side=side,
+                day_number=day.number,
+                kind=SideOrderKind.WITHDRAW,
+                payload={"battalion_code": b.code},
+                status=SideOrderStatus.SUBMITTED,
+            )
+            for b in mine
+        )
         for battle in (world.fought, world.planned):
             battle.battalions.add(*mine)
         roll = campaign.rolls.filter(battalion=first).first()
@@ -183,6 +203,9 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "battle-setup-inputs": world.url("battle-setup-inputs", pk=world.planned.pk),
         "night-order-list": world.url("night-order-list"),
         "night-order-detail": world.url("night-order-detail", pk=world.campaign.night_orders.first().pk),
+        "side-order-list": world.url("side-order-list"),
+        "side-order-detail": world.url("side-order-detail", pk=side.orders.first().pk),
+        "side-order-deadline": world.url("side-order-deadline"),
         "operation-list": world.url("operation-list"),
         "operation-detail": world.url("operation-detail", pk=world.campaign.operations.get().pk),
         "night-report-list": world.url("night-report-list"),

@@ -36,6 +36,7 @@ from campaign import models
 from campaign.choices import EventVerb, MemberRole, NotificationKind
 from campaign.services.memberships import invitation_create
 from campaign.services.night import night_order_queue
+from campaign.services.orders import side_order_draft, side_order_submit
 from campaign.services.webhook_subscriptions import webhook_ping, webhook_subscribe
 from tests.api.world import ACTOR, Role, World, build_world
 
@@ -102,6 +103,7 @@ LISTS = {
     "api-keys": "api-key-list",
     "sectors": "sector-list",
     "night-orders": "night-order-list",
+    "orders": "side-order-list",
 }
 
 
@@ -113,6 +115,10 @@ def existing_values(world: World, role: Role) -> dict[str, list[Any]]:
     )
     webhook_ping(webhook.campaign_id, ACTOR, webhook.pk)  # a delivery, for deliveries/{id}
     night_order_queue(world.campaign.pk, ACTOR, kind="withdraw", battalion_code="A2")  # night-orders/{id}
+    order = side_order_draft(  # orders/{id}
+        world.campaign.pk, ACTOR, side_id=world.axis.pk, kind="withdraw", payload={"battalion_code": "A3"}
+    )
+    side_order_submit(world.campaign.pk, ACTOR, order.pk, side_id=world.axis.pk)
     client = world.client(role)
     seen: dict[str, list[dict[str, Any]]] = {}
     for collection, name in LISTS.items():

@@ -30,7 +30,14 @@ from rest_framework.test import APIClient
 
 from api.urls import router
 from campaign import models
-from campaign.choices import EventVerb, MemberRole, NightOrderKind, NotificationKind
+from campaign.choices import (
+    EventVerb,
+    MemberRole,
+    NightOrderKind,
+    NotificationKind,
+    SideOrderKind,
+    SideOrderStatus,
+)
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report
@@ -265,6 +272,20 @@ PERSONAL = frozenset(
     }
 )
 PERSONS = (Role.OTHER_UMPIRE, Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER, Role.UMPIRE)
+# A side's sealed orders: its players write them, logged in (an empty body: 400 to draft; the
+# matrix's order has lapsed: 409 to its side, 404 to the enemy, who never finds it).
+SIDE_ORDER_PLAYER_WRITE = {
+    **WRITE_REFUSED,
+    Role.AXIS_PLAYER: 409,
+    Role.ALLIED_PLAYER: 404,
+    Role.UMPIRE: 403,
+}
+SIDE_ORDER_WRITES = {
+    "side-order-list": {**WRITE_REFUSED, Role.AXIS_PLAYER: 400, Role.ALLIED_PLAYER: 400, Role.UMPIRE: 403},
+    "side-order-detail": SIDE_ORDER_PLAYER_WRITE,
+    "side-order-submit": SIDE_ORDER_PLAYER_WRITE,
+    "side-order-withdraw": SIDE_ORDER_PLAYER_WRITE,
+}
 # Writes open to more than the umpire, and what each role's empty body gets there.
 OPEN_WRITES: Mapping[str, Mapping[Role, int]] = {
     # Any person signed in creates a campaign (an empty body says how it starts from: 400).
@@ -298,6 +319,7 @@ OPEN_WRITES: Mapping[str, Mapping[Role, int]] = {
         **dict.fromkeys((Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER), 409),
         Role.ALLIED_KEY: 403,
     },
+    **SIDE_ORDER_WRITES,
 }
 # A person's own (a calendar link): every member signed in, never a key.
 MEMBERS_IN_PERSON = {**READ, Role.ALLIED_KEY: 403}
@@ -339,6 +361,15 @@ def matrix(world: World) -> dict[str, Route]:
         **dict.fromkeys(PERSONS, 404),
         Role.ALLIED_PLAYER: 200,
     }
+    # An Axis order no write can change any more: every write to it answers the same in any order.
+    side_order = models.SideOrder.objects.create(
+        campaign=world.campaign,
+        side=world.axis,
+        day_number=2,
+        kind=SideOrderKind.WITHDRAW,
+        payload={"battalion_code": "A2"},
+        status=SideOrderStatus.LAPSED,
+    )
     everybody, umpire, players, allies = READ, MEMBERS_REFUSED, PLAYERS, ALLIES_ONLY
     # A side's papers: its players and the umpires print them; the enemy and observers may not.
     allied_papers = {**MEMBERS_REFUSED, Role.ALLIED_PLAYER: 200, Role.ALLIED_KEY: 200}
@@ -429,6 +460,14 @@ def matrix(world: World) -> dict[str, Route]:
         "battle-setup-inputs": Route(world.url("battle-setup-inputs", pk=world.planned.pk), umpire),
         "night-order-list": Route(world.url("night-order-list"), umpire),
         "night-order-detail": Route(world.url("night-order-detail", pk=order.pk), umpire),
+        "side-order-list": Route(world.url("side-order-list"), everybody),
+        "side-order-deadline": Route(world.url("side-order-deadline"), everybody),
+        "side-order-detail": Route(world.url("side-order-detail", pk=side_order.pk), AXIS_ONLY),
+        "side-order-submit": Route(world.url("side-order-submit", pk=side_order.pk), None),
+        "side-order-withdraw": Route(world.url("side-order-withdraw", pk=side_order.pk), None),
+        "side-order-approve": Route(world.url("side-order-approve", pk=side_order.pk), None),
+        "side-order-send-back": Route(world.url("side-order-send-back", pk=side_order.pk), None),
+        "side-order-amend": Route(world.url("side-order-amend", pk=side_order.pk), None),
         "night-report-list": Route(world.url("night-report-list"), everybody),
         "night-report-detail": Route(world.url("night-report-detail", pk=allied_report.public_id), allies),
         "roll-list": Route(world.url("roll-list"), everybody),

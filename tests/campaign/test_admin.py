@@ -58,6 +58,7 @@ READ_ONLY_MODELS = (
     models.NightReport,
     models.NightSnapshot,
     models.NightOrder,
+    models.SideOrder,
     models.SideDayTally,
     models.WebhookDelivery,
     models.CampaignAPIKey,
@@ -155,6 +156,9 @@ def full_campaign(umpire: Any) -> models.Campaign:
     spend.battalions.set(campaign.battalions.filter(code="A1"))
     models.ArtilleryOrder.objects.create(side=axis, day=day, template=1, mode="on-call")
     night_order_queue(campaign.pk, ACTOR, kind=NightOrderKind.WITHDRAW, battalion_code="A2")
+    models.SideOrder.objects.create(
+        campaign=campaign, side=axis, day_number=day.number, kind="withdraw", payload={"battalion_code": "A2"}
+    )
     operation = models.Operation.objects.create(campaign=campaign, kind=OperationKind.NIGHT_PHASE, day=day)
     models.NightReport.objects.create(operation=operation, side=axis, day=day, body={"replacements": 1})
     models.NightSnapshot.objects.create(operation=operation, values={"side": {str(axis.pk): [0, 0, 0]}})
@@ -570,6 +574,7 @@ def test_adding_a_campaign_records_its_creation(client, umpire):
         "season": "summer",
         "start_date": "1943-07-05",
         "rng_seed": "kursk-seed",
+        "orders_lead_hours": "0",
     }
     for prefix in ("sides", "club_nights", "memberships"):
         data |= {f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"}

@@ -52,5 +52,7 @@ export const queryKeys = {
   webhooks: (slug: string) => ["webhooks", slug],
   deliveries: (slug: string, webhookId: number) => ["webhooks", slug, webhookId, "deliveries"],
   nightOrders: (slug: string) => ["night-orders", slug],
+  sideOrders: (slug: string) => ["side-orders", slug],
+  sideOrdersDeadline: (slug: string) => ["side-orders", slug, "deadline"],
   sectors: (slug: string) => ["sectors", slug],
 } as const;

@@ -18,6 +18,7 @@ const TABS = [
   ["map", "Map"],
   ["forces", "Forces"],
   ["battles", "Battles"],
+  ["orders", "Orders"],
   ["night", "Night phase"],
   ["rolls", "Roll log"],
   ["charts", "Charts"],

@@ -26,6 +26,7 @@ const SCHEDULE: Schemas["Schedule"] = {
   time_zone: "Europe/Malta",
   next_night_phase: null,
   club_nights: [{ campaign_day: 1, play_date: "2026-12-03" }],
+  orders_lead_hours: 0,
 };
 
 function renderClub(isUmpire: boolean) {

@@ -43,6 +43,7 @@ function ScheduleForm({ slug, schedule }: { slug: string; schedule: Schemas["Sch
   const queryClient = useQueryClient();
   const [weekday, setWeekday] = useState(schedule.night_weekday == null ? "" : String(schedule.night_weekday));
   const [time, setTime] = useState(schedule.night_time?.slice(0, 5) ?? "");
+  const [leadHours, setLeadHours] = useState(String(schedule.orders_lead_hours));
   const [nights, setNights] = useState<NightDraft[]>(
     schedule.club_nights.map((night) => ({ day: String(night.campaign_day), date: night.play_date })),
   );
@@ -55,6 +56,7 @@ function ScheduleForm({ slug, schedule }: { slug: string; schedule: Schemas["Sch
             night_weekday: weekday === "" ? null : Number(weekday),
             night_time: time === "" ? null : time,
             club_nights: nights.map((night) => ({ campaign_day: Number(night.day), play_date: night.date })),
+            orders_lead_hours: leadHours === "" ? 0 : Number(leadHours),
           },
         }),
       ),
@@ -97,6 +99,17 @@ function ScheduleForm({ slug, schedule }: { slug: string; schedule: Schemas["Sch
             value={time}
             onChange={(e) => setTime(e.target.value)}
             aria-describedby="night-time-errors"
+          />
+        </Field>
+        <Field id="orders-lead-hours" label="Orders close (hours before)" errors={fields.orders_lead_hours}>
+          <input
+            id="orders-lead-hours"
+            type="number"
+            min={0}
+            inputMode="numeric"
+            value={leadHours}
+            onChange={(e) => setLeadHours(e.target.value)}
+            aria-describedby="orders-lead-hours-errors"
           />
         </Field>
       </div>

@@ -18,6 +18,7 @@ export const WEBHOOK_EVENTS: Record<WebhookEvent, string> = {
   "night.done": "A night phase is done",
   "sector.control_changed": "A sector changes hands",
   "campaign.finished": "The campaign ends",
+  "orders.submitted": "A side submits an order (never which side, nor what)",
 };
 
 function when(iso: string | null | undefined): string {

@@ -1,0 +1,417 @@
+"""A side's sealed orders between club nights (rules notes C-19).
+
+A side's players draft orders for the coming night and dawn, edit them and submit them
+before the side's deadline (:func:`campaign.selectors.side_orders_deadline`, from the club
+schedule). Nobody but the side and the umpires reads them (``access.side_orders_readable``;
+their events are the side's). The umpire approves each one, and it becomes what it
+describes through the service that makes it, with that service's checks: a night order
+(withdrawal, attachment, detachment), a battalion's move on the map, an artillery
+template's mode. Or the umpire sends it back with a reason, or amends it. Orders still
+unapproved when the night phase starts lapse and are listed for the umpires
+(``night._side_orders_lapse``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign import models
+from campaign.choices import CampaignStatus, DayStatus, EventVerb, SideOrderKind, SideOrderStatus
+from campaign.selectors import deadline_text, side_orders_day, side_orders_deadline
+from campaign.services.audit import Actor, event_record
+from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
+from campaign.services.errors import ConflictError, DomainError, NotFoundError
+from campaign.services.night import night_order_queue
+from campaign.services.scenario_rules import artillery_order_check, artillery_order_set
+from campaign.services.sectors import battalion_move
+
+# Orders the issue lists that sealed orders do not take (yet): refused by name, never accepted
+# and left undone. Reserves are committed by the umpire's dawn (its deployments), and activation
+# columns are spent at the table.
+NOT_TAKEN = {
+    "deploy": "committing reserves is given to the umpire at dawn (the dawn's deployments), "
+    "not as a sealed order",
+    "activation": "activation columns are spent at the table during the day, not as a sealed order",
+}
+# The payload's fields by kind: name → (type, required).
+PAYLOAD_FIELDS: Mapping[str, Mapping[str, tuple[type, bool]]] = {
+    SideOrderKind.WITHDRAW: {"battalion_code": (str, True)},
+    SideOrderKind.ATTACH: {
+        "battalion_code": (str, True),
+        "stand_label": (str, True),
+        "target_battalion_code": (str, True),
+    },
+    SideOrderKind.DETACH: {
+        "battalion_code": (str, True),
+        "stand_label": (str, True),
+        "target_battalion_code": (str, True),
+    },
+    SideOrderKind.MOVE: {"battalion_code": (str, True), "sector": (str, True)},
+    SideOrderKind.ARTILLERY: {"template": (int, True), "mode": (str, True)},
+}
+OPEN = (SideOrderStatus.DRAFT, SideOrderStatus.RETURNED)
+
+
+def _kind_check(kind: str) -> SideOrderKind:
+    if kind in NOT_TAKEN:
+        raise DomainError(
+            f"{kind!r} orders are not taken: {NOT_TAKEN[kind]}", field="kind", code="kind_not_taken"
+        )
+    if kind not in SideOrderKind.values:
+        raise DomainError(
+            f"{kind!r} is not an order ({', '.join(SideOrderKind.values)})", field="kind", code="invalid_kind"
+        )
+    return SideOrderKind(kind)
+
+
+def _payload_check(
+    campaign: models.Campaign, side: models.Side, kind: SideOrderKind, payload: Any, day_number: int
+) -> dict[str, Any]:
+    """The payload's shape for ``kind``, and what it names the side's own; the full checks are
+    the applying service's, at approval (the state may change before then)."""
+    if not isinstance(payload, Mapping):
+        raise DomainError("the order's payload is an object of its fields", field="payload")
+    fields = PAYLOAD_FIELDS[kind]
+    unknown = sorted(set(payload) - set(fields))
+    if unknown:
+        raise DomainError(
+            f"a {kind.label.lower()} order has no field {', '.join(unknown)} (it has {', '.join(fields)})",
+            field=f"payload.{unknown[0]}",
+        )
+    clean: dict[str, Any] = {}
+    for name, (kind_of, required) in fields.items():
+        value = payload.get(name)
+        if value is None or value == "":
+            if required:
+                raise DomainError(f"a {kind.label.lower()} order needs {name}", field=f"payload.{name}")
+            continue
+        if kind_of is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise DomainError(f"{name} is a whole number", field=f"payload.{name}")
+        if kind_of is str and not isinstance(value, str):
+            raise DomainError(f"{name} is text", field=f"payload.{name}")
+        clean[name] = value.strip() if isinstance(value, str) else value
+    for name in ("battalion_code", "target_battalion_code"):
+        if name in clean and not side.battalions.filter(code=clean[name]).exists():
+            raise DomainError(f"battalion {clean[name]} is not {side.name}'s", field=f"payload.{name}")
+    if (
+        "stand_label" in clean
+        and not models.Stand.objects.filter(
+            battalion__side=side, battalion__code=clean["battalion_code"], label=clean["stand_label"]
+        ).exists()
+    ):
+        raise DomainError(
+            f"stand {clean['stand_label']} is not in battalion {clean['battalion_code']}",
+            field="payload.stand_label",
+        )
+    if "sector" in clean and not campaign.sectors.filter(key=clean["sector"]).exists():
+        raise DomainError(f"sector {clean['sector']} is not on the campaign map", field="payload.sector")
+    if kind == SideOrderKind.ARTILLERY:
+        try:
+            artillery_order_check(
+                campaign, side, template=clean["template"], mode=clean["mode"], day_number=day_number
+            )
+        except DomainError as refused:
+            refused.field = f"payload.{refused.field}"
+            raise
+    return clean
+
+
+def _side(campaign: models.Campaign, side_id: int) -> models.Side:
+    side = campaign.sides.filter(pk=side_id).first()
+    if side is None:
+        raise NotFoundError(f"side {side_id} is not in campaign {campaign.slug}", field="side")
+    return side
+
+
+def _order_lock(campaign: models.Campaign, order_id: int, side_id: int | None = None) -> models.SideOrder:
+    """The order, locked; ``side_id``: only that side's (another side's order does not exist for it)."""
+    orders = models.SideOrder.objects.select_for_update(of=("self",)).select_related("side")
+    order = orders.filter(campaign=campaign, pk=order_id).first()
+    if order is None or (side_id is not None and order.side_id != side_id):
+        raise NotFoundError(f"order {order_id} does not exist", field="order")
+    return order
+
+
+def _status_require(order: models.SideOrder, allowed: tuple[SideOrderStatus, ...], doing: str) -> None:
+    if order.status not in allowed:
+        raise ConflictError(
+            f"order {order.pk} is {order.get_status_display().lower()}: only an order "
+            f"{' or '.join(s.label.lower() for s in allowed)} can be {doing}",
+            field="status",
+            code="wrong_order_status",
+        )
+
+
+def _night_not_started(campaign: models.Campaign, day_number: int) -> None:
+    day = campaign.days.filter(number=day_number).only("status").first()
+    if day is not None and day.status in (DayStatus.NIGHT, DayStatus.DONE):
+        raise ConflictError(
+            f"the night phase of day {day_number} has started: its orders are closed",
+            field="day",
+            code="night_started",
+        )
+
+
+def order_words(order: models.SideOrder) -> str:
+    """What the order says, for its side's and the umpires' timeline (never a webhook)."""
+    p = order.payload
+    match order.kind:
+        case SideOrderKind.WITHDRAW:
+            return f"{p['battalion_code']} to withdraw to reserve"
+        case SideOrderKind.ATTACH | SideOrderKind.DETACH:
+            verb = "attached" if order.kind == SideOrderKind.ATTACH else "detached"
+            return f"{p['battalion_code']}/{p['stand_label']} to be {verb} to {p['target_battalion_code']}"
+        case SideOrderKind.MOVE:
+            return f"{p['battalion_code']} to move to {p['sector']}"
+        case _:
+            return f"artillery template {p['template']} {p['mode']}"
+
+
+@transaction.atomic
+def side_order_draft(
+    campaign_id: int, actor: Actor, *, side_id: int, kind: str, payload: Any
+) -> models.SideOrder:
+    """A side's player drafts an order for the coming night and dawn (sealed from the enemy)."""
+    campaign = campaign_lock(campaign_id)
+    campaign_require_status(campaign, CampaignStatus.ACTIVE)
+    side = _side(campaign, side_id)
+    order_kind = _kind_check(kind)
+    day_number = side_orders_day(campaign)
+    clean = _payload_check(campaign, side, order_kind, payload, day_number)
+    order = models.SideOrder.objects.create(
+        campaign=campaign,
+        side=side,
+        day_number=day_number,
+        kind=order_kind,
+        payload=clean,
+        created_by_id=actor.user_id,
+    )
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.SIDE_ORDER_DRAFTED,
+        order,
+        f"Order drafted for day {day_number}: {order_words(order)}",
+        actor,
+        after={"kind": kind, "payload": clean},
+    )
+    return order
+
+
+@transaction.atomic
+def side_order_edit(
+    campaign_id: int,
+    actor: Actor,
+    order_id: int,
+    *,
+    side_id: int,
+    kind: str | None = None,
+    payload: Any = None,
+) -> models.SideOrder:
+    """The side changes a draft, or an order sent back (which becomes a draft again)."""
+    campaign = campaign_lock(campaign_id)
+    order = _order_lock(campaign, order_id, side_id)
+    _status_require(order, OPEN, "edited")
+    order_kind = _kind_check(kind) if kind is not None else SideOrderKind(order.kind)
+    before = {"kind": order.kind, "payload": order.payload}
+    order.payload = _payload_check(
+        campaign, order.side, order_kind, order.payload if payload is None else payload, order.day_number
+    )
+    order.kind, order.status = order_kind, SideOrderStatus.DRAFT
+    order.save(update_fields=["kind", "payload", "status", "updated_at"])
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.SIDE_ORDER_EDITED,
+        order,
+        f"Order edited: {order_words(order)}",
+        actor,
+        before=before,
+        after={"kind": order.kind, "payload": order.payload},
+    )
+    return order
+
+
+@transaction.atomic
+def side_order_submit(
+    campaign_id: int, actor: Actor, order_id: int, *, side_id: int, now: Any = None
+) -> models.SideOrder:
+    """The side hands the order to the umpires; refused after the side's deadline, naming it."""
+    campaign = campaign_lock(campaign_id)
+    order = _order_lock(campaign, order_id, side_id)
+    _status_require(order, OPEN, "submitted")
+    _night_not_started(campaign, order.day_number)
+    deadline = side_orders_deadline(campaign, order.day_number)
+    now = now or timezone.now()
+    if deadline is not None and now > deadline:
+        raise ConflictError(
+            f"orders for day {order.day_number} closed on {deadline_text(deadline)}",
+            field="deadline",
+            code="deadline_passed",
+        )
+    order.status, order.submitted_at = SideOrderStatus.SUBMITTED, now
+    order.save(update_fields=["status", "submitted_at", "updated_at"])
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.ORDERS_SUBMITTED,
+        order,
+        f"{order.side.name}'s order submitted for day {order.day_number}: {order_words(order)}",
+        actor,
+        after={"kind": order.kind, "payload": order.payload},
+    )
+    return order
+
+
+@transaction.atomic
+def side_order_withdraw(campaign_id: int, actor: Actor, order_id: int, *, side_id: int) -> models.SideOrder:
+    """The side takes an order back before the umpire decides on it."""
+    campaign = campaign_lock(campaign_id)
+    order = _order_lock(campaign, order_id, side_id)
+    _status_require(order, (*OPEN, SideOrderStatus.SUBMITTED), "withdrawn")
+    before = order.status
+    order.status = SideOrderStatus.WITHDRAWN
+    order.save(update_fields=["status", "updated_at"])
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.SIDE_ORDER_WITHDRAWN,
+        order,
+        f"Order withdrawn: {order_words(order)}",
+        actor,
+        before={"status": before},
+    )
+    return order
+
+
+def _apply_night(campaign: models.Campaign, actor: Actor, order: models.SideOrder) -> SideOrderStatus:
+    p = order.payload
+    order.night_order = night_order_queue(
+        campaign.pk,
+        actor,
+        kind=order.kind,
+        battalion_code=p["battalion_code"],
+        stand_label=p.get("stand_label", ""),
+        target_battalion_code=p.get("target_battalion_code", ""),
+    )
+    return SideOrderStatus.APPROVED  # applied by its night phase
+
+
+def _apply_move(campaign: models.Campaign, actor: Actor, order: models.SideOrder) -> SideOrderStatus:
+    battalion = order.side.battalions.filter(code=order.payload["battalion_code"]).first()
+    sector = campaign.sectors.filter(key=order.payload["sector"]).first()
+    if battalion is None or sector is None:
+        raise DomainError("the battalion or sector the order names is gone", field="payload")
+    battalion_move(campaign.pk, actor, battalion.pk, sector_id=sector.pk)
+    return SideOrderStatus.APPLIED
+
+
+def _apply_artillery(campaign: models.Campaign, actor: Actor, order: models.SideOrder) -> SideOrderStatus:
+    artillery_order_set(
+        campaign.pk,
+        actor,
+        side_id=order.side_id,
+        template=order.payload["template"],
+        mode=order.payload["mode"],
+    )
+    return SideOrderStatus.APPLIED
+
+
+APPLY: Mapping[str, Callable[[models.Campaign, Actor, models.SideOrder], SideOrderStatus]] = {
+    SideOrderKind.WITHDRAW: _apply_night,
+    SideOrderKind.ATTACH: _apply_night,
+    SideOrderKind.DETACH: _apply_night,
+    SideOrderKind.MOVE: _apply_move,
+    SideOrderKind.ARTILLERY: _apply_artillery,
+}
+
+
+def _decided(order: models.SideOrder, actor: Actor) -> None:
+    order.decided_by_id = actor.user_id
+    order.decided_at = timezone.now()
+
+
+@transaction.atomic
+def side_order_approve(campaign_id: int, actor: Actor, order_id: int) -> models.SideOrder:
+    """The umpire approves a submitted order: it becomes the night order, move or artillery
+    order it describes through that service and its checks (refused with their reason, nothing
+    written). Only on the day it is for, before that day's night phase."""
+    campaign = campaign_lock(campaign_id)
+    campaign_require_status(campaign, CampaignStatus.ACTIVE)
+    order = _order_lock(campaign, order_id)
+    _status_require(order, (SideOrderStatus.SUBMITTED,), "approved")
+    day = campaign.days.filter(number=campaign.current_day, status=DayStatus.DAY).first()
+    if day is None or day.number != order.day_number:
+        under_way = f"day {day.number} is under way" if day is not None else "no day is under way"
+        raise ConflictError(
+            f"order {order.pk} is for day {order.day_number} and {under_way}: "
+            "approve it while its day is under way",
+            field="day",
+            code="wrong_day",
+        )
+    order.status = APPLY[order.kind](campaign, actor, order)
+    _decided(order, actor)
+    order.save(update_fields=["status", "night_order", "decided_by", "decided_at", "updated_at"])
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.SIDE_ORDER_APPROVED,
+        order,
+        f"Order approved: {order_words(order)}",
+        actor,
+        after={"status": order.status},
+    )
+    return order
+
+
+@transaction.atomic
+def side_order_return(campaign_id: int, actor: Actor, order_id: int, *, reason: str) -> models.SideOrder:
+    """The umpire sends a submitted order back to its side with a reason."""
+    reason = reason.strip()
+    if not reason:
+        raise DomainError("say why the order is sent back", field="reason")
+    campaign = campaign_lock(campaign_id)
+    order = _order_lock(campaign, order_id)
+    _status_require(order, (SideOrderStatus.SUBMITTED,), "sent back")
+    order.status, order.reason = SideOrderStatus.RETURNED, reason
+    _decided(order, actor)
+    order.save(update_fields=["status", "reason", "decided_by", "decided_at", "updated_at"])
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.SIDE_ORDER_RETURNED,
+        order,
+        f"Order sent back: {order_words(order)}. {reason}",
+        actor,
+        after={"reason": reason},
+    )
+    return order
+
+
+@transaction.atomic
+def side_order_amend(
+    campaign_id: int, actor: Actor, order_id: int, *, payload: Any, reason: str = ""
+) -> models.SideOrder:
+    """The umpire changes what a submitted order says (its kind stays); it stays submitted."""
+    campaign = campaign_lock(campaign_id)
+    order = _order_lock(campaign, order_id)
+    _status_require(order, (SideOrderStatus.SUBMITTED,), "amended")
+    before = {"payload": order.payload}
+    order.payload = _payload_check(campaign, order.side, SideOrderKind(order.kind), payload, order.day_number)
+    order.reason = reason.strip()
+    order.save(update_fields=["payload", "reason", "updated_at"])
+    campaign_save(campaign)
+    event_record(
+        campaign,
+        EventVerb.SIDE_ORDER_AMENDED,
+        order,
+        f"Order amended by the umpire: {order_words(order)}" + (f". {order.reason}" if order.reason else ""),
+        actor,
+        before=before,
+        after={"payload": order.payload, "reason": order.reason},
+    )
+    return order

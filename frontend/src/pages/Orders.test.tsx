@@ -1,0 +1,99 @@
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Outlet, Route, Routes } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Schemas } from "../api/client";
+import type { CampaignContext } from "../session";
+import { jsonResponse, renderWithProviders } from "../test/render";
+import { OrdersPage } from "./Orders";
+
+afterEach(() => vi.unstubAllGlobals());
+
+const CAMPAIGN = {
+  slug: "malta",
+  name: "Malta 1942",
+  side: 2,
+  sides: [
+    { id: 1, name: "Axis" },
+    { id: 2, name: "Allied" },
+  ],
+} as Schemas["Campaign"];
+
+function order(id: number, side: number, status: string, extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    side,
+    side_name: side === 1 ? "Axis" : "Allied",
+    day: 2,
+    kind: "withdraw",
+    kind_label: "Withdraw a battalion to reserve",
+    payload: { battalion_code: side === 1 ? "A2" : "L2" },
+    status,
+    status_label: { submitted: "Submitted to the umpire", returned: "Sent back by the umpire" }[status] ?? status,
+    reason: "",
+    night_order: null,
+    created_by: "player",
+    created_at: "2026-12-01T20:00:00Z",
+    submitted_at: null,
+    decided_by: null,
+    decided_at: null,
+    ...extra,
+  };
+}
+
+const page = (results: unknown[]) => ({ count: results.length, next: null, previous: null, results });
+
+/** Answers by path: the order list from ``orders``, everything else empty; returns the requests. */
+function stubApi(orders: unknown[]): Request[] {
+  const seen: Request[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (request: Request) => {
+      seen.push(request);
+      const path = new URL(request.url).pathname;
+      if (path.endsWith("/orders/deadline/")) return jsonResponse(200, { day: 2, deadline: null, deadline_text: null });
+      if (path.endsWith("/orders/")) return jsonResponse(200, page(orders));
+      if (path.endsWith("/oob/")) return jsonResponse(200, { forces: [] });
+      if (path.endsWith("/sectors/")) return jsonResponse(200, page([]));
+      return jsonResponse(200, orders[0]);
+    }),
+  );
+  return seen;
+}
+
+function renderOrders(isUmpire: boolean) {
+  const context: CampaignContext = { campaign: CAMPAIGN, isUmpire };
+  renderWithProviders(
+    <Routes>
+      <Route element={<Outlet context={context} />}>
+        <Route path="*" element={<OrdersPage />} />
+      </Route>
+    </Routes>,
+  );
+}
+
+describe("the orders page", () => {
+  it("shows a player an order sent back, with the umpire's reason and a button to submit it again", async () => {
+    const seen = stubApi([order(4, 2, "returned", { reason: "L2 holds the bridge" })]);
+    renderOrders(false);
+
+    expect(await screen.findByText("Umpire: L2 holds the bridge")).toBeInTheDocument();
+    expect(screen.getByText("Orders for day 2 close when the night phase starts.", { exact: false })).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole("button", { name: "Submit order 4" }));
+
+    await vi.waitFor(() => expect(seen.some((r) => r.method === "POST" && r.url.endsWith("/orders/4/submit/"))).toBe(true));
+  });
+
+  it("lets the umpire send an order back with a reason", async () => {
+    const seen = stubApi([order(5, 1, "submitted")]);
+    renderOrders(true);
+
+    await userEvent.setup().type(await screen.findByLabelText("Reason to send it back"), "not tonight");
+    await userEvent.setup().click(screen.getByRole("button", { name: "Send back order 5" }));
+
+    await vi.waitFor(() => expect(seen.some((r) => r.url.endsWith("/orders/5/send-back/"))).toBe(true));
+    const sent = seen.find((r) => r.url.endsWith("/orders/5/send-back/"));
+    expect(await sent?.json()).toEqual({ reason: "not tonight" });
+    expect(screen.getByRole("button", { name: "Approve order 5" })).toBeInTheDocument();
+  });
+});

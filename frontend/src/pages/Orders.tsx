@@ -1,0 +1,480 @@
+/** Sealed orders: a side's players draft, edit and submit theirs before the deadline; the umpire
+ * approves, sends back with a reason, or amends (rules notes C-19). Nobody else reads them. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { useOutletContext } from "react-router";
+import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
+import { useOrderOfBattle, useSectors } from "../api/lists";
+import { queryKeys } from "../api/queryKeys";
+import { FieldErrors, SubmitErrors, placedErrors } from "../components/FieldErrors";
+import { ErrorNotice, QueryView } from "../components/status";
+import { battalionsIn } from "../lib/oob";
+import type { CampaignContext } from "../session";
+
+type Kind = Schemas["SideOrderKindEnum"];
+type Order = Schemas["SideOrder"];
+type Battalion = Schemas["BattalionTree"];
+type Payload = Record<string, string>;
+
+const KINDS: Record<Kind, string> = {
+  withdraw: "Withdraw a battalion to reserve",
+  attach: "Attach a stand",
+  detach: "Detach a stand",
+  move: "Move a battalion on the map",
+  artillery: "Artillery template for the dawn",
+};
+// Each kind's fields, in the order the form asks for them.
+const FIELDS: Record<Kind, string[]> = {
+  withdraw: ["battalion_code"],
+  attach: ["battalion_code", "stand_label", "target_battalion_code"],
+  detach: ["battalion_code", "stand_label", "target_battalion_code"],
+  move: ["battalion_code", "sector"],
+  artillery: ["template", "mode"],
+};
+const MODES: [string, string][] = [
+  ["pre-planned", "Pre-planned (with its turn)"],
+  ["registered", "Pre-registered"],
+  ["on-call", "On call"],
+];
+
+function orderWords(order: Order): string {
+  const p = order.payload as Payload;
+  switch (order.kind) {
+    case "withdraw":
+      return `${p.battalion_code} withdraws to reserve`;
+    case "attach":
+    case "detach":
+      return `${p.battalion_code}/${p.stand_label} ${order.kind === "attach" ? "attached" : "detached"} to ${p.target_battalion_code}`;
+    case "move":
+      return `${p.battalion_code} moves to ${p.sector}`;
+    default:
+      return `Template ${String(p.template)}: ${String(p.mode)}`;
+  }
+}
+
+/** What the API takes: only the kind's fields, the template a number. */
+function payloadOf(kind: Kind, values: Payload): Record<string, unknown> {
+  return Object.fromEntries(
+    FIELDS[kind].map((name) => [name, name === "template" ? Number(values[name] || 0) : (values[name] ?? "")]),
+  );
+}
+
+function valuesOf(order: Order): Payload {
+  return Object.fromEntries(Object.entries(order.payload).map(([key, value]) => [key, String(value)]));
+}
+
+function useOrders(slug: string) {
+  return useQuery({
+    queryKey: queryKeys.sideOrders(slug),
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/orders/", {
+          params: { path: { campaign_slug: slug }, query: { page_size: 200 } },
+        }),
+      ),
+  });
+}
+
+function Deadline({ slug }: { slug: string }) {
+  const deadline = useQuery({
+    queryKey: queryKeys.sideOrdersDeadline(slug),
+    queryFn: () =>
+      unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/orders/deadline/", { params: { path: { campaign_slug: slug } } })),
+  });
+  return (
+    <QueryView query={deadline} what="the deadline">
+      {(d) => (
+        <p className="card" role="note">
+          Orders for day {d.day} close {d.deadline_text ? <strong>{d.deadline_text}</strong> : "when the night phase starts"}.
+        </p>
+      )}
+    </QueryView>
+  );
+}
+
+/** The kind's inputs: battalions of ``sideId``, their stands, the map's sectors, a template's mode. */
+function PayloadFields({
+  kind,
+  values,
+  onChange,
+  battalions,
+  sectors,
+  errorsFor,
+  prefix,
+}: {
+  kind: Kind;
+  values: Payload;
+  onChange: (values: Payload) => void;
+  battalions: readonly Battalion[];
+  sectors: readonly Schemas["Sector"][];
+  errorsFor: (...paths: string[]) => string[];
+  prefix: string;
+}) {
+  const chosen = battalions.find((b) => b.code === values.battalion_code);
+  const options: Record<string, [string, string][]> = {
+    battalion_code: battalions.map((b) => [b.code, `${b.code}${b.name ? ` ${b.name}` : ""}${b.in_reserve ? " (in reserve)" : ""}`]),
+    target_battalion_code: battalions.map((b) => [b.code, `${b.code}${b.name ? ` ${b.name}` : ""}`]),
+    stand_label: (chosen?.stands ?? [])
+      .filter((stand) => stand.status !== "destroyed")
+      .map((stand) => [stand.label, `${stand.label} (${stand.stand_type_label})`]),
+    sector: sectors.map((sector) => [sector.key, sector.name]),
+    mode: MODES,
+  };
+  const labels: Record<string, string> = {
+    battalion_code: "Battalion",
+    stand_label: "Stand",
+    target_battalion_code: kind === "attach" ? "Attach to battalion" : "Detach to battalion",
+    sector: "To sector",
+    template: "Template",
+    mode: "Mode",
+  };
+  return (
+    <>
+      {FIELDS[kind].map((name) => {
+        const id = `${prefix}-${name}`;
+        const messages = errorsFor(`payload.${name}`, name);
+        const change = (value: string) => onChange({ ...values, [name]: value });
+        return (
+          <div className="field" key={name}>
+            <label htmlFor={id}>{labels[name]}</label>
+            {name === "template" ? (
+              <input
+                id={id}
+                type="number"
+                min={1}
+                inputMode="numeric"
+                value={values[name] ?? ""}
+                onChange={(e) => change(e.target.value)}
+                aria-invalid={messages.length > 0}
+                aria-describedby={`${id}-errors`}
+              />
+            ) : (
+              <select
+                id={id}
+                value={values[name] ?? ""}
+                onChange={(e) => change(e.target.value)}
+                aria-invalid={messages.length > 0}
+                aria-describedby={`${id}-errors`}
+              >
+                <option value="">choose…</option>
+                {(options[name] ?? []).map(([code, words]) => (
+                  <option key={code} value={code}>
+                    {words}
+                  </option>
+                ))}
+              </select>
+            )}
+            <FieldErrors id={`${id}-errors`} messages={messages} />
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
+/** A new order, or (``editing``) a draft or an order sent back, changed. */
+function OrderForm({
+  slug,
+  battalions,
+  sectors,
+  editing,
+  onDone,
+}: {
+  slug: string;
+  battalions: readonly Battalion[];
+  sectors: readonly Schemas["Sector"][];
+  editing: Order | null;
+  onDone: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [kind, setKind] = useState<Kind>(editing?.kind ?? "withdraw");
+  const [values, setValues] = useState<Payload>(editing ? valuesOf(editing) : {});
+  const [key, setKey] = useState(idempotencyKey);
+  const save = useMutation({
+    mutationFn: () =>
+      editing
+        ? unwrap(
+            api.PATCH("/api/v1/campaigns/{campaign_slug}/orders/{id}/", {
+              params: { path: { campaign_slug: slug, id: editing.id } },
+              body: { kind, payload: payloadOf(kind, values) },
+            }),
+          )
+        : unwrap(
+            api.POST("/api/v1/campaigns/{campaign_slug}/orders/", {
+              params: { path: { campaign_slug: slug }, header: { "Idempotency-Key": key } },
+              body: { kind, payload: payloadOf(kind, values) },
+            }),
+          ),
+    onSuccess: () => {
+      setKey(idempotencyKey());
+      setValues({});
+      onDone();
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sideOrders(slug) });
+    },
+  });
+  const { errorsFor, unplaced } = placedErrors(save.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form className="card" onSubmit={submit} noValidate aria-label={editing ? `Edit order ${editing.id}` : "New order"}>
+      <h3>{editing ? `Edit order ${editing.id}` : "Draft an order"}</h3>
+      <div className="field">
+        <label htmlFor="side-order-kind">Order</label>
+        <select
+          id="side-order-kind"
+          value={kind}
+          onChange={(e) => {
+            setKind(e.target.value as Kind);
+            setValues({});
+          }}
+          aria-describedby="side-order-kind-errors"
+        >
+          {Object.entries(KINDS).map(([code, words]) => (
+            <option key={code} value={code}>
+              {words}
+            </option>
+          ))}
+        </select>
+        <FieldErrors id="side-order-kind-errors" messages={errorsFor("kind")} />
+      </div>
+      <PayloadFields
+        kind={kind}
+        values={values}
+        onChange={setValues}
+        battalions={battalions}
+        sectors={sectors}
+        errorsFor={errorsFor}
+        prefix="side-order"
+      />
+      <SubmitErrors error={save.error} unplaced={unplaced()} />
+      <button type="submit" disabled={save.isPending}>
+        {editing ? "Save the draft" : "Save as draft"}
+      </button>
+      {editing ? (
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      ) : null}
+    </form>
+  );
+}
+
+function useOrderAction(slug: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action, body }: { id: number; action: string; body?: Record<string, unknown> }) =>
+      unwrap(
+        api.POST(`/api/v1/campaigns/{campaign_slug}/orders/{id}/${action}/` as "/api/v1/campaigns/{campaign_slug}/orders/{id}/submit/", {
+          params: { path: { campaign_slug: slug, id }, header: { "Idempotency-Key": idempotencyKey() } },
+          body: body as never,
+        }),
+      ),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.sideOrders(slug) }),
+  });
+}
+
+function PlayerOrders({ campaign }: { campaign: Schemas["Campaign"] }) {
+  const slug = campaign.slug;
+  const orders = useOrders(slug);
+  const oob = useOrderOfBattle(slug);
+  const sectors = useSectors(slug);
+  const act = useOrderAction(slug);
+  const [editing, setEditing] = useState<Order | null>(null);
+  const own = (tree: Schemas["OrderOfBattle"]) => battalionsIn(tree.forces).filter((b) => b.side === campaign.side);
+  return (
+    <>
+      <Deadline slug={slug} />
+      <QueryView query={oob} what="your battalions">
+        {(tree) => (
+          <OrderForm
+            key={editing?.id ?? "new"}
+            slug={slug}
+            battalions={own(tree)}
+            sectors={sectors.data?.results ?? []}
+            editing={editing}
+            onDone={() => setEditing(null)}
+          />
+        )}
+      </QueryView>
+      <h3>Your side's orders</h3>
+      {act.isError ? <ErrorNotice error={act.error} /> : null}
+      <QueryView query={orders} what="your orders">
+        {(page) =>
+          page.results.length ? (
+            <ul className="cards side-orders">
+              {page.results.map((order) => {
+                const open = order.status === "draft" || order.status === "returned";
+                return (
+                  <li key={order.id} className="card">
+                    <span className="tag">{order.status_label}</span> {orderWords(order)}{" "}
+                    <span className="muted">day {order.day}</span>
+                    {order.reason ? <p className="reason">Umpire: {order.reason}</p> : null}
+                    <div className="actions">
+                      {open ? (
+                        <>
+                          <button type="button" onClick={() => act.mutate({ id: order.id, action: "submit" })}>
+                            Submit order {order.id}
+                          </button>
+                          <button type="button" onClick={() => setEditing(order)}>
+                            Edit order {order.id}
+                          </button>
+                        </>
+                      ) : null}
+                      {open || order.status === "submitted" ? (
+                        <button type="button" onClick={() => act.mutate({ id: order.id, action: "withdraw" })}>
+                          Withdraw order {order.id}
+                        </button>
+                      ) : null}
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          ) : (
+            <p>Your side has no orders yet.</p>
+          )
+        }
+      </QueryView>
+    </>
+  );
+}
+
+/** One submitted order in the umpire's queue: approve, send back with a reason, or amend. */
+function QueuedOrder({
+  slug,
+  order,
+  battalions,
+  sectors,
+}: {
+  slug: string;
+  order: Order;
+  battalions: readonly Battalion[];
+  sectors: readonly Schemas["Sector"][];
+}) {
+  const act = useOrderAction(slug);
+  const [reason, setReason] = useState("");
+  const [amending, setAmending] = useState(false);
+  const [values, setValues] = useState<Payload>(valuesOf(order));
+  const { errorsFor, unplaced } = placedErrors(act.error);
+  const id = `order-${order.id}`;
+  return (
+    <li className="card">
+      <span className="tag">{order.side_name}</span> {orderWords(order)} <span className="muted">day {order.day}</span>
+      <div className="actions">
+        <button type="button" onClick={() => act.mutate({ id: order.id, action: "approve" })} disabled={act.isPending}>
+          Approve order {order.id}
+        </button>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-reason`}>Reason to send it back</label>
+        <input
+          id={`${id}-reason`}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          aria-describedby={`${id}-reason-errors`}
+        />
+        <FieldErrors id={`${id}-reason-errors`} messages={errorsFor("reason")} />
+      </div>
+      <button type="button" onClick={() => act.mutate({ id: order.id, action: "send-back", body: { reason } })}>
+        Send back order {order.id}
+      </button>
+      <button type="button" onClick={() => setAmending(!amending)} aria-expanded={amending}>
+        Amend order {order.id}
+      </button>
+      {amending ? (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            act.mutate({ id: order.id, action: "amend", body: { payload: payloadOf(order.kind, values), reason } });
+          }}
+          aria-label={`Amend order ${order.id}`}
+          noValidate
+        >
+          <PayloadFields
+            kind={order.kind}
+            values={values}
+            onChange={setValues}
+            battalions={battalions.filter((b) => b.side === order.side)}
+            sectors={sectors}
+            errorsFor={errorsFor}
+            prefix={`${id}-amend`}
+          />
+          <button type="submit">Save the amendment</button>
+        </form>
+      ) : null}
+      <SubmitErrors error={act.error} unplaced={unplaced()} />
+    </li>
+  );
+}
+
+function ApprovalQueue({ campaign }: { campaign: Schemas["Campaign"] }) {
+  const slug = campaign.slug;
+  const orders = useOrders(slug);
+  const oob = useOrderOfBattle(slug);
+  const sectors = useSectors(slug);
+  return (
+    <QueryView query={orders} what="the orders">
+      {(page) => {
+        const queue = page.results.filter((order) => order.status === "submitted");
+        const decided = page.results.filter((order) => order.status !== "submitted");
+        const battalions = oob.data ? battalionsIn(oob.data.forces) : [];
+        return (
+          <>
+            <h3>Waiting for approval</h3>
+            {queue.length ? (
+              <ul className="cards side-orders">
+                {queue.map((order) => (
+                  <QueuedOrder
+                    key={order.id}
+                    slug={slug}
+                    order={order}
+                    battalions={battalions}
+                    sectors={sectors.data?.results ?? []}
+                  />
+                ))}
+              </ul>
+            ) : (
+              <p>No order waits for approval.</p>
+            )}
+            <h3>Decided</h3>
+            {decided.length ? (
+              <ul className="cards side-orders">
+                {decided.map((order) => (
+                  <li key={order.id} className="card">
+                    <span className="tag">{order.status_label}</span> {order.side_name}: {orderWords(order)}{" "}
+                    <span className="muted">day {order.day}</span>
+                    {order.reason ? <p className="reason">{order.reason}</p> : null}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p>None yet.</p>
+            )}
+          </>
+        );
+      }}
+    </QueryView>
+  );
+}
+
+export function OrdersPage() {
+  const { campaign, isUmpire } = useOutletContext<CampaignContext>();
+  return (
+    <section aria-labelledby="orders-title">
+      <h2 id="orders-title">{isUmpire ? "Orders: the approval queue" : "Your side's sealed orders"}</h2>
+      <p className="muted">
+        Sealed: only your side and the umpire read them. The umpire applies each approved order through the campaign's
+        own checks; withdrawals, attachments and detachments are carried out in the night phase.
+      </p>
+      {isUmpire ? (
+        <ApprovalQueue campaign={campaign} />
+      ) : campaign.side != null ? (
+        <PlayerOrders campaign={campaign} />
+      ) : (
+        <p>Observers have no orders to give.</p>
+      )}
+    </section>
+  );
+}

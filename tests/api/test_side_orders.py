@@ -1,0 +1,402 @@
+"""``orders/``: a side's sealed orders. Its players draft and submit them before the side's
+deadline from the club schedule; nobody else but the umpires reads them, anywhere; the
+umpire approves (through the applying service), sends back or amends; unapproved orders
+lapse at the night phase and are listed for the umpires (rules notes C-19)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from campaign import models
+from campaign.choices import EventVerb, SideOrderStatus
+from campaign.services.battles import battle_report
+from campaign.services.night import night_phase_start
+from campaign.services.operations import operation_run
+from tests.api.world import (
+    ACTOR,
+    WRITE_REFUSED,
+    Role,
+    World,
+    assert_statuses,
+    build_world,
+    strings,
+)
+
+pytestmark = pytest.mark.django_db
+
+WITHDRAW_A2 = {"kind": "withdraw", "payload": {"battalion_code": "A2"}}
+WITHDRAW_L2 = {"kind": "withdraw", "payload": {"battalion_code": "L2"}}
+# What the enemy reads and could carry a side's orders: its lists, timeline, reports, rolls, map.
+ENEMY_READS = (
+    "side-order-list",
+    "event-list",
+    "night-report-list",
+    "roll-list",
+    "campaign-map",
+    "battalion-list",
+    "operation-list",
+    "campaign-detail",
+    "campaign-oob",
+)
+
+
+@pytest.fixture
+def world() -> World:
+    return build_world()
+
+
+def draft(world: World, role: Role, body: dict[str, Any]) -> dict[str, Any]:
+    response = world.client(role).post(world.url("side-order-list"), body, format="json")
+    assert response.status_code == 201, response.content
+    return dict(response.json())
+
+
+def act(world: World, role: Role, order: dict[str, Any], action: str, body: Any = None) -> Any:
+    return world.client(role).post(world.url(f"side-order-{action}", pk=order["id"]), body, format="json")
+
+
+def submitted(world: World, role: Role, body: dict[str, Any]) -> dict[str, Any]:
+    order = draft(world, role, body)
+    response = act(world, role, order, "submit")
+    assert response.status_code == 200, response.content
+    return dict(response.json())
+
+
+def refused(response: Any, status: int, field: str) -> dict[str, Any]:
+    assert response.status_code == status, response.content
+    error: dict[str, Any] = response.json()["error"]
+    assert field in error["fields"], error
+    return error
+
+
+def versionless(value: Any) -> Any:
+    """A read with what every write bumps taken out (the campaign's version, its ETags)."""
+    if isinstance(value, dict):
+        return {k: versionless(v) for k, v in value.items() if k not in ("version", "updated_at")}
+    if isinstance(value, list):
+        return [versionless(v) for v in value]
+    return value
+
+
+def enemy_reads(world: World, role: Role) -> dict[str, Any]:
+    client = world.client(role)
+    reads = {}
+    for name in ENEMY_READS:
+        response = client.get(world.url(name), {"page_size": 500})
+        assert response.status_code == 200, (name, response.content)
+        reads[name] = versionless(response.json())
+    return reads
+
+
+def test_only_a_sides_players_draft_its_orders(world):
+    url = world.url("side-order-list")
+    # The Allied player names an Axis battalion: refused (400), as any battalion not its side's.
+    expected = {**WRITE_REFUSED, Role.AXIS_PLAYER: 201, Role.ALLIED_PLAYER: 400, Role.UMPIRE: 403}
+
+    assert_statuses(world, "post", url, expected, WITHDRAW_A2, unchanged=True)
+
+    order = models.SideOrder.objects.get()
+    assert (order.side, order.day_number, order.status) == (world.axis, 2, SideOrderStatus.DRAFT)
+
+
+def test_a_side_cannot_order_the_enemys_battalions(world):
+    response = world.client(Role.ALLIED_PLAYER).post(world.url("side-order-list"), WITHDRAW_A2, format="json")
+
+    error = refused(response, 400, "payload.battalion_code")
+    assert error["message"] == "Battalion A2 is not Allied's."
+
+
+def test_orders_are_sealed_from_the_enemy_in_every_read(world):
+    before = enemy_reads(world, Role.ALLIED_PLAYER)
+    observer_before = enemy_reads(world, Role.OBSERVER)
+
+    order = submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+
+    assert enemy_reads(world, Role.ALLIED_PLAYER) == before
+    assert enemy_reads(world, Role.OBSERVER) == observer_before
+    detail = world.url("side-order-detail", pk=order["id"])
+    assert_statuses(
+        world,
+        "get",
+        detail,
+        {
+            Role.ANONYMOUS: 401,
+            Role.OTHER_UMPIRE: 404,
+            Role.AXIS_PLAYER: 200,
+            Role.ALLIED_PLAYER: 404,
+            Role.OBSERVER: 404,
+            Role.ALLIED_KEY: 404,
+            Role.UMPIRE: 200,
+        },
+    )
+    events = models.Event.objects.filter(campaign=world.campaign, verb=EventVerb.ORDERS_SUBMITTED)
+    assert events.get().side_id == world.axis.pk
+    own = world.client(Role.AXIS_PLAYER).get(world.url("event-list")).json()["results"]
+    assert any("A2 to withdraw to reserve" in e["message"] for e in own)
+
+
+def test_the_umpire_sees_orders_once_submitted_never_drafts(world):
+    order = draft(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+    queue = world.client(Role.UMPIRE).get(world.url("side-order-list"), {"status": "submitted"})
+    assert queue.json()["results"] == []
+
+    act(world, Role.AXIS_PLAYER, order, "submit")
+
+    listed = world.client(Role.UMPIRE).get(world.url("side-order-list"), {"status": "submitted"}).json()
+    assert [o["id"] for o in listed["results"]] == [order["id"]]
+    assert listed["results"][0]["status_label"] == "Submitted to the umpire"
+    assert listed["results"][0]["kind_label"] == "Withdraw a battalion to reserve"
+
+
+def test_a_read_only_key_of_the_side_reads_but_never_writes_its_orders(world):
+    order = submitted(world, Role.ALLIED_PLAYER, WITHDRAW_L2)
+    key = world.client(Role.ALLIED_KEY)
+
+    assert key.get(world.url("side-order-detail", pk=order["id"])).status_code == 200
+    response = key.post(world.url("side-order-list"), WITHDRAW_L2, format="json")
+    assert response.status_code == 403
+
+
+def test_the_list_answers_304_while_nothing_changed(world):
+    submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+    client = world.client(Role.AXIS_PLAYER)
+    first = client.get(world.url("side-order-list"))
+
+    again = client.get(world.url("side-order-list"), headers={"If-None-Match": first["ETag"]})
+
+    assert again.status_code == 304
+
+
+def test_approval_queues_the_night_order_and_the_night_applies_it(world):
+    order = submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+
+    response = act(world, Role.UMPIRE, order, "approve")
+
+    assert response.status_code == 200, response.content
+    approved = response.json()
+    assert approved["status"] == SideOrderStatus.APPROVED
+    night_order = models.NightOrder.objects.get(pk=approved["night_order"])
+    assert night_order.battalion.code == "A2"
+    battle_report(world.campaign.pk, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
+    operation_run(night_phase_start(world.campaign.pk, ACTOR).pk)
+    assert world.battalion("A2").in_reserve
+    assert models.SideOrder.objects.get(pk=order["id"]).status == SideOrderStatus.APPLIED
+
+
+def test_an_approval_the_service_refuses_is_refused_with_its_reason(world):
+    # Two HQs attached to one battalion break the attachment limits: the night order's check.
+    first = submitted(
+        world,
+        Role.AXIS_PLAYER,
+        {
+            "kind": "attach",
+            "payload": {"battalion_code": "A2", "stand_label": "1", "target_battalion_code": "A1"},
+        },
+    )
+    second = submitted(
+        world,
+        Role.AXIS_PLAYER,
+        {
+            "kind": "attach",
+            "payload": {"battalion_code": "A3", "stand_label": "1", "target_battalion_code": "A1"},
+        },
+    )
+    assert act(world, Role.UMPIRE, first, "approve").status_code == 200
+    before = world.state()
+
+    response = act(world, Role.UMPIRE, second, "approve")
+
+    error = refused(response, 400, "target_battalion_code")
+    assert "attachment limits" in error["message"]
+    assert world.state() == before
+    assert models.SideOrder.objects.get(pk=second["id"]).status == SideOrderStatus.SUBMITTED
+
+
+def test_sent_back_with_a_reason_the_side_edits_and_submits_again(world):
+    order = submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+    assert_statuses(
+        world,
+        "post",
+        world.url("side-order-send-back", pk=order["id"]),
+        {**WRITE_REFUSED, Role.UMPIRE: 200},
+        {"reason": "A2 holds the ridge tonight"},
+        unchanged=True,
+    )
+    seen = world.client(Role.AXIS_PLAYER).get(world.url("side-order-detail", pk=order["id"])).json()
+    assert seen["status"] == SideOrderStatus.RETURNED
+    assert seen["reason"] == "A2 holds the ridge tonight"
+
+    edited = world.client(Role.AXIS_PLAYER).patch(
+        world.url("side-order-detail", pk=order["id"]), {"payload": {"battalion_code": "A3"}}, format="json"
+    )
+    assert edited.status_code == 200, edited.content
+    assert edited.json()["status"] == SideOrderStatus.DRAFT
+    assert act(world, Role.AXIS_PLAYER, order, "submit").json()["status"] == SideOrderStatus.SUBMITTED
+
+
+def test_sending_back_needs_a_reason(world):
+    order = submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+
+    refused(act(world, Role.UMPIRE, order, "send-back", {"reason": "  "}), 400, "reason")
+
+
+def test_the_umpire_amends_and_every_step_is_recorded(world):
+    order = submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+
+    response = act(
+        world, Role.UMPIRE, order, "amend", {"payload": {"battalion_code": "A3"}, "reason": "A2 is needed"}
+    )
+
+    assert response.status_code == 200, response.content
+    assert response.json()["payload"] == {"battalion_code": "A3"}
+    verbs = list(
+        world.campaign.events.filter(object_type="SideOrder", object_id=order["id"])
+        .order_by("pk")
+        .values_list("verb", flat=True)
+    )
+    assert verbs == [EventVerb.SIDE_ORDER_DRAFTED, EventVerb.ORDERS_SUBMITTED, EventVerb.SIDE_ORDER_AMENDED]
+
+
+def test_players_withdraw_their_orders_and_nobody_else_decides(world):
+    order = submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+    url = world.url("side-order-approve", pk=order["id"])
+    assert_statuses(
+        world, "post", url, {**WRITE_REFUSED, Role.AXIS_PLAYER: 403, Role.ALLIED_PLAYER: 403}, unchanged=True
+    )
+    # The enemy cannot even find it.
+    assert act(world, Role.ALLIED_PLAYER, order, "withdraw").status_code == 404
+
+    response = act(world, Role.AXIS_PLAYER, order, "withdraw")
+
+    assert response.json()["status"] == SideOrderStatus.WITHDRAWN
+    refused(act(world, Role.UMPIRE, order, "approve"), 409, "status")
+
+
+@pytest.mark.parametrize("kind", ["deploy", "activation"])
+def test_kinds_not_taken_are_refused_by_name(world, kind):
+    response = world.client(Role.AXIS_PLAYER).post(
+        world.url("side-order-list"), {"kind": kind, "payload": {}}, format="json"
+    )
+
+    error = refused(response, 400, "kind")
+    assert error["message"].startswith(f"'{kind}' orders are not taken")
+
+
+def test_a_payload_is_checked_for_its_kind(world):
+    client = world.client(Role.AXIS_PLAYER)
+    url = world.url("side-order-list")
+
+    refused(
+        client.post(url, {"kind": "withdraw", "payload": {"battalion": "A2"}}, format="json"),
+        400,
+        "payload.battalion",
+    )
+    refused(
+        client.post(url, {"kind": "move", "payload": {"battalion_code": "A2"}}, format="json"),
+        400,
+        "payload.sector",
+    )
+    refused(
+        client.post(
+            url, {"kind": "move", "payload": {"battalion_code": "A2", "sector": "atlantis"}}, format="json"
+        ),
+        400,
+        "payload.sector",
+    )
+    refused(
+        client.post(
+            url, {"kind": "artillery", "payload": {"template": 99, "mode": "on-call"}}, format="json"
+        ),
+        400,
+        "payload.template",
+    )
+
+
+def test_an_approved_move_moves_the_battalion_through_the_map_service(world):
+    models.Battalion.objects.filter(pk=world.battalion("A2").pk).update(sector=world.sector("north"))
+    order = submitted(
+        world, Role.AXIS_PLAYER, {"kind": "move", "payload": {"battalion_code": "A2", "sector": "ridge"}}
+    )
+
+    response = act(world, Role.UMPIRE, order, "approve")
+
+    assert response.json()["status"] == SideOrderStatus.APPLIED
+    assert world.battalion("A2").sector == world.sector("ridge")
+    far = submitted(
+        world, Role.AXIS_PLAYER, {"kind": "move", "payload": {"battalion_code": "A2", "sector": "south"}}
+    )
+    refused(act(world, Role.UMPIRE, far, "approve"), 400, "sector")
+
+
+def test_a_late_order_is_refused_with_the_deadline_named(world):
+    models.ClubNight.objects.create(
+        campaign=world.campaign, campaign_day=2, play_date=datetime.date(2020, 1, 9)
+    )
+    models.Campaign.objects.filter(pk=world.campaign.pk).update(
+        night_weekday=3, night_time=datetime.time(21, 30), orders_lead_hours=2
+    )
+    order = draft(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+
+    response = act(world, Role.AXIS_PLAYER, order, "submit")
+
+    error = refused(response, 409, "deadline")
+    assert error["message"].startswith("Orders for day 2 closed on Thursday 09 January 2020, 19:30")
+    deadline = world.client(Role.AXIS_PLAYER).get(world.url("side-order-deadline")).json()
+    assert deadline["day"] == 2
+    assert deadline["deadline_text"].startswith("Thursday 09 January 2020, 19:30")
+
+
+def test_an_order_before_the_deadline_is_taken(world):
+    play_date = timezone.localdate() + datetime.timedelta(days=7)
+    models.ClubNight.objects.create(campaign=world.campaign, campaign_day=2, play_date=play_date)
+    order = draft(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+
+    assert act(world, Role.AXIS_PLAYER, order, "submit").status_code == 200
+
+
+def test_orders_unapproved_at_the_night_phase_lapse_and_are_listed_for_the_umpires(world):
+    waiting = submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+    returned = submitted(world, Role.ALLIED_PLAYER, WITHDRAW_L2)
+    act(world, Role.UMPIRE, returned, "send-back", {"reason": "no"})
+    battle_report(world.campaign.pk, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
+
+    night_phase_start(world.campaign.pk, ACTOR)
+
+    lapsed = models.SideOrder.objects.filter(status=SideOrderStatus.LAPSED)
+    assert set(lapsed.values_list("pk", flat=True)) == {waiting["id"], returned["id"]}
+    event = world.campaign.events.get(verb=EventVerb.SIDE_ORDERS_LAPSED)
+    assert event.visibility == "umpire"
+    assert [entry["order"] for entry in event.after["lapsed"]] == [waiting["id"], returned["id"]]
+    assert not world.battalion("A2").in_reserve
+    umpire_events = world.client(Role.UMPIRE).get(world.url("event-list")).json()["results"]
+    assert any(e["verb"] == EventVerb.SIDE_ORDERS_LAPSED for e in umpire_events)
+    player_events = world.client(Role.AXIS_PLAYER).get(world.url("event-list")).json()["results"]
+    assert not any(e["verb"] == EventVerb.SIDE_ORDERS_LAPSED for e in player_events)
+
+
+def test_the_webhook_says_an_order_was_submitted_and_nothing_of_it(world):
+    hook = models.WebhookSubscription.objects.create(
+        campaign=world.campaign, url="http://127.0.0.1:9/hook", secret="s" * 32, events=["orders.submitted"]
+    )
+
+    order = submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+
+    delivery = hook.deliveries.get()
+    said = json.dumps(delivery.payload)
+    for secret in ("A2", "withdraw", "Axis", str(world.axis.pk) + ","):
+        assert secret not in said, secret
+    assert delivery.payload["message"] == "An order was submitted on day 2"
+    assert delivery.payload["object"] == {
+        "type": "SideOrder",
+        "id": order["id"],
+        "repr": f"Order {order['id']}",
+    }
+    # The link it gives is read with the receiver's own key: the enemy's finds nothing.
+    link = delivery.payload["links"]["object"]
+    assert world.client(Role.ALLIED_KEY).get(link).status_code == 404
+    assert "A2" not in list(strings(world.client(Role.ALLIED_KEY).get(world.url("event-list")).json()))
