@@ -389,7 +389,8 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
     @extend_schema(
         summary="Roll the C Ops' action points (umpires; variant 1; idempotent)",
         description="The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when "
-        "isolated from its source of supply) and, with convert, saves them as the division's "
+        "isolated from its source of supply, read from the supply lines with the umpire's confirmed "
+        "overrides) and, with convert, saves them as the division's "
         "activation points (at most 20). One roll a division a turn. Answers the roll.",
         request=inputs.CopsActionPointsInput,
         responses=ROLL_ANSWER,

@@ -679,7 +679,7 @@ export interface paths {
         put?: never;
         /**
          * Roll the C Ops' action points (umpires; variant 1; idempotent)
-         * @description The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when isolated from its source of supply) and, with convert, saves them as the division's activation points (at most 20). One roll a division a turn. Answers the roll.
+         * @description The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when isolated from its source of supply, read from the supply lines with the umpire's confirmed overrides) and, with convert, saves them as the division's activation points (at most 20). One roll a division a turn. Answers the roll.
          */
         post: operations["campaigns_forces_cops_action_points_create"];
         delete?: never;
@@ -2291,11 +2291,6 @@ export interface components {
              *     * `Veteran` - Veteran
              */
             quality: components["schemas"]["QualityEnum"];
-            /**
-             * @description no supply line of any length to its source (+10 on the roll)
-             * @default false
-             */
-            isolated_from_source: boolean;
             /**
              * @description save the actions as the division's activation points
              * @default true
