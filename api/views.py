@@ -61,6 +61,7 @@ from campaign.services import sides as side_services
 from campaign.services import supply as supply_services
 from campaign.services import webhook_subscriptions as webhook_services
 from campaign.services.errors import DomainError
+from campaign.services.rules import optional_rule_on
 from rules_engine import catalog
 from rules_engine.registry import CatalogError
 from rules_engine.results import RuleSystem
@@ -443,10 +444,18 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
     def _status_read(self) -> Any:
         force = self.get_object()
         access = self.campaign_access
+        in_full = access.sees_in_full(force.side_id)
+        campaign = access.campaign
         context = {
             **self.get_serializer_context(),
-            "latest_night_report": (
-                selectors.latest_night_report(force.side_id) if access.sees_in_full(force.side_id) else None
+            "latest_night_report": selectors.latest_night_report(force.side_id) if in_full else None,
+            # The C Ops rolls by day: during a night the supply it reads is being rewritten.
+            "cops_isolated_from_source": (
+                force.pk in supply_services.supply_cops_isolated(campaign)
+                if in_full
+                and not selectors.night_in_progress(campaign)
+                and optional_rule_on(campaign, scenario_rules.COPS_ACTION_POINTS)
+                else None
             ),
         }
         force_status = selectors.force_status(force.pk, selectors.battalions(access))

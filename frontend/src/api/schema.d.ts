@@ -2547,6 +2547,8 @@ export interface components {
             } | null;
             readonly battalions: components["schemas"]["BattalionStatus"][];
             readonly latest_night_report: components["schemas"]["NightReport"] | null;
+            /** @description its C Ops is isolated from its source of supply as supply stands today, so its action-point roll (variant 1) takes the isolation penalty; null for a force of a side the caller does not see in full, a campaign without the variant, or during a night phase */
+            readonly cops_isolated_from_source: boolean | null;
             /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
             readonly night_in_progress: boolean;
         };
