@@ -350,14 +350,20 @@ class CopsActionPointsInput(serializers.Serializer[Mapping[str, Any]]):
     quality = serializers.ChoiceField(
         choices=enum_choices(GreatBattlesQuality), help_text="the C Ops' quality"
     )
-    isolated_from_source = serializers.BooleanField(
-        required=False,
-        default=False,
-        help_text="no supply line of any length to its source (+10 on the roll)",
-    )
     convert = serializers.BooleanField(
         required=False, default=True, help_text="save the actions as the division's activation points"
     )
+
+    def validate(self, attrs: Mapping[str, Any]) -> Mapping[str, Any]:
+        # The flag this input once took: refused, not ignored, so no client thinks it still counts.
+        if "isolated_from_source" in self.initial_data:
+            raise serializers.ValidationError(
+                {
+                    "isolated_from_source": "the C Ops' isolation is read from the supply lines "
+                    "(with the umpire's confirmed overrides), not sent: confirm supply instead"
+                }
+            )
+        return attrs
 
 
 class InitiativeActivationInput(serializers.Serializer[Mapping[str, Any]]):

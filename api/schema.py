@@ -323,6 +323,7 @@ FORCE_STATUS_EXAMPLE = OpenApiExample(
             "body": {"day": 1, "side": "Axis", "replacements_rolled": 3, "replacements_returned": 1},
             "created_at": "1942-07-10T23:00:00Z",
         },
+        "cops_isolated_from_source": False,
         "night_in_progress": False,
     },
     response_only=True,

@@ -1223,6 +1223,7 @@ class ForceStatusSerializer(LabelledSerializer[ForceStatus]):
     strength_labels = serializers.SerializerMethodField()
     battalions = serializers.SerializerMethodField()
     latest_night_report = serializers.SerializerMethodField()
+    cops_isolated_from_source = serializers.SerializerMethodField()
     night_in_progress = serializers.BooleanField(read_only=True, help_text=NIGHT_IN_PROGRESS_HELP)
 
     @extend_schema_field(ForceStatusCampaignSerializer)
@@ -1266,6 +1267,18 @@ class ForceStatusSerializer(LabelledSerializer[ForceStatus]):
     def get_latest_night_report(self, status: ForceStatus) -> dict[str, Any] | None:
         report = self.context.get("latest_night_report")
         return NightReportSerializer(report).data if report is not None and self._in_full(status) else None
+
+    @extend_schema_field(
+        serializers.BooleanField(
+            allow_null=True,
+            help_text="its C Ops is isolated from its source of supply as supply stands today, so its "
+            "action-point roll (variant 1) takes the isolation penalty; null for a force of a side the "
+            "caller does not see in full, a campaign without the variant, or during a night phase",
+        )
+    )
+    def get_cops_isolated_from_source(self, status: ForceStatus) -> bool | None:
+        isolated = self.context.get("cops_isolated_from_source")
+        return isolated if isolated is not None and self._in_full(status) else None
 
 
 class ActivationSpendSerializer(LabelledModelSerializer[models.ActivationSpend]):

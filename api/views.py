@@ -64,6 +64,7 @@ from campaign.services import sides as side_services
 from campaign.services import supply as supply_services
 from campaign.services import webhook_subscriptions as webhook_services
 from campaign.services.errors import DomainError
+from campaign.services.rules import optional_rule_on
 from rules_engine import catalog
 from rules_engine.registry import CatalogError
 from rules_engine.results import RuleSystem
@@ -392,7 +393,8 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
     @extend_schema(
         summary="Roll the C Ops' action points (umpires; variant 1; idempotent)",
         description="The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when "
-        "isolated from its source of supply) and, with convert, saves them as the division's "
+        "isolated from its source of supply, read from the supply lines with the umpire's confirmed "
+        "overrides) and, with convert, saves them as the division's "
         "activation points (at most 20). One roll a division a turn. Answers the roll.",
         request=inputs.CopsActionPointsInput,
         responses=ROLL_ANSWER,
@@ -445,10 +447,18 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
     def _status_read(self) -> Any:
         force = self.get_object()
         access = self.campaign_access
+        in_full = access.sees_in_full(force.side_id)
+        campaign = access.campaign
         context = {
             **self.get_serializer_context(),
-            "latest_night_report": (
-                selectors.latest_night_report(force.side_id) if access.sees_in_full(force.side_id) else None
+            "latest_night_report": selectors.latest_night_report(force.side_id) if in_full else None,
+            # The C Ops rolls by day: during a night the supply it reads is being rewritten.
+            "cops_isolated_from_source": (
+                force.pk in supply_services.supply_cops_isolated(campaign)
+                if in_full
+                and not selectors.night_in_progress(campaign)
+                and optional_rule_on(campaign, scenario_rules.COPS_ACTION_POINTS)
+                else None
             ),
         }
         force_status = selectors.force_status(force.pk, selectors.battalions(access))

@@ -83,8 +83,6 @@ UMPIRE_AIDS: Mapping[str, str] = MappingProxyType(
 # a service that starts calling one removes it from here (the guard test fails until it does).
 NOT_YET_APPLIED: Mapping[str, str] = MappingProxyType(
     {
-        "gb.airborne.supply": "issue 15, airborne drops (supply drop zones)",
-        "gb.airborne.drift_variant": "issue 15, airborne drops (Bill Owen's drift variant)",
         "gb.airborne.infiltration": "issue 15, airborne drops (consolidation through enemy lines)",
         "gb.supply_situation": "issue 15, supply sources proposing each battalion's situation",
         "n43.attacker_decision": "issue 15, the 1943 set-up's attacker decision",

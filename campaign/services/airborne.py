@@ -8,17 +8,20 @@ the drift is recorded for the umpire to place the stand (the campaign keeps no i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from campaign import models
 from campaign.access import Owner
-from campaign.choices import EventVerb, StandStatus
+from campaign.choices import EventVerb, StandStatus, StandType
 from campaign.scenarios.format import stand_keys
 from campaign.services.audit import Actor, RollContext, event_record
-from campaign.services.rules import procedure_run
-from rules_engine.great_battles.airborne import DamageEffect, LandingTerrain
+from campaign.services.rules import optional_rule_on, procedure_run
+from rules_engine.great_battles.airborne import AirborneSupply, DamageEffect, LandingTerrain
 from rules_engine.nineteen43.common import ProximityTerrain
 
+DRIFT_VARIANT = "gb.airborne.drift_variant"
+AIRBORNE_SUPPLY = "gb.airborne.supply"
 # GB-B-38: a sector's set-up terrain read as the landing chart's two columns.
 LANDING_TERRAIN = {
     ProximityTerrain.CONSTRICTED.value: LandingTerrain.ROUGH,
@@ -62,6 +65,7 @@ def _land(
         .select_related("battalion")
         .order_by("battalion__code", "label", "pk")
     )
+    drift_variant = optional_rule_on(campaign, DRIFT_VARIANT)
     rolls: list[models.RollRecord] = []
     changed: dict[StandStatus, list[int]] = {StandStatus.SUPPRESSED: [], StandStatus.DESTROYED: []}
     # Streams named by the stands' natural keys, so the landing rolls the same wherever the
@@ -94,7 +98,15 @@ def _land(
             worst = approach.outcome.outcome
         if worst is not DamageEffect.DESTROYED:
             runs.append(
+                # Bill Owen's d8/d6 drift when the campaign plays it (GB-B-39), else the charts'.
                 procedure_run(
+                    campaign,
+                    DRIFT_VARIANT,
+                    {**plan, "heavy_weapons": stand.stand_type == StandType.HEAVY_WEAPONS, "stand": name},
+                    (*stream, "drift"),
+                )
+                if drift_variant
+                else procedure_run(
                     campaign,
                     "gb.airborne.drift",
                     {**plan, "theatre": drop.drift_theatre, "stand": name},
@@ -154,3 +166,22 @@ def airborne_drops_land(campaign: models.Campaign, day: models.CampaignDay, acto
     for drop in drops:
         _land(campaign, day, drop, actor)
     return len(drops)
+
+
+def airborne_spared_extra_loss(campaign: models.Campaign, isolated: Iterable[int]) -> frozenset[int]:
+    """Of the ``isolated`` battalions, those of a force that dropped whose airborne supply reading
+    (``gb.airborne.supply``, Airborne Supply item 2: GB-B-37) spares them the isolated row's extra
+    stand lost at night. One query, no dice: the night reads it before its rolls."""
+    rows = models.Battalion.objects.filter(
+        pk__in=list(isolated), battlegroup__force__airborne_drop__dropped=True
+    ).values_list("pk", "battlegroup__force__sector_id", "battlegroup__force__fup_sector_id")
+    spared = set()
+    for pk, *headquarters in rows:
+        # Isolated: no line to a supply drop zone, so no road trace to read (MS-03).
+        on_table = any(sector is not None for sector in headquarters)  # its C Ops or its FUP
+        reading: AirborneSupply = procedure_run(
+            campaign, AIRBORNE_SUPPLY, {"c_ops_or_fup_on_table": on_table}, ()
+        ).outcome
+        if not reading.loses_extra_stand:
+            spared.add(pk)
+    return frozenset(spared)

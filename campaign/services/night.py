@@ -41,6 +41,7 @@ from campaign.choices import (
     StandType,
 )
 from campaign.services.activation import DIVISION_POOLS
+from campaign.services.airborne import airborne_spared_extra_loss
 from campaign.services.audit import Actor, RollContext, event_record, roll_records_copy, roll_records_write
 from campaign.services.broker import tasks_send_on_commit
 from campaign.services.campaigns import (
@@ -362,6 +363,9 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
         .order_by("battalion_id", "stand_type", "label")
     )
 
+    spared = airborne_spared_extra_loss(
+        campaign, (b.pk for b in battalions if b.supply_situation == SupplySituation.ISOLATED.value)
+    )
     changed: dict[int, tuple[str, str]] = {}  # stand pk → (status, grade)
     to_reserve: set[int] = set()
     rebuilt: set[int] = set()
@@ -375,7 +379,13 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
                 to_reserve.add(battalion.pk)
             run = dice.roll(
                 key,
-                _replacement_inputs(battalion, stands, supply[battalion.side_id], day.number, wiped_out),
+                {
+                    **_replacement_inputs(
+                        battalion, stands, supply[battalion.side_id], day.number, wiped_out
+                    ),
+                    # Isolated paratroops roll the isolated row without its extra stand (GB-B-37).
+                    **({"airborne_without_c_ops": True} if battalion.pk in spared else {}),
+                },
                 battalion.code,
             )
             result = run.outcome

@@ -69,6 +69,7 @@ APPLIED_OPTIONAL_RULES = frozenset(
         "gb.variant.cops_action_points",  # scenario_rules.force_cops_action_points
         "gb.variant.action_to_activation",  # the same, saving the C Ops' action points
         "gb.initiative_activation",  # activation.battlegroup_initiative_activate
+        "gb.airborne.drift_variant",  # airborne: the drift of each landing stand
     }
 )
 

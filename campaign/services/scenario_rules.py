@@ -23,7 +23,7 @@ from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.rules import optional_rule_on, optional_rule_require, procedure_run
-from campaign.services.supply import supply_isolate_tonight
+from campaign.services.supply import supply_cops_isolated, supply_isolate_tonight
 from rules_engine import catalog
 from rules_engine.great_battles.barrage import BarrageOrder
 from rules_engine.great_battles.campaign_pools import (
@@ -405,11 +405,11 @@ def force_cops_action_points(
     force_id: int,
     turn: int,
     quality: str,
-    isolated_from_source: bool = False,
     convert: bool = True,
 ) -> models.RollRecord:
     """Variant 1 (FAQ 45): the C Ops rolls its action points (no HQ +10%; +10 on the roll when
-    isolated from its source of supply) and may save them as the division's activation points."""
+    isolated from its source of supply, as the supply service traces it with the umpire's
+    overrides: GB-B-17) and may save them as the division's activation points."""
     campaign = campaign_lock(campaign_id)
     campaign_require_status(campaign, CampaignStatus.ACTIVE)
     day = day_under_way(campaign)
@@ -423,11 +423,9 @@ def force_cops_action_points(
             field="turn",
             code="rolled",
         )
+    isolated = force.pk in supply_cops_isolated(campaign)
     run = procedure_run(
-        campaign,
-        COPS_ACTION_POINTS,
-        {"quality": quality, "isolated_from_source": isolated_from_source},
-        stream,
+        campaign, COPS_ACTION_POINTS, {"quality": quality, "isolated_from_source": isolated}, stream
     )
     actions = int(run.outcome.outcome)
     changes: dict[str, int] = {"action_points": actions}

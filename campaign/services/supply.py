@@ -119,9 +119,21 @@ def supply_review(campaign: models.Campaign) -> SupplyReview:
 
 
 def supply_cops_isolated(campaign: models.Campaign) -> frozenset[int]:
-    """The forces whose C Ops cannot trace a line to a source of supply (their action-point roll's
-    "isolated from source of supply")."""
-    return frozenset(f.force.id for f in supply_proposal(campaign).forces if f.isolated_from_source)
+    """The forces whose C Ops is "isolated from source of supply" for its action-point roll
+    (GB-B-17): on the map, a C Ops with no line to a source (MS-01); anywhere, a division whose
+    battalions on the table are all isolated as today's supply stands (the proposal with the
+    umpire's confirmed overrides and an overrun's; off the map, their situations as set)."""
+    proposal = supply_proposal(campaign)
+    day = campaign.days.filter(number=campaign.current_day).first()
+    final = _final(proposal, day.supply_overrides if day is not None else {})
+    situations: dict[int, set[str]] = defaultdict(set)
+    on_table = models.Battalion.objects.filter(campaign=campaign, in_reserve=False).values_list(
+        "pk", "battlegroup__force_id", "supply_situation"
+    )
+    for pk, force_id, situation in on_table:
+        situations[force_id].add(final.get(pk, situation))
+    cut_off = {force for force, held in situations.items() if held == {SupplySituation.ISOLATED.value}}
+    return frozenset(cut_off | {f.force.id for f in proposal.forces if f.isolated_from_source})
 
 
 def supply_isolate_tonight(day: models.CampaignDay, codes: Iterable[str]) -> None:

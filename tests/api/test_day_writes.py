@@ -646,3 +646,27 @@ def test_a_roll_offers_its_coded_values_alternatives_in_words(world):
 
     assert body["change_choices"] == {"weather": {"C": "Clear", "D": "Drizzle", "O": "Overcast", "F": "Fog"}}
     assert body["changes"]["weather"] in body["change_choices"]["weather"]
+
+
+def test_the_c_ops_isolation_is_read_from_supply_and_the_old_flag_is_refused(world):
+    malta_rules(world)
+    umpire = world.client(Role.UMPIRE)
+    force = force_of(world, world.axis)
+    url = world.url("force-cops-action-points", pk=force)
+    before = world.state()
+
+    refused = umpire.post(url, {"turn": 2, "quality": "Average", "isolated_from_source": True}, format="json")
+
+    assert refused.status_code == 400
+    assert list(refused.json()["error"]["fields"]) == ["isolated_from_source"]
+    assert "supply" in refused.json()["error"]["fields"]["isolated_from_source"][0]
+    assert world.state() == before
+
+    in_supply = umpire.post(url, {"turn": 2, "quality": "Average"}, format="json")
+    # An overrun isolates every battalion of the division: the next roll takes the penalty.
+    overrun = umpire.post(world.url("force-cops-overrun", pk=force), {"turn": 3}, format="json")
+    cut_off = umpire.post(url, {"turn": 4, "quality": "Average"}, format="json")
+
+    assert (in_supply.status_code, overrun.status_code, cut_off.status_code) == (201, 200, 201)
+    rolls = world.campaign.rolls.filter(procedure="gb.variant.cops_action_points").order_by("pk")
+    assert [roll.inputs["isolated_from_source"] for roll in rolls] == [False, True]

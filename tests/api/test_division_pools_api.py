@@ -1,12 +1,14 @@
 """A division's own activation pool (Malta) is its side's and the umpires' to read: the force's
-`activation_points` are hidden from the enemy and observers like the side's pool (fog of war)."""
+`activation_points`, the pools carried into each dawn and the C Ops' isolation are hidden from the
+enemy and observers like the side's pool (fog of war)."""
 
 from __future__ import annotations
 
 import pytest
 
 from campaign import models
-from tests.api.world import Role, build_world
+from campaign.services.scenario_rules import force_cops_overrun
+from tests.api.world import ACTOR, Role, build_world
 
 pytestmark = pytest.mark.django_db
 
@@ -29,3 +31,57 @@ def test_a_divisions_pool_shows_to_its_side_and_the_umpires_only():
     assert seen[Role.OBSERVER] in (None, "not found")
     status = world.client(Role.AXIS_PLAYER).get(world.url("force-force-status", pk=axis_force.pk))
     assert status.json()["force"]["activation_points"] == 5
+
+
+def test_a_player_reads_their_divisions_pools_at_each_dawn_and_never_the_enemys():
+    world = build_world(optional_rules=["gb.malta.division_pools"])
+    forces = {
+        side.pk: dict(world.campaign.forces.filter(side=side).values_list("name", "activation_points"))
+        for side in (world.axis, world.allied)
+    }
+
+    def divisions(role: Role) -> dict[int, object]:
+        """Each side's division pools at the latest dawn, as ``role`` reads them."""
+        body = world.client(role).get(world.url("campaign-statistics")).json()
+        return {entry["side"]: entry["division_activation_points"] for entry in body["days"][-1]["sides"]}
+
+    assert divisions(Role.UMPIRE) == forces
+    assert divisions(Role.AXIS_PLAYER) == {world.axis.pk: forces[world.axis.pk], world.allied.pk: None}
+    assert divisions(Role.ALLIED_PLAYER) == {world.axis.pk: None, world.allied.pk: forces[world.allied.pk]}
+    assert divisions(Role.OBSERVER) == {world.axis.pk: None, world.allied.pk: None}
+
+
+def test_a_player_sees_when_their_c_ops_is_cut_off_and_the_enemy_never_does():
+    world = build_world(optional_rules=["gb.malta.division_pools", "gb.variant.cops_action_points"])
+    axis_force = world.campaign.forces.get(side=world.axis)
+    models.Side.objects.filter(pk=world.allied.pk).update(fog_of_war={"identified_units": ["A1"]})
+    url = world.url("force-force-status", pk=axis_force.pk)
+
+    def isolated() -> dict[Role, object]:
+        seen = {}
+        for role in (Role.UMPIRE, Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER):
+            response = world.client(role).get(url)
+            seen[role] = (
+                response.json()["cops_isolated_from_source"] if response.status_code == 200 else "not found"
+            )
+        return seen
+
+    before = isolated()
+    # An overrun isolates every battalion of the division: its C Ops rolls as isolated from now on.
+    force_cops_overrun(world.campaign.pk, ACTOR, force_id=axis_force.pk, turn=3)
+    after = isolated()
+
+    assert (before[Role.UMPIRE], before[Role.AXIS_PLAYER]) == (False, False)
+    assert (after[Role.UMPIRE], after[Role.AXIS_PLAYER]) == (True, True)
+    for seen in (before, after):
+        assert seen[Role.ALLIED_PLAYER] in (None, "not found")
+        assert seen[Role.OBSERVER] in (None, "not found")
+
+
+def test_without_variant_one_there_is_no_c_ops_isolation_to_show():
+    world = build_world(optional_rules=["gb.malta.division_pools"])
+    force = world.campaign.forces.get(side=world.axis)
+
+    status = world.client(Role.AXIS_PLAYER).get(world.url("force-force-status", pk=force.pk)).json()
+
+    assert status["cops_isolated_from_source"] is None

@@ -14,8 +14,11 @@ from campaign.selectors import rolls as rolls_selector
 from campaign.services.audit import Actor
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
+from campaign.services.night import night_phase_start
+from campaign.services.operations import operation_run
 from campaign.services.rules import roll_replay
 from campaign.services.scenario import scenario_import
+from tests.campaign.factories import malta_pack_without_supply_drop_zones
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor(request_id="the-landings")
@@ -99,3 +102,63 @@ def test_a_drop_lands_once(malta, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False):
         day_dawn(malta.pk, ACTOR)
     assert malta.rolls.filter(procedure__startswith="gb.airborne.").count() == before
+
+
+def test_a_campaign_playing_the_drift_variant_rolls_d8_and_d6_for_each_landing_stand(
+    django_capture_on_commit_callbacks,
+):
+    pack = pack_read(MALTA_PACK_PATH)
+    pack["campaign"]["optional_rules"].append("gb.airborne.drift_variant")
+    campaign = scenario_import(pack, ACTOR)
+    with django_capture_on_commit_callbacks(execute=False):
+        campaign_start(campaign.pk, ACTOR)
+        day_dawn(campaign.pk, ACTOR)
+
+    assert not campaign.rolls.filter(procedure="gb.airborne.drift").exists()
+    drifts = list(campaign.rolls.filter(procedure="gb.airborne.drift_variant"))
+    assert drifts
+    heavy = set(
+        models.Stand.objects.filter(campaign=campaign, stand_type="heavy_weapons").values_list(
+            "battalion__code", "label"
+        )
+    )
+    for drift in drifts:
+        code, label = drift.changes["stand"].split("/", 1)
+        assert drift.inputs["heavy_weapons"] is ((code, label) in heavy)
+        assert "Bill Owen" in drift.result["rule"]["section"]
+        _, distance = faces(drift)  # d8 compass point, d6 inches
+        inches = distance if distance < 6 or drift.inputs["heavy_weapons"] else 0
+        assert (drift.result["outcome"]["inches"] == 0) is (inches == 0)
+        assert roll_replay(drift) == [drift.result]
+
+
+def faces(record: models.RollRecord) -> list[int]:
+    return [face for roll in record.result["rolls"] for face in roll["faces"]]
+
+
+def test_isolated_paratroops_lose_no_extra_stand_at_night(django_capture_on_commit_callbacks):
+    # Without supply drop zones the paratroops are isolated at the first night (MS-03).
+    campaign = scenario_import(malta_pack_without_supply_drop_zones(), ACTOR)
+    with django_capture_on_commit_callbacks(execute=False):
+        campaign_start(campaign.pk, ACTOR)
+        day_dawn(campaign.pk, ACTOR)
+    airborne = models.Stand.objects.filter(
+        campaign=campaign, battalion__battlegroup__force__name__in=DROPPING
+    )
+    destroyed_at_dusk = airborne.filter(status=StandStatus.DESTROYED).count()
+
+    operation = night_phase_start(campaign.pk, ACTOR)
+    with django_capture_on_commit_callbacks(execute=False):
+        operation_run(operation.pk)
+
+    axis = campaign.sides.get(is_axis=True)
+    report = models.NightReport.objects.get(operation=operation, side=axis).body
+    assert report["battalions_isolated"] == 8
+    assert report["extra_stands_lost"] == 0
+    assert airborne.filter(status=StandStatus.DESTROYED).count() <= destroyed_at_dusk
+    entries = {entry["code"]: entry["text"] for entry in report["battalions"]}
+    assert len(entries) == 8
+    assert not any("more stand" in text for text in entries.values())
+    # Every roll that was made read the isolated row.
+    for roll in campaign.rolls.filter(procedure="gb.night_replacements", side=axis):
+        assert roll.inputs["situation"] == "isolated"

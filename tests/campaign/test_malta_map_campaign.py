@@ -33,11 +33,11 @@ HOOK = "https://club.example/hooks/malta"
 class Malta:
     """The Malta campaign and short ways to play it through the services."""
 
-    def __init__(self, capture: Any) -> None:
+    def __init__(self, capture: Any, pack: dict[str, Any] | None = None) -> None:
         self.capture = capture
         umpire: Any = UserFactory(username="malta-umpire")
         self.actor = Actor(user=umpire, request_id="malta-map")
-        self.campaign = scenario_import(malta_pack_without_supply_drop_zones(), self.actor)
+        self.campaign = scenario_import(pack or malta_pack_without_supply_drop_zones(), self.actor)
         self.axis = self.campaign.sides.get(is_axis=True)
         self.allied = self.campaign.sides.get(is_axis=False)
         self.sectors = dict(self.campaign.sectors.values_list("key", "pk"))

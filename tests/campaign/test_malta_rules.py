@@ -1,4 +1,5 @@
-"""Issue 15 acceptance: the Malta pack, every variant on, plays days 1-3 through the services —
+"""Malta's house rules and variants through the services (issue 15; its acceptance is
+test_malta_days_1_3.py): the pack, every variant on, plays days 1-3 —
 division pools from turn 2, a day cut short by the day-end roll, an Axis artillery mode refused on
 day 1, a postponed arrival, a C Ops overrun, air support, entrenchments, C Ops action points saved,
 reactivation and initiative activation — each roll recorded with its rule reference."""

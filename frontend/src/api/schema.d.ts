@@ -679,7 +679,7 @@ export interface paths {
         put?: never;
         /**
          * Roll the C Ops' action points (umpires; variant 1; idempotent)
-         * @description The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when isolated from its source of supply) and, with convert, saves them as the division's activation points (at most 20). One roll a division a turn. Answers the roll.
+         * @description The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when isolated from its source of supply, read from the supply lines with the umpire's confirmed overrides) and, with convert, saves them as the division's activation points (at most 20). One roll a division a turn. Answers the roll.
          */
         post: operations["campaigns_forces_cops_action_points_create"];
         delete?: never;
@@ -2451,11 +2451,6 @@ export interface components {
              */
             quality: components["schemas"]["QualityEnum"];
             /**
-             * @description no supply line of any length to its source (+10 on the roll)
-             * @default false
-             */
-            isolated_from_source: boolean;
-            /**
              * @description save the actions as the division's activation points
              * @default true
              */
@@ -2712,6 +2707,8 @@ export interface components {
             } | null;
             readonly battalions: components["schemas"]["BattalionStatus"][];
             readonly latest_night_report: components["schemas"]["NightReport"] | null;
+            /** @description its C Ops is isolated from its source of supply as supply stands today, so its action-point roll (variant 1) takes the isolation penalty; null for a force of a side the caller does not see in full, a campaign without the variant, or during a night phase */
+            readonly cops_isolated_from_source: boolean | null;
             /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
             readonly night_in_progress: boolean;
         };

@@ -2,7 +2,7 @@ import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
 import { STAND_TYPE_COLOURS } from "../lib/palette";
-import { StatisticsTable, strengthSeries } from "./Charts";
+import { DivisionPoolsTable, StatisticsTable, strengthSeries } from "./Charts";
 
 const AXIS = { id: 1, name: "Axis", is_axis: true };
 const ALLIED = { id: 2, name: "Allied", is_axis: false };
@@ -100,5 +100,37 @@ describe("the statistics table", () => {
     const alliedDay2 = screen.getAllByRole("row")[4]!;
     expect(alliedDay2).toHaveTextContent("hidden");
     expect(alliedDay2).not.toHaveTextContent(/\d+ \/ /);
+  });
+});
+
+describe("the division pools table", () => {
+  // Day 2 as an Axis player reads it: its divisions' pools after the night, the enemy's hidden (null).
+  const day2 = STATS.days[1]!;
+  const malta: Schemas["Statistics"] = {
+    ...STATS,
+    days: [
+      STATS.days[0]!,
+      {
+        ...day2,
+        sides: [
+          { ...day2.sides[0]!, division_activation_points: { "Folgore": 3, "Brigade Ramcke": 0 } },
+          day2.sides[1]!,
+        ],
+      },
+    ],
+  };
+
+  it("lists each of the reader's divisions with the pool it carried into the day", () => {
+    render(<DivisionPoolsTable stats={malta} />);
+
+    const rows = screen.getAllByRole("row").slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual(["2AxisFolgore3", "2AxisBrigade Ramcke0"]);
+    expect(screen.queryByText("Allied")).not.toBeInTheDocument();
+  });
+
+  it("is left out when there are no division pools to show", () => {
+    const { container } = render(<DivisionPoolsTable stats={STATS} />);
+
+    expect(container).toBeEmptyDOMElement();
   });
 });

@@ -157,6 +157,48 @@ export function StatisticsTable({ stats }: { stats: Statistics }) {
   );
 }
 
+/** Malta's division pools at each dawn: what each division carried over the night. A side whose
+ * pools the reader may not see (an enemy's, fog of war) has none listed, so no row at all. */
+export function DivisionPoolsTable({ stats }: { stats: Statistics }) {
+  const rows = stats.days.flatMap((day) =>
+    stats.sides.flatMap((side) =>
+      Object.entries(tally(day, side.id)?.division_activation_points ?? {}).map(([division, points]) => ({
+        key: `${day.day}-${side.id}-${division}`,
+        day: day.day,
+        side: side.name,
+        division,
+        points,
+      })),
+    ),
+  );
+  if (!rows.length) return null;
+  return (
+    <TableWrap label="Division activation pools at dawn">
+      <table>
+        <caption>Division activation pools at dawn (carried over the night)</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Side</th>
+            <th scope="col">Division</th>
+            <th scope="col">Activation points</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <td>{row.day}</td>
+              <td>{row.side}</td>
+              <th scope="row">{row.division}</th>
+              <td>{row.points}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableWrap>
+  );
+}
+
 export function ChartsPage() {
   const { campaign } = useCampaign();
   const statistics = useQuery({
@@ -184,6 +226,7 @@ export function ChartsPage() {
               <h2>Activation points and barrage rounds</h2>
               <PoolsChart stats={stats} />
               <StatisticsTable stats={stats} />
+              <DivisionPoolsTable stats={stats} />
             </>
           ) : (
             <p>No campaign day has dawned yet.</p>

@@ -2,7 +2,7 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
-import { BattalionNode } from "./Forces";
+import { BattalionNode, DivisionEffects } from "./Forces";
 
 // An identified enemy battalion whose side hides strengths: public fields only.
 const MASKED: Schemas["BattalionTree"] = {
@@ -66,5 +66,46 @@ describe("a battalion of the order of battle", () => {
     expect(screen.getByRole("img", { name: "Destroyed" })).toBeInTheDocument();
     expect(screen.getByText("attached: Heavy weapons")).toBeInTheDocument();
     expect(screen.getByText("Veteran")).toBeInTheDocument();
+  });
+});
+
+describe("a division's force status", () => {
+  // The Folgore as its own side reads it on day 2: what the API serves a player for their division.
+  const status = {
+    force: { id: 4, name: "Folgore", activation_points: 5 },
+    battalions: [
+      { code: "I1", supply_situation: "OK" },
+      { code: "I2", supply_situation: "isolated" },
+    ],
+    latest_night_report: {
+      day: 1,
+      body: { day: 1, side: "Axis", divisions: [{ name: "Ramcke", before: 4, carried: 1 }, { name: "Folgore", before: 6, carried: 3 }] },
+    },
+    cops_isolated_from_source: true,
+  } as unknown as Schemas["ForceStatus"];
+
+  it("shows its pool, what it carried over the night, its C Ops' isolation and its isolated battalions", () => {
+    const { container: facts } = render(<DivisionEffects status={status} />);
+
+    expect(facts).toHaveTextContent("Division activation points5");
+    expect(facts).toHaveTextContent("Carried over night 13 of 6");
+    expect(facts).toHaveTextContent("C Opsisolated from its source of supply: its action-point roll takes −10%");
+    expect(facts).toHaveTextContent("Isolated battalionsI2");
+  });
+
+  it("leaves out what the API does not serve (no division pools, no variant 1)", () => {
+    const plain = {
+      ...status,
+      force: { ...status.force, activation_points: null },
+      latest_night_report: null,
+      cops_isolated_from_source: null,
+      battalions: [{ code: "I1", supply_situation: "OK" }],
+    } as unknown as Schemas["ForceStatus"];
+    render(<DivisionEffects status={plain} />);
+
+    expect(screen.queryByText("Division activation points")).not.toBeInTheDocument();
+    expect(screen.queryByText(/Carried over/)).not.toBeInTheDocument();
+    expect(screen.queryByText("C Ops")).not.toBeInTheDocument();
+    expect(screen.getByText("none")).toBeInTheDocument();
   });
 });

@@ -86,6 +86,47 @@ export function BattalionNode({ battalion, correctIn }: { battalion: Schemas["Ba
   );
 }
 
+/** One's own division as the rules see it today: its activation pool, what it carried over the
+ * last night (Malta's division pools), whether its C Ops rolls as cut off from supply (variant 1),
+ * and how many of its battalions are isolated. The API leaves each null when it does not apply. */
+export function DivisionEffects({ status }: { status: Schemas["ForceStatus"] }) {
+  const report = status.latest_night_report;
+  // An arrivals report has no divisions: only a night's carries pools over.
+  const divisions = report && "divisions" in report.body ? report.body.divisions : undefined;
+  const carried = divisions?.find((division) => division.name === status.force.name);
+  const isolated = status.battalions.filter((b) => b.supply_situation === "isolated").map((b) => b.code);
+  return (
+    <dl className="facts">
+      {status.force.activation_points != null ? (
+        <>
+          <dt>Division activation points</dt>
+          <dd>{status.force.activation_points}</dd>
+        </>
+      ) : null}
+      {carried && report ? (
+        <>
+          <dt>Carried over night {report.day}</dt>
+          <dd>
+            {carried.carried} of {carried.before}
+          </dd>
+        </>
+      ) : null}
+      {status.cops_isolated_from_source != null ? (
+        <>
+          <dt>C Ops</dt>
+          <dd>
+            {status.cops_isolated_from_source
+              ? "isolated from its source of supply: its action-point roll takes −10%"
+              : "in supply"}
+          </dd>
+        </>
+      ) : null}
+      <dt>Isolated battalions</dt>
+      <dd>{isolated.length ? isolated.join(", ") : "none"}</dd>
+    </dl>
+  );
+}
+
 function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) {
   const status = useQuery({
     queryKey: queryKeys.forceStatus(slug, forceId),
@@ -126,6 +167,8 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) 
             // An enemy force: only the battalions its side's fog of war lets the reader identify.
             <p className="muted">Only the battalions your side has identified are shown.</p>
           )}
+          {data.strength ? <h4>Division</h4> : null}
+          {data.strength ? <DivisionEffects status={data} /> : null}
           <h4>{data.strength ? "Battalions" : "Identified battalions"}</h4>
           <ul>
             {data.battalions.map((b) => (
