@@ -12,6 +12,7 @@ from campaign.choices import (
     WEBHOOK_EVENT_CHOICES,
     ArtilleryMode,
     AttachmentKind,
+    FuelState,
     MemberRole,
     NightOrderKind,
     OperationKind,
@@ -113,6 +114,11 @@ class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
     objectives = ObjectiveInput(many=True, required=False)
     supply_situation = serializers.ChoiceField(
         choices=enum_choices(SupplySituation), required=False, help_text="at the end of the battle"
+    )
+    fuel_state = serializers.ChoiceField(
+        choices=[(s.value, s.label) for s in (FuelState.FULL, FuelState.LOW, FuelState.EMPTY)],
+        required=False,
+        help_text="a vehicle battalion's fuel at the end of the battle, when the campaign plays fuel supply",
     )
 
 
