@@ -9,10 +9,10 @@ from rest_framework import serializers
 
 from campaign.choices import (
     MAP_SUPPLY_SITUATION_CHOICES,
+    REPORTED_FUEL_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     ArtilleryMode,
     AttachmentKind,
-    FuelState,
     MemberRole,
     NightOrderKind,
     OperationKind,
@@ -116,7 +116,7 @@ class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
         choices=enum_choices(SupplySituation), required=False, help_text="at the end of the battle"
     )
     fuel_state = serializers.ChoiceField(
-        choices=[(s.value, s.label) for s in (FuelState.FULL, FuelState.LOW, FuelState.EMPTY)],
+        choices=REPORTED_FUEL_CHOICES,
         required=False,
         help_text="a vehicle battalion's fuel at the end of the battle, when the campaign plays fuel supply",
     )

@@ -11,7 +11,15 @@ from django.db.models import Count
 
 from campaign import models
 from campaign.access import BATTLE_SIDES, Owner
-from campaign.choices import BattleStatus, CampaignStatus, EventVerb, FuelState, StandStatus, StandType
+from campaign.choices import (
+    REPORTED_FUEL_CHOICES,
+    BattleStatus,
+    CampaignStatus,
+    EventVerb,
+    FuelState,
+    StandStatus,
+    StandType,
+)
 from campaign.services.activation import Pool, activation_pool_of
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
@@ -67,8 +75,6 @@ ATTACKER_DECISION = "n43.attacker_decision"
 DEFENSIVE_WORKS = "n43.defensive_works"
 # Rolled for each of the side's battalions with vehicle companies (a fuel state): rules notes N43-29.
 FUEL_SUPPLY = "n43.fuel_supply"
-# What a battle report may say of a vehicle battalion's fuel at the end of the battle.
-REPORTED_FUEL = (FuelState.FULL, FuelState.LOW, FuelState.EMPTY)
 
 
 def _battle_lock(campaign_id: int, battle_id: int) -> tuple[models.Campaign, models.Battle]:
@@ -490,9 +496,9 @@ def _reported_fuel(campaign: models.Campaign, battalion: models.Battalion, state
         raise DomainError(
             f"battalion {battalion.code} has no vehicle companies, so no fuel state", field=field
         )
-    if state not in REPORTED_FUEL:
+    if state not in dict(REPORTED_FUEL_CHOICES):
         raise DomainError(
-            f"{state!r} is not a fuel state ({', '.join(s.value for s in REPORTED_FUEL)})", field=field
+            f"{state!r} is not a fuel state ({', '.join(dict(REPORTED_FUEL_CHOICES))})", field=field
         )
     return str(state)
 
