@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from campaign.choices import (
     MAP_SUPPLY_SITUATION_CHOICES,
+    REPORTED_FUEL_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     ArtilleryMode,
     AttachmentKind,
@@ -113,6 +114,11 @@ class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
     objectives = ObjectiveInput(many=True, required=False)
     supply_situation = serializers.ChoiceField(
         choices=enum_choices(SupplySituation), required=False, help_text="at the end of the battle"
+    )
+    fuel_state = serializers.ChoiceField(
+        choices=REPORTED_FUEL_CHOICES,
+        required=False,
+        help_text="a vehicle battalion's fuel at the end of the battle, when the campaign plays fuel supply",
     )
 
 

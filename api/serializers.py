@@ -467,6 +467,7 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
             "setup",
             "lull_checks_from_turn",
             "lulls",
+            "attacker_decided_by",
             "report",
         ]
 
@@ -816,6 +817,7 @@ class NightReportBodySerializer(ReportBodySerializer):
     activation_points_lost = _counter("activation points lost in the carry-over")
     divisions = NightReportDivisionSerializer(many=True, required=False)
     ammo_markers_rolled = _counter("battalions rolled for their low-ammunition markers")
+    battalions_refuelled = _counter("vehicle battalions refuelled by the supply services (fuel supply)")
     battalions_set_inactive = _counter("battalions set inactive")
     forces_to_reroll_availability = _counter("forces to roll for availability again")
     battalions_isolated = _counter("battalions isolated from supply at nightfall")

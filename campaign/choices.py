@@ -78,6 +78,12 @@ class FuelState(models.TextChoices):
     EMPTY = "empty", "Empty"
 
 
+# What a battle report may say of a vehicle battalion's fuel at the end of the battle.
+REPORTED_FUEL_CHOICES = [
+    (state.value, state.label) for state in (FuelState.FULL, FuelState.LOW, FuelState.EMPTY)
+]
+
+
 class StandType(models.TextChoices):
     INFANTRY = "infantry", "Infantry"
     SMG = "smg", "SMG"

@@ -638,6 +638,14 @@ class Battle(models.Model):
         null=True, blank=True, help_text="the set-up proximity die: the first turn of combat lull checks"
     )
     lulls = models.JSONField(default=list, blank=True, help_text="each lull check: turn, length (or none)")
+    attacker_decided_by = models.ForeignKey(
+        Side,
+        null=True,
+        blank=True,
+        on_delete=models.RESTRICT,
+        related_name="+",
+        help_text="the high roller of the set-up's attacker decision; empty: not rolled",
+    )
     report = models.JSONField(null=True, blank=True, help_text="the structured battle report as applied")
     winner = models.ForeignKey(
         Side,
@@ -843,6 +851,7 @@ class NightSnapshot(models.Model):
             "ammo_low_markers",
             "supply_situation",
             "sector_id",
+            "fuel_state",
         ),
         "stand": ("status", "grade", "battalion_id", "attached", "attachment_kind"),
     }

@@ -85,9 +85,6 @@ NOT_YET_APPLIED: Mapping[str, str] = MappingProxyType(
     {
         "gb.airborne.infiltration": "issue 15, airborne drops (consolidation through enemy lines)",
         "gb.supply_situation": "issue 15, supply sources proposing each battalion's situation",
-        "n43.attacker_decision": "issue 15, the 1943 set-up's attacker decision",
-        "n43.defensive_works": "issue 15, defensive works when the campaign switches them on",
-        "n43.fuel_supply": "issue 15, fuel supply when the campaign switches it on",
     }
 )
 

@@ -157,6 +157,7 @@ NINETEEN_43 = RulesetProfile(
     QualityScale.NINETEEN_43,
     {
         S.BATTLE_SETUP: (
+            "n43.attacker_decision",
             "n43.air_superiority",
             "n43.air_presence",
             "n43.air_assets",
@@ -166,6 +167,9 @@ NINETEEN_43 = RulesetProfile(
             "n43.counterbattery",
             "n43.setup_proximity",
             "n43.troop_reaction",
+            # Optional (000 § 20-21): rolled only when the campaign switches them on.
+            "n43.defensive_works",
+            "n43.fuel_supply",
         ),
     },
 )

@@ -494,6 +494,10 @@ def schema_build() -> dict[str, Any]:
                 "winner": _key(
                     "the side that won it, from its report (null: nobody, or not reported)", nullable=True
                 ),
+                "attacker_decided_by": _key(
+                    "the side that rolled high for the attacker decision at set-up (null: not rolled)",
+                    nullable=True,
+                ),
             },
             description="a battle, its links, set-up and report",
             required=("ref", "day", "sector", "attacker", "defender"),

@@ -376,6 +376,11 @@ def _battle_issues(battles: Sequence[Mapping[str, Any]], index: PackIndex) -> It
             yield ScenarioIssue(
                 f"{path}.winner", "the winner is the attacker, the defender, or nobody (null)"
             )
+        if battle.get("attacker_decided_by") not in (None, battle["attacker"], battle["defender"]):
+            yield ScenarioIssue(
+                f"{path}.attacker_decided_by",
+                "the attacker decision's high roller is the attacker, the defender, or nobody (null)",
+            )
 
 
 def _roll_issues(rolls: Sequence[Mapping[str, Any]], index: PackIndex) -> Iterator[ScenarioIssue]:

@@ -11,13 +11,28 @@ from django.db.models import Count
 
 from campaign import models
 from campaign.access import BATTLE_SIDES, Owner, side_players
-from campaign.choices import BattleStatus, CampaignStatus, EventVerb, NotificationKind, StandStatus, StandType
+from campaign.choices import (
+    REPORTED_FUEL_CHOICES,
+    BattleStatus,
+    CampaignStatus,
+    EventVerb,
+    FuelState,
+    NotificationKind,
+    StandStatus,
+    StandType,
+)
 from campaign.services.activation import Pool, activation_pool_of
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.notifications import notification_send
-from campaign.services.rules import campaign_profile, club_settings, procedure_run
+from campaign.services.rules import (
+    campaign_profile,
+    club_settings,
+    optional_rule_on,
+    optional_rule_require,
+    procedure_run,
+)
 from campaign.services.sectors import sector_control_change, sector_for_battle
 from rules_engine import catalog
 from rules_engine.great_battles.activation import DAWN_TURN, LAST_TURN
@@ -54,8 +69,14 @@ PER_SIDE_SETUP = frozenset(
         "n43.support_fire",
         "n43.counterbattery",
         "n43.troop_reaction",
+        "n43.defensive_works",
+        "n43.fuel_supply",
     }
 )
+ATTACKER_DECISION = "n43.attacker_decision"
+DEFENSIVE_WORKS = "n43.defensive_works"
+# Rolled for each of the side's battalions with vehicle companies (a fuel state): rules notes N43-29.
+FUEL_SUPPLY = "n43.fuel_supply"
 
 
 def _battle_lock(campaign_id: int, battle_id: int) -> tuple[models.Campaign, models.Battle]:
@@ -189,6 +210,21 @@ def _battle_assigned_notify(
         )
 
 
+def _setup_step_applies(campaign: models.Campaign, battle: models.Battle, key: str) -> bool:
+    """The attacker decision where the battle type has roles; optional steps (defensive works,
+    fuel) when the campaign plays them; every other step always."""
+    if key == ATTACKER_DECISION:
+        return BattleType(battle.battle_type).has_roles
+    return optional_rule_on(campaign, key)
+
+
+def _vehicle_battalions(battle: models.Battle, side: models.Side) -> list[models.Battalion]:
+    """The side's battalions in the battle that keep a fuel state: those with vehicle companies."""
+    return list(
+        battle.battalions.filter(side=side).exclude(fuel_state=FuelState.NOT_APPLICABLE).order_by("code")
+    )
+
+
 def _setup_values(
     key: str,
     campaign: models.Campaign,
@@ -206,6 +242,10 @@ def _setup_values(
     }
     if key == FIELD_STRENGTH:
         values.update(stands)
+    if key == DEFENSIVE_WORKS:  # a campaign stand is a 1943 unit, one base here (N43-30)
+        values["total_bases"] = sum(stands.values())
+    if key == ATTACKER_DECISION:
+        values.update(first_side=battle.attacker.name, second_side=battle.defender.name)
     if strength is not None:
         values["total_units"] = strength.units
     if key == "n43.air_superiority":
@@ -247,6 +287,11 @@ def _value_type(described: Mapping[str, Any]) -> str:
     return {"bool": "boolean", "int": "integer"}.get(str(described["type"]).split(" | ")[0], "text")
 
 
+def _row_needed(key: str, known: Mapping[str, Any]) -> bool:
+    """The defender's defensive works read a row of the table the umpire names; the attacker's none."""
+    return key == DEFENSIVE_WORKS and known.get("role") is not BattleRole.ATTACKER
+
+
 def battle_setup_questions(campaign: models.Campaign, battle: models.Battle) -> list[dict[str, Any]]:
     """What :func:`battle_setup` would ask the umpire: each set-up step (per side where each
     side rolls) with the inputs neither the campaign, its club settings nor an earlier step
@@ -256,19 +301,30 @@ def battle_setup_questions(campaign: models.Campaign, battle: models.Battle) -> 
     earlier: set[str] = set()
     questions = []
     for key in campaign_profile(campaign).procedures_for(CampaignStep.BATTLE_SETUP):
+        if not _setup_step_applies(campaign, battle, key):
+            continue
         entry = catalog.get_procedure(key)
         assert entry.input_type is not None
         sides: list[models.Side | None] = (
             [battle.attacker, battle.defender] if key in PER_SIDE_SETUP else [None]
         )
         for side in sides:
+            if key == FUEL_SUPPLY and side is not None and not _vehicle_battalions(battle, side):
+                continue
             known = _setup_values(key, campaign, battle, side, stands, None, None)
             supplied = {k for k, v in known.items() if v is not None} | set(club_settings(campaign, key))
             if key == FIELD_STRENGTH:
                 supplied |= {t.value for t in StandType}
             supplied |= earlier
             asked = [
-                {**described, "value_type": _value_type(described), "needed": "default" not in described}
+                {
+                    **described,
+                    "value_type": _value_type(described),
+                    # Each side names its works' row: the attacker decision, rolled first, may
+                    # make either side the defender.
+                    "needed": "default" not in described
+                    or (key, described["name"]) == (DEFENSIVE_WORKS, "row"),
+                }
                 for described in describe_inputs(entry.input_type)
                 if described["name"] not in supplied
             ]
@@ -284,6 +340,42 @@ def battle_setup_questions(campaign: models.Campaign, battle: models.Battle) -> 
         if key in chained:
             earlier.add(chained[key])
     return questions
+
+
+def _attacker_decided(battle: models.Battle, decider_name: str, takes: BattleRole) -> list[models.Side]:
+    """The high roller decides (000 § 1): it takes the role the club reads it taking (N43-28),
+    so the battle's sides swap when the ordered roles say otherwise. The sides, attacker first."""
+    decider = battle.attacker if decider_name == battle.attacker.name else battle.defender
+    battle.attacker_decided_by = decider
+    if (decider.pk == battle.attacker_id) != (takes is BattleRole.ATTACKER):
+        battle.attacker, battle.defender = battle.defender, battle.attacker
+    return [battle.attacker, battle.defender]
+
+
+def _fuel_supply_roll(
+    campaign: models.Campaign,
+    actor: Actor,
+    battle: models.Battle,
+    side: models.Side,
+    label: str,
+    values: Mapping[str, Any],
+) -> tuple[dict[str, Any], list[models.RollRecord]]:
+    """Fuel tables 1-3 for each of the side's vehicle battalions (000 § 21), by battalion code: one
+    that comes out of fuel starts the battle without (tables 2-3 only, N43-29). The side's secret."""
+    results: dict[str, Any] = {}
+    rolls: list[models.RollRecord] = []
+    for battalion in _vehicle_battalions(battle, side):
+        run = procedure_run(
+            campaign,
+            FUEL_SUPPLY,
+            {**values, "out_of_fuel": battalion.fuel_state == FuelState.EMPTY},
+            ("battle", battle.pk, "setup", label, battalion.code),
+            field_prefix=f"inputs.{label}.",
+        )
+        results[battalion.code] = to_jsonable(run.outcome.to_dict())
+        context = RollContext(day=battle.day, battle=battle, battalion=battalion, owner=Owner.side(side.pk))
+        rolls += run.records(campaign, actor, context, {"setup": label, "battalion": battalion.code})
+    return results, rolls
 
 
 @transaction.atomic
@@ -304,7 +396,12 @@ def battle_setup(
     rolls: list[models.RollRecord] = []
     air: AirSuperiority | None = None
     strength: FieldStrength | None = None
-    for key in campaign_profile(campaign).procedures_for(CampaignStep.BATTLE_SETUP):
+    steps = [
+        key
+        for key in campaign_profile(campaign).procedures_for(CampaignStep.BATTLE_SETUP)
+        if _setup_step_applies(campaign, battle, key)
+    ]
+    for key in steps:
         entry = catalog.get_procedure(key)
         assert entry.input_type is not None
         accepted = {f.name for f in dataclasses.fields(entry.input_type)}
@@ -314,6 +411,19 @@ def battle_setup(
             known = _setup_values(key, campaign, battle, side, stands, strength, air)
             derived = {k: v for k, v in known.items() if k in accepted and v is not None}
             values = {**derived, **given.get(key, {}), **given.get(label, {})}
+            if key == ATTACKER_DECISION:  # the dice are the battle's two sides, whatever is given
+                values.update(first_side=battle.attacker.name, second_side=battle.defender.name)
+            if _row_needed(key, known) and values.get("row") is None:
+                raise DomainError(
+                    f"name the row of the defensive works table {side.name if side else 'the defender'} "
+                    "reads (nation, place and time)",
+                    field=f"inputs.{label}.row",
+                    rule=entry.rule.text(),
+                )
+            if key == FUEL_SUPPLY and side is not None:
+                setup[label], fuel_rolls = _fuel_supply_roll(campaign, actor, battle, side, label, values)
+                rolls += fuel_rolls
+                continue
             run = procedure_run(
                 campaign, key, values, ("battle", battle.pk, "setup", label), field_prefix=f"inputs.{label}."
             )
@@ -327,18 +437,30 @@ def battle_setup(
                 air = read
             elif isinstance(read, Proximity):
                 battle.lull_checks_from_turn = read.lull_checks_from_turn
+            elif key == ATTACKER_DECISION:
+                sides = _attacker_decided(battle, read, run.inputs.high_roller_takes)
             # A side's own set-up rolls are its secrets; those rolled once are both sides' (C-13).
             owner = Owner.side(side.pk) if side else BATTLE_SIDES
             rolls += run.records(
                 campaign, actor, RollContext(day=battle.day, battle=battle, owner=owner), {"setup": label}
             )
-    unknown = sorted(set(given) - set(setup) - {k.split("@")[0] for k in setup})
+    known_steps = {*steps, *(f"{key}@{side.name}" for key in steps for side in sides)}
+    unknown = sorted(set(given) - known_steps)
     if unknown:
         raise DomainError(f"{unknown[0]} is not a set-up step of this campaign", field=f"inputs.{unknown[0]}")
     models.RollRecord.objects.bulk_create(rolls)
     battle.setup = setup
     battle.status = BattleStatus.SET_UP
-    battle.save(update_fields=["setup", "status", "lull_checks_from_turn"])
+    battle.save(
+        update_fields=[
+            "setup",
+            "status",
+            "lull_checks_from_turn",
+            "attacker_decided_by",
+            "attacker",
+            "defender",
+        ]
+    )
     campaign_save(campaign)
     event_record(
         campaign,
@@ -347,7 +469,12 @@ def battle_setup(
         f"Battle at {battle.sector} set up: {len(rolls)} rolls",
         actor,
         before={"status": BattleStatus.PLANNED},
-        after={"status": BattleStatus.SET_UP, "steps": list(setup)},
+        after={
+            "status": BattleStatus.SET_UP,
+            "steps": list(setup),
+            "attacker": battle.attacker_id,
+            "attacker_decided_by": battle.attacker_decided_by_id,
+        },
     )
     return battle
 
@@ -401,6 +528,20 @@ def _int_field(entry: Mapping[str, Any], name: str, field: str) -> int:
     return value
 
 
+def _reported_fuel(campaign: models.Campaign, battalion: models.Battalion, state: Any, field: str) -> str:
+    """A vehicle battalion's fuel at the end of the battle, as the report gives it (N43-29)."""
+    optional_rule_require(campaign, FUEL_SUPPLY, field)
+    if battalion.fuel_state == FuelState.NOT_APPLICABLE:
+        raise DomainError(
+            f"battalion {battalion.code} has no vehicle companies, so no fuel state", field=field
+        )
+    if state not in dict(REPORTED_FUEL_CHOICES):
+        raise DomainError(
+            f"{state!r} is not a fuel state ({', '.join(dict(REPORTED_FUEL_CHOICES))})", field=field
+        )
+    return str(state)
+
+
 def _side_of_battle(battle: models.Battle, side_id: Any, field: str) -> int | None:
     """A side of the battle (the attacker or the defender) by id, or None."""
     if side_id is None:
@@ -421,7 +562,8 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
     ``report["battalions"]``: per battalion ``code``, ``destroyed`` and
     ``suppressed`` (stand labels), ``activation_points_spent``,
     ``barrage_rounds_spent``, ``barrage_templates_used`` (in use until the night returns them),
-    ``objectives`` ([{name, activation_points}]) and ``supply_situation`` at the end of the battle.
+    ``objectives`` ([{name, activation_points}]) and ``supply_situation`` at the end of the battle;
+    with fuel supply played, a vehicle battalion's ``fuel_state`` then (full, low or empty).
     ``turn`` (1 if left out): the pool paying then takes the battalions' spent and awarded points —
     with Malta's division pools the side's on day 1 up to turn 1, else each battalion's division's.
     ``winner``: the side that won (an id of the attacker or defender, or None); ``sector_owner``,
@@ -457,6 +599,7 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
     named_stands: dict[int, str] = {}
     stand_updates: dict[int, str] = {}
     supply: dict[int, str] = {}
+    fuel: dict[int, str] = {}
     seen_codes: set[str] = set()
     for i, entry in enumerate(entries):
         prefix = f"battalions[{i}]"
@@ -511,6 +654,9 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
                     field=f"{prefix}.supply_situation",
                 )
             supply[battalion.pk] = entry["supply_situation"]
+        if "fuel_state" in entry:
+            field = f"{prefix}.fuel_state"
+            fuel[battalion.pk] = _reported_fuel(campaign, battalion, entry["fuel_state"], field)
     divisions = {
         pool.pk: pool
         for pool in models.Force.objects.select_for_update().filter(
@@ -555,6 +701,10 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
     for situation in {*supply.values()}:
         models.Battalion.objects.filter(pk__in=[pk for pk, s in supply.items() if s == situation]).update(
             supply_situation=situation
+        )
+    for state in {*fuel.values()}:
+        models.Battalion.objects.filter(pk__in=[pk for pk, s in fuel.items() if s == state]).update(
+            fuel_state=state
         )
     division_before = {pk: force.activation_points for pk, force in divisions.items()}
     side_before = {side_id: side.activation_points for side_id, side in sides.items()}

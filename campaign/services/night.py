@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
@@ -32,6 +32,7 @@ from campaign.choices import (
     CampaignStatus,
     DayStatus,
     EventVerb,
+    FuelState,
     NightOrderKind,
     NotificationKind,
     OperationKind,
@@ -72,6 +73,7 @@ from rules_engine.vocab import SupplySituation
 SYSTEM_ACTOR = Actor(request_id="night-phase")
 NIGHT_REPORTS_NOTIFY_TASK = "campaign.tasks.night_reports_notify_task"
 AMMO_VARIANT = "gb.variant.ammo_night_removal"
+FUEL_SUPPLY = "n43.fuel_supply"
 GRADES = {grade.value: grade for grade in Quality}
 # The e-mail's words for the counters it lists one a line.
 ATTACHMENT_CHECK = "gb.attachment_check"
@@ -99,6 +101,7 @@ COUNTER_WORDS = {
     "fups_moved": "FUPs moved up to their COPs",
     "suppressions_flipped": "Suppressed stands back in order",
     "ammo_markers_rolled": "Battalions rolled for their low-ammunition markers",
+    "battalions_refuelled": "Vehicle battalions refuelled",
     "battalions_set_inactive": "Battalions set inactive",
     "forces_to_reroll_availability": "Forces to roll for availability again",
 }
@@ -214,6 +217,10 @@ def _orders_queued(campaign: models.Campaign, day: models.CampaignDay) -> bool:
 
 def _ammo_variant_on(campaign: models.Campaign, day: models.CampaignDay) -> bool:
     return optional_rule_on(campaign, AMMO_VARIANT)
+
+
+def _fuel_supply_on(campaign: models.Campaign, day: models.CampaignDay) -> bool:
+    return optional_rule_on(campaign, FUEL_SUPPLY)
 
 
 def _fups_can_move(campaign: models.Campaign, day: models.CampaignDay) -> bool:
@@ -675,6 +682,23 @@ def _ammo(operation: models.Operation) -> dict[str, Any]:
     return _per_side("ammo_markers_rolled", rolled)
 
 
+def _refuel(operation: models.Operation) -> dict[str, Any]:
+    """Fuel through the night (000 § 21 read for the campaign, rules notes N43-29): the supply
+    services reach a battalion in supply or in reserve (full again) and one separated from its
+    C Ops a step (empty to low, low to full); an isolated one keeps what it has. No dice."""
+    battalions = models.Battalion.objects.filter(campaign_id=operation.campaign_id)
+    supplied = battalions.filter(
+        supply_situation__in=[SupplySituation.OK.value, SupplySituation.RESERVE.value],
+        fuel_state__in=[FuelState.LOW, FuelState.EMPTY],
+    )
+    refuelled = Counter(_update_counted_per_side(supplied, {"fuel_state": FuelState.FULL}))
+    separated = battalions.filter(supply_situation=SupplySituation.SEPARATED.value)
+    # Low to full before empty to low, so no battalion moves two steps.
+    for before, after in ((FuelState.LOW, FuelState.FULL), (FuelState.EMPTY, FuelState.LOW)):
+        refuelled.update(_update_counted_per_side(separated.filter(fuel_state=before), {"fuel_state": after}))
+    return _per_side("battalions_refuelled", dict(refuelled))
+
+
 def _inactive(operation: models.Operation) -> dict[str, Any]:
     active = models.Battalion.objects.filter(campaign_id=operation.campaign_id).exclude(
         activation=ActivationState.INACTIVE
@@ -746,6 +770,7 @@ NIGHT_STEPS = {
         NightStep("artillery", _artillery),
         NightStep("carry_over", _carry_over),
         NightStep("ammo", _ammo, _ammo_variant_on, commits_alone=True, counters=("ammo_markers_rolled",)),
+        NightStep("refuel", _refuel, _fuel_supply_on, counters=("battalions_refuelled",)),
         NightStep("inactive", _inactive, counters=("battalions_set_inactive",)),
         NightStep(
             "availability_reroll",

@@ -373,6 +373,7 @@ class _PackLoader:
                 defender=self.sides[entry["defender"]],
                 sector=self.sectors[entry["sector"]],
                 winner=_known(self.sides, entry.get("winner")),
+                attacker_decided_by=_known(self.sides, entry.get("attacker_decided_by")),
                 **_values(BATTLE, entry),
             )
             for entry in entries
@@ -918,6 +919,7 @@ class _CampaignWriter:
                 "battalions": sorted(self.battalion_codes[b.pk] for b in battle.battalions.all()),
                 "sector": self.sector_keys[battle.sector_id],
                 "winner": _known(self.side_names, battle.winner_id),
+                "attacker_decided_by": _known(self.side_names, battle.attacker_decided_by_id),
                 **_plain(BATTLE, battle),
             }
             for battle in self.battles

@@ -212,6 +212,8 @@ SPECTACULAR_SETTINGS = {
         "LinkKindEnum": "campaign.choices.LinkKind",
         "SupplySituationEnum": "campaign.choices.SUPPLY_SITUATION_CHOICES",
         "MapSupplySituationEnum": "campaign.choices.MAP_SUPPLY_SITUATION_CHOICES",
+        "FuelStateEnum": "campaign.choices.FuelState",
+        "ReportedFuelStateEnum": "campaign.choices.REPORTED_FUEL_CHOICES",
     },
     # /api/v1/docs/ and /redoc/ load their JavaScript from our static files (the sidecar
     # package), and Swagger UI asks no online validator: both work without internet.

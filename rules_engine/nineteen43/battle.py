@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules_engine.dice import DiceKind, DiceSource, roll
-from rules_engine.nineteen43.common import BattleType, as_inputs, ref
+from rules_engine.nineteen43.common import BattleRole, BattleType, as_inputs, ref
 from rules_engine.registry import procedure, table
 from rules_engine.results import CompoundResult, RollResult
 
@@ -23,11 +23,13 @@ class AttackerDecisionInput:
     second_side: str = "Allies"
     # A tie decides nothing, so both sides throw again (notes N43-01).
     max_throws: int = 20
+    # The role the high roller's decision gives it (notes N43-28): a campaign cannot ask.
+    high_roller_takes: BattleRole = BattleRole.ATTACKER
 
 
 @procedure("n43.attacker_decision", "Attacker decision roll", BATTLE_TYPE_RULE)
 def roll_attacker_decision(inputs: AttackerDecisionInput, dice: DiceSource) -> CompoundResult:
-    """Each side throws 1D6; the high roller decides who attacks."""
+    """Each side throws 1D6; the high roller decides who attacks (and takes ``high_roller_takes``)."""
     if not inputs.battle_type.has_roles:
         raise ValueError(f"a {inputs.battle_type.value} has no attacker to decide")
     results: list[RollResult] = []
@@ -50,10 +52,11 @@ def roll_attacker_decision(inputs: AttackerDecisionInput, dice: DiceSource) -> C
                 )
             )
         if winner is not None:
+            takes = inputs.high_roller_takes.value
             return CompoundResult(
                 title="Attacker decision",
                 results=tuple(results),
                 outcome=winner,
-                outcome_text=f"{winner} decides who attacks",
+                outcome_text=f"{winner} decides who attacks: {winner} is the {takes}",
             )
     raise ValueError(f"still tied after {inputs.max_throws} throws")

@@ -92,8 +92,9 @@ def roll_sets(total_bases: int, partial_block_counts: bool) -> int:
 
 @dataclass(frozen=True)
 class DefensiveWorksInput:
-    row: PlaceTime
     total_bases: int
+    # The defender's row; the attacker's rolls read none (000 § 20).
+    row: PlaceTime | None = None
     role: BattleRole = BattleRole.DEFENDER
     partial_block_counts: bool = True
     # One variant printed with the rule: only the scenario defender rolls.
@@ -124,6 +125,8 @@ class DefensiveWorks:
 def _dice_for(inputs: DefensiveWorksInput) -> dict[DefenceWork, DiceKind]:
     if inputs.role is BattleRole.ATTACKER:
         return dict(ATTACKER_DEFENCES) if inputs.attacker_may_roll else {}
+    if inputs.row is None:
+        raise ValueError("the defender's defensive works need a row of the table")
     if inputs.row not in DEFENSIVE_WORKS:
         raise ValueError(f"the defensive works table has no row {inputs.row.value}")
     cells = zip(DefenceWork, DEFENSIVE_WORKS[inputs.row], strict=True)
@@ -133,7 +136,7 @@ def _dice_for(inputs: DefensiveWorksInput) -> dict[DefenceWork, DiceKind]:
 @procedure("n43.defensive_works", "Defensive works", DEFENCES_RULE, optional=True)
 def roll_defensive_works(inputs: DefensiveWorksInput, dice: DiceSource) -> DefensiveWorks:
     sets = roll_sets(inputs.total_bases, inputs.partial_block_counts)
-    row_label = inputs.row.value if inputs.role is BattleRole.DEFENDER else "attacker"
+    row_label = inputs.row.value if inputs.row and inputs.role is BattleRole.DEFENDER else "attacker"
     results: list[RollResult] = []
     totals: dict[DefenceWork, int] = {}
     for number in range(1, sets + 1):

@@ -163,6 +163,8 @@ class FuelSupplyInput:
     row: PlaceTime
     # Table 1 prints nothing for German Southern Europe; this row stands in (N43-15).
     unprinted_row_substitute: PlaceTime = PlaceTime.GERMAN_WEST_1944_45
+    # A company that starts the battle out of fuel reads no turns of fuel: only tables 2-3 (N43-29).
+    out_of_fuel: bool = False
 
 
 @dataclass(frozen=True)
@@ -180,8 +182,9 @@ class FuelSupply:
 
     def text(self) -> str:
         more = "+" if self.turns_of_fuel_or_more else ""
+        fuel = f"{self.turns_of_fuel}{more} turns of fuel" if self.turns_of_fuel else "out of fuel"
         return (
-            f"{self.turns_of_fuel}{more} turns of fuel; refueling starts {self.refuel_delay_turns}"
+            f"{fuel}; refueling starts {self.refuel_delay_turns}"
             f" turns after running out at {self.refuel_bases_per_turn} bases per turn"
         )
 
@@ -222,7 +225,11 @@ def _roll_table(
 
 @procedure("n43.fuel_supply", "Fuel supply (tables 1-3)", FUEL_RULE, optional=True)
 def roll_fuel_supply(inputs: FuelSupplyInput, dice: DiceSource) -> FuelSupply:
-    turns, first = _roll_table(FUEL_TURNS, "Turns worth of fuel", TABLE_1_RULE, inputs, dice)
+    turns = 0
+    first: tuple[RollResult, ...] = ()
+    if not inputs.out_of_fuel:
+        turns, table_1 = _roll_table(FUEL_TURNS, "Turns worth of fuel", TABLE_1_RULE, inputs, dice)
+        first = (table_1,)
     delay, second = _roll_table(REFUEL_DELAY, "Turns to start refueling", TABLE_2_RULE, inputs, dice)
     rate, third = _roll_table(REFUEL_RATE, "Refueling rate (bases per turn)", TABLE_3_RULE, inputs, dice)
     return FuelSupply(
@@ -230,5 +237,5 @@ def roll_fuel_supply(inputs: FuelSupplyInput, dice: DiceSource) -> FuelSupply:
         turns_of_fuel_or_more=turns == FUEL_TURNS.columns[-1],
         refuel_delay_turns=delay,
         refuel_bases_per_turn=rate,
-        rolls=(first, second, third),
+        rolls=(*first, second, third),
     )

@@ -206,13 +206,13 @@ def test_a_pack_switching_on_a_rule_no_service_applies_is_refused_naming_it(key)
 
 
 def test_a_correction_cannot_switch_on_a_rule_no_service_applies(campaign):
+    changes = {"optional_rules": ([], ["gb.reactivation", "gb.variant.activation_delay"])}
     with pytest.raises(DomainError) as refused:
-        object_correct(
-            campaign, ACTOR, changes={"optional_rules": ([], ["gb.reactivation", "n43.fuel_supply"])}
-        )
+        object_correct(campaign, ACTOR, changes=changes)
 
     assert (refused.value.field, refused.value.code) == ("optional_rules[1]", "rule_not_applied")
-    assert "Fuel supply (tables 1-3) (n43.fuel_supply) is not applied" in refused.value.message
+    title = catalog.get_procedure("gb.variant.activation_delay").title
+    assert f"{title} (gb.variant.activation_delay) is not applied" in refused.value.message
     campaign.refresh_from_db()
     assert campaign.optional_rules == []
 

@@ -69,7 +69,7 @@ def test_defender_rolls_each_category_and_ditches_trenches_are_tens_of_inches():
     # Commonwealth North Africa fortress: 3D6 ditch, 4D6 trenches, 2D6 pillboxes, 1D6 bunkers, 6D6 mines.
     faces = [1, 2, 3] + [1, 1, 1, 1] + [2, 2] + [5] + [1] * 6
     works = roll_defensive_works(
-        DefensiveWorksInput(PT.COMMONWEALTH_NORTH_AFRICA_FORTIFIED, 150), ScriptedDice(faces)
+        DefensiveWorksInput(total_bases=150, row=PT.COMMONWEALTH_NORTH_AFRICA_FORTIFIED), ScriptedDice(faces)
     )
     assert dict(works.amounts) == {
         DefenceWork.AT_DITCH: 60,
@@ -83,16 +83,30 @@ def test_defender_rolls_each_category_and_ditches_trenches_are_tens_of_inches():
 
 def test_attacker_rolls_2d6_trenches_and_1d6_minefields():
     works = roll_defensive_works(
-        DefensiveWorksInput(PT.FRENCH_1940_FIELD_FORCE, 100, BattleRole.ATTACKER), ScriptedDice([3, 4, 2])
+        DefensiveWorksInput(total_bases=100, row=PT.FRENCH_1940_FIELD_FORCE, role=BattleRole.ATTACKER),
+        ScriptedDice([3, 4, 2]),
     )
     assert dict(works.amounts) == {DefenceWork.TRENCHES: 70, DefenceWork.MINEFIELDS: 2}
     none = roll_defensive_works(
-        DefensiveWorksInput(PT.FRENCH_1940_FIELD_FORCE, 100, BattleRole.ATTACKER, attacker_may_roll=False),
+        DefensiveWorksInput(
+            total_bases=100, row=PT.FRENCH_1940_FIELD_FORCE, role=BattleRole.ATTACKER, attacker_may_roll=False
+        ),
         ScriptedDice([]),
     )
     assert none.amounts == ()
 
 
+def test_the_defender_needs_a_row_the_attacker_none():
+    with pytest.raises(ValueError, match="need a row"):
+        roll_defensive_works(DefensiveWorksInput(total_bases=100), ScriptedDice([1] * 10))
+    works = roll_defensive_works(
+        DefensiveWorksInput(total_bases=100, role=BattleRole.ATTACKER), ScriptedDice([3, 4, 2])
+    )
+    assert works.rolls[0].cell == "attacker: 2D6"
+
+
 def test_burma_row_is_not_in_the_defensive_works_table():
     with pytest.raises(ValueError, match="no row"):
-        roll_defensive_works(DefensiveWorksInput(PT.COMMONWEALTH_BURMA_1943_45, 100), ScriptedDice([1] * 10))
+        roll_defensive_works(
+            DefensiveWorksInput(total_bases=100, row=PT.COMMONWEALTH_BURMA_1943_45), ScriptedDice([1] * 10)
+        )

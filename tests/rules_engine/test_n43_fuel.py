@@ -137,3 +137,14 @@ def test_eight_plus_column_and_unprinted_row_substitute():
     assert supply.refuel_bases_per_turn == 3
     other = FuelSupplyInput(PT.GERMAN_SOUTHERN_EUROPE, unprinted_row_substitute=PT.GERMAN_NORTH_AFRICA)
     assert roll_fuel_supply(other, ScriptedDice([1, 1, 1, 1])).turns_of_fuel == 4
+
+
+def test_a_company_out_of_fuel_rolls_only_for_its_refueling():
+    # Tables 2 and 3 only: 1D6 3 → 4 turns delay, 1D6 5 → 9 bases per turn (German North Africa).
+    supply = roll_fuel_supply(FuelSupplyInput(PT.GERMAN_NORTH_AFRICA, out_of_fuel=True), ScriptedDice([3, 5]))
+    assert (supply.turns_of_fuel, supply.refuel_delay_turns, supply.refuel_bases_per_turn) == (0, 4, 9)
+    assert [r.title for r in supply.roll_results()] == [
+        "Turns to start refueling",
+        "Refueling rate (bases per turn)",
+    ]
+    assert supply.text().startswith("out of fuel; refueling starts 4 turns")

@@ -82,11 +82,11 @@ INPUTS: dict[str, st.SearchStrategy[Any]] = {
     "n43.lull_feature": st.builds(LullFeatureInput),
     "n43.defensive_works": st.builds(
         DefensiveWorksInput,
-        st.sampled_from([row for row in PlaceTime if row is not PlaceTime.COMMONWEALTH_BURMA_1943_45]),
-        st.integers(0, 500),
-        st.sampled_from(BattleRole),
+        total_bases=st.integers(0, 500),
+        row=st.sampled_from([row for row in PlaceTime if row is not PlaceTime.COMMONWEALTH_BURMA_1943_45]),
+        role=st.sampled_from(BattleRole),
     ),
-    "n43.fuel_supply": st.builds(FuelSupplyInput, st.sampled_from(PlaceTime)),
+    "n43.fuel_supply": st.builds(FuelSupplyInput, st.sampled_from(PlaceTime), out_of_fuel=st.booleans()),
     "n43.command_test": st.builds(
         CommandTestInput,
         st.sampled_from(CommandAction),
@@ -178,7 +178,10 @@ def test_counterbattery_outcome_is_a_tech(inputs, seed):
 @given(INPUTS["n43.fuel_supply"], st.integers(0, 10**6))
 def test_fuel_within_columns(inputs, seed):
     supply = PROCEDURES["n43.fuel_supply"].func(inputs, SeededDice(seed))
-    assert 4 <= supply.turns_of_fuel <= 8
+    if inputs.out_of_fuel:
+        assert supply.turns_of_fuel == 0
+    else:
+        assert 4 <= supply.turns_of_fuel <= 8
     assert 2 <= supply.refuel_delay_turns <= 6
     assert supply.refuel_bases_per_turn in (3, 6, 9, 12, 15)
 

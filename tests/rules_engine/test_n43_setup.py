@@ -6,6 +6,7 @@ import pytest
 from rules_engine.dice import ScriptedDice
 from rules_engine.nineteen43.battle import AttackerDecisionInput, roll_attacker_decision
 from rules_engine.nineteen43.common import (
+    BattleRole,
     BattleType,
     CommandSystem,
     ProximityTerrain,
@@ -38,6 +39,14 @@ def test_battle_high_roller_decides_and_tie_throws_again():
     )
     assert result.outcome == "Allies"
     assert len(result.results) == 4
+    assert result.outcome_text == "Allies decides who attacks: Allies is the attacker"
+
+
+def test_a_club_may_read_the_high_roller_as_taking_the_defence():
+    inputs = AttackerDecisionInput(BattleType.LOCAL_ATTACK, high_roller_takes=BattleRole.DEFENDER)
+    result = roll_attacker_decision(inputs, ScriptedDice([5, 2]))
+    assert result.outcome == "Axis"
+    assert result.outcome_text.endswith("Axis is the defender")
 
 
 def test_no_attacker_to_decide_in_a_meeting_engagement():

@@ -19,7 +19,7 @@ def test_the_club_profile_composes_the_three_systems():
     step = profiles.CampaignStep
     assert club.procedure_for(step.WEATHER) == "gb.weather"
     assert club.procedure_for(step.SEGMENT_TURNS) == "pk.segment_turns"
-    assert club.procedures_for(step.BATTLE_SETUP)[0] == "n43.air_superiority"
+    assert club.procedures_for(step.BATTLE_SETUP)[:2] == ("n43.attacker_decision", "n43.air_superiority")
     assert club.quality_scale is profiles.QualityScale.GREAT_BATTLES
 
 

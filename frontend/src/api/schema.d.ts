@@ -2194,6 +2194,8 @@ export interface components {
             /** @description the set-up proximity die: the first turn of combat lull checks */
             lull_checks_from_turn?: number | null;
             readonly lulls: components["schemas"]["BattleLull"][];
+            /** @description the high roller of the set-up's attacker decision; empty: not rolled */
+            attacker_decided_by?: number | null;
             readonly report: Record<string, never> | null;
         };
         BattleCreateInputRequest: {
@@ -3182,6 +3184,8 @@ export interface components {
             divisions?: components["schemas"]["NightReportDivision"][];
             /** @description battalions rolled for their low-ammunition markers */
             ammo_markers_rolled?: number;
+            /** @description vehicle battalions refuelled by the supply services (fuel supply) */
+            battalions_refuelled?: number;
             /** @description battalions set inactive */
             battalions_set_inactive?: number;
             /** @description forces to roll for availability again */
@@ -3689,7 +3693,22 @@ export interface components {
              *     * `reserve` - Reserve
              */
             supply_situation?: components["schemas"]["SupplySituationEnum"];
+            /**
+             * @description a vehicle battalion's fuel at the end of the battle, when the campaign plays fuel supply
+             *
+             *     * `full` - Full
+             *     * `low` - Low
+             *     * `empty` - Empty
+             */
+            fuel_state?: components["schemas"]["ReportedFuelStateEnum"];
         };
+        /**
+         * @description * `full` - Full
+         *     * `low` - Low
+         *     * `empty` - Empty
+         * @enum {string}
+         */
+        ReportedFuelStateEnum: "full" | "low" | "empty";
         /**
          * @description * `umpire` - Umpire
          *     * `player` - Player

@@ -16,6 +16,7 @@ export interface ReportedBattalion {
   barrage_rounds_spent?: number;
   objectives?: ReportedObjective[];
   supply_situation?: string;
+  fuel_state?: Schemas["ReportedFuelStateEnum"];
 }
 
 export interface BattleReport {

@@ -116,4 +116,22 @@ describe("the battle report form", () => {
     expect(refusal).toHaveTextContent(message);
     expect(refusal.nextElementSibling).toBe(screen.getByRole("button", { name: "Submit report" }));
   });
+
+  it("asks the fuel of the vehicle battalions only, and shows the API's refusal next to it", async () => {
+    const message = "battalion G1 has no vehicle companies, so no fuel state";
+    const seen = stubFetch(
+      jsonResponse(400, {
+        error: { code: "invalid", message, fields: { "battalions[0].fuel_state": [message] }, rule: null },
+      }),
+    );
+    renderWithProviders(<ReportForm slug="malta-1942" battle={BATTLE} stands={STANDS} fuel={{ G1: "Full" }} />);
+
+    const fuel = screen.getByLabelText("Fuel at the end"); // one: W1 keeps no fuel state
+    expect(fuel).toHaveDisplayValue("unchanged (Full)");
+    await userEvent.selectOptions(fuel, "empty");
+    await userEvent.click(screen.getByRole("button", { name: "Submit report" }));
+
+    await waitFor(() => expect(fuel).toHaveAccessibleDescription(message));
+    expect(await seen[0]!.json()).toEqual({ battalions: [{ code: "G1", fuel_state: "empty" }, { code: "W1" }] });
+  });
 });

@@ -12,8 +12,16 @@ interface BattalionDraft {
   activationPoints: string;
   barrageRounds: string;
   supply: Schemas["SupplySituationEnum"] | "";
+  fuel: Schemas["ReportedFuelStateEnum"] | "";
   objectives: string;
 }
+
+// A vehicle battalion's fuel at the end of the battle (1943 fuel supply, when the campaign plays it).
+const FUEL_STATES: Record<Schemas["ReportedFuelStateEnum"], string> = {
+  full: "Full",
+  low: "Low",
+  empty: "Empty (ran out, not refuelled)",
+};
 
 // The situations of the night's replacement chart, in the umpire's words.
 const SUPPLY_SITUATIONS: Record<Schemas["SupplySituationEnum"], string> = {
@@ -24,7 +32,7 @@ const SUPPLY_SITUATIONS: Record<Schemas["SupplySituationEnum"], string> = {
 };
 
 function draftOf(code: string): BattalionDraft {
-  return { code, fates: {}, activationPoints: "", barrageRounds: "", supply: "", objectives: "" };
+  return { code, fates: {}, activationPoints: "", barrageRounds: "", supply: "", fuel: "", objectives: "" };
 }
 
 function number(text: string): number | undefined {
@@ -49,6 +57,7 @@ function reportBody(drafts: BattalionDraft[]): Schemas["BattleReportInputRequest
       const rounds = number(draft.barrageRounds);
       if (rounds !== undefined) entry.barrage_rounds_spent = rounds;
       if (draft.supply) entry.supply_situation = draft.supply;
+      if (draft.fuel) entry.fuel_state = draft.fuel;
       if (objectives.length) entry.objectives = objectives;
       return entry;
     }),
@@ -78,19 +87,22 @@ function Pools({ battle, sides }: { battle: Schemas["Battle"]; sides: Schemas["S
 }
 
 /** The umpire's battle report: stands lost or suppressed, points and rounds spent, objectives,
- * with each side's points and rounds left. Field errors of the API's 400 are shown next to the
- * input they name, and the refusal next to Submit. */
+ * with each side's points and rounds left; the fuel of each battalion in ``fuel`` (code → its
+ * fuel state now: the vehicle battalions, when the campaign plays fuel supply). Field errors of
+ * the API's 400 are shown next to the input they name, and the refusal next to Submit. */
 export function ReportForm({
   slug,
   battle,
   stands,
   sides = [],
+  fuel = {},
   onReported,
 }: {
   slug: string;
   battle: Schemas["Battle"];
   stands: Record<string, Schemas["Stand"][]>;
   sides?: Schemas["SideSummary"][];
+  fuel?: Record<string, string>;
   onReported?: (battle: Schemas["Battle"]) => void;
 }) {
   const queryClient = useQueryClient();
@@ -141,6 +153,32 @@ export function ReportForm({
         <FieldErrors id={`${id(name)}-errors`} messages={errorsFor(`${prefix}.${name}`)} />
       </div>
     );
+    const choice = (
+      name: string,
+      label: string,
+      unchanged: string,
+      value: string,
+      options: Record<string, string>,
+      change: (value: string) => void,
+    ) => (
+      <div className="field">
+        <label htmlFor={id(name)}>{label}</label>
+        <select
+          id={id(name)}
+          value={value}
+          onChange={(e) => change(e.target.value)}
+          aria-describedby={`${id(name)}-errors`}
+        >
+          <option value="">{unchanged}</option>
+          {Object.entries(options).map(([option, words]) => (
+            <option key={option} value={option}>
+              {words}
+            </option>
+          ))}
+        </select>
+        <FieldErrors id={`${id(name)}-errors`} messages={errorsFor(`${prefix}.${name}`)} />
+      </div>
+    );
     return (
       <fieldset key={draft.code} className="card">
         <legend>Battalion {draft.code}</legend>
@@ -172,23 +210,14 @@ export function ReportForm({
         {input("barrage_rounds_spent", "Barrage rounds spent", draft.barrageRounds, (text) =>
           update(index, { barrageRounds: text }),
         )}
-        <div className="field">
-          <label htmlFor={id("supply_situation")}>Supply at the end</label>
-          <select
-            id={id("supply_situation")}
-            value={draft.supply}
-            onChange={(e) => update(index, { supply: e.target.value as BattalionDraft["supply"] })}
-            aria-describedby={`${id("supply_situation")}-errors`}
-          >
-            <option value="">unchanged</option>
-            {Object.entries(SUPPLY_SITUATIONS).map(([situation, words]) => (
-              <option key={situation} value={situation}>
-                {words}
-              </option>
-            ))}
-          </select>
-          <FieldErrors id={`${id("supply_situation")}-errors`} messages={errorsFor(`${prefix}.supply_situation`)} />
-        </div>
+        {choice("supply_situation", "Supply at the end", "unchanged", draft.supply, SUPPLY_SITUATIONS, (value) =>
+          update(index, { supply: value as BattalionDraft["supply"] }),
+        )}
+        {draft.code in fuel
+          ? choice("fuel_state", "Fuel at the end", `unchanged (${fuel[draft.code]})`, draft.fuel, FUEL_STATES, (value) =>
+              update(index, { fuel: value as BattalionDraft["fuel"] }),
+            )
+          : null}
         <div className="field">
           <label htmlFor={id("objectives")}>Objectives taken (one a line)</label>
           <textarea

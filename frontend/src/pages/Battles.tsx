@@ -133,6 +133,16 @@ function BattleChain({ battle, all, slug }: { battle: Battle; all: Battle[]; slu
   );
 }
 
+/** A set-up result's sentence; fuel supply is rolled per battalion, so its result is one
+ * sentence per battalion code. */
+function setupText(result: Record<string, unknown>): string | null {
+  const text = result.outcome_text ?? result.line;
+  if (text !== null && text !== undefined) return String(text);
+  const perBattalion = Object.entries(result).map(([code, value]) => [code, asRecord(value).outcome_text]);
+  if (!perBattalion.length || perBattalion.some(([, line]) => line === undefined || line === null)) return null;
+  return perBattalion.map(([code, line]) => `${code}: ${String(line)}`).join("; ");
+}
+
 /** Each set-up result under its title and the side it was rolled for ("key@Side" steps are one
  * side's; the others were rolled once for both). */
 function SetupResults({ setup }: { setup: Record<string, unknown> }) {
@@ -142,14 +152,14 @@ function SetupResults({ setup }: { setup: Record<string, unknown> }) {
     <dl className="setup">
       {entries.map(([label, value]) => {
         const result = asRecord(value);
-        const text = result.outcome_text ?? result.line;
+        const text = setupText(result);
         const side = label.includes("@") ? label.slice(label.indexOf("@") + 1) : "both sides";
         return (
           <div key={label}>
             <dt>
               {String(result.title ?? label)} · <span className="side-label">{side}</span>
             </dt>
-            <dd>{text === null || text === undefined ? <span className="masked">hidden</span> : String(text)}</dd>
+            <dd>{text === null ? <span className="masked">hidden</span> : text}</dd>
           </div>
         );
       })}
@@ -166,6 +176,7 @@ function ReportView({ report }: { report: BattleReport }) {
           {line.suppressed?.join(", ") || "none"}; activation points {line.activation_points_spent ?? 0}; barrage
           rounds {line.barrage_rounds_spent ?? 0}
           {line.objectives?.length ? `; objectives ${line.objectives.map((o) => o.name).join(", ")}` : ""}
+          {line.fuel_state ? `; fuel ${line.fuel_state}` : ""}
         </li>
       ))}
     </ul>
@@ -190,9 +201,16 @@ export function BattleDetailPage() {
     <QueryView query={battle} what="the battle">
       {(data) => {
         const stands: Record<string, Schemas["Stand"][]> = {};
+        // The vehicle battalions' fuel, when the campaign plays fuel supply (else no report field).
+        const fuel: Record<string, string> = {};
+        const playsFuel = Array.isArray(campaign.optional_rules) && campaign.optional_rules.includes("n43.fuel_supply");
         for (const force of oob.data?.forces ?? [])
           for (const group of force.battlegroups)
-            for (const battalion of group.battalions) stands[battalion.code] = battalion.stands;
+            for (const battalion of group.battalions) {
+              stands[battalion.code] = battalion.stands;
+              if (playsFuel && battalion.fuel_state && battalion.fuel_state !== "n/a")
+                fuel[battalion.code] = battalion.fuel_state_label ?? battalion.fuel_state;
+            }
         const report = data.report as BattleReport | null;
         const open = data.status !== "reported" && data.status !== "closed";
         return (
@@ -203,6 +221,9 @@ export function BattleDetailPage() {
             <p className="muted">
               Day {data.day} · {data.battle_type_label}: {sideName(campaign, data.attacker)} attacks{" "}
               {sideName(campaign, data.defender)}
+              {data.attacker_decided_by != null
+                ? ` · ${sideName(campaign, data.attacker_decided_by)} won the attacker decision roll`
+                : ""}
             </p>
             <p>Battalions: {data.battalions.join(", ") || <Masked value={null} />}</p>
             <BattleChain battle={data} all={battles.data?.results ?? []} slug={campaign.slug} />
@@ -214,7 +235,7 @@ export function BattleDetailPage() {
             {report ? <ReportView report={report} /> : <p className="muted">Not reported yet.</p>}
             {isUmpire && open ? (
               <QueryView query={oob} what="the battalions' stands">
-                {() => <ReportForm key={data.id} slug={campaign.slug} battle={data} stands={stands} sides={campaign.sides} />}
+                {() => <ReportForm key={data.id} slug={campaign.slug} battle={data} stands={stands} sides={campaign.sides} fuel={fuel} />}
               </QueryView>
             ) : null}
           </section>

@@ -42,6 +42,7 @@ const NIGHT_COUNTERS: ReadonlyArray<[keyof NightReportBody, string]> = [
   ["battalions_set_inactive", "Battalions set inactive"],
   ["fups_moved", "FUPs moved up to their COPs"],
   ["ammo_markers_rolled", "Battalions rolled for low ammunition"],
+  ["battalions_refuelled", "Vehicle battalions refuelled"],
   ["forces_to_reroll_availability", "Forces to roll for availability again"],
   ["battalions_isolated", "Battalions isolated from supply"],
   ["battalions_separated", "Battalions separated from their C Ops"],
