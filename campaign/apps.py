@@ -7,5 +7,6 @@ class CampaignConfig(AppConfig):
 
     def ready(self) -> None:
         # Each kind of background operation registers itself with the operations service as
-        # its module loads: every process (web, worker) knows them all before it runs one.
-        from campaign.services import arrivals, night  # noqa: F401
+        # its module loads, and each reminder source (orders) with the notifications' sweep:
+        # every process (web, worker) knows them all before it runs one.
+        from campaign.services import arrivals, night, orders  # noqa: F401

@@ -13,19 +13,31 @@ unapproved when the night phase starts lapse and are listed for the umpires
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from campaign import models
-from campaign.choices import CampaignStatus, DayStatus, EventVerb, SideOrderKind, SideOrderStatus
+from campaign.access import side_players
+from campaign.choices import (
+    CampaignStatus,
+    DayStatus,
+    EventVerb,
+    NotificationKind,
+    SideOrderKind,
+    SideOrderStatus,
+)
 from campaign.selectors import deadline_text, side_orders_day, side_orders_deadline
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.night import night_order_queue
+from campaign.services.notifications import notification_send, reminder_register
 from campaign.services.scenario_rules import artillery_order_check, artillery_order_set
 from campaign.services.sectors import battalion_move
 
@@ -389,6 +401,19 @@ def side_order_return(campaign_id: int, actor: Actor, order_id: int, *, reason: 
         actor,
         after={"reason": reason},
     )
+    assert order.decided_at is not None  # set by _decided
+    notification_send(
+        campaign,
+        side_players(campaign, [order.side_id]).select_related("user"),
+        NotificationKind.ORDERS_SENT_BACK,
+        f"Order sent back for day {order.day_number}",
+        f"The umpire sent back your order ({order_words(order)}): {reason}",
+        _orders_link(campaign),
+        actor,
+        side_id=order.side_id,
+        # Each sending back is news, even of an order sent back before.
+        key=f"order:{order.pk}:returned:{order.decided_at.isoformat()}",
+    )
     return order
 
 
@@ -415,3 +440,51 @@ def side_order_amend(
         after={"payload": order.payload, "reason": order.reason},
     )
     return order
+
+
+REMINDER_ACTOR = Actor(request_id="orders-due-reminder")
+
+
+def _orders_link(campaign: models.Campaign) -> str:
+    return f"/campaigns/{campaign.slug}/orders"
+
+
+def side_orders_remind(now: datetime.datetime) -> int:
+    """The reminder sweep's source for orders due: once a side's deadline is less than
+    ``ORDERS_REMINDER_HOURS`` away, its players are told once per campaign day (a subject key),
+    with what their side has submitted so far. How many members it told."""
+    window = datetime.timedelta(hours=settings.ORDERS_REMINDER_HOURS)
+    told = 0
+    for campaign in models.Campaign.objects.filter(status=CampaignStatus.ACTIVE):
+        day_number = side_orders_day(campaign)
+        deadline = side_orders_deadline(campaign, day_number)
+        if deadline is None or not now < deadline <= now + window:
+            continue
+        counts = {
+            (row["side_id"], row["status"]): row["n"]
+            for row in models.SideOrder.objects.filter(campaign=campaign, day_number=day_number)
+            .values("side_id", "status")
+            .annotate(n=Count("pk"))
+        }
+        for side in campaign.sides.all():
+            submitted = counts.get((side.pk, SideOrderStatus.SUBMITTED), 0)
+            open_ = sum(counts.get((side.pk, status), 0) for status in OPEN)
+            told += len(
+                notification_send(
+                    campaign,
+                    side_players(campaign, [side.pk]).select_related("user"),
+                    NotificationKind.ORDERS_DUE,
+                    f"Orders for day {day_number} close on {deadline_text(deadline)}",
+                    f"{side.name} has {submitted} order{'s' if submitted != 1 else ''} submitted"
+                    + (f" and {open_} not submitted yet" if open_ else "")
+                    + ". Orders not submitted by then are refused.",
+                    _orders_link(campaign),
+                    REMINDER_ACTOR,
+                    side_id=side.pk,
+                    key=f"orders_due:day:{day_number}",
+                )
+            )
+    return told
+
+
+reminder_register("orders-due", side_orders_remind)

@@ -306,3 +306,6 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": WORK_SWEEP_INTERVAL},
     },
 }
+
+# How long before a side's orders deadline its players are reminded (once per campaign day).
+ORDERS_REMINDER_HOURS = int(env("ORDERS_REMINDER_HOURS", "24"))

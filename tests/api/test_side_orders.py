@@ -13,10 +13,13 @@ import pytest
 from django.utils import timezone
 
 from campaign import models
-from campaign.choices import EventVerb, SideOrderStatus
+from campaign.access import side_players
+from campaign.choices import EventVerb, NotificationKind, SideOrderStatus
+from campaign.selectors import side_orders_deadline
 from campaign.services.battles import battle_report
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
+from campaign.services.orders import side_orders_remind
 from tests.api.world import (
     ACTOR,
     WRITE_REFUSED,
@@ -400,3 +403,42 @@ def test_the_webhook_says_an_order_was_submitted_and_nothing_of_it(world):
     link = delivery.payload["links"]["object"]
     assert world.client(Role.ALLIED_KEY).get(link).status_code == 404
     assert "A2" not in list(strings(world.client(Role.ALLIED_KEY).get(world.url("event-list")).json()))
+
+
+def players_of(world: World, side: models.Side) -> set[int]:
+    return set(side_players(world.campaign, [side.pk]).values_list("user_id", flat=True))
+
+
+def test_an_order_sent_back_tells_its_sides_players_why_and_nobody_else(world):
+    order = submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+
+    act(world, Role.UMPIRE, order, "send-back", {"reason": "A2 holds the ridge tonight"})
+
+    told = list(models.Notification.objects.filter(kind=NotificationKind.ORDERS_SENT_BACK))
+    assert {n.recipient_id for n in told} == players_of(world, world.axis) != set()
+    assert all("A2 holds the ridge tonight" in n.body for n in told)
+    assert all(n.link == f"/campaigns/{world.campaign.slug}/orders" for n in told)
+
+
+def test_each_side_is_reminded_once_of_its_orders_due_within_the_reminder_window(world, settings):
+    settings.ORDERS_REMINDER_HOURS = 24
+    models.ClubNight.objects.create(
+        campaign=world.campaign, campaign_day=2, play_date=datetime.date(2030, 1, 10)
+    )
+    models.Campaign.objects.filter(pk=world.campaign.pk).update(night_time=datetime.time(21, 30))
+    world.campaign.refresh_from_db()
+    deadline = side_orders_deadline(world.campaign, 2)
+    assert deadline is not None
+    draft(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+
+    assert side_orders_remind(deadline - datetime.timedelta(hours=25)) == 0  # not yet
+    told = side_orders_remind(deadline - datetime.timedelta(hours=2))
+    assert side_orders_remind(deadline - datetime.timedelta(hours=1)) == 0  # once per day
+    assert side_orders_remind(deadline + datetime.timedelta(minutes=1)) == 0  # closed
+
+    due = models.Notification.objects.filter(kind=NotificationKind.ORDERS_DUE)
+    assert told == due.count() == len(players_of(world, world.axis) | players_of(world, world.allied))
+    axis_note = due.filter(recipient_id__in=players_of(world, world.axis)).first()
+    assert axis_note is not None
+    assert "closes" not in axis_note.title and "day 2" in axis_note.title
+    assert "0 orders submitted and 1 not submitted yet" in axis_note.body

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0023_event_verbs'),
+        ('campaign', '0024_notification_inbox'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0023_event_verbs'),
+        ('campaign', '0025_orders_side_orders'),
     ]
 
     operations = [
