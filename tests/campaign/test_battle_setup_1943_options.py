@@ -4,6 +4,8 @@ works and fuel supply when the campaign plays them; fuel state through battle re
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from campaign import models
 from campaign.access import CampaignAccess, battle_setup_shown
@@ -247,6 +249,13 @@ def test_the_night_refuels_by_supply_situation(campaign, django_capture_on_commi
     }
     reports = {r.side.name: r.body for r in models.NightReport.objects.filter(operation=operation)}
     assert (reports["Axis"]["battalions_refuelled"], reports["Allied"]["battalions_refuelled"]) == (2, 1)
+    # Set-based: one statement per move, however many battalions. A second night moves A2 on.
+    with CaptureQueriesContext(connection) as queries:
+        again = night.night_phase_step(operation, "refuel")
+    assert len(queries) == 3
+    axis = campaign.sides.get(name="Axis")
+    assert again == {"sides": {str(axis.pk): {"battalions_refuelled": 1}}}
+    assert campaign.battalions.get(code="A2").fuel_state == FuelState.FULL
 
 
 def test_a_campaign_without_fuel_supply_plans_no_refuel(campaign, django_capture_on_commit_callbacks):
