@@ -121,6 +121,11 @@ class BattleStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
+class DraftStatus(models.TextChoices):
+    FILED = "filed", "Filed, awaiting the umpire"
+    CONFIRMED = "confirmed", "Confirmed by the umpire"
+
+
 class SectorKind(models.TextChoices):
     TOWN = "town", "Town"
     PORT = "port", "Port"
@@ -228,12 +233,15 @@ class EventVerb(models.TextChoices):
     MEMBER_REMOVED = "member.removed", "Member removed"
     CALENDAR_RENEWED = "calendar.renewed", "Calendar link renewed"
     SCHEDULE_SET = "schedule.set", "Club schedule set"
+    BATTLE_DRAFT_SAVED = "battle.draft_saved", "Battle report drafted"
+    BATTLE_DRAFTS_CONFIRMED = "battle.drafts_confirmed", "Drafted battle reports confirmed"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.
 WEBHOOK_EVENTS = (
     EventVerb.NIGHT_PHASE_DONE,
     EventVerb.ARRIVALS_RESOLVED,
+    EventVerb.BATTLE_CREATED,
     EventVerb.BATTLE_REPORTED,
     EventVerb.DAY_DAWNED,
     EventVerb.SECTOR_CONTROL_CHANGED,
