@@ -126,6 +126,28 @@ class DraftStatus(models.TextChoices):
     CONFIRMED = "confirmed", "Confirmed by the umpire"
 
 
+class DraftItemStatus(models.TextChoices):
+    """How the drafts of a battle report stand on one item (campaign.report_drafts)."""
+
+    AGREED = "agreed", "Both sides agree"
+    CONFLICT = "conflict", "The sides disagree"
+    ONE_SIDE = "one_side", "Entered by one side only"
+
+
+class DraftItemKind(models.TextChoices):
+    """What an item of a battle report is about."""
+
+    STAND = "stand", "Stand"
+    ACTIVATION_POINTS_SPENT = "activation_points_spent", "Activation points spent"
+    BARRAGE_ROUNDS_SPENT = "barrage_rounds_spent", "Barrage rounds fired"
+    BARRAGE_TEMPLATES_USED = "barrage_templates_used", "Barrage templates used"
+    OBJECTIVES = "objectives", "Objectives taken"
+    SUPPLY_SITUATION = "supply_situation", "Supply at the end"
+    WINNER = "winner", "Winner"
+    SECTOR_OWNER = "sector_owner", "Who holds the sector"
+    TURN = "turn", "Turn the points were spent"
+
+
 class SectorKind(models.TextChoices):
     TOWN = "town", "Town"
     PORT = "port", "Port"

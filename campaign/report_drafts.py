@@ -20,18 +20,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from campaign.choices import DraftItemKind, DraftItemStatus, StandStatus
+
 # What an item's value is when a draft that lists the battalion leaves it out.
-IN_ORDER = "in_order"
+IN_ORDER = StandStatus.OK.value
 UNCHANGED = "unchanged"
 STAND_OUTCOMES = ("destroyed", "suppressed")
 COUNTS = ("activation_points_spent", "barrage_rounds_spent", "barrage_templates_used")
 BATTLE_FIELDS = ("winner", "sector_owner", "turn")
-
-
-class ItemStatus:
-    AGREED = "agreed"
-    CONFLICT = "conflict"
-    ONE_SIDE = "one_side"
 
 
 @dataclass(frozen=True)
@@ -41,22 +37,22 @@ class Item:
     by side id (only the drafts that entered it)."""
 
     key: str
-    kind: str  # "stand", one of COUNTS, "objectives", "supply_situation" or one of BATTLE_FIELDS
+    kind: DraftItemKind
     battalion: str | None
     stand: str | None
     versions: dict[int, Any]
 
     @property
-    def status(self) -> str:
+    def status(self) -> DraftItemStatus:
         if len(self.versions) < 2:
-            return ItemStatus.ONE_SIDE
+            return DraftItemStatus.ONE_SIDE
         values = list(self.versions.values())
-        return ItemStatus.AGREED if all(v == values[0] for v in values) else ItemStatus.CONFLICT
+        return DraftItemStatus.AGREED if all(v == values[0] for v in values) else DraftItemStatus.CONFLICT
 
     @property
     def value(self) -> Any:
         """The value proposed: the one all its drafts give; None for a conflict."""
-        return None if self.status == ItemStatus.CONFLICT else next(iter(self.versions.values()))
+        return None if self.status == DraftItemStatus.CONFLICT else next(iter(self.versions.values()))
 
 
 @dataclass(frozen=True)
@@ -67,12 +63,12 @@ class Comparison:
     revision: str
     sides: list[int] = field(default_factory=list)
 
-    def of_status(self, status: str) -> list[Item]:
+    def of_status(self, status: DraftItemStatus) -> list[Item]:
         return [item for item in self.items if item.status == status]
 
     @property
     def conflicts(self) -> list[Item]:
-        return self.of_status(ItemStatus.CONFLICT)
+        return self.of_status(DraftItemStatus.CONFLICT)
 
     def report(self, chosen: Mapping[str, int] | None = None) -> dict[str, Any]:
         """The report the items make: agreed and one side's items, and each conflict as the
@@ -81,14 +77,14 @@ class Comparison:
         report: dict[str, Any] = {}
         entries: dict[str, dict[str, Any]] = {}
         for item in self.items:
-            if item.status == ItemStatus.CONFLICT:
+            if item.status == DraftItemStatus.CONFLICT:
                 if item.key not in chosen:
                     continue
                 value = item.versions[chosen[item.key]]
             else:
                 value = item.value
             if item.battalion is None:
-                report[item.kind] = value
+                report[item.kind.value] = value
                 continue
             entry = entries.setdefault(item.battalion, {"code": item.battalion})
             if item.kind == "stand":
@@ -96,9 +92,9 @@ class Comparison:
                     entry.setdefault(value, []).append(item.stand)
             elif item.kind == "supply_situation":
                 if value != UNCHANGED:
-                    entry[item.kind] = value
+                    entry[item.kind.value] = value
             else:
-                entry[item.kind] = value
+                entry[item.kind.value] = value
         return {"battalions": list(entries.values()), **report}
 
 
@@ -157,9 +153,9 @@ def drafts_compare(drafts: Mapping[int, Mapping[str, Any]], side_order: Sequence
         for kind, stand in keys:
             default = IN_ORDER if kind == "stand" else None
             versions = {side: per_side[side].get((kind, stand), default) for side in listing}
-            items.append(Item(_item_key(code, kind, stand), kind, code, stand, versions))
+            items.append(Item(_item_key(code, kind, stand), DraftItemKind(kind), code, stand, versions))
     for name in BATTLE_FIELDS:
         versions = {side: drafts[side][name] for side in sides if name in drafts[side]}
         if versions:
-            items.append(Item(name, name, None, None, versions))
+            items.append(Item(name, DraftItemKind(name), None, None, versions))
     return Comparison(items=items, revision=revision_of(drafts), sides=sides)

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from campaign import models
 from campaign.access import battle_draft_side
-from campaign.choices import DraftStatus, EventVerb
+from campaign.choices import DraftItemStatus, DraftStatus, EventVerb
 from campaign.report_drafts import drafts_compare
 from campaign.services.audit import Actor, event_record
 from campaign.services.battles import (
@@ -115,14 +115,15 @@ def battle_draft_confirm(
             field=f"choices.{missing[0]}",
         )
     report = comparison.report(choices)
+    agreed = len(comparison.of_status(DraftItemStatus.AGREED))
+    one_side = len(comparison.of_status(DraftItemStatus.ONE_SIDE))
     # Says what was chosen, before the report is applied (the events after it are the report's).
     event_record(
         campaign,
         EventVerb.BATTLE_DRAFTS_CONFIRMED,
         battle,
         f"Drafted reports of the battle at {battle.sector} confirmed: "
-        f"{len(comparison.of_status('agreed'))} items agreed, {len(conflicts)} conflicts chosen, "
-        f"{len(comparison.of_status('one_side'))} entered by one side",
+        f"{agreed} items agreed, {len(conflicts)} conflicts chosen, {one_side} entered by one side",
         actor,
         after={"revision": revision, "choices": dict(choices), "report": report},
     )

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from campaign import models
 from campaign.access import CampaignAccess
-from campaign.choices import BattleStatus, DraftStatus, EventVerb, MemberRole, StandStatus
+from campaign.choices import BattleStatus, DraftItemStatus, DraftStatus, EventVerb, MemberRole, StandStatus
 from campaign.selectors import battle_draft_comparison, battle_draft_own
 from campaign.services.audit import Actor
 from campaign.services.battle_drafts import battle_draft_confirm, battle_draft_save
 from campaign.services.battles import battle_create, battle_report
 from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError, DomainError, ForbiddenError
-from tests.campaign.factories import UserFactory, campaign_with_sides
+from tests.campaign.factories import campaign_with_sides
 
 pytestmark = pytest.mark.django_db
 UMPIRE = Actor(request_id="umpire-request")
@@ -25,7 +26,7 @@ def campaign() -> models.Campaign:
 
 
 def _member(campaign: models.Campaign, name: str, role: str, side: models.Side | None) -> Actor:
-    user = UserFactory(username=f"{name}-{campaign.slug}")
+    user = get_user_model().objects.create_user(f"{name}-{campaign.slug}")
     models.Membership.objects.create(user=user, campaign=campaign, role=role, side=side)
     return Actor(user=user, request_id=f"{name}-request")
 
@@ -107,7 +108,7 @@ def test_two_conflicting_drafts_propose_the_agreed_part_and_change_nothing_until
     assert conflict.versions == {axis: "destroyed", allied: "suppressed"}
     assert compared.stands_now[("L1", "2")] == StandStatus.OK
     # The agreed part is proposed; the winner only the Axis player entered, as one side's word.
-    assert {i.key for i in comparison.of_status("one_side")} == {"winner"}
+    assert {i.key for i in comparison.of_status(DraftItemStatus.ONE_SIDE)} == {"winner"}
     assert comparison.report() == {
         "battalions": [
             {
@@ -200,17 +201,21 @@ def test_only_a_player_of_a_side_in_the_battle_drafts_it(campaign, battle, playe
 
 
 def test_a_player_reads_their_own_draft_and_only_whether_the_other_side_filed(campaign, battle, players):
-    axis_player, allied_player = players
+    axis_player, _ = players
     axis, allied = battle.attacker_id, battle.defender_id
     axis_access = CampaignAccess(campaign, MemberRole.PLAYER, axis)
     allied_access = CampaignAccess(campaign, MemberRole.PLAYER, allied)
     battle_draft_save(campaign.pk, axis_player, battle.pk, AXIS_DRAFT)
 
     own = battle_draft_own(axis_access, battle)
-    assert own is not None and own.draft is not None and own.draft.report == AXIS_DRAFT
+    assert own is not None
+    assert own.draft is not None
+    assert own.draft.report == AXIS_DRAFT
     assert own.opponent_filed is False
     theirs = battle_draft_own(allied_access, battle)
-    assert theirs is not None and theirs.draft is None and theirs.opponent_filed is True
+    assert theirs is not None
+    assert theirs.draft is None
+    assert theirs.opponent_filed is True
     assert battle_draft_comparison(allied_access, battle) is None
     assert battle_draft_own(CampaignAccess(campaign, MemberRole.UMPIRE, None), battle) is None
     # The draft's event is its side's: the other side's timeline does not carry it.
