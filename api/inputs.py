@@ -144,6 +144,18 @@ class BattleReportInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
+class BattleDraftConfirmInput(serializers.Serializer[Mapping[str, Any]]):
+    revision = serializers.CharField(
+        max_length=64, help_text="the comparison's revision, as GET drafts/ gave it"
+    )
+    choices = serializers.DictField(
+        child=id_field(),
+        required=False,
+        default=dict,
+        help_text="for each conflict (by its item's key) the side whose version is kept",
+    )
+
+
 class ForceMoveInput(serializers.Serializer[Mapping[str, Any]]):
     sector = id_field(
         source="sector_id",

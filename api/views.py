@@ -50,6 +50,7 @@ from campaign.access import CampaignAccess
 from campaign.choices import OperationKind
 from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
+from campaign.services import battle_drafts as draft_services
 from campaign.services import battles as battle_services
 from campaign.services import campaigns as campaign_services
 from campaign.services import corrections as correction_services
@@ -955,6 +956,84 @@ class BattleViewSet(
         return self.respond(
             battle_services.battle_report(campaign_id, self.actor, self.get_object().pk, report)
         )
+
+    @extend_schema(
+        methods=["GET"],
+        summary="Your side's draft of the battle's report (players of the battle)",
+        description="Your side's draft, and whether the other side has filed one: never what it says "
+        "(rules notes C-20). 403 for anybody but a player of a side that fights the battle.",
+        responses=out.OwnDraftSerializer,
+    )
+    @extend_schema(
+        methods=["PUT"],
+        summary="File or change your side's draft of the report (players of the battle, signed in)",
+        description="Takes the report as `POST report/` does and checks it against the order of battle "
+        "the same way (400 naming the field), but changes nothing in the campaign: the umpire compares "
+        "both sides' drafts and confirms. 409 once the battle is reported.",
+        request=inputs.BattleReportInput,
+        responses=out.OwnDraftSerializer,
+    )
+    @action(
+        detail=True,
+        methods=["get", "put"],
+        permission_classes=[IsAuthenticatedOrAPIKey, IsCampaignMember],
+        pagination_class=None,
+        filter_backends=[],
+    )
+    def draft(self, request: Request, **kwargs: Any) -> Response:
+        battle, access = self.get_object(), self.campaign_access
+        if selectors.battle_draft_own(access, battle) is None:
+            raise PermissionDenied(
+                "Only a player of a side that fights this battle drafts its report; umpires compare "
+                "both sides' drafts at drafts/."
+            )
+        if request.method == "PUT":
+            if request_api_key(request) is not None:
+                raise PermissionDenied("A draft is filed by a player signed in, never by an API key.")
+            report = self.validated(inputs.BattleReportInput)
+            draft_services.battle_draft_save(access.campaign.pk, self.actor, battle.pk, report)
+        own = selectors.battle_draft_own(access, battle)
+        assert own is not None
+        return Response(out.OwnDraftSerializer(out.own_draft_data(own, access)).data)
+
+    @extend_schema(
+        summary="Both sides' drafts of the report, compared (umpires)",
+        description="Each item of the drafts (a stand's loss, a battalion's points, rounds, templates, "
+        "objectives and supply, the winner, the sector's owner, the turn) with each side's version: "
+        "`agreed`, `conflict` or `one_side` (a battalion or field only one draft entered, proposed as "
+        "entered; rules notes C-20), a stand's state in the order of battle now, and the proposal.",
+        responses=out.DraftComparisonSerializer,
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="drafts",
+        permission_classes=UMPIRE_PERMISSIONS,
+        pagination_class=None,
+        filter_backends=[],
+    )
+    def drafts(self, request: Request, **kwargs: Any) -> Response:
+        access = self.campaign_access
+        compared = selectors.battle_draft_comparison(access, self.get_object())
+        assert compared is not None  # umpires only
+        return Response(out.DraftComparisonSerializer(out.draft_comparison_data(compared, access)).data)
+
+    @extend_schema(
+        summary="Confirm the drafts as the battle's report (umpires; idempotent)",
+        description="The proposal, with each conflict as the side `choices` names, applied as "
+        "`POST report/` applies a report. `revision` is the comparison's: 409 if a draft changed "
+        "since; 400 naming `choices.<key>` for a conflict left unchosen.",
+        request=inputs.BattleDraftConfirmInput,
+        responses=out.BattleSerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="drafts/confirm", permission_classes=UMPIRE_PERMISSIONS)
+    def drafts_confirm(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.BattleDraftConfirmInput)
+        campaign_id = self.campaign_access.campaign.pk
+        battle = draft_services.battle_draft_confirm(
+            campaign_id, self.actor, self.get_object().pk, data["revision"], data["choices"]
+        )
+        return self.respond(battle)
 
     @extend_schema(
         summary="A side's printable battle packet (PDF)",

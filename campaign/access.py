@@ -253,6 +253,32 @@ def battles_readable(access: CampaignAccess) -> Q:
     return Q(attacker_id=side_id) | Q(defender_id=side_id)
 
 
+# Battle drafts: a player drafts the report of a battle their side fights; they read their
+# side's draft and only whether the other side filed one, never its content (not even once
+# confirmed: the confirmed report is what the battle shows, as fog allows); umpires read
+# both side by side to confirm them (rules notes C-20).
+
+
+def battle_draft_side(role: str, side_id: int | None, battle: models.Battle) -> int | None:
+    """The side whose draft of ``battle``'s report a member of ``role`` and ``side_id`` writes:
+    a player's, when their side fights it; None for anybody else (umpires report, observers
+    watch, API keys act for nobody's draft)."""
+    if role != MemberRole.PLAYER or side_id not in (battle.attacker_id, battle.defender_id):
+        return None
+    return side_id
+
+
+def battle_draft_reader_side(access: CampaignAccess, battle: models.Battle) -> int | None:
+    """The side whose draft of ``battle`` the reader reads (with whether the other side filed):
+    a player's own side when it fights the battle; None for umpires and everybody else."""
+    return battle_draft_side(access.role, access.player_side_id, battle)
+
+
+def battle_drafts_compared_by(access: CampaignAccess) -> bool:
+    """Who reads both drafts side by side and confirms them: the umpires alone."""
+    return access.is_umpire
+
+
 def operations_readable(access: CampaignAccess) -> Q:
     """Night phases for every member; arrival rolls (which name both sides' forces) for umpires."""
     return Q() if access.is_umpire else Q(kind=OperationKind.NIGHT_PHASE)
@@ -541,6 +567,9 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.SIDE_ORDER_RETURNED: Visibility.SIDE,
     EventVerb.SIDE_ORDER_AMENDED: Visibility.SIDE,
     EventVerb.SIDE_ORDERS_LAPSED: Visibility.UMPIRE,
+    # A draft is its side's (the other side never reads it); its confirmation the umpires'.
+    EventVerb.BATTLE_DRAFT_SAVED: Visibility.SIDE,
+    EventVerb.BATTLE_DRAFTS_CONFIRMED: Visibility.UMPIRE,
 }
 
 

@@ -792,6 +792,19 @@ class SideOrderAdmin(ReadOnlyAdmin[models.SideOrder]):
     list_select_related = ("campaign", "side")
 
 
+@admin.register(models.BattleDraft)
+class BattleDraftAdmin(ReadOnlyAdmin[models.BattleDraft]):
+    list_display = ("__str__", "campaign", "battle", "side", "status", "author", "updated_at")
+    list_filter = ("campaign", "status")
+    list_select_related = ("campaign", "battle__sector", "battle__day", "side", "author")
+    exclude = ("report",)
+    readonly_fields = ("report_shown",)
+
+    @admin.display(description="report")
+    def report_shown(self, draft: models.BattleDraft) -> SafeString:
+        return pretty_json(draft.report)
+
+
 # The audit trail ------------------------------------------------------------
 
 

@@ -127,6 +127,33 @@ class BattleStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
+class DraftStatus(models.TextChoices):
+    FILED = "filed", "Filed, awaiting the umpire"
+    CONFIRMED = "confirmed", "Confirmed by the umpire"
+
+
+class DraftItemStatus(models.TextChoices):
+    """How the drafts of a battle report stand on one item (campaign.report_drafts)."""
+
+    AGREED = "agreed", "Both sides agree"
+    CONFLICT = "conflict", "The sides disagree"
+    ONE_SIDE = "one_side", "Entered by one side only"
+
+
+class DraftItemKind(models.TextChoices):
+    """What an item of a battle report is about."""
+
+    STAND = "stand", "Stand"
+    ACTIVATION_POINTS_SPENT = "activation_points_spent", "Activation points spent"
+    BARRAGE_ROUNDS_SPENT = "barrage_rounds_spent", "Barrage rounds fired"
+    BARRAGE_TEMPLATES_USED = "barrage_templates_used", "Barrage templates used"
+    OBJECTIVES = "objectives", "Objectives taken"
+    SUPPLY_SITUATION = "supply_situation", "Supply at the end"
+    WINNER = "winner", "Winner"
+    SECTOR_OWNER = "sector_owner", "Who holds the sector"
+    TURN = "turn", "Turn the points were spent"
+
+
 class SectorKind(models.TextChoices):
     TOWN = "town", "Town"
     PORT = "port", "Port"
@@ -264,12 +291,15 @@ class EventVerb(models.TextChoices):
     SIDE_ORDER_RETURNED = "order.returned", "Order sent back"
     SIDE_ORDER_AMENDED = "order.amended", "Order amended by the umpire"
     SIDE_ORDERS_LAPSED = "orders.lapsed", "Orders not approved before the night phase"
+    BATTLE_DRAFT_SAVED = "battle.draft_saved", "Battle report drafted"
+    BATTLE_DRAFTS_CONFIRMED = "battle.drafts_confirmed", "Drafted battle reports confirmed"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.
 WEBHOOK_EVENTS = (
     EventVerb.NIGHT_PHASE_DONE,
     EventVerb.ARRIVALS_RESOLVED,
+    EventVerb.BATTLE_CREATED,
     EventVerb.BATTLE_REPORTED,
     EventVerb.DAY_DAWNED,
     EventVerb.SECTOR_CONTROL_CHANGED,

@@ -663,6 +663,33 @@ class Battle(models.Model):
         return f"{self.sector} (day {self.day.number})"
 
 
+class BattleDraft(models.Model):
+    """A player's draft of a battle's report, one per side of the battle: the shape of
+    ``battle_report``'s input; the battle changes only when the umpire confirms (rules notes C-20)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battle_drafts")
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="drafts")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="battle_drafts")
+    report = models.JSONField(help_text="the report as the side's player drafted it (battle_report's input)")
+    status = models.CharField(
+        max_length=10, choices=choices.DraftStatus.choices, default=choices.DraftStatus.FILED
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["battle", "side"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "side"], name="one_draft_per_battle_side"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.side}'s draft of {self.battle}"
+
+
 class RollRecord(models.Model):
     """Append-only: one rules-engine result that changed campaign state."""
 

@@ -29,6 +29,7 @@ from campaign.choices import (
     OperationKind,
     StandStatus,
 )
+from campaign.report_drafts import Comparison, drafts_compare
 from campaign.supply_lines import Ground, SideLines, side_lines
 from config.celery_app import app as celery_app
 from rules_engine.vocab import SupplySituation
@@ -1032,3 +1033,57 @@ def roll_change_choices(changes: Mapping[str, Any] | None) -> dict[str, dict[str
     """Each coded value a roll set, with every code it may take and its label: an override offers
     words, never codes."""
     return {name: ROLL_COLUMN_CHOICES[name] for name in (changes or {}) if name in ROLL_COLUMN_CHOICES}
+
+
+# Battle drafts (rules notes C-20) ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OwnDraft:
+    """A player's side's draft of a battle (None: not filed) and whether the other side filed one."""
+
+    battle: models.Battle
+    side_id: int
+    draft: models.BattleDraft | None
+    opponent_filed: bool
+
+
+def battle_draft_own(access: CampaignAccess, battle: models.Battle) -> OwnDraft | None:
+    """The reader's side's draft of ``battle`` (a battle the reader sees), or None when the reader
+    drafts none of it (``campaign.access.battle_draft_reader_side``)."""
+    side_id = access_rules.battle_draft_reader_side(access, battle)
+    if side_id is None:
+        return None
+    drafts = {d.side_id: d for d in battle.drafts.select_related("author").order_by("side_id")}
+    return OwnDraft(battle, side_id, drafts.get(side_id), any(s != side_id for s in drafts))
+
+
+@dataclass(frozen=True)
+class DraftComparison:
+    """Both drafts of a battle and their items compared, for the umpire; ``stands_now``: the
+    order of battle's state of each stand the drafts name, by (battalion code, label)."""
+
+    battle: models.Battle
+    drafts: list[models.BattleDraft]
+    comparison: Comparison
+    stands_now: dict[tuple[str, str], str]
+
+
+def battle_draft_comparison(access: CampaignAccess, battle: models.Battle) -> DraftComparison | None:
+    """The battle's drafts compared (umpires; None for anybody else)."""
+    if not access_rules.battle_drafts_compared_by(access):
+        return None
+    drafts = list(battle.drafts.select_related("author", "side").order_by("side_id"))
+    comparison = drafts_compare(
+        {d.side_id: d.report for d in drafts}, [battle.attacker_id, battle.defender_id]
+    )
+    named = {(i.battalion, i.stand) for i in comparison.items if i.kind == "stand"}
+    codes = {code for code, _ in named}
+    stands_now = {
+        (code, label): status
+        for code, label, status in models.Stand.objects.filter(
+            battalion__battles=battle, battalion__code__in=codes
+        ).values_list("battalion__code", "label", "status")
+        if (code, label) in named
+    }
+    return DraftComparison(battle, drafts, comparison, stands_now)

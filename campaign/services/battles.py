@@ -79,7 +79,8 @@ DEFENSIVE_WORKS = "n43.defensive_works"
 FUEL_SUPPLY = "n43.fuel_supply"
 
 
-def _battle_lock(campaign_id: int, battle_id: int) -> tuple[models.Campaign, models.Battle]:
+def battle_lock(campaign_id: int, battle_id: int) -> tuple[models.Campaign, models.Battle]:
+    """The campaign and one of its battles, locked for a write about the battle."""
     campaign = campaign_lock(campaign_id)
     battle = models.Battle.objects.select_for_update().filter(campaign=campaign, pk=battle_id).first()
     if battle is None:
@@ -387,7 +388,7 @@ def battle_setup(
     ``inputs`` supplies what the campaign cannot know, by procedure key, or by
     ``key@Side name`` for one side only; it wins over derived values.
     """
-    campaign, battle = _battle_lock(campaign_id, battle_id)
+    campaign, battle = battle_lock(campaign_id, battle_id)
     _require_battle_status(battle, BattleStatus.PLANNED)
     given = dict(inputs or {})
     stands = _stand_counts(battle)
@@ -482,7 +483,7 @@ def battle_setup(
 @transaction.atomic
 def battle_lull_check(campaign_id: int, actor: Actor, battle_id: int, turn: int) -> models.Battle:
     """The attacker's combat lull check at the start of an assault phase (000 § Combat Lulls)."""
-    campaign, battle = _battle_lock(campaign_id, battle_id)
+    campaign, battle = battle_lock(campaign_id, battle_id)
     _require_battle_status(battle, BattleStatus.SET_UP)
     if battle.lull_checks_from_turn is None:
         raise ConflictError(
@@ -555,23 +556,31 @@ def _side_of_battle(battle: models.Battle, side_id: Any, field: str) -> int | No
     return int(side_id)
 
 
-@transaction.atomic
-def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mapping[str, Any]) -> models.Battle:
-    """Validate a structured report against the OOB and apply it atomically.
+@dataclasses.dataclass
+class ReportPlan:
+    """What a report would change, checked against the order of battle and the pools."""
 
-    ``report["battalions"]``: per battalion ``code``, ``destroyed`` and
-    ``suppressed`` (stand labels), ``activation_points_spent``,
-    ``barrage_rounds_spent``, ``barrage_templates_used`` (in use until the night returns them),
-    ``objectives`` ([{name, activation_points}]) and ``supply_situation`` at the end of the battle;
-    with fuel supply played, a vehicle battalion's ``fuel_state`` then (full, low or empty).
-    ``turn`` (1 if left out): the pool paying then takes the battalions' spent and awarded points —
-    with Malta's division pools the side's on day 1 up to turn 1, else each battalion's division's.
-    ``winner``: the side that won (an id of the attacker or defender, or None); ``sector_owner``,
-    when given, who holds the battle's sector now (a side of the battle, or None: contested),
-    applied through :func:`~campaign.services.sectors.sector_control_change`.
-    """
-    campaign, battle = _battle_lock(campaign_id, battle_id)
-    _require_battle_status(battle, BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS)
+    winner_id: int | None
+    changes_hands: bool
+    new_owner_id: int | None
+    sides: dict[int, models.Side]
+    divisions: dict[int, models.Force]
+    pool_points: dict[Pool, dict[str, int]]
+    spent_points: dict[int, int]
+    spent_rounds: dict[int, int]
+    templates_used: dict[int, int]
+    awarded: dict[int, int]
+    stand_updates: dict[int, str]
+    supply: dict[int, str]
+    fuel: dict[int, str]
+
+
+def battle_report_check(
+    campaign: models.Campaign, battle: models.Battle, report: Mapping[str, Any], *, lock: bool = False
+) -> ReportPlan:
+    """Check a structured report against the battle's order of battle and the pools it draws
+    on (a :class:`DomainError` naming the field at fault otherwise); ``lock``: lock the sides
+    and divisions it would change. Writes nothing: drafts are checked here too."""
     winner_id = _side_of_battle(battle, report.get("winner"), "winner")
     changes_hands = "sector_owner" in report
     new_owner_id = (
@@ -583,10 +592,8 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
     in_battle = {
         b.code: b for b in battle.battalions.select_related("battlegroup__force").prefetch_related("stands")
     }
-    sides = {
-        s.pk: s
-        for s in campaign.sides.select_for_update().filter(pk__in=[battle.attacker_id, battle.defender_id])
-    }
+    side_rows = campaign.sides.filter(pk__in=[battle.attacker_id, battle.defender_id])
+    sides = {s.pk: s for s in (side_rows.select_for_update() if lock else side_rows)}
     spent_points = dict.fromkeys(sides, 0)
     spent_rounds = dict.fromkeys(sides, 0)
     templates_used = dict.fromkeys(sides, 0)
@@ -657,12 +664,9 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
         if "fuel_state" in entry:
             field = f"{prefix}.fuel_state"
             fuel[battalion.pk] = _reported_fuel(campaign, battalion, entry["fuel_state"], field)
-    divisions = {
-        pool.pk: pool
-        for pool in models.Force.objects.select_for_update().filter(
-            pk__in=[p.pk for p in pool_points if isinstance(p, models.Force)]
-        )
-    }
+    force_ids = [p.pk for p in pool_points if isinstance(p, models.Force)]
+    force_rows = models.Force.objects.filter(pk__in=force_ids)
+    divisions = {pool.pk: pool for pool in (force_rows.select_for_update() if lock else force_rows)}
     pool_points = {
         (divisions[p.pk] if isinstance(p, models.Force) else p): points for p, points in pool_points.items()
     }
@@ -693,7 +697,54 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
                 rule=REPORT_RULE,
                 code="rounds_overspent",
             )
+    return ReportPlan(
+        winner_id=winner_id,
+        changes_hands=changes_hands,
+        new_owner_id=new_owner_id,
+        sides=sides,
+        divisions=divisions,
+        pool_points=pool_points,
+        spent_points=spent_points,
+        spent_rounds=spent_rounds,
+        templates_used=templates_used,
+        awarded=awarded,
+        stand_updates=stand_updates,
+        supply=supply,
+        fuel=fuel,
+    )
 
+
+def battle_require_reportable(battle: models.Battle) -> None:
+    """A battle takes a report (or a draft of one) until it is reported."""
+    _require_battle_status(battle, BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS)
+
+
+@transaction.atomic
+def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mapping[str, Any]) -> models.Battle:
+    """Validate a structured report against the OOB and apply it atomically.
+
+    ``report["battalions"]``: per battalion ``code``, ``destroyed`` and
+    ``suppressed`` (stand labels), ``activation_points_spent``,
+    ``barrage_rounds_spent``, ``barrage_templates_used`` (in use until the night returns them),
+    ``objectives`` ([{name, activation_points}]) and ``supply_situation`` at the end of the battle;
+    with fuel supply played, a vehicle battalion's ``fuel_state`` then (full, low or empty).
+    ``turn`` (1 if left out): the pool paying then takes the battalions' spent and awarded points —
+    with Malta's division pools the side's on day 1 up to turn 1, else each battalion's division's.
+    ``winner``: the side that won (an id of the attacker or defender, or None); ``sector_owner``,
+    when given, who holds the battle's sector now (a side of the battle, or None: contested),
+    applied through :func:`~campaign.services.sectors.sector_control_change`.
+    Players' drafts reach the battle only through here (:mod:`campaign.services.battle_drafts`).
+    """
+    campaign, battle = battle_lock(campaign_id, battle_id)
+    battle_require_reportable(battle)
+    plan = battle_report_check(campaign, battle, report, lock=True)
+    sides, divisions, stand_updates, supply, fuel = (
+        plan.sides,
+        plan.divisions,
+        plan.stand_updates,
+        plan.supply,
+        plan.fuel,
+    )
     for status in (StandStatus.DESTROYED, StandStatus.SUPPRESSED):
         models.Stand.objects.filter(pk__in=[pk for pk, s in stand_updates.items() if s == status]).update(
             status=status
@@ -708,7 +759,7 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
         )
     division_before = {pk: force.activation_points for pk, force in divisions.items()}
     side_before = {side_id: side.activation_points for side_id, side in sides.items()}
-    for pool, points in pool_points.items():
+    for pool, points in plan.pool_points.items():
         cap = sides[pool.side_id if isinstance(pool, models.Force) else pool.pk].activation_cap
         pool.activation_points = min(pool.activation_points - points["spent"] + points["awarded"], cap)
     models.Force.objects.bulk_update(divisions.values(), ["activation_points"])
@@ -722,16 +773,16 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
             before["divisions"] = {
                 f.name: division_before[pk] for pk, f in divisions.items() if f.side_id == side_id
             }
-        side.barrage_rounds -= spent_rounds[side_id]
-        side.barrage_templates_in_use += templates_used[side_id]
+        side.barrage_rounds -= plan.spent_rounds[side_id]
+        side.barrage_templates_in_use += plan.templates_used[side_id]
         side.save(update_fields=["activation_points", "barrage_rounds", "barrage_templates_in_use"])
         event_record(
             campaign,
             EventVerb.BATTLE_REPORTED,
             side,
-            f"{side.name} after the battle at {battle.sector}: {spent_points[side_id]} AP spent, "
-            f"{awarded[side_id]} awarded, {spent_rounds[side_id]} barrage rounds fired, "
-            f"{templates_used[side_id]} templates used",
+            f"{side.name} after the battle at {battle.sector}: {plan.spent_points[side_id]} AP spent, "
+            f"{plan.awarded[side_id]} awarded, {plan.spent_rounds[side_id]} barrage rounds fired, "
+            f"{plan.templates_used[side_id]} templates used",
             actor,
             before=before,
             after={
@@ -749,14 +800,19 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
                 ),
             },
         )
-    if changes_hands:
+    if plan.changes_hands:
         sector = models.Sector.objects.select_for_update().get(pk=battle.sector_id)
         sector_control_change(
-            campaign, actor, sector, new_owner_id, f"the battle of day {battle.day.number}", battle=battle
+            campaign,
+            actor,
+            sector,
+            plan.new_owner_id,
+            f"the battle of day {battle.day.number}",
+            battle=battle,
         )
     # The winner is the battle's field and a change of control the sector's (and its event): one home each.
     battle.report = to_jsonable({k: v for k, v in report.items() if k not in REPORT_OUTCOME_KEYS})
-    battle.winner_id = winner_id
+    battle.winner_id = plan.winner_id
     battle.status = BattleStatus.REPORTED
     battle.save(update_fields=["report", "winner", "status"])
     campaign_save(campaign)
@@ -775,7 +831,7 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
 
 @transaction.atomic
 def battle_close(campaign_id: int, actor: Actor, battle_id: int) -> models.Battle:
-    campaign, battle = _battle_lock(campaign_id, battle_id)
+    campaign, battle = battle_lock(campaign_id, battle_id)
     _require_battle_status(battle, BattleStatus.REPORTED)
     battle.status = BattleStatus.CLOSED
     battle.save(update_fields=["status"])

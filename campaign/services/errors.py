@@ -62,6 +62,15 @@ class ConflictError(DomainError):
         super().__init__(message, field=field, rule=rule, code=code)
 
 
+class ForbiddenError(DomainError):
+    """The caller may not do this (403): the message says who may."""
+
+    status = 403
+
+    def __init__(self, message: str, *, field: str | None = None, code: str = "forbidden"):
+        super().__init__(message, field=field, code=code)
+
+
 class NotFoundError(DomainError):
     status = 404
 

@@ -66,6 +66,7 @@ PUBLIC_MESSAGES: Mapping[str, str] = {
     EventVerb.DAY_DAWNED: "Day {day} dawns",
     EventVerb.NIGHT_PHASE_DONE: "Night phase of day {day} done",
     EventVerb.ARRIVALS_RESOLVED: "Arrival rolls resolved on day {day}",
+    EventVerb.BATTLE_CREATED: "Battle created: {repr}",
     EventVerb.BATTLE_REPORTED: "Battle reported: {repr}",
     EventVerb.SECTOR_CONTROL_CHANGED: "Control of {repr} changed",
     EventVerb.CAMPAIGN_FINISHED: "{repr} finished on day {day}",

@@ -124,6 +124,7 @@ class Write:
     body: Callable[[World], Any]
     status: int
     prepare: Callable[[World], None] = lambda world: None
+    role: Role = Role.UMPIRE  # who makes it: the umpire, but for a player's own writes
 
 
 WRITES = {

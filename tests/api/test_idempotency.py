@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from api.idempotency import HEADER, REPLAYED_HEADER
 from api.models import IdempotencyKey
 from campaign import models
+from campaign.access import CampaignAccess
 from campaign.choices import (
     EventVerb,
     MemberRole,
@@ -23,6 +24,9 @@ from campaign.choices import (
     SideOrderKind,
     SideOrderStatus,
 )
+from campaign.selectors import battle_draft_comparison
+from campaign.services.audit import Actor
+from campaign.services.battle_drafts import battle_draft_save
 from campaign.services.battles import battle_setup
 from campaign.services.memberships import invitation_create
 from campaign.services.night import night_order_queue
@@ -119,6 +123,23 @@ def umpire_notification_read_url(world: World) -> str:
     return reverse("api:notification-read", kwargs={"pk": note.public_id})
 
 
+def drafts_filed(world: World) -> None:
+    """Both players' drafts of the planned battle, agreeing."""
+    for role in (Role.AXIS_PLAYER, Role.ALLIED_PLAYER):
+        actor = Actor(user=world.users[role], request_id=f"draft-{role.name}")
+        battle_draft_save(world.campaign.pk, actor, world.planned.pk, DRAFT)
+
+
+def drafts_revision(world: World) -> str:
+    umpire = CampaignAccess(world.campaign, MemberRole.UMPIRE, None)
+    compared = battle_draft_comparison(umpire, world.planned)
+    assert compared is not None
+    return compared.comparison.revision
+
+
+DRAFT = {"battalions": [{"code": "A1", "destroyed": ["3"]}, {"code": "L1", "suppressed": ["2"]}]}
+
+
 def webhook_url(name: str) -> Any:
     return lambda w: w.url(name, pk=w.campaign.webhooks.get().pk)
 
@@ -180,6 +201,15 @@ WRITES: dict[tuple[str, str], Write] = {
     ),
     ("battle-report", "post"): Write(
         lambda w: w.url("battle-report", pk=w.planned.pk), lambda w: {"battalions": [{"code": "A1"}]}, 200
+    ),
+    ("battle-draft", "put"): Write(
+        lambda w: w.url("battle-draft", pk=w.planned.pk), lambda w: DRAFT, 200, role=Role.AXIS_PLAYER
+    ),
+    ("battle-drafts-confirm", "post"): Write(
+        lambda w: w.url("battle-drafts-confirm", pk=w.planned.pk),
+        lambda w: {"revision": drafts_revision(w), "choices": {}},
+        200,
+        drafts_filed,
     ),
     ("battle-close", "post"): Write(lambda w: w.url("battle-close", pk=w.fought.pk), lambda w: None, 200),
     ("battle-lull-check", "post"): Write(
@@ -392,6 +422,7 @@ def test_a_retried_write_replays_its_first_answer_and_writes_nothing(world, rout
     write = WRITES[route]
     write.prepare(world)
     send = getattr(world.client(WRITERS.get(route, Role.UMPIRE)), method)
+    send = getattr(world.client(write.role), method)
     url, data = write.url(world), write.body(world)
 
     first = send(url, data, format="json", headers={HEADER: f"{method}-{name}"})

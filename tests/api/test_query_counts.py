@@ -53,7 +53,10 @@ UMPIRE_ONLY = {
     "battle-setup-inputs",
     "night-order-list",
     "night-order-detail",
+    "battle-drafts",
 }
+# A battle's players' own: the umpire gets 403 (they compare both drafts at battle-drafts).
+PLAYERS_ONLY = {"battle-draft"}
 # A person's own: a key gets 403 from them.
 PERSONAL = {
     "campaign-calendar",
@@ -132,6 +135,17 @@ def grow(world: World, battalions_per_side: int) -> None:
     models.WebhookDelivery.objects.bulk_create(
         models.WebhookDelivery(subscription=subscription, event=e, payload={}) for e in campaign.events.all()
     )
+    # Each side's draft of the planned battle's report names every battalion's stand 2.
+    codes = campaign.battalions.values_list("code", flat=True)
+    models.BattleDraft.objects.bulk_create(
+        models.BattleDraft(
+            campaign=campaign,
+            battle=world.planned,
+            side=side,
+            report={"battalions": [{"code": code, outcome: ["2"]} for code in codes]},
+        )
+        for side, outcome in ((world.axis, "destroyed"), (world.allied, "suppressed"))
+    )
     # On the map, next to each other: each side sees the other's battalions in contact.
     campaign.battalions.filter(side=world.axis).update(sector=world.sector("ridge"))
     campaign.battalions.filter(side=world.allied).update(sector=world.sector("village"))
@@ -201,6 +215,8 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "battle-detail": world.url("battle-detail", pk=world.fought.pk),
         "battle-packet": world.url("battle-packet", pk=world.fought.pk) + f"?side={side.pk}",
         "battle-setup-inputs": world.url("battle-setup-inputs", pk=world.planned.pk),
+        "battle-draft": world.url("battle-draft", pk=world.planned.pk),
+        "battle-drafts": world.url("battle-drafts", pk=world.planned.pk),
         "night-order-list": world.url("night-order-list"),
         "night-order-detail": world.url("night-order-detail", pk=world.campaign.night_orders.first().pk),
         "side-order-list": world.url("side-order-list"),
@@ -262,8 +278,10 @@ def test_query_counts_do_not_grow_with_the_order_of_battle(role: Role) -> None:
         side = world.allied if role == Role.ALLIED_KEY else world.axis
         for name, url in endpoints(world, side, world.users.get(role)).items():
             count, response = query_count(client, url)
-            refused = (role != Role.UMPIRE and name in UMPIRE_ONLY) or (
-                role == Role.ALLIED_KEY and name in PERSONAL
+            refused = (
+                (role != Role.UMPIRE and name in UMPIRE_ONLY)
+                or (role == Role.ALLIED_KEY and name in PERSONAL)
+                or (role == Role.UMPIRE and name in PLAYERS_ONLY)
             )
             expected = 403 if refused else 200
             assert response.status_code == expected, (name, size, response.json())

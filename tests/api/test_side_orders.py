@@ -440,5 +440,5 @@ def test_each_side_is_reminded_once_of_its_orders_due_within_the_reminder_window
     assert told == due.count() == len(players_of(world, world.axis) | players_of(world, world.allied))
     axis_note = due.filter(recipient_id__in=players_of(world, world.axis)).first()
     assert axis_note is not None
-    assert "closes" not in axis_note.title and "day 2" in axis_note.title
+    assert axis_note.title.startswith("Orders for day 2 close on")
     assert "0 orders submitted and 1 not submitted yet" in axis_note.body

@@ -312,6 +312,14 @@ OPEN_WRITES: Mapping[str, Mapping[Role, int]] = {
         Role.ALLIED_PLAYER: 200,
     },
     "notification-read-all": {Role.ANONYMOUS: 401, Role.ALLIED_KEY: 403, **dict.fromkeys(PERSONS, 200)},
+    # A battle's players file their side's draft (an empty body: 400); a key files none.
+    "battle-draft": {
+        **WRITE_REFUSED,
+        Role.AXIS_PLAYER: 400,
+        Role.ALLIED_PLAYER: 400,
+        Role.OBSERVER: 404,
+        Role.UMPIRE: 403,
+    },
     # The first person to follow a link joins; it is used up for the next, a member already.
     "invitation-link-accept": {
         Role.ANONYMOUS: 401,
@@ -321,6 +329,9 @@ OPEN_WRITES: Mapping[str, Mapping[Role, int]] = {
     },
     **SIDE_ORDER_WRITES,
 }
+# A battle's players read their side's draft of its report (the side's key too); the umpire
+# compares both elsewhere; observers do not see the battle.
+DRAFTERS = {**PLAYERS, Role.UMPIRE: 403}
 # A person's own (a calendar link): every member signed in, never a key.
 MEMBERS_IN_PERSON = {**READ, Role.ALLIED_KEY: 403}
 # Whoever is signed in (an invitation link), never a key.
@@ -452,6 +463,9 @@ def matrix(world: World) -> dict[str, Route]:
         "battle-set-up": Route(world.url("battle-set-up", pk=world.planned.pk), None),
         "battle-report": Route(world.url("battle-report", pk=world.planned.pk), None),
         "battle-close": Route(world.url("battle-close", pk=world.fought.pk), None),
+        "battle-draft": Route(world.url("battle-draft", pk=world.planned.pk), DRAFTERS),
+        "battle-drafts": Route(world.url("battle-drafts", pk=world.planned.pk), umpire),
+        "battle-drafts-confirm": Route(world.url("battle-drafts-confirm", pk=world.planned.pk), None),
         "battle-lull-check": Route(world.url("battle-lull-check", pk=world.planned.pk), None),
         "operation-list": Route(world.url("operation-list"), everybody),
         "operation-detail": Route(

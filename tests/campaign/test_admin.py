@@ -11,6 +11,7 @@ from django import forms
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.auth import get_user_model
 from django.contrib.messages import constants as message_levels
 from django.db import connection
 from django.db.models import Model
@@ -35,6 +36,7 @@ from campaign.choices import (
 )
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
+from campaign.services.battle_drafts import battle_draft_save
 from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
@@ -59,6 +61,7 @@ READ_ONLY_MODELS = (
     models.NightSnapshot,
     models.NightOrder,
     models.SideOrder,
+    models.BattleDraft,
     models.SideDayTally,
     models.WebhookDelivery,
     models.CampaignAPIKey,
@@ -137,7 +140,7 @@ def full_campaign(umpire: Any) -> models.Campaign:
     invitation_create(campaign.pk, Actor(user=umpire), role=MemberRole.OBSERVER)
     day = day_dawn(campaign.pk, ACTOR)  # delivered to the webhook (never sent: nothing commits)
     axis, allied = campaign.sides.order_by("pk")
-    battle_create(
+    battle = battle_create(
         campaign.pk,
         ACTOR,
         sector_name="Primosole bridge",
@@ -146,6 +149,9 @@ def full_campaign(umpire: Any) -> models.Campaign:
         defender_id=axis.pk,
         battalion_codes=["A1"],
     )
+    player = get_user_model().objects.create_user("axis-player")
+    models.Membership.objects.create(user=player, campaign=campaign, role=MemberRole.PLAYER, side=axis)
+    battle_draft_save(campaign.pk, Actor(user=player), battle.pk, {"battalions": [{"code": "A1"}]})
     catania, plain = models.Sector.objects.bulk_create(
         models.Sector(campaign=campaign, key=key, name=key.title(), x=x, y=500)
         for key, x in (("catania", 600), ("plain", 400))

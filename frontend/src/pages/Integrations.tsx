@@ -13,6 +13,7 @@ type Side = Schemas["Campaign"]["sides"][number];
 // The events a webhook may ask for, in words (the API's labels come only with a subscription).
 export const WEBHOOK_EVENTS: Record<WebhookEvent, string> = {
   "day.dawned": "A day dawns",
+  "battle.created": "A battle is created",
   "battle.reported": "A battle is reported",
   "arrivals.resolved": "Arrival rolls are resolved",
   "night.done": "A night phase is done",
