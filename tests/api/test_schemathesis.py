@@ -118,10 +118,11 @@ def existing_values(world: World, role: Role) -> dict[str, list[Any]]:
     )
     webhook_ping(webhook.campaign_id, ACTOR, webhook.pk)  # a delivery, for deliveries/{id}
     night_order_queue(world.campaign.pk, ACTOR, kind="withdraw", battalion_code="A2")  # night-orders/{id}
-    order = side_order_draft(  # orders/{id}
-        world.campaign.pk, ACTOR, side_id=world.axis.pk, kind="withdraw", payload={"battalion_code": "A3"}
-    )
-    side_order_submit(world.campaign.pk, ACTOR, order.pk, side_id=world.axis.pk)
+    for side, code in ((world.axis, "A3"), (world.allied, "L3")):  # orders/{id}: each side reads its own
+        order = side_order_draft(
+            world.campaign.pk, ACTOR, side_id=side.pk, kind="withdraw", payload={"battalion_code": code}
+        )
+        side_order_submit(world.campaign.pk, ACTOR, order.pk, side_id=side.pk)
     client = world.client(role)
     seen: dict[str, list[dict[str, Any]]] = {}
     for collection, name in LISTS.items():
