@@ -47,6 +47,7 @@ from campaign.services.campaigns import (
     campaign_require_status,
     campaign_save,
 )
+from campaign.services.dice import dice_reveal
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.operations import (
     OperationProcedure,
@@ -730,6 +731,7 @@ def night_phase_finish(operation: models.Operation) -> None:
     reports = operation_reports_write(operation, counters)
     day.status = DayStatus.DONE
     day.save(update_fields=["status"])
+    dice_reveal(campaign, day, SYSTEM_ACTOR)
     models.NightSnapshot.objects.filter(operation=operation).delete()
     event_record(
         campaign,

@@ -35,6 +35,7 @@ from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report
 from campaign.services.days import day_dawn
+from campaign.services.dice import dice_commitment_fields
 from campaign.services.memberships import invitation_create
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
@@ -123,7 +124,7 @@ def build_world(battalions_per_side: int = 3, optional_rules: Sequence[str] = ()
     # One seed for every world: its dice (weather, night replacements) must not depend
     # on how many campaigns earlier tests made.
     models.Campaign.objects.filter(pk=campaign.pk).update(
-        rng_seed=WORLD_SEED, optional_rules=list(optional_rules)
+        **dice_commitment_fields(WORLD_SEED), optional_rules=list(optional_rules)
     )
     axis, allied = campaign.sides.get(name="Axis"), campaign.sides.get(name="Allied")
     models.Side.objects.filter(pk=axis.pk).update(fog_of_war=AXIS_FOG)

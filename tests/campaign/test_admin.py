@@ -37,6 +37,7 @@ from campaign.services.audit import Actor
 from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
+from campaign.services.dice import dice_commitment_fields
 from campaign.services.memberships import invitation_create
 from campaign.services.night import night_order_queue
 from campaign.services.overrides import roll_override
@@ -76,7 +77,7 @@ def build_campaign(*, sides: int = 2, battalions: int = 1, stands: int = 1) -> m
         year=1943,
         season="summer",
         start_date=datetime.date(1943, 7, 10),
-        rng_seed="admin-seed",
+        **dice_commitment_fields("admin-seed"),
     )
     for name, nation, axis in (("Axis", "German", True), ("Allied", "British", False))[:sides]:
         side = models.Side.objects.create(campaign=campaign, name=name, nations=[nation], is_axis=axis)
