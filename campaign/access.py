@@ -456,8 +456,6 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.CAMPAIGN_IMPORTED: Visibility.UMPIRE,
     EventVerb.NIGHT_PHASE_STARTED: Visibility.PUBLIC,
     EventVerb.NIGHT_PHASE_DONE: Visibility.PUBLIC,
-    # Anyone may check the dice: the seed is revealed once the day can no longer roll with it.
-    EventVerb.DICE_REVEALED: Visibility.PUBLIC,
     EventVerb.NIGHT_ORDER_QUEUED: Visibility.SIDE,
     EventVerb.NIGHT_ORDER_CANCELLED: Visibility.SIDE,
     # Its message names the forces of both sides that roll.

@@ -197,7 +197,6 @@ class EventVerb(models.TextChoices):
     CAMPAIGN_IMPORTED = "campaign.imported"
     NIGHT_PHASE_STARTED = "night.started"
     NIGHT_PHASE_DONE = "night.done"
-    DICE_REVEALED = "dice.revealed", "Day's dice seed revealed"
     NIGHT_ORDER_QUEUED = "night.order_queued"
     NIGHT_ORDER_CANCELLED = "night.order_cancelled"
     ARRIVALS_STARTED = "arrivals.started"
@@ -234,7 +233,6 @@ class EventVerb(models.TextChoices):
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.
 WEBHOOK_EVENTS = (
     EventVerb.NIGHT_PHASE_DONE,
-    EventVerb.DICE_REVEALED,
     EventVerb.ARRIVALS_RESOLVED,
     EventVerb.BATTLE_REPORTED,
     EventVerb.DAY_DAWNED,

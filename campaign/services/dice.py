@@ -3,7 +3,8 @@
 Every roll between two reveals belongs to the first unrevealed day (its "dice day"):
 set-up rolls before day 1, the day's own and its night's, and the next dawn's once the
 night revealed the day before. So nothing is ever rolled with a seed already revealed.
-The chain itself is :mod:`rules_engine.fairness`.
+The night phase reveals its day's seed as it finishes (``night.night_phase_finish``: stored on
+the day, in the public ``night.done`` event). The chain itself is :mod:`rules_engine.fairness`.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ import secrets
 from typing import Any
 
 from campaign import models
-from campaign.choices import EventVerb
-from campaign.services.audit import Actor, event_record
 from rules_engine import fairness
 
 SEED_BYTES = 32  # a fresh master seed: 64 hex characters, Campaign.rng_seed's length
@@ -41,24 +40,3 @@ def dice_day(campaign: models.Campaign) -> int:
 
 def dice_day_seed(campaign: models.Campaign, day: int) -> str:
     return fairness.day_seed(campaign.rng_seed, campaign.dice_chain_length, day)
-
-
-def dice_reveal(campaign: models.Campaign, day: models.CampaignDay, actor: Actor) -> None:
-    """Reveal the seeds of every day through ``day`` (normally ``day``'s alone), inside the
-    night's transaction: ``campaign`` is locked by the caller."""
-    first = dice_day(campaign)
-    if day.number < first:
-        return
-    revealed = {number: dice_day_seed(campaign, number) for number in range(first, day.number + 1)}
-    for number, seed in revealed.items():
-        models.CampaignDay.objects.filter(campaign=campaign, number=number).update(dice_seed=seed)
-    campaign.dice_revealed_through = day.number
-    campaign.save(update_fields=["dice_revealed_through"])
-    event_record(
-        campaign,
-        EventVerb.DICE_REVEALED,
-        day,
-        f"Dice seed of day {day.number} revealed: every roll of the day can now be verified",
-        actor,
-        after={"day": day.number, "dice_seed": revealed[day.number], "commitment": campaign.dice_commitment},
-    )

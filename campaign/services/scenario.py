@@ -554,7 +554,15 @@ def scenario_import(pack: Mapping[str, Any], actor: Actor, *, slug: str | None =
     pack = pack_upgrade(pack)
     # A pack without a seed (an export, or a scenario that does not fix one) rolls from a fresh secret one.
     values |= dice_commitment_fields(values.pop("rng_seed", "") or dice_seed_fresh())
-    campaign = models.Campaign.objects.create(**values, **_values(STATE, pack.get("state", {})))
+    state = _values(STATE, pack.get("state", {}))
+    if "dice_revealed_through" not in state:  # a pack from before day seeds: its nights are over
+        done = [
+            day.get("number", 0)
+            for day in pack.get("state", {}).get("days", [])
+            if day.get("status") == "done"
+        ]
+        state["dice_revealed_through"] = max(done, default=0)
+    campaign = models.Campaign.objects.create(**values, **state)
     loader = _PackLoader(campaign, pack)
     counts = loader.load()
     winner = pack.get("state", {}).get("winner")

@@ -65,7 +65,6 @@ ERROR_MAX_LENGTH = 500
 PUBLIC_MESSAGES: Mapping[str, str] = {
     EventVerb.DAY_DAWNED: "Day {day} dawns",
     EventVerb.NIGHT_PHASE_DONE: "Night phase of day {day} done",
-    EventVerb.DICE_REVEALED: "Dice seed of day {day} revealed",
     EventVerb.ARRIVALS_RESOLVED: "Arrival rolls resolved on day {day}",
     EventVerb.BATTLE_REPORTED: "Battle reported: {repr}",
     EventVerb.SECTOR_CONTROL_CHANGED: "Control of {repr} changed",
@@ -193,7 +192,7 @@ def _links(event: models.Event, slug: str) -> dict[str, str]:
     }
     if event.day_number:
         links["day"] = reverse("api:day-detail", args=[slug, event.day_number])
-    if event.verb == EventVerb.DICE_REVEALED and event.day_number:
+    if event.verb == EventVerb.NIGHT_PHASE_DONE and event.day_number:  # the day's seed is revealed
         links["dice"] = reverse("api:day-dice", args=[slug, event.day_number])
     route = OBJECT_ROUTES.get(event.object_type)
     if route and event.object_id is not None:

@@ -16,10 +16,14 @@ from rest_framework.test import APIClient
 
 from campaign import models
 from campaign.choices import EventVerb
+from campaign.scenarios import MALTA_PACK_PATH, pack_read
+from campaign.services.audit import Actor
+from campaign.services.corrections import object_correct
 from campaign.services.days import day_dawn
+from campaign.services.errors import DomainError
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
-from campaign.services.scenario import campaign_export
+from campaign.services.scenario import campaign_create, campaign_export, scenario_import
 from rules_engine import fairness
 from tests.campaign.factories import UserFactory
 from tests.campaign.night_setup import ACTOR, campaign_after_day_one
@@ -37,7 +41,7 @@ def _night(campaign: models.Campaign, capture: Any) -> None:
 
 
 def _client(campaign: models.Campaign, role: str, side: models.Side | None = None) -> APIClient:
-    user = UserFactory()
+    user: Any = UserFactory()
     models.Membership.objects.create(user=user, campaign=campaign, role=role, side=side)
     client = APIClient()
     client.force_login(user)
@@ -71,8 +75,9 @@ def test_day_one_verifies_after_night_one_and_a_changed_face_is_named(
     _night(campaign, django_capture_on_commit_callbacks)
     campaign.refresh_from_db()
     assert campaign.dice_revealed_through == 1
-    revealed = models.Event.objects.get(campaign=campaign, verb=EventVerb.DICE_REVEALED)
+    revealed = models.Event.objects.get(campaign=campaign, verb=EventVerb.NIGHT_PHASE_DONE)
     assert (revealed.visibility, revealed.after["day"]) == ("public", 1)
+    assert revealed.after["dice_seed"] == fairness.day_seed(SEED, 1000, 1)
 
     document = umpire.get(url).json()
     day_one_rolls = campaign.rolls.filter(dice_day=1)
@@ -167,3 +172,31 @@ def test_the_day_document_reads_in_a_fixed_number_of_queries(django_capture_on_c
         document = umpire.get(url).json()
     assert len(document["rolls"]) == 2 * len(rolls)
     assert len(many) == len(few)
+
+
+def test_a_pack_may_fix_the_seed_but_an_export_or_a_web_upload_never_carries_it():
+    pack = pack_read(MALTA_PACK_PATH)
+    fixed = scenario_import(pack, ACTOR, slug="fixed")
+    assert fixed.dice_commitment == fairness.commitment(pack["campaign"]["rng_seed"], 1000)
+
+    exported = campaign_export(fixed.pk)
+    assert "rng_seed" not in exported["campaign"]
+    reimported = scenario_import(exported, ACTOR, slug="reimported")
+    assert len(reimported.rng_seed) == 64
+    assert reimported.rng_seed != fixed.rng_seed
+    assert reimported.dice_commitment == fairness.commitment(reimported.rng_seed, 1000)
+
+    creator = UserFactory()
+    uploaded = campaign_create(Actor(creator), pack, slug="uploaded")
+    assert uploaded.rng_seed not in (pack["campaign"]["rng_seed"], reimported.rng_seed)
+    assert uploaded.dice_commitment == fairness.commitment(uploaded.rng_seed, 1000)
+
+
+def test_the_seed_and_its_commitment_are_never_corrected():
+    campaign = campaign_after_day_one(seed=SEED)
+    for name, value in (("dice_commitment", "0" * 64), ("dice_revealed_through", 5)):
+        with pytest.raises(DomainError) as refused:
+            object_correct(campaign, ACTOR, changes={name: (getattr(campaign, name), value)})
+        assert refused.value.field == name
+    campaign.refresh_from_db()
+    assert (campaign.dice_revealed_through, campaign.rng_seed) == (0, SEED)

@@ -512,6 +512,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/days/{number}/dice/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A revealed day's dice: its seed and roll log, to verify
+         * @description The document `python -m rules_engine verify` replays: the commitment, the day's seed and every roll made with it that you may read (umpires all; players the public rolls, their side's and their battles'), in the order rolled, with the recorded faces and results. A roll whose inputs quote strengths hidden from you is marked `hidden` and cannot be replayed; an umpire's override is marked `override`. 409 until the day's night phase reveals its seed.
+         */
+        get: operations["campaigns_days_dice_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/days/dawn/": {
         parameters: {
             query?: never;
@@ -546,6 +566,26 @@ export interface paths {
          * @description Reads the deployment chart for each deployment as `POST days/dawn/` would, and names the stands its casualties fall on. The chart is read, not rolled, so this is exactly what the dawn does with the same deployments; it rolls nothing (weather, initiative, wind and turns are the dawn's own rolls). Refused as the dawn would be.
          */
         post: operations["campaigns_days_dawn_preview_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/dice/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dice commitment and the revealed day seeds (every member)
+         * @description The SHA-256 hash chain commitment published when the campaign was created, and each day seed revealed after its night phase. Day d's seed hashed d times gives the commitment; `GET days/{number}/dice/` serves a revealed day's rolls to replay (docs/api.md, Verifying the dice). The campaign's own seed is never served.
+         */
+        get: operations["campaigns_dice_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1839,6 +1879,11 @@ export interface components {
          */
         AirCoverPriorityEnum: "Top" | "High" | "Modest" | "Lowest";
         /**
+         * @description * `sha256-chain` - link 0 is the master seed, link k = SHA-256 hex digest of link k-1 (UTF-8); the commitment is link L (L the chain length) and day d's seed is link L-d; each roll is SeededDice(day seed, *stream labels): SHA-256 in counter mode
+         * @enum {string}
+         */
+        AlgorithmEnum: "sha256-chain";
+        /**
          * @description * `roll` - Roll
          *     * `threshold` - Threshold
          * @enum {string}
@@ -2328,6 +2373,22 @@ export interface components {
             /** @description battalions leaving reserve at dawn */
             deployments?: components["schemas"]["DeploymentInputRequest"][];
         };
+        /** @description A revealed day's verification document: read by ``python -m rules_engine verify``. */
+        DayDice: {
+            /** @description SHA-256 hash chain head published at the campaign's creation: day d's seed, hashed d times, gives it */
+            commitment: string;
+            algorithm: components["schemas"]["AlgorithmEnum"];
+            /** @description the label people read for the code beside it */
+            readonly algorithm_label: string;
+            /** @description links of the chain: the days the campaign can roll */
+            chain_length: number;
+            campaign: string;
+            day: number;
+            /** @description the day's revealed seed */
+            seed: string;
+            /** @description the day's rolls you may read, in the order rolled */
+            rolls: components["schemas"]["DiceRoll"][];
+        };
         DayEndRollInputRequest: {
             /** @description the Allied turn just ended (the roll is made after turns 7 to 10) */
             allied_turn: number;
@@ -2395,6 +2456,52 @@ export interface components {
             readonly stands_suppressed: string[];
             /** @description the timeline's words for it */
             text: string;
+        };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        DiceDaySeed: {
+            readonly day: number;
+            /** @description the day's revealed seed */
+            readonly seed: string;
+        };
+        /** @description One roll of the day as the verifier replays it. */
+        DiceRoll: {
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
+            procedure: string;
+            /** @description dice stream labels under the day's dice seed */
+            stream: string;
+            /** @description the procedure's inputs, to replay it */
+            inputs: unknown;
+            /** @description the rules-engine result, whole */
+            result: unknown;
+            /** @description the faces of each die thrown, as recorded */
+            readonly faces: number[][];
+            /** @description an umpire's recorded override of `override_of`: not replayed */
+            readonly override: boolean;
+            /**
+             * Format: uuid
+             * @description the id of the roll it overrides
+             */
+            readonly override_of: string | null;
+            /** @description inputs or result hold strengths hidden from you, so you cannot replay it */
+            readonly hidden: boolean;
+        };
+        /** @description What a verifier needs besides the seeds: the commitment and how the chain is built. */
+        DiceSummary: {
+            /** @description SHA-256 hash chain head published at the campaign's creation: day d's seed, hashed d times, gives it */
+            commitment: string;
+            algorithm: components["schemas"]["AlgorithmEnum"];
+            /** @description the label people read for the code beside it */
+            readonly algorithm_label: string;
+            /** @description links of the chain: the days the campaign can roll */
+            chain_length: number;
+            /** @description the day whose seed rolls now (the first not revealed): set-up, day, night and the next dawn's rolls all belong to it */
+            rolling_day: number;
+            /** @description the day seeds revealed so far */
+            revealed: components["schemas"]["DiceDaySeed"][];
         };
         EntrenchInputRequest: {
             /**
@@ -3532,7 +3639,7 @@ export interface components {
             force?: number | null;
             readonly battalion: string | null;
             procedure: string;
-            /** @description dice stream labels under the campaign seed */
+            /** @description dice stream labels under the day's dice seed */
             stream: string;
             /** @description the procedure's inputs, to replay it */
             inputs: unknown;
@@ -6781,6 +6888,83 @@ export interface operations {
             };
         };
     };
+    campaigns_days_dice_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DayDice"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not revealed yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_days_dawn_create: {
         parameters: {
             query?: never;
@@ -6955,6 +7139,74 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_dice_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiceSummary"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
