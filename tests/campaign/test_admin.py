@@ -566,6 +566,13 @@ def test_adding_a_campaign_records_its_creation(client, umpire):
     assert event.after["start_date"] == "1943-07-05"
     assert event.after["profile"] == "great-battles"
     assert "rng_seed" not in event.after
+    # The seed posted is no field of the form: the campaign draws a fresh secret one.
+    assert campaign.rng_seed != "kursk-seed"
+    assert len(campaign.rng_seed) == 64
+    assert campaign.dice_commitment == dice_commitment_fields(campaign.rng_seed)["dice_commitment"]
+    page = client.get(admin_url(models.Campaign, "change", campaign.pk)).content.decode()
+    assert campaign.dice_commitment in page
+    assert campaign.rng_seed not in page
 
 
 def test_correcting_a_rolled_value_is_recorded_as_an_override(client, full_campaign):
