@@ -57,7 +57,7 @@ from campaign.selectors import (
     roll_change_choices,
     summary_access,
 )
-from rules_engine import catalog
+from rules_engine import catalog, fairness
 from rules_engine.dice import DiceRoll
 from rules_engine.nineteen43.lulls import LullLength
 from rules_engine.presenters import RollOutput, describe_rule
@@ -1953,3 +1953,96 @@ def draft_comparison_data(compared: DraftComparison, access: CampaignAccess) -> 
         "conflicts": len(compared.comparison.conflicts),
         "proposal": compared.comparison.report(),
     }
+
+
+# Provably fair dice (rules_engine.fairness; docs/api.md "Verifying the dice") --------------------
+
+ALGORITHM_CHOICES = [(fairness.ALGORITHM, fairness.ALGORITHM_TEXT)]
+
+
+class DiceDaySeedSerializer(LabelledModelSerializer[models.CampaignDay]):
+    day = serializers.IntegerField(source="number", read_only=True)
+    seed = serializers.CharField(source="dice_seed", read_only=True, help_text="the day's revealed seed")
+
+    class Meta:
+        model = models.CampaignDay
+        fields = ["day", "seed"]
+
+
+class DiceCommitmentFieldsSerializer(LabelledSerializer[Any]):
+    """What a verifier needs besides the seeds: the commitment and how the chain is built."""
+
+    commitment = serializers.CharField(
+        source="campaign.dice_commitment",
+        help_text="SHA-256 hash chain head published at the campaign's creation: day d's seed, "
+        "hashed d times, gives it",
+    )
+    algorithm = serializers.ChoiceField(choices=ALGORITHM_CHOICES)
+    chain_length = serializers.IntegerField(
+        source="campaign.dice_chain_length", help_text="links of the chain: the days the campaign can roll"
+    )
+
+
+class DiceSummarySerializer(DiceCommitmentFieldsSerializer):
+    rolling_day = serializers.IntegerField(
+        help_text="the day whose seed rolls now (the first not revealed): set-up, day, night and the "
+        "next dawn's rolls all belong to it"
+    )
+    revealed = DiceDaySeedSerializer(source="days", many=True, help_text="the day seeds revealed so far")
+
+
+class DiceRollSerializer(LabelledModelSerializer[models.RollRecord]):
+    """One roll of the day as the verifier replays it."""
+
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    faces = serializers.SerializerMethodField(help_text="the faces of each die thrown, as recorded")
+    override = serializers.SerializerMethodField(
+        help_text="an umpire's recorded override of `override_of`: not replayed"
+    )
+    override_of = serializers.SlugRelatedField[models.RollRecord](
+        slug_field="public_id", read_only=True, allow_null=True, help_text="the id of the roll it overrides"
+    )
+    hidden = serializers.SerializerMethodField(
+        help_text="inputs or result hold strengths hidden from you, so you cannot replay it"
+    )
+
+    class Meta:
+        model = models.RollRecord
+        fields = [
+            "id",
+            "procedure",
+            "stream",
+            "inputs",
+            "result",
+            "faces",
+            "override",
+            "override_of",
+            "hidden",
+        ]
+
+    @extend_schema_field(serializers.ListField(child=serializers.ListField(child=serializers.IntegerField())))
+    def get_faces(self, roll: models.RollRecord) -> list[list[int]]:
+        return [list(thrown["faces"]) for thrown in roll.result.get("rolls", [])]
+
+    def get_override(self, roll: models.RollRecord) -> bool:
+        return roll.override_of_id is not None
+
+    def get_hidden(self, roll: models.RollRecord) -> bool:
+        return access_rules.roll_shown(access_of(self), roll).result is not roll.result
+
+    def to_representation(self, instance: models.RollRecord) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        shown = access_rules.roll_shown(access_of(self), instance)
+        data.update(inputs=shown.inputs, result=shown.result)
+        if data["hidden"]:
+            data["faces"] = []
+        return data
+
+
+class DayDiceSerializer(DiceCommitmentFieldsSerializer):
+    """A revealed day's verification document: read by ``python -m rules_engine verify``."""
+
+    campaign = serializers.CharField(source="campaign.slug")
+    day = serializers.IntegerField(source="day.number")
+    seed = serializers.CharField(source="day.dice_seed", help_text="the day's revealed seed")
+    rolls = DiceRollSerializer(many=True, help_text="the day's rolls you may read, in the order rolled")

@@ -64,7 +64,7 @@ from campaign.services import sectors as sector_services
 from campaign.services import sides as side_services
 from campaign.services import supply as supply_services
 from campaign.services import webhook_subscriptions as webhook_services
-from campaign.services.errors import DomainError
+from campaign.services.errors import ConflictError, DomainError
 from campaign.services.rules import optional_rule_on
 from rules_engine import catalog
 from rules_engine.registry import CatalogError
@@ -229,6 +229,18 @@ class CampaignViewSet(
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
         return Response(out.StatisticsSerializer(selectors.statistics(access), context=context).data)
+
+    @extend_schema(
+        summary="The dice commitment and the revealed day seeds (every member)",
+        description="The SHA-256 hash chain commitment published when the campaign was created, and "
+        "each day seed revealed after its night phase. Day d's seed hashed d times gives the "
+        "commitment; `GET days/{number}/dice/` serves a revealed day's rolls to replay "
+        "(docs/api.md, Verifying the dice). The campaign's own seed is never served.",
+        responses=out.DiceSummarySerializer,
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def dice(self, request: Request, **kwargs: Any) -> Response:
+        return Response(out.DiceSummarySerializer(selectors.dice_summary(self.campaign_access)).data)
 
 
 @extend_schema(tags=["orders of battle"])
@@ -748,6 +760,29 @@ class DayViewSet(PaperMixin, ReadOnlyCampaignViewSet[models.CampaignDay]):
         day = self.get_object()
         day_services.segment_advance(self.campaign_access.campaign.pk, self.actor, day_number=day.number)
         return self.respond(day)
+
+    @extend_schema(
+        summary="A revealed day's dice: its seed and roll log, to verify",
+        description="The document `python -m rules_engine verify` replays: the commitment, the day's "
+        "seed and every roll made with it that you may read (umpires all; players the public rolls, "
+        "their side's and their battles'), in the order rolled, with the recorded faces and results. "
+        "A roll whose inputs quote strengths hidden from you is marked `hidden` and cannot be replayed; "
+        "an umpire's override is marked `override`. 409 until the day's night phase reveals its seed.",
+        responses={200: out.DayDiceSerializer, 409: OpenApiResponse(description="not revealed yet")},
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def dice(self, request: Request, **kwargs: Any) -> Response:
+        day = self.get_object()
+        document = selectors.day_dice(self.campaign_access, day)
+        if document is None:
+            raise ConflictError(
+                f"day {day.number}'s dice seed is not revealed yet: it is revealed when day "
+                f"{day.number}'s night phase is done",
+                field="day",
+                code="dice_not_revealed",
+            )
+        context = {**self.get_serializer_context(), "access": self.campaign_access}
+        return Response(out.DayDiceSerializer(document, context=context).data)
 
     @extend_schema(
         summary="A side's printable briefing for the day (PDF)",

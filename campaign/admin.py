@@ -270,16 +270,22 @@ class CampaignAdmin(UmpireAdmin[models.Campaign]):
     list_filter = ("status", "profile", "theatre", "season")
     search_fields = ("name", "slug", "description")
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("status", "current_day", "current_segment", "version", "created_at", "updated_at")
+    # The secret seed is never shown, nor set here: a new campaign gets a fresh one
+    # (corrections.object_correct); its published commitment is shown.
+    exclude = (SEED_FIELD,)
+    readonly_fields = (
+        "status",
+        "current_day",
+        "current_segment",
+        "version",
+        "dice_commitment",
+        "dice_chain_length",
+        "dice_revealed_through",
+        "created_at",
+        "updated_at",
+    )
     inlines = (SideInline, ClubNightInline, MembershipInline)
     actions = ("start", "dawn", "advance_segment", "start_night_phase")
-
-    def get_readonly_fields(
-        self, request: HttpRequest, obj: models.Campaign | None = None
-    ) -> tuple[str, ...]:
-        # The seed is set once, at creation (the corrections service refuses it after).
-        readonly = tuple(self.readonly_fields)
-        return readonly if obj is None else (*readonly, SEED_FIELD)
 
     def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> forms.Field | None:
         if db_field.name == "profile":

@@ -21,6 +21,7 @@ from django.utils import timezone
 from rest_framework_api_key.models import AbstractAPIKey, APIKeyManager
 
 from campaign import choices
+from rules_engine import fairness
 from rules_engine.great_battles.airborne import AntiAircraft, Delivery, DriftTheatre, DropHeight, DropTime
 from rules_engine.nineteen43.common import (
     AirCoverPriority,
@@ -69,7 +70,24 @@ class Campaign(models.Model):
     status = models.CharField(max_length=10, choices=choices.CampaignStatus.choices, default="setup")
     current_day = models.PositiveSmallIntegerField(default=0)
     current_segment = models.CharField(max_length=20, choices=choices.enum_choices(Segment), blank=True)
-    rng_seed = models.CharField(max_length=64)
+    # The secret master seed: never served (the API, exports and the timeline leave it out).
+    rng_seed = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="the secret master seed of the dice; empty in a pack: a fresh one",
+    )
+    # Provably fair dice (rules_engine.fairness): the published commitment of the seed's hash
+    # chain, its length in days, and the last day whose seed is revealed. Rolls use day
+    # ``dice_revealed_through + 1``'s seed.
+    dice_commitment = models.CharField(
+        max_length=64, help_text="SHA-256 hash chain commitment of the seed, published at creation"
+    )
+    dice_chain_length = models.PositiveIntegerField(
+        default=fairness.DEFAULT_CHAIN_LENGTH, help_text="links of the seed's hash chain: days it can roll"
+    )
+    dice_revealed_through = models.PositiveSmallIntegerField(
+        default=0, help_text="the last day whose dice seed is revealed; rolls use the next day's"
+    )
     version = models.PositiveIntegerField(
         default=1, help_text="optimistic concurrency: bumped by every change"
     )
@@ -95,6 +113,10 @@ class Campaign(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            # Set with the seed (campaign.services.dice.dice_commitment_fields) on every way in.
+            models.CheckConstraint(condition=~Q(dice_commitment=""), name="campaign_commits_to_its_dice"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -526,6 +548,9 @@ class CampaignDay(models.Model):
     ended_after_turn = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="the Allied turn after which the day-end roll ended the day (Malta)"
     )
+    dice_seed = models.CharField(
+        max_length=64, blank=True, help_text="the day's dice seed, revealed after its night phase"
+    )
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -706,7 +731,12 @@ class RollRecord(models.Model):
         Battalion, null=True, blank=True, on_delete=models.CASCADE, related_name="rolls"
     )
     procedure = models.CharField(max_length=80)
-    stream = models.CharField(max_length=200, help_text="dice stream labels under the campaign seed")
+    stream = models.CharField(max_length=200, help_text="dice stream labels under the day's dice seed")
+    dice_day = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="the day whose seed rolled it; empty: rolled from the campaign seed, before day seeds",
+    )
     inputs = models.JSONField(help_text="the procedure's inputs, to replay it")
     result = models.JSONField(help_text="the rules-engine result, whole")
     line = models.TextField()
@@ -729,7 +759,11 @@ class RollRecord(models.Model):
 
     class Meta:
         ordering = ["id"]
-        indexes = [models.Index(fields=["campaign", "procedure"]), models.Index(fields=["campaign", "id"])]
+        indexes = [
+            models.Index(fields=["campaign", "procedure"]),
+            models.Index(fields=["campaign", "id"]),
+            models.Index(fields=["campaign", "dice_day"]),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(visibility=choices.Visibility.SIDE, side__isnull=False)

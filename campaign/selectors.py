@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import redis
 from django.conf import settings
@@ -32,6 +32,7 @@ from campaign.choices import (
 from campaign.report_drafts import Comparison, drafts_compare
 from campaign.supply_lines import Ground, SideLines, side_lines
 from config.celery_app import app as celery_app
+from rules_engine import fairness
 from rules_engine.vocab import SupplySituation
 
 
@@ -652,6 +653,43 @@ def rolls(access: CampaignAccess) -> QuerySet[models.RollRecord]:
         .annotate(strengths_hidden=access_rules.battle_strengths_hidden(access))
         .select_related("day", "segment", "battalion", "actor", "override_of")
     )
+
+
+@dataclass(frozen=True)
+class DiceSummary:
+    """The campaign's dice commitment and the day seeds revealed so far (public)."""
+
+    campaign: models.Campaign
+    days: list[models.CampaignDay]
+    algorithm: ClassVar[str] = fairness.ALGORITHM
+
+    @property
+    def rolling_day(self) -> int:
+        return self.campaign.dice_revealed_through + 1
+
+
+def dice_summary(access: CampaignAccess) -> DiceSummary:
+    revealed = models.CampaignDay.objects.filter(campaign=access.campaign).exclude(dice_seed="")
+    return DiceSummary(access.campaign, list(revealed.only("number", "dice_seed").order_by("number")))
+
+
+@dataclass(frozen=True)
+class DayDice:
+    """A revealed day's verification document: its seed and the rolls it rolled that the
+    reader may read (campaign.access), in the order they were rolled."""
+
+    campaign: models.Campaign
+    day: models.CampaignDay
+    rolls: list[models.RollRecord]
+    algorithm: ClassVar[str] = fairness.ALGORITHM
+
+
+def day_dice(access: CampaignAccess, day: models.CampaignDay) -> DayDice | None:
+    """None while the day's seed is not revealed."""
+    if not day.dice_seed:
+        return None
+    rolled = rolls(access).filter(dice_day=day.number).select_related(None).select_related("override_of")
+    return DayDice(access.campaign, day, list(rolled.order_by("id")))
 
 
 def roll_procedures(access: CampaignAccess) -> list[str]:

@@ -4,6 +4,7 @@ python -m rules_engine list [--system "Panzer Korps"]
 python -m rules_engine show gb.barrage_delay
 python -m rules_engine roll gb.barrage_delay artillery_quality=Inferior order=on-call --faces 55
 python -m rules_engine roll pk.arrival leader_rating=C segments_since_first_attempt=1 --seed club-night
+python -m rules_engine verify day-1-dice.json   (or - for standard input; exit 1 on any mismatch)
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from rules_engine import catalog
@@ -18,6 +20,7 @@ from rules_engine.dice import DiceError, DiceSource, ScriptedDice, SeededDice
 from rules_engine.inputs import InputError, build_inputs
 from rules_engine.registry import CatalogError
 from rules_engine.results import RuleSystem, to_jsonable
+from rules_engine.verify import DocumentError, report_lines, verify
 
 
 def _print_json(value: Any) -> None:
@@ -71,6 +74,19 @@ def _roll(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    """Replay a revealed day's roll log (``GET .../days/{n}/dice/``): 1 on any mismatch."""
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        document = json.loads(text)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DocumentError(f"cannot read {args.file}: {exc}") from exc
+    report = verify(document)
+    for line in report_lines(report):
+        print(line)
+    return 0 if report.ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m rules_engine",
@@ -91,10 +107,13 @@ def main(argv: list[str] | None = None) -> int:
     rolling.add_argument("--stream", default="cli", help="stream labels, separated by /")
     rolling.add_argument("--faces", help="comma-separated faces to use instead of rolling")
     rolling.set_defaults(run=_roll)
+    verifying = commands.add_parser("verify", help="replay a revealed day's rolls from its seed")
+    verifying.add_argument("file", help="the day's dice document (JSON), or - for standard input")
+    verifying.set_defaults(run=_verify)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (CatalogError, InputError, DiceError) as exc:
+    except (CatalogError, InputError, DiceError, DocumentError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

@@ -4,25 +4,64 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0015_event_verbs_webhooks'),
+        ("campaign", "0015_event_verbs_webhooks"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='battle',
-            name='lull_checks_from_turn',
-            field=models.PositiveSmallIntegerField(blank=True, help_text='the set-up proximity die: the first turn of combat lull checks', null=True),
+            model_name="battle",
+            name="lull_checks_from_turn",
+            field=models.PositiveSmallIntegerField(
+                blank=True,
+                help_text="the set-up proximity die: the first turn of combat lull checks",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='battle',
-            name='lulls',
-            field=models.JSONField(blank=True, default=list, help_text='each lull check: turn, length (or none)'),
+            model_name="battle",
+            name="lulls",
+            field=models.JSONField(
+                blank=True, default=list, help_text="each lull check: turn, length (or none)"
+            ),
         ),
         migrations.AlterField(
-            model_name='event',
-            name='verb',
-            field=models.CharField(choices=[('campaign.created', 'Campaign Created'), ('campaign.started', 'Campaign Started'), ('day.dawned', 'Day Dawned'), ('segment.advanced', 'Segment Advanced'), ('force.deployed', 'Force Deployed'), ('reinforcement.scheduled', 'Reinforcement Scheduled'), ('arrival.due', 'Arrival Due'), ('activation.spent', 'Activation Spent'), ('battle.created', 'Battle Created'), ('battle.set_up', 'Battle Set Up'), ('battle.reported', 'Battle Reported'), ('battle.closed', 'Battle Closed'), ('battle.lull_checked', 'Combat lull checked'), ('roll.overridden', 'Roll Overridden'), ('campaign.imported', 'Campaign Imported'), ('night.started', 'Night Phase Started'), ('night.done', 'Night Phase Done'), ('night.order_queued', 'Night Order Queued'), ('arrivals.started', 'Arrivals Started'), ('arrivals.resolved', 'Arrivals Resolved'), ('operation.failed', 'Operation Failed'), ('umpire.reminded', 'Umpire Reminded'), ('admin.corrected', 'Admin Corrected'), ('admin.deleted', 'Admin Deleted'), ('api_key.created', 'API key created'), ('api_key.revoked', 'API key revoked'), ('webhook.subscribed', 'Webhook subscribed'), ('webhook.updated', 'Webhook changed'), ('webhook.unsubscribed', 'Webhook unsubscribed'), ('webhook.pinged', 'Webhook sent a test event')], max_length=40),
+            model_name="event",
+            name="verb",
+            field=models.CharField(
+                choices=[
+                    ("campaign.created", "Campaign Created"),
+                    ("campaign.started", "Campaign Started"),
+                    ("day.dawned", "Day Dawned"),
+                    ("segment.advanced", "Segment Advanced"),
+                    ("force.deployed", "Force Deployed"),
+                    ("reinforcement.scheduled", "Reinforcement Scheduled"),
+                    ("arrival.due", "Arrival Due"),
+                    ("activation.spent", "Activation Spent"),
+                    ("battle.created", "Battle Created"),
+                    ("battle.set_up", "Battle Set Up"),
+                    ("battle.reported", "Battle Reported"),
+                    ("battle.closed", "Battle Closed"),
+                    ("battle.lull_checked", "Combat lull checked"),
+                    ("roll.overridden", "Roll Overridden"),
+                    ("campaign.imported", "Campaign Imported"),
+                    ("night.started", "Night Phase Started"),
+                    ("night.done", "Night Phase Done"),
+                    ("night.order_queued", "Night Order Queued"),
+                    ("arrivals.started", "Arrivals Started"),
+                    ("arrivals.resolved", "Arrivals Resolved"),
+                    ("operation.failed", "Operation Failed"),
+                    ("umpire.reminded", "Umpire Reminded"),
+                    ("admin.corrected", "Admin Corrected"),
+                    ("admin.deleted", "Admin Deleted"),
+                    ("api_key.created", "API key created"),
+                    ("api_key.revoked", "API key revoked"),
+                    ("webhook.subscribed", "Webhook subscribed"),
+                    ("webhook.updated", "Webhook changed"),
+                    ("webhook.unsubscribed", "Webhook unsubscribed"),
+                    ("webhook.pinged", "Webhook sent a test event"),
+                ],
+                max_length=40,
+            ),
         ),
     ]

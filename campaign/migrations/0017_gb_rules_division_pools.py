@@ -5,65 +5,161 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0016_lead_battle_lulls'),
+        ("campaign", "0016_lead_battle_lulls"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='activationspend',
-            name='force',
-            field=models.ForeignKey(blank=True, help_text="the division whose pool paid; empty: the side's pool", null=True, on_delete=django.db.models.deletion.CASCADE, related_name='activation_spends', to='campaign.force'),
+            model_name="activationspend",
+            name="force",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="the division whose pool paid; empty: the side's pool",
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="activation_spends",
+                to="campaign.force",
+            ),
         ),
         migrations.AddField(
-            model_name='campaignday',
-            name='ended_after_turn',
-            field=models.PositiveSmallIntegerField(blank=True, help_text='the Allied turn after which the day-end roll ended the day (Malta)', null=True),
+            model_name="campaignday",
+            name="ended_after_turn",
+            field=models.PositiveSmallIntegerField(
+                blank=True,
+                help_text="the Allied turn after which the day-end roll ended the day (Malta)",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='force',
-            name='activation_points',
-            field=models.PositiveSmallIntegerField(default=0, help_text="the division's own activation pool (Malta: from day 1, turn 2)"),
+            model_name="force",
+            name="activation_points",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="the division's own activation pool (Malta: from day 1, turn 2)"
+            ),
         ),
         migrations.AddField(
-            model_name='sidedaytally',
-            name='division_activation_points',
-            field=models.JSONField(default=dict, help_text='division (force) name → its own activation pool'),
+            model_name="sidedaytally",
+            name="division_activation_points",
+            field=models.JSONField(default=dict, help_text="division (force) name → its own activation pool"),
         ),
         migrations.AddField(
-            model_name='stand',
-            name='entrenched',
-            field=models.BooleanField(default=False, help_text='hard cover until it moves (Malta)'),
+            model_name="stand",
+            name="entrenched",
+            field=models.BooleanField(default=False, help_text="hard cover until it moves (Malta)"),
         ),
         migrations.AddField(
-            model_name='stand',
-            name='entrenchment_points',
-            field=models.PositiveSmallIntegerField(default=0, help_text='action points spent digging in where it stands (Malta: 5 entrench it)'),
+            model_name="stand",
+            name="entrenchment_points",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="action points spent digging in where it stands (Malta: 5 entrench it)"
+            ),
         ),
         migrations.AlterField(
-            model_name='battalion',
-            name='activation',
-            field=models.CharField(choices=[('inactive', 'Inactive'), ('activated', 'Activated'), ('gone_to_ground', 'Gone to ground'), ('deactivated', 'Deactivated (for the defensive benefit)')], default='inactive', max_length=16),
+            model_name="battalion",
+            name="activation",
+            field=models.CharField(
+                choices=[
+                    ("inactive", "Inactive"),
+                    ("activated", "Activated"),
+                    ("gone_to_ground", "Gone to ground"),
+                    ("deactivated", "Deactivated (for the defensive benefit)"),
+                ],
+                default="inactive",
+                max_length=16,
+            ),
         ),
         migrations.AlterField(
-            model_name='event',
-            name='verb',
-            field=models.CharField(choices=[('campaign.created', 'Campaign Created'), ('campaign.started', 'Campaign Started'), ('day.dawned', 'Day Dawned'), ('segment.advanced', 'Segment Advanced'), ('force.deployed', 'Force Deployed'), ('reinforcement.scheduled', 'Reinforcement Scheduled'), ('arrival.due', 'Arrival Due'), ('activation.spent', 'Activation Spent'), ('battle.created', 'Battle Created'), ('battle.set_up', 'Battle Set Up'), ('battle.reported', 'Battle Reported'), ('battle.closed', 'Battle Closed'), ('battle.lull_checked', 'Combat lull checked'), ('roll.overridden', 'Roll Overridden'), ('campaign.imported', 'Campaign Imported'), ('night.started', 'Night Phase Started'), ('night.done', 'Night Phase Done'), ('night.order_queued', 'Night Order Queued'), ('arrivals.started', 'Arrivals Started'), ('arrivals.resolved', 'Arrivals Resolved'), ('operation.failed', 'Operation Failed'), ('umpire.reminded', 'Umpire Reminded'), ('admin.corrected', 'Admin Corrected'), ('admin.deleted', 'Admin Deleted'), ('api_key.created', 'API key created'), ('api_key.revoked', 'API key revoked'), ('webhook.subscribed', 'Webhook subscribed'), ('webhook.updated', 'Webhook changed'), ('webhook.unsubscribed', 'Webhook unsubscribed'), ('webhook.pinged', 'Webhook sent a test event'), ('rule.applied', 'Campaign rule applied')], max_length=40),
+            model_name="event",
+            name="verb",
+            field=models.CharField(
+                choices=[
+                    ("campaign.created", "Campaign Created"),
+                    ("campaign.started", "Campaign Started"),
+                    ("day.dawned", "Day Dawned"),
+                    ("segment.advanced", "Segment Advanced"),
+                    ("force.deployed", "Force Deployed"),
+                    ("reinforcement.scheduled", "Reinforcement Scheduled"),
+                    ("arrival.due", "Arrival Due"),
+                    ("activation.spent", "Activation Spent"),
+                    ("battle.created", "Battle Created"),
+                    ("battle.set_up", "Battle Set Up"),
+                    ("battle.reported", "Battle Reported"),
+                    ("battle.closed", "Battle Closed"),
+                    ("battle.lull_checked", "Combat lull checked"),
+                    ("roll.overridden", "Roll Overridden"),
+                    ("campaign.imported", "Campaign Imported"),
+                    ("night.started", "Night Phase Started"),
+                    ("night.done", "Night Phase Done"),
+                    ("night.order_queued", "Night Order Queued"),
+                    ("arrivals.started", "Arrivals Started"),
+                    ("arrivals.resolved", "Arrivals Resolved"),
+                    ("operation.failed", "Operation Failed"),
+                    ("umpire.reminded", "Umpire Reminded"),
+                    ("admin.corrected", "Admin Corrected"),
+                    ("admin.deleted", "Admin Deleted"),
+                    ("api_key.created", "API key created"),
+                    ("api_key.revoked", "API key revoked"),
+                    ("webhook.subscribed", "Webhook subscribed"),
+                    ("webhook.updated", "Webhook changed"),
+                    ("webhook.unsubscribed", "Webhook unsubscribed"),
+                    ("webhook.pinged", "Webhook sent a test event"),
+                    ("rule.applied", "Campaign rule applied"),
+                ],
+                max_length=40,
+            ),
         ),
         migrations.CreateModel(
-            name='ArtilleryOrder',
+            name="ArtilleryOrder",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('template', models.PositiveSmallIntegerField(help_text="the template's number, 1..the side's templates")),
-                ('mode', models.CharField(choices=[('pre-planned', 'Pre-planned'), ('registered', 'Pre-registered'), ('on-call', 'On call')], max_length=12)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('day', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='artillery_orders', to='campaign.campaignday')),
-                ('side', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='artillery_orders', to='campaign.side')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "template",
+                    models.PositiveSmallIntegerField(
+                        help_text="the template's number, 1..the side's templates"
+                    ),
+                ),
+                (
+                    "mode",
+                    models.CharField(
+                        choices=[
+                            ("pre-planned", "Pre-planned"),
+                            ("registered", "Pre-registered"),
+                            ("on-call", "On call"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "day",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="artillery_orders",
+                        to="campaign.campaignday",
+                    ),
+                ),
+                (
+                    "side",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="artillery_orders",
+                        to="campaign.side",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['day', 'side', 'template'],
-                'constraints': [models.UniqueConstraint(fields=('side', 'day', 'template'), name='one_mode_per_template_and_day')],
+                "ordering": ["day", "side", "template"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("side", "day", "template"), name="one_mode_per_template_and_day"
+                    )
+                ],
             },
         ),
     ]

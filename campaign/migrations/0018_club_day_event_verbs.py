@@ -4,15 +4,51 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0017_gb_rules_division_pools'),
+        ("campaign", "0017_gb_rules_division_pools"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='event',
-            name='verb',
-            field=models.CharField(choices=[('campaign.created', 'Campaign Created'), ('campaign.started', 'Campaign Started'), ('day.dawned', 'Day Dawned'), ('segment.advanced', 'Segment Advanced'), ('force.deployed', 'Force Deployed'), ('reinforcement.scheduled', 'Reinforcement Scheduled'), ('reinforcement.postponed', 'Reinforcement Postponed'), ('arrival.due', 'Arrival Due'), ('activation.spent', 'Activation Spent'), ('battle.created', 'Battle Created'), ('battle.set_up', 'Battle Set Up'), ('battle.reported', 'Battle Reported'), ('battle.closed', 'Battle Closed'), ('battle.lull_checked', 'Combat lull checked'), ('roll.overridden', 'Roll Overridden'), ('campaign.imported', 'Campaign Imported'), ('night.started', 'Night Phase Started'), ('night.done', 'Night Phase Done'), ('night.order_queued', 'Night Order Queued'), ('arrivals.started', 'Arrivals Started'), ('arrivals.resolved', 'Arrivals Resolved'), ('operation.failed', 'Operation Failed'), ('umpire.reminded', 'Umpire Reminded'), ('admin.corrected', 'Admin Corrected'), ('side.fog_of_war_set', 'Fog of war set'), ('admin.deleted', 'Admin Deleted'), ('api_key.created', 'API key created'), ('api_key.revoked', 'API key revoked'), ('webhook.subscribed', 'Webhook subscribed'), ('webhook.updated', 'Webhook changed'), ('webhook.unsubscribed', 'Webhook unsubscribed'), ('webhook.pinged', 'Webhook sent a test event'), ('rule.applied', 'Campaign rule applied')], max_length=40),
+            model_name="event",
+            name="verb",
+            field=models.CharField(
+                choices=[
+                    ("campaign.created", "Campaign Created"),
+                    ("campaign.started", "Campaign Started"),
+                    ("day.dawned", "Day Dawned"),
+                    ("segment.advanced", "Segment Advanced"),
+                    ("force.deployed", "Force Deployed"),
+                    ("reinforcement.scheduled", "Reinforcement Scheduled"),
+                    ("reinforcement.postponed", "Reinforcement Postponed"),
+                    ("arrival.due", "Arrival Due"),
+                    ("activation.spent", "Activation Spent"),
+                    ("battle.created", "Battle Created"),
+                    ("battle.set_up", "Battle Set Up"),
+                    ("battle.reported", "Battle Reported"),
+                    ("battle.closed", "Battle Closed"),
+                    ("battle.lull_checked", "Combat lull checked"),
+                    ("roll.overridden", "Roll Overridden"),
+                    ("campaign.imported", "Campaign Imported"),
+                    ("night.started", "Night Phase Started"),
+                    ("night.done", "Night Phase Done"),
+                    ("night.order_queued", "Night Order Queued"),
+                    ("arrivals.started", "Arrivals Started"),
+                    ("arrivals.resolved", "Arrivals Resolved"),
+                    ("operation.failed", "Operation Failed"),
+                    ("umpire.reminded", "Umpire Reminded"),
+                    ("admin.corrected", "Admin Corrected"),
+                    ("side.fog_of_war_set", "Fog of war set"),
+                    ("admin.deleted", "Admin Deleted"),
+                    ("api_key.created", "API key created"),
+                    ("api_key.revoked", "API key revoked"),
+                    ("webhook.subscribed", "Webhook subscribed"),
+                    ("webhook.updated", "Webhook changed"),
+                    ("webhook.unsubscribed", "Webhook unsubscribed"),
+                    ("webhook.pinged", "Webhook sent a test event"),
+                    ("rule.applied", "Campaign rule applied"),
+                ],
+                max_length=40,
+            ),
         ),
     ]

@@ -15,9 +15,8 @@ def calendar_tokens_fill(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0018_club_day_event_verbs'),
+        ("campaign", "0018_club_day_event_verbs"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -25,38 +24,144 @@ class Migration(migrations.Migration):
         # A unique column with a callable default, in three steps: added empty, one secret
         # per existing member, then required and unique.
         migrations.AddField(
-            model_name='membership',
-            name='calendar_token',
-            field=models.CharField(help_text="the secret of the member's iCal feed", max_length=64, null=True),
+            model_name="membership",
+            name="calendar_token",
+            field=models.CharField(
+                help_text="the secret of the member's iCal feed", max_length=64, null=True
+            ),
         ),
         migrations.RunPython(calendar_tokens_fill, migrations.RunPython.noop),
         migrations.AlterField(
-            model_name='membership',
-            name='calendar_token',
-            field=models.CharField(default=campaign.models.calendar_token_new, help_text="the secret of the member's iCal feed", max_length=64, unique=True),
+            model_name="membership",
+            name="calendar_token",
+            field=models.CharField(
+                default=campaign.models.calendar_token_new,
+                help_text="the secret of the member's iCal feed",
+                max_length=64,
+                unique=True,
+            ),
         ),
         migrations.AlterField(
-            model_name='event',
-            name='verb',
-            field=models.CharField(choices=[('campaign.created', 'Campaign Created'), ('campaign.started', 'Campaign Started'), ('day.dawned', 'Day Dawned'), ('segment.advanced', 'Segment Advanced'), ('force.deployed', 'Force Deployed'), ('reinforcement.scheduled', 'Reinforcement Scheduled'), ('arrival.due', 'Arrival Due'), ('activation.spent', 'Activation Spent'), ('battle.created', 'Battle Created'), ('battle.set_up', 'Battle Set Up'), ('battle.reported', 'Battle Reported'), ('battle.closed', 'Battle Closed'), ('battle.lull_checked', 'Combat lull checked'), ('roll.overridden', 'Roll Overridden'), ('campaign.imported', 'Campaign Imported'), ('night.started', 'Night Phase Started'), ('night.done', 'Night Phase Done'), ('night.order_queued', 'Night Order Queued'), ('arrivals.started', 'Arrivals Started'), ('arrivals.resolved', 'Arrivals Resolved'), ('operation.failed', 'Operation Failed'), ('umpire.reminded', 'Umpire Reminded'), ('admin.corrected', 'Admin Corrected'), ('admin.deleted', 'Admin Deleted'), ('api_key.created', 'API key created'), ('api_key.revoked', 'API key revoked'), ('webhook.subscribed', 'Webhook subscribed'), ('webhook.updated', 'Webhook changed'), ('webhook.unsubscribed', 'Webhook unsubscribed'), ('webhook.pinged', 'Webhook sent a test event'), ('rule.applied', 'Campaign rule applied'), ('webhook.retried', 'Webhook delivery retried'), ('member.invited', 'Member invited'), ('member.joined', 'Member joined'), ('member.account_created', 'Member account created'), ('member.removed', 'Member removed'), ('calendar.renewed', 'Calendar link renewed'), ('schedule.set', 'Club schedule set')], max_length=40),
+            model_name="event",
+            name="verb",
+            field=models.CharField(
+                choices=[
+                    ("campaign.created", "Campaign Created"),
+                    ("campaign.started", "Campaign Started"),
+                    ("day.dawned", "Day Dawned"),
+                    ("segment.advanced", "Segment Advanced"),
+                    ("force.deployed", "Force Deployed"),
+                    ("reinforcement.scheduled", "Reinforcement Scheduled"),
+                    ("arrival.due", "Arrival Due"),
+                    ("activation.spent", "Activation Spent"),
+                    ("battle.created", "Battle Created"),
+                    ("battle.set_up", "Battle Set Up"),
+                    ("battle.reported", "Battle Reported"),
+                    ("battle.closed", "Battle Closed"),
+                    ("battle.lull_checked", "Combat lull checked"),
+                    ("roll.overridden", "Roll Overridden"),
+                    ("campaign.imported", "Campaign Imported"),
+                    ("night.started", "Night Phase Started"),
+                    ("night.done", "Night Phase Done"),
+                    ("night.order_queued", "Night Order Queued"),
+                    ("arrivals.started", "Arrivals Started"),
+                    ("arrivals.resolved", "Arrivals Resolved"),
+                    ("operation.failed", "Operation Failed"),
+                    ("umpire.reminded", "Umpire Reminded"),
+                    ("admin.corrected", "Admin Corrected"),
+                    ("admin.deleted", "Admin Deleted"),
+                    ("api_key.created", "API key created"),
+                    ("api_key.revoked", "API key revoked"),
+                    ("webhook.subscribed", "Webhook subscribed"),
+                    ("webhook.updated", "Webhook changed"),
+                    ("webhook.unsubscribed", "Webhook unsubscribed"),
+                    ("webhook.pinged", "Webhook sent a test event"),
+                    ("rule.applied", "Campaign rule applied"),
+                    ("webhook.retried", "Webhook delivery retried"),
+                    ("member.invited", "Member invited"),
+                    ("member.joined", "Member joined"),
+                    ("member.account_created", "Member account created"),
+                    ("member.removed", "Member removed"),
+                    ("calendar.renewed", "Calendar link renewed"),
+                    ("schedule.set", "Club schedule set"),
+                ],
+                max_length=40,
+            ),
         ),
         migrations.CreateModel(
-            name='Invitation',
+            name="Invitation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('umpire', 'Umpire'), ('player', 'Player'), ('observer', 'Observer')], max_length=10)),
-                ('token_hash', models.CharField(help_text="SHA-256 of the link's token", max_length=64, unique=True)),
-                ('expires_at', models.DateTimeField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('accepted_at', models.DateTimeField(blank=True, null=True)),
-                ('accepted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to='campaign.campaign')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('side', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to='campaign.side')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("umpire", "Umpire"), ("player", "Player"), ("observer", "Observer")],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "token_hash",
+                    models.CharField(help_text="SHA-256 of the link's token", max_length=64, unique=True),
+                ),
+                ("expires_at", models.DateTimeField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("accepted_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "accepted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invitations",
+                        to="campaign.campaign",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "side",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invitations",
+                        to="campaign.side",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('role', 'player'), ('side__isnull', False)), models.Q(models.Q(('role', 'player'), _negated=True), ('side__isnull', True)), _connector='OR'), name='invited_players_have_a_side')],
+                "ordering": ["-created_at", "-id"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("role", "player"), ("side__isnull", False)),
+                            models.Q(models.Q(("role", "player"), _negated=True), ("side__isnull", True)),
+                            _connector="OR",
+                        ),
+                        name="invited_players_have_a_side",
+                    )
+                ],
             },
         ),
     ]

@@ -5,25 +5,86 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0021_map_supply_result_awards'),
+        ("campaign", "0021_map_supply_result_awards"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AirborneDrop',
+            name="AirborneDrop",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('day', models.PositiveSmallIntegerField(help_text='the campaign day it lands, at dawn')),
-                ('delivery', models.CharField(choices=[('Paradrop', 'Paradrop'), ('Glider', 'Glider')], default='Paradrop', max_length=10)),
-                ('height', models.CharField(choices=[('High', 'High'), ('Normal', 'Normal'), ('Low', 'Low')], default='Normal', max_length=10)),
-                ('anti_aircraft', models.CharField(choices=[('none', 'None'), ('Light AA', 'Light AA'), ('Medium AA', 'Medium AA'), ('Heavy AA', 'Heavy AA')], default='none', max_length=10)),
-                ('time', models.CharField(choices=[('Day', 'Day'), ('Night', 'Night')], default='Day', max_length=5)),
-                ('drift_theatre', models.CharField(choices=[('Crete', 'Crete'), ('NW Europe', 'NW Europe')], default='Crete', max_length=10)),
-                ('dropped', models.BooleanField(default=False, help_text="rolled and applied at that day's dawn")),
-                ('drop_zone', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='airborne_drops', to='campaign.sector')),
-                ('force', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='airborne_drop', to='campaign.force')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("day", models.PositiveSmallIntegerField(help_text="the campaign day it lands, at dawn")),
+                (
+                    "delivery",
+                    models.CharField(
+                        choices=[("Paradrop", "Paradrop"), ("Glider", "Glider")],
+                        default="Paradrop",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "height",
+                    models.CharField(
+                        choices=[("High", "High"), ("Normal", "Normal"), ("Low", "Low")],
+                        default="Normal",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "anti_aircraft",
+                    models.CharField(
+                        choices=[
+                            ("none", "None"),
+                            ("Light AA", "Light AA"),
+                            ("Medium AA", "Medium AA"),
+                            ("Heavy AA", "Heavy AA"),
+                        ],
+                        default="none",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "time",
+                    models.CharField(
+                        choices=[("Day", "Day"), ("Night", "Night")], default="Day", max_length=5
+                    ),
+                ),
+                (
+                    "drift_theatre",
+                    models.CharField(
+                        choices=[("Crete", "Crete"), ("NW Europe", "NW Europe")],
+                        default="Crete",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "dropped",
+                    models.BooleanField(default=False, help_text="rolled and applied at that day's dawn"),
+                ),
+                (
+                    "drop_zone",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="airborne_drops",
+                        to="campaign.sector",
+                    ),
+                ),
+                (
+                    "force",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="airborne_drop",
+                        to="campaign.force",
+                    ),
+                ),
             ],
         ),
     ]

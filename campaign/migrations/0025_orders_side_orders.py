@@ -6,40 +6,127 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0024_notification_inbox'),
+        ("campaign", "0024_notification_inbox"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='campaign',
-            name='orders_lead_hours',
-            field=models.PositiveSmallIntegerField(default=0, help_text="hours before the night phase at which sides' orders close"),
+            model_name="campaign",
+            name="orders_lead_hours",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="hours before the night phase at which sides' orders close"
+            ),
         ),
         migrations.CreateModel(
-            name='SideOrder',
+            name="SideOrder",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('day_number', models.PositiveSmallIntegerField(help_text='the campaign day whose night and dawn it is for')),
-                ('kind', models.CharField(choices=[('withdraw', 'Withdraw a battalion to reserve'), ('attach', 'Attach a stand'), ('detach', 'Detach a stand'), ('move', 'Move a battalion on the map'), ('artillery', 'Artillery template for the dawn sequence')], max_length=12)),
-                ('payload', models.JSONField(help_text='what the order says, by kind (docs/api.md, Sealed orders)')),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('submitted', 'Submitted to the umpire'), ('returned', 'Sent back by the umpire'), ('approved', 'Approved: waiting for its night phase'), ('applied', 'Applied'), ('withdrawn', 'Withdrawn by the side'), ('lapsed', 'Not approved before the night phase')], default='draft', max_length=10)),
-                ('reason', models.TextField(blank=True, help_text="the umpire's reason when sent back or amended")),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('submitted_at', models.DateTimeField(blank=True, null=True)),
-                ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='side_orders', to='campaign.campaign')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('decided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('night_order', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='side_order', to='campaign.nightorder')),
-                ('side', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='orders', to='campaign.side')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "day_number",
+                    models.PositiveSmallIntegerField(
+                        help_text="the campaign day whose night and dawn it is for"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("withdraw", "Withdraw a battalion to reserve"),
+                            ("attach", "Attach a stand"),
+                            ("detach", "Detach a stand"),
+                            ("move", "Move a battalion on the map"),
+                            ("artillery", "Artillery template for the dawn sequence"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "payload",
+                    models.JSONField(help_text="what the order says, by kind (docs/api.md, Sealed orders)"),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("draft", "Draft"),
+                            ("submitted", "Submitted to the umpire"),
+                            ("returned", "Sent back by the umpire"),
+                            ("approved", "Approved: waiting for its night phase"),
+                            ("applied", "Applied"),
+                            ("withdrawn", "Withdrawn by the side"),
+                            ("lapsed", "Not approved before the night phase"),
+                        ],
+                        default="draft",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "reason",
+                    models.TextField(blank=True, help_text="the umpire's reason when sent back or amended"),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("submitted_at", models.DateTimeField(blank=True, null=True)),
+                ("decided_at", models.DateTimeField(blank=True, null=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="side_orders",
+                        to="campaign.campaign",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "decided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "night_order",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="side_order",
+                        to="campaign.nightorder",
+                    ),
+                ),
+                (
+                    "side",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="orders", to="campaign.side"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-day_number', 'id'],
-                'indexes': [models.Index(fields=['campaign', 'side', 'day_number'], name='campaign_si_campaig_88225a_idx')],
+                "ordering": ["-day_number", "id"],
+                "indexes": [
+                    models.Index(
+                        fields=["campaign", "side", "day_number"], name="campaign_si_campaig_88225a_idx"
+                    )
+                ],
             },
         ),
     ]

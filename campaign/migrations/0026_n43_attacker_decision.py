@@ -5,15 +5,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaign', '0025_orders_side_orders'),
+        ("campaign", "0025_orders_side_orders"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='battle',
-            name='attacker_decided_by',
-            field=models.ForeignKey(blank=True, help_text="the high roller of the set-up's attacker decision; empty: not rolled", null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='campaign.side'),
+            model_name="battle",
+            name="attacker_decided_by",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="the high roller of the set-up's attacker decision; empty: not rolled",
+                null=True,
+                on_delete=django.db.models.deletion.RESTRICT,
+                related_name="+",
+                to="campaign.side",
+            ),
         ),
     ]

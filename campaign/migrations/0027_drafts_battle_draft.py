@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("campaign", "0026_n43_attacker_decision"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
@@ -14,21 +13,73 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='BattleDraft',
+            name="BattleDraft",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('report', models.JSONField(help_text="the report as the side's player drafted it (battle_report's input)")),
-                ('status', models.CharField(choices=[('filed', 'Filed, awaiting the umpire'), ('confirmed', 'Confirmed by the umpire')], default='filed', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('author', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('battle', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='drafts', to='campaign.battle')),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='battle_drafts', to='campaign.campaign')),
-                ('side', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='battle_drafts', to='campaign.side')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "report",
+                    models.JSONField(
+                        help_text="the report as the side's player drafted it (battle_report's input)"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("filed", "Filed, awaiting the umpire"),
+                            ("confirmed", "Confirmed by the umpire"),
+                        ],
+                        default="filed",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "author",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "battle",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="drafts",
+                        to="campaign.battle",
+                    ),
+                ),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="battle_drafts",
+                        to="campaign.campaign",
+                    ),
+                ),
+                (
+                    "side",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="battle_drafts",
+                        to="campaign.side",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['battle', 'side'],
-                'constraints': [models.UniqueConstraint(fields=('battle', 'side'), name='one_draft_per_battle_side')],
+                "ordering": ["battle", "side"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("battle", "side"), name="one_draft_per_battle_side")
+                ],
             },
         ),
     ]

@@ -109,21 +109,6 @@ class RollContext:
     owner: Owner = UMPIRES
 
 
-def roll_records_build(
-    campaign: models.Campaign,
-    procedure: str,
-    stream: Sequence[str | int],
-    inputs: Any,
-    outcome: Outcome,
-    actor: Actor,
-    context: RollContext,
-    changes: Mapping[str, Any],
-) -> list[models.RollRecord]:
-    """Unsaved roll records, one per roll of ``outcome``, for bulk creation."""
-    rows = roll_record_rows(campaign, procedure, stream, inputs, outcome, actor, context, changes)
-    return [models.RollRecord(**row) for row in rows]
-
-
 def roll_record_rows(
     campaign: models.Campaign,
     procedure: str,
@@ -133,14 +118,18 @@ def roll_record_rows(
     actor: Actor,
     context: RollContext,
     changes: Mapping[str, Any],
+    *,
+    dice_day: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Roll records as plain column values, for :func:`roll_records_write` (no model instances)."""
+    """Roll records as plain column values, for :func:`roll_records_write` (no model instances);
+    ``dice_day``: the day whose seed rolled them (campaign.services.dice)."""
     # What every roll of ``outcome`` shares, built once: the night writes thousands of rows.
     shared = {
         "campaign_id": campaign.pk,
         **{f"{name}_id": getattr(getattr(context, name), "pk", None) for name in _CONTEXT_FIELDS},
         "procedure": procedure,
         "stream": "/".join(str(label) for label in stream),
+        "dice_day": dice_day,
         "inputs": to_jsonable(inputs),
         "changes": to_jsonable(changes),
         "actor_id": actor.user_id,

@@ -22,6 +22,7 @@ from campaign import models
 from campaign.choices import EventVerb
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_save
+from campaign.services.dice import dice_commitment_fields, dice_seed_fresh
 from campaign.services.errors import DomainError
 from campaign.services.rules import rule_switches_check
 
@@ -57,9 +58,11 @@ ROLL_SUBJECT_FIELD: Mapping[type[Model], str] = {
     models.Battalion: "battalion",
 }
 
-# Every recorded roll replays from the seed, and players read the timeline:
-# the seed is set once, at creation, and never shown there.
+# Every recorded roll replays from the seed, and players read the timeline: the seed is set
+# once, at creation (a fresh secret one, campaign.services.dice), and never shown there; its
+# commitment and the revealed days follow from it.
 SEED_FIELD = "rng_seed"
+DICE_FIELDS = frozenset({SEED_FIELD, "dice_commitment", "dice_chain_length", "dice_revealed_through"})
 
 
 def _campaign_id(obj: Model) -> int | None:
@@ -125,8 +128,13 @@ def object_correct(obj: Model, actor: Actor, *, changes: Mapping[str, FieldChang
     adding = obj._state.adding
     if not changes and not adding:
         return
-    if isinstance(obj, models.Campaign) and not adding and SEED_FIELD in changes:
-        raise DomainError("the seed is set once, when the campaign is created", field=SEED_FIELD)
+    if isinstance(obj, models.Campaign) and changes.keys() & DICE_FIELDS:
+        field = sorted(changes.keys() & DICE_FIELDS)[0]
+        raise DomainError(
+            "the dice seed and its commitment are set once, when the campaign is created, from a "
+            "fresh secret seed",
+            field=field,
+        )
     if isinstance(obj, models.Campaign) and changes.keys() & {"optional_rules", "rule_settings"}:
         rule_switches_check(
             changes.get("optional_rules", (None, obj.optional_rules))[1],
@@ -134,8 +142,10 @@ def object_correct(obj: Model, actor: Actor, *, changes: Mapping[str, FieldChang
         )
     many_to_many = _assign(obj, changes)
     if adding and isinstance(obj, models.Campaign):
+        for name, value in dice_commitment_fields(dice_seed_fresh()).items():
+            setattr(obj, name, value)
         _save(obj, changes, many_to_many)
-        created = {name: after for name, (_, after) in changes.items() if name != SEED_FIELD}
+        created = {name: after for name, (_, after) in changes.items()}
         event_record(obj, EventVerb.CAMPAIGN_CREATED, obj, f"{obj} created", actor, after=_jsonable(created))
         return
     campaign_id = _campaign_id(obj)  # after the edit: a row can be moved to another parent

@@ -51,6 +51,7 @@ from campaign.services.campaigns import (
     campaign_require_status,
     campaign_save,
 )
+from campaign.services.dice import dice_day_seed
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.notifications import notification_send
 from campaign.services.operations import (
@@ -791,24 +792,28 @@ def night_phase_step(operation: models.Operation, step: str) -> dict[str, Any]:
 def night_phase_finish(operation: models.Operation) -> None:
     """Write each side's night report, close the day, notify the members."""
     # The night shows, whole, with this commit.
-    campaign = campaign_lock_save(operation.campaign_id, current_segment="", night_version=None)
     day = operation.day
+    # The day's dice seed is revealed with it (campaign.services.dice): nothing rolls with it again.
+    campaign = campaign_lock_save(
+        operation.campaign_id, current_segment="", night_version=None, dice_revealed_through=day.number
+    )
     # Every figure is the side's own: the steps report per side, nothing campaign-wide.
     counters = dict.fromkeys(
         (counter for step in operation.steps for counter in NIGHT_STEPS[step].counters), 0
     )
     reports = operation_reports_write(operation, counters)
     day.status = DayStatus.DONE
-    day.save(update_fields=["status"])
+    day.dice_seed = dice_day_seed(campaign, day.number)
+    day.save(update_fields=["status", "dice_seed"])
     models.NightSnapshot.objects.filter(operation=operation).delete()
     event_record(
         campaign,
         EventVerb.NIGHT_PHASE_DONE,
         operation,
-        f"Night phase of day {day.number} done",
+        f"Night phase of day {day.number} done; its dice seed is revealed",
         SYSTEM_ACTOR,
         # Every member reads it: what each side learnt stays in its night report.
-        after={"day": day.number, "reports": len(reports)},
+        after={"day": day.number, "reports": len(reports), "dice_seed": day.dice_seed},
     )
     # On the mail queue, not the night's: the night's last commit stays as small at every size.
     tasks_send_on_commit(NIGHT_REPORTS_NOTIFY_TASK, [operation.pk])

@@ -1,8 +1,8 @@
 """Run rules-engine procedures for a campaign and keep what they rolled.
 
-Dice come from the campaign seed and a stream named after what is rolled
-(``day/3/segment/morning/wind``), so rerunning an operation reproduces the
-same faces, and any roll can be replayed from its record.
+Dice come from the seed of the campaign's dice day (:mod:`campaign.services.dice`) and a
+stream named after what is rolled (``day/3/segment/morning/wind``), so rerunning an
+operation reproduces the same faces, and any roll can be replayed from its record.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign import models
-from campaign.services.audit import Actor, RollContext, roll_record_rows, roll_records_build
+from campaign.services.audit import Actor, RollContext, roll_record_rows
+from campaign.services.dice import dice_day, dice_day_seed
 from campaign.services.errors import ConflictError, DomainError
 from rules_engine import catalog
 from rules_engine.dice import SeededDice
+from rules_engine.fairness import FairnessError
 from rules_engine.inputs import InputError, build_inputs, read_input
 from rules_engine.profiles import CampaignStep, RulesetProfile, get_profile
 from rules_engine.registry import CatalogError
@@ -37,19 +39,26 @@ class RuleRun:
     stream: tuple[str, ...]
     inputs: Any
     outcome: Any
+    dice_day: int | None = None  # whose seed rolled it; None when it rolled no dice
 
     def records(
         self, campaign: models.Campaign, actor: Actor, context: RollContext, changes: Mapping[str, Any]
     ) -> list[models.RollRecord]:
-        return roll_records_build(
-            campaign, self.procedure, self.stream, self.inputs, self.outcome, actor, context, changes
-        )
+        return [models.RollRecord(**row) for row in self.rows(campaign, actor, context, changes)]
 
     def rows(
         self, campaign: models.Campaign, actor: Actor, context: RollContext, changes: Mapping[str, Any]
     ) -> list[dict[str, Any]]:
         return roll_record_rows(
-            campaign, self.procedure, self.stream, self.inputs, self.outcome, actor, context, changes
+            campaign,
+            self.procedure,
+            self.stream,
+            self.inputs,
+            self.outcome,
+            actor,
+            context,
+            changes,
+            dice_day=self.dice_day,
         )
 
 
@@ -193,16 +202,23 @@ def procedure_run(
             f"{entry.title}: {exc}", field=f"{field_prefix}{exc.field}", rule=entry.rule.text()
         ) from exc
     labels = tuple(str(label) for label in stream)
-    outcome = (
-        entry.func(inputs, SeededDice(campaign.rng_seed, *labels)) if entry.rolls else entry.func(inputs)
-    )
-    return RuleRun(key, labels, inputs, outcome)
+    if not entry.rolls:
+        return RuleRun(key, labels, inputs, entry.func(inputs))
+    day = dice_day(campaign)
+    try:
+        seed = dice_day_seed(campaign, day)
+    except FairnessError as exc:
+        raise ConflictError(str(exc), field="dice", code="dice_chain_exhausted") from exc
+    return RuleRun(key, labels, inputs, entry.func(inputs, SeededDice(seed, *labels)), day)
 
 
 def roll_replay(record: models.RollRecord) -> list[dict[str, Any]]:
-    """Re-derive a recorded roll from the campaign seed: the results as dicts."""
+    """Re-derive a recorded roll from its day's seed (a roll recorded before day seeds: from
+    the campaign seed, as it was rolled): the results as dicts."""
     entry = catalog.get_procedure(record.procedure)
     assert entry.input_type is not None
     inputs = build_inputs(entry.input_type, record.inputs)
-    outcome: Outcome = entry.func(inputs, SeededDice(record.campaign.rng_seed, *record.stream.split("/")))
+    campaign = record.campaign
+    seed = campaign.rng_seed if record.dice_day is None else dice_day_seed(campaign, record.dice_day)
+    outcome: Outcome = entry.func(inputs, SeededDice(seed, *record.stream.split("/")))
     return [to_jsonable(r.to_dict()) for r in outcome.roll_results()]

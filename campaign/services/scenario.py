@@ -36,6 +36,7 @@ from campaign.scenarios.format import (
     CLUB_NIGHT,
     DAY,
     EVENT,
+    EXPORT_OMITS,
     FORCE,
     FORMAT,
     INSERT_STAMPED,
@@ -59,6 +60,7 @@ from campaign.scenarios.format import (
 from campaign.scenarios.upgrade import pack_upgrade
 from campaign.scenarios.validation import MAX_ISSUES_SHOWN, issues_text, scenario_validate
 from campaign.services.audit import Actor, event_record
+from campaign.services.dice import dice_commitment_fields, dice_seed_fresh
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 
 # The import event belongs to the database it happened in, not to the campaign's
@@ -551,7 +553,17 @@ def scenario_import(pack: Mapping[str, Any], actor: Actor, *, slug: str | None =
             code="slug_taken",
         )
     pack = pack_upgrade(pack)
-    campaign = models.Campaign.objects.create(**values, **_values(STATE, pack.get("state", {})))
+    # A pack without a seed (an export, or a scenario that does not fix one) rolls from a fresh secret one.
+    values |= dice_commitment_fields(values.pop("rng_seed", "") or dice_seed_fresh())
+    state = _values(STATE, pack.get("state", {}))
+    if "dice_revealed_through" not in state:  # a pack from before day seeds: its nights are over
+        done = [
+            day.get("number", 0)
+            for day in pack.get("state", {}).get("days", [])
+            if day.get("status") == "done"
+        ]
+        state["dice_revealed_through"] = max(done, default=0)
+    campaign = models.Campaign.objects.create(**values, **state)
     loader = _PackLoader(campaign, pack)
     counts = loader.load()
     winner = pack.get("state", {}).get("winner")
@@ -614,7 +626,8 @@ def _slug_free(base: str) -> str:
 def campaign_create(
     actor: Actor, pack: Any, *, slug: str | None = None, name: str | None = None
 ) -> models.Campaign:
-    """A new campaign from ``pack`` whose only member is its creator, as umpire.
+    """A new campaign from ``pack`` whose only member is its creator, as umpire, rolling
+    from a fresh secret seed (a seed the pack fixes is not used).
 
     Without ``slug`` it takes the pack's, numbered when taken. A pack's issues are
     refused by their path in the file, each under ``pack.<path>``."""
@@ -634,8 +647,11 @@ def campaign_create(
     if isinstance(campaign_values, Mapping):
         if slug is None and isinstance(campaign_values.get("slug"), str):
             slug = _slug_free(campaign_values["slug"])
-        if name:
-            stripped["campaign"] = {**campaign_values, "name": name}
+        # Whoever uploads the pack would know every die of a seed it fixes: a fresh secret one.
+        stripped["campaign"] = {
+            **{k: v for k, v in campaign_values.items() if k not in EXPORT_OMITS},
+            **({"name": name} if name else {}),
+        }
     try:
         campaign = scenario_import(stripped, actor, slug=slug)
     except DomainError as refused:
@@ -775,7 +791,7 @@ class _CampaignWriter:
             "format": FORMAT,
             "version": VERSION,
             "campaign": {
-                **_plain(CAMPAIGN, self.campaign),
+                **{k: v for k, v in _plain(CAMPAIGN, self.campaign).items() if k not in EXPORT_OMITS},
                 "club_nights": [_plain(CLUB_NIGHT, night) for night in self.club_nights],
             },
             "sides": self._sides(),

@@ -197,6 +197,8 @@ def _links(event: models.Event, slug: str) -> dict[str, str]:
     }
     if event.day_number:
         links["day"] = reverse("api:day-detail", args=[slug, event.day_number])
+    if event.verb == EventVerb.NIGHT_PHASE_DONE and event.day_number:  # the day's seed is revealed
+        links["dice"] = reverse("api:day-dice", args=[slug, event.day_number])
     route = OBJECT_ROUTES.get(event.object_type)
     if route and event.object_id is not None:
         links["object"] = reverse(route, args=[slug, event.object_id])

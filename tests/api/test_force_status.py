@@ -284,7 +284,7 @@ def test_a_warm_poll_follows_every_write(world):
         world.planned.campaign_id,
         ACTOR,
         world.planned.pk,
-        {"battalions": [{"code": "L1", "destroyed": ["2"]}]},
+        {"battalions": [{"code": "L1", "destroyed": ["3"]}]},  # "2" fell on day 1: its return is the dice's
     )
     changed = client.get(url, headers={"If-None-Match": first["ETag"]})
 

@@ -48,7 +48,7 @@ def night_ready(world: World) -> None:
         {
             "battalions": [
                 {"code": "A1", "destroyed": ["1"], "suppressed": ["3"]},
-                {"code": "L1", "suppressed": ["2"]},
+                {"code": "L1", "suppressed": ["3"]},  # "2" fell on day 1: its return is the dice's
             ]
         },
     )

@@ -42,6 +42,7 @@ from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report
 from campaign.services.days import day_dawn
+from campaign.services.dice import dice_commitment_fields
 from campaign.services.memberships import invitation_create
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
@@ -130,7 +131,7 @@ def build_world(battalions_per_side: int = 3, optional_rules: Sequence[str] = ()
     # One seed for every world: its dice (weather, night replacements) must not depend
     # on how many campaigns earlier tests made.
     models.Campaign.objects.filter(pk=campaign.pk).update(
-        rng_seed=WORLD_SEED, optional_rules=list(optional_rules)
+        **dice_commitment_fields(WORLD_SEED), optional_rules=list(optional_rules)
     )
     axis, allied = campaign.sides.get(name="Axis"), campaign.sides.get(name="Allied")
     models.Side.objects.filter(pk=axis.pk).update(fog_of_war=AXIS_FOG)
@@ -389,6 +390,8 @@ def matrix(world: World) -> dict[str, Route]:
         "campaign-detail": Route(world.url("campaign-detail"), everybody),
         "campaign-oob": Route(world.url("campaign-oob"), everybody),
         "campaign-statistics": Route(world.url("campaign-statistics"), everybody),
+        "campaign-dice": Route(world.url("campaign-dice"), everybody),
+        "day-dice": Route(world.url("day-dice", number=1), everybody),
         "campaign-start": Route(world.url("campaign-start"), None),
         "campaign-supply": Route(world.url("campaign-supply"), umpire),
         "campaign-export": Route(world.url("campaign-export"), umpire),

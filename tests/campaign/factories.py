@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from campaign import models
 from campaign.choices import CampaignStatus, MemberRole, StandType
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
+from campaign.services.dice import dice_commitment_fields
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -34,6 +35,7 @@ class CampaignFactory(factory.django.DjangoModelFactory):
     season = "summer"
     start_date = datetime.date(1942, 7, 10)
     rng_seed = factory.Sequence(lambda n: f"seed-{n}")
+    dice_commitment = factory.LazyAttribute(lambda c: dice_commitment_fields(c.rng_seed)["dice_commitment"])
 
 
 class SideFactory(factory.django.DjangoModelFactory):

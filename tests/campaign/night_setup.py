@@ -6,6 +6,7 @@ from campaign import models
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report
 from campaign.services.days import day_dawn
+from campaign.services.dice import dice_commitment_fields
 from tests.campaign.factories import campaign_with_sides
 
 ACTOR = Actor(request_id="night-test")
@@ -16,7 +17,7 @@ def campaign_after_day_one(
 ) -> models.Campaign:
     """Day 1 fought: every battalion lost stands; A2 was wiped out; L1 ends isolated and A3 is suppressed."""
     campaign = campaign_with_sides(battalions_per_side=battalions_per_side, stands_per_battalion=stands)
-    models.Campaign.objects.filter(pk=campaign.pk).update(rng_seed=seed)
+    models.Campaign.objects.filter(pk=campaign.pk).update(**dice_commitment_fields(seed))
     for side in campaign.sides.all():  # natural keys, like the battalion codes, so two campaigns match
         side.forces.update(name=f"{side.name} division")
     models.Side.objects.filter(campaign=campaign).update(barrage_rounds_per_day=5, activation_points=8)

@@ -40,6 +40,7 @@ from campaign.services.battle_drafts import battle_draft_save
 from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
+from campaign.services.dice import dice_commitment_fields
 from campaign.services.memberships import invitation_create
 from campaign.services.night import night_order_queue
 from campaign.services.notifications import notification_send
@@ -84,7 +85,7 @@ def build_campaign(*, sides: int = 2, battalions: int = 1, stands: int = 1) -> m
         year=1943,
         season="summer",
         start_date=datetime.date(1943, 7, 10),
-        rng_seed="admin-seed",
+        **dice_commitment_fields("admin-seed"),
     )
     for name, nation, axis in (("Axis", "German", True), ("Allied", "British", False))[:sides]:
         side = models.Side.objects.create(campaign=campaign, name=name, nations=[nation], is_axis=axis)
@@ -594,6 +595,13 @@ def test_adding_a_campaign_records_its_creation(client, umpire):
     assert event.after["start_date"] == "1943-07-05"
     assert event.after["profile"] == "great-battles"
     assert "rng_seed" not in event.after
+    # The seed posted is no field of the form: the campaign draws a fresh secret one.
+    assert campaign.rng_seed != "kursk-seed"
+    assert len(campaign.rng_seed) == 64
+    assert campaign.dice_commitment == dice_commitment_fields(campaign.rng_seed)["dice_commitment"]
+    page = client.get(admin_url(models.Campaign, "change", campaign.pk)).content.decode()
+    assert campaign.dice_commitment in page
+    assert campaign.rng_seed not in page
 
 
 def test_correcting_a_rolled_value_is_recorded_as_an_override(client, full_campaign):

@@ -10,6 +10,7 @@ from campaign.choices import ArrivalStatus
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import DAY_SEGMENTS, day_dawn, segment_advance
+from campaign.services.dice import dice_commitment_fields
 from campaign.services.operations import operation_run
 from campaign.services.rules import roll_replay
 from campaign.services.scenario import scenario_import
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 def reserve_campaign(seed: str) -> tuple[models.Campaign, models.Force]:
     campaign = campaign_with_sides()
-    models.Campaign.objects.filter(pk=campaign.pk).update(rng_seed=seed)
+    models.Campaign.objects.filter(pk=campaign.pk).update(**dice_commitment_fields(seed))
     campaign.refresh_from_db()
     reserve = models.Force.objects.create(
         side=campaign.sides.get(name="Axis"),

@@ -10,6 +10,7 @@ from campaign.services.activation import activation_spend
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_close, battle_create, battle_report, battle_setup
 from campaign.services.days import DeploymentOrder, day_dawn, segment_advance
+from campaign.services.dice import dice_commitment_fields
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.overrides import roll_override
 from campaign.services.rules import roll_replay
@@ -64,7 +65,7 @@ def test_every_recorded_roll_replays_from_the_campaign_seed(campaign):
 
 def test_the_same_seed_gives_the_same_day(campaign):
     other = campaign_with_sides(battalions_per_side=2)
-    models.Campaign.objects.filter(pk=other.pk).update(rng_seed=campaign.rng_seed)
+    models.Campaign.objects.filter(pk=other.pk).update(**dice_commitment_fields(campaign.rng_seed))
 
     day_dawn(campaign.pk, ACTOR)
     day_dawn(other.pk, ACTOR)

@@ -177,8 +177,8 @@ def _duplicate_code(pack):
     pack["sides"][1]["forces"][1]["battlegroups"][0]["battalions"][1]["code"] = "W1"
 
 
-def _missing_seed(pack):
-    del pack["campaign"]["rng_seed"]
+def _missing_start(pack):
+    del pack["campaign"]["start_date"]
 
 
 def _unknown_equipment(pack):
@@ -220,7 +220,7 @@ def _unknown_rule_setting(pack):
             "sides[1].forces[1].battlegroups[0].battalions[1].code",
             "duplicate battalion code 'W1' (first at sides[1].forces[0].battlegroups[0].battalions[0].code)",
         ),
-        (_missing_seed, "campaign.rng_seed", "required field is missing"),
+        (_missing_start, "campaign.start_date", "required field is missing"),
         (
             _unknown_equipment,
             "sides[0].forces[0].battlegroups[0].battalions[0].stands[5].equipment",
@@ -290,7 +290,7 @@ def test_import_scenario_command_prints_the_path_and_exits_non_zero(tmp_path, ma
     quality = "sides[1].forces[0].battlegroups[0].battalions[1].quality"
     assert f"{quality}: 'Elite' is not one of {GREAT_BATTLES_GRADES}" in str(refused.value)
 
-    _missing_seed(malta)
+    _missing_start(malta)
     bad.write_text(json.dumps(malta))
     env = {**os.environ, "DATABASE_URL": _database_url(connection.settings_dict)}
     run = subprocess.run(
@@ -302,7 +302,7 @@ def test_import_scenario_command_prints_the_path_and_exits_non_zero(tmp_path, ma
         timeout=120,
     )
     assert run.returncode == 1
-    assert "campaign.rng_seed: required field is missing" in run.stderr
+    assert "campaign.start_date: required field is missing" in run.stderr
 
 
 # --- export → import → export -----------------------------------------------------------
@@ -647,7 +647,9 @@ SCHEMA_MODELS = {
     "night_order": models.NightOrder,
 }
 NOT_IN_PACKS = {
-    models.Campaign: {"created_at", "updated_at", "night_version"},  # set only while a night runs
+    # night_version: set only while a night runs; the dice commitment: derived from the seed
+    # an import draws or the pack fixes (campaign.services.dice).
+    models.Campaign: {"created_at", "updated_at", "night_version", "dice_commitment", "dice_chain_length"},
     # A member's calendar secret is the running service's: an import makes new ones; and the
     # member's own choice of e-mails too (an imported member gets them, as a new one does).
     models.Membership: {"campaign", "user", "calendar_token", "notification_emails"},

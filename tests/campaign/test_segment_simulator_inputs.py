@@ -7,6 +7,7 @@ import pytest
 from campaign import models
 from campaign.services.audit import Actor
 from campaign.services.days import day_dawn, segment_advance
+from campaign.services.dice import dice_commitment_fields
 from tests.campaign.factories import campaign_with_sides
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +41,7 @@ def _turns_inputs(campaign: models.Campaign, segment: str) -> tuple[str, dict[st
 @pytest.mark.parametrize(("seed", "first_roller"), [("one", "Axis"), ("four", "Allied")])
 def test_the_rolling_side_brings_air_supply_morale_and_its_commander(seed, first_roller):
     campaign = _prepared()
-    models.Campaign.objects.filter(pk=campaign.pk).update(rng_seed=f"simulator-{seed}")
+    models.Campaign.objects.filter(pk=campaign.pk).update(**dice_commitment_fields(f"simulator-{seed}"))
     day_dawn(campaign.pk, ACTOR)
     segment_advance(campaign.pk, ACTOR)
 

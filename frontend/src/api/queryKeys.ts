@@ -24,6 +24,8 @@ export const queryKeys = {
   rolls: (slug: string, query: RollQuery) => ["rolls", slug, query],
   // Under "rolls": a write that invalidates the roll log refreshes its filter's choices too.
   rollProcedures: (slug: string) => ["rolls", slug, "procedures"],
+  // Under "rolls" too: what refreshes the roll log (a night done) refreshes the revealed seeds.
+  dice: (slug: string) => ["rolls", slug, "dice"],
   operations: (slug: string) => ["operations", slug],
   operation: (slug: string, operationId: number | undefined) => ["operation", slug, operationId],
   nightReports: (slug: string, operationId: number | undefined, finished: boolean) => [

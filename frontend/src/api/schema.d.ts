@@ -278,70 +278,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/campaigns/{campaign_slug}/battles/{id}/draft/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Your side's draft of the battle's report (players of the battle)
-         * @description Your side's draft, and whether the other side has filed one: never what it says (rules notes C-19). 403 for anybody but a player of a side that fights the battle.
-         */
-        get: operations["campaigns_battles_draft_retrieve"];
-        /**
-         * File or change your side's draft of the report (players of the battle, signed in)
-         * @description Takes the report as `POST report/` does and checks it against the order of battle the same way (400 naming the field), but changes nothing in the campaign: the umpire compares both sides' drafts and confirms. 409 once the battle is reported.
-         */
-        put: operations["campaigns_battles_draft_update"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/campaigns/{campaign_slug}/battles/{id}/drafts/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Both sides' drafts of the report, compared (umpires)
-         * @description Each item of the drafts (a stand's loss, a battalion's points, rounds, templates, objectives and supply, the winner, the sector's owner, the turn) with each side's version: `agreed`, `conflict` or `one_side` (a battalion or field only one draft entered, proposed as entered; rules notes C-19), a stand's state in the order of battle now, and the proposal.
-         */
-        get: operations["campaigns_battles_drafts_retrieve"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/campaigns/{campaign_slug}/battles/{id}/drafts/confirm/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Confirm the drafts as the battle's report (umpires; idempotent)
-         * @description The proposal, with each conflict as the side `choices` names, applied as `POST report/` applies a report. `revision` is the comparison's: 409 if a draft changed since; 400 naming `choices.<key>` for a conflict left unchosen.
-         */
-        post: operations["campaigns_battles_drafts_confirm_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/campaigns/{campaign_slug}/battles/{id}/lull-check/": {
         parameters: {
             query?: never;
@@ -576,6 +512,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/days/{number}/dice/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A revealed day's dice: its seed and roll log, to verify
+         * @description The document `python -m rules_engine verify` replays: the commitment, the day's seed and every roll made with it that you may read (umpires all; players the public rolls, their side's and their battles'), in the order rolled, with the recorded faces and results. A roll whose inputs quote strengths hidden from you is marked `hidden` and cannot be replayed; an umpire's override is marked `override`. 409 until the day's night phase reveals its seed.
+         */
+        get: operations["campaigns_days_dice_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/days/dawn/": {
         parameters: {
             query?: never;
@@ -610,6 +566,26 @@ export interface paths {
          * @description Reads the deployment chart for each deployment as `POST days/dawn/` would, and names the stands its casualties fall on. The chart is read, not rolled, so this is exactly what the dawn does with the same deployments; it rolls nothing (weather, initiative, wind and turns are the dawn's own rolls). Refused as the dawn would be.
          */
         post: operations["campaigns_days_dawn_preview_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/dice/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dice commitment and the revealed day seeds (every member)
+         * @description The SHA-256 hash chain commitment published when the campaign was created, and each day seed revealed after its night phase. Day d's seed hashed d times gives the commitment; `GET days/{number}/dice/` serves a revealed day's rolls to replay (docs/api.md, Verifying the dice). The campaign's own seed is never served.
+         */
+        get: operations["campaigns_dice_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1903,6 +1879,11 @@ export interface components {
          */
         AirCoverPriorityEnum: "Top" | "High" | "Modest" | "Lowest";
         /**
+         * @description * `sha256-chain` - link 0 is the master seed, link k = SHA-256 hex digest of link k-1 (UTF-8); the commitment is link L (L the chain length) and day d's seed is link L-d; each roll is SeededDice(day seed, *stream labels): SHA-256 in counter mode
+         * @enum {string}
+         */
+        AlgorithmEnum: "sha256-chain";
+        /**
          * @description * `roll` - Roll
          *     * `threshold` - Threshold
          * @enum {string}
@@ -2128,14 +2109,6 @@ export interface components {
             continues_id?: number | null;
             /** @description battles forces leave this one for */
             feeds_ids?: number[];
-        };
-        BattleDraftConfirmInputRequest: {
-            /** @description the comparison's revision, as GET drafts/ gave it */
-            revision: string;
-            /** @description for each conflict (by its item's key) the side whose version is kept */
-            choices?: {
-                [key: string]: number;
-            };
         };
         /** @description An output serializer whose choices carry their labels. */
         BattleLull: {
@@ -2400,6 +2373,22 @@ export interface components {
             /** @description battalions leaving reserve at dawn */
             deployments?: components["schemas"]["DeploymentInputRequest"][];
         };
+        /** @description A revealed day's verification document: read by ``python -m rules_engine verify``. */
+        DayDice: {
+            /** @description SHA-256 hash chain head published at the campaign's creation: day d's seed, hashed d times, gives it */
+            commitment: string;
+            algorithm: components["schemas"]["AlgorithmEnum"];
+            /** @description the label people read for the code beside it */
+            readonly algorithm_label: string;
+            /** @description links of the chain: the days the campaign can roll */
+            chain_length: number;
+            campaign: string;
+            day: number;
+            /** @description the day's revealed seed */
+            seed: string;
+            /** @description the day's rolls you may read, in the order rolled */
+            rolls: components["schemas"]["DiceRoll"][];
+        };
         DayEndRollInputRequest: {
             /** @description the Allied turn just ended (the roll is made after turns 7 to 10) */
             allied_turn: number;
@@ -2468,96 +2457,51 @@ export interface components {
             /** @description the timeline's words for it */
             text: string;
         };
-        /** @description A side's draft of a battle report, as its own players and the umpires read it. */
-        Draft: {
-            side: number;
-            side_name: string;
-            status: components["schemas"]["DraftStatusEnum"];
-            /** @description the label people read for the code beside it */
-            readonly status_label: string;
-            /** @description who saved it last */
-            author: string | null;
-            /** Format: date-time */
-            updated_at: string;
-            /** @description as POST report/ takes it */
-            report: unknown;
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        DiceDaySeed: {
+            readonly day: number;
+            /** @description the day's revealed seed */
+            readonly seed: string;
         };
-        /**
-         * @description Both drafts of a battle compared for the umpire: the proposal is what they agree on and
-         *     what one side alone entered; each conflict waits for the umpire's choice.
-         */
-        DraftComparison: {
-            battle: number;
-            /** @description confirm with it: a draft changed since is refused */
-            revision: string;
-            drafts: components["schemas"]["Draft"][];
-            items: components["schemas"]["DraftItem"][];
-            conflicts: number;
-            /** @description the report without the conflicts */
-            proposal: unknown;
-        };
-        /** @description An output serializer whose choices carry their labels. */
-        DraftItem: {
-            /** @description what a confirmation's `choices` names a conflict by */
-            key: string;
-            kind: components["schemas"]["DraftItemKindEnum"];
-            /** @description the label people read for the code beside it */
-            readonly kind_label: string;
-            battalion: string | null;
-            stand: string | null;
-            status: components["schemas"]["DraftItemStatusEnum"];
-            /** @description the label people read for the code beside it */
-            readonly status_label: string;
-            /** @description the value proposed; null for a conflict */
-            value: unknown;
-            /** @description the value proposed in words */
-            text: string | null;
-            /** @description each draft that entered it, side by side */
-            versions: components["schemas"]["DraftVersion"][];
+        /** @description One roll of the day as the verifier replays it. */
+        DiceRoll: {
             /**
-             * @description a stand's state in the order of battle now
-             *
-             *     * `ok` - OK
-             *     * `suppressed` - Suppressed
-             *     * `destroyed` - Destroyed
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
              */
-            stand_now: (components["schemas"]["StandStatusEnum"] | components["schemas"]["NullEnum"]) | null;
-            /** @description the label people read for the code beside it */
-            readonly stand_now_label: string | null;
+            readonly id: string;
+            procedure: string;
+            /** @description dice stream labels under the day's dice seed */
+            stream: string;
+            /** @description the procedure's inputs, to replay it */
+            inputs: unknown;
+            /** @description the rules-engine result, whole */
+            result: unknown;
+            /** @description the faces of each die thrown, as recorded */
+            readonly faces: number[][];
+            /** @description an umpire's recorded override of `override_of`: not replayed */
+            readonly override: boolean;
+            /**
+             * Format: uuid
+             * @description the id of the roll it overrides
+             */
+            readonly override_of: string | null;
+            /** @description inputs or result hold strengths hidden from you, so you cannot replay it */
+            readonly hidden: boolean;
         };
-        /**
-         * @description * `stand` - Stand
-         *     * `activation_points_spent` - Activation points spent
-         *     * `barrage_rounds_spent` - Barrage rounds fired
-         *     * `barrage_templates_used` - Barrage templates used
-         *     * `objectives` - Objectives taken
-         *     * `supply_situation` - Supply at the end
-         *     * `winner` - Winner
-         *     * `sector_owner` - Who holds the sector
-         *     * `turn` - Turn the points were spent
-         * @enum {string}
-         */
-        DraftItemKindEnum: "stand" | "activation_points_spent" | "barrage_rounds_spent" | "barrage_templates_used" | "objectives" | "supply_situation" | "winner" | "sector_owner" | "turn";
-        /**
-         * @description * `agreed` - Both sides agree
-         *     * `conflict` - The sides disagree
-         *     * `one_side` - Entered by one side only
-         * @enum {string}
-         */
-        DraftItemStatusEnum: "agreed" | "conflict" | "one_side";
-        /**
-         * @description * `filed` - Filed, awaiting the umpire
-         *     * `confirmed` - Confirmed by the umpire
-         * @enum {string}
-         */
-        DraftStatusEnum: "filed" | "confirmed";
-        /** @description An output serializer whose choices carry their labels. */
-        DraftVersion: {
-            side: number;
-            side_name: string;
-            value: unknown;
-            /** @description the value in words */
-            text: string;
+        /** @description What a verifier needs besides the seeds: the commitment and how the chain is built. */
+        DiceSummary: {
+            /** @description SHA-256 hash chain head published at the campaign's creation: day d's seed, hashed d times, gives it */
+            commitment: string;
+            algorithm: components["schemas"]["AlgorithmEnum"];
+            /** @description the label people read for the code beside it */
+            readonly algorithm_label: string;
+            /** @description links of the chain: the days the campaign can roll */
+            chain_length: number;
+            /** @description the day whose seed rolls now (the first not revealed): set-up, day, night and the next dawn's rolls all belong to it */
+            rolling_day: number;
+            /** @description the day seeds revealed so far */
+            revealed: components["schemas"]["DiceDaySeed"][];
         };
         EntrenchInputRequest: {
             /**
@@ -2631,7 +2575,6 @@ export interface components {
         /**
          * @description * `night.done` - Night Phase Done
          *     * `arrivals.resolved` - Arrivals Resolved
-         *     * `battle.created` - Battle Created
          *     * `battle.reported` - Battle Reported
          *     * `day.dawned` - Day Dawned
          *     * `sector.control_changed` - Sector changed hands
@@ -2639,7 +2582,7 @@ export interface components {
          *     * `ping` - Ping (a test event)
          * @enum {string}
          */
-        EventEnum: "night.done" | "arrivals.resolved" | "battle.created" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished" | "ping";
+        EventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished" | "ping";
         /**
          * @description * `public` - Every member
          *     * `side` - Its side
@@ -3288,19 +3231,6 @@ export interface components {
             /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
             readonly night_in_progress: boolean;
         };
-        /**
-         * @description Your side's draft of the battle's report, and whether the other side has filed one
-         *     (never what it says).
-         */
-        OwnDraft: {
-            battle: number;
-            /** @description your side: the draft is its own */
-            side: number;
-            /** @description null: your side has filed none */
-            draft: components["schemas"]["Draft"] | null;
-            /** @description the other side has filed its draft */
-            opponent_filed: boolean;
-        };
         PaginatedAPIKeyList: {
             /** @example 123 */
             count: number;
@@ -3709,7 +3639,7 @@ export interface components {
             force?: number | null;
             readonly battalion: string | null;
             procedure: string;
-            /** @description dice stream labels under the campaign seed */
+            /** @description dice stream labels under the day's dice seed */
             stream: string;
             /** @description the procedure's inputs, to replay it */
             inputs: unknown;
@@ -4410,11 +4340,9 @@ export interface components {
          *     * `member.removed` - Member removed
          *     * `calendar.renewed` - Calendar link renewed
          *     * `schedule.set` - Club schedule set
-         *     * `battle.draft_saved` - Battle report drafted
-         *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "battle.draft_saved" | "battle.drafts_confirmed";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -4474,14 +4402,13 @@ export interface components {
         /**
          * @description * `night.done` - Night Phase Done
          *     * `arrivals.resolved` - Arrivals Resolved
-         *     * `battle.created` - Battle Created
          *     * `battle.reported` - Battle Reported
          *     * `day.dawned` - Day Dawned
          *     * `sector.control_changed` - Sector changed hands
          *     * `campaign.finished` - Campaign finished
          * @enum {string}
          */
-        WebhookEventEnum: "night.done" | "arrivals.resolved" | "battle.created" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished";
+        WebhookEventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished";
         /** @description A subscription; a PATCH sends only what changes. */
         WebhookInputRequest: {
             /** @description http:// or https:// URL that receives the POSTs */
@@ -5958,344 +5885,6 @@ export interface operations {
             };
         };
     };
-    campaigns_battles_draft_retrieve: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the campaign's slug (`GET /campaigns/`) */
-                campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OwnDraft"];
-                };
-            };
-            /** @description Error */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            401: {
-                headers: {
-                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    campaigns_battles_draft_update: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description the campaign's slug (`GET /campaigns/`) */
-                campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BattleReportInputRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["BattleReportInputRequest"];
-                "multipart/form-data": components["schemas"]["BattleReportInputRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OwnDraft"];
-                };
-            };
-            /** @description Error */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            401: {
-                headers: {
-                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    campaigns_battles_drafts_retrieve: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the campaign's slug (`GET /campaigns/`) */
-                campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DraftComparison"];
-                };
-            };
-            /** @description Error */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            401: {
-                headers: {
-                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    campaigns_battles_drafts_confirm_create: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description the campaign's slug (`GET /campaigns/`) */
-                campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BattleDraftConfirmInputRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["BattleDraftConfirmInputRequest"];
-                "multipart/form-data": components["schemas"]["BattleDraftConfirmInputRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Battle"];
-                };
-            };
-            /** @description Error */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            401: {
-                headers: {
-                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     campaigns_battles_lull_check_create: {
         parameters: {
             query?: never;
@@ -7299,6 +6888,83 @@ export interface operations {
             };
         };
     };
+    campaigns_days_dice_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DayDice"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not revealed yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_days_dawn_create: {
         parameters: {
             query?: never;
@@ -7491,6 +7157,74 @@ export interface operations {
             };
         };
     };
+    campaigns_dice_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiceSummary"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_events_list: {
         parameters: {
             query?: {
@@ -7561,10 +7295,8 @@ export interface operations {
                  *     * `member.removed` - Member removed
                  *     * `calendar.renewed` - Calendar link renewed
                  *     * `schedule.set` - Club schedule set
-                 *     * `battle.draft_saved` - Battle report drafted
-                 *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "objective.awarded" | "operation.failed" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "objective.awarded" | "operation.failed" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {
@@ -12149,13 +11881,12 @@ export interface operations {
                  *
                  *     * `night.done` - Night Phase Done
                  *     * `arrivals.resolved` - Arrivals Resolved
-                 *     * `battle.created` - Battle Created
                  *     * `battle.reported` - Battle Reported
                  *     * `day.dawned` - Day Dawned
                  *     * `sector.control_changed` - Sector changed hands
                  *     * `campaign.finished` - Campaign finished
                  */
-                event?: "arrivals.resolved" | "battle.created" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "sector.control_changed";
+                event?: "arrivals.resolved" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "sector.control_changed";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */
@@ -12683,13 +12414,12 @@ export interface operations {
                 /**
                  * @description * `night.done` - Night Phase Done
                  *     * `arrivals.resolved` - Arrivals Resolved
-                 *     * `battle.created` - Battle Created
                  *     * `battle.reported` - Battle Reported
                  *     * `day.dawned` - Day Dawned
                  *     * `sector.control_changed` - Sector changed hands
                  *     * `campaign.finished` - Campaign finished
                  */
-                event?: "arrivals.resolved" | "battle.created" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "sector.control_changed";
+                event?: "arrivals.resolved" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "sector.control_changed";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */

@@ -36,6 +36,14 @@ const ANSWERS: Record<string, unknown> = {
     { procedure: "n43.setup_proximity", title: "Set-up proximity" },
   ],
   "/api/v1/campaigns/malta/rolls/": page([roll("b", "Initiative", "Axis"), roll("a", "Dawn weather", "Overcast")]),
+  "/api/v1/campaigns/malta/dice/": {
+    commitment: "c0ffee".repeat(10) + "abcd",
+    algorithm: "sha256-chain",
+    algorithm_label: "link 0 is the master seed, link k = SHA-256 hex digest of link k-1",
+    chain_length: 1000,
+    rolling_day: 2,
+    revealed: [{ day: 1, seed: "5eed".repeat(16) }],
+  },
 };
 
 let seen: URL[] = [];
@@ -92,5 +100,18 @@ describe("the roll log", () => {
     expect(filtered.get("procedure")).toBe("gb.weather");
     expect(filtered.get("battle")).toBe("12");
     expect(filtered.get("order")).toBe("newest");
+  });
+
+  it("shows the dice commitment, the revealed seeds and how to verify them", async () => {
+    renderRolls();
+    await userEvent.click(screen.getByText("Provably fair dice"));
+
+    expect(await screen.findByLabelText("Commitment")).toHaveTextContent("c0ffee".repeat(10) + "abcd");
+    const seeds = screen.getByRole("table", { name: "Revealed day seeds" });
+    expect(within(seeds).getByText("5eed".repeat(16))).toBeInTheDocument();
+    const link = within(seeds).getByRole("link", { name: "Day 1 dice (JSON)" });
+    expect(link).toHaveAttribute("href", "/api/v1/campaigns/malta/days/1/dice/");
+    expect(screen.getByText("python -m rules_engine verify day-1-dice.json")).toBeInTheDocument();
+    expect(screen.getByText(/Day 2's seed rolls now/)).toBeInTheDocument();
   });
 });

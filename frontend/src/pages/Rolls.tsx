@@ -6,6 +6,7 @@ import { cursorOf } from "../api/cursor";
 import { useBattles, useDays, useForces, useRollProcedures } from "../api/lists";
 import { queryKeys, type RollQuery } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
+import { DiceFairness } from "../components/DiceFairness";
 import { RollCard } from "../components/RollCard";
 import { RollOverrideForm } from "../components/RollOverrideForm";
 import { QueryView } from "../components/status";
@@ -88,6 +89,7 @@ export function RollsPage() {
     <section>
       <h1>Roll log</h1>
       <p className="muted">Newest first. Open a roll to see its dice, modifiers and rule.</p>
+      <DiceFairness slug={campaign.slug} />
       <form className="filters" onSubmit={apply} aria-label="Filter rolls">
         {FILTERS.map((name) => (
           <div className="field" key={name}>
