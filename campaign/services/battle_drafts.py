@@ -14,8 +14,8 @@ from typing import Any
 from django.db import transaction
 
 from campaign import models
-from campaign.access import battle_draft_side
-from campaign.choices import DraftItemStatus, DraftStatus, EventVerb
+from campaign.access import battle_draft_side, side_players
+from campaign.choices import DraftItemStatus, DraftStatus, EventVerb, NotificationKind
 from campaign.report_drafts import drafts_compare
 from campaign.services.audit import Actor, event_record
 from campaign.services.battles import (
@@ -25,6 +25,7 @@ from campaign.services.battles import (
     battle_require_reportable,
 )
 from campaign.services.errors import ConflictError, DomainError, ForbiddenError
+from campaign.services.notifications import notification_send
 from rules_engine.results import to_jsonable
 
 
@@ -56,7 +57,8 @@ def battle_draft_save(
     battle_require_reportable(battle)
     battle_report_check(campaign, battle, report)
     saved = to_jsonable(dict(report))
-    draft = _drafts_of(battle).get(side_id)
+    drafts = _drafts_of(battle)
+    draft = drafts.get(side_id)
     before = None if draft is None else {"report": draft.report}
     if draft is None:
         draft = models.BattleDraft(campaign=campaign, battle=battle, side_id=side_id)
@@ -73,6 +75,21 @@ def battle_draft_save(
         before=before,
         after={"report": saved},
     )
+    opponent_id = battle.defender_id if side_id == battle.attacker_id else battle.attacker_id
+    if opponent_id not in drafts:
+        # Never what the draft says: only that the opponent's is awaited (rules notes C-20).
+        notification_send(
+            campaign,
+            side_players(campaign, [opponent_id]).select_related("user"),
+            NotificationKind.DRAFT_WAITING,
+            f"Report the battle at {battle.sector}",
+            f"{draft.side.name} has filed its draft report of the battle at {battle.sector} "
+            f"(day {battle.day.number}); file yours so the umpire can confirm the report.",
+            f"/campaigns/{campaign.slug}/battles/{battle.pk}",
+            actor,
+            side_id=opponent_id,
+            key=f"battle:{battle.pk}:draft",
+        )
     return draft
 
 

@@ -46,7 +46,6 @@ from campaign.services.night import night_order_queue
 from campaign.services.notifications import notification_send
 from campaign.services.overrides import roll_override
 from campaign.services.webhook_subscriptions import webhook_subscribe
-from tests.campaign.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor(request_id="admin-test")
@@ -169,13 +168,9 @@ def full_campaign(umpire: Any) -> models.Campaign:
     operation = models.Operation.objects.create(campaign=campaign, kind=OperationKind.NIGHT_PHASE, day=day)
     models.NightReport.objects.create(operation=operation, side=axis, day=day, body={"replacements": 1})
     models.NightSnapshot.objects.create(operation=operation, values={"side": {str(axis.pk): [0, 0, 0]}})
-    player_user: Any = UserFactory(username="admin-axis-player")
-    player = models.Membership.objects.create(
-        user=player_user, campaign=campaign, role=MemberRole.PLAYER, side=axis
-    )
     notification_send(
         campaign,
-        [player],
+        [campaign.memberships.select_related("user").get(user=player)],
         NotificationKind.ORDERS_DUE,
         "Orders due",
         "",

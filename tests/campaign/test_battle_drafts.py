@@ -7,7 +7,15 @@ from django.contrib.auth import get_user_model
 
 from campaign import models
 from campaign.access import CampaignAccess
-from campaign.choices import BattleStatus, DraftItemStatus, DraftStatus, EventVerb, MemberRole, StandStatus
+from campaign.choices import (
+    BattleStatus,
+    DraftItemStatus,
+    DraftStatus,
+    EventVerb,
+    MemberRole,
+    NotificationKind,
+    StandStatus,
+)
 from campaign.selectors import battle_draft_comparison, battle_draft_own
 from campaign.services.audit import Actor
 from campaign.services.battle_drafts import battle_draft_confirm, battle_draft_save
@@ -82,7 +90,11 @@ def _state(campaign: models.Campaign) -> tuple[object, ...]:
         sorted(campaign.battalions.values_list("pk", "supply_situation")),
         sorted(campaign.battles.values_list("pk", "status", "report", "winner_id")),
         campaign.rolls.count(),
-        sorted(campaign.events.exclude(verb=EventVerb.BATTLE_DRAFT_SAVED).values_list("pk", flat=True)),
+        sorted(
+            campaign.events.exclude(
+                verb__in=[EventVerb.BATTLE_DRAFT_SAVED, EventVerb.NOTIFICATIONS_SENT]
+            ).values_list("pk", flat=True)
+        ),
         models.Campaign.objects.get(pk=campaign.pk).version,
     )
 
@@ -229,3 +241,19 @@ def test_the_umpire_still_reports_a_battle_directly_and_drafts_are_then_refused(
     with pytest.raises(ConflictError) as refused:
         battle_draft_save(campaign.pk, axis_player, battle.pk, AXIS_DRAFT)
     assert refused.value.field == "status"
+
+
+def test_the_first_draft_tells_the_opponents_players_theirs_is_awaited_and_nothing_of_it(
+    campaign, battle, players
+):
+    axis_player, allied_player = players
+
+    battle_draft_save(campaign.pk, axis_player, battle.pk, AXIS_DRAFT)
+    battle_draft_save(campaign.pk, axis_player, battle.pk, AXIS_DRAFT)  # changed: nobody told again
+    battle_draft_save(campaign.pk, allied_player, battle.pk, ALLIED_DRAFT)  # both in: nobody waits
+
+    (waiting,) = models.Notification.objects.filter(campaign=campaign, kind=NotificationKind.DRAFT_WAITING)
+    assert waiting.recipient_id == allied_player.user_id
+    assert waiting.link == f"/campaigns/{campaign.slug}/battles/{battle.pk}"
+    assert "Axis has filed its draft report of the battle at Hal Far" in waiting.body
+    assert "destroyed" not in waiting.body

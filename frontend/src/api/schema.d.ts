@@ -278,6 +278,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/battles/{id}/draft/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your side's draft of the battle's report (players of the battle)
+         * @description Your side's draft, and whether the other side has filed one: never what it says (rules notes C-20). 403 for anybody but a player of a side that fights the battle.
+         */
+        get: operations["campaigns_battles_draft_retrieve"];
+        /**
+         * File or change your side's draft of the report (players of the battle, signed in)
+         * @description Takes the report as `POST report/` does and checks it against the order of battle the same way (400 naming the field), but changes nothing in the campaign: the umpire compares both sides' drafts and confirms. 409 once the battle is reported.
+         */
+        put: operations["campaigns_battles_draft_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/battles/{id}/drafts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Both sides' drafts of the report, compared (umpires)
+         * @description Each item of the drafts (a stand's loss, a battalion's points, rounds, templates, objectives and supply, the winner, the sector's owner, the turn) with each side's version: `agreed`, `conflict` or `one_side` (a battalion or field only one draft entered, proposed as entered; rules notes C-20), a stand's state in the order of battle now, and the proposal.
+         */
+        get: operations["campaigns_battles_drafts_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/battles/{id}/drafts/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the drafts as the battle's report (umpires; idempotent)
+         * @description The proposal, with each conflict as the side `choices` names, applied as `POST report/` applies a report. `revision` is the comparison's: 409 if a draft changed since; 400 naming `choices.<key>` for a conflict left unchosen.
+         */
+        post: operations["campaigns_battles_drafts_confirm_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/battles/{id}/lull-check/": {
         parameters: {
             query?: never;
@@ -719,7 +783,7 @@ export interface paths {
         put?: never;
         /**
          * Roll the C Ops' action points (umpires; variant 1; idempotent)
-         * @description The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when isolated from its source of supply) and, with convert, saves them as the division's activation points (at most 20). One roll a division a turn. Answers the roll.
+         * @description The C Ops rolls its actions on the action point chart (no HQ +10%; +10 when isolated from its source of supply, read from the supply lines with the umpire's confirmed overrides) and, with convert, saves them as the division's activation points (at most 20). One roll a division a turn. Answers the roll.
          */
         post: operations["campaigns_forces_cops_action_points_create"];
         delete?: never;
@@ -977,6 +1041,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/notification-emails/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether your notifications of this campaign are e-mailed to you
+         * @description For views under ``/campaigns/{campaign_slug}/``: the caller's access, resolved once.
+         */
+        get: operations["campaigns_notification_emails_retrieve"];
+        /**
+         * Turn your notification e-mails of this campaign on or off
+         * @description Off: the campaign's notifications reach your inbox (`/notifications/`) only.
+         */
+        put: operations["campaigns_notification_emails_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/oob/": {
         parameters: {
             query?: never;
@@ -1027,6 +1115,165 @@ export interface paths {
         };
         /** An operation's status and progress */
         get: operations["campaigns_operations_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/orders/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sealed orders: your side's, or for umpires every side's submitted ones
+         * @description A side's players read all of their side's orders (drafts too); umpires every side's once submitted (`?status=submitted` is the approval queue); nobody else any. An answer carries an ETag: send it back in If-None-Match for a 304 while nothing changed.
+         */
+        get: operations["campaigns_orders_list"];
+        put?: never;
+        /**
+         * Draft an order for your side (players; idempotent)
+         * @description For the coming night and dawn. The payload is checked for shape and that what it names is your side's; the full checks are the applying service's, at approval. `deploy` and `activation` orders are refused, named. Only your side and the umpires read it.
+         */
+        post: operations["campaigns_orders_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/orders/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One sealed order */
+        get: operations["campaigns_orders_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a draft or an order sent back (players)
+         * @description An order sent back becomes a draft again; submit it once more.
+         */
+        patch: operations["campaigns_orders_partial_update"];
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/orders/{id}/amend/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Amend what a submitted order says (umpires)
+         * @description Its kind stays; it stays submitted, to be approved.
+         */
+        post: operations["campaigns_orders_amend_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/orders/{id}/approve/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a submitted order (umpires)
+         * @description It becomes the night order, move or artillery order it describes, through the same service and checks: refused with that service's reason (nothing written). Only while the order's day is under way.
+         */
+        post: operations["campaigns_orders_approve_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/orders/{id}/send-back/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a submitted order back with a reason (umpires) */
+        post: operations["campaigns_orders_send_back_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/orders/{id}/submit/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit an order to the umpires (players; idempotent)
+         * @description Refused (409, naming the deadline) after your side's deadline: the club night that plays the order's day, less the club's lead time.
+         */
+        post: operations["campaigns_orders_submit_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/orders/{id}/withdraw/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw an order before the umpire decides (players) */
+        post: operations["campaigns_orders_withdraw_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/orders/deadline/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * When new orders close
+         * @description The campaign day new orders are for and its deadline (null: none set by the club schedule; orders close when the night phase starts).
+         */
+        get: operations["campaigns_orders_deadline_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1175,7 +1422,7 @@ export interface paths {
         get: operations["campaigns_schedule_retrieve"];
         /**
          * Set the club's schedule (umpires)
-         * @description The whole schedule: the weekday and time the night phase starts by itself (both, or both null for none), and the real date of each campaign day's club night (the list replaces the one there was).
+         * @description The whole schedule: the weekday and time the night phase starts by itself (both, or both null for none), and the real date of each campaign day's club night (the list replaces the one there was), and how many hours before the night phase the sides' orders close.
          */
         put: operations["campaigns_schedule_update"];
         post?: never;
@@ -1695,6 +1942,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your inbox: your notifications of every campaign you are in, newest first
+         * @description Orders due, orders sent back, a battle assigned to you, a draft waiting for your opponent, a night report ready: each with its page in the web app (`link`). `?campaign=` narrows it to one campaign, `?unread=true` to the unread ones. Signed-in people only: an API key acts for nobody in person.
+         */
+        get: operations["notifications_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your notifications */
+        get: operations["notifications_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/read/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark one of your notifications read */
+        post: operations["notifications_read_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/read-all/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark all your notifications read (of one campaign, if named) */
+        post: operations["notifications_read_all_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/unread-count/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many of your notifications are unread (the bell's number) */
+        get: operations["notifications_unread_count_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rules/": {
         parameters: {
             query?: never;
@@ -2080,6 +2415,8 @@ export interface components {
             /** @description the set-up proximity die: the first turn of combat lull checks */
             lull_checks_from_turn?: number | null;
             readonly lulls: components["schemas"]["BattleLull"][];
+            /** @description the high roller of the set-up's attacker decision; empty: not rolled */
+            attacker_decided_by?: number | null;
             readonly report: Record<string, never> | null;
         };
         BattleCreateInputRequest: {
@@ -2109,6 +2446,14 @@ export interface components {
             continues_id?: number | null;
             /** @description battles forces leave this one for */
             feeds_ids?: number[];
+        };
+        BattleDraftConfirmInputRequest: {
+            /** @description the comparison's revision, as GET drafts/ gave it */
+            revision: string;
+            /** @description for each conflict (by its item's key) the side whose version is kept */
+            choices?: {
+                [key: string]: number;
+            };
         };
         /** @description An output serializer whose choices carry their labels. */
         BattleLull: {
@@ -2337,11 +2682,6 @@ export interface components {
              */
             quality: components["schemas"]["QualityEnum"];
             /**
-             * @description no supply line of any length to its source (+10 on the roll)
-             * @default false
-             */
-            isolated_from_source: boolean;
-            /**
              * @description save the actions as the division's activation points
              * @default true
              */
@@ -2503,6 +2843,105 @@ export interface components {
             /** @description the day seeds revealed so far */
             revealed: components["schemas"]["DiceDaySeed"][];
         };
+        /** @description A side's draft of a battle report, as its own players and the umpires read it. */
+        Draft: {
+            side: number;
+            side_name: string;
+            status: components["schemas"]["DraftStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
+            /** @description who saved it last */
+            author: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description as POST report/ takes it */
+            report: unknown;
+        };
+        /**
+         * @description Both drafts of a battle compared for the umpire: the proposal is what they agree on and
+         *     what one side alone entered; each conflict waits for the umpire's choice.
+         */
+        DraftComparison: {
+            battle: number;
+            /** @description confirm with it: a draft changed since is refused */
+            revision: string;
+            drafts: components["schemas"]["Draft"][];
+            items: components["schemas"]["DraftItem"][];
+            conflicts: number;
+            /** @description the report without the conflicts */
+            proposal: unknown;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        DraftItem: {
+            /** @description what a confirmation's `choices` names a conflict by */
+            key: string;
+            kind: components["schemas"]["DraftItemKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
+            battalion: string | null;
+            stand: string | null;
+            status: components["schemas"]["DraftItemStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
+            /** @description the value proposed; null for a conflict */
+            value: unknown;
+            /** @description the value proposed in words */
+            text: string | null;
+            /** @description each draft that entered it, side by side */
+            versions: components["schemas"]["DraftVersion"][];
+            /**
+             * @description a stand's state in the order of battle now
+             *
+             *     * `ok` - OK
+             *     * `suppressed` - Suppressed
+             *     * `destroyed` - Destroyed
+             */
+            stand_now: (components["schemas"]["StandStatusEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly stand_now_label: string | null;
+        };
+        /**
+         * @description * `stand` - Stand
+         *     * `activation_points_spent` - Activation points spent
+         *     * `barrage_rounds_spent` - Barrage rounds fired
+         *     * `barrage_templates_used` - Barrage templates used
+         *     * `objectives` - Objectives taken
+         *     * `supply_situation` - Supply at the end
+         *     * `winner` - Winner
+         *     * `sector_owner` - Who holds the sector
+         *     * `turn` - Turn the points were spent
+         * @enum {string}
+         */
+        DraftItemKindEnum: "stand" | "activation_points_spent" | "barrage_rounds_spent" | "barrage_templates_used" | "objectives" | "supply_situation" | "winner" | "sector_owner" | "turn";
+        /**
+         * @description * `agreed` - Both sides agree
+         *     * `conflict` - The sides disagree
+         *     * `one_side` - Entered by one side only
+         * @enum {string}
+         */
+        DraftItemStatusEnum: "agreed" | "conflict" | "one_side";
+        /**
+         * @description * `filed` - Filed, awaiting the umpire
+         *     * `confirmed` - Confirmed by the umpire
+         * @enum {string}
+         */
+        DraftStatusEnum: "filed" | "confirmed";
+        /** @description An output serializer whose choices carry their labels. */
+        DraftVersion: {
+            side: number;
+            side_name: string;
+            value: unknown;
+            /** @description the value in words */
+            text: string;
+        };
+        /**
+         * @description * `pending` - To be e-mailed
+         *     * `sent` - E-mailed
+         *     * `off` - Not e-mailed: the member turned e-mails off
+         *     * `no_address` - Not e-mailed: no address
+         * @enum {string}
+         */
+        EmailEnum: "pending" | "sent" | "off" | "no_address";
         EntrenchInputRequest: {
             /**
              * @description action points spent digging this time
@@ -2575,14 +3014,16 @@ export interface components {
         /**
          * @description * `night.done` - Night Phase Done
          *     * `arrivals.resolved` - Arrivals Resolved
+         *     * `battle.created` - Battle Created
          *     * `battle.reported` - Battle Reported
          *     * `day.dawned` - Day Dawned
          *     * `sector.control_changed` - Sector changed hands
          *     * `campaign.finished` - Campaign finished
+         *     * `orders.submitted` - Orders submitted
          *     * `ping` - Ping (a test event)
          * @enum {string}
          */
-        EventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished" | "ping";
+        EventEnum: "night.done" | "arrivals.resolved" | "battle.created" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished" | "orders.submitted" | "ping";
         /**
          * @description * `public` - Every member
          *     * `side` - Its side
@@ -2659,6 +3100,8 @@ export interface components {
             } | null;
             readonly battalions: components["schemas"]["BattalionStatus"][];
             readonly latest_night_report: components["schemas"]["NightReport"] | null;
+            /** @description its C Ops is isolated from its source of supply as supply stands today, so its action-point roll (variant 1) takes the isolation penalty; null for a force of a side the caller does not see in full, a campaign without the variant, or during a night phase */
+            readonly cops_isolated_from_source: boolean | null;
             /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
             readonly night_in_progress: boolean;
         };
@@ -3132,6 +3575,8 @@ export interface components {
             divisions?: components["schemas"]["NightReportDivision"][];
             /** @description battalions rolled for their low-ammunition markers */
             ammo_markers_rolled?: number;
+            /** @description vehicle battalions refuelled by the supply services (fuel supply) */
+            battalions_refuelled?: number;
             /** @description battalions set inactive */
             battalions_set_inactive?: number;
             /** @description forces to roll for availability again */
@@ -3165,6 +3610,66 @@ export interface components {
          * @enum {integer}
          */
         NightWeekdayEnum: 0 | 1 | 2 | 3 | 4 | 5 | 6;
+        /** @description One entry of a person's inbox. */
+        Notification: {
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
+            /** @description the campaign's slug */
+            readonly campaign: string;
+            readonly campaign_name: string;
+            kind: components["schemas"]["NotificationKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
+            title: string;
+            body?: string;
+            /** @description the web app's page it is about, from the site's root */
+            readonly link: string;
+            readonly read: boolean;
+            /** Format: date-time */
+            read_at?: string | null;
+            email?: components["schemas"]["EmailEnum"];
+            /** @description the label people read for the code beside it */
+            readonly email_label: string;
+            /** Format: date-time */
+            emailed_at?: string | null;
+            /** Format: date-time */
+            readonly created_at: string;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        NotificationCount: {
+            /** @description your unread notifications (of the campaign asked, if any) */
+            unread: number;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        NotificationEmails: {
+            /** @description whether this campaign's notifications are e-mailed to you too (the inbox has them always) */
+            notification_emails: boolean;
+        };
+        NotificationEmailsInputRequest: {
+            /** @description false: notifications of this campaign reach only your inbox, not your e-mail */
+            notification_emails: boolean;
+        };
+        /**
+         * @description * `orders_due` - Orders due
+         *     * `orders_sent_back` - Orders sent back
+         *     * `battle_assigned` - Battle assigned to you
+         *     * `draft_waiting` - Battle report draft waiting for your opponent
+         *     * `night_report_ready` - Night report ready
+         * @enum {string}
+         */
+        NotificationKindEnum: "orders_due" | "orders_sent_back" | "battle_assigned" | "draft_waiting" | "night_report_ready";
+        /** @description An output serializer whose choices carry their labels. */
+        NotificationsRead: {
+            /** @description how many were unread and are read now */
+            marked: number;
+        };
+        NotificationsReadAllInputRequest: {
+            /** @description only this campaign's (its slug); every campaign's without it */
+            campaign?: string;
+        };
         /** @enum {unknown} */
         NullEnum: null;
         ObjectiveInputRequest: {
@@ -3230,6 +3735,19 @@ export interface components {
             readonly forces: components["schemas"]["ForceTree"][];
             /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
             readonly night_in_progress: boolean;
+        };
+        /**
+         * @description Your side's draft of the battle's report, and whether the other side has filed one
+         *     (never what it says).
+         */
+        OwnDraft: {
+            battle: number;
+            /** @description your side: the draft is its own */
+            side: number;
+            /** @description null: your side has filed none */
+            draft: components["schemas"]["Draft"] | null;
+            /** @description the other side has filed its draft */
+            opponent_filed: boolean;
         };
         PaginatedAPIKeyList: {
             /** @example 123 */
@@ -3409,6 +3927,21 @@ export interface components {
             previous?: string | null;
             results: components["schemas"]["NightReport"][];
         };
+        PaginatedNotificationList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["Notification"][];
+        };
         PaginatedOperationList: {
             /** @example 123 */
             count: number;
@@ -3497,6 +4030,21 @@ export interface components {
             previous?: string | null;
             results: components["schemas"]["Side"][];
         };
+        PaginatedSideOrderList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=4
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?page=2
+             */
+            previous?: string | null;
+            results: components["schemas"]["SideOrder"][];
+        };
         PaginatedStandList: {
             /** @example 123 */
             count: number;
@@ -3541,6 +4089,14 @@ export interface components {
              */
             previous?: string | null;
             results: components["schemas"]["Webhook"][];
+        };
+        PatchedSideOrderEditInputRequest: {
+            /** @description as when drafted; unchanged if left out */
+            kind?: string;
+            /** @description the whole payload; unchanged if left out */
+            payload?: {
+                [key: string]: unknown;
+            };
         };
         /** @description A subscription; a PATCH sends only what changes. */
         PatchedWebhookInputRequest: {
@@ -3616,7 +4172,22 @@ export interface components {
              *     * `reserve` - Reserve
              */
             supply_situation?: components["schemas"]["SupplySituationEnum"];
+            /**
+             * @description a vehicle battalion's fuel at the end of the battle, when the campaign plays fuel supply
+             *
+             *     * `full` - Full
+             *     * `low` - Low
+             *     * `empty` - Empty
+             */
+            fuel_state?: components["schemas"]["ReportedFuelStateEnum"];
         };
+        /**
+         * @description * `full` - Full
+         *     * `low` - Low
+         *     * `empty` - Empty
+         * @enum {string}
+         */
+        ReportedFuelStateEnum: "full" | "low" | "empty";
         /**
          * @description * `umpire` - Umpire
          *     * `player` - Player
@@ -3829,6 +4400,8 @@ export interface components {
              */
             readonly next_night_phase: string | null;
             readonly club_nights: components["schemas"]["ClubNight"][];
+            /** @description how many hours before the night phase the sides' orders close */
+            readonly orders_lead_hours: number;
         };
         ScheduleInputRequest: {
             /** @description 0 = Monday; null with no weekly night phase */
@@ -3839,6 +4412,11 @@ export interface components {
              */
             night_time: string | null;
             club_nights?: components["schemas"]["ClubNightInputRequest"][];
+            /**
+             * @description how many hours before the night phase the sides' orders close (0: at the night phase)
+             * @default 0
+             */
+            orders_lead_hours: number;
         };
         /**
          * @description * `spring` - Spring
@@ -4017,6 +4595,88 @@ export interface components {
             strengths: boolean;
             /** @description the enemy sees the identified battalions' lines of battle reports */
             battle_results: boolean;
+        };
+        /** @description A side's sealed order: read by its side's players and the umpires only. */
+        SideOrder: {
+            readonly id: number;
+            readonly side: number;
+            readonly side_name: string;
+            readonly day: number;
+            readonly kind: components["schemas"]["SideOrderKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
+            readonly payload: {
+                [key: string]: unknown;
+            };
+            readonly status: components["schemas"]["SideOrderStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
+            /** @description the umpire's reason when sent back or amended */
+            readonly reason: string;
+            readonly night_order: number | null;
+            readonly created_by: string | null;
+            /** Format: date-time */
+            readonly created_at: string;
+            /** Format: date-time */
+            readonly submitted_at: string | null;
+            readonly decided_by: string | null;
+            /** Format: date-time */
+            readonly decided_at: string | null;
+        };
+        SideOrderAmendInputRequest: {
+            /** @description the whole payload, as the order's kind takes it */
+            payload: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description told to the side
+             * @default
+             */
+            reason: string;
+        };
+        SideOrderInputRequest: {
+            /** @description withdraw, attach, detach, move or artillery (deploy and activation are refused, named) */
+            kind: string;
+            /** @description by kind: withdraw {battalion_code}; attach and detach {battalion_code, stand_label, target_battalion_code}; move {battalion_code, sector} (the sector's key); artillery {template, mode} */
+            payload: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description * `withdraw` - Withdraw a battalion to reserve
+         *     * `attach` - Attach a stand
+         *     * `detach` - Detach a stand
+         *     * `move` - Move a battalion on the map
+         *     * `artillery` - Artillery template for the dawn sequence
+         * @enum {string}
+         */
+        SideOrderKindEnum: "withdraw" | "attach" | "detach" | "move" | "artillery";
+        SideOrderReturnInputRequest: {
+            /** @description why the order is sent back, for its side */
+            reason: string;
+        };
+        /**
+         * @description * `draft` - Draft
+         *     * `submitted` - Submitted to the umpire
+         *     * `returned` - Sent back by the umpire
+         *     * `approved` - Approved: waiting for its night phase
+         *     * `applied` - Applied
+         *     * `withdrawn` - Withdrawn by the side
+         *     * `lapsed` - Not approved before the night phase
+         * @enum {string}
+         */
+        SideOrderStatusEnum: "draft" | "submitted" | "returned" | "approved" | "applied" | "withdrawn" | "lapsed";
+        /** @description When new orders close. */
+        SideOrdersDeadline: {
+            /** @description the campaign day new orders are for */
+            day: number;
+            /**
+             * Format: date-time
+             * @description null: they close when the night phase starts
+             */
+            deadline: string | null;
+            /** @description the deadline in the club's time zone */
+            deadline_text: string | null;
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         SidePools: {
@@ -4340,9 +5000,21 @@ export interface components {
          *     * `member.removed` - Member removed
          *     * `calendar.renewed` - Calendar link renewed
          *     * `schedule.set` - Club schedule set
+         *     * `notifications.sent` - Members notified
+         *     * `member.notification_email_set` - Notification e-mails turned on or off
+         *     * `order.drafted` - Order drafted
+         *     * `order.edited` - Order edited
+         *     * `orders.submitted` - Orders submitted
+         *     * `order.withdrawn` - Order withdrawn
+         *     * `order.approved` - Order approved
+         *     * `order.returned` - Order sent back
+         *     * `order.amended` - Order amended by the umpire
+         *     * `orders.lapsed` - Orders not approved before the night phase
+         *     * `battle.draft_saved` - Battle report drafted
+         *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "notifications.sent" | "member.notification_email_set" | "order.drafted" | "order.edited" | "orders.submitted" | "order.withdrawn" | "order.approved" | "order.returned" | "order.amended" | "orders.lapsed" | "battle.draft_saved" | "battle.drafts_confirmed";
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -4402,13 +5074,15 @@ export interface components {
         /**
          * @description * `night.done` - Night Phase Done
          *     * `arrivals.resolved` - Arrivals Resolved
+         *     * `battle.created` - Battle Created
          *     * `battle.reported` - Battle Reported
          *     * `day.dawned` - Day Dawned
          *     * `sector.control_changed` - Sector changed hands
          *     * `campaign.finished` - Campaign finished
+         *     * `orders.submitted` - Orders submitted
          * @enum {string}
          */
-        WebhookEventEnum: "night.done" | "arrivals.resolved" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished";
+        WebhookEventEnum: "night.done" | "arrivals.resolved" | "battle.created" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished" | "orders.submitted";
         /** @description A subscription; a PATCH sends only what changes. */
         WebhookInputRequest: {
             /** @description http:// or https:// URL that receives the POSTs */
@@ -5809,6 +6483,344 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Battle"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_battles_draft_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battle. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnDraft"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_battles_draft_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battle. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BattleReportInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["BattleReportInputRequest"];
+                "multipart/form-data": components["schemas"]["BattleReportInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnDraft"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_battles_drafts_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battle. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DraftComparison"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_battles_drafts_confirm_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this battle. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BattleDraftConfirmInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["BattleDraftConfirmInputRequest"];
+                "multipart/form-data": components["schemas"]["BattleDraftConfirmInputRequest"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -7295,8 +8307,20 @@ export interface operations {
                  *     * `member.removed` - Member removed
                  *     * `calendar.renewed` - Calendar link renewed
                  *     * `schedule.set` - Club schedule set
+                 *     * `notifications.sent` - Members notified
+                 *     * `member.notification_email_set` - Notification e-mails turned on or off
+                 *     * `order.drafted` - Order drafted
+                 *     * `order.edited` - Order edited
+                 *     * `orders.submitted` - Orders submitted
+                 *     * `order.withdrawn` - Order withdrawn
+                 *     * `order.approved` - Order approved
+                 *     * `order.returned` - Order sent back
+                 *     * `order.amended` - Order amended by the umpire
+                 *     * `orders.lapsed` - Orders not approved before the night phase
+                 *     * `battle.draft_saved` - Battle report drafted
+                 *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "objective.awarded" | "operation.failed" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: never;
             path: {
@@ -9236,6 +10260,169 @@ export interface operations {
             };
         };
     };
+    campaigns_notification_emails_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationEmails"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_notification_emails_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationEmailsInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["NotificationEmailsInputRequest"];
+                "multipart/form-data": components["schemas"]["NotificationEmailsInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationEmails"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_oob_retrieve: {
         parameters: {
             query?: never;
@@ -9509,6 +10696,903 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Operation"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_orders_list: {
+        parameters: {
+            query?: {
+                /** @description the campaign day whose night and dawn it is for */
+                day?: number;
+                /** @description Which field to use when ordering the results. */
+                ordering?: string;
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+                side?: number;
+                /**
+                 * @description submitted: the approval queue
+                 *
+                 *     * `draft` - Draft
+                 *     * `submitted` - Submitted to the umpire
+                 *     * `returned` - Sent back by the umpire
+                 *     * `approved` - Approved: waiting for its night phase
+                 *     * `applied` - Applied
+                 *     * `withdrawn` - Withdrawn by the side
+                 *     * `lapsed` - Not approved before the night phase
+                 */
+                status?: "applied" | "approved" | "draft" | "lapsed" | "returned" | "submitted" | "withdrawn";
+            };
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSideOrderList"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_orders_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SideOrderInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SideOrderInputRequest"];
+                "multipart/form-data": components["schemas"]["SideOrderInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SideOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_orders_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this side order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SideOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_orders_partial_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this side order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedSideOrderEditInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["PatchedSideOrderEditInputRequest"];
+                "multipart/form-data": components["schemas"]["PatchedSideOrderEditInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SideOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_orders_amend_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this side order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SideOrderAmendInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SideOrderAmendInputRequest"];
+                "multipart/form-data": components["schemas"]["SideOrderAmendInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SideOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_orders_approve_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this side order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SideOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_orders_send_back_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this side order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SideOrderReturnInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["SideOrderReturnInputRequest"];
+                "multipart/form-data": components["schemas"]["SideOrderReturnInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SideOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_orders_submit_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this side order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SideOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_orders_withdraw_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                /** @description A unique integer value identifying this side order. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SideOrder"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_orders_deadline_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SideOrdersDeadline"];
                 };
             };
             /** @description Error */
@@ -11881,12 +13965,14 @@ export interface operations {
                  *
                  *     * `night.done` - Night Phase Done
                  *     * `arrivals.resolved` - Arrivals Resolved
+                 *     * `battle.created` - Battle Created
                  *     * `battle.reported` - Battle Reported
                  *     * `day.dawned` - Day Dawned
                  *     * `sector.control_changed` - Sector changed hands
                  *     * `campaign.finished` - Campaign finished
+                 *     * `orders.submitted` - Orders submitted
                  */
-                event?: "arrivals.resolved" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "sector.control_changed";
+                event?: "arrivals.resolved" | "battle.created" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "orders.submitted" | "sector.control_changed";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */
@@ -12414,12 +14500,14 @@ export interface operations {
                 /**
                  * @description * `night.done` - Night Phase Done
                  *     * `arrivals.resolved` - Arrivals Resolved
+                 *     * `battle.created` - Battle Created
                  *     * `battle.reported` - Battle Reported
                  *     * `day.dawned` - Day Dawned
                  *     * `sector.control_changed` - Sector changed hands
                  *     * `campaign.finished` - Campaign finished
+                 *     * `orders.submitted` - Orders submitted
                  */
-                event?: "arrivals.resolved" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "sector.control_changed";
+                event?: "arrivals.resolved" | "battle.created" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "orders.submitted" | "sector.control_changed";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */
@@ -12968,6 +15056,392 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notifications_list: {
+        parameters: {
+            query?: {
+                /** @description only this campaign's (its slug) */
+                campaign?: string;
+                /**
+                 * @description * `orders_due` - Orders due
+                 *     * `orders_sent_back` - Orders sent back
+                 *     * `battle_assigned` - Battle assigned to you
+                 *     * `draft_waiting` - Battle report draft waiting for your opponent
+                 *     * `night_report_ready` - Night report ready
+                 */
+                kind?: "battle_assigned" | "draft_waiting" | "night_report_ready" | "orders_due" | "orders_sent_back";
+                /** @description Which field to use when ordering the results. */
+                ordering?: string;
+                /** @description A page number within the paginated result set. */
+                page?: number;
+                /** @description Number of results to return per page. */
+                page_size?: number;
+                /** @description true: only unread ones */
+                unread?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedNotificationList"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notifications_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notifications_read_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notifications_read_all_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NotificationsReadAllInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["NotificationsReadAllInputRequest"];
+                "multipart/form-data": components["schemas"]["NotificationsReadAllInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationsRead"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notifications_unread_count_retrieve: {
+        parameters: {
+            query?: {
+                /** @description only this campaign's (its slug) */
+                campaign?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationCount"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
