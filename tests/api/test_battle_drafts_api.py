@@ -17,17 +17,17 @@ pytestmark = pytest.mark.django_db
 AXIS_DRAFT = {
     "battalions": [
         {"code": "A1", "destroyed": ["3"], "activation_points_spent": 1},
-        {"code": "L1", "destroyed": ["2"]},
+        {"code": "L1", "destroyed": ["3"]},
     ],
     "winner": None,
 }
 ALLIED_DRAFT = {
     "battalions": [
         {"code": "A1", "destroyed": ["3"], "activation_points_spent": 1},
-        {"code": "L1", "suppressed": ["2"]},
+        {"code": "L1", "suppressed": ["3"]},
     ]
 }
-CONFLICT = "battalions[L1].stands[2]"
+CONFLICT = "battalions[L1].stands[3]"
 
 
 @pytest.fixture
@@ -53,10 +53,11 @@ def test_players_file_drafts_and_the_umpire_confirms_the_comparison(world):
     assert (filed["draft"]["status"], filed["opponent_filed"]) == ("filed", False)
     _file(world, Role.ALLIED_PLAYER, ALLIED_DRAFT)
 
-    # Nothing of the campaign changed but the drafts' own events; no webhook announced them.
+    # Nothing of the campaign changed but the drafts' own events and the notification that the
+    # Allied draft was awaited; no webhook announced them.
     version, events, rolls, battles = world.state()
     assert (version, rolls, battles) == (before[0], before[2], before[3])
-    assert events == before[1] + 2
+    assert events == before[1] + 3
     assert list(world.battalion("L1").stands.order_by("pk").values_list("status", flat=True)) == l1_stands
     assert not hook.deliveries.exists()
 
@@ -91,7 +92,7 @@ def test_players_file_drafts_and_the_umpire_confirms_the_comparison(world):
 
     assert confirmed.status_code == 200, confirmed.json()
     assert confirmed.json()["status"] == "reported"
-    assert world.battalion("L1").stands.get(label="2").status == StandStatus.SUPPRESSED
+    assert world.battalion("L1").stands.get(label="3").status == StandStatus.SUPPRESSED
     assert world.battalion("A1").stands.get(label="3").status == StandStatus.DESTROYED
     assert [d.payload["event"] for d in hook.deliveries.order_by("pk")] == [EventVerb.BATTLE_REPORTED]
     refiled = world.client(Role.AXIS_PLAYER).put(
