@@ -50,7 +50,6 @@ export function SideDraft({
             </p>
             {open ? (
               <ReportForm
-                key={data.draft ? "filed" : "new"}
                 slug={slug}
                 battle={battle}
                 stands={stands}
