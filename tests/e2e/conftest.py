@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import Browser, Page, Response, sync_playwright
+from playwright.sync_api import Browser, Page, Response, ViewportSize, sync_playwright
+
+from tests.e2e.quality import assert_page_quality
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -30,6 +32,8 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PHONE = {"width": 390, "height": 844}
+DESKTOP = ViewportSize(width=1280, height=900)
+PHONE_SIZE = ViewportSize(width=PHONE["width"], height=PHONE["height"])
 
 
 @pytest.fixture(scope="session")
@@ -107,3 +111,30 @@ def sign_in(tab: Tab, base_url: str, username: str) -> None:
     tab.shot("sign-in")
     tab.page.get_by_role("button", name="Sign in").click()
     tab.page.get_by_role("heading", name="Your campaigns").wait_for()
+
+
+@pytest.fixture
+def phones(browser: Browser, request: pytest.FixtureRequest) -> Iterator[dict[str, Tab]]:
+    """Each player (Axis and Allied) in a phone-sized window of their own."""
+    opened = {
+        side: open_tab(browser, request, viewport=PHONE, is_mobile=True, has_touch=True)
+        for side in ("axis", "allied")
+    }
+    tabs = {side: next(generator) for side, generator in opened.items()}
+    for side, tab in tabs.items():
+        tab.name += f"-{side}"
+    yield tabs
+    for generator in opened.values():
+        next(generator, None)
+
+
+def step(tab: Tab, name: str, first: ViewportSize = DESKTOP) -> None:
+    """The page checked and screenshotted at both widths, ending at ``first``'s."""
+    page = tab.page
+    page.wait_for_load_state("networkidle")
+    sizes = [(DESKTOP, "1280"), (PHONE_SIZE, "390")]
+    for size, suffix in sizes if first == DESKTOP else reversed(sizes):
+        page.set_viewport_size(size)
+        assert_page_quality(page)
+        tab.shot(f"{name}-{suffix}")
+    page.set_viewport_size(first)

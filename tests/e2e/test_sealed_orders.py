@@ -8,11 +8,10 @@ scrolling."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Browser, ViewportSize, expect
+from playwright.sync_api import expect
 
 from campaign import models
 from campaign.choices import SideOrderStatus
@@ -20,42 +19,12 @@ from campaign.services.audit import Actor
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from tests.api.world import strings
-from tests.e2e.conftest import PHONE, Tab, open_tab, sign_in
+from tests.e2e.conftest import PHONE_SIZE, Tab, sign_in, step
 from tests.e2e.demo import malta_day_one
-from tests.e2e.quality import assert_page_quality
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
 
-DESKTOP = ViewportSize(width=1280, height=900)
-PHONE_SIZE = ViewportSize(width=PHONE["width"], height=PHONE["height"])
 REASON = "W battalions hold the line tonight"
-
-
-def step(tab: Tab, name: str, first: ViewportSize = DESKTOP) -> None:
-    """The page checked and screenshotted at both widths, ending at ``first``'s."""
-    page = tab.page
-    page.wait_for_load_state("networkidle")
-    sizes = [(DESKTOP, "1280"), (PHONE_SIZE, "390")]
-    for size, suffix in sizes if first == DESKTOP else reversed(sizes):
-        page.set_viewport_size(size)
-        assert_page_quality(page)
-        tab.shot(f"{name}-{suffix}")
-    page.set_viewport_size(first)
-
-
-@pytest.fixture
-def phones(browser: Browser, request: pytest.FixtureRequest) -> Iterator[dict[str, Tab]]:
-    """Each player in a phone-sized window of their own."""
-    opened = {
-        side: open_tab(browser, request, viewport=PHONE, is_mobile=True, has_touch=True)
-        for side in ("axis", "allied")
-    }
-    tabs = {side: next(generator) for side, generator in opened.items()}
-    for side, tab in tabs.items():
-        tab.name += f"-{side}"
-    yield tabs
-    for generator in opened.values():
-        next(generator, None)
 
 
 def on_the_table(campaign: models.Campaign, is_axis: bool) -> str:

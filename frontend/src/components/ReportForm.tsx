@@ -35,6 +35,24 @@ function draftOf(code: string): BattalionDraft {
   return { code, fates: {}, activationPoints: "", barrageRounds: "", supply: "", fuel: "", objectives: "" };
 }
 
+/** A battalion's inputs filled in from a report already written (a side's draft). */
+function draftFrom(code: string, report: Schemas["BattleReportInputRequest"] | null | undefined): BattalionDraft {
+  const draft = draftOf(code);
+  const entry = report?.battalions.find((line) => line.code === code);
+  if (!entry) return draft;
+  for (const label of entry.suppressed ?? []) draft.fates[label] = "suppressed";
+  for (const label of entry.destroyed ?? []) draft.fates[label] = "destroyed";
+  const text = (value: number | undefined) => (value === undefined ? "" : String(value));
+  return {
+    ...draft,
+    activationPoints: text(entry.activation_points_spent),
+    barrageRounds: text(entry.barrage_rounds_spent),
+    supply: entry.supply_situation ?? "",
+    fuel: entry.fuel_state ?? "",
+    objectives: (entry.objectives ?? []).map((objective) => objective.name).join("\n"),
+  };
+}
+
 function number(text: string): number | undefined {
   return text.trim() === "" ? undefined : Number(text);
 }
@@ -89,7 +107,9 @@ function Pools({ battle, sides }: { battle: Schemas["Battle"]; sides: Schemas["S
 /** The umpire's battle report: stands lost or suppressed, points and rounds spent, objectives,
  * with each side's points and rounds left; the fuel of each battalion in ``fuel`` (code → its
  * fuel state now: the vehicle battalions, when the campaign plays fuel supply). Field errors of
- * the API's 400 are shown next to the input they name, and the refusal next to Submit. */
+ * the API's 400 are shown next to the input they name, and the refusal next to Submit.
+ * With ``sideDraft`` it is a player's draft of the same report instead (rules notes C-20): filled
+ * in from their side's draft so far, saved with ``PUT draft/``, changing nothing else. */
 export function ReportForm({
   slug,
   battle,
@@ -97,6 +117,7 @@ export function ReportForm({
   sides = [],
   fuel = {},
   onReported,
+  sideDraft,
 }: {
   slug: string;
   battle: Schemas["Battle"];
@@ -104,9 +125,12 @@ export function ReportForm({
   sides?: Schemas["SideSummary"][];
   fuel?: Record<string, string>;
   onReported?: (battle: Schemas["Battle"]) => void;
+  sideDraft?: { report: Schemas["BattleReportInputRequest"] | null };
 }) {
   const queryClient = useQueryClient();
-  const [drafts, setDrafts] = useState<BattalionDraft[]>(() => battle.battalions.map(draftOf));
+  const [drafts, setDrafts] = useState<BattalionDraft[]>(() =>
+    battle.battalions.map((code) => draftFrom(code, sideDraft?.report)),
+  );
   // One key per intended report: a retry after a lost answer is replayed, not applied twice.
   const [key, setKey] = useState(idempotencyKey);
   const report = useMutation({
@@ -126,12 +150,24 @@ export function ReportForm({
       onReported?.(reported);
     },
   });
-  const { fields, errorsFor, errorsUnder, unplaced } = placedErrors(report.error);
+  // A draft replaces the side's last one (PUT): saving it twice is harmless, so no key.
+  const saveDraft = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.PUT("/api/v1/campaigns/{campaign_slug}/battles/{id}/draft/", {
+          params: { path: { campaign_slug: slug, id: battle.id } },
+          body: reportBody(drafts),
+        }),
+      ),
+    onSuccess: (own) => queryClient.setQueryData(queryKeys.battleDraft(slug, battle.id), own),
+  });
+  const write = sideDraft ? saveDraft : report;
+  const { fields, errorsFor, errorsUnder, unplaced } = placedErrors(write.error);
   const update = (index: number, change: Partial<BattalionDraft>) =>
     setDrafts(drafts.map((draft, i) => (i === index ? { ...draft, ...change } : draft)));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    report.mutate();
+    write.mutate();
   };
 
   const body = drafts.map((draft, index) => {
@@ -235,16 +271,27 @@ export function ReportForm({
       </fieldset>
     );
   });
+  if (sideDraft)
+    return (
+      <form className="report-form" onSubmit={submit} noValidate aria-label="Your side's draft report">
+        {body}
+        <SubmitErrors error={write.error} unplaced={unplaced()} />
+        <button type="submit" disabled={write.isPending}>
+          {write.isPending ? "Saving…" : "Save draft"}
+        </button>
+        {write.isSuccess ? <p role="status">Draft saved: the umpire compares both sides' drafts.</p> : null}
+      </form>
+    );
   return (
     <form className="report-form" onSubmit={submit} noValidate aria-label="Battle report">
       <h2>Report the battle</h2>
       <Pools battle={battle} sides={sides} />
       {body}
-      <SubmitErrors error={report.error} unplaced={unplaced()} />
-      <button type="submit" disabled={report.isPending}>
-        {report.isPending ? "Reporting…" : "Submit report"}
+      <SubmitErrors error={write.error} unplaced={unplaced()} />
+      <button type="submit" disabled={write.isPending}>
+        {write.isPending ? "Reporting…" : "Submit report"}
       </button>
-      {report.isSuccess ? <p role="status">Report saved.</p> : null}
+      {write.isSuccess ? <p role="status">Report saved.</p> : null}
     </form>
   );
 }

@@ -6,6 +6,7 @@ import { useBattles, useOrderOfBattle, useSectors } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
 import { asRecord, type BattleReport } from "../api/types";
 import { BattleForm } from "../components/BattleForm";
+import { DraftComparison, SideDraft } from "../components/BattleDrafts";
 import { PacketLinks } from "../components/Papers";
 import { ReportForm } from "../components/ReportForm";
 import { SetupForm } from "../components/SetupForm";
@@ -196,7 +197,11 @@ export function BattleDetailPage() {
         }),
       ),
   });
-  const oob = useOrderOfBattle(campaign.slug, isUmpire);
+  // A player of one of the battle's sides drafts its report (rules notes C-20).
+  const fights = (b: Battle | undefined) =>
+    !isUmpire && campaign.side != null && b !== undefined && [b.attacker, b.defender].includes(campaign.side);
+  const drafter = fights(battle.data);
+  const oob = useOrderOfBattle(campaign.slug, isUmpire || drafter);
   return (
     <QueryView query={battle} what="the battle">
       {(data) => {
@@ -233,6 +238,12 @@ export function BattleDetailPage() {
             {isUmpire && data.status === "planned" ? <SetupForm campaign={campaign} battle={data} /> : null}
             <h2>Report</h2>
             {report ? <ReportView report={report} /> : <p className="muted">Not reported yet.</p>}
+            {drafter ? (
+              <QueryView query={oob} what="the battalions' stands">
+                {() => <SideDraft slug={campaign.slug} battle={data} stands={stands} fuel={fuel} />}
+              </QueryView>
+            ) : null}
+            {isUmpire && open ? <DraftComparison key={data.id} slug={campaign.slug} battle={data} /> : null}
             {isUmpire && open ? (
               <QueryView query={oob} what="the battalions' stands">
                 {() => <ReportForm key={data.id} slug={campaign.slug} battle={data} stands={stands} sides={campaign.sides} fuel={fuel} />}
