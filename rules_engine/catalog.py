@@ -18,8 +18,8 @@ from rules_engine.results import RuleSystem, to_jsonable
 
 # Procedures no campaign service calls, each with why: resolved at the table during a battle,
 # or a look-up the umpire uses beside a service that applies the same chart. Every other
-# procedure is called by a campaign service or waits in NOT_YET_APPLIED
-# (tests/campaign/test_rules_applied.py keeps the three apart; rules notes CR-10).
+# procedure is called by a campaign service (tests/campaign/test_rules_applied.py keeps the two
+# apart; rules notes CR-10).
 UMPIRE_AIDS: Mapping[str, str] = MappingProxyType(
     {
         "gb.action_points": "battle level: each battalion's actions, rolled every turn at the table",
@@ -42,6 +42,10 @@ UMPIRE_AIDS: Mapping[str, str] = MappingProxyType(
         "gb.rally": "battle level: rally rolls during the battle",
         "gb.rally_number": "battle level: the number rally and reactivation rolls read",
         "gb.sighting_distance": "battle level: sighting at the table",
+        "gb.airborne.infiltration": "battle level: a landed stand's consolidation move through enemy "
+        "lines, made at the table after the landings the service rolls",
+        "gb.supply_situation": "look-up: the table's reading in inches; the campaign map's supply "
+        "service reads the traced lines with gb.map_supply_situation (MS-01)",
         "gb.variant.withdraw_to_reserve": "battle level: a battalion withdrawing to reserve at the table "
         "(issue 15 lists it among the aids)",
         "gb.variant.activation_delay": "battle level: a battalion's activation delay, rolled at the table",
@@ -81,12 +85,6 @@ UMPIRE_AIDS: Mapping[str, str] = MappingProxyType(
 
 # Campaign-level procedures no service applies yet, each with the part of issue 15 that will:
 # a service that starts calling one removes it from here (the guard test fails until it does).
-NOT_YET_APPLIED: Mapping[str, str] = MappingProxyType(
-    {
-        "gb.airborne.infiltration": "issue 15, airborne drops (consolidation through enemy lines)",
-        "gb.supply_situation": "issue 15, supply sources proposing each battalion's situation",
-    }
-)
 
 
 def tables(system: RuleSystem | None = None) -> list[TableEntry]:
