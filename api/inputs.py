@@ -464,12 +464,13 @@ class NotificationsReadAllInput(serializers.Serializer[Mapping[str, Any]]):
 class SideOrderInput(serializers.Serializer[Mapping[str, Any]]):
     kind = serializers.CharField(
         max_length=20,
-        help_text="withdraw, attach, detach, move or artillery (deploy and activation are refused, named)",
+        help_text="withdraw, attach, detach, move, artillery or deploy (activation is refused, named)",
     )
     payload = serializers.DictField(
         help_text="by kind: withdraw {battalion_code}; attach and detach {battalion_code, stand_label, "
         "target_battalion_code}; move {battalion_code, sector} (the sector's key); artillery "
-        "{template, mode}"
+        "{template, mode}; deploy {battalion_code, range_inches, friendly_intervening} (a reserve "
+        "battalion, as the dawn's deployments take it)"
     )
 
 

@@ -1432,6 +1432,9 @@ class DeploymentPreviewSerializer(LabelledSerializer[Any]):
     battalion_name = serializers.CharField(source="battalion.name")
     range_inches = serializers.FloatField(source="order.range_inches", help_text="to the nearest enemy")
     friendly_intervening = serializers.BooleanField(source="order.friendly_intervening")
+    side_order = serializers.IntegerField(
+        source="order.side_order", allow_null=True, help_text="the approved sealed order it comes from"
+    )
     cell = serializers.CharField(help_text="the deployment chart's column read")
     destroyed = serializers.IntegerField(source="casualties.destroyed", help_text="stands destroyed")
     suppressed = serializers.IntegerField(source="casualties.suppressed", help_text="stands suppressed")

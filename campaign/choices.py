@@ -205,13 +205,14 @@ class SideOrderKind(models.TextChoices):
     DETACH = "detach", "Detach a stand"
     MOVE = "move", "Move a battalion on the map"
     ARTILLERY = "artillery", "Artillery template for the dawn sequence"
+    DEPLOY = "deploy", "Commit a reserve battalion at dawn"
 
 
 class SideOrderStatus(models.TextChoices):
     DRAFT = "draft", "Draft"
     SUBMITTED = "submitted", "Submitted to the umpire"
     RETURNED = "returned", "Sent back by the umpire"
-    APPROVED = "approved", "Approved: waiting for its night phase"
+    APPROVED = "approved", "Approved: waiting for its night phase or dawn"
     APPLIED = "applied", "Applied"
     WITHDRAWN = "withdrawn", "Withdrawn by the side"
     LAPSED = "lapsed", "Not approved before the night phase"

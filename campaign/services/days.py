@@ -12,7 +12,16 @@ from django.db.models import Count, Q
 
 from campaign import models
 from campaign.access import PRESENT, PUBLIC
-from campaign.choices import ArrivalStatus, CampaignStatus, DayStatus, EventVerb, StandStatus, StandType
+from campaign.choices import (
+    ArrivalStatus,
+    CampaignStatus,
+    DayStatus,
+    EventVerb,
+    SideOrderKind,
+    SideOrderStatus,
+    StandStatus,
+    StandType,
+)
 from campaign.services.activation import DIVISION_POOLS
 from campaign.services.airborne import airborne_drops_land
 from campaign.services.arrivals import arrivals_start
@@ -46,6 +55,8 @@ class DeploymentOrder:
     battalion: str
     range_inches: float
     friendly_intervening: bool = False
+    # The side's approved sealed order it comes from, if any (rules notes C-19).
+    side_order: int | None = None
 
 
 def _best_leader(forces: Sequence[models.Force]) -> LeaderRating:
@@ -303,14 +314,25 @@ def _deployment_plans(campaign: models.Campaign, orders: Sequence[DeploymentOrde
     for index, order in enumerate(orders):
         battalion = campaign.battalions.filter(code=order.battalion).first()
         field = f"deployments[{index}]"
+        ordered = f"order {order.side_order}: " if order.side_order is not None else ""
         if battalion is None:
             raise DomainError(
-                f"battalion {order.battalion} is not in this campaign", field=f"{field}.battalion"
+                f"{ordered}battalion {order.battalion} is not in this campaign", field=f"{field}.battalion"
             )
         if not battalion.in_reserve:
-            raise DomainError(f"battalion {battalion.code} is not in reserve", field=f"{field}.battalion")
-        if any(plan.battalion.pk == battalion.pk for plan in plans):
-            raise DomainError(f"battalion {battalion.code} is named twice", field=f"{field}.battalion")
+            raise DomainError(
+                f"{ordered}battalion {battalion.code} is not in reserve", field=f"{field}.battalion"
+            )
+        twice = next((plan for plan in plans if plan.battalion.pk == battalion.pk), None)
+        if twice is not None:
+            by = (
+                f" (order {twice.order.side_order} of its side deploys it)"
+                if twice.order.side_order is not None
+                else ""
+            )
+            raise DomainError(
+                f"{ordered}battalion {battalion.code} is named twice{by}", field=f"{field}.battalion"
+            )
         run = procedure_run(
             campaign,
             "gb.deployment_casualties",
@@ -337,8 +359,34 @@ def _deployment_plans(campaign: models.Campaign, orders: Sequence[DeploymentOrde
     return plans
 
 
+def ordered_deployments(campaign: models.Campaign, day_number: int) -> list[DeploymentOrder]:
+    """The sides' approved sealed deploy orders for the night and dawn of day ``day_number``
+    (rules notes C-19): the dawn after it carries them out with the umpire's own deployments."""
+    orders = models.SideOrder.objects.filter(
+        campaign=campaign, day_number=day_number, kind=SideOrderKind.DEPLOY, status=SideOrderStatus.APPROVED
+    ).order_by("pk")
+    return [
+        DeploymentOrder(
+            battalion=order.payload["battalion_code"],
+            range_inches=order.payload["range_inches"],
+            friendly_intervening=order.payload.get("friendly_intervening", False),
+            side_order=order.pk,
+        )
+        for order in orders
+    ]
+
+
+def deployment_plans_check(campaign: models.Campaign, orders: Sequence[DeploymentOrder]) -> None:
+    """Refused as the dawn would refuse ``orders`` (nothing written): the sealed orders' approval."""
+    _deployment_plans(campaign, orders)
+
+
 def _deploy(campaign: models.Campaign, orders: Sequence[DeploymentOrder], actor: Actor) -> None:
-    for plan in _deployment_plans(campaign, orders):
+    plans = _deployment_plans(campaign, orders)
+    models.SideOrder.objects.filter(
+        pk__in=[plan.order.side_order for plan in plans if plan.order.side_order is not None]
+    ).update(status=SideOrderStatus.APPLIED)
+    for plan in plans:
         battalion = plan.battalion
         models.Stand.objects.filter(pk__in=[s.pk for s in plan.destroyed]).update(
             status=StandStatus.DESTROYED
@@ -386,13 +434,15 @@ class DawnPreview:
 
 
 def dawn_preview(campaign_id: int, deployments: Sequence[DeploymentOrder] = ()) -> DawnPreview:
-    """What dawning now with ``deployments`` would do to them, refused as the dawn would be;
+    """What dawning now with ``deployments`` (and the sides' approved deploy orders) would do to
+    them, refused as the dawn would be;
     writes nothing and rolls nothing (the weather and the segment's rolls are the dawn's own)."""
     campaign = models.Campaign.objects.get(pk=campaign_id)
+    number = _next_day_number(campaign)
     return DawnPreview(
-        day=_next_day_number(campaign),
+        day=number,
         rule=DEPLOYMENT_RULE.text(),
-        deployments=_deployment_plans(campaign, deployments),
+        deployments=_deployment_plans(campaign, [*deployments, *ordered_deployments(campaign, number - 1)]),
     )
 
 
@@ -403,7 +453,8 @@ def day_dawn(
     deployments: Sequence[DeploymentOrder] = (),
     expected_version: int | None = None,
 ) -> models.CampaignDay:
-    """Open the next campaign day: weather, reserves deployed, the first segment."""
+    """Open the next campaign day: weather, reserves deployed (``deployments`` and the sides'
+    approved deploy orders for it), the first segment."""
     campaign = campaign_lock(campaign_id, expected_version)
     number = _next_day_number(campaign)
     day = models.CampaignDay.objects.create(
@@ -418,7 +469,7 @@ def day_dawn(
         models.RollRecord.objects.bulk_create(
             run.records(campaign, actor, RollContext(day=day, owner=PUBLIC), {"weather": day.weather})
         )
-    _deploy(campaign, deployments, actor)
+    _deploy(campaign, [*deployments, *ordered_deployments(campaign, number - 1)], actor)
     airborne_drops_land(campaign, day, actor)
     event_record(
         campaign,

@@ -6,9 +6,9 @@ schedule). Nobody but the side and the umpires reads them (``access.side_orders_
 their events are the side's). The umpire approves each one, and it becomes what it
 describes through the service that makes it, with that service's checks: a night order
 (withdrawal, attachment, detachment), a battalion's move on the map, an artillery
-template's mode. Or the umpire sends it back with a reason, or amends it. Orders still
-unapproved when the night phase starts lapse and are listed for the umpires
-(``night._side_orders_lapse``).
+template's mode, a reserve battalion deployed by the next dawn (with its deployments). Or
+the umpire sends it back with a reason, or amends it. Orders still unapproved when the
+night phase starts lapse and are listed for the umpires (``night._side_orders_lapse``).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from campaign.choices import (
 from campaign.selectors import deadline_text, side_orders_day, side_orders_deadline
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
+from campaign.services.days import DeploymentOrder, deployment_plans_check, ordered_deployments
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.night import night_order_queue
 from campaign.services.notifications import notification_send, reminder_register
@@ -42,11 +43,8 @@ from campaign.services.scenario_rules import artillery_order_check, artillery_or
 from campaign.services.sectors import battalion_move
 
 # Orders the issue lists that sealed orders do not take (yet): refused by name, never accepted
-# and left undone. Reserves are committed by the umpire's dawn (its deployments), and activation
-# columns are spent at the table.
+# and left undone. Activation columns are spent at the table.
 NOT_TAKEN = {
-    "deploy": "committing reserves is given to the umpire at dawn (the dawn's deployments), "
-    "not as a sealed order",
     "activation": "activation columns are spent at the table during the day, not as a sealed order",
 }
 # The payload's fields by kind: name → (type, required).
@@ -64,6 +62,11 @@ PAYLOAD_FIELDS: Mapping[str, Mapping[str, tuple[type, bool]]] = {
     },
     SideOrderKind.MOVE: {"battalion_code": (str, True), "sector": (str, True)},
     SideOrderKind.ARTILLERY: {"template": (int, True), "mode": (str, True)},
+    SideOrderKind.DEPLOY: {
+        "battalion_code": (str, True),
+        "range_inches": (float, True),
+        "friendly_intervening": (bool, False),
+    },
 }
 OPEN = (SideOrderStatus.DRAFT, SideOrderStatus.RETURNED)
 
@@ -105,6 +108,10 @@ def _payload_check(
             raise DomainError(f"{name} is a whole number", field=f"payload.{name}")
         if kind_of is str and not isinstance(value, str):
             raise DomainError(f"{name} is text", field=f"payload.{name}")
+        if kind_of is bool and not isinstance(value, bool):
+            raise DomainError(f"{name} is true or false", field=f"payload.{name}")
+        if kind_of is float and (isinstance(value, bool) or not isinstance(value, int | float) or value < 0):
+            raise DomainError(f"{name} is a distance in inches, 0 or more", field=f"payload.{name}")
         clean[name] = value.strip() if isinstance(value, str) else value
     for name in ("battalion_code", "target_battalion_code"):
         if name in clean and not side.battalions.filter(code=clean[name]).exists():
@@ -179,6 +186,10 @@ def order_words(order: models.SideOrder) -> str:
             return f"{p['battalion_code']}/{p['stand_label']} to be {verb} to {p['target_battalion_code']}"
         case SideOrderKind.MOVE:
             return f"{p['battalion_code']} to move to {p['sector']}"
+        case SideOrderKind.DEPLOY:
+            return (
+                f'{p["battalion_code"]} to deploy from reserve at dawn, {p["range_inches"]:g}" from the enemy'
+            )
         case _:
             return f"artillery template {p['template']} {p['mode']}"
 
@@ -333,12 +344,34 @@ def _apply_artillery(campaign: models.Campaign, actor: Actor, order: models.Side
     return SideOrderStatus.APPLIED
 
 
+def _apply_deploy(campaign: models.Campaign, actor: Actor, order: models.SideOrder) -> SideOrderStatus:
+    """Checked as the next dawn will deploy it, with the side orders already approved for it;
+    that dawn carries it out (``days.ordered_deployments``)."""
+    planned = [o for o in ordered_deployments(campaign, order.day_number) if o.side_order != order.pk]
+    p = order.payload
+    mine = DeploymentOrder(
+        battalion=p["battalion_code"],
+        range_inches=p["range_inches"],
+        friendly_intervening=p.get("friendly_intervening", False),
+        side_order=order.pk,
+    )
+    try:
+        deployment_plans_check(campaign, [*planned, mine])
+    except DomainError as refused:
+        name = (refused.field or "").rsplit(".", 1)[-1]
+        name = "battalion_code" if name == "battalion" else name
+        refused.field = f"payload.{name}" if name in PAYLOAD_FIELDS[SideOrderKind.DEPLOY] else "payload"
+        raise
+    return SideOrderStatus.APPROVED  # applied by the next dawn
+
+
 APPLY: Mapping[str, Callable[[models.Campaign, Actor, models.SideOrder], SideOrderStatus]] = {
     SideOrderKind.WITHDRAW: _apply_night,
     SideOrderKind.ATTACH: _apply_night,
     SideOrderKind.DETACH: _apply_night,
     SideOrderKind.MOVE: _apply_move,
     SideOrderKind.ARTILLERY: _apply_artillery,
+    SideOrderKind.DEPLOY: _apply_deploy,
 }
 
 
@@ -349,9 +382,9 @@ def _decided(order: models.SideOrder, actor: Actor) -> None:
 
 @transaction.atomic
 def side_order_approve(campaign_id: int, actor: Actor, order_id: int) -> models.SideOrder:
-    """The umpire approves a submitted order: it becomes the night order, move or artillery
-    order it describes through that service and its checks (refused with their reason, nothing
-    written). Only on the day it is for, before that day's night phase."""
+    """The umpire approves a submitted order: it becomes the night order, move, artillery order
+    or dawn deployment it describes through that service and its checks (refused with their
+    reason, nothing written). Only on the day it is for, before that day's night phase."""
     campaign = campaign_lock(campaign_id)
     campaign_require_status(campaign, CampaignStatus.ACTIVE)
     order = _order_lock(campaign, order_id)

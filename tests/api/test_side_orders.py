@@ -280,7 +280,7 @@ def test_players_withdraw_their_orders_and_nobody_else_decides(world):
     refused(act(world, Role.UMPIRE, order, "approve"), 409, "status")
 
 
-@pytest.mark.parametrize("kind", ["deploy", "activation"])
+@pytest.mark.parametrize("kind", ["activation"])
 def test_kinds_not_taken_are_refused_by_name(world, kind):
     response = world.client(Role.AXIS_PLAYER).post(
         world.url("side-order-list"), {"kind": kind, "payload": {}}, format="json"
@@ -317,6 +317,92 @@ def test_a_payload_is_checked_for_its_kind(world):
         ),
         400,
         "payload.template",
+    )
+
+
+def deploy(code: str, range_inches: float = 12, **more: Any) -> dict[str, Any]:
+    return {"kind": "deploy", "payload": {"battalion_code": code, "range_inches": range_inches, **more}}
+
+
+def night_over(world: World) -> None:
+    battle_report(world.campaign.pk, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
+    operation_run(night_phase_start(world.campaign.pk, ACTOR).pk)
+
+
+def test_an_approved_deploy_order_is_deployed_by_the_next_dawn_and_sealed_until_then(world):
+    models.Battalion.objects.filter(pk=world.battalion("A3").pk).update(in_reserve=True, sector=None)
+    before = enemy_reads(world, Role.ALLIED_PLAYER)
+    order = submitted(world, Role.AXIS_PLAYER, deploy("A3", 30, friendly_intervening=True))
+
+    response = act(world, Role.UMPIRE, order, "approve")
+
+    assert response.status_code == 200, response.content
+    assert response.json()["status"] == SideOrderStatus.APPROVED
+    assert world.battalion("A3").in_reserve
+    assert enemy_reads(world, Role.ALLIED_PLAYER) == before
+    night_over(world)
+    umpire = world.client(Role.UMPIRE)
+    preview = umpire.post(world.url("day-dawn-preview"), {"deployments": []}, format="json")
+    assert preview.status_code == 200, preview.content
+    [planned] = preview.json()["deployments"]
+    assert (planned["battalion"], planned["side_order"], planned["range_inches"]) == ("A3", order["id"], 30)
+    assert planned["friendly_intervening"] is True
+
+    dawn = umpire.post(world.url("day-dawn"), {"deployments": []}, format="json")
+
+    assert dawn.status_code == 201, dawn.content
+    assert not world.battalion("A3").in_reserve
+    assert models.SideOrder.objects.get(pk=order["id"]).status == SideOrderStatus.APPLIED
+    deployed = world.campaign.events.get(verb=EventVerb.FORCE_DEPLOYED)
+    assert deployed.message.startswith('A3 deployed from reserve at 30"')
+
+
+def test_a_deploy_order_the_dawns_checks_refuse_is_refused_at_approval(world):
+    on_table = submitted(world, Role.AXIS_PLAYER, deploy("A3"))
+    error = refused(act(world, Role.UMPIRE, on_table, "approve"), 400, "payload.battalion_code")
+    assert "battalion A3 is not in reserve" in error["message"]
+    assert models.SideOrder.objects.get(pk=on_table["id"]).status == SideOrderStatus.SUBMITTED
+
+    models.Battalion.objects.filter(pk=world.battalion("A3").pk).update(in_reserve=True, sector=None)
+    first = submitted(world, Role.AXIS_PLAYER, deploy("A3"))
+    assert act(world, Role.UMPIRE, first, "approve").status_code == 200
+    second = submitted(world, Role.AXIS_PLAYER, deploy("A3", 6))
+    error = refused(act(world, Role.UMPIRE, second, "approve"), 400, "payload.battalion_code")
+    assert f"named twice (order {first['id']} of its side deploys it)" in error["message"]
+
+
+def test_the_umpires_dawn_naming_an_ordered_battalion_again_is_refused_naming_the_order(world):
+    models.Battalion.objects.filter(pk=world.battalion("A3").pk).update(in_reserve=True, sector=None)
+    order = submitted(world, Role.AXIS_PLAYER, deploy("A3"))
+    act(world, Role.UMPIRE, order, "approve")
+    night_over(world)
+
+    dawn = world.client(Role.UMPIRE).post(
+        world.url("day-dawn"), {"deployments": [{"battalion": "A3", "range_inches": 6}]}, format="json"
+    )
+
+    error = refused(dawn, 400, "deployments[1].battalion")
+    assert f"Order {order['id']}: battalion A3 is named twice" in error["message"]
+    assert world.battalion("A3").in_reserve
+    assert models.SideOrder.objects.get(pk=order["id"]).status == SideOrderStatus.APPROVED
+
+
+def test_a_deploy_orders_payload_is_checked_at_draft(world):
+    client = world.client(Role.AXIS_PLAYER)
+    url = world.url("side-order-list")
+
+    refused(client.post(url, deploy("L3"), format="json"), 400, "payload.battalion_code")
+    refused(client.post(url, deploy("A3", -1), format="json"), 400, "payload.range_inches")
+    refused(client.post(url, deploy("A3", "far"), format="json"), 400, "payload.range_inches")
+    refused(
+        client.post(url, deploy("A3", friendly_intervening="yes"), format="json"),
+        400,
+        "payload.friendly_intervening",
+    )
+    refused(
+        client.post(url, {"kind": "deploy", "payload": {"battalion_code": "A3"}}, format="json"),
+        400,
+        "payload.range_inches",
     )
 
 

@@ -2783,6 +2783,8 @@ export interface components {
              */
             range_inches: number;
             friendly_intervening: boolean;
+            /** @description the approved sealed order it comes from */
+            side_order: number | null;
             /** @description the deployment chart's column read */
             cell: string;
             /** @description stands destroyed */
@@ -4635,9 +4637,9 @@ export interface components {
             reason: string;
         };
         SideOrderInputRequest: {
-            /** @description withdraw, attach, detach, move or artillery (deploy and activation are refused, named) */
+            /** @description withdraw, attach, detach, move, artillery or deploy (activation is refused, named) */
             kind: string;
-            /** @description by kind: withdraw {battalion_code}; attach and detach {battalion_code, stand_label, target_battalion_code}; move {battalion_code, sector} (the sector's key); artillery {template, mode} */
+            /** @description by kind: withdraw {battalion_code}; attach and detach {battalion_code, stand_label, target_battalion_code}; move {battalion_code, sector} (the sector's key); artillery {template, mode}; deploy {battalion_code, range_inches, friendly_intervening} (a reserve battalion, as the dawn's deployments take it) */
             payload: {
                 [key: string]: unknown;
             };
@@ -4648,9 +4650,10 @@ export interface components {
          *     * `detach` - Detach a stand
          *     * `move` - Move a battalion on the map
          *     * `artillery` - Artillery template for the dawn sequence
+         *     * `deploy` - Commit a reserve battalion at dawn
          * @enum {string}
          */
-        SideOrderKindEnum: "withdraw" | "attach" | "detach" | "move" | "artillery";
+        SideOrderKindEnum: "withdraw" | "attach" | "detach" | "move" | "artillery" | "deploy";
         SideOrderReturnInputRequest: {
             /** @description why the order is sent back, for its side */
             reason: string;
@@ -4659,7 +4662,7 @@ export interface components {
          * @description * `draft` - Draft
          *     * `submitted` - Submitted to the umpire
          *     * `returned` - Sent back by the umpire
-         *     * `approved` - Approved: waiting for its night phase
+         *     * `approved` - Approved: waiting for its night phase or dawn
          *     * `applied` - Applied
          *     * `withdrawn` - Withdrawn by the side
          *     * `lapsed` - Not approved before the night phase
@@ -10765,7 +10768,7 @@ export interface operations {
                  *     * `draft` - Draft
                  *     * `submitted` - Submitted to the umpire
                  *     * `returned` - Sent back by the umpire
-                 *     * `approved` - Approved: waiting for its night phase
+                 *     * `approved` - Approved: waiting for its night phase or dawn
                  *     * `applied` - Applied
                  *     * `withdrawn` - Withdrawn by the side
                  *     * `lapsed` - Not approved before the night phase

@@ -49,6 +49,7 @@ const PREVIEW: Schemas["DawnPreview"] = {
       battalion_name: "2nd Royal Irish",
       range_inches: 5,
       friendly_intervening: false,
+      side_order: null,
       cell: 'Dawn Phase, 6"',
       destroyed: 0,
       suppressed: 2,

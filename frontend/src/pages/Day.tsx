@@ -72,6 +72,12 @@ function DeploymentPreview({ preview }: { preview: Schemas["DawnPreview"] }) {
               <dd>
                 {deployment.range_inches}″{deployment.friendly_intervening ? ", friendly units intervene" : ""}
               </dd>
+              {deployment.side_order !== null ? (
+                <>
+                  <dt>Ordered by</dt>
+                  <dd>its side's sealed order {deployment.side_order}, approved</dd>
+                </>
+              ) : null}
               <dt>Chart</dt>
               <dd>{deployment.cell}</dd>
               <dt>Casualties</dt>

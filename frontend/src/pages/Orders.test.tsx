@@ -44,7 +44,7 @@ function order(id: number, side: number, status: string, extra: Record<string, u
 const page = (results: unknown[]) => ({ count: results.length, next: null, previous: null, results });
 
 /** Answers by path: the order list from ``orders``, everything else empty; returns the requests. */
-function stubApi(orders: unknown[]): Request[] {
+function stubApi(orders: unknown[], forces: unknown[] = []): Request[] {
   const seen: Request[] = [];
   vi.stubGlobal(
     "fetch",
@@ -53,7 +53,7 @@ function stubApi(orders: unknown[]): Request[] {
       const path = new URL(request.url).pathname;
       if (path.endsWith("/orders/deadline/")) return jsonResponse(200, { day: 2, deadline: null, deadline_text: null });
       if (path.endsWith("/orders/")) return jsonResponse(200, page(orders));
-      if (path.endsWith("/oob/")) return jsonResponse(200, { forces: [] });
+      if (path.endsWith("/oob/")) return jsonResponse(200, { forces });
       if (path.endsWith("/sectors/")) return jsonResponse(200, page([]));
       return jsonResponse(200, orders[0]);
     }),
@@ -82,6 +82,30 @@ describe("the orders page", () => {
     await userEvent.setup().click(screen.getByRole("button", { name: "Submit order 4" }));
 
     await vi.waitFor(() => expect(seen.some((r) => r.method === "POST" && r.url.endsWith("/orders/4/submit/"))).toBe(true));
+  });
+
+  it("drafts a deploy order for a battalion in reserve, with its range and whether friends intervene", async () => {
+    const battalion = (code: string, in_reserve: boolean) => ({ code, name: "", side: 2, in_reserve, stands: [] });
+    const forces = [{ battlegroups: [{ battalions: [battalion("L1", false), battalion("L3", true)] }] }];
+    const seen = stubApi([], forces);
+    renderOrders(false);
+    const user = userEvent.setup();
+
+    await user.selectOptions(await screen.findByLabelText("Order"), "deploy");
+    const choose = screen.getByLabelText("Battalion");
+    await vi.waitFor(() => expect(screen.getByRole("option", { name: "L3 (in reserve)" })).toBeInTheDocument());
+    expect(screen.queryByRole("option", { name: "L1" })).not.toBeInTheDocument();
+    await user.selectOptions(choose, "L3");
+    await user.type(screen.getByLabelText("Range to the nearest enemy (inches)"), "18");
+    await user.click(screen.getByLabelText("Friendly troops intervening"));
+    await user.click(screen.getByRole("button", { name: "Save as draft" }));
+
+    await vi.waitFor(() => expect(seen.some((r) => r.method === "POST" && r.url.endsWith("/orders/"))).toBe(true));
+    const sent = seen.find((r) => r.method === "POST" && r.url.endsWith("/orders/"));
+    expect(await sent?.json()).toEqual({
+      kind: "deploy",
+      payload: { battalion_code: "L3", range_inches: 18, friendly_intervening: true },
+    });
   });
 
   it("lets the umpire send an order back with a reason", async () => {

@@ -22,6 +22,7 @@ const KINDS: Record<Kind, string> = {
   detach: "Detach a stand",
   move: "Move a battalion on the map",
   artillery: "Artillery template for the dawn",
+  deploy: "Commit a reserve battalion at dawn",
 };
 // Each kind's fields, in the order the form asks for them.
 const FIELDS: Record<Kind, string[]> = {
@@ -30,6 +31,7 @@ const FIELDS: Record<Kind, string[]> = {
   detach: ["battalion_code", "stand_label", "target_battalion_code"],
   move: ["battalion_code", "sector"],
   artillery: ["template", "mode"],
+  deploy: ["battalion_code", "range_inches", "friendly_intervening"],
 };
 const MODES: [string, string][] = [
   ["pre-planned", "Pre-planned (with its turn)"],
@@ -47,15 +49,24 @@ function orderWords(order: Order): string {
       return `${p.battalion_code}/${p.stand_label} ${order.kind === "attach" ? "attached" : "detached"} to ${p.target_battalion_code}`;
     case "move":
       return `${p.battalion_code} moves to ${p.sector}`;
+    case "deploy":
+      return `${p.battalion_code} deploys from reserve at dawn, ${String(p.range_inches)}" from the enemy${
+        String(p.friendly_intervening) === "true" ? ", friendly troops intervening" : ""
+      }`;
     default:
       return `Template ${String(p.template)}: ${String(p.mode)}`;
   }
 }
 
-/** What the API takes: only the kind's fields, the template a number. */
+/** What the API takes: only the kind's fields, the template and range numbers, the flag a boolean. */
 function payloadOf(kind: Kind, values: Payload): Record<string, unknown> {
   return Object.fromEntries(
-    FIELDS[kind].map((name) => [name, name === "template" ? Number(values[name] || 0) : (values[name] ?? "")]),
+    FIELDS[kind].map((name) => {
+      const value = values[name] ?? "";
+      if (name === "friendly_intervening") return [name, value === "true"];
+      if (name === "template" || name === "range_inches") return [name, value === "" ? "" : Number(value)];
+      return [name, value];
+    }),
   );
 }
 
@@ -112,7 +123,10 @@ function PayloadFields({
 }) {
   const chosen = battalions.find((b) => b.code === values.battalion_code);
   const options: Record<string, [string, string][]> = {
-    battalion_code: battalions.map((b) => [b.code, `${b.code}${b.name ? ` ${b.name}` : ""}${b.in_reserve ? " (in reserve)" : ""}`]),
+    // Only a battalion in reserve is deployed at dawn.
+    battalion_code: battalions
+      .filter((b) => kind !== "deploy" || b.in_reserve)
+      .map((b) => [b.code, `${b.code}${b.name ? ` ${b.name}` : ""}${b.in_reserve ? " (in reserve)" : ""}`]),
     target_battalion_code: battalions.map((b) => [b.code, `${b.code}${b.name ? ` ${b.name}` : ""}`]),
     stand_label: (chosen?.stands ?? [])
       .filter((stand) => stand.status !== "destroyed")
@@ -127,6 +141,8 @@ function PayloadFields({
     sector: "To sector",
     template: "Template",
     mode: "Mode",
+    range_inches: "Range to the nearest enemy (inches)",
+    friendly_intervening: "Friendly troops intervening",
   };
   return (
     <>
@@ -137,12 +153,22 @@ function PayloadFields({
         return (
           <div className="field" key={name}>
             <label htmlFor={id}>{labels[name]}</label>
-            {name === "template" ? (
+            {name === "friendly_intervening" ? (
+              <input
+                id={id}
+                type="checkbox"
+                checked={values[name] === "true"}
+                onChange={(e) => change(String(e.target.checked))}
+                aria-invalid={messages.length > 0}
+                aria-describedby={`${id}-errors`}
+              />
+            ) : name === "template" || name === "range_inches" ? (
               <input
                 id={id}
                 type="number"
-                min={1}
-                inputMode="numeric"
+                min={name === "template" ? 1 : 0}
+                step={name === "template" ? 1 : "any"}
+                inputMode={name === "template" ? "numeric" : "decimal"}
                 value={values[name] ?? ""}
                 onChange={(e) => change(e.target.value)}
                 aria-invalid={messages.length > 0}
