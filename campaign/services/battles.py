@@ -573,6 +573,7 @@ class ReportPlan:
     stand_updates: dict[int, str]
     supply: dict[int, str]
     fuel: dict[int, str]
+    turn: int
 
 
 def battle_report_check(
@@ -711,6 +712,7 @@ def battle_report_check(
         stand_updates=stand_updates,
         supply=supply,
         fuel=fuel,
+        turn=report_turn,
     )
 
 
@@ -809,6 +811,7 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
             plan.new_owner_id,
             f"the battle of day {battle.day.number}",
             battle=battle,
+            turn=plan.turn,
         )
     # The winner is the battle's field and a change of control the sector's (and its event): one home each.
     battle.report = to_jsonable({k: v for k, v in report.items() if k not in REPORT_OUTCOME_KEYS})

@@ -202,13 +202,14 @@ def sector_control_change(
     reason: str,
     *,
     battle: models.Battle | None = None,
+    turn: int = 1,
 ) -> bool:
     """Give ``sector`` to ``owner_id`` (None: contested) inside a caller's transaction holding the
     campaign lock: the event (public: sectors and their owners are everybody's) and its
     ``sector.control_changed`` webhook. False when the owner is unchanged (nothing recorded).
 
-    A side taking a sector in ``battle`` is awarded the points its kind is worth (Malta: 2 per
-    port); who holds a source of supply is read from here by the supply lines.
+    A side taking a sector in ``battle`` (at its report's ``turn``) is awarded the points its
+    kind is worth (Malta: 2 per port); who holds a source of supply is read from here by the supply lines.
     """
     if owner_id is not None and not campaign.sides.filter(pk=owner_id).exists():
         raise DomainError(f"side {owner_id} is not in campaign {campaign.slug}", field="owner")
@@ -234,7 +235,7 @@ def sector_control_change(
         },
     )
     if battle is not None and owner_id is not None:
-        objective_award(campaign, actor, sector, owner_id, battle)
+        objective_award(campaign, actor, sector, owner_id, battle, turn)
     return True
 
 

@@ -168,12 +168,19 @@ def test_malta_days_one_to_three_with_every_variant_on(django_capture_on_commit_
         )
         assert (spend.force_id, malta.points(folgore)) == (folgore.pk, 3 - spend.cost)
 
-        # An objective: a port taken in battle is worth 2 activation points at once (FAQ 44).
+        # An objective: a port taken in battle is worth 2 activation points at once (FAQ 44),
+        # into the pool that pays at the report's turn: the taking division's (MS-05).
+        folgore_before = malta.points(folgore)
         malta.move("I1", "birzebbuga-beach", "marsaxlokk")
         malta.battle("marsaxlokk", ["I1"], [], turn=4, winner=axis.pk, sector_owner=axis.pk)
         award = campaign.events.get(verb=EventVerb.OBJECTIVE_AWARDED)
         after, before = award.after or {}, award.before or {}
-        assert (after["awarded"], before["activation_points"], malta.points(axis)) == (2, 4, 6)
+        assert (after["awarded"], after["pool"], before["activation_points"]) == (
+            2,
+            folgore.name,
+            folgore_before,
+        )
+        assert (malta.points(folgore), malta.points(axis)) == (folgore_before + 2, 4)
         assert "FAQ 44" in after["rule"]
 
         # Variant 1: the Folgore's C Ops rolls its action points; its isolation is the supply

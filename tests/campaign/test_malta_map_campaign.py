@@ -107,12 +107,14 @@ def test_malta_days_one_to_three_on_the_map(django_capture_on_commit_callbacks):
     malta.dawn()
     malta.move("I1", "birzebbuga-beach")
     malta.battle("birzebbuga-beach", ["I1"], [], winner=axis.pk, sector_owner=axis.pk)
-    points_before = models.Side.objects.get(pk=axis.pk).activation_points
+    # From day 1 turn 2 Malta's divisions keep their own pools: the taking division is paid (MS-05).
+    division = malta.battalion("I2").battlegroup.force
+    points_before = models.Force.objects.get(pk=division.pk).activation_points
     malta.move("I2", "hal-far", "birzebbuga-beach", "marsaxlokk")
     malta.battle("marsaxlokk", ["I2"], [], winner=axis.pk, sector_owner=axis.pk)
-    assert models.Side.objects.get(pk=axis.pk).activation_points == points_before + 2
+    assert models.Force.objects.get(pk=division.pk).activation_points == points_before + 2
     award = campaign.events.get(verb=EventVerb.OBJECTIVE_AWARDED)
-    assert (award.side_id, award.after["awarded"]) == (axis.pk, 2)
+    assert (award.side_id, award.after["awarded"], award.after["pool"]) == (axis.pk, 2, division.name)
     assert "FAQ 44" in award.after["rule"]
     assert award.message.startswith("Axis took Marsaxlokk Bay (port) in battle: 2 activation points")
 
