@@ -60,6 +60,7 @@ def test_the_preview_names_the_stands_the_dawn_then_hits_and_writes_nothing(worl
         "stands_destroyed": [],
         "stands_suppressed": ["3", "4"],
         "text": 'L2 deployed from reserve at 5" [Dawn Phase, 6"]: 2s',
+        "side_order": None,  # the umpire's own, not a side's sealed order
     }
 
     dawned = umpire.post(world.url("day-dawn"), body, format="json")
