@@ -4,7 +4,7 @@ SHELL := /bin/bash
 UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
 PY := .venv/bin/python
 
-.PHONY: run test bench bench-scale client lint typecheck migrations-check check clean
+.PHONY: run test test-fast bench bench-scale client lint typecheck migrations-check check clean
 
 .tools/bin/uv:
 	@echo "[setup] Installing uv into .tools/"
@@ -20,6 +20,10 @@ run: .venv/.synced
 
 test: .venv/.synced
 	@$(PY) -m devstack test $(ARGS)
+
+# The inner loop: no browser, worker, process or fuzz test; the test database kept between runs.
+test-fast: .venv/.synced
+	@$(PY) -m devstack test-fast $(ARGS)
 
 bench: .venv/.synced
 	@$(PY) -m devstack bench $(ARGS)

@@ -2,7 +2,10 @@
 
 ``python -m devstack run``  — web server, Celery worker and beat, with
 the demo campaign loaded; Ctrl-C stops everything.
-``python -m devstack test [pytest args]`` — every test.
+``python -m devstack test [pytest args]`` — every test; with test paths, only those (the web
+app is built only for browser tests, Vitest runs only with the whole suite).
+``python -m devstack test-fast [pytest args]`` — the inner loop: no browser, worker, process or
+fuzz test (``tests/tiers.py``), the test database kept between runs.
 ``python -m devstack bench [--stands 2000 --repeats 1 --only night_phase]`` — the benchmarks:
 each figure against its floor and target, and JSON in ``bench-results/``.
 ``python -m devstack bench-scale [options]`` — the scale benchmark (``--help``).
@@ -299,15 +302,16 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
     return 1
 
 
-def frontend_checks() -> int:
-    """Build the web app (the browser tests use it) and run its unit tests (Vitest).
+def frontend_checks(unit_tests: bool = True) -> int:
+    """Build the web app (the browser tests use it) and, with ``unit_tests``, run its unit tests
+    (Vitest).
 
     Without Node the browser tests skip, which CI (CI=true) counts as a failure;
     CI fails here already."""
-    print("Building and unit-testing the web app", flush=True)
+    print("Building and unit-testing the web app" if unit_tests else "Building the web app", flush=True)
     try:
         frontend_build.build()
-        return frontend_build.unit_tests()
+        return frontend_build.unit_tests() if unit_tests else 0
     except frontend_build.NodeMissing as missing:
         if os.environ.get("CI") == "true":
             raise
@@ -318,13 +322,58 @@ def frontend_checks() -> int:
         return failure.returncode or 1
 
 
-def test(pytest_args: list[str]) -> int:
-    vitest_status = frontend_checks()
+BROWSER_TESTS = ROOT / "tests" / "e2e"
+
+
+def named_test_paths(pytest_args: Sequence[str]) -> list[Path]:
+    """The files and folders ``pytest_args`` name (``path::test`` included); options are not paths."""
+    paths = []
+    for arg in pytest_args:
+        candidate = (ROOT / arg.split("::", 1)[0]).resolve()
+        if not arg.startswith("-") and candidate.exists():
+            paths.append(candidate)
+    return paths
+
+
+def web_app_work(pytest_args: Sequence[str]) -> tuple[bool, bool]:
+    """(build the web app, run Vitest) for a pytest run: both for the whole suite; for named test
+    paths, a build only when one of them holds browser tests, and no Vitest."""
+    paths = named_test_paths(pytest_args)
+    if not paths:
+        return True, True
+    holds_browser_tests = any(
+        path.is_relative_to(BROWSER_TESTS) or path in BROWSER_TESTS.parents for path in paths
+    )
+    return holds_browser_tests, False
+
+
+def pytest_run(pytest_args: Sequence[str]) -> int:
     print("Resolving test services", flush=True)
     with services(prefer_local=True) as urls:
         env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-        pytest_status = subprocess.run([str(BIN / "pytest"), *pytest_args], env=env, cwd=ROOT).returncode
-    return pytest_status or vitest_status
+        return subprocess.run([str(BIN / "pytest"), *pytest_args], env=env, cwd=ROOT).returncode
+
+
+def test(pytest_args: list[str]) -> int:
+    """Every test (the web app's too), or the pytest ``pytest_args`` name without the web app's
+    build and unit tests unless those tests need them."""
+    build, unit_tests = web_app_work(pytest_args)
+    started = time.monotonic()
+    frontend_status = frontend_checks(unit_tests) if build else 0
+    if build:
+        print(f"[time] web app: {time.monotonic() - started:.0f} s", flush=True)
+    started = time.monotonic()
+    pytest_status = pytest_run(pytest_args)
+    print(f"[time] pytest: {time.monotonic() - started:.0f} s", flush=True)
+    return pytest_status or frontend_status
+
+
+def test_fast(pytest_args: list[str]) -> int:
+    """The inner loop: every test needing no browser, worker process, process of its own or
+    fuzzing (tests/tiers.py), on a test database kept between runs."""
+    from tests.tiers import FAST
+
+    return pytest_run(["-m", FAST, "--reuse-db", "-q", *pytest_args])
 
 
 BENCHMARKS = {"night_phase": "tests.benchmarks.night_phase", "force_status": "tests.benchmarks.force_status"}
@@ -409,6 +458,7 @@ def main(argv: list[str]) -> int:
     commands: dict[str, Callable[[], int]] = {
         "run": run,
         "test": lambda: test(argv[1:]),
+        "test-fast": lambda: test_fast(argv[1:]),
         "bench": lambda: bench(argv[1:]),
         "bench-scale": lambda: bench_scale(argv[1:]),
     }

@@ -18,6 +18,12 @@ from urllib.parse import quote
 import pytest
 import redis
 from django.conf import settings
+from pytest_django import DjangoDbBlocker
+
+pytest.register_assert_rewrite("tests.tiers")  # imported below, before pytest loads it as a plugin
+pytest_plugins = ("tests.tiers",)
+
+from tests.tiers import needs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,6 +117,7 @@ def worker_database_url() -> str:
 
 
 @pytest.fixture(scope="module")
+@needs("worker")
 def celery_worker(django_db_setup: None, redis_client: redis.Redis) -> Iterator[WorkerProcess]:
     """A real worker process for one test module, on the test database.
 
@@ -124,9 +131,7 @@ def celery_worker(django_db_setup: None, redis_client: redis.Redis) -> Iterator[
         worker.stop()
 
 
-@pytest.fixture
-def equipment_reference(db: None) -> None:
-    """Tests on a flushed database (after a transactional test) get the reference rows back."""
+def _equipment_reference_load() -> None:
     from django.apps import apps
 
     from campaign.models import Equipment
@@ -134,6 +139,39 @@ def equipment_reference(db: None) -> None:
     if not Equipment.objects.exists():
         migration = importlib.import_module("campaign.migrations.0002_equipment_reference_data")
         migration.equipment_load(apps, None)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> None:
+    """The test database, with its reference rows even when kept (``--reuse-db``) from a run whose
+    last transactional test flushed them."""
+    with django_db_blocker.unblock():
+        _equipment_reference_load()
+
+
+@pytest.fixture
+def equipment_reference(db: None) -> None:
+    """Tests on a flushed database (after a transactional test) get the reference rows back."""
+    _equipment_reference_load()
+
+
+def _transactional(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    return bool(
+        (marker and marker.kwargs.get("transaction"))
+        or "transactional_db" in fixtures
+        or "live_server" in fixtures
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """In each module, the tests on a transactional database first: a module's shared world
+    (tests/api/conftest.py) keeps a transaction open from its first test to the module's end."""
+    modules: dict[str, int] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::", 1)[0], len(modules))
+    items.sort(key=lambda item: (modules[item.nodeid.split("::", 1)[0]], not _transactional(item)))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

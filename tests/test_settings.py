@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -21,18 +23,21 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.process
 def test_production_refuses_to_start_without_a_secret_key():
     result = manage("check")
     assert result.returncode != 0
     assert "SECRET_KEY is required" in result.stderr
 
 
+@pytest.mark.process
 def test_production_refuses_a_short_secret_key():
     result = manage("check", SECRET_KEY="short")
     assert result.returncode != 0
     assert "at least 50" in result.stderr
 
 
+@pytest.mark.process
 def test_production_passes_the_deploy_security_checks():
     result = manage(
         "check",

@@ -1,7 +1,28 @@
-"""Test run: fast hashing, mail kept in memory, short broker redelivery."""
+"""Test run: fast hashing, mail kept in memory, short broker redelivery, and a Redis database for
+each pytest-xdist worker."""
 
-from config.settings.base import *  # noqa: F403
-from config.settings.base import CELERY_BROKER_TRANSPORT_OPTIONS, env
+import os
+from urllib.parse import urlsplit
+
+
+def _xdist_worker_redis_url() -> None:
+    """pytest-xdist runs the tests in several processes: worker ``gwN`` takes the Redis database N
+    after ``REDIS_URL``'s, so that its Celery queues, cache keys and counted commands (MONITOR,
+    per database) never meet another worker's. The processes a test starts inherit the moved URL
+    and keep it (``XDIST_REDIS_URL_MOVED``)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw") or os.environ.get("XDIST_REDIS_URL_MOVED"):
+        return
+    url = urlsplit(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    database = int(url.path.strip("/") or 0) + int(worker[2:])
+    os.environ["REDIS_URL"] = url._replace(path=f"/{database}").geturl()
+    os.environ["XDIST_REDIS_URL_MOVED"] = "1"
+
+
+_xdist_worker_redis_url()
+
+from config.settings.base import *  # noqa: E402, F403
+from config.settings.base import CELERY_BROKER_TRANSPORT_OPTIONS, env  # noqa: E402
 
 SECRET_KEY = "test-key-not-for-production"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -23,7 +23,6 @@ from tests.api.world import (
     Role,
     World,
     assert_statuses,
-    build_world,
     matrix,
     router_methods,
     strings,
@@ -40,11 +39,6 @@ EVERYTHING = {"page_size": 500}
 REFERENCE = {"equipment-list", "equipment-detail", "rule-list", "rule-detail"}
 # PDFs, whose text tests/api/test_papers.py searches for hidden codes.
 PAPERS = {"day-briefing", "battle-packet"}
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 def rows(world: World, role: Role, name: str) -> list[dict[str, Any]]:

@@ -36,11 +36,6 @@ EVERYTHING = {"page_size": 500}
 SET_UP = {"inputs": {"n43.setup_proximity": {"terrain": "Open Terrain"}}}
 
 
-@pytest.fixture
-def world() -> World:
-    return build_world()
-
-
 def umpire_actor(world: World) -> Actor:
     return Actor(user=world.users[Role.UMPIRE], request_id="test")
 

@@ -10,7 +10,7 @@ import pytest
 from campaign import models
 from campaign.choices import WEBHOOK_EVENTS, EventVerb, StandStatus
 from campaign.services.webhook_subscriptions import webhook_subscribe
-from tests.api.world import ACTOR, Role, World, build_world, strings
+from tests.api.world import ACTOR, Role, World, strings
 
 pytestmark = pytest.mark.django_db
 
@@ -28,11 +28,6 @@ ALLIED_DRAFT = {
     ]
 }
 CONFLICT = "battalions[L1].stands[3]"
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 def _file(world: World, role: Role, report: dict[str, object]) -> Any:

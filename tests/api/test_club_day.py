@@ -9,14 +9,9 @@ import pytest
 from campaign import models
 from campaign.choices import ArrivalStatus, EventVerb, StandStatus
 from tests.api.test_day_writes import night_over, reserve_force
-from tests.api.world import WRITE_REFUSED, Role, World, assert_statuses, build_world
+from tests.api.world import WRITE_REFUSED, Role, World, assert_statuses
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 def statuses(world: World, code: str) -> dict[str, str]:

@@ -26,17 +26,12 @@ from campaign.services.days import segment_advance
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from campaign.services.scenario import campaign_export
-from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses, build_world
+from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses
 from tests.campaign.factories import campaign_with_sides
 
 pytestmark = pytest.mark.django_db
 # Members who read as themselves; API keys have their own matrix (tests/api/test_access.py).
 READERS = (Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER, Role.UMPIRE)
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 def night_over(world: World) -> None:

@@ -16,16 +16,11 @@ from campaign.services.corrections import object_correct
 from campaign.services.days import segment_arrivals_start
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
-from tests.api.world import ACTOR, Role, World, api_key_client, build_world, query_count
+from tests.api.world import ACTOR, Role, World, api_key_client, query_count
 from tests.campaign.factories import ForceFactory
 from tests.redis_monitor import redis_commands
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 def status_url(world: World, side: models.Side) -> str:

@@ -12,15 +12,10 @@ from django.urls import reverse
 
 from api.inputs import COUNT_MAX
 from api.parsers import MAX_JSON_DEPTH
-from tests.api.world import Role, World, build_world
+from tests.api.world import Role, World
 
 pytestmark = pytest.mark.django_db
 READERS = (Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER, Role.ALLIED_KEY, Role.UMPIRE)
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 def refused(response: Any, status: int, field: str | None = None) -> dict[str, Any]:

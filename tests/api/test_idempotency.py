@@ -42,7 +42,7 @@ from tests.api.test_day_writes import (
     other_weather,
     weather_roll,
 )
-from tests.api.world import ACTOR, Role, World, build_world
+from tests.api.world import ACTOR, Role, World
 from tests.campaign.factories import campaign_with_sides
 
 pytestmark = pytest.mark.django_db
@@ -380,11 +380,6 @@ WRITES.update(
         for route, write in SIDE_ORDER_WRITES.items()
     }
 )
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 def written(world: World) -> tuple[object, ...]:

@@ -19,16 +19,11 @@ from campaign import models
 from campaign.choices import StandType
 from campaign.services.audit import Actor
 from campaign.services.overrides import roll_override
-from tests.api.world import Role, World, build_world
+from tests.api.world import Role
 
 pytestmark = pytest.mark.django_db
 
 SCHEMA_REF = "#/components/schemas/"
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from campaign.services.battles import battle_report
 from campaign.services.night import night_order_queue, night_phase_start, night_phase_step
 from tests.api.world import ACTOR, Role, World, build_world
 from tests.conftest import WorkerProcess, worker_database_url
+from tests.tiers import needs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,6 +27,7 @@ AS_IS = ("version", "day_status", "day_status_label")
 
 
 @pytest.fixture
+@needs("worker")
 def paused_worker(redis_client: redis.Redis) -> Iterator[WorkerProcess]:
     """A worker of its own that pauses between a night's commits; the queue starts empty."""
     redis_client.delete(*settings.CELERY_QUEUE_NAMES.values(), "unacked", "unacked_index")

@@ -11,17 +11,12 @@ from campaign import models
 from campaign.choices import EventVerb
 from campaign.services.battles import battle_report
 from campaign.services.night import night_phase_start
-from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses, build_world
+from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses
 
 pytestmark = pytest.mark.django_db
 
 ATTACHMENT_RULE = "Great Battles of WWII charts, Unit Type Capabilities, Attachment Notes"
 READ_REFUSED = {**WRITE_REFUSED}
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 def queue(world: World, **body: Any) -> Any:

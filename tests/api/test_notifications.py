@@ -9,17 +9,12 @@ from django.urls import reverse
 
 from campaign import models
 from campaign.choices import MemberRole, NotificationKind
-from tests.api.world import Role, World, build_world, query_count
+from tests.api.world import Role, World, query_count
 from tests.campaign.factories import campaign_with_sides
 
 pytestmark = pytest.mark.django_db
 
 LIST = "api:notification-list"
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 def listed(world: World, role: Role, **query: str) -> list[dict[str, Any]]:

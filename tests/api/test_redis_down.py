@@ -23,6 +23,7 @@ from rest_framework.test import APIClient
 
 from campaign import models
 from tests.api.world import Role, World, build_world
+from tests.tiers import needs
 
 pytestmark = pytest.mark.django_db
 
@@ -55,6 +56,7 @@ def free_port() -> int:
 
 
 @pytest.fixture
+@needs("process")
 def private_redis() -> Iterator[PrivateRedis]:
     """A throwaway Redis server; the cache, sessions and /healthz point at it for the test."""
     port = free_port()

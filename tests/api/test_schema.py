@@ -34,6 +34,7 @@ def spectacular(*args: str | Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.process
 def test_the_stock_command_validates_without_a_single_warning(tmp_path):
     target = tmp_path / "schema.yaml"
 
@@ -46,6 +47,7 @@ def test_the_stock_command_validates_without_a_single_warning(tmp_path):
     assert "/api/v1/campaigns/{campaign_slug}/forces/{id}/status/" in document["paths"]
 
 
+@pytest.mark.process
 def test_the_served_schema_is_the_stock_commands(tmp_path):
     target = tmp_path / "schema.json"
     assert spectacular("--format", "openapi-json", "--file", target).returncode == 0

@@ -26,7 +26,6 @@ from tests.api.world import (
     Role,
     World,
     assert_statuses,
-    build_world,
     strings,
 )
 
@@ -46,11 +45,6 @@ ENEMY_READS = (
     "campaign-detail",
     "campaign-oob",
 )
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 def draft(world: World, role: Role, body: dict[str, Any]) -> dict[str, Any]:

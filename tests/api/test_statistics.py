@@ -36,11 +36,6 @@ HIDDEN = {
 }
 
 
-@pytest.fixture
-def world() -> World:
-    return build_world()
-
-
 def statistics(world: World, role: Role) -> dict[str, Any]:
     response = world.client(role).get(world.url("campaign-statistics"))
     assert response.status_code == 200

@@ -32,11 +32,6 @@ HOOK = "https://club.example/hooks/campaign"
 
 
 @pytest.fixture
-def world() -> World:
-    return build_world()
-
-
-@pytest.fixture
 def receiver() -> Iterator[Receiver]:
     with running(Receiver()) as receiver:
         yield receiver

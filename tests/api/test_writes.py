@@ -14,14 +14,9 @@ from campaign import models
 from campaign.choices import BattleStatus, OperationStatus, StandStatus
 from campaign.services.battles import REPORT_RULE, battle_close, battle_report
 from campaign.services.operations import operation_run
-from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses, build_world
+from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world() -> World:
-    return build_world()
 
 
 def umpire(world: World) -> APIClient:

@@ -60,6 +60,7 @@ def _verify(document: dict[str, Any], tmp_path: Path) -> subprocess.CompletedPro
     )
 
 
+@pytest.mark.process
 def test_day_one_verifies_after_night_one_and_a_changed_face_is_named(
     django_capture_on_commit_callbacks, tmp_path
 ):
@@ -107,6 +108,7 @@ def test_day_one_verifies_after_night_one_and_a_changed_face_is_named(
     assert f"stored faces [[{face % 6 + 1}]], the seed gives [[{face}]]" in mismatches[0]
 
 
+@pytest.mark.process
 def test_the_next_dawn_rolls_with_the_next_days_seed_and_players_verify_what_they_read(
     django_capture_on_commit_callbacks, tmp_path
 ):

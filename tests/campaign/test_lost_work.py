@@ -34,6 +34,7 @@ from config.celery_app import app
 from tests.campaign.night_setup import ACTOR, campaign_after_day_one, state_of
 from tests.campaign.test_night_worker import reference_state, wait_for
 from tests.conftest import WorkerProcess, worker_database_url
+from tests.tiers import needs
 from tests.webhook_receiver import Receiver, running
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -104,12 +105,14 @@ def _private_broker() -> Iterator[PrivateRedis]:
 
 
 @pytest.fixture
+@needs("process")
 def broker() -> Iterator[PrivateRedis]:
     with _private_broker() as broker:
         yield broker
 
 
 @pytest.fixture
+@needs("worker")
 def workers(broker: PrivateRedis) -> Iterator[list[WorkerProcess]]:
     """Workers a test starts on the private broker (``start_worker``), all stopped at its end."""
     started: list[WorkerProcess] = []

@@ -25,6 +25,7 @@ from campaign.services.night import night_phase_start
 from campaign.services.operations import MAX_ATTEMPTS, operation_run
 from tests.campaign.night_setup import ACTOR, campaign_after_day_one, state_of
 from tests.conftest import WorkerProcess, worker_database_url
+from tests.tiers import needs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,6 +37,7 @@ RESUMED_WITHIN = 60  # seconds from a worker being available to the night done
 
 
 @pytest.fixture
+@needs("worker")
 def workers(redis_client) -> Iterator[list[WorkerProcess]]:
     """Workers started by a test, all stopped at its end; the queue starts empty."""
     redis_client.delete(*settings.CELERY_QUEUE_NAMES.values(), "unacked", "unacked_index")

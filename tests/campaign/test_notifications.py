@@ -37,6 +37,7 @@ from campaign.services.sweep import work_sweep
 from tests.campaign.factories import UserFactory, campaign_with_sides
 from tests.campaign.test_night_worker import wait_for
 from tests.conftest import WorkerProcess, worker_database_url
+from tests.tiers import needs
 
 pytestmark = pytest.mark.django_db
 
@@ -319,6 +320,7 @@ def test_a_night_reports_notifications_reach_each_member_their_sides_report_once
 
 
 @pytest.fixture(scope="module")
+@needs("worker")
 def mail_worker(django_db_setup, redis_client, tmp_path_factory) -> Iterator[tuple[WorkerProcess, Path]]:
     """A worker writing its e-mails to files, so the test reads what it sent."""
     directory = tmp_path_factory.mktemp("mail")

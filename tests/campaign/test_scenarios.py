@@ -280,6 +280,7 @@ def test_a_taken_slug_is_a_conflict_and_another_slug_imports(malta):
     assert copy_of.battalions.count() == 21
 
 
+@pytest.mark.process
 def test_import_scenario_command_prints_the_path_and_exits_non_zero(tmp_path, malta):
     _set_quality(malta)
     bad = tmp_path / "bad.json"

@@ -18,6 +18,7 @@ from django.conf import settings
 from playwright.sync_api import Browser, Page, Response, ViewportSize, sync_playwright
 
 from tests.e2e.quality import assert_page_quality
+from tests.tiers import needs
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -43,6 +44,7 @@ def built_web_app() -> None:
 
 
 @pytest.fixture
+@needs("browser")
 def browser(built_web_app: None, transactional_db: None) -> Iterator[Browser]:
     """Chromium for one test, started after its database is set up and closed before the flush:
     Playwright's sync API keeps an event loop in this thread, which Django would take for an

@@ -13,12 +13,14 @@ from campaign.choices import BattleStatus, OperationStatus, StandStatus
 from tests.conftest import WorkerProcess, worker_database_url
 from tests.e2e.conftest import Tab, sign_in
 from tests.e2e.demo import SECTOR, malta_day_one
+from tests.tiers import needs
 
 # The demo names reference equipment, which an earlier transactional test's flush removed.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
 
 
 @pytest.fixture(scope="module")
+@needs("worker")
 def slow_worker(django_db_setup: None, redis_client) -> Iterator[WorkerProcess]:
     """A worker that pauses between steps, so the progress bar has steps to show."""
     worker = WorkerProcess(worker_database_url(), {"OPERATION_STEP_PAUSE": "0.3"})

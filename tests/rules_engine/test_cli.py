@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from rules_engine import catalog
 from rules_engine.__main__ import main
 
@@ -19,6 +21,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.process
 def test_cli_lists_the_catalog():
     result = cli("list", "--system", "Panzer Korps")
     assert result.returncode == 0
@@ -26,6 +29,7 @@ def test_cli_lists_the_catalog():
     assert "gb.weather" not in result.stdout
 
 
+@pytest.mark.process
 def test_cli_rolls_with_given_faces_and_prints_the_line_and_json():
     result = cli("roll", "gb.barrage_delay", "artillery_quality=Inferior", "order=on-call", "--faces", "55")
     assert result.returncode == 0, result.stderr
@@ -35,6 +39,7 @@ def test_cli_rolls_with_given_faces_and_prints_the_line_and_json():
     assert json.loads(payload)["turns"] == 2
 
 
+@pytest.mark.process
 def test_cli_rolls_a_seeded_procedure_reproducibly():
     first = cli("roll", "pk.arrival", "leader_rating=C", "segments_since_first_attempt=1", "--seed", "club")
     second = cli("roll", "pk.arrival", "leader_rating=C", "segments_since_first_attempt=1", "--seed", "club")
@@ -43,6 +48,7 @@ def test_cli_rolls_a_seeded_procedure_reproducibly():
     assert "+5" in first.stdout
 
 
+@pytest.mark.process
 def test_cli_names_the_bad_input():
     result = cli("roll", "gb.barrage_delay", "artillery_quality=Elite")
     assert result.returncode == 2
@@ -50,6 +56,7 @@ def test_cli_names_the_bad_input():
     assert "Veteran" in result.stderr
 
 
+@pytest.mark.process
 def test_cli_shows_a_table_with_its_data():
     result = cli("show", "gb.activation_cost")
     assert result.returncode == 0
@@ -72,6 +79,7 @@ def test_cli_shows_every_catalog_entry(capsys):
         assert {entry["key"] for entry in shown} == {key}
 
 
+@pytest.mark.process
 def test_cli_shows_fractions_as_text_and_number():
     """Issue 13, point 13: base sizes and drift factors are fractions of an inch."""
     result = cli("show", "gb.unit_types")
@@ -82,12 +90,14 @@ def test_cli_shows_fractions_as_text_and_number():
     assert infantry["base_depth_inches"] == {"fraction": "3/2", "value": 1.5}
 
 
+@pytest.mark.process
 def test_an_unbounded_band_has_no_top():
     result = cli("show", "gb.deployment_casualties")
     table = json.loads(result.stdout, parse_constant=not_json)[1]
     assert [top for top, _ in table["data"]["Dawn Phase"]] == [3, 6, 9, 12, None]
 
 
+@pytest.mark.process
 def test_cli_rolls_a_drift_with_fractions_presented_alike():
     result = cli("roll", "gb.airborne.drift", "theatre=Crete", "height=Low", "--faces", "1,1")
     assert result.returncode == 0, result.stderr

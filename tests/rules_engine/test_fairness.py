@@ -119,6 +119,7 @@ def _cli(document: Any, tmp_path: Path, *, stdin: bool = False) -> subprocess.Co
     )
 
 
+@pytest.mark.process
 def test_the_cli_exits_0_when_verified_1_on_a_mismatch_and_2_on_a_bad_file(tmp_path):
     honest = _cli(_document(), tmp_path, stdin=True)
     assert honest.returncode == 0, honest.stderr

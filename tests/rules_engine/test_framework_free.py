@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN = ("django", "rest_framework", "celery", "campaign", "api", "config")
 
@@ -28,6 +30,7 @@ print(len(names))
 """
 
 
+@pytest.mark.process
 def test_every_module_imports_without_django():
     result = subprocess.run(
         [sys.executable, "-c", IMPORT_EVERYTHING], cwd=ROOT, capture_output=True, text=True
