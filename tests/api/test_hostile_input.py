@@ -89,6 +89,10 @@ def test_a_body_over_the_upload_limit_is_a_413(world, megabytes):
         base64.b64encode(b"o=-1").decode(),
         "not base64 at all!",
         "é",
+        "%%%",
+        base64.b64encode(b"a").decode(),
+        base64.b64encode(b"o=1&o=2").decode(),
+        base64.b64encode(b"x=1").decode(),
     ],
 )
 def test_a_tampered_cursor_is_a_400_for_every_member(world, cursor):
