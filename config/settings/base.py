@@ -60,6 +60,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "api.throttling.LoginThrottleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "api.storable_text.StorableTextMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
