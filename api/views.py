@@ -26,6 +26,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils import encoders, json
 from rest_framework.views import APIView
 
 from api import filters, inputs, schema
@@ -294,9 +295,15 @@ class SideViewSet(ReadOnlyCampaignViewSet[models.Side]):
 
 
 def _weak_etag(data: Any) -> str:
-    """An ETag of the response's content, whatever format it is rendered in (hence weak)."""
-    digest = hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
-    return f'W/"{digest[:40]}"'
+    """An ETag of the response's content, whatever format it is rendered in (hence weak).
+
+    orjson refuses integers beyond 64 bits, which a JSON value read back from PostgreSQL may hold
+    (jsonb keeps 1e308 as a 309-digit number): those are hashed as DRF's encoder renders them."""
+    try:
+        content = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        content = json.dumps(data, cls=encoders.JSONEncoder, sort_keys=True).encode()
+    return f'W/"{hashlib.sha256(content).hexdigest()[:40]}"'
 
 
 def _status_scope(access: CampaignAccess) -> str:
