@@ -40,12 +40,17 @@ from api.permissions import (
     IsCampaignMember,
     IsSidePlayerInPerson,
     IsUmpire,
-    IsUmpireInPerson,
     authenticated_user_id,
     request_api_key,
 )
 from api.views_admin import CampaignAdminActions
-from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet, CampaignScopedViewSet, ReadOnlyCampaignViewSet
+from api.viewsets import (
+    CAMPAIGN_PERMISSIONS,
+    UMPIRES_IN_PERSON,
+    ApiViewSet,
+    CampaignScopedViewSet,
+    ReadOnlyCampaignViewSet,
+)
 from campaign import models, paper, polls, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import OperationKind
@@ -1472,7 +1477,7 @@ class APIKeyViewSet(
 
     model = models.CampaignAPIKey
     serializer_class = out.APIKeySerializer
-    permission_classes = [*CAMPAIGN_PERMISSIONS, IsUmpireInPerson]
+    permission_classes = UMPIRES_IN_PERSON
     lookup_field = "prefix"
     lookup_value_regex = r"[A-Za-z0-9]+"
     ordering_fields = ["created", "name"]
