@@ -73,7 +73,7 @@ def field_in_words(path: str) -> str:
     return ", ".join(words)
 
 
-def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
+def validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
     fields = flatten_field_errors(exc.detail)
     first_path, first_messages = next(iter(fields.items()), (NON_FIELD_ERRORS, ["Invalid input."]))
     first = first_messages[0]
@@ -103,7 +103,7 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
     if isinstance(exc, exceptions.ValidationError):
-        return Response(_validation_body(exc), status=exc.status_code)
+        return Response(validation_body(exc), status=exc.status_code)
     if isinstance(exc, exceptions.APIException):
         # APIView.handle_exception sets auth_header on 401s; throttles carry a wait.
         headers = {}

@@ -19,6 +19,7 @@ from campaign.choices import (
     StandStatus,
     enum_choices,
 )
+from campaign.services.days import RANGE_MAX_INCHES
 from rules_engine.great_battles.activation import ActivationColumn, InitiativeRow
 from rules_engine.great_battles.common import Quality as GreatBattlesQuality
 from rules_engine.nineteen43.common import BattleType
@@ -30,7 +31,6 @@ from rules_engine.vocab import SupplySituation
 ID_MAX = 2**63 - 1
 COUNT_MAX = 32767
 LAST_TURN = 10
-RANGE_MAX_INCHES = 1000.0
 
 
 def id_field(**kwargs: Any) -> serializers.IntegerField:

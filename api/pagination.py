@@ -3,8 +3,10 @@ means nothing is a 400 naming the parameter, never ignored or a crash."""
 
 from __future__ import annotations
 
+import base64
 import uuid
 from typing import Any
+from urllib import parse
 
 from django.db.models import QuerySet
 from rest_framework import pagination
@@ -31,6 +33,21 @@ class PagePagination(pagination.PageNumberPagination):
 
     def get_page_size(self, request: Request) -> int:
         return _page_size(self, request)
+
+
+# What DRF writes in a cursor: its offset, reverse flag and position, each once.
+CURSOR_FIELDS = frozenset({"o", "r", "p"})
+
+
+def _cursor_well_formed(encoded: str) -> bool:
+    """Whether ``encoded`` is written as DRF writes cursors. DRF's own decoding skips what is
+    not base64 and ignores fields it does not know, so ``%%%`` would read as the first page."""
+    try:
+        text = base64.b64decode(encoded.encode("ascii"), validate=True).decode("ascii")
+        fields = parse.parse_qs(text, keep_blank_values=True, strict_parsing=True)
+    except ValueError:  # binascii.Error and UnicodeError are ValueErrors
+        return False
+    return set(fields) <= CURSOR_FIELDS and all(len(values) == 1 for values in fields.values())
 
 
 def _at(cursor: pagination.Cursor, position: str | None) -> pagination.Cursor:
@@ -93,6 +110,9 @@ class TimelineCursorPagination(pagination.CursorPagination):
         """DRF's cursor, whose position (a public id) is checked and looked up: the cursor is
         the client's to send back untouched, but nothing stops it being edited."""
         invalid = ValidationError({self.cursor_query_param: ["is not a cursor this list gave; start again"]})
+        encoded = request.query_params.get(self.cursor_query_param)
+        if encoded is not None and not _cursor_well_formed(encoded):
+            raise invalid
         try:
             cursor = super().decode_cursor(request)
         except NotFound:

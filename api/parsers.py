@@ -3,7 +3,8 @@
 DRF's parser reads the request stream itself, past Django's
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` check; this one applies the same limit (413),
 and refuses JSON nested deeper than any input of the API needs (400) before a
-recursive walk (validation, the idempotency hash, storage) could exhaust the stack.
+recursive walk (validation, the idempotency hash, storage) could exhaust the stack,
+and refuses text PostgreSQL cannot store (:mod:`api.storable_text`) naming its field.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.utils import json
+
+from api.storable_text import unstorable_path, unstorable_refused
 
 # Scenario packs and battle reports nest 6 levels or so; 32 leaves room and no risk.
 MAX_JSON_DEPTH = 32
@@ -64,4 +67,7 @@ class BoundedJSONParser(JSONParser):
             raise ParseError(f"JSON parse error - {exc}") from None
         if _depth_exceeded(data):
             raise ParseError(f"The JSON is nested deeper than {MAX_JSON_DEPTH} levels.")
+        field = unstorable_path(data)
+        if field is not None:
+            raise unstorable_refused(field)
         return data

@@ -110,10 +110,11 @@ class IsUmpire(BasePermission):
 
 
 class IsUmpireInPerson(IsUmpire):
-    """The umpire logged in, never a key: a write-granted key that could make keys
-    would outlive its own revocation."""
+    """The umpire signed in, never a key, for who may act in the campaign: its members,
+    invitations and API keys. A write-granted key that could make an account, an invitation
+    or a key would outlive its own revocation through them."""
 
-    message = "Only an umpire of this campaign, logged in, may manage its API keys."
+    message = "Only an umpire of this campaign, signed in, may manage its members, invitations and API keys."
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return request_api_key(request) is None and super().has_permission(request, view)

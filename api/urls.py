@@ -52,8 +52,6 @@ urlpatterns = [
     path("", include(router.urls)),
     path("session/", views.SessionView.as_view(), name="session"),
     path("calendar/<str:token>.ics", views_admin.calendar_feed, name="calendar-feed"),
-    # The browsable API's log-in and log-out links.
-    path("auth/", include("rest_framework.urls", namespace="rest_framework")),
     # The document and its pages follow settings.SPECTACULAR_SETTINGS, as `manage.py spectacular`
     # does; the pages' JavaScript is served from drf-spectacular-sidecar, never a CDN.
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -26,6 +26,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils import encoders, json
 from rest_framework.views import APIView
 
 from api import filters, inputs, schema
@@ -39,12 +40,17 @@ from api.permissions import (
     IsCampaignMember,
     IsSidePlayerInPerson,
     IsUmpire,
-    IsUmpireInPerson,
     authenticated_user_id,
     request_api_key,
 )
 from api.views_admin import CampaignAdminActions
-from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet, CampaignScopedViewSet, ReadOnlyCampaignViewSet
+from api.viewsets import (
+    CAMPAIGN_PERMISSIONS,
+    UMPIRES_IN_PERSON,
+    ApiViewSet,
+    CampaignScopedViewSet,
+    ReadOnlyCampaignViewSet,
+)
 from campaign import models, paper, polls, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import OperationKind
@@ -294,9 +300,15 @@ class SideViewSet(ReadOnlyCampaignViewSet[models.Side]):
 
 
 def _weak_etag(data: Any) -> str:
-    """An ETag of the response's content, whatever format it is rendered in (hence weak)."""
-    digest = hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
-    return f'W/"{digest[:40]}"'
+    """An ETag of the response's content, whatever format it is rendered in (hence weak).
+
+    orjson refuses integers beyond 64 bits, which a JSON value read back from PostgreSQL may hold
+    (jsonb keeps 1e308 as a 309-digit number): those are hashed as DRF's encoder renders them."""
+    try:
+        content = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        content = json.dumps(data, cls=encoders.JSONEncoder, sort_keys=True).encode()
+    return f'W/"{hashlib.sha256(content).hexdigest()[:40]}"'
 
 
 def _status_scope(access: CampaignAccess) -> str:
@@ -1465,7 +1477,7 @@ class APIKeyViewSet(
 
     model = models.CampaignAPIKey
     serializer_class = out.APIKeySerializer
-    permission_classes = [*CAMPAIGN_PERMISSIONS, IsUmpireInPerson]
+    permission_classes = UMPIRES_IN_PERSON
     lookup_field = "prefix"
     lookup_value_regex = r"[A-Za-z0-9]+"
     ordering_fields = ["created", "name"]

@@ -32,7 +32,7 @@ from api.permissions import (
     authenticated_user_id,
     request_api_key,
 )
-from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet, CampaignScopedViewSet
+from api.viewsets import CAMPAIGN_PERMISSIONS, UMPIRES_IN_PERSON, ApiViewSet, CampaignScopedViewSet
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.scenarios import pack_dumps
@@ -240,7 +240,7 @@ class CampaignAdminActions(CampaignAccessMixin, ApiViewSet[models.Campaign]):
 class MemberViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.Membership]):
     model = models.Membership
     serializer_class = out.MemberSerializer
-    permission_classes = UMPIRE_PERMISSIONS
+    permission_classes = UMPIRES_IN_PERSON
     pagination_class = None
     filter_backends: list[Any] = []
 
@@ -285,7 +285,7 @@ class MemberViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.Membersh
 class InvitationViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.Invitation]):
     model = models.Invitation
     serializer_class = out.InvitationSerializer
-    permission_classes = UMPIRE_PERMISSIONS
+    permission_classes = UMPIRES_IN_PERSON
     filter_backends: list[Any] = []
 
     def visible(self, access: CampaignAccess) -> Any:

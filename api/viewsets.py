@@ -26,6 +26,7 @@ from api.permissions import (
     CampaignAccessMixin,
     IsAuthenticatedOrAPIKey,
     IsCampaignMember,
+    IsUmpireInPerson,
     IsUmpireOrReadOnly,
     request_api_key,
 )
@@ -38,6 +39,8 @@ _Input = TypeVar("_Input", bound=serializers.Serializer[Any])
 
 # Anonymous callers 403; non-members 404; members read, umpires write.
 CAMPAIGN_PERMISSIONS = [IsAuthenticatedOrAPIKey, IsCampaignMember, IsUmpireOrReadOnly]
+# Who may act in the campaign (members, invitations, API keys): its umpires signed in, never a key.
+UMPIRES_IN_PERSON = [*CAMPAIGN_PERMISSIONS, IsUmpireInPerson]
 
 
 class ApiViewSet(GenericViewSet[_M]):

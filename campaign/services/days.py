@@ -48,6 +48,20 @@ DAY_SEGMENTS: tuple[DaySegment, ...] = tuple(s for s in DaySegment if s is not D
 WEATHER_CONDITIONS = {Weather.DRIZZLE: ("rain",), Weather.FOG: ("fog",)}
 
 
+# The longest range a deployment is read at, the dawn's and a deploy order's alike.
+RANGE_MAX_INCHES = 1000.0
+
+
+def deployment_range_check(range_inches: Any, field: str) -> None:
+    """A deployment's range to the nearest enemy: a number of inches from 0 to RANGE_MAX_INCHES."""
+    if (
+        isinstance(range_inches, bool)
+        or not isinstance(range_inches, int | float)
+        or not 0 <= range_inches <= RANGE_MAX_INCHES
+    ):
+        raise DomainError(f"the range is a distance in inches from 0 to {RANGE_MAX_INCHES:,.0f}", field=field)
+
+
 @dataclass(frozen=True)
 class DeploymentOrder:
     """A battalion leaving reserve at dawn, and the range to the nearest enemy."""
@@ -323,6 +337,7 @@ def _deployment_plans(campaign: models.Campaign, orders: Sequence[DeploymentOrde
             raise DomainError(
                 f"{ordered}battalion {battalion.code} is not in reserve", field=f"{field}.battalion"
             )
+        deployment_range_check(order.range_inches, f"{field}.range_inches")
         twice = next((plan for plan in plans if plan.battalion.pk == battalion.pk), None)
         if twice is not None:
             by = (

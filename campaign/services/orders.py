@@ -35,7 +35,12 @@ from campaign.choices import (
 from campaign.selectors import deadline_text, side_orders_day, side_orders_deadline
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
-from campaign.services.days import DeploymentOrder, deployment_plans_check, ordered_deployments
+from campaign.services.days import (
+    DeploymentOrder,
+    deployment_plans_check,
+    deployment_range_check,
+    ordered_deployments,
+)
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.night import night_order_queue
 from campaign.services.notifications import notification_send, reminder_register
@@ -110,8 +115,8 @@ def _payload_check(
             raise DomainError(f"{name} is text", field=f"payload.{name}")
         if kind_of is bool and not isinstance(value, bool):
             raise DomainError(f"{name} is true or false", field=f"payload.{name}")
-        if kind_of is float and (isinstance(value, bool) or not isinstance(value, int | float) or value < 0):
-            raise DomainError(f"{name} is a distance in inches, 0 or more", field=f"payload.{name}")
+        if kind_of is float:  # the range of a deployment, bounded as the dawn bounds it
+            deployment_range_check(value, f"payload.{name}")
         clean[name] = value.strip() if isinstance(value, str) else value
     for name in ("battalion_code", "target_battalion_code"):
         if name in clean and not side.battalions.filter(code=clean[name]).exists():

@@ -60,6 +60,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "api.throttling.LoginThrottleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "api.storable_text.StorableTextMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -259,10 +260,33 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Liveness of workers for /healthz: a control ping, answered within this many seconds.
 HEALTH_WORKER_PING_TIMEOUT = float(env("HEALTH_WORKER_PING_TIMEOUT", "1.0"))
 
+# Every handler masks secrets (api/log_secrets.py): tokens in paths, API keys. Django's loggers
+# lose the handlers of its default configuration, which would print without the filter: its
+# warnings reach the root's console, and the development server's request lines a handler
+# configured as Django's, filtered.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"secrets_redacted": {"()": "api.log_secrets.SecretsRedacted"}},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["secrets_redacted"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["secrets_redacted"],
+        },
+    },
+    "loggers": {
+        "django": {"handlers": []},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
 }
 # Seconds to wait after each committed step of a background operation: 0 in

@@ -19,6 +19,7 @@ from tests.api.world import (
     PERSONAL,
     PLAYERS,
     READ,
+    UNSAFE_METHODS,
     WRITE_REFUSED,
     Role,
     World,
@@ -31,7 +32,6 @@ from tests.campaign.factories import campaign_with_sides
 
 pytestmark = pytest.mark.django_db
 
-UNSAFE_METHODS = ("post", "put", "patch", "delete")
 # Roles whose reads are scanned for hidden rows and fields.
 FOGGED = (Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER, Role.ALLIED_KEY)
 EVERYTHING = {"page_size": 500}

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime
+import enum
 from typing import Any
 
 import pytest
@@ -20,13 +21,16 @@ from campaign.services.api_keys import api_key_create
 from campaign.services.audit import API_KEY_ACTOR, Actor
 from tests.api.world import (
     AUTHENTICATE_CHALLENGE,
+    OPEN_WRITES,
     PERSONAL,
+    UNSAFE_METHODS,
     Role,
     World,
     api_key_client,
     build_world,
     matrix,
     query_count,
+    router_methods,
     strings,
 )
 
@@ -262,6 +266,84 @@ def test_no_key_may_manage_keys(world):
         "permission_denied",
     )
     assert CampaignAPIKey.objects.filter(name="mine").count() == 0
+
+
+class KeyKind(enum.Enum):
+    PUBLIC = "read-only key of no side"
+    SIDE = "read-only key of a side"
+    WRITE = "write-granted key"
+
+
+# The umpire's writes that are for the umpire signed in: who may act in the campaign.
+UMPIRES_IN_PERSON = frozenset(
+    {"member-list", "member-detail", "invitation-list", "api-key-list", "api-key-revoke"}
+)
+WRITES = sorted(
+    (name, method) for name, methods in router_methods().items() for method in methods & set(UNSAFE_METHODS)
+)
+
+
+def key_refused(kind: KeyKind, route: str) -> bool:
+    """Whether a key of ``kind`` is refused a write: read-only keys every one; a write-granted
+    key those of the umpire in person and those of persons (OPEN_WRITES: a player's orders and
+    drafts, one's own calendar link, inbox, invitation), which keys never make."""
+    return kind != KeyKind.WRITE or route in UMPIRES_IN_PERSON or route in OPEN_WRITES
+
+
+def campaign_and_people(world: World) -> tuple[Any, ...]:
+    """What a write could change, who may act in the campaign included."""
+    return (
+        world.state(),
+        get_user_model().objects.count(),
+        models.Membership.objects.count(),
+        models.Invitation.objects.count(),
+        CampaignAPIKey.objects.filter(revoked=False).count(),
+    )
+
+
+@pytest.mark.parametrize(("route", "method"), WRITES, ids=[f"{method} {name}" for name, method in WRITES])
+def test_every_write_is_refused_to_every_key_kind_but_the_umpires_for_the_write_key(world, route, method):
+    keys = {
+        KeyKind.PUBLIC: new_key(world)[1],
+        KeyKind.SIDE: world.keys[Role.ALLIED_KEY],
+        KeyKind.WRITE: new_key(world, can_write=True)[1],
+    }
+    url = matrix(world)[route].url
+
+    for kind in KeyKind:  # the write-granted key last: a write it may make changes the campaign
+        before = campaign_and_people(world)
+        response = getattr(api_key_client(keys[kind]), method)(url, {}, format="json")
+        if key_refused(kind, route):
+            # 404 where the key's reader sees no such row (an observer, a battle it does not see).
+            assert response.status_code in (403, 404), (kind.value, response.content[:300])
+            assert campaign_and_people(world) == before, kind.value
+        else:
+            assert response.status_code not in (401, 403, 404), (kind.value, response.content[:300])
+
+
+def test_a_write_granted_key_makes_no_account_invitation_or_key_that_would_outlive_it(world):
+    api_key, plain = new_key(world, can_write=True)
+    key = api_key_client(plain)
+    umpire = {"username": "mole", "role": MemberRole.UMPIRE}
+
+    refused = [
+        key.post(world.url("member-list"), umpire, format="json"),
+        key.post(world.url("invitation-list"), {"role": MemberRole.UMPIRE}, format="json"),
+        key.post(world.url("api-key-list"), {"name": "spare", "can_write": True}, format="json"),
+        key.delete(
+            world.url(
+                "member-detail", pk=world.campaign.memberships.get(role=MemberRole.PLAYER, side=world.axis).pk
+            )
+        ),
+    ]
+
+    assert [refusal(response) for response in refused] == [(403, "permission_denied")] * 4
+    assert "signed in" in refused[0].json()["error"]["message"]
+    assert not get_user_model().objects.filter(username="mole").exists()
+    assert not world.campaign.invitations.filter(role=MemberRole.UMPIRE).exists()
+    assert list(world.campaign.api_keys.filter(can_write=True)) == [api_key]
+    assert refusal(key.get(world.url("member-list"))) == (403, "permission_denied")
+    assert refusal(key.get(world.url("invitation-list"))) == (403, "permission_denied")
 
 
 def test_query_counts_of_a_key_do_not_grow_with_the_order_of_battle():

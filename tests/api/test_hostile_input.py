@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from api.inputs import COUNT_MAX
 from api.parsers import MAX_JSON_DEPTH
+from campaign import models
 from tests.api.world import Role, World
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +85,10 @@ def test_a_body_over_the_upload_limit_is_a_413(world, megabytes):
         base64.b64encode(b"o=-1").decode(),
         "not base64 at all!",
         "é",
+        "%%%",
+        base64.b64encode(b"a").decode(),
+        base64.b64encode(b"o=1&o=2").decode(),
+        base64.b64encode(b"x=1").decode(),
     ],
 )
 def test_a_tampered_cursor_is_a_400_for_every_member(world, cursor):
@@ -164,3 +169,58 @@ def test_numbers_beyond_their_bounds_are_refused_naming_the_field(world):
     refused(battle, 400, "attacker_id")
     refused(spent, 400, "battalions[0].activation_points_spent")
     assert world.state() == before
+
+
+def test_a_nul_in_the_calendar_path_is_a_400_naming_the_token(world):
+    refused(world.client(Role.ANONYMOUS).get("/api/v1/calendar/%00.ics"), 400, "token")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ('{"kind": "withdraw", "payload": {"battalion_code": "A2\\u0000"}}', "payload.battalion_code"),
+        ('{"kind": "withdraw", "payload": {"battalion_code": "A2\\ud800"}}', "payload.battalion_code"),
+        ('{"kind": "withdraw\\u0000", "payload": {"battalion_code": "A2"}}', "kind"),
+        ('{"kind": "withdraw", "payload": {"battalion_code\\u0000": "A2"}}', "payload"),
+    ],
+)
+def test_text_postgresql_cannot_store_in_a_json_body_is_a_400_naming_the_field(world, body, field):
+    before = (world.state(), models.SideOrder.objects.count())
+
+    response = world.client(Role.AXIS_PLAYER).post(
+        world.url("side-order-list"), body, content_type="application/json"
+    )
+
+    assert "cannot be stored" in refused(response, 400, field)["message"]
+    assert (world.state(), models.SideOrder.objects.count()) == before
+
+
+@pytest.mark.parametrize(("route", "parameter"), [("battalion-list", "code"), ("roll-list", "procedure")])
+def test_a_nul_in_a_query_parameter_is_a_400_naming_it(world, route, parameter):
+    refused(world.client(Role.UMPIRE).get(world.url(route), {parameter: "A1\x00"}), 400, parameter)
+
+
+@pytest.mark.parametrize("header", ["X-Request-ID", "Idempotency-Key"])
+def test_a_nul_in_a_header_the_service_stores_is_a_400_naming_it(world, header):
+    before = world.state()
+
+    response = world.client(Role.UMPIRE).post(
+        world.url("battle-set-up", pk=world.planned.pk), {}, format="json", headers={header: "r\x001"}
+    )
+
+    refused(response, 400, header)
+    assert world.state() == before
+
+
+def test_plain_and_escaped_unicode_text_is_stored_as_sent(world):
+    """The check refuses only what cannot be stored: an emoji escaped as a surrogate pair is text,
+    and so is a backslash followed by u0000."""
+    reason = r"Taken \ud83d\udca5 by night, caf\u00e9 \\u0000 ruined"
+    response = world.client(Role.UMPIRE).post(
+        world.url("sector-control", pk=world.sector("village").pk),
+        f'{{"owner": {world.axis.pk}, "reason": "{reason}"}}',
+        content_type="application/json",
+    )
+
+    assert response.status_code == 200, response.content
+    assert world.campaign.events.latest("id").message.endswith(": Taken 💥 by night, café \\u0000 ruined")

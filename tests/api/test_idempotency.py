@@ -42,12 +42,11 @@ from tests.api.test_day_writes import (
     other_weather,
     weather_roll,
 )
-from tests.api.world import ACTOR, Role, World
+from tests.api.world import ACTOR, UNSAFE_METHODS, Role, World
 from tests.campaign.factories import campaign_with_sides
 
 pytestmark = pytest.mark.django_db
 
-UNSAFE_METHODS = ("post", "put", "patch", "delete")
 # Logging in and out writes nothing of a campaign's, and a caller not yet logged in holds no key.
 EXEMPT = {("session", "post"), ("session", "delete")}
 HOOK = "https://club.example/hooks/campaign"

@@ -17,6 +17,7 @@ from campaign.access import side_players
 from campaign.choices import EventVerb, NotificationKind, SideOrderStatus
 from campaign.selectors import side_orders_deadline
 from campaign.services.battles import battle_report
+from campaign.services.days import RANGE_MAX_INCHES
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from campaign.services.orders import side_orders_remind
@@ -398,6 +399,64 @@ def test_a_deploy_orders_payload_is_checked_at_draft(world):
         400,
         "payload.range_inches",
     )
+
+
+@pytest.mark.parametrize("range_inches", [1e308, RANGE_MAX_INCHES + 0.5, -0.5])
+def test_a_deploy_range_the_dawn_refuses_is_refused_at_draft_edit_and_amend(world, range_inches):
+    client, umpire = world.client(Role.AXIS_PLAYER), world.client(Role.UMPIRE)
+    order = draft(world, Role.AXIS_PLAYER, deploy("A3"))
+    sent = submitted(world, Role.AXIS_PLAYER, deploy("A3", 6))
+    before = (world.state(), list(models.SideOrder.objects.values_list("payload", flat=True)))
+    far = deploy("A3", range_inches)
+
+    drafted = client.post(world.url("side-order-list"), far, format="json")
+    edited = client.patch(world.url("side-order-detail", pk=order["id"]), far, format="json")
+    amended = act(world, Role.UMPIRE, sent, "amend", {"payload": far["payload"]})
+
+    for response in (drafted, edited, amended):
+        error = refused(response, 400, "payload.range_inches")
+        assert "from 0 to 1,000" in error["message"]
+    assert (world.state(), list(models.SideOrder.objects.values_list("payload", flat=True))) == before
+    assert umpire.get(world.url("side-order-list")).status_code == 200
+
+
+def poisoned(world: World) -> models.SideOrder:
+    """An order stored before payloads were bounded: jsonb keeps 1e308 as a 309-digit number."""
+    models.Battalion.objects.filter(pk=world.battalion("L3").pk).update(in_reserve=True, sector=None)
+    return models.SideOrder.objects.create(
+        campaign=world.campaign,
+        side=world.allied,
+        day_number=2,
+        kind="deploy",
+        payload={"battalion_code": "L3", "range_inches": 1e308},
+        status=SideOrderStatus.SUBMITTED,
+    )
+
+
+def test_a_stored_number_beyond_64_bits_breaks_no_read_of_the_orders(world):
+    order = poisoned(world)
+    readers = (Role.ALLIED_PLAYER, Role.ALLIED_KEY, Role.UMPIRE)
+
+    for role in readers:
+        client = world.client(role)
+        for query in ({}, {"status": "submitted"}):
+            first = client.get(world.url("side-order-list"), query)
+            assert first.status_code == 200, (role, first.content[:300])
+            assert [row["id"] for row in first.json()["results"]] == [order.pk]
+            again = client.get(world.url("side-order-list"), query, headers={"If-None-Match": first["ETag"]})
+            assert again.status_code == 304, role
+        assert client.get(world.url("side-order-detail", pk=order.pk)).status_code == 200, role
+
+
+def test_a_stored_range_the_dawn_refuses_is_refused_at_approval(world):
+    order = poisoned(world)
+    before = world.state()
+
+    response = world.client(Role.UMPIRE).post(world.url("side-order-approve", pk=order.pk))
+
+    assert "from 0 to 1,000" in refused(response, 400, "payload.range_inches")["message"]
+    assert world.state() == before
+    assert models.SideOrder.objects.get(pk=order.pk).status == SideOrderStatus.SUBMITTED
 
 
 def test_an_approved_move_moves_the_battalion_through_the_map_service(world):

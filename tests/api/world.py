@@ -72,6 +72,7 @@ class Role(enum.Enum):
 # What a 401 answers in WWW-Authenticate: the API key scheme (api.authentication).
 AUTHENTICATE_CHALLENGE = 'Api-Key realm="api"'
 MEMBERS = (Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER, Role.ALLIED_KEY, Role.UMPIRE)
+UNSAFE_METHODS = ("post", "put", "patch", "delete")
 # What a write answers a caller who may not make it: 401 to the anonymous (no
 # credentials), 403 to members, 404 to an outsider, for whom the campaign does not exist.
 WRITE_REFUSED = {
