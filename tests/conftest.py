@@ -21,7 +21,7 @@ from django.conf import settings
 from pytest_django import DjangoDbBlocker
 
 pytest.register_assert_rewrite("tests.tiers")  # imported below, before pytest loads it as a plugin
-pytest_plugins = ("tests.tiers",)
+pytest_plugins = ("tests.tiers", "tests.shared_rows")
 
 from tests.tiers import needs  # noqa: E402
 

@@ -14,6 +14,7 @@ import base64
 import enum
 import itertools
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -117,9 +118,14 @@ def build_visibility_world() -> VisibilityWorld:
     return VisibilityWorld(world, clients)
 
 
+@pytest.fixture(scope="module")
+def module_rows_build() -> Callable[[], VisibilityWorld]:
+    return build_visibility_world
+
+
 @pytest.fixture
-def seen() -> VisibilityWorld:
-    return build_visibility_world()
+def seen(shared_rows: VisibilityWorld) -> VisibilityWorld:
+    return shared_rows
 
 
 # What each reader may read, written out here rather than asked of campaign.access.
