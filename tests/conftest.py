@@ -7,6 +7,7 @@ import importlib
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -19,6 +20,7 @@ import pytest
 import redis
 from django.conf import settings
 from pytest_django import DjangoDbBlocker
+from pytest_django.plugin import blocking_manager_key
 
 pytest.register_assert_rewrite("tests.tiers")  # imported below, before pytest loads it as a plugin
 pytest_plugins = ("tests.tiers", "tests.shared_rows")
@@ -37,7 +39,10 @@ def _database_url(database: dict[str, object]) -> str:
 
 class WorkerProcess:
     """A ``celery worker`` child process against the test database and broker; with ``beat``,
-    Celery beat runs inside it (its schedule file in a directory of its own)."""
+    Celery beat runs inside it (its schedule file in a directory of its own).
+
+    A worker started by a test of its own (a kill or outage drill, other settings) must be alone
+    on the queues: starting one stops the run's shared worker (:class:`SharedWorker`) first."""
 
     def __init__(
         self,
@@ -45,7 +50,11 @@ class WorkerProcess:
         settings_env: Mapping[str, str] | None = None,
         concurrency: int = 1,
         beat: bool = False,
+        shared: bool = False,
     ) -> None:
+        if not shared:
+            SHARED_WORKER.stop()
+        self.name = f"test-{os.getpid()}-{time.monotonic_ns()}@{socket.gethostname()}"
         self.beat_directory = tempfile.mkdtemp(prefix="celerybeat-") if beat else None
         beat_options = ["--beat", "--schedule", f"{self.beat_directory}/schedule"] if beat else []
         env = {
@@ -71,7 +80,7 @@ class WorkerProcess:
                 "--without-gossip",
                 "--without-mingle",
                 "-n",
-                f"test-{os.getpid()}-{time.monotonic_ns()}@%h",
+                self.name,
                 *beat_options,
             ],
             env=env,
@@ -86,7 +95,7 @@ class WorkerProcess:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"celery worker exited with {self.process.returncode}")
-            if app.control.ping(timeout=0.5):
+            if app.control.ping(destination=[self.name], timeout=0.5):
                 return
         raise RuntimeError("celery worker did not answer a ping in time")
 
@@ -116,19 +125,42 @@ def worker_database_url() -> str:
     return _database_url(connection.settings_dict)
 
 
-@pytest.fixture(scope="module")
-@needs("worker")
-def celery_worker(django_db_setup: None, redis_client: redis.Redis) -> Iterator[WorkerProcess]:
-    """A real worker process for one test module, on the test database.
+class SharedWorker:
+    """The test run's Celery worker (one per pytest-xdist worker): started by the first test that
+    needs it, kept for the next ones, stopped when a test starts a worker of its own."""
 
-    Per module, not per session, so modules that start and kill workers of
-    their own never share the queue with a worker left running."""
-    worker = WorkerProcess(worker_database_url())
-    try:
-        worker.wait_ready()
-        yield worker
-    finally:
-        worker.stop()
+    def __init__(self) -> None:
+        self.worker: WorkerProcess | None = None
+
+    def running(self) -> WorkerProcess:
+        if self.worker is None or self.worker.process.poll() is not None:
+            self.worker = WorkerProcess(worker_database_url(), shared=True)
+            self.worker.wait_ready()
+        return self.worker
+
+    def stop(self) -> None:
+        if self.worker is not None:
+            self.worker.stop()
+            self.worker = None
+
+
+SHARED_WORKER = SharedWorker()
+
+
+@pytest.fixture(scope="session")
+def shared_worker(django_db_setup: None) -> Iterator[SharedWorker]:
+    """Stopped before the test database is dropped (its connections would hold it)."""
+    yield SHARED_WORKER
+    SHARED_WORKER.stop()
+
+
+@pytest.fixture
+@needs("worker")
+def celery_worker(shared_worker: SharedWorker, redis_client: redis.Redis) -> WorkerProcess:
+    """The run's worker process on the test database, its queues emptied of what an earlier test
+    left (a task sent for rows that test's rollback or flush took away)."""
+    redis_client.delete(*settings.CELERY_QUEUE_NAMES.values())
+    return shared_worker.running()
 
 
 def _equipment_reference_load() -> None:
@@ -151,8 +183,22 @@ def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -
 
 @pytest.fixture
 def equipment_reference(db: None) -> None:
-    """Tests on a flushed database (after a transactional test) get the reference rows back."""
+    """A transactional test's own database starts flushed by the one before: the reference rows
+    back (tests/e2e, and the tests that flush it themselves)."""
     _equipment_reference_load()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """A transactional test's flush takes the reference rows the migrations wrote: they come back
+    at once, so that no later test depends on running before it (pytest-xdist orders tests as
+    it pleases)."""
+    try:
+        return (yield)
+    finally:
+        if _transactional(item):
+            with item.config.stash[blocking_manager_key].unblock():
+                _equipment_reference_load()
 
 
 def _transactional(item: pytest.Item) -> bool:

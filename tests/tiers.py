@@ -70,6 +70,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             tiers.add("fuzz")
         for tier in sorted(tiers):
             item.add_marker(tier)
+        if "browser" in tiers:
+            # One Chromium serves them all (tests/e2e/conftest.py): under pytest-xdist's
+            # --dist loadgroup they run on one worker, one after the other.
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 _spawning_allowed = True  # outside a test (collection, session set-up and teardown)

@@ -22,9 +22,12 @@ def _xdist_worker_redis_url() -> None:
 _xdist_worker_redis_url()
 
 from config.settings.base import *  # noqa: E402, F403
-from config.settings.base import CELERY_BROKER_TRANSPORT_OPTIONS, env  # noqa: E402
+from config.settings.base import CELERY_BROKER_TRANSPORT_OPTIONS, DATABASES, env  # noqa: E402
 
 SECRET_KEY = "test-key-not-for-production"
+# A test's commit need not wait for the disk: losing the last commits of a test database to a
+# machine crash costs nothing, and the suite commits thousands of times (flushes, workers' steps).
+DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Every test client logs in from 127.0.0.1: the throttle tests set their own rates.
 LOGIN_THROTTLE_RATES = {"address": "100000/minute", "account": "100000/minute", "all": "100000/minute"}

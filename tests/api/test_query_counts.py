@@ -7,7 +7,7 @@ entry in :func:`endpoints`, so a new endpoint fails here until it is counted.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import pytest
@@ -257,9 +257,30 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
     }
 
 
-def test_every_get_endpoint_of_the_router_has_an_entry():
-    world = build_world(battalions_per_side=1)
-    grow(world, 1)
+def sized_worlds() -> dict[int, World]:
+    """A world of one battalion a side and one grown to ``BIG``, side by side."""
+    worlds = {}
+    for size in (1, BIG):
+        world = build_world(battalions_per_side=1)
+        grow(world, size)
+        worlds[size] = world
+    return worlds
+
+
+@pytest.fixture(scope="module")
+def module_rows_build() -> Callable[[], dict[int, World]]:
+    return sized_worlds
+
+
+@pytest.fixture
+def worlds(shared_rows: dict[int, World]) -> dict[int, World]:
+    """Built once for the module's tests (tests/shared_rows.py): growing ``BIG`` battalions a
+    side is most of what a test here would otherwise spend."""
+    return shared_rows
+
+
+def test_every_get_endpoint_of_the_router_has_an_entry(worlds):
+    world = worlds[1]
 
     listed = set(endpoints(world, world.axis))
 
@@ -270,11 +291,9 @@ def test_every_get_endpoint_of_the_router_has_an_entry():
 
 
 @pytest.mark.parametrize("role", [Role.UMPIRE, Role.AXIS_PLAYER, Role.ALLIED_KEY])
-def test_query_counts_do_not_grow_with_the_order_of_battle(role: Role) -> None:
+def test_query_counts_do_not_grow_with_the_order_of_battle(role: Role, worlds: dict[int, World]) -> None:
     counts: dict[str, list[int]] = {}
-    for size in (1, BIG):
-        world = build_world(battalions_per_side=1)
-        grow(world, size)
+    for size, world in worlds.items():
         assert world.campaign.battalions.filter(side=world.axis).count() == size
         client = world.client(role)
         side = world.allied if role == Role.ALLIED_KEY else world.axis

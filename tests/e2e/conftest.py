@@ -43,20 +43,29 @@ def built_web_app() -> None:
         pytest.skip("the web app is not built (frontend/dist): `make test` builds it")
 
 
-@pytest.fixture
+@pytest.fixture(scope="package")
 @needs("browser")
-def browser(built_web_app: None, transactional_db: None) -> Iterator[Browser]:
-    """Chromium for one test, started after its database is set up and closed before the flush:
-    Playwright's sync API keeps an event loop in this thread, which Django would take for an
-    async context (and give the test's ORM calls a connection of their own)."""
+def chromium(built_web_app: None) -> Iterator[Browser]:
+    """One Chromium for the browser tests; each test has a context of its own (no cookie,
+    storage or cache of another test's).
+
+    Playwright's sync API keeps an event loop running in this thread while it is open, which
+    Django would take for an async context: the ORM calls meanwhile (the tests' own, and
+    pytest-django's set-up and flush) are allowed, since they are synchronous."""
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is missing: apt-get install -y --no-install-recommends chromium")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # the test's own ORM calls are synchronous
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         with sync_playwright() as playwright:
-            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            yield chromium
-            chromium.close()
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            yield browser
+            browser.close()
+
+
+@pytest.fixture
+def browser(chromium: Browser, transactional_db: None) -> Browser:
+    """Chromium for a test on a live server's (transactional) database."""
+    return chromium
 
 
 @dataclass
