@@ -357,9 +357,8 @@ class StandSerializer(FogMaskedSerializer[models.Stand]):
 
 
 class BattalionSerializer(FogMaskedSerializer[models.Battalion]):
-    # An enemy battalion the reader sees (identified, or in contact) is seen where it stands.
-    public_fields = frozenset({"id", "code", "name", "side", "force", "battlegroup", "sector", "sector_name"})
-    strength_fields = frozenset({"stands_started"})
+    public_fields = access_rules.BATTALION_PUBLIC
+    strength_fields = access_rules.BATTALION_STRENGTHS
 
     force = serializers.IntegerField(source="battlegroup.force_id", read_only=True)
     sector_name = serializers.CharField(
@@ -612,7 +611,7 @@ class MapForceSerializer(LabelledModelSerializer[models.Force]):
 
 
 class MapBattalionSerializer(FogMaskedSerializer[models.Battalion]):
-    public_fields = frozenset({"id", "code", "name", "side", "side_label", "sector"})
+    public_fields = access_rules.BATTALION_PUBLIC | {"side_label"}
 
     side_label = serializers.SerializerMethodField(help_text="the side's name")
 
@@ -648,10 +647,10 @@ class MapSupplySerializer(LabelledSerializer[Any]):
 
     sides = MapSupplySideSerializer(many=True)
     isolated = serializers.ListField(
-        child=serializers.IntegerField(), help_text="battalion ids, as fog allows"
+        child=serializers.IntegerField(), help_text="battalion ids of the sides you see in full"
     )
     separated = serializers.ListField(
-        child=serializers.IntegerField(), help_text="battalion ids, as fog allows"
+        child=serializers.IntegerField(), help_text="battalion ids of the sides you see in full"
     )
 
 

@@ -544,3 +544,67 @@ def test_a_side_that_hides_its_units_in_contact_shows_only_its_identified_ones(s
     enemy = {row["code"] for row in document["battalions"] if row["side"] == allied.pk}
     assert enemy == {"L1"}  # identified; L2 stands next to the ridge, unseen
     assert all(row["side"] != allied.pk for row in document["forces"])
+
+
+# Supply situations for the map's field test: a cut-off battalion of each kind on each side,
+# the Allied ones among those the Axis sees (L1 identified, L2 in contact).
+CUT_OFF_UNITS = {"A1": "separated", "A3": "isolated", "L1": "separated", "L2": "isolated"}
+# What the map shows of an enemy battalion the reader sees: where it stands, nothing else.
+MAP_ENEMY_BATTALION = frozenset({"id", "code", "name", "side", "side_label", "sector"})
+
+
+def _expected_map(seen: VisibilityWorld, reader: Reader, umpires: dict[str, Any]) -> dict[str, Any]:
+    """The map ``reader`` may read, worked out here from the umpire's: the ground in full,
+    the reader's side in full, of the enemy only the units the fog rule shows (where they
+    stand, never their reserve or supply), only the battles the reader's side fights, and
+    only the reader's own supply lines and cut-off battalions."""
+    if reader in (Reader.UMPIRE, Reader.UMPIRE_KEY):
+        return umpires
+    own = seen.reader_side(reader)
+    enemy_battalions, enemy_forces = _expected_enemy(seen, reader)
+    battalions = [
+        row if row["side"] == own else {k: v if k in MAP_ENEMY_BATTALION else None for k, v in row.items()}
+        for row in umpires["battalions"]
+        if row["side"] == own or row["code"] in enemy_battalions
+    ]
+    forces = [
+        row if row["side"] == own else {**row, "sector": cops, "fup_sector": fup}
+        for row in umpires["forces"]
+        for cops, fup in [enemy_forces.get(row["id"], (None, None))]
+        if row["side"] == own or cops is not None
+    ]
+    own_battalion_ids = {row["id"] for row in umpires["battalions"] if row["side"] == own}
+    supply = umpires["supply"]
+    return {
+        "sectors": umpires["sectors"],
+        "links": umpires["links"],
+        "forces": forces,
+        "battalions": battalions,
+        "battles": [row for row in umpires["battles"] if own in (row["attacker"], row["defender"])],
+        "supply": {
+            "sides": [row if row["side"] == own else {**row, "lines": []} for row in supply["sides"]],
+            "isolated": [pk for pk in supply["isolated"] if pk in own_battalion_ids],
+            "separated": [pk for pk in supply["separated"] if pk in own_battalion_ids],
+        },
+    }
+
+
+@pytest.mark.parametrize("reader", MEMBERS, ids=lambda r: r.name.lower())
+def test_every_field_of_the_map_is_what_the_reader_may_read(seen, reader):
+    """Issue 28, point 3: the map listed the enemy's battalions cut off from supply, which
+    their battalion rows hide."""
+    world = seen.world
+    _place_the_units(world)
+    for code, situation in CUT_OFF_UNITS.items():
+        world.campaign.battalions.filter(code=code).update(supply_situation=situation)
+    for side, (home, *held) in ((world.axis, ("north", "ridge")), (world.allied, ("south", "bridge"))):
+        world.campaign.sectors.filter(key__in=(home, *held)).update(owner=side)
+        world.sector(home).supply_source_for.add(side)
+    umpires = seen.clients[Reader.UMPIRE].get(world.url("campaign-map")).json()
+    cut_off = {world.battalion(code).pk for code in CUT_OFF_UNITS}
+    assert set(umpires["supply"]["isolated"]) | set(umpires["supply"]["separated"]) == cut_off
+    assert any(row["lines"] for row in umpires["supply"]["sides"]), "the world draws supply lines"
+
+    document = seen.clients[reader].get(world.url("campaign-map")).json()
+
+    assert document == _expected_map(seen, reader, umpires)

@@ -3382,9 +3382,9 @@ export interface components {
         /** @description The map document's supply part (``campaign.selectors.supply_map_part``). */
         MapSupply: {
             sides: components["schemas"]["MapSupplySide"][];
-            /** @description battalion ids, as fog allows */
+            /** @description battalion ids of the sides you see in full */
             isolated: number[];
-            /** @description battalion ids, as fog allows */
+            /** @description battalion ids of the sides you see in full */
             separated: number[];
         };
         /** @description An output serializer whose choices carry their labels. */
