@@ -210,8 +210,13 @@ def _links(event: models.Event, slug: str) -> dict[str, str]:
         links["dice"] = reverse("api:day-dice", args=[slug, event.day_number])
     route = OBJECT_ROUTES.get(event.object_type)
     if route and event.object_id is not None:
-        links["object"] = reverse(route, args=[slug, event.object_id])
+        links["object"] = reverse(route, args=[slug, _object_named(event)])
     return links
+
+
+def _object_named(event: models.Event) -> int | str | None:
+    """The event's object's id as the API names it: its public id when it has one."""
+    return str(event.object_public_id) if event.object_public_id is not None else event.object_id
 
 
 def webhook_payload(event: models.Event, slug: str) -> dict[str, Any]:
@@ -221,7 +226,7 @@ def webhook_payload(event: models.Event, slug: str) -> dict[str, Any]:
         "event": event.verb,
         "campaign": slug,
         "day": event.day_number,
-        "object": {"type": event.object_type, "id": event.object_id, "repr": event.object_repr},
+        "object": {"type": event.object_type, "id": _object_named(event), "repr": event.object_repr},
         "message": PUBLIC_MESSAGES[event.verb].format(day=event.day_number, repr=event.object_repr),
         "created_at": event.created_at.isoformat(),
         "links": _links(event, slug),

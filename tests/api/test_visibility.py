@@ -23,12 +23,20 @@ from rest_framework.test import APIClient
 
 from campaign import models
 from campaign.access import EVENT_VISIBILITY
-from campaign.choices import ArrivalStatus, EventVerb, OperationKind, Visibility
+from campaign.choices import (
+    ArrivalStatus,
+    EventVerb,
+    OperationKind,
+    SideOrderKind,
+    SideOrderStatus,
+    Visibility,
+)
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_setup
 from campaign.services.days import segment_advance
 from campaign.services.operations import operation_run
+from campaign.services.orders import side_order_approve
 from tests.api.world import ACTOR, MAP_SECTORS, READ, Role, World, api_key_client, build_world
 
 pytestmark = pytest.mark.django_db
@@ -354,6 +362,52 @@ def test_no_identifier_a_reader_sees_counts_rows_they_may_not_see(seen, reader):
         assert all(row["steps_total"] is not None and row["attempts"] is not None for row in operations)
     else:
         assert all(row[field] is None for row in operations for field in campaign_wide)
+
+
+@pytest.mark.parametrize("reader", MEMBERS, ids=lambda r: r.name.lower())
+def test_orders_spends_and_operations_are_named_by_ids_that_count_nothing(seen, reader):
+    """Issue 28, point 7: sealed orders, activation spends and operations came from sequences
+    shared by the sides and campaigns, so a side saw its order ids 2, 3, then 10 (the enemy's
+    and the drafts in between), and a player the night phases 1 and 36."""
+    world, client = seen.world, seen.clients[reader]
+    day = world.campaign.days.get(number=world.campaign.current_day)
+    for side, code in ((world.axis, "A2"), (world.allied, "L2")):
+        for status in (SideOrderStatus.DRAFT, SideOrderStatus.SUBMITTED):
+            side_order_create(world, side, code, status)
+        models.ActivationSpend.objects.create(side=side, day=day, turn=1, column="1 Bn", cost=1)
+    submitted = world.campaign.side_orders.filter(status=SideOrderStatus.SUBMITTED).first()
+    assert submitted is not None
+    side_order_approve(world.campaign.pk, ACTOR, submitted.pk)  # an event about an order
+
+    named = [row["id"] for row in _listed(client, world.url("side-order-list"))]
+    for side in (world.axis, world.allied):
+        named += [row["id"] for row in _listed(client, world.url("activation-spend-list", side_pk=side.pk))]
+    for operation in _listed(client, world.url("operation-list")):
+        named += [operation["id"], operation["url"].rstrip("/").rsplit("/", 1)[-1]]
+    named += [report["operation"] for report in _listed(client, world.url("night-report-list"))]
+    for event in _listed(client, world.url("event-list")):
+        if event["object_type"] in ("Operation", "SideOrder"):
+            assert event["object_id"] is None, event
+            named.append(event["object_public_id"])
+
+    assert named, "the reader sees some of these rows"
+    assert [name for name in named if not _is_public_id(name)] == []
+    for payload in models.WebhookDelivery.objects.values_list("payload", flat=True):
+        if payload["object"]["type"] in ("Operation", "SideOrder"):
+            assert _is_public_id(payload["object"]["id"]), payload
+            assert payload["links"]["object"].rstrip("/").endswith(payload["object"]["id"]), payload
+
+
+def side_order_create(world: World, side: models.Side, code: str, status: str) -> models.SideOrder:
+    order: models.SideOrder = models.SideOrder.objects.create(
+        campaign=world.campaign,
+        side=side,
+        day_number=world.campaign.current_day,
+        kind=SideOrderKind.WITHDRAW,
+        payload={"battalion_code": code},
+        status=status,
+    )
+    return order
 
 
 def test_an_id_of_no_row_the_reader_sees_is_refused_in_after_and_cursors(seen):
