@@ -316,8 +316,8 @@ FORCE_STATUS_EXAMPLE = OpenApiExample(
             }
         ],
         "latest_night_report": {
-            "id": 7,
-            "operation": 5,
+            "id": "0b5e3c1a-6f0d-4c49-9a57-2f8d3e1b7c40",
+            "operation": "3c9a1e7b-2d4f-4a6b-8e0c-1f2a3b4c5d6e",
             "side": 1,
             "day": 1,
             "body": {"day": 1, "side": "Axis", "replacements_rolled": 3, "replacements_returned": 1},
@@ -374,7 +374,7 @@ ACTIVATION_SPEND_EXAMPLE = OpenApiExample(
 ACTIVATION_SPEND_RESPONSE_EXAMPLE = OpenApiExample(
     "Spent",
     value={
-        "id": 4,
+        "id": "9e2d4c6b-1a3f-4b5e-8d7c-6f5e4d3c2b1a",
         "side": 1,
         "day": 2,
         "turn": 0,

@@ -357,9 +357,8 @@ class StandSerializer(FogMaskedSerializer[models.Stand]):
 
 
 class BattalionSerializer(FogMaskedSerializer[models.Battalion]):
-    # An enemy battalion the reader sees (identified, or in contact) is seen where it stands.
-    public_fields = frozenset({"id", "code", "name", "side", "force", "battlegroup", "sector", "sector_name"})
-    strength_fields = frozenset({"stands_started"})
+    public_fields = access_rules.BATTALION_PUBLIC
+    strength_fields = access_rules.BATTALION_STRENGTHS
 
     force = serializers.IntegerField(source="battlegroup.force_id", read_only=True)
     sector_name = serializers.CharField(
@@ -612,7 +611,7 @@ class MapForceSerializer(LabelledModelSerializer[models.Force]):
 
 
 class MapBattalionSerializer(FogMaskedSerializer[models.Battalion]):
-    public_fields = frozenset({"id", "code", "name", "side", "side_label", "sector"})
+    public_fields = access_rules.BATTALION_PUBLIC | {"side_label"}
 
     side_label = serializers.SerializerMethodField(help_text="the side's name")
 
@@ -648,10 +647,10 @@ class MapSupplySerializer(LabelledSerializer[Any]):
 
     sides = MapSupplySideSerializer(many=True)
     isolated = serializers.ListField(
-        child=serializers.IntegerField(), help_text="battalion ids, as fog allows"
+        child=serializers.IntegerField(), help_text="battalion ids of the sides you see in full"
     )
     separated = serializers.ListField(
-        child=serializers.IntegerField(), help_text="battalion ids, as fog allows"
+        child=serializers.IntegerField(), help_text="battalion ids of the sides you see in full"
     )
 
 
@@ -715,6 +714,7 @@ class APIKeyCreatedSerializer(APIKeySerializer):
 class OperationSerializer(LabelledModelSerializer[models.Operation]):
     """A background operation's status; its progress, report and errors are the umpire's."""
 
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     url = serializers.SerializerMethodField()
     day = serializers.IntegerField(source="day.number", read_only=True)
     segment = serializers.ChoiceField(
@@ -748,7 +748,7 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
     def get_url(self, operation: models.Operation) -> str:
         return reverse(
             "api:operation-detail",
-            kwargs={CAMPAIGN_KWARG: access_of(self).campaign.slug, "pk": operation.pk},
+            kwargs={CAMPAIGN_KWARG: access_of(self).campaign.slug, "pk": operation.public_id},
             request=self.context.get("request"),
         )
 
@@ -872,6 +872,9 @@ class NightReportSerializer(LabelledModelSerializer[models.NightReport]):
     """A side's report of a night phase or of an arrival roll (its kind)."""
 
     id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    operation = serializers.SlugRelatedField[models.Operation](
+        slug_field="public_id", read_only=True, help_text="the id of the operation that wrote it"
+    )
     BODIES: ClassVar[Mapping[str, type[ReportBodySerializer]]] = {
         OperationKind.NIGHT_PHASE: NightReportBodySerializer,
         OperationKind.ARRIVALS: ArrivalReportBodySerializer,
@@ -1054,6 +1057,12 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
 
 class EventSerializer(LabelledModelSerializer[models.Event]):
     id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    object_id = serializers.SerializerMethodField(
+        help_text="the object's number, for an object named by one; null when it is named by object_public_id"
+    )
+    object_public_id = serializers.UUIDField(
+        read_only=True, allow_null=True, help_text="the object's public id, for an object named by one"
+    )
     day = serializers.IntegerField(source="day_number", read_only=True, allow_null=True)
     actor = serializers.CharField(source="actor.get_username", read_only=True, allow_null=True)
 
@@ -1067,6 +1076,7 @@ class EventSerializer(LabelledModelSerializer[models.Event]):
             "day",
             "object_type",
             "object_id",
+            "object_public_id",
             "object_repr",
             "message",
             "before",
@@ -1075,6 +1085,11 @@ class EventSerializer(LabelledModelSerializer[models.Event]):
             "side",
             "created_at",
         ]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_object_id(self, event: models.Event) -> int | None:
+        # The row's number would count the rows of its table the reader does not see.
+        return event.object_id if event.object_public_id is None else None
 
 
 class EquipmentSerializer(LabelledModelSerializer[models.Equipment]):
@@ -1290,6 +1305,7 @@ class ForceStatusSerializer(LabelledSerializer[ForceStatus]):
 
 
 class ActivationSpendSerializer(LabelledModelSerializer[models.ActivationSpend]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     day = serializers.IntegerField(source="day.number", read_only=True)
     battalions = serializers.SlugRelatedField[models.Battalion](
         many=True, read_only=True, slug_field="code", help_text="battalion codes activated"
@@ -1361,6 +1377,7 @@ class NightOrderSerializer(LabelledModelSerializer[models.NightOrder]):
 class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
     """A side's sealed order: read by its side's players and the umpires only."""
 
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     side_name = serializers.CharField(source="side.name", read_only=True)
     day = serializers.IntegerField(source="day_number", read_only=True)
     payload = serializers.DictField(read_only=True)
@@ -1432,8 +1449,8 @@ class DeploymentPreviewSerializer(LabelledSerializer[Any]):
     battalion_name = serializers.CharField(source="battalion.name")
     range_inches = serializers.FloatField(source="order.range_inches", help_text="to the nearest enemy")
     friendly_intervening = serializers.BooleanField(source="order.friendly_intervening")
-    side_order = serializers.IntegerField(
-        source="order.side_order", allow_null=True, help_text="the approved sealed order it comes from"
+    side_order = serializers.UUIDField(
+        source="order.side_order", allow_null=True, help_text="the id of the sealed order it comes from"
     )
     cell = serializers.CharField(help_text="the deployment chart's column read")
     destroyed = serializers.IntegerField(source="casualties.destroyed", help_text="stands destroyed")

@@ -7,8 +7,15 @@ the browsable API) passes it, and a refused attempt computes no hash. Counters
 are fixed windows in the shared Redis cache (``LOGIN_THROTTLE_RATES``): the
 address limit stops one client guessing, the account limit stops many clients
 guessing one password, and the service-wide limit bounds the hashing work, so
-logins cannot starve other requests. The price: while an account is attacked,
-its owner waits too (docs/security.md, Hostile input).
+logins cannot starve other requests.
+
+The budgets are spent in that order, each only by an attempt the ones before it
+admitted: an attempt refused for its address spends nothing of the account's or the
+service's. So one address spends at most its own limit of any other budget, and with
+the account and service limits at least twice the address limit (the defaults), a
+flood from one address leaves another address's sign-in as it was. The price: while
+an account is attacked from many addresses, its owner waits too (docs/security.md,
+Hostile input).
 """
 
 from __future__ import annotations
@@ -64,18 +71,15 @@ def _wait(scope: str, ident: str, rate: str, now: float) -> float | None:
 
 
 def login_attempt_admit(request: HttpRequest, username: str) -> None:
-    """Count a login attempt; :class:`LoginThrottled` when it is over any limit."""
+    """Count a login attempt against each budget in turn; :class:`LoginThrottled` at the
+    first it is over, leaving the budgets after it unspent."""
     rates = settings.LOGIN_THROTTLE_RATES
     now = time.time()
     # REMOTE_ADDR, or NUM_PROXIES; none at all (a bare WSGI call) counts as one unknown client.
     address = BaseThrottle().get_ident(request) or ""  # type: ignore[arg-type]
-    waits = [
-        wait
-        for scope, ident in (("address", address), ("account", username.strip().lower()), ("all", ""))
-        if (wait := _wait(scope, ident, rates[scope], now)) is not None
-    ]
-    if waits:
-        raise LoginThrottled(wait=max(waits))
+    for scope, ident in (("address", address), ("account", username.strip().lower()), ("all", "")):
+        if (wait := _wait(scope, ident, rates[scope], now)) is not None:
+            raise LoginThrottled(wait=wait)
 
 
 class LoginThrottleBackend:

@@ -94,6 +94,15 @@ def _roll_answer(view: CampaignScopedViewSet[Any], record: models.RollRecord) ->
 ROLL_ANSWER = {201: out.RollSerializer}
 
 
+class PublicIdLookup:
+    """Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+    a reader does not see."""
+
+    lookup_field = "public_id"
+    lookup_url_kwarg: str | None = "pk"
+    lookup_value_regex = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+
+
 @extend_schema(tags=["campaigns"])
 @extend_schema_view(
     list=extend_schema(summary="The campaigns you are a member of, as summaries"),
@@ -1127,7 +1136,7 @@ class BattleViewSet(
     retrieve=extend_schema(summary="An operation's status and progress"),
 )
 class OperationViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.Operation]
+    PublicIdLookup, mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.Operation]
 ):
     model = models.Operation
     serializer_class = out.OperationSerializer
@@ -1218,7 +1227,7 @@ SIDE_ORDER_UMPIRE_ACTIONS = frozenset({"approve", "send_back", "amend"})
     retrieve=extend_schema(summary="One sealed order"),
 )
 class SideOrderViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.SideOrder]
+    PublicIdLookup, mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.SideOrder]
 ):
     model = models.SideOrder
     serializer_class = out.SideOrderSerializer
@@ -1373,15 +1382,6 @@ class SideOrderViewSet(
             "deadline_text": selectors.deadline_text(moment) if moment is not None else None,
         }
         return Response(out.SideOrdersDeadlineSerializer(data).data)
-
-
-class PublicIdLookup:
-    """Rows named by their public id (rules notes C-14): ids in sequence would count the rows
-    a reader does not see."""
-
-    lookup_field = "public_id"
-    lookup_url_kwarg: str | None = "pk"
-    lookup_value_regex = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
 
 @extend_schema(tags=["operations"])

@@ -365,6 +365,17 @@ def fields_shown(
     return public | (strengths if access.fog(side_id).strengths else frozenset())
 
 
+# What a reader who does not see a battalion's side in full sees of one it sees (an enemy's,
+# identified or in contact): where it stands, and its stands when its side reveals
+# strengths; never its quality, state or supply (where the enemy's lines are cut).
+BATTALION_PUBLIC = frozenset({"id", "code", "name", "side", "force", "battlegroup", "sector", "sector_name"})
+BATTALION_STRENGTHS = frozenset({"stands_started"})
+
+
+def battalion_fields_shown(access: CampaignAccess, side_id: int) -> frozenset[str] | None:
+    return fields_shown(access, side_id, BATTALION_PUBLIC, BATTALION_STRENGTHS)
+
+
 # What of a night operation only umpires see: its steps and attempts count the whole
 # campaign's units and retries, both sides' (rules notes C-14).
 OPERATION_UMPIRE_ONLY = frozenset(

@@ -601,6 +601,8 @@ class ActivationSpend(models.Model):
         help_text="the division whose pool paid; empty: the side's pool",
     )
     battalions = models.ManyToManyField(Battalion, related_name="activation_spends")
+    # What the API names it by: ids in sequence would count the rows a reader does not see.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -796,6 +798,8 @@ class Event(models.Model):
     day_number = models.PositiveSmallIntegerField(null=True, blank=True)
     object_type = models.CharField(max_length=40)
     object_id = models.BigIntegerField(null=True, blank=True)
+    # The object's public id when it has one: the API names the object by it, never by object_id.
+    object_public_id = models.UUIDField(null=True, blank=True)
     object_repr = models.CharField(max_length=200)
     message = models.TextField()
     before = models.JSONField(null=True, blank=True)
@@ -856,6 +860,9 @@ class Operation(models.Model):
         blank=True,
         help_text="renewed by the run at each commit; once past, the sweeper sends the operation again",
     )
+    # What the API names it by: a player sees night phases, not arrival rolls nor other
+    # campaigns' operations, which ids in sequence would count.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["-id"]
@@ -1005,14 +1012,17 @@ class SideOrder(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # What the API names it by: ids in sequence would count the rows a reader does not see.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["-day_number", "id"]
         indexes = [models.Index(fields=["campaign", "side", "day_number"])]
 
     def __str__(self) -> str:
-        # Neutral: an event's object text reaches webhooks, which must not carry what is ordered.
-        return f"Order {self.pk}"
+        # Neutral: an event's object text reaches webhooks, which must not carry what is
+        # ordered, nor a number counting the orders of every side.
+        return f"Order for day {self.day_number}"
 
 
 class SideDayTally(models.Model):

@@ -919,8 +919,9 @@ def supply_map_part(
 ) -> dict[str, Any]:
     """The map document's supply, from the rows it read (no query of its own): every side's
     sources of supply (its listed sectors it holds: who holds a sector is public), the reader's
-    own lines (umpires: every side's), and the battalions the reader sees that are cut off, as
-    their situation stands (confirmed by the umpire or applied by the last night).
+    own lines (umpires: every side's), and the battalions whose supply the reader sees (its own
+    side's: never an enemy's) that are cut off, as their situation stands (confirmed by the
+    umpire or applied by the last night).
 
     ``sectors`` come with their ``supply_source_for`` prefetched; ``battalions`` are the reader's."""
     listed: dict[int, set[int]] = defaultdict(set)
@@ -938,8 +939,10 @@ def supply_map_part(
     )
     situations: dict[str, list[int]] = {s.value: [] for s in CUT_OFF}
     for battalion in battalions:
+        shown = access_rules.battalion_fields_shown(access, battalion.side_id)
         if (
-            battalion.sector_id is not None
+            (shown is None or "supply_situation" in shown)
+            and battalion.sector_id is not None
             and not battalion.in_reserve
             and battalion.supply_situation in situations
         ):

@@ -79,7 +79,9 @@ def _verify(args: argparse.Namespace) -> int:
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
         document = json.loads(text)
-    except (OSError, json.JSONDecodeError) as exc:
+    # ValueError: not JSON, not UTF-8, or a number of more digits than Python reads;
+    # RecursionError: nested deeper than the parser goes.
+    except (OSError, ValueError, RecursionError) as exc:
         raise DocumentError(f"cannot read {args.file}: {exc}") from exc
     report = verify(document)
     for line in report_lines(report):
@@ -113,7 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except (CatalogError, InputError, DiceError, DocumentError) as exc:
+    except DocumentError as exc:
+        print(f"error: not a dice document: {exc}", file=sys.stderr)
+        return 2
+    except (CatalogError, InputError, DiceError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

@@ -13,14 +13,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_engine import catalog, fairness
-from rules_engine.dice import DiceError, SeededDice
-from rules_engine.inputs import InputError, build_inputs
+from rules_engine.dice import SeededDice
+from rules_engine.inputs import build_inputs
 from rules_engine.registry import CatalogError
 from rules_engine.results import to_jsonable
 
 
 class DocumentError(ValueError):
     """The document is not a day's dice verification document."""
+
+
+# The service's documents nest six levels deep; the bound keeps every recursive step
+# (comparison, printing) far from Python's recursion limit.
+MAX_DEPTH = 32
+# Every count a roll's inputs hold ends in a small-integer column of the service; a larger
+# one is forged, and would make a procedure roll for that many stands.
+MAX_INPUT_NUMBER = 32767
 
 
 @dataclass
@@ -54,32 +62,83 @@ def _replay(seed: str, roll: Mapping[str, Any]) -> list[dict[str, Any]]:
     if entry.input_type is None or not entry.rolls:
         raise CatalogError(f"procedure {roll['procedure']} rolls no dice")
     inputs = build_inputs(entry.input_type, roll["inputs"])
-    stream = [label for label in str(roll["stream"]).split("/") if label]
+    stream = [label for label in roll["stream"].split("/") if label]
     outcome = entry.func(inputs, SeededDice(seed, *stream))
     return [to_jsonable(r.to_dict()) for r in outcome.roll_results()]
 
 
-def _required(document: Mapping[str, Any], name: str, kind: type) -> Any:
+def _required(document: Mapping[str, Any], name: str, kind: type, where: str = "the document") -> Any:
     value = document.get(name)
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise DocumentError(f"the document has no {name} ({kind.__name__})")
+        raise DocumentError(f"{where} has no {name} ({kind.__name__})")
     return value
 
 
+def _nesting_checked(document: Any) -> None:
+    """Refuse a document nested deeper than ``MAX_DEPTH``, walking it without recursion."""
+    pending = [(document, 1)]
+    while pending:
+        value, depth = pending.pop()
+        children = value.values() if isinstance(value, Mapping) else value if isinstance(value, list) else ()
+        if children and depth >= MAX_DEPTH:
+            raise DocumentError(f"the document nests deeper than {MAX_DEPTH} levels")
+        pending.extend((child, depth + 1) for child in children)
+
+
+def _numbers_bounded(where: str, inputs: Mapping[str, Any]) -> None:
+    pending: list[Any] = [inputs]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, Mapping):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, int | float) and not -MAX_INPUT_NUMBER <= value <= MAX_INPUT_NUMBER:
+            raise DocumentError(f"{where} has an input number beyond {MAX_INPUT_NUMBER}")
+
+
+def _roll_checked(position: int, roll: Any) -> Mapping[str, Any]:
+    """A roll of the document in the shape the service writes, else a ``DocumentError``."""
+    where = f"roll {position}"
+    if not isinstance(roll, Mapping):
+        raise DocumentError(f"{where} is not a JSON object")
+    _required(roll, "procedure", str, where)
+    _required(roll, "stream", str, where)
+    if roll.get("override") or roll.get("hidden"):
+        return roll
+    _numbers_bounded(where, _required(roll, "inputs", Mapping, where))
+    result = _required(roll, "result", Mapping, where)
+    for thrown in _required(result, "rolls", list, f"{where}'s result"):
+        if not isinstance(thrown, Mapping):
+            raise DocumentError(f"a die of {where} is not a JSON object")
+        faces = _required(thrown, "faces", list, f"a die of {where}")
+        if not all(isinstance(face, int) and not isinstance(face, bool) for face in faces):
+            raise DocumentError(f"a die of {where} has faces that are not whole numbers")
+    return roll
+
+
 def verify(document: Any) -> Verification:
-    """Check ``document``'s seed against its commitment and replay each of its rolls."""
+    """Check ``document``'s seed against its commitment and replay each of its rolls.
+
+    The document's shape is checked first, whole, so that a forged one is a
+    ``DocumentError`` at once, never a crash or a hash chain without end."""
     if not isinstance(document, Mapping):
         raise DocumentError("the document is not a JSON object")
+    _nesting_checked(document)
     day = _required(document, "day", int)
+    # Every campaign's chain has DEFAULT_CHAIN_LENGTH links, so a later day is forged (and
+    # proving it would hash the seed that many times).
+    if not 1 <= day < fairness.DEFAULT_CHAIN_LENGTH:
+        raise DocumentError(f"the document's day {day} is not from 1 to {fairness.DEFAULT_CHAIN_LENGTH - 1}")
     seed = _required(document, "seed", str)
     commitment = _required(document, "commitment", str)
-    rolls = _required(document, "rolls", list)
+    rolls = [_roll_checked(n, roll) for n, roll in enumerate(_required(document, "rolls", list), 1)]
     algorithm = document.get("algorithm", fairness.ALGORITHM)
     if algorithm != fairness.ALGORITHM:
         raise DocumentError(f"unknown dice algorithm {algorithm!r}; this tool knows {fairness.ALGORITHM}")
     report = Verification(day=day, seed_proven=fairness.seed_proves(seed, day, commitment))
     for roll in rolls:
-        name = f"roll {roll.get('id')} ({roll.get('procedure')}, stream {roll.get('stream')})"
+        name = f"roll {roll.get('id')} ({roll['procedure']}, stream {roll['stream']})"
         if roll.get("override"):
             report.overrides.append(
                 f"{name}: an umpire's recorded override of roll {roll.get('override_of')}"
@@ -88,10 +147,12 @@ def verify(document: Any) -> Verification:
         if roll.get("hidden"):
             report.hidden.append(f"{name}: its inputs are hidden from you, not replayed")
             continue
-        stored = roll.get("result") or {}
+        stored = roll["result"]
         try:
             replayed = _replay(seed, roll)
-        except (CatalogError, InputError, DiceError, KeyError, TypeError) as exc:
+        # An unknown procedure (CatalogError), inputs it refuses (InputError), or a
+        # procedure refusing them (a ValueError of its own): a forged roll, not a crash.
+        except (KeyError, ValueError, TypeError) as exc:
             report.mismatches.append(f"{name}: cannot be replayed: {exc}")
             continue
         report.replayed += 1

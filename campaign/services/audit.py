@@ -86,6 +86,7 @@ def event_record(
         day_number=campaign.current_day or None,
         object_type=type(subject).__name__,
         object_id=getattr(subject, "pk", None),
+        object_public_id=getattr(subject, "public_id", None),
         object_repr=str(subject)[:200],
         message=message,
         before=to_jsonable(before) if before is not None else None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -69,8 +70,8 @@ class DeploymentOrder:
     battalion: str
     range_inches: float
     friendly_intervening: bool = False
-    # The side's approved sealed order it comes from, if any (rules notes C-19).
-    side_order: int | None = None
+    # The public id of the side's approved sealed order it comes from, if any (rules notes C-19).
+    side_order: uuid.UUID | None = None
 
 
 def _best_leader(forces: Sequence[models.Force]) -> LeaderRating:
@@ -385,7 +386,7 @@ def ordered_deployments(campaign: models.Campaign, day_number: int) -> list[Depl
             battalion=order.payload["battalion_code"],
             range_inches=order.payload["range_inches"],
             friendly_intervening=order.payload.get("friendly_intervening", False),
-            side_order=order.pk,
+            side_order=order.public_id,
         )
         for order in orders
     ]
@@ -399,7 +400,7 @@ def deployment_plans_check(campaign: models.Campaign, orders: Sequence[Deploymen
 def _deploy(campaign: models.Campaign, orders: Sequence[DeploymentOrder], actor: Actor) -> None:
     plans = _deployment_plans(campaign, orders)
     models.SideOrder.objects.filter(
-        pk__in=[plan.order.side_order for plan in plans if plan.order.side_order is not None]
+        public_id__in=[plan.order.side_order for plan in plans if plan.order.side_order is not None]
     ).update(status=SideOrderStatus.APPLIED)
     for plan in plans:
         battalion = plan.battalion

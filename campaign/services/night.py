@@ -167,7 +167,7 @@ def _side_orders_lapse(campaign: models.Campaign, day: models.CampaignDay, actor
         status__in=[SideOrderStatus.DRAFT, SideOrderStatus.SUBMITTED, SideOrderStatus.RETURNED],
     ).select_related("side")
     lapsed = [
-        {"order": order.pk, "side": order.side.name, "kind": order.kind, "status": order.status}
+        {"order": str(order.public_id), "side": order.side.name, "kind": order.kind, "status": order.status}
         for order in unapproved.order_by("side_id", "pk")
     ]
     if not lapsed:

@@ -156,14 +156,14 @@ def _order_lock(campaign: models.Campaign, order_id: int, side_id: int | None = 
     orders = models.SideOrder.objects.select_for_update(of=("self",)).select_related("side")
     order = orders.filter(campaign=campaign, pk=order_id).first()
     if order is None or (side_id is not None and order.side_id != side_id):
-        raise NotFoundError(f"order {order_id} does not exist", field="order")
+        raise NotFoundError("the order does not exist", field="order")
     return order
 
 
 def _status_require(order: models.SideOrder, allowed: tuple[SideOrderStatus, ...], doing: str) -> None:
     if order.status not in allowed:
         raise ConflictError(
-            f"order {order.pk} is {order.get_status_display().lower()}: only an order "
+            f"the order is {order.get_status_display().lower()}: only an order "
             f"{' or '.join(s.label.lower() for s in allowed)} can be {doing}",
             field="status",
             code="wrong_order_status",
@@ -352,13 +352,13 @@ def _apply_artillery(campaign: models.Campaign, actor: Actor, order: models.Side
 def _apply_deploy(campaign: models.Campaign, actor: Actor, order: models.SideOrder) -> SideOrderStatus:
     """Checked as the next dawn will deploy it, with the side orders already approved for it;
     that dawn carries it out (``days.ordered_deployments``)."""
-    planned = [o for o in ordered_deployments(campaign, order.day_number) if o.side_order != order.pk]
+    planned = [o for o in ordered_deployments(campaign, order.day_number) if o.side_order != order.public_id]
     p = order.payload
     mine = DeploymentOrder(
         battalion=p["battalion_code"],
         range_inches=p["range_inches"],
         friendly_intervening=p.get("friendly_intervening", False),
-        side_order=order.pk,
+        side_order=order.public_id,
     )
     try:
         deployment_plans_check(campaign, [*planned, mine])
@@ -398,8 +398,7 @@ def side_order_approve(campaign_id: int, actor: Actor, order_id: int) -> models.
     if day is None or day.number != order.day_number:
         under_way = f"day {day.number} is under way" if day is not None else "no day is under way"
         raise ConflictError(
-            f"order {order.pk} is for day {order.day_number} and {under_way}: "
-            "approve it while its day is under way",
+            f"the order is for day {order.day_number} and {under_way}: approve it while its day is under way",
             field="day",
             code="wrong_day",
         )
@@ -450,7 +449,7 @@ def side_order_return(campaign_id: int, actor: Actor, order_id: int, *, reason: 
         actor,
         side_id=order.side_id,
         # Each sending back is news, even of an order sent back before.
-        key=f"order:{order.pk}:returned:{order.decided_at.isoformat()}",
+        key=f"order:{order.public_id}:returned:{order.decided_at.isoformat()}",
     )
     return order
 

@@ -510,6 +510,7 @@ class _PackLoader:
                     campaign=self.campaign,
                     actor_id=_known(self.users, entry.get("actor")),
                     object_id=subject.pk if subject is not None else None,
+                    object_public_id=getattr(subject, "public_id", None),
                     side=_known(self.sides, entry.get("side")),
                     **_values(EVENT, entry),
                 )

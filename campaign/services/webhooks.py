@@ -91,7 +91,7 @@ IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 # mDNS, home routers); a name without a dot is resolved in the service's own domain.
 INTERNAL_NAME_SUFFIXES = (".localhost", ".internal", ".local", ".localdomain", ".home.arpa", ".lan")
 LOOPBACK_NAME = "localhost"
-HOST_NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?")
+HOST_NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*")
 # IPv6 prefixes that carry an IPv4 address to connect to (NAT64); mapped, 6to4 and Teredo
 # addresses are read by the ipaddress module.
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
@@ -141,19 +141,28 @@ def _address_literal(host: str) -> IPAddress | None:
         return None
 
 
-def _host_refusal(host: str) -> str | None:
-    """Why the URL's host may not receive webhooks, judged without a lookup, or None."""
-    address = _address_literal(host)
-    if address is not None:
-        refusal = address_refusal(address)
-        return f"{host} is {refusal} ({address})" if refusal else None
+def _resolver_form(host: str) -> str | None:
+    """``host`` as the resolver reads it, or None if it cannot: the ``idna`` codec (which the
+    worker's ``socket.getaddrinfo`` applies too) maps full-width and circled digits and the
+    ideographic and full-width dots to ASCII, and a trailing dot only roots the name."""
     try:
         name = host.encode("idna").decode("ascii").lower()
     except UnicodeError:
+        return None
+    return name.removesuffix(".")
+
+
+def _host_refusal(host: str) -> str | None:
+    """Why the URL's host may not receive webhooks, judged without a lookup, or None."""
+    name = _resolver_form(host)
+    if not name:
         return f"{host!r} is not a host name"
+    address = _address_literal(name)
+    if address is not None:
+        refusal = address_refusal(address)
+        return f"{host} is {refusal} ({address})" if refusal else None
     if not HOST_NAME.fullmatch(name):
         return f"{host!r} is not a host name"
-    name = name.rstrip(".")
     if name == LOOPBACK_NAME and settings.WEBHOOK_ALLOW_LOOPBACK:
         return None
     if "." not in name or name == LOOPBACK_NAME or name.endswith(INTERNAL_NAME_SUFFIXES):
@@ -201,8 +210,13 @@ def _links(event: models.Event, slug: str) -> dict[str, str]:
         links["dice"] = reverse("api:day-dice", args=[slug, event.day_number])
     route = OBJECT_ROUTES.get(event.object_type)
     if route and event.object_id is not None:
-        links["object"] = reverse(route, args=[slug, event.object_id])
+        links["object"] = reverse(route, args=[slug, _object_named(event)])
     return links
+
+
+def _object_named(event: models.Event) -> int | str | None:
+    """The event's object's id as the API names it: its public id when it has one."""
+    return str(event.object_public_id) if event.object_public_id is not None else event.object_id
 
 
 def webhook_payload(event: models.Event, slug: str) -> dict[str, Any]:
@@ -212,7 +226,7 @@ def webhook_payload(event: models.Event, slug: str) -> dict[str, Any]:
         "event": event.verb,
         "campaign": slug,
         "day": event.day_number,
-        "object": {"type": event.object_type, "id": event.object_id, "repr": event.object_repr},
+        "object": {"type": event.object_type, "id": _object_named(event), "repr": event.object_repr},
         "message": PUBLIC_MESSAGES[event.verb].format(day=event.day_number, repr=event.object_repr),
         "created_at": event.created_at.isoformat(),
         "links": _links(event, slug),

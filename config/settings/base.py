@@ -118,9 +118,11 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # The throttle first: it counts each login attempt before the password is hashed (api.throttling).
 AUTHENTICATION_BACKENDS = ["api.throttling.LoginThrottleBackend", "api.auth_backends.ModelBackend"]
+# An account's and the service's budgets are at least twice an address's: what one address
+# spends of them leaves another address its whole budget (api.throttling).
 LOGIN_THROTTLE_RATES = {
     "address": env("LOGIN_THROTTLE_ADDRESS_RATE", "10/minute"),
-    "account": env("LOGIN_THROTTLE_ACCOUNT_RATE", "10/minute"),
+    "account": env("LOGIN_THROTTLE_ACCOUNT_RATE", "20/minute"),
     "all": env("LOGIN_THROTTLE_SERVICE_RATE", "60/minute"),
 }
 AUTH_PASSWORD_VALIDATORS = [

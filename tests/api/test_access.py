@@ -265,7 +265,7 @@ def test_detail_rows_a_role_may_not_see_are_404(world):
         (world.url("event-detail", pk=allied_event.public_id), allies_only),
         (world.url("day-detail", number=1), everybody),
         (world.url("side-detail", pk=world.allied.pk), everybody),
-        (world.url("operation-detail", pk=operation.pk), everybody),
+        (world.url("operation-detail", pk=operation.public_id), everybody),
     ]
 
     for url, expected in cases:

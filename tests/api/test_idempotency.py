@@ -338,7 +338,7 @@ def axis_order(status: str = SideOrderStatus.DRAFT) -> Callable[[World], None]:
 
 
 def order_url(name: str) -> Callable[[World], str]:
-    return lambda w: w.url(name, pk=w.campaign.side_orders.get().pk)
+    return lambda w: w.url(name, pk=w.campaign.side_orders.get().public_id)
 
 
 SIDE_ORDER_WRITES: dict[tuple[str, str], Write] = {

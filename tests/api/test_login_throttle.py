@@ -31,12 +31,17 @@ class CountingHasher(MD5PasswordHasher):
         return super().encode(password, salt)
 
 
-@pytest.fixture(autouse=True)
-def throttle_counters_cleared(redis_client: redis.Redis, settings: Any) -> None:
-    """Deleted by key (the Celery queues share the database); small rates for these tests."""
+def throttle_counters_delete(redis_client: redis.Redis) -> None:
+    """Deleted by key: the Celery queues share the database."""
     for key in redis_client.scan_iter(match=cache.make_key(f"{KEY_PREFIX}:*")):
         redis_client.delete(key)
-    settings.LOGIN_THROTTLE_RATES = {"address": "3/hour", "account": "5/hour", "all": "50/hour"}
+
+
+@pytest.fixture(autouse=True)
+def throttle_counters_cleared(redis_client: redis.Redis, settings: Any) -> None:
+    """No counters of earlier tests; small rates for these tests."""
+    throttle_counters_delete(redis_client)
+    settings.LOGIN_THROTTLE_RATES = {"address": "3/hour", "account": "6/hour", "all": "50/hour"}
     settings.PASSWORD_HASHERS = [f"{__name__}.CountingHasher"]
 
 
@@ -66,13 +71,13 @@ def test_one_address_guessing_is_throttled_with_retry_after_and_no_hash_is_compu
 def test_one_account_guessed_from_many_addresses_is_throttled():
     user = UserFactory(password=PASSWORD)
 
-    statuses = [log_in(user.username.upper(), f"guess {n}", next(addresses)).status_code for n in range(6)]
+    statuses = [log_in(user.username.upper(), f"guess {n}", next(addresses)).status_code for n in range(7)]
 
-    assert statuses == [400] * 5 + [429]
+    assert statuses == [400] * 6 + [429]
 
 
 def test_the_service_wide_limit_bounds_the_hashing_work(settings):
-    settings.LOGIN_THROTTLE_RATES = {"address": "3/hour", "account": "5/hour", "all": "4/day"}
+    settings.LOGIN_THROTTLE_RATES = {"address": "3/hour", "account": "6/hour", "all": "4/day"}
     before = CountingHasher.hashed
 
     statuses = [log_in(f"nobody-{n}", "guess", next(addresses)).status_code for n in range(6)]
@@ -96,3 +101,39 @@ def test_the_admin_login_is_throttled_like_the_api():
     assert tries == [200, 200, 200]  # the form again, with its error
     assert throttled.status_code == 429
     assert int(throttled.headers["Retry-After"]) > 0
+
+
+def test_attempts_refused_for_their_address_spend_no_account_or_service_budget(settings):
+    settings.LOGIN_THROTTLE_RATES = {"address": "3/hour", "account": "6/hour", "all": "6/hour"}
+    victim, bystander = UserFactory(password=PASSWORD), UserFactory(password=PASSWORD)
+    flooder = next(addresses)
+
+    flood = [log_in(name, "guess", flooder).status_code for name in [victim.username, "nobody"] * 50]
+
+    assert flood == [400] * 3 + [429] * 97
+    # The flood spent 3 of the victim's 6 and 3 of the service's 6: each of them gets in.
+    assert log_in(victim.username, PASSWORD, next(addresses)).status_code == 200
+    assert log_in(bystander.username, PASSWORD, next(addresses)).status_code == 200
+
+
+def test_a_flood_from_one_address_leaves_another_addresss_sign_in_as_it_was(redis_client, settings):
+    """The default rates (10, 20 and 60 a minute): a member signs in ten times from their
+    address, while another address tries the member's account and others between each."""
+    from config.settings import base
+
+    user = UserFactory(password=PASSWORD)
+
+    def sign_ins(flooder: str | None) -> list[int]:
+        throttle_counters_delete(redis_client)
+        member, statuses = next(addresses), []
+        for _ in range(10):
+            if flooder:
+                for name in [user.username, "nobody", "admin"] * 10:
+                    log_in(name, "guess", flooder)
+            statuses.append(log_in(user.username, PASSWORD, member).status_code)
+        return statuses
+
+    settings.LOGIN_THROTTLE_RATES = base.LOGIN_THROTTLE_RATES
+    quiet, flooded = sign_ins(None), sign_ins(next(addresses))
+
+    assert quiet == flooded == [200] * 10

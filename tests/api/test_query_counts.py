@@ -222,10 +222,10 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "night-order-list": world.url("night-order-list"),
         "night-order-detail": world.url("night-order-detail", pk=world.campaign.night_orders.first().pk),
         "side-order-list": world.url("side-order-list"),
-        "side-order-detail": world.url("side-order-detail", pk=side.orders.first().pk),
+        "side-order-detail": world.url("side-order-detail", pk=side.orders.first().public_id),
         "side-order-deadline": world.url("side-order-deadline"),
         "operation-list": world.url("operation-list"),
-        "operation-detail": world.url("operation-detail", pk=world.campaign.operations.get().pk),
+        "operation-detail": world.url("operation-detail", pk=world.campaign.operations.get().public_id),
         "night-report-list": world.url("night-report-list"),
         "night-report-detail": world.url(
             "night-report-detail", pk=models.NightReport.objects.get(side=side).public_id

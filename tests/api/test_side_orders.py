@@ -183,7 +183,7 @@ def test_approval_queues_the_night_order_and_the_night_applies_it(world):
     battle_report(world.campaign.pk, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
     operation_run(night_phase_start(world.campaign.pk, ACTOR).pk)
     assert world.battalion("A2").in_reserve
-    assert models.SideOrder.objects.get(pk=order["id"]).status == SideOrderStatus.APPLIED
+    assert models.SideOrder.objects.get(public_id=order["id"]).status == SideOrderStatus.APPLIED
 
 
 def test_an_approval_the_service_refuses_is_refused_with_its_reason(world):
@@ -212,7 +212,7 @@ def test_an_approval_the_service_refuses_is_refused_with_its_reason(world):
     error = refused(response, 400, "target_battalion_code")
     assert "attachment limits" in error["message"]
     assert world.state() == before
-    assert models.SideOrder.objects.get(pk=second["id"]).status == SideOrderStatus.SUBMITTED
+    assert models.SideOrder.objects.get(public_id=second["id"]).status == SideOrderStatus.SUBMITTED
 
 
 def test_sent_back_with_a_reason_the_side_edits_and_submits_again(world):
@@ -253,7 +253,7 @@ def test_the_umpire_amends_and_every_step_is_recorded(world):
     assert response.status_code == 200, response.content
     assert response.json()["payload"] == {"battalion_code": "A3"}
     verbs = list(
-        world.campaign.events.filter(object_type="SideOrder", object_id=order["id"])
+        world.campaign.events.filter(object_type="SideOrder", object_public_id=order["id"])
         .order_by("pk")
         .values_list("verb", flat=True)
     )
@@ -347,7 +347,7 @@ def test_an_approved_deploy_order_is_deployed_by_the_next_dawn_and_sealed_until_
 
     assert dawn.status_code == 201, dawn.content
     assert not world.battalion("A3").in_reserve
-    assert models.SideOrder.objects.get(pk=order["id"]).status == SideOrderStatus.APPLIED
+    assert models.SideOrder.objects.get(public_id=order["id"]).status == SideOrderStatus.APPLIED
     deployed = world.campaign.events.get(verb=EventVerb.FORCE_DEPLOYED)
     assert deployed.message.startswith('A3 deployed from reserve at 30"')
 
@@ -356,7 +356,7 @@ def test_a_deploy_order_the_dawns_checks_refuse_is_refused_at_approval(world):
     on_table = submitted(world, Role.AXIS_PLAYER, deploy("A3"))
     error = refused(act(world, Role.UMPIRE, on_table, "approve"), 400, "payload.battalion_code")
     assert "battalion A3 is not in reserve" in error["message"]
-    assert models.SideOrder.objects.get(pk=on_table["id"]).status == SideOrderStatus.SUBMITTED
+    assert models.SideOrder.objects.get(public_id=on_table["id"]).status == SideOrderStatus.SUBMITTED
 
     models.Battalion.objects.filter(pk=world.battalion("A3").pk).update(in_reserve=True, sector=None)
     first = submitted(world, Role.AXIS_PLAYER, deploy("A3"))
@@ -379,7 +379,7 @@ def test_the_umpires_dawn_naming_an_ordered_battalion_again_is_refused_naming_th
     error = refused(dawn, 400, "deployments[1].battalion")
     assert f"Order {order['id']}: battalion A3 is named twice" in error["message"]
     assert world.battalion("A3").in_reserve
-    assert models.SideOrder.objects.get(pk=order["id"]).status == SideOrderStatus.APPROVED
+    assert models.SideOrder.objects.get(public_id=order["id"]).status == SideOrderStatus.APPROVED
 
 
 def test_a_deploy_orders_payload_is_checked_at_draft(world):
@@ -510,7 +510,7 @@ def test_orders_unapproved_at_the_night_phase_lapse_and_are_listed_for_the_umpir
     night_phase_start(world.campaign.pk, ACTOR)
 
     lapsed = models.SideOrder.objects.filter(status=SideOrderStatus.LAPSED)
-    assert set(lapsed.values_list("pk", flat=True)) == {waiting["id"], returned["id"]}
+    assert {str(pk) for pk in lapsed.values_list("public_id", flat=True)} == {waiting["id"], returned["id"]}
     event = world.campaign.events.get(verb=EventVerb.SIDE_ORDERS_LAPSED)
     assert event.visibility == "umpire"
     assert [entry["order"] for entry in event.after["lapsed"]] == [waiting["id"], returned["id"]]
@@ -536,7 +536,7 @@ def test_the_webhook_says_an_order_was_submitted_and_nothing_of_it(world):
     assert delivery.payload["object"] == {
         "type": "SideOrder",
         "id": order["id"],
-        "repr": f"Order {order['id']}",
+        "repr": "Order for day 2",
     }
     # The link it gives is read with the receiver's own key: the enemy's finds nothing.
     link = delivery.payload["links"]["object"]

@@ -24,12 +24,20 @@ from rest_framework.test import APIClient
 
 from campaign import models
 from campaign.access import EVENT_VISIBILITY
-from campaign.choices import ArrivalStatus, EventVerb, OperationKind, Visibility
+from campaign.choices import (
+    ArrivalStatus,
+    EventVerb,
+    OperationKind,
+    SideOrderKind,
+    SideOrderStatus,
+    Visibility,
+)
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_setup
 from campaign.services.days import segment_advance
 from campaign.services.operations import operation_run
+from campaign.services.orders import side_order_approve
 from tests.api.world import ACTOR, MAP_SECTORS, READ, Role, World, api_key_client, build_world
 
 pytestmark = pytest.mark.django_db
@@ -362,6 +370,52 @@ def test_no_identifier_a_reader_sees_counts_rows_they_may_not_see(seen, reader):
         assert all(row[field] is None for row in operations for field in campaign_wide)
 
 
+@pytest.mark.parametrize("reader", MEMBERS, ids=lambda r: r.name.lower())
+def test_orders_spends_and_operations_are_named_by_ids_that_count_nothing(seen, reader):
+    """Issue 28, point 7: sealed orders, activation spends and operations came from sequences
+    shared by the sides and campaigns, so a side saw its order ids 2, 3, then 10 (the enemy's
+    and the drafts in between), and a player the night phases 1 and 36."""
+    world, client = seen.world, seen.clients[reader]
+    day = world.campaign.days.get(number=world.campaign.current_day)
+    for side, code in ((world.axis, "A2"), (world.allied, "L2")):
+        for status in (SideOrderStatus.DRAFT, SideOrderStatus.SUBMITTED):
+            side_order_create(world, side, code, status)
+        models.ActivationSpend.objects.create(side=side, day=day, turn=1, column="1 Bn", cost=1)
+    submitted = world.campaign.side_orders.filter(status=SideOrderStatus.SUBMITTED).first()
+    assert submitted is not None
+    side_order_approve(world.campaign.pk, ACTOR, submitted.pk)  # an event about an order
+
+    named = [row["id"] for row in _listed(client, world.url("side-order-list"))]
+    for side in (world.axis, world.allied):
+        named += [row["id"] for row in _listed(client, world.url("activation-spend-list", side_pk=side.pk))]
+    for operation in _listed(client, world.url("operation-list")):
+        named += [operation["id"], operation["url"].rstrip("/").rsplit("/", 1)[-1]]
+    named += [report["operation"] for report in _listed(client, world.url("night-report-list"))]
+    for event in _listed(client, world.url("event-list")):
+        if event["object_type"] in ("Operation", "SideOrder"):
+            assert event["object_id"] is None, event
+            named.append(event["object_public_id"])
+
+    assert named, "the reader sees some of these rows"
+    assert [name for name in named if not _is_public_id(name)] == []
+    for payload in models.WebhookDelivery.objects.values_list("payload", flat=True):
+        if payload["object"]["type"] in ("Operation", "SideOrder"):
+            assert _is_public_id(payload["object"]["id"]), payload
+            assert payload["links"]["object"].rstrip("/").endswith(payload["object"]["id"]), payload
+
+
+def side_order_create(world: World, side: models.Side, code: str, status: str) -> models.SideOrder:
+    order: models.SideOrder = models.SideOrder.objects.create(
+        campaign=world.campaign,
+        side=side,
+        day_number=world.campaign.current_day,
+        kind=SideOrderKind.WITHDRAW,
+        payload={"battalion_code": code},
+        status=status,
+    )
+    return order
+
+
 def test_an_id_of_no_row_the_reader_sees_is_refused_in_after_and_cursors(seen):
     world, client = seen.world, seen.clients[Reader.AXIS_PLAYER]
     hidden = world.campaign.rolls.exclude(visibility=Visibility.PUBLIC).filter(side=world.allied).first()
@@ -550,3 +604,67 @@ def test_a_side_that_hides_its_units_in_contact_shows_only_its_identified_ones(s
     enemy = {row["code"] for row in document["battalions"] if row["side"] == allied.pk}
     assert enemy == {"L1"}  # identified; L2 stands next to the ridge, unseen
     assert all(row["side"] != allied.pk for row in document["forces"])
+
+
+# Supply situations for the map's field test: a cut-off battalion of each kind on each side,
+# the Allied ones among those the Axis sees (L1 identified, L2 in contact).
+CUT_OFF_UNITS = {"A1": "separated", "A3": "isolated", "L1": "separated", "L2": "isolated"}
+# What the map shows of an enemy battalion the reader sees: where it stands, nothing else.
+MAP_ENEMY_BATTALION = frozenset({"id", "code", "name", "side", "side_label", "sector"})
+
+
+def _expected_map(seen: VisibilityWorld, reader: Reader, umpires: dict[str, Any]) -> dict[str, Any]:
+    """The map ``reader`` may read, worked out here from the umpire's: the ground in full,
+    the reader's side in full, of the enemy only the units the fog rule shows (where they
+    stand, never their reserve or supply), only the battles the reader's side fights, and
+    only the reader's own supply lines and cut-off battalions."""
+    if reader in (Reader.UMPIRE, Reader.UMPIRE_KEY):
+        return umpires
+    own = seen.reader_side(reader)
+    enemy_battalions, enemy_forces = _expected_enemy(seen, reader)
+    battalions = [
+        row if row["side"] == own else {k: v if k in MAP_ENEMY_BATTALION else None for k, v in row.items()}
+        for row in umpires["battalions"]
+        if row["side"] == own or row["code"] in enemy_battalions
+    ]
+    forces = [
+        row if row["side"] == own else {**row, "sector": cops, "fup_sector": fup}
+        for row in umpires["forces"]
+        for cops, fup in [enemy_forces.get(row["id"], (None, None))]
+        if row["side"] == own or cops is not None
+    ]
+    own_battalion_ids = {row["id"] for row in umpires["battalions"] if row["side"] == own}
+    supply = umpires["supply"]
+    return {
+        "sectors": umpires["sectors"],
+        "links": umpires["links"],
+        "forces": forces,
+        "battalions": battalions,
+        "battles": [row for row in umpires["battles"] if own in (row["attacker"], row["defender"])],
+        "supply": {
+            "sides": [row if row["side"] == own else {**row, "lines": []} for row in supply["sides"]],
+            "isolated": [pk for pk in supply["isolated"] if pk in own_battalion_ids],
+            "separated": [pk for pk in supply["separated"] if pk in own_battalion_ids],
+        },
+    }
+
+
+@pytest.mark.parametrize("reader", MEMBERS, ids=lambda r: r.name.lower())
+def test_every_field_of_the_map_is_what_the_reader_may_read(seen, reader):
+    """Issue 28, point 3: the map listed the enemy's battalions cut off from supply, which
+    their battalion rows hide."""
+    world = seen.world
+    _place_the_units(world)
+    for code, situation in CUT_OFF_UNITS.items():
+        world.campaign.battalions.filter(code=code).update(supply_situation=situation)
+    for side, (home, *held) in ((world.axis, ("north", "ridge")), (world.allied, ("south", "bridge"))):
+        world.campaign.sectors.filter(key__in=(home, *held)).update(owner=side)
+        world.sector(home).supply_source_for.add(side)
+    umpires = seen.clients[Reader.UMPIRE].get(world.url("campaign-map")).json()
+    cut_off = {world.battalion(code).pk for code in CUT_OFF_UNITS}
+    assert set(umpires["supply"]["isolated"]) | set(umpires["supply"]["separated"]) == cut_off
+    assert any(row["lines"] for row in umpires["supply"]["sides"]), "the world draws supply lines"
+
+    document = seen.clients[reader].get(world.url("campaign-map")).json()
+
+    assert document == _expected_map(seen, reader, umpires)

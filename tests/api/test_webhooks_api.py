@@ -237,6 +237,16 @@ INTERNAL_URLS = [
     "http://redis:6379/",
     "http://printer.local/",
     "https://user@club.example/hooks",
+    # written as a resolver reads them once the host is normalised (issue 28): a trailing
+    # dot, Unicode digits and dots
+    "http://127.0.0.1.:8025/",
+    "http://\u2460\u2461\u2466.0.0.1:8025/",
+    "http://127\u30020\u30020\u30021:8025/",
+    "http://\uff11\uff10.0.0.1/",
+    "http://169\uff0e254\uff0e169\uff0e254/",
+    "http://10\uff610.0.1/",
+    "http://LOCALHOST./",
+    "http://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/",
 ]
 
 

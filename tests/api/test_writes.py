@@ -107,7 +107,7 @@ def test_the_night_phase_starts_with_202_and_reports_progress_at_its_url(world):
         unchanged=True,
     )[Role.UMPIRE]
 
-    operation = models.Operation.objects.get(pk=started.json()["id"])
+    operation = models.Operation.objects.get(public_id=started.json()["id"])
     assert started["Location"] == started.json()["url"]
     assert started.json()["status"] == OperationStatus.PENDING
     assert (started.json()["steps_done"], started.json()["steps_total"]) == (0, 5)

@@ -473,19 +473,20 @@ def matrix(world: World) -> dict[str, Route]:
         "battle-lull-check": Route(world.url("battle-lull-check", pk=world.planned.pk), None),
         "operation-list": Route(world.url("operation-list"), everybody),
         "operation-detail": Route(
-            world.url("operation-detail", pk=world.campaign.operations.get().pk), everybody
+            world.url("operation-detail", pk=world.campaign.operations.get().public_id), everybody
         ),
         "battle-setup-inputs": Route(world.url("battle-setup-inputs", pk=world.planned.pk), umpire),
         "night-order-list": Route(world.url("night-order-list"), umpire),
         "night-order-detail": Route(world.url("night-order-detail", pk=order.pk), umpire),
         "side-order-list": Route(world.url("side-order-list"), everybody),
         "side-order-deadline": Route(world.url("side-order-deadline"), everybody),
-        "side-order-detail": Route(world.url("side-order-detail", pk=side_order.pk), AXIS_ONLY),
-        "side-order-submit": Route(world.url("side-order-submit", pk=side_order.pk), None),
-        "side-order-withdraw": Route(world.url("side-order-withdraw", pk=side_order.pk), None),
-        "side-order-approve": Route(world.url("side-order-approve", pk=side_order.pk), None),
-        "side-order-send-back": Route(world.url("side-order-send-back", pk=side_order.pk), None),
-        "side-order-amend": Route(world.url("side-order-amend", pk=side_order.pk), None),
+        "side-order-detail": Route(world.url("side-order-detail", pk=side_order.public_id), AXIS_ONLY),
+        **{
+            name: Route(world.url(name, pk=side_order.public_id), None)
+            for name in (
+                f"side-order-{action}" for action in ("submit", "withdraw", "approve", "send-back", "amend")
+            )
+        },
         "night-report-list": Route(world.url("night-report-list"), everybody),
         "night-report-detail": Route(world.url("night-report-detail", pk=allied_report.public_id), allies),
         "roll-list": Route(world.url("roll-list"), everybody),

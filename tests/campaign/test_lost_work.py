@@ -153,7 +153,7 @@ def test_a_night_phase_started_with_the_broker_down_answers_202_and_runs_once_it
     )
 
     assert started.status_code == 202, started.content
-    operation = models.Operation.objects.get(pk=started.json()["id"])
+    operation = models.Operation.objects.get(public_id=started.json()["id"])
     assert (operation.status, operation.attempts) == (OperationStatus.PENDING, 0)
     assert campaign.days.get(number=1).status == DayStatus.NIGHT
 

@@ -665,14 +665,14 @@ NOT_IN_PACKS = {
     models.Stand: {"battalion", "campaign"},
     models.CampaignDay: {"campaign"},
     models.DaySegmentRecord: {"day"},
-    models.ActivationSpend: {"day"},
+    models.ActivationSpend: {"day", "public_id"},
     models.SideDayTally: {"day"},
     models.ArtilleryOrder: {"day"},
     models.Battle: {"campaign"},
     # The public ids are the service's own names for rows: an import gives the rows new ones.
     models.RollRecord: {"campaign", "public_id"},
-    models.Event: {"campaign", "object_id", "public_id"},
-    models.Operation: {"campaign", "lease_expires_at"},  # a live worker's lease, not campaign state
+    models.Event: {"campaign", "object_id", "object_public_id", "public_id"},
+    models.Operation: {"campaign", "lease_expires_at", "public_id"},  # and a live worker's lease
     models.NightReport: {"operation", "public_id"},
     models.NightOrder: {"campaign"},
 }

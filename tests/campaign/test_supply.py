@@ -211,11 +211,11 @@ def test_the_map_documents_supply_part_follows_the_fog_at_no_query_of_its_own(ma
 
     axis_player = selectors.map_document(CampaignAccess(malta, MemberRole.PLAYER, axis.pk)).supply
     assert axis_player["sides"][1]["lines"] == []  # the enemy's lines are not drawn for a player
-    assert axis_player["isolated"] == [ids["I1"]]  # W1 at Mdina is out of sight
-    assert axis_player["separated"] == [ids["E1"]]  # at Hal Far, next to the Folgore's drop zone
+    # A side's own cut-off battalions only: E1 at Hal Far is in sight of the Folgore, but its
+    # supply is the Allies' secret, as its battalion row keeps it (issue 28).
+    assert (axis_player["isolated"], axis_player["separated"]) == ([ids["I1"]], [])
     allied_player = selectors.map_document(CampaignAccess(malta, MemberRole.PLAYER, allied.pk)).supply
-    # Its own W1, and the Folgore's I1 on the drop zone next to E1 at Hal Far.
-    assert allied_player["isolated"] == sorted([ids["W1"], ids["I1"]])
+    assert (allied_player["isolated"], allied_player["separated"]) == ([ids["W1"]], [ids["E1"]])
     assert allied_player["sides"][0]["lines"] == []
 
 

@@ -55,7 +55,7 @@ def player_submits(tab: Tab, base_url: str, campaign: models.Campaign, username:
     step(tab, "submitted", PHONE_SIZE)
 
 
-def sees_nothing_of(tab: Tab, enemy_code: str, enemy_order: int) -> None:
+def sees_nothing_of(tab: Tab, enemy_code: str, enemy_order: str) -> None:
     """What the player's web app read: none of the enemy's order, in any answer of the API."""
     page = tab.page
     for link in ("Dashboard", "Map", "Night phase", "Roll log", "Orders"):
@@ -82,8 +82,8 @@ def test_both_sides_order_by_phone_and_the_umpire_decides(
     player_submits(phones["allied"], live_server.url, campaign, "allied", allied_code)
     axis_order = models.SideOrder.objects.get(side__is_axis=True)
     allied_order = models.SideOrder.objects.get(side__is_axis=False)
-    sees_nothing_of(phones["allied"], axis_code, axis_order.pk)
-    sees_nothing_of(phones["axis"], allied_code, allied_order.pk)
+    sees_nothing_of(phones["allied"], axis_code, str(axis_order.public_id))
+    sees_nothing_of(phones["axis"], allied_code, str(allied_order.public_id))
 
     # The umpire's approval queue: approve the Axis order, send the Allied one back.
     page = tab.page
@@ -92,10 +92,10 @@ def test_both_sides_order_by_phone_and_the_umpire_decides(
     page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Orders", exact=True).click()
     expect(page.get_by_role("heading", name="Waiting for approval")).to_be_visible()
     step(tab, "queue")
-    page.get_by_role("button", name=f"Approve order {axis_order.pk}").click()
-    expect(page.get_by_role("button", name=f"Approve order {axis_order.pk}")).to_have_count(0)
+    page.get_by_role("button", name=f"Approve order {axis_order.public_id}").click()
+    expect(page.get_by_role("button", name=f"Approve order {axis_order.public_id}")).to_have_count(0)
     page.get_by_label("Reason to send it back").fill(REASON)
-    page.get_by_role("button", name=f"Send back order {allied_order.pk}").click()
+    page.get_by_role("button", name=f"Send back order {allied_order.public_id}").click()
     expect(page.get_by_text("No order waits for approval.")).to_be_visible()
     step(tab, "decided")
 

@@ -6,6 +6,7 @@ import hashlib
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,7 @@ def _cli(document: Any, tmp_path: Path, *, stdin: bool = False) -> subprocess.Co
         capture_output=True,
         text=True,
         check=False,
+        timeout=10,
     )
 
 
@@ -134,3 +136,70 @@ def test_the_cli_exits_0_when_verified_1_on_a_mismatch_and_2_on_a_bad_file(tmp_p
     bad = _cli([1, 2], tmp_path)
     assert bad.returncode == 2
     assert "not a JSON object" in bad.stderr
+
+
+def _honest_roll() -> dict[str, Any]:
+    roll: dict[str, Any] = _document()["rolls"][0]
+    return roll
+
+
+MALFORMED: dict[str, Any] = {
+    "a day beyond the chain": {**_document(), "day": 2**80},
+    "day zero": {**_document(), "day": 0},
+    "a result that is a number": {**_document(), "rolls": [{**_honest_roll(), "result": 7}]},
+    "a result that is a string": {**_document(), "rolls": [{**_honest_roll(), "result": "six"}]},
+    "inputs that are a list": {**_document(), "rolls": [{**_honest_roll(), "inputs": [1, 2]}]},
+    "a roll that is a number": {**_document(), "rolls": [3]},
+    "faces that are text": {
+        **_document(),
+        "rolls": [{**_honest_roll(), "result": {"rolls": [{"faces": "44"}]}}],
+    },
+    "a stream that is a number": {**_document(), "rolls": [{**_honest_roll(), "stream": 5}]},
+    "a count of stands no club fields": {
+        **_document(),
+        "rolls": [
+            {
+                **_honest_roll(),
+                "procedure": "gb.barrage_roll",
+                "inputs": {"stands": 10**12, "target": "Bunker"},
+            }
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_a_malformed_document_is_refused_in_one_line_within_a_second(case, tmp_path):
+    refused = _cli(MALFORMED[case], tmp_path)  # times out rather than hang
+    assert refused.returncode == 2, refused.stderr
+    assert refused.stderr.startswith("error: not a dice document: ")
+    assert refused.stderr.count("\n") == 1
+    started = time.monotonic()
+    with pytest.raises(DocumentError):
+        verify(MALFORMED[case])
+    assert time.monotonic() - started < 1.0
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"day": ' + "9" * 5000 + "}", "\udcff"])
+def test_json_too_deep_too_long_or_not_utf8_is_refused_in_one_line(text, tmp_path):
+    path = tmp_path / "day.json"
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    refused = subprocess.run(
+        [sys.executable, "-m", "rules_engine", "verify", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=10,
+    )
+    assert refused.returncode == 2, refused.stderr
+    assert refused.stderr.startswith("error: not a dice document: ")
+    assert refused.stderr.count("\n") == 1
+
+
+def test_a_document_nested_deeper_than_any_the_service_writes_is_refused():
+    nested: Any = 1
+    for _ in range(900):  # within the parser's reach, beyond any document's shape
+        nested = [nested]
+    with pytest.raises(DocumentError, match="nests deeper than 32 levels"):
+        verify({**_document(), "rolls": [{**_honest_roll(), "inputs": {"x": nested}}]})

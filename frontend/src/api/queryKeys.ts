@@ -29,8 +29,8 @@ export const queryKeys = {
   // Under "rolls" too: what refreshes the roll log (a night done) refreshes the revealed seeds.
   dice: (slug: string) => ["rolls", slug, "dice"],
   operations: (slug: string) => ["operations", slug],
-  operation: (slug: string, operationId: number | undefined) => ["operation", slug, operationId],
-  nightReports: (slug: string, operationId: number | undefined, finished: boolean) => [
+  operation: (slug: string, operationId: string | undefined) => ["operation", slug, operationId],
+  nightReports: (slug: string, operationId: string | undefined, finished: boolean) => [
     "night-reports",
     slug,
     operationId,

@@ -1092,7 +1092,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Background operations (night phases; arrival rolls for umpires) */
+        /**
+         * Background operations (night phases; arrival rolls for umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_operations_list"];
         put?: never;
         /**
@@ -1113,7 +1117,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An operation's status and progress */
+        /**
+         * An operation's status and progress
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_operations_retrieve"];
         put?: never;
         post?: never;
@@ -1154,7 +1162,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One sealed order */
+        /**
+         * One sealed order
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_orders_retrieve"];
         put?: never;
         post?: never;
@@ -1217,7 +1229,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a submitted order back with a reason (umpires) */
+        /**
+         * Send a submitted order back with a reason (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         post: operations["campaigns_orders_send_back_create"];
         delete?: never;
         options?: never;
@@ -1254,7 +1270,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Withdraw an order before the umpire decides (players) */
+        /**
+         * Withdraw an order before the umpire decides (players)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         post: operations["campaigns_orders_withdraw_create"];
         delete?: never;
         options?: never;
@@ -2179,7 +2199,11 @@ export interface components {
         ActivationEnum: "inactive" | "activated" | "gone_to_ground" | "deactivated";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         ActivationSpend: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             side: number;
             readonly day: number;
             /** @description 0 for the dawn turn, else 1..10 */
@@ -2783,8 +2807,11 @@ export interface components {
              */
             range_inches: number;
             friendly_intervening: boolean;
-            /** @description the approved sealed order it comes from */
-            side_order: number | null;
+            /**
+             * Format: uuid
+             * @description the id of the sealed order it comes from
+             */
+            side_order: string | null;
             /** @description the deployment chart's column read */
             cell: string;
             /** @description stands destroyed */
@@ -2999,8 +3026,13 @@ export interface components {
             request_id?: string;
             readonly day: number | null;
             object_type: string;
-            /** Format: int64 */
-            object_id?: number | null;
+            /** @description the object's number, for an object named by one; null when it is named by object_public_id */
+            readonly object_id: number | null;
+            /**
+             * Format: uuid
+             * @description the object's public id, for an object named by one
+             */
+            readonly object_public_id: string | null;
             object_repr: string;
             message: string;
             before?: unknown;
@@ -3382,9 +3414,9 @@ export interface components {
         /** @description The map document's supply part (``campaign.selectors.supply_map_part``). */
         MapSupply: {
             sides: components["schemas"]["MapSupplySide"][];
-            /** @description battalion ids, as fog allows */
+            /** @description battalion ids of the sides you see in full */
             isolated: number[];
-            /** @description battalion ids, as fog allows */
+            /** @description battalion ids of the sides you see in full */
             separated: number[];
         };
         /** @description An output serializer whose choices carry their labels. */
@@ -3515,7 +3547,11 @@ export interface components {
              * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
              */
             readonly id: string;
-            operation: number;
+            /**
+             * Format: uuid
+             * @description the id of the operation that wrote it
+             */
+            readonly operation: string;
             readonly kind: components["schemas"]["OperationKindEnum"];
             /** @description the label people read for the code beside it */
             readonly kind_label: string;
@@ -3680,7 +3716,11 @@ export interface components {
         };
         /** @description A background operation's status; its progress, report and errors are the umpire's. */
         Operation: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly url: string;
             kind: components["schemas"]["OperationKindEnum"];
             /** @description the label people read for the code beside it */
@@ -4600,7 +4640,11 @@ export interface components {
         };
         /** @description A side's sealed order: read by its side's players and the umpires only. */
         SideOrder: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly side: number;
             readonly side_name: string;
             readonly day: number;
@@ -10686,8 +10730,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this operation. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -10944,8 +10987,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this side order. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -11018,8 +11060,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this side order. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -11116,8 +11157,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this side order. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -11214,8 +11254,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this side order. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -11306,8 +11345,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this side order. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -11404,8 +11442,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this side order. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -11496,8 +11533,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this side order. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };

@@ -9,8 +9,8 @@ const STATUS_LABELS = { pending: "Pending", running: "Running", done: "Done", fa
 
 function operation(status: Schemas["Operation"]["status"] & keyof typeof STATUS_LABELS, done: number, total: number): Schemas["Operation"] {
   return {
-    id: 4,
-    url: "/api/v1/campaigns/malta-1942/operations/4/",
+    id: "7d0c2f5e-1b3a-4e8f-9c6d-5a4b3c2d1e0f",
+    url: "/api/v1/campaigns/malta-1942/operations/7d0c2f5e-1b3a-4e8f-9c6d-5a4b3c2d1e0f/",
     kind: "night_phase",
     kind_label: "Night phase",
     day: 1,

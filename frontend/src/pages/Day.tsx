@@ -75,7 +75,7 @@ function DeploymentPreview({ preview }: { preview: Schemas["DawnPreview"] }) {
               {deployment.side_order !== null ? (
                 <>
                   <dt>Ordered by</dt>
-                  <dd>its side's sealed order {deployment.side_order}, approved</dd>
+                  <dd>its side's sealed order, approved</dd>
                 </>
               ) : null}
               <dt>Chart</dt>

@@ -6,7 +6,7 @@ import { ArrivalReports, ReportCard } from "./Night";
 
 const ARRIVAL: Schemas["NightReport"] = {
   id: "0b5e3c1a-6f0d-4c49-9a57-2f8d3e1b7c40",
-  operation: 3,
+  operation: "3c9a1e7b-2d4f-4a6b-8e0c-1f2a3b4c5d6e",
   kind: "arrivals",
   kind_label: "Arrival rolls",
   title: "Arrivals, day 2, morning",

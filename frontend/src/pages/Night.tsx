@@ -229,7 +229,7 @@ export function NightPage() {
     queryFn: () =>
       unwrap(
         api.GET("/api/v1/campaigns/{campaign_slug}/operations/{id}/", {
-          params: { path: { ...path, id: latest?.id ?? 0 } },
+          params: { path: { ...path, id: latest?.id ?? "" } },
         }),
       ),
     enabled: latest !== undefined,

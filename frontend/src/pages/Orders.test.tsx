@@ -19,7 +19,7 @@ const CAMPAIGN = {
   ],
 } as Schemas["Campaign"];
 
-function order(id: number, side: number, status: string, extra: Record<string, unknown> = {}) {
+function order(id: string, side: number, status: string, extra: Record<string, unknown> = {}) {
   return {
     id,
     side,
@@ -74,14 +74,14 @@ function renderOrders(isUmpire: boolean) {
 
 describe("the orders page", () => {
   it("shows a player an order sent back, with the umpire's reason and a button to submit it again", async () => {
-    const seen = stubApi([order(4, 2, "returned", { reason: "L2 holds the bridge" })]);
+    const seen = stubApi([order("4a7e2c1d-8b3f-4d5e-9a6c-0f1e2d3c4b5a", 2, "returned", { reason: "L2 holds the bridge" })]);
     renderOrders(false);
 
     expect(await screen.findByText("Umpire: L2 holds the bridge")).toBeInTheDocument();
     expect(screen.getByText("Orders for day 2 close when the night phase starts.", { exact: false })).toBeInTheDocument();
-    await userEvent.setup().click(screen.getByRole("button", { name: "Submit order 4" }));
+    await userEvent.setup().click(screen.getByRole("button", { name: "Submit order 4a7e2c1d-8b3f-4d5e-9a6c-0f1e2d3c4b5a" }));
 
-    await vi.waitFor(() => expect(seen.some((r) => r.method === "POST" && r.url.endsWith("/orders/4/submit/"))).toBe(true));
+    await vi.waitFor(() => expect(seen.some((r) => r.method === "POST" && r.url.endsWith("/orders/4a7e2c1d-8b3f-4d5e-9a6c-0f1e2d3c4b5a/submit/"))).toBe(true));
   });
 
   it("drafts a deploy order for a battalion in reserve, with its range and whether friends intervene", async () => {
@@ -109,15 +109,15 @@ describe("the orders page", () => {
   });
 
   it("lets the umpire send an order back with a reason", async () => {
-    const seen = stubApi([order(5, 1, "submitted")]);
+    const seen = stubApi([order("5b8f3d2e-9c4a-4e6f-8b7d-1a2b3c4d5e6f", 1, "submitted")]);
     renderOrders(true);
 
     await userEvent.setup().type(await screen.findByLabelText("Reason to send it back"), "not tonight");
-    await userEvent.setup().click(screen.getByRole("button", { name: "Send back order 5" }));
+    await userEvent.setup().click(screen.getByRole("button", { name: "Send back order 5b8f3d2e-9c4a-4e6f-8b7d-1a2b3c4d5e6f" }));
 
-    await vi.waitFor(() => expect(seen.some((r) => r.url.endsWith("/orders/5/send-back/"))).toBe(true));
-    const sent = seen.find((r) => r.url.endsWith("/orders/5/send-back/"));
+    await vi.waitFor(() => expect(seen.some((r) => r.url.endsWith("/orders/5b8f3d2e-9c4a-4e6f-8b7d-1a2b3c4d5e6f/send-back/"))).toBe(true));
+    const sent = seen.find((r) => r.url.endsWith("/orders/5b8f3d2e-9c4a-4e6f-8b7d-1a2b3c4d5e6f/send-back/"));
     expect(await sent?.json()).toEqual({ reason: "not tonight" });
-    expect(screen.getByRole("button", { name: "Approve order 5" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Approve order 5b8f3d2e-9c4a-4e6f-8b7d-1a2b3c4d5e6f" })).toBeInTheDocument();
   });
 });

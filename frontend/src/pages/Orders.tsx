@@ -290,7 +290,7 @@ function OrderForm({
 function useOrderAction(slug: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action, body }: { id: number; action: string; body?: Record<string, unknown> }) =>
+    mutationFn: ({ id, action, body }: { id: string; action: string; body?: Record<string, unknown> }) =>
       unwrap(
         api.POST(`/api/v1/campaigns/{campaign_slug}/orders/{id}/${action}/` as "/api/v1/campaigns/{campaign_slug}/orders/{id}/submit/", {
           params: { path: { campaign_slug: slug, id }, header: { "Idempotency-Key": idempotencyKey() } },
