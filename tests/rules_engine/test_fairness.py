@@ -6,7 +6,6 @@ import hashlib
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -168,18 +167,20 @@ MALFORMED: dict[str, Any] = {
 }
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("case", sorted(MALFORMED))
-def test_a_malformed_document_is_refused_in_one_line_within_a_second(case, tmp_path):
-    refused = _cli(MALFORMED[case], tmp_path)  # times out rather than hang
+def test_a_malformed_document_is_refused_in_one_line(case, tmp_path):
+    """Refused before any replay: a day beyond the chain once hashed for ever, so a hang would
+    stop at _cli's timeout (no timed assertion: speed is the benchmarks' to measure)."""
+    refused = _cli(MALFORMED[case], tmp_path)
     assert refused.returncode == 2, refused.stderr
     assert refused.stderr.startswith("error: not a dice document: ")
     assert refused.stderr.count("\n") == 1
-    started = time.monotonic()
     with pytest.raises(DocumentError):
         verify(MALFORMED[case])
-    assert time.monotonic() - started < 1.0
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"day": ' + "9" * 5000 + "}", "\udcff"])
 def test_json_too_deep_too_long_or_not_utf8_is_refused_in_one_line(text, tmp_path):
     path = tmp_path / "day.json"
