@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -73,11 +74,14 @@ def keys(port: int, index: int) -> set[bytes]:
     return set(redis.Redis(port=port, db=index).scan_iter())
 
 
-def run_and_stop(module: str, redis_port: int, log: Path, stop_when: Callable[[int], bool]) -> None:
-    """Start a benchmark, send it SIGTERM once ``stop_when(pid)`` holds, and check that it exits
-    and nothing it started (its gunicorn included) outlives it."""
+def run_and_stop(
+    module: str, run_id: str, redis_port: int, log: Path, stop_when: Callable[[int], bool]
+) -> None:
+    """Start a benchmark run named ``run_id``, send it SIGTERM once ``stop_when(pid)`` holds, and
+    check that it exits and nothing it started (its gunicorn included) outlives it."""
     env = {
         **os.environ,
+        "BENCH_RUN_ID": run_id,
         "DATABASE_URL": _database_url(connection.settings_dict),
         "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
     }
@@ -143,45 +147,51 @@ def marker(database: str) -> list[tuple[object, ...]]:
         return conn.execute("SELECT note FROM club_marker").fetchall()
 
 
-# Passes alone (7 s on a fresh clone) but failed in the whole suite twice since the map merge:
-# once still unwinding after 30 s, once gone with its database left and nothing in its log.
-# Known, under investigation (closing note of session 7); not hidden: it reports XFAIL/XPASS.
-@pytest.mark.xfail(
-    reason="stopped inside the whole suite, the night benchmark may leave its database", strict=False
-)
+def run_database(label: str, run_id: str) -> str:
+    return f"{connection.settings_dict['NAME']}_bench_{label}_{run_id}"
+
+
+# Only this run's database counts. This test once watched for any database of the prefix, and one
+# an earlier run had left (killed, or stopped in its own test run) made it send SIGTERM before the
+# benchmark had installed its handler: killed, it left the database it had just created and
+# printed nothing, and the test failed on a database that was not this run's.
 def test_the_night_benchmark_stopped_while_it_builds_leaves_others_and_nothing_of_its_own(
     private_redis, old_benchmark_database, tmp_path
 ):
-    own = f"{connection.settings_dict['NAME']}_bench_night_"
+    run_id = uuid.uuid4().hex[:12]
+    own = run_database("night", run_id)
+    others = databases_like(f"{connection.settings_dict['NAME']}_bench_")
 
     def building(pid: int) -> bool:
         assert marker(old_benchmark_database) == [("kept",)], "the benchmark dropped a database"
-        for name in databases_like(own):
-            with psycopg.connect(_conninfo(name)) as conn, conn.cursor() as cursor:
-                cursor.execute("SELECT to_regclass('campaign_stand') IS NOT NULL")
-                if cursor.fetchone() == (True,):
-                    cursor.execute("SELECT count(*) FROM campaign_stand")
-                    return bool(cursor.fetchone()[0])  # type: ignore[index]
+        if own not in databases_like(own):
+            return False
+        with psycopg.connect(_conninfo(own)) as conn, conn.cursor() as cursor:
+            cursor.execute("SELECT to_regclass('campaign_stand') IS NOT NULL")
+            if cursor.fetchone() == (True,):
+                cursor.execute("SELECT count(*) FROM campaign_stand")
+                return bool(cursor.fetchone()[0])  # type: ignore[index]
         return False
 
-    run_and_stop("tests.benchmarks.night_phase", private_redis, tmp_path / "night.log", building)
+    run_and_stop("tests.benchmarks.night_phase", run_id, private_redis, tmp_path / "night.log", building)
 
-    assert databases_like(own) == []
+    assert databases_like(f"{connection.settings_dict['NAME']}_bench_") == others
     assert marker(old_benchmark_database) == [("kept",)]
     for index in FOREIGN_DATABASES:
         assert keys(private_redis, index) == {FOREIGN_KEY.encode()}, index
 
 
 def test_the_force_status_benchmark_stopped_under_load_stops_its_gunicorn(private_redis, tmp_path):
-    own = f"{connection.settings_dict['NAME']}_bench_force_status_"
+    run_id = uuid.uuid4().hex[:12]
+    others = databases_like(f"{connection.settings_dict['NAME']}_bench_")
 
     def serving(pid: int) -> bool:
         table = process_table()
         children = [child for child, (parent, _, _) in table.items() if parent == pid]
         return any(b"gunicorn" in _cmdline(child) for child in children)
 
-    run_and_stop("tests.benchmarks.force_status", private_redis, tmp_path / "force.log", serving)
+    run_and_stop("tests.benchmarks.force_status", run_id, private_redis, tmp_path / "force.log", serving)
 
-    assert databases_like(own) == []
+    assert databases_like(f"{connection.settings_dict['NAME']}_bench_") == others
     for index in FOREIGN_DATABASES:
         assert keys(private_redis, index) == {FOREIGN_KEY.encode()}, index

@@ -4,6 +4,7 @@ address."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -95,7 +96,8 @@ def launcher(data_dir: Path) -> Iterator[Launcher]:
         yield running
     finally:
         for pid, _ in alive(started | tree([process.pid])):  # only after a failure
-            os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):  # gone since alive() looked
+                os.kill(pid, signal.SIGKILL)
         if process.poll() is None:
             process.kill()
         process.wait()

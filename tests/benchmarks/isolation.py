@@ -20,7 +20,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-RUN_ID = uuid.uuid4().hex[:12]
+# A caller may name the run (tests/test_bench.py watches for its database and nobody else's).
+RUN_ID = os.environ.get("BENCH_RUN_ID") or uuid.uuid4().hex[:12]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 os.environ["CACHE_KEY_PREFIX"] = os.environ["CELERY_QUEUE"] = f"bench-{RUN_ID}"
 # PostgreSQL cuts longer names, which could then be another run's.
