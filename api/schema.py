@@ -131,6 +131,18 @@ ERROR_EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             ),
         }
     },
+    "413": {
+        "large": {
+            "summary": "A body past the size limit",
+            "value": error_body("payload_too_large", "The request body is larger than 2560 KiB."),
+        }
+    },
+    "415": {
+        "type": {
+            "summary": "A body of a type the API does not read",
+            "value": error_body("unsupported_media_type", 'Unsupported media type "text/plain" in request.'),
+        }
+    },
     "422": {
         "reused": {
             "summary": "Idempotency-Key reused for another request",
@@ -156,6 +168,9 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> Iterat
         yield "400"
     if method in WRITE_METHODS:
         yield "409"
+    if "requestBody" in operation:  # the parsers' refusals: JSON, form or multipart, and not too large
+        yield "413"
+        yield "415"
     if any(p.get("name") == IDEMPOTENCY_HEADER for p in operation.get("parameters", [])):
         yield "422"
     yield "500"

@@ -442,17 +442,17 @@ def test_a_stored_number_beyond_64_bits_breaks_no_read_of_the_orders(world):
         for query in ({}, {"status": "submitted"}):
             first = client.get(world.url("side-order-list"), query)
             assert first.status_code == 200, (role, first.content[:300])
-            assert [row["id"] for row in first.json()["results"]] == [order.pk]
+            assert [row["id"] for row in first.json()["results"]] == [str(order.public_id)]
             again = client.get(world.url("side-order-list"), query, headers={"If-None-Match": first["ETag"]})
             assert again.status_code == 304, role
-        assert client.get(world.url("side-order-detail", pk=order.pk)).status_code == 200, role
+        assert client.get(world.url("side-order-detail", pk=order.public_id)).status_code == 200, role
 
 
 def test_a_stored_range_the_dawn_refuses_is_refused_at_approval(world):
     order = poisoned(world)
     before = world.state()
 
-    response = world.client(Role.UMPIRE).post(world.url("side-order-approve", pk=order.pk))
+    response = world.client(Role.UMPIRE).post(world.url("side-order-approve", pk=order.public_id))
 
     assert "from 0 to 1,000" in refused(response, 400, "payload.range_inches")["message"]
     assert world.state() == before
