@@ -3,7 +3,7 @@
 ``python -m devstack run``  — web server, Celery worker and beat, with
 the demo campaign loaded; Ctrl-C stops everything.
 ``python -m devstack test [pytest args]`` — every test; with test paths, only those (the web
-app is built only for browser tests, Vitest runs only with the whole suite).
+app is built only for the tests that serve it, Vitest runs only with the whole suite).
 ``python -m devstack test-fast [pytest args]`` — the inner loop: no browser, worker, process or
 fuzz test (``tests/tiers.py``), the test database kept between runs.
 ``python -m devstack bench [--stands 2000 --repeats 1 --only night_phase]`` — the benchmarks:
@@ -339,7 +339,8 @@ def frontend_checks(unit_tests: bool = True) -> int:
         return failure.returncode or 1
 
 
-BROWSER_TESTS = ROOT / "tests" / "e2e"
+# The tests that serve the built web app: the browser tests, and `make run`'s.
+WEB_APP_TESTS = (ROOT / "tests" / "e2e", ROOT / "tests" / "test_devstack.py")
 
 
 def named_test_paths(pytest_args: Sequence[str]) -> list[Path]:
@@ -354,14 +355,14 @@ def named_test_paths(pytest_args: Sequence[str]) -> list[Path]:
 
 def web_app_work(pytest_args: Sequence[str]) -> tuple[bool, bool]:
     """(build the web app, run Vitest) for a pytest run: both for the whole suite; for named test
-    paths, a build only when one of them holds browser tests, and no Vitest."""
+    paths, a build only when one of them holds tests that serve the web app, and no Vitest."""
     paths = named_test_paths(pytest_args)
     if not paths:
         return True, True
-    holds_browser_tests = any(
-        path.is_relative_to(BROWSER_TESTS) or path in BROWSER_TESTS.parents for path in paths
+    serves_web_app = any(
+        path.is_relative_to(tests) or path in tests.parents for path in paths for tests in WEB_APP_TESTS
     )
-    return holds_browser_tests, False
+    return serves_web_app, False
 
 
 def parallel(pytest_args: Sequence[str]) -> list[str]:
