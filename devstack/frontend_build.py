@@ -82,6 +82,11 @@ def generate_client(schema_file: Path = SCHEMA_FILE, types_file: Path = TYPES_FI
         env=env,
         check=True,
     )
+    generate_types(schema_file, types_file)
+
+
+def generate_types(schema_file: Path, types_file: Path) -> None:
+    """The client's types (openapi-typescript) from an OpenAPI document."""
     ensure_node_modules()
     _node_tool("npx", "--no", "openapi-typescript", str(schema_file), "--output", str(types_file))
 

@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -123,6 +124,42 @@ def worker_database_url() -> str:
     from django.db import connection
 
     return _database_url(connection.settings_dict)
+
+
+@dataclass(frozen=True)
+class StockSchema:
+    """What ``manage.py spectacular --validate --fail-on-warn`` made and said, as an operator
+    types it (no --generator-class)."""
+
+    command: subprocess.CompletedProcess[str]
+    document: Path
+
+
+@pytest.fixture(scope="session")
+@needs("process")
+def stock_schema(tmp_path_factory: pytest.TempPathFactory) -> StockSchema:
+    """Generated once for the tests that compare with it (the served schema, the web app's
+    client), grouped on one process by ``pytest.mark.xdist_group("stock-schema")``."""
+    document = tmp_path_factory.mktemp("stock-schema") / "openapi.json"
+    command = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "spectacular",
+            "--validate",
+            "--fail-on-warn",
+            "--format",
+            "openapi-json",
+            "--file",
+            str(document),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return StockSchema(command, document)
 
 
 class SharedWorker:

@@ -3,58 +3,38 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from api.idempotency import HEADER
+from tests.conftest import StockSchema
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def spectacular(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    """The stock command, as an operator types it (no --generator-class)."""
-    return subprocess.run(
-        [sys.executable, "manage.py", "spectacular", *map(str, args)],
-        cwd=ROOT,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test"},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
-@pytest.mark.process
-def test_the_stock_command_validates_without_a_single_warning(tmp_path):
-    target = tmp_path / "schema.yaml"
-
-    result = spectacular("--validate", "--fail-on-warn", "--file", target)
-
-    assert result.returncode == 0, result.stderr
-    assert "Warning" not in result.stderr
-    document = yaml.safe_load(target.read_text())
+@pytest.mark.xdist_group("stock-schema")
+def test_the_stock_command_validates_without_a_single_warning(stock_schema: StockSchema):
+    assert stock_schema.command.returncode == 0, stock_schema.command.stderr
+    assert "Warning" not in stock_schema.command.stderr
+    document = json.loads(stock_schema.document.read_text())
     assert document["info"]["title"] == "Campaign service API"
     assert "/api/v1/campaigns/{campaign_slug}/forces/{id}/status/" in document["paths"]
 
 
-@pytest.mark.process
-def test_the_served_schema_is_the_stock_commands(tmp_path):
-    target = tmp_path / "schema.json"
-    assert spectacular("--format", "openapi-json", "--file", target).returncode == 0
+@pytest.mark.xdist_group("stock-schema")
+def test_the_served_schema_is_the_stock_commands(stock_schema: StockSchema):
+    assert stock_schema.command.returncode == 0, stock_schema.command.stderr
 
     served = APIClient().get(reverse("api:schema"), {"format": "json"})
 
-    assert served.json() == json.loads(target.read_text())
+    assert served.json() == json.loads(stock_schema.document.read_text())
 
 
 @pytest.fixture
