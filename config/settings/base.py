@@ -8,7 +8,7 @@ from pathlib import Path
 
 import dj_database_url
 from kombu import Queue
-from whitenoise.compress import Compressor
+from whitenoise.compress import Compressor  # type: ignore[import-untyped]
 
 from config.settings.queues import queue_names
 
