@@ -26,7 +26,7 @@ from pytest_django.plugin import blocking_manager_key
 pytest.register_assert_rewrite("tests.tiers")  # imported below, before pytest loads it as a plugin
 pytest_plugins = ("tests.tiers", "tests.shared_rows")
 
-from tests.tiers import needs  # noqa: E402
+from tests.tiers import is_slow_tier, needs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -249,12 +249,22 @@ def _transactional(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """In each module, the tests on a transactional database first: a module's shared world
-    (tests/api/conftest.py) keeps a transaction open from its first test to the module's end."""
-    modules: dict[str, int] = {}
-    for item in items:
-        modules.setdefault(item.nodeid.split("::", 1)[0], len(modules))
-    items.sort(key=lambda item: (modules[item.nodeid.split("::", 1)[0]], not _transactional(item)))
+    """Modules with a browser, worker, process or fuzz test first: the long ones start early and
+    the many short ones fill the end of a parallel run. In each module, the tests on a
+    transactional database first: a module's shared rows (tests/shared_rows.py) keep a
+    transaction open from their first test to the module's end."""
+    modules: dict[str, tuple[bool, int]] = {}
+    for index, item in enumerate(items):
+        module = item.nodeid.split("::", 1)[0]
+        slow, first = modules.get(module, (False, index))
+        modules[module] = (slow or is_slow_tier(item), first)
+    items.sort(
+        key=lambda item: (
+            not modules[item.nodeid.split("::", 1)[0]][0],
+            modules[item.nodeid.split("::", 1)[0]][1],
+            not _transactional(item),
+        )
+    )
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
