@@ -1986,18 +1986,58 @@ class DiceCommitmentFieldsSerializer(LabelledSerializer[Any]):
     )
 
 
+class DiceAudienceDaySeedSerializer(LabelledSerializer[Any]):
+    day = serializers.IntegerField()
+    seed = serializers.CharField(help_text="the audience's revealed seed of the day")
+
+
+class DiceAudienceSerializer(LabelledSerializer[Any]):
+    """An audience's own chain: its commitment, and the day seeds revealed to you."""
+
+    audience = serializers.CharField(
+        help_text="who reads its rolls besides the umpires: `side <name>`, `battle [<side>, <side>]` "
+        "(a battle's two sides) or `umpire`; each roll names the audience whose seed rolled it"
+    )
+    commitment = serializers.CharField(
+        help_text="the head of the audience's hash chain, fixed at the campaign's creation: day d's "
+        "seed of the audience, hashed d times, gives it"
+    )
+    revealed = DiceAudienceDaySeedSerializer(
+        source="seeds",
+        many=True,
+        help_text="its day seeds revealed to you: after each night to its readers, to every member "
+        "once the campaign is over; empty for an audience you are not of",
+    )
+
+
 class DiceSummarySerializer(DiceCommitmentFieldsSerializer):
     rolling_day = serializers.IntegerField(
         help_text="the day whose seed rolls now (the first not revealed): set-up, day, night and the "
         "next dawn's rolls all belong to it"
     )
-    revealed = DiceDaySeedSerializer(source="days", many=True, help_text="the day seeds revealed so far")
+    revealed = DiceDaySeedSerializer(
+        source="days", many=True, help_text="the public day seeds revealed so far (`commitment`'s chain)"
+    )
+    audiences = DiceAudienceSerializer(
+        many=True, help_text="every other audience's chain: rolls only its readers read come from it"
+    )
+
+
+class DiceDayAudienceSerializer(LabelledSerializer[Any]):
+    audience = serializers.CharField(help_text="an audience you are of (see the dice summary)")
+    commitment = serializers.CharField(help_text="its chain's head: the seed hashed `day` times gives it")
+    seed = serializers.CharField(help_text="its seed of the day")
 
 
 class DiceRollSerializer(LabelledModelSerializer[models.RollRecord]):
     """One roll of the day as the verifier replays it."""
 
     id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    audience = serializers.CharField(
+        source="dice_audience",
+        read_only=True,
+        help_text="whose seed rolled it: `public` (the document's `seed`), else one of `audiences`",
+    )
     faces = serializers.SerializerMethodField(help_text="the faces of each die thrown, as recorded")
     override = serializers.SerializerMethodField(
         help_text="an umpire's recorded override of `override_of`: not replayed"
@@ -2015,6 +2055,7 @@ class DiceRollSerializer(LabelledModelSerializer[models.RollRecord]):
             "id",
             "procedure",
             "stream",
+            "audience",
             "inputs",
             "result",
             "faces",
@@ -2047,5 +2088,10 @@ class DayDiceSerializer(DiceCommitmentFieldsSerializer):
 
     campaign = serializers.CharField(source="campaign.slug")
     day = serializers.IntegerField(source="day.number")
-    seed = serializers.CharField(source="day.dice_seed", help_text="the day's revealed seed")
+    seed = serializers.CharField(source="day.dice_seed", help_text="the day's revealed public seed")
+    audiences = DiceDayAudienceSerializer(
+        many=True,
+        help_text="the day's seeds of the other audiences you are of (your side, your battles; all "
+        "for umpires and once the campaign is over), each with its commitment",
+    )
     rolls = DiceRollSerializer(many=True, help_text="the day's rolls you may read, in the order rolled")

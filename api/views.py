@@ -238,8 +238,10 @@ class CampaignViewSet(
 
     @extend_schema(
         summary="The dice commitment and the revealed day seeds (every member)",
-        description="The SHA-256 hash chain commitment published when the campaign was created, and "
-        "each day seed revealed after its night phase. Day d's seed hashed d times gives the "
+        description="The SHA-256 hash chain commitments published when the campaign was created, one "
+        "per audience (every member, each side, each battle's two sides, the umpires), and the day "
+        "seeds revealed to you after each night phase: the public ones to every member, each other "
+        "audience's to its members (rules notes C-22). Day d's seed hashed d times gives its "
         "commitment; `GET days/{number}/dice/` serves a revealed day's rolls to replay "
         "(docs/api.md, Verifying the dice). The campaign's own seed is never served.",
         responses=out.DiceSummarySerializer,
@@ -775,9 +777,12 @@ class DayViewSet(PaperMixin, ReadOnlyCampaignViewSet[models.CampaignDay]):
 
     @extend_schema(
         summary="A revealed day's dice: its seed and roll log, to verify",
-        description="The document `python -m rules_engine verify` replays: the commitment, the day's "
-        "seed and every roll made with it that you may read (umpires all; players the public rolls, "
-        "their side's and their battles'), in the order rolled, with the recorded faces and results. "
+        description="The document `python -m rules_engine verify` replays: the public commitment and "
+        "seed of the day, the day's seeds of the other audiences you are of (your side's, your "
+        "battles'; every audience's for umpires and once the campaign is over: rules notes C-22), and "
+        "every roll of the day you may read (umpires all; players the public rolls, their side's and "
+        "their battles'), in the order rolled, each naming the audience whose seed rolled it, with the "
+        "recorded faces and results. "
         "A roll whose inputs quote strengths hidden from you is marked `hidden` and cannot be replayed; "
         "an umpire's override is marked `override`. 409 until the day's night phase reveals its seed.",
         responses={200: out.DayDiceSerializer, 409: OpenApiResponse(description="not revealed yet")},

@@ -121,6 +121,12 @@ class Campaign(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @cached_property
+    def side_names(self) -> dict[int, str]:
+        """Its sides' names by id, read once per instance: each roll's dice audience names sides
+        (campaign.access.dice_audience), and a night rolls thousands of times."""
+        return dict(self.sides.values_list("pk", "name"))
+
 
 class ClubNight(models.Model):
     """Which real date the club plays a campaign day."""
@@ -736,6 +742,11 @@ class RollRecord(models.Model):
         null=True,
         blank=True,
         help_text="the day whose seed rolled it; empty: rolled from the campaign seed, before day seeds",
+    )
+    dice_audience = models.CharField(
+        max_length=240,
+        default=fairness.PUBLIC_AUDIENCE,
+        help_text="whose chain's day seed rolled it (campaign.access.dice_audience): exactly its readers",
     )
     inputs = models.JSONField(help_text="the procedure's inputs, to replay it")
     result = models.JSONField(help_text="the rules-engine result, whole")

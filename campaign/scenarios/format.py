@@ -139,8 +139,8 @@ BATTLE = Level(models.Battle, ("battle_type", "status", "setup", "lull_checks_fr
 ROLL = Level(
     models.RollRecord,
     (
-        "procedure", "stream", "dice_day", "inputs", "result", "line", "changes", "request_id", "visibility",
-        "created_at",
+        "procedure", "stream", "dice_day", "dice_audience", "inputs", "result", "line", "changes",
+        "request_id", "visibility", "created_at",
     ),
 )  # fmt: skip
 EVENT = Level(

@@ -366,15 +366,16 @@ def _fuel_supply_roll(
     results: dict[str, Any] = {}
     rolls: list[models.RollRecord] = []
     for battalion in _vehicle_battalions(battle, side):
+        context = RollContext(day=battle.day, battle=battle, battalion=battalion, owner=Owner.side(side.pk))
         run = procedure_run(
             campaign,
             FUEL_SUPPLY,
             {**values, "out_of_fuel": battalion.fuel_state == FuelState.EMPTY},
             ("battle", battle.pk, "setup", label, battalion.code),
+            context=context,
             field_prefix=f"inputs.{label}.",
         )
         results[battalion.code] = to_jsonable(run.outcome.to_dict())
-        context = RollContext(day=battle.day, battle=battle, battalion=battalion, owner=Owner.side(side.pk))
         rolls += run.records(campaign, actor, context, {"setup": label, "battalion": battalion.code})
     return results, rolls
 
@@ -425,8 +426,17 @@ def battle_setup(
                 setup[label], fuel_rolls = _fuel_supply_roll(campaign, actor, battle, side, label, values)
                 rolls += fuel_rolls
                 continue
+            # A side's own set-up rolls are its secrets; those rolled once are both sides' (C-13).
+            context = RollContext(
+                day=battle.day, battle=battle, owner=Owner.side(side.pk) if side else BATTLE_SIDES
+            )
             run = procedure_run(
-                campaign, key, values, ("battle", battle.pk, "setup", label), field_prefix=f"inputs.{label}."
+                campaign,
+                key,
+                values,
+                ("battle", battle.pk, "setup", label),
+                context=context,
+                field_prefix=f"inputs.{label}.",
             )
             setup[label] = to_jsonable(run.outcome.to_dict())
             # What later steps and the battle keep: lookups (field strength, air assets) are their
@@ -440,11 +450,7 @@ def battle_setup(
                 battle.lull_checks_from_turn = read.lull_checks_from_turn
             elif key == ATTACKER_DECISION:
                 sides = _attacker_decided(battle, read, run.inputs.high_roller_takes)
-            # A side's own set-up rolls are its secrets; those rolled once are both sides' (C-13).
-            owner = Owner.side(side.pk) if side else BATTLE_SIDES
-            rolls += run.records(
-                campaign, actor, RollContext(day=battle.day, battle=battle, owner=owner), {"setup": label}
-            )
+            rolls += run.records(campaign, actor, context, {"setup": label})
     known_steps = {*steps, *(f"{key}@{side.name}" for key in steps for side in sides)}
     unknown = sorted(set(given) - known_steps)
     if unknown:
@@ -495,21 +501,19 @@ def battle_lull_check(campaign_id: int, actor: Actor, battle_id: int, turn: int)
         raise DomainError("turn must be a whole number of 1 or more", field="turn")
     if any(lull["turn"] == turn for lull in battle.lulls):
         raise ConflictError(f"turn {turn} already had its lull check", field="turn", code="lull_checked")
+    context = RollContext(day=battle.day, battle=battle, owner=BATTLE_SIDES)
     run = procedure_run(
         campaign,
         "n43.lull_check",
         {"turn": turn, "start_turn": battle.lull_checks_from_turn},
         ("battle", battle.pk, "lull", turn),
+        context=context,
     )
     length = run.outcome.outcome
     lull = {"turn": turn, "length": length.value if length else None, "text": run.outcome.outcome_text}
     battle.lulls = [*battle.lulls, lull]
     battle.save(update_fields=["lulls"])
-    models.RollRecord.objects.bulk_create(
-        run.records(
-            campaign, actor, RollContext(day=battle.day, battle=battle, owner=BATTLE_SIDES), {"lull": lull}
-        )
-    )
+    models.RollRecord.objects.bulk_create(run.records(campaign, actor, context, {"lull": lull}))
     campaign_save(campaign)
     event_record(
         campaign,

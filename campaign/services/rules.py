@@ -1,8 +1,9 @@
 """Run rules-engine procedures for a campaign and keep what they rolled.
 
-Dice come from the seed of the campaign's dice day (:mod:`campaign.services.dice`) and a
-stream named after what is rolled (``day/3/segment/morning/wind``), so rerunning an
-operation reproduces the same faces, and any roll can be replayed from its record.
+Dice come from the seed of the campaign's dice day and of the roll's audience, exactly its
+readers (:mod:`campaign.services.dice`), and a stream named after what is rolled
+(``day/3/segment/morning/wind``), so rerunning an operation reproduces the same faces, and any
+roll can be replayed from its record.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign import models
+from campaign.access import dice_audience
 from campaign.services.audit import Actor, RollContext, roll_record_rows
 from campaign.services.dice import dice_day, dice_day_seed
 from campaign.services.errors import ConflictError, DomainError
 from rules_engine import catalog
 from rules_engine.dice import SeededDice
-from rules_engine.fairness import FairnessError
+from rules_engine.fairness import PUBLIC_AUDIENCE, FairnessError
 from rules_engine.inputs import InputError, build_inputs, read_input
 from rules_engine.profiles import CampaignStep, RulesetProfile, get_profile
 from rules_engine.registry import CatalogError
@@ -40,6 +42,7 @@ class RuleRun:
     inputs: Any
     outcome: Any
     dice_day: int | None = None  # whose seed rolled it; None when it rolled no dice
+    audience: str = PUBLIC_AUDIENCE  # whose chain's seed rolled it
 
     def records(
         self, campaign: models.Campaign, actor: Actor, context: RollContext, changes: Mapping[str, Any]
@@ -49,6 +52,11 @@ class RuleRun:
     def rows(
         self, campaign: models.Campaign, actor: Actor, context: RollContext, changes: Mapping[str, Any]
     ) -> list[dict[str, Any]]:
+        if self.dice_day is not None and roll_audience(campaign, context) != self.audience:
+            raise ValueError(
+                f"{self.procedure} rolled with the seed of {self.audience!r} but is recorded for "
+                f"{roll_audience(campaign, context)!r}: roll it with the context it is recorded with"
+            )
         return roll_record_rows(
             campaign,
             self.procedure,
@@ -59,7 +67,15 @@ class RuleRun:
             context,
             changes,
             dice_day=self.dice_day,
+            dice_audience=self.audience,
         )
+
+
+def roll_audience(campaign: models.Campaign, context: RollContext) -> str:
+    """Whose seed rolls a roll recorded with ``context``: exactly its readers."""
+    battle = context.battle
+    battle_sides = () if battle is None else (battle.attacker_id, battle.defender_id)
+    return dice_audience(context.owner, campaign.side_names, battle_sides)
 
 
 # The optional rules and variants a campaign service applies when a campaign switches them on.
@@ -186,9 +202,12 @@ def procedure_run(
     values: Mapping[str, Any],
     stream: Sequence[str | int],
     *,
+    context: RollContext | None = None,
     field_prefix: str = "",
 ) -> RuleRun:
-    """Build ``key``'s inputs (club settings first, then ``values``) and roll."""
+    """Build ``key``'s inputs (club settings first, then ``values``) and roll, with the seed of
+    the readers of ``context``, the context the rolls are recorded with (a procedure that rolls
+    no dice needs none)."""
     try:
         entry = catalog.get_procedure(key)
     except CatalogError as exc:
@@ -204,21 +223,27 @@ def procedure_run(
     labels = tuple(str(label) for label in stream)
     if not entry.rolls:
         return RuleRun(key, labels, inputs, entry.func(inputs))
-    day = dice_day(campaign)
+    if context is None:
+        raise TypeError(f"{key} rolls dice: give the context its rolls are recorded with")
+    day, audience = dice_day(campaign), roll_audience(campaign, context)
     try:
-        seed = dice_day_seed(campaign, day)
+        seed = dice_day_seed(campaign, day, audience)
     except FairnessError as exc:
         raise ConflictError(str(exc), field="dice", code="dice_chain_exhausted") from exc
-    return RuleRun(key, labels, inputs, entry.func(inputs, SeededDice(seed, *labels)), day)
+    return RuleRun(key, labels, inputs, entry.func(inputs, SeededDice(seed, *labels)), day, audience)
 
 
 def roll_replay(record: models.RollRecord) -> list[dict[str, Any]]:
-    """Re-derive a recorded roll from its day's seed (a roll recorded before day seeds: from
-    the campaign seed, as it was rolled): the results as dicts."""
+    """Re-derive a recorded roll from its day's seed of its audience (a roll recorded before day
+    seeds: from the campaign seed, as it was rolled): the results as dicts."""
     entry = catalog.get_procedure(record.procedure)
     assert entry.input_type is not None
     inputs = build_inputs(entry.input_type, record.inputs)
     campaign = record.campaign
-    seed = campaign.rng_seed if record.dice_day is None else dice_day_seed(campaign, record.dice_day)
+    seed = (
+        campaign.rng_seed
+        if record.dice_day is None
+        else dice_day_seed(campaign, record.dice_day, record.dice_audience)
+    )
     outcome: Outcome = entry.func(inputs, SeededDice(seed, *record.stream.split("/")))
     return [to_jsonable(r.to_dict()) for r in outcome.roll_results()]
