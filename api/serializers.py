@@ -454,6 +454,10 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
     setup = serializers.SerializerMethodField()
     report = serializers.SerializerMethodField()
     lulls = BattleLullSerializer(many=True, read_only=True)
+    you_set_up = serializers.SerializerMethodField(
+        help_text="you may roll its set-up while it is planned: an umpire, or a player of it rolling at "
+        "the table the steps the club lets players roll (the campaign's table_dice)"
+    )
 
     class Meta:
         model = models.Battle
@@ -475,7 +479,17 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
             "lulls",
             "attacker_decided_by",
             "report",
+            "you_set_up",
         ]
+
+    def get_you_set_up(self, battle: models.Battle) -> bool:
+        access = access_of(self)
+        return access.is_umpire or (
+            access_rules.battle_table_side(
+                access.role, access.player_side_id, battle, access.campaign.table_dice
+            )
+            is not None
+        )
 
     def get_feeds(self, battle: models.Battle) -> list[int]:
         return [fed.pk for fed in battle.feeds.all()]
@@ -1002,6 +1016,11 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
         'Night Phase" (output.rule has it in full)'
     )
     actor = serializers.CharField(source="actor.get_username", read_only=True, allow_null=True)
+    table_roll = serializers.CharField(
+        read_only=True,
+        help_text='"rolled at the table by <member>" when its faces were rolled with physical dice and '
+        "entered; empty when the campaign's seed rolled them",
+    )
     change_choices = serializers.SerializerMethodField(
         help_text="for each coded value in `changes`: every code it may take, with its label"
     )
@@ -1028,6 +1047,7 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
             "visibility",
             "side",
             "actor",
+            "table_roll",
             "request_id",
             "created_at",
         ]
@@ -1332,6 +1352,10 @@ class SetupQuestionSerializer(LabelledSerializer[Mapping[str, Any]]):
         allow_null=True, help_text="the side that rolls it; null: rolled once for both"
     )
     inputs = SetupInputSerializer(many=True)
+    at_table = serializers.BooleanField(
+        help_text="you may roll it at the table: give its faces to `POST setup/` as `faces[step]` "
+        "(the campaign's table_dice)"
+    )
 
 
 class NightOrderSerializer(LabelledModelSerializer[models.NightOrder]):
@@ -2048,6 +2072,12 @@ class DiceRollSerializer(LabelledModelSerializer[models.RollRecord]):
     hidden = serializers.SerializerMethodField(
         help_text="inputs or result hold strengths hidden from you, so you cannot replay it"
     )
+    entered = serializers.CharField(
+        source="table_roll",
+        read_only=True,
+        help_text='"rolled at the table by <member>": its faces were entered, not rolled from the seed; '
+        "verify checks the result against them",
+    )
 
     class Meta:
         model = models.RollRecord
@@ -2062,6 +2092,7 @@ class DiceRollSerializer(LabelledModelSerializer[models.RollRecord]):
             "override",
             "override_of",
             "hidden",
+            "entered",
         ]
 
     @extend_schema_field(serializers.ListField(child=serializers.ListField(child=serializers.IntegerField())))

@@ -284,6 +284,15 @@ def battle_draft_reader_side(access: CampaignAccess, battle: models.Battle) -> i
     return battle_draft_side(access.role, access.player_side_id, battle)
 
 
+def battle_table_side(
+    role: str, side_id: int | None, battle: models.Battle, table_dice: Mapping[str, str]
+) -> int | None:
+    """The side of a player of ``battle`` who may set it up rolling at the table: the club lets
+    players enter at least one set-up step (its campaign's ``table_dice``); None for anybody else."""
+    side = battle_draft_side(role, side_id, battle)
+    return side if side is not None and "players" in table_dice.values() else None
+
+
 def battle_drafts_compared_by(access: CampaignAccess) -> bool:
     """Who reads both drafts side by side and confirms them: the umpires alone."""
     return access.is_umpire

@@ -46,6 +46,12 @@ class Campaign(models.Model):
     rule_settings = models.JSONField(
         default=dict, blank=True, help_text='club readings of ambiguous tables: {"procedure.field": value}'
     )
+    table_dice = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='set-up steps the club rolls at the table, and who enters them: {"procedure": "umpire" '
+        'or "players"} (players: the battle\'s players too)',
+    )
     theatre = models.CharField(max_length=30, choices=choices.enum_choices(Front))
     year = models.PositiveSmallIntegerField()
     season = models.CharField(max_length=10, choices=choices.enum_choices(Season))
@@ -743,6 +749,9 @@ class RollRecord(models.Model):
         blank=True,
         help_text="the day whose seed rolled it; empty: rolled from the campaign seed, before day seeds",
     )
+    at_table = models.BooleanField(
+        default=False, help_text="rolled with physical dice at the table, its faces entered by its actor"
+    )
     dice_audience = models.CharField(
         max_length=240,
         default=fairness.PUBLIC_AUDIENCE,
@@ -789,6 +798,14 @@ class RollRecord(models.Model):
 
     def __str__(self) -> str:
         return self.line
+
+    @property
+    def table_roll(self) -> str:
+        """How a roll entered from dice rolled at the table is shown (the roll log, the papers, the
+        dice document): "rolled at the table by <member>"; empty for a roll of the seed's dice."""
+        if not self.at_table:
+            return ""
+        return f"rolled at the table by {self.actor.get_username() if self.actor else 'a former member'}"
 
     @cached_property
     def output(self) -> RollOutput | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_engine import catalog, fairness
-from rules_engine.dice import DiceError, SeededDice
+from rules_engine.dice import DiceError, DiceSource, ScriptedDice, SeededDice
 from rules_engine.inputs import InputError, build_inputs
 from rules_engine.registry import CatalogError
 from rules_engine.results import to_jsonable
@@ -35,6 +35,7 @@ class Verification:
     mismatches: list[str] = field(default_factory=list)
     overrides: list[str] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)
+    entered: list[str] = field(default_factory=list)  # rolled at the table: checked, not replayed
     audiences: list[str] = field(default_factory=list)  # the other audiences whose seeds proved
 
     @property
@@ -72,14 +73,17 @@ def _differences(stored: Any, replayed: Any, path: str) -> list[str]:
     return [] if stored == replayed and type(stored) is type(replayed) else [path]
 
 
-def _replay(seed: str, roll: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _replay(dice: DiceSource, roll: Mapping[str, Any]) -> list[dict[str, Any]]:
     entry = catalog.get_procedure(roll["procedure"])
     if entry.input_type is None or not entry.rolls:
         raise CatalogError(f"procedure {roll['procedure']} rolls no dice")
     inputs = build_inputs(entry.input_type, roll["inputs"])
-    stream = [label for label in str(roll["stream"]).split("/") if label]
-    outcome = entry.func(inputs, SeededDice(seed, *stream))
+    outcome = entry.func(inputs, dice)
     return [to_jsonable(r.to_dict()) for r in outcome.roll_results()]
+
+
+def _seeded(seed: str, roll: Mapping[str, Any]) -> DiceSource:
+    return SeededDice(seed, *(label for label in str(roll["stream"]).split("/") if label))
 
 
 def _required(document: Mapping[str, Any], name: str, kind: type) -> Any:
@@ -187,25 +191,36 @@ def _verify_roll(roll: Any, seeds: Mapping[str, str], report: Verification) -> N
             report.hidden.append(f"{name}: its inputs quote strengths hidden from you, not replayed")
         return
     problems = _copies_disagree(roll, stored)
+    if roll.get("entered"):
+        # Rolled at the table: no seed gave its faces, but the procedure must read them as recorded.
+        faces = [face for thrown in _faces(stored) for face in thrown]
+        problems += _replay_differences(ScriptedDice(faces), "the faces entered", roll, stored, report)
+        if not problems:
+            report.entered.append(f"{name}: {roll['entered']}, its faces entered, not replayable from a seed")
+        else:
+            report.mismatches.append(f"{name}: {'; '.join(problems)}")
+        return
     audience = roll.get("audience", fairness.PUBLIC_AUDIENCE)
     seed = seeds.get(audience) if isinstance(audience, str) else None
     if seed is None:
         problems.append(f"field audience: no proven seed of {audience!r} in the document")
     else:
-        problems += _replay_differences(seed, audience, roll, stored, report)
+        problems += _replay_differences(_seeded(seed, roll), f"the seed of {audience}", roll, stored, report)
     if problems:
         report.mismatches.append(f"{name}: {'; '.join(problems)}")
 
 
 def _replay_differences(
-    seed: str, audience: str, roll: Mapping[str, Any], stored: Mapping[str, Any], report: Verification
+    dice: DiceSource, source: str, roll: Mapping[str, Any], stored: Mapping[str, Any], report: Verification
 ) -> list[str]:
-    """How the stored result differs from the roll replayed with its audience's seed."""
+    """How the stored result differs from the roll replayed with ``dice`` (its audience's seed, or
+    the faces entered at the table)."""
     try:
-        replayed = _replay(seed, roll)
+        replayed = _replay(dice, roll)
     except (CatalogError, InputError, DiceError, KeyError, TypeError) as exc:
         return [f"cannot be replayed: {exc}"]
-    report.replayed += 1
+    if isinstance(dice, SeededDice):
+        report.replayed += 1
     if stored in replayed:
         return []
     closest = _closest(stored, replayed)
@@ -214,7 +229,7 @@ def _replay_differences(
     return [
         f"stored faces {_faces(stored)}, the seed gives {replayed_faces}"
         + ("" if _faces(stored) != replayed_faces else " (the faces agree; the recorded result differs)")
-        + f"; fields that differ: {', '.join(fields)} (replayed with the seed of {audience})"
+        + f"; fields that differ: {', '.join(fields)} (replayed with {source})"
     ]
 
 
@@ -231,9 +246,11 @@ def report_lines(report: Verification) -> list[str]:
     lines += [f"MISMATCH {line}" for line in report.mismatches]
     lines += [f"override {line}" for line in report.overrides]
     lines += [f"skipped {line}" for line in report.hidden]
+    lines += [f"entered {line}" for line in report.entered]
     verdict = "verified" if report.ok else "FAILED"
     lines.append(
         f"{verdict}: {report.replayed} rolls replayed, {len(report.mismatches)} mismatches, "
-        f"{len(report.overrides)} umpire overrides, {len(report.hidden)} hidden"
+        f"{len(report.overrides)} umpire overrides, {len(report.hidden)} hidden, "
+        f"{len(report.entered)} entered at the table"
     )
     return lines

@@ -122,6 +122,7 @@ def roll_record_rows(
     *,
     dice_day: int | None = None,
     dice_audience: str = PUBLIC_AUDIENCE,
+    at_table: bool = False,
 ) -> list[dict[str, Any]]:
     """Roll records as plain column values, for :func:`roll_records_write` (no model instances);
     ``dice_day`` and ``dice_audience``: whose seed rolled them (campaign.services.dice)."""
@@ -133,6 +134,7 @@ def roll_record_rows(
         "stream": "/".join(str(label) for label in stream),
         "dice_day": dice_day,
         "dice_audience": dice_audience,
+        "at_table": at_table,
         "inputs": to_jsonable(inputs),
         "changes": to_jsonable(changes),
         "actor_id": actor.user_id,

@@ -10,13 +10,14 @@ from django.db import transaction
 from django.db.models import Count
 
 from campaign import models
-from campaign.access import BATTLE_SIDES, Owner, side_players
+from campaign.access import BATTLE_SIDES, Owner, battle_table_side, side_players
 from campaign.choices import (
     REPORTED_FUEL_CHOICES,
     BattleStatus,
     CampaignStatus,
     EventVerb,
     FuelState,
+    MemberRole,
     NotificationKind,
     StandStatus,
     StandType,
@@ -24,9 +25,10 @@ from campaign.choices import (
 from campaign.services.activation import Pool, activation_pool_of
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
-from campaign.services.errors import ConflictError, DomainError, NotFoundError
+from campaign.services.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from campaign.services.notifications import notification_send
 from campaign.services.rules import (
+    TABLE_ROLLERS,
     campaign_profile,
     club_settings,
     optional_rule_on,
@@ -293,10 +295,15 @@ def _row_needed(key: str, known: Mapping[str, Any]) -> bool:
     return key == DEFENSIVE_WORKS and known.get("role") is not BattleRole.ATTACKER
 
 
-def battle_setup_questions(campaign: models.Campaign, battle: models.Battle) -> list[dict[str, Any]]:
-    """What :func:`battle_setup` would ask the umpire: each set-up step (per side where each
-    side rolls) with the inputs neither the campaign, its club settings nor an earlier step
-    supplies; ``needed`` where the procedure has no default. Reads only."""
+def battle_setup_questions(
+    campaign: models.Campaign, battle: models.Battle, player_side: int | None = None
+) -> list[dict[str, Any]]:
+    """What :func:`battle_setup` would ask the umpire (or ``player_side``'s player rolling at the
+    table: their shared and own steps only): each set-up step (per side where each side rolls)
+    with the inputs neither the campaign, its club settings nor an earlier step supplies;
+    ``needed`` where the procedure has no default; ``at_table`` where the caller may enter its
+    faces rolled at the table. Reads only."""
+    rollers = ("players",) if player_side is not None else TABLE_ROLLERS
     stands = _stand_counts(battle)
     chained = {FIELD_STRENGTH: "total_units", "n43.air_superiority": "superiority_score"}
     earlier: set[str] = set()
@@ -311,6 +318,8 @@ def battle_setup_questions(campaign: models.Campaign, battle: models.Battle) -> 
         )
         for side in sides:
             if key == FUEL_SUPPLY and side is not None and not _vehicle_battalions(battle, side):
+                continue
+            if player_side is not None and side is not None and side.pk != player_side:
                 continue
             known = _setup_values(key, campaign, battle, side, stands, None, None)
             supplied = {k for k, v in known.items() if v is not None} | set(club_settings(campaign, key))
@@ -336,6 +345,7 @@ def battle_setup_questions(campaign: models.Campaign, battle: models.Battle) -> 
                     "title": entry.title,
                     "side": side.pk if side else None,
                     "inputs": asked,
+                    "at_table": campaign.table_dice.get(key) in rollers,
                 }
             )
         if key in chained:
@@ -380,18 +390,98 @@ def _fuel_supply_roll(
     return results, rolls
 
 
+def _rollers(key: str, sides: Sequence[models.Side]) -> list[models.Side | None]:
+    """Who rolls a set-up step: each side for a per-side step, else once for both (None)."""
+    return list(sides) if key in PER_SIDE_SETUP else [None]
+
+
+def _setup_player_side(campaign: models.Campaign, actor: Actor, battle: models.Battle) -> int | None:
+    """Who sets the battle up: None for an umpire, a write-granted key or the back office (which
+    only umpires and staff reach), else the side of a player of the battle; any other member is
+    refused."""
+    if actor.user_id is None:
+        return None
+    membership = campaign.memberships.filter(user_id=actor.user_id).only("role", "side_id").first()
+    if membership is None or membership.role == MemberRole.UMPIRE:
+        return None
+    side_id = battle_table_side(membership.role, membership.side_id, battle, campaign.table_dice)
+    if side_id is None:
+        raise ForbiddenError(
+            "only an umpire sets this battle up, or a player of it rolling at the table the steps the "
+            "club lets players roll (the campaign's table_dice)",
+            field="battle",
+        )
+    return side_id
+
+
+def _table_faces_check(
+    campaign: models.Campaign,
+    battle: models.Battle,
+    labels: Mapping[str, str],
+    given: Mapping[str, Any],
+    faces: Mapping[str, Sequence[int]],
+    player_side: int | None,
+) -> None:
+    """Refuse, naming the field, faces of a step the club does not roll at the table or that the
+    caller may not enter, and a player's inputs of the other side's steps. ``labels``: each
+    step's label by its procedure key."""
+    own = (
+        None
+        if player_side is None
+        else (battle.attacker if battle.attacker_id == player_side else battle.defender)
+    )
+
+    def mine(label: str) -> bool:
+        return own is None or "@" not in label or label.endswith(f"@{own.name}")
+
+    for label in given:
+        if not mine(label):
+            raise ForbiddenError(
+                f"{label} is the other side's secret step: its inputs are not yours to give",
+                field=f"inputs.{label}",
+            )
+    if player_side is not None and not faces:
+        raise DomainError("enter the faces of the steps you rolled at the table", field="faces")
+    for label, entered in faces.items():
+        field = f"faces.{label}"
+        key = labels.get(label)
+        if key is None:
+            raise DomainError(f"{label} is not a set-up step of this battle", field=field)
+        who = campaign.table_dice.get(key)
+        title = catalog.get_procedure(key).title
+        if who is None:
+            raise DomainError(
+                f"the club does not roll {title} at the table (the campaign's table_dice)", field=field
+            )
+        if player_side is not None and who != "players":
+            raise ForbiddenError(f"only an umpire enters {title} rolled at the table", field=field)
+        if not mine(label):
+            raise ForbiddenError(f"{label} is the other side's secret roll: it rolls its own", field=field)
+        if not isinstance(entered, Sequence) or not entered:
+            raise DomainError(f"list the faces of {title} as rolled, in order", field=field)
+
+
 @transaction.atomic
 def battle_setup(
-    campaign_id: int, actor: Actor, battle_id: int, inputs: Mapping[str, Mapping[str, Any]] | None = None
+    campaign_id: int,
+    actor: Actor,
+    battle_id: int,
+    inputs: Mapping[str, Mapping[str, Any]] | None = None,
+    faces: Mapping[str, Sequence[int]] | None = None,
 ) -> models.Battle:
     """Roll every set-up procedure of the campaign's profile, in order.
 
     ``inputs`` supplies what the campaign cannot know, by procedure key, or by
-    ``key@Side name`` for one side only; it wins over derived values.
+    ``key@Side name`` for one side only; it wins over derived values. ``faces``: by the same
+    labels, the faces of the steps rolled at the table, which the procedure reads instead of the
+    seed's dice, as the campaign's ``table_dice`` lets the caller (an umpire, or a player of the
+    battle for its shared steps and their own side's) enter them.
     """
     campaign, battle = battle_lock(campaign_id, battle_id)
     _require_battle_status(battle, BattleStatus.PLANNED)
+    player_side = _setup_player_side(campaign, actor, battle)
     given = dict(inputs or {})
+    table = dict(faces or {})
     stands = _stand_counts(battle)
     sides = [battle.attacker, battle.defender]
     setup: dict[str, Any] = {}
@@ -403,12 +493,13 @@ def battle_setup(
         for key in campaign_profile(campaign).procedures_for(CampaignStep.BATTLE_SETUP)
         if _setup_step_applies(campaign, battle, key)
     ]
+    labels = {f"{key}@{side.name}" if side else key: key for key in steps for side in _rollers(key, sides)}
+    _table_faces_check(campaign, battle, labels, given, table, player_side)
     for key in steps:
         entry = catalog.get_procedure(key)
         assert entry.input_type is not None
         accepted = {f.name for f in dataclasses.fields(entry.input_type)}
-        rollers: list[models.Side | None] = list(sides) if key in PER_SIDE_SETUP else [None]
-        for side in rollers:
+        for side in _rollers(key, sides):
             label = f"{key}@{side.name}" if side else key
             known = _setup_values(key, campaign, battle, side, stands, strength, air)
             derived = {k: v for k, v in known.items() if k in accepted and v is not None}
@@ -437,6 +528,8 @@ def battle_setup(
                 ("battle", battle.pk, "setup", label),
                 context=context,
                 field_prefix=f"inputs.{label}.",
+                table_faces=table.get(label),
+                faces_field=f"faces.{label}",
             )
             setup[label] = to_jsonable(run.outcome.to_dict())
             # What later steps and the battle keep: lookups (field strength, air assets) are their

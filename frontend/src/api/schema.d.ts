@@ -412,8 +412,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Roll the set-up procedures (umpires)
-         * @description Rolls every set-up procedure of the campaign's profile, in order. `inputs` supplies what the campaign cannot know.
+         * Roll the set-up procedures (umpires; players of the battle rolling at the table)
+         * @description Rolls every set-up procedure of the campaign's profile, in order. `inputs` supplies what the campaign cannot know; `faces`, the faces of the steps rolled at the table, which their procedures read instead of the seed's dice (recorded "rolled at the table by <member>"). The campaign's `table_dice` says which steps may be rolled at the table and whether the battle's players may enter them (their shared steps and their own side's); a player sets the battle up only so, signed in. 403 naming the field otherwise.
          */
         post: operations["campaigns_battles_setup_create"];
         delete?: never;
@@ -430,8 +430,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The inputs its set-up asks for (umpires)
-         * @description Each set-up step of the campaign's profile (per side where each side rolls) with the inputs the campaign cannot supply: give them to `POST setup/` as `inputs[step]`. Those `needed` have no default.
+         * The inputs its set-up asks for (umpires; players of the battle who roll at the table)
+         * @description Each set-up step of the campaign's profile (per side where each side rolls) with the inputs the campaign cannot supply: give them to `POST setup/` as `inputs[step]`. Those `needed` have no default; those `at_table` you may roll at the table (`faces[step]`). A player of the battle, where the club lets players roll at the table, reads the steps rolled once for both sides and their own side's; 403 for anybody else.
          */
         get: operations["campaigns_battles_setup_inputs_list"];
         put?: never;
@@ -2418,6 +2418,8 @@ export interface components {
             /** @description the high roller of the set-up's attacker decision; empty: not rolled */
             attacker_decided_by?: number | null;
             readonly report: Record<string, never> | null;
+            /** @description you may roll its set-up while it is planned: an umpire, or a player of it rolling at the table the steps the club lets players roll (the campaign's table_dice) */
+            readonly you_set_up: boolean;
         };
         BattleCreateInputRequest: {
             /**
@@ -2498,6 +2500,10 @@ export interface components {
                 [key: string]: {
                     [key: string]: unknown;
                 };
+            };
+            /** @description the faces of the steps rolled at the table, in the order rolled, by the same labels: {"n43.air_superiority": [4]}; only the steps the campaign's table_dice lets you enter */
+            faces?: {
+                [key: string]: number[];
             };
         };
         /**
@@ -2858,6 +2864,8 @@ export interface components {
             readonly override_of: string | null;
             /** @description inputs or result hold strengths hidden from you, so you cannot replay it */
             readonly hidden: boolean;
+            /** @description "rolled at the table by <member>": its faces were entered, not rolled from the seed; verify checks the result against them */
+            readonly entered: string;
         };
         /** @description What a verifier needs besides the seeds: the commitment and how the chain is built. */
         DiceSummary: {
@@ -4273,6 +4281,8 @@ export interface components {
             /** @description its owner */
             side?: number | null;
             readonly actor: string | null;
+            /** @description "rolled at the table by <member>" when its faces were rolled with physical dice and entered; empty when the campaign's seed rolled them */
+            readonly table_roll: string;
             request_id?: string;
             /** Format: date-time */
             readonly created_at: string;
@@ -4585,6 +4595,8 @@ export interface components {
             /** @description the side that rolls it; null: rolled once for both */
             side: number | null;
             inputs: components["schemas"]["SetupInput"][];
+            /** @description you may roll it at the table: give its faces to `POST setup/` as `faces[step]` (the campaign's table_dice) */
+            at_table: boolean;
         };
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Side: {
