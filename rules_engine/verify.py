@@ -191,23 +191,20 @@ def _verify_roll(roll: Any, seeds: Mapping[str, str], report: Verification) -> N
             report.hidden.append(f"{name}: its inputs quote strengths hidden from you, not replayed")
         return
     problems = _copies_disagree(roll, stored)
+    audience = roll.get("audience", fairness.PUBLIC_AUDIENCE)
+    seed = seeds.get(audience) if isinstance(audience, str) else None
     if roll.get("entered"):
         # Rolled at the table: no seed gave its faces, but the procedure must read them as recorded.
         faces = [face for thrown in _faces(stored) for face in thrown]
         problems += _replay_differences(ScriptedDice(faces), "the faces entered", roll, stored, report)
-        if not problems:
-            report.entered.append(f"{name}: {roll['entered']}, its faces entered, not replayable from a seed")
-        else:
-            report.mismatches.append(f"{name}: {'; '.join(problems)}")
-        return
-    audience = roll.get("audience", fairness.PUBLIC_AUDIENCE)
-    seed = seeds.get(audience) if isinstance(audience, str) else None
-    if seed is None:
+    elif seed is None:
         problems.append(f"field audience: no proven seed of {audience!r} in the document")
     else:
         problems += _replay_differences(_seeded(seed, roll), f"the seed of {audience}", roll, stored, report)
     if problems:
         report.mismatches.append(f"{name}: {'; '.join(problems)}")
+    elif roll.get("entered"):
+        report.entered.append(f"{name}: {roll['entered']}, its faces entered, not replayable from a seed")
 
 
 def _replay_differences(

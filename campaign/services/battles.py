@@ -303,7 +303,7 @@ def battle_setup_questions(
     with the inputs neither the campaign, its club settings nor an earlier step supplies;
     ``needed`` where the procedure has no default; ``at_table`` where the caller may enter its
     faces rolled at the table. Reads only."""
-    rollers = ("players",) if player_side is not None else TABLE_ROLLERS
+    may_enter = ("players",) if player_side is not None else TABLE_ROLLERS
     stands = _stand_counts(battle)
     chained = {FIELD_STRENGTH: "total_units", "n43.air_superiority": "superiority_score"}
     earlier: set[str] = set()
@@ -313,10 +313,7 @@ def battle_setup_questions(
             continue
         entry = catalog.get_procedure(key)
         assert entry.input_type is not None
-        sides: list[models.Side | None] = (
-            [battle.attacker, battle.defender] if key in PER_SIDE_SETUP else [None]
-        )
-        for side in sides:
+        for side in _rollers(key, [battle.attacker, battle.defender]):
             if key == FUEL_SUPPLY and side is not None and not _vehicle_battalions(battle, side):
                 continue
             if player_side is not None and side is not None and side.pk != player_side:
@@ -345,7 +342,7 @@ def battle_setup_questions(
                     "title": entry.title,
                     "side": side.pk if side else None,
                     "inputs": asked,
-                    "at_table": campaign.table_dice.get(key) in rollers,
+                    "at_table": campaign.table_dice.get(key) in may_enter,
                 }
             )
         if key in chained:
@@ -424,7 +421,7 @@ def _table_faces_check(
 ) -> None:
     """Refuse, naming the field, faces of a step the club does not roll at the table or that the
     caller may not enter, and a player's inputs of the other side's steps. ``labels``: each
-    step's label by its procedure key."""
+    step's procedure key by its label (``key`` or ``key@Side``)."""
     own = (
         None
         if player_side is None
