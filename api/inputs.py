@@ -84,6 +84,14 @@ class BattleSetupInput(serializers.Serializer[Mapping[str, Any]]):
         required=False,
         help_text='what the campaign cannot know, by procedure key or "key@Side name": {field: value}',
     )
+    faces = serializers.DictField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=100), max_length=40
+        ),
+        required=False,
+        help_text="the faces of the steps rolled at the table, in the order rolled, by the same labels: "
+        '{"n43.air_superiority": [4]}; only the steps the campaign\'s table_dice lets you enter',
+    )
 
 
 class BattleLullCheckInput(serializers.Serializer[Mapping[str, Any]]):

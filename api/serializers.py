@@ -453,6 +453,10 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
     setup = serializers.SerializerMethodField()
     report = serializers.SerializerMethodField()
     lulls = BattleLullSerializer(many=True, read_only=True)
+    you_set_up = serializers.SerializerMethodField(
+        help_text="you may roll its set-up while it is planned: an umpire, or a player of it rolling at "
+        "the table the steps the club lets players roll (the campaign's table_dice)"
+    )
 
     class Meta:
         model = models.Battle
@@ -474,7 +478,17 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
             "lulls",
             "attacker_decided_by",
             "report",
+            "you_set_up",
         ]
+
+    def get_you_set_up(self, battle: models.Battle) -> bool:
+        access = access_of(self)
+        return access.is_umpire or (
+            access_rules.battle_table_side(
+                access.role, access.player_side_id, battle, access.campaign.table_dice
+            )
+            is not None
+        )
 
     def get_feeds(self, battle: models.Battle) -> list[int]:
         return [fed.pk for fed in battle.feeds.all()]
@@ -1005,6 +1019,11 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
         'Night Phase" (output.rule has it in full)'
     )
     actor = serializers.CharField(source="actor.get_username", read_only=True, allow_null=True)
+    table_roll = serializers.CharField(
+        read_only=True,
+        help_text='"rolled at the table by <member>" when its faces were rolled with physical dice and '
+        "entered; empty when the campaign's seed rolled them",
+    )
     change_choices = serializers.SerializerMethodField(
         help_text="for each coded value in `changes`: every code it may take, with its label"
     )
@@ -1031,6 +1050,7 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
             "visibility",
             "side",
             "actor",
+            "table_roll",
             "request_id",
             "created_at",
         ]
@@ -1348,6 +1368,10 @@ class SetupQuestionSerializer(LabelledSerializer[Mapping[str, Any]]):
         allow_null=True, help_text="the side that rolls it; null: rolled once for both"
     )
     inputs = SetupInputSerializer(many=True)
+    at_table = serializers.BooleanField(
+        help_text="you may roll it at the table: give its faces to `POST setup/` as `faces[step]` "
+        "(the campaign's table_dice)"
+    )
 
 
 class NightOrderSerializer(LabelledModelSerializer[models.NightOrder]):
@@ -2003,18 +2027,58 @@ class DiceCommitmentFieldsSerializer(LabelledSerializer[Any]):
     )
 
 
+class DiceAudienceDaySeedSerializer(LabelledSerializer[Any]):
+    day = serializers.IntegerField()
+    seed = serializers.CharField(help_text="the audience's revealed seed of the day")
+
+
+class DiceAudienceSerializer(LabelledSerializer[Any]):
+    """An audience's own chain: its commitment, and the day seeds revealed to you."""
+
+    audience = serializers.CharField(
+        help_text="who reads its rolls besides the umpires: `side <name>`, `battle [<side>, <side>]` "
+        "(a battle's two sides) or `umpire`; each roll names the audience whose seed rolled it"
+    )
+    commitment = serializers.CharField(
+        help_text="the head of the audience's hash chain, fixed at the campaign's creation: day d's "
+        "seed of the audience, hashed d times, gives it"
+    )
+    revealed = DiceAudienceDaySeedSerializer(
+        source="seeds",
+        many=True,
+        help_text="its day seeds revealed to you: after each night to its readers, to every member "
+        "once the campaign is over; empty for an audience you are not of",
+    )
+
+
 class DiceSummarySerializer(DiceCommitmentFieldsSerializer):
     rolling_day = serializers.IntegerField(
         help_text="the day whose seed rolls now (the first not revealed): set-up, day, night and the "
         "next dawn's rolls all belong to it"
     )
-    revealed = DiceDaySeedSerializer(source="days", many=True, help_text="the day seeds revealed so far")
+    revealed = DiceDaySeedSerializer(
+        source="days", many=True, help_text="the public day seeds revealed so far (`commitment`'s chain)"
+    )
+    audiences = DiceAudienceSerializer(
+        many=True, help_text="every other audience's chain: rolls only its readers read come from it"
+    )
+
+
+class DiceDayAudienceSerializer(LabelledSerializer[Any]):
+    audience = serializers.CharField(help_text="an audience you are of (see the dice summary)")
+    commitment = serializers.CharField(help_text="its chain's head: the seed hashed `day` times gives it")
+    seed = serializers.CharField(help_text="its seed of the day")
 
 
 class DiceRollSerializer(LabelledModelSerializer[models.RollRecord]):
     """One roll of the day as the verifier replays it."""
 
     id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    audience = serializers.CharField(
+        source="dice_audience",
+        read_only=True,
+        help_text="whose seed rolled it: `public` (the document's `seed`), else one of `audiences`",
+    )
     faces = serializers.SerializerMethodField(help_text="the faces of each die thrown, as recorded")
     override = serializers.SerializerMethodField(
         help_text="an umpire's recorded override of `override_of`: not replayed"
@@ -2025,6 +2089,12 @@ class DiceRollSerializer(LabelledModelSerializer[models.RollRecord]):
     hidden = serializers.SerializerMethodField(
         help_text="inputs or result hold strengths hidden from you, so you cannot replay it"
     )
+    entered = serializers.CharField(
+        source="table_roll",
+        read_only=True,
+        help_text='"rolled at the table by <member>": its faces were entered, not rolled from the seed; '
+        "verify checks the result against them",
+    )
 
     class Meta:
         model = models.RollRecord
@@ -2032,12 +2102,14 @@ class DiceRollSerializer(LabelledModelSerializer[models.RollRecord]):
             "id",
             "procedure",
             "stream",
+            "audience",
             "inputs",
             "result",
             "faces",
             "override",
             "override_of",
             "hidden",
+            "entered",
         ]
 
     @extend_schema_field(serializers.ListField(child=serializers.ListField(child=serializers.IntegerField())))
@@ -2064,5 +2136,10 @@ class DayDiceSerializer(DiceCommitmentFieldsSerializer):
 
     campaign = serializers.CharField(source="campaign.slug")
     day = serializers.IntegerField(source="day.number")
-    seed = serializers.CharField(source="day.dice_seed", help_text="the day's revealed seed")
+    seed = serializers.CharField(source="day.dice_seed", help_text="the day's revealed public seed")
+    audiences = DiceDayAudienceSerializer(
+        many=True,
+        help_text="the day's seeds of the other audiences you are of (your side, your battles; all "
+        "for umpires and once the campaign is over), each with its commitment",
+    )
     rolls = DiceRollSerializer(many=True, help_text="the day's rolls you may read, in the order rolled")

@@ -52,7 +52,7 @@ from api.viewsets import (
     ReadOnlyCampaignViewSet,
 )
 from campaign import models, paper, polls, selectors
-from campaign.access import CampaignAccess
+from campaign.access import CampaignAccess, battle_table_side
 from campaign.choices import OperationKind
 from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
@@ -247,8 +247,10 @@ class CampaignViewSet(
 
     @extend_schema(
         summary="The dice commitment and the revealed day seeds (every member)",
-        description="The SHA-256 hash chain commitment published when the campaign was created, and "
-        "each day seed revealed after its night phase. Day d's seed hashed d times gives the "
+        description="The SHA-256 hash chain commitments published when the campaign was created, one "
+        "per audience (every member, each side, each battle's two sides, the umpires), and the day "
+        "seeds revealed to you after each night phase: the public ones to every member, each other "
+        "audience's to its members (rules notes C-22). Day d's seed hashed d times gives its "
         "commitment; `GET days/{number}/dice/` serves a revealed day's rolls to replay "
         "(docs/api.md, Verifying the dice). The campaign's own seed is never served.",
         responses=out.DiceSummarySerializer,
@@ -784,9 +786,12 @@ class DayViewSet(PaperMixin, ReadOnlyCampaignViewSet[models.CampaignDay]):
 
     @extend_schema(
         summary="A revealed day's dice: its seed and roll log, to verify",
-        description="The document `python -m rules_engine verify` replays: the commitment, the day's "
-        "seed and every roll made with it that you may read (umpires all; players the public rolls, "
-        "their side's and their battles'), in the order rolled, with the recorded faces and results. "
+        description="The document `python -m rules_engine verify` replays: the public commitment and "
+        "seed of the day, the day's seeds of the other audiences you are of (your side's, your "
+        "battles'; every audience's for umpires and once the campaign is over: rules notes C-22), and "
+        "every roll of the day you may read (umpires all; players the public rolls, their side's and "
+        "their battles'), in the order rolled, each naming the audience whose seed rolled it, with the "
+        "recorded faces and results. "
         "A roll whose inputs quote strengths hidden from you is marked `hidden` and cannot be replayed; "
         "an umpire's override is marked `override`. 409 until the day's night phase reveals its seed.",
         responses={200: out.DayDiceSerializer, 409: OpenApiResponse(description="not revealed yet")},
@@ -963,25 +968,43 @@ class BattleViewSet(
         return self.respond(battle, status.HTTP_201_CREATED)
 
     @extend_schema(
-        summary="Roll the set-up procedures (umpires)",
+        summary="Roll the set-up procedures (umpires; players of the battle rolling at the table)",
         description="Rolls every set-up procedure of the campaign's profile, in order. `inputs` "
-        "supplies what the campaign cannot know.",
+        "supplies what the campaign cannot know; `faces`, the faces of the steps rolled at the table, "
+        "which their procedures read instead of the seed's dice (recorded \"rolled at the table by "
+        "<member>\"). The campaign's `table_dice` says which steps may be rolled at the table and "
+        "whether the battle's players may enter them (their shared steps and their own side's); a "
+        "player sets the battle up only so, signed in. 403 naming the field otherwise.",
         request=inputs.BattleSetupInput,
         responses=out.BattleSerializer,
     )
-    @action(detail=True, methods=["post"], url_path="setup")
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="setup",
+        permission_classes=[IsAuthenticatedOrAPIKey, IsCampaignMember],
+    )
     def set_up(self, request: Request, **kwargs: Any) -> Response:  # View.setup is Django's
-        inputs_given = self.validated(inputs.BattleSetupInput).get("inputs")
+        access = self.campaign_access
+        if not access.is_umpire and (access.player_side_id is None or request_api_key(request) is not None):
+            raise PermissionDenied(
+                "Only an umpire sets a battle up, or a player of it rolling at the table, signed in."
+            )
+        given = self.validated(inputs.BattleSetupInput)
         campaign_id = self.campaign_access.campaign.pk
         return self.respond(
-            battle_services.battle_setup(campaign_id, self.actor, self.get_object().pk, inputs_given)
+            battle_services.battle_setup(
+                campaign_id, self.actor, self.get_object().pk, given.get("inputs"), given.get("faces")
+            )
         )
 
     @extend_schema(
-        summary="The inputs its set-up asks for (umpires)",
+        summary="The inputs its set-up asks for (umpires; players of the battle who roll at the table)",
         description="Each set-up step of the campaign's profile (per side where each side rolls) with "
         "the inputs the campaign cannot supply: give them to `POST setup/` as `inputs[step]`. "
-        "Those `needed` have no default.",
+        "Those `needed` have no default; those `at_table` you may roll at the table (`faces[step]`). "
+        "A player of the battle, where the club lets players roll at the table, reads the steps "
+        "rolled once for both sides and their own side's; 403 for anybody else.",
         responses=out.SetupQuestionSerializer(many=True),
     )
     @action(
@@ -990,11 +1013,19 @@ class BattleViewSet(
         url_path="setup-inputs",
         pagination_class=None,
         filter_backends=[],
-        permission_classes=UMPIRE_PERMISSIONS,
+        permission_classes=[IsAuthenticatedOrAPIKey, IsCampaignMember],
     )
     def setup_inputs(self, request: Request, **kwargs: Any) -> Response:
-        battle = self.get_object()
-        questions: Any = battle_services.battle_setup_questions(self.campaign_access.campaign, battle)
+        battle, access = self.get_object(), self.campaign_access
+        player_side = battle_table_side(
+            access.role, access.player_side_id, battle, access.campaign.table_dice
+        )
+        if not access.is_umpire and player_side is None:
+            raise PermissionDenied(
+                "Only an umpire, or a player of this battle where the club lets players roll its set-up "
+                "at the table, reads what its set-up asks."
+            )
+        questions: Any = battle_services.battle_setup_questions(access.campaign, battle, player_side)
         return Response(out.SetupQuestionSerializer(questions, many=True).data)
 
     @extend_schema(

@@ -18,6 +18,7 @@ the webhooks ask here; none decides it for itself.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, reduce
@@ -27,7 +28,16 @@ from typing import Any
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Value
 
 from campaign import models
-from campaign.choices import ArrivalStatus, EventVerb, MemberRole, OperationKind, SideOrderStatus, Visibility
+from campaign.choices import (
+    ArrivalStatus,
+    CampaignStatus,
+    EventVerb,
+    MemberRole,
+    OperationKind,
+    SideOrderStatus,
+    Visibility,
+)
+from rules_engine.fairness import PUBLIC_AUDIENCE
 from rules_engine.nineteen43.artillery import FIELD_STRENGTH_CLASSES
 
 # Enemy forces are seen only once they are on the table: never in reserve or on their way.
@@ -274,6 +284,15 @@ def battle_draft_reader_side(access: CampaignAccess, battle: models.Battle) -> i
     return battle_draft_side(access.role, access.player_side_id, battle)
 
 
+def battle_table_side(
+    role: str, side_id: int | None, battle: models.Battle, table_dice: Mapping[str, str]
+) -> int | None:
+    """The side of a player of ``battle`` who may set it up rolling at the table: the club lets
+    players enter at least one set-up step (its campaign's ``table_dice``); None for anybody else."""
+    side = battle_draft_side(role, side_id, battle)
+    return side if side is not None and "players" in table_dice.values() else None
+
+
 def battle_drafts_compared_by(access: CampaignAccess) -> bool:
     """Who reads both drafts side by side and confirms them: the umpires alone."""
     return access.is_umpire
@@ -476,6 +495,56 @@ def battle_setup_shown(access: CampaignAccess, battle: models.Battle) -> dict[st
         if "@" not in label or label.endswith(f"@{own.name}")
     }
     return shown if _strengths_shown(access, battle) else _strengths_fogged(shown)
+
+
+# Dice audiences (rules notes C-22) ---------------------------------------------
+# Each roll comes from the day seed of exactly its readers (rules_engine.fairness): every member,
+# one side, a battle's two sides, or the umpires alone. A reader receives the revealed seeds of
+# the audiences they belong to, so no seed they hold rolls a die they may not read.
+
+UMPIRE_AUDIENCE = "umpire"
+
+
+def side_audience(name: str) -> str:
+    return f"side {name}"
+
+
+def battle_audience(names: Iterable[str]) -> str:
+    """A battle's two sides, whichever attacks (JSON: no side name can make another pair's)."""
+    return "battle " + json.dumps(sorted(names), ensure_ascii=False)
+
+
+def dice_audience(owner: Owner, side_names: Mapping[int, str], battle_sides: Iterable[int] = ()) -> str:
+    """The audience whose seed rolls a roll read by ``owner`` (a battle's: ``battle_sides``)."""
+    if owner.visibility == Visibility.PUBLIC:
+        return PUBLIC_AUDIENCE
+    if owner.visibility == Visibility.SIDE:
+        assert owner.side_id is not None
+        return side_audience(side_names[owner.side_id])
+    if owner.visibility == Visibility.BATTLE:
+        return battle_audience(side_names[side_id] for side_id in battle_sides)
+    return UMPIRE_AUDIENCE
+
+
+def dice_audiences(side_names: Iterable[str]) -> list[str]:
+    """Every audience of a campaign with these sides: each has its own chain and commitment."""
+    names = sorted(side_names)
+    pairs = [battle_audience((a, b)) for i, a in enumerate(names) for b in names[i + 1 :]]
+    return [PUBLIC_AUDIENCE, *map(side_audience, names), *pairs, UMPIRE_AUDIENCE]
+
+
+def dice_audiences_held(access: CampaignAccess) -> list[str]:
+    """The audiences whose revealed day seeds the reader receives: exactly those of the rolls
+    they may read (:func:`rolls_readable`). Once the campaign is over nothing is hidden: every
+    member receives every audience's seeds."""
+    names = [side.name for side in access.sides.values()]
+    if access.is_umpire or access.campaign.status == CampaignStatus.FINISHED:
+        return dice_audiences(names)
+    own = access.own_side
+    if own is None:
+        return [PUBLIC_AUDIENCE]
+    battles = [battle_audience((own.name, other)) for other in sorted(names) if other != own.name]
+    return [PUBLIC_AUDIENCE, side_audience(own.name), *battles]
 
 
 # Events ----------------------------------------------------------------------

@@ -41,7 +41,7 @@ from campaign.services.days import day_dawn, segment_advance
 from campaign.services.errors import DomainError
 from campaign.services.night import night_phase_start
 from campaign.services.reinforcements import reinforcement_schedule
-from campaign.services.rules import roll_replay, rule_switch_issues
+from campaign.services.rules import roll_replay, rule_switch_issues, table_dice_issues
 from campaign.services.webhook_subscriptions import (
     webhook_subscribe,
     webhook_unsubscribe,
@@ -251,6 +251,14 @@ class CampaignForm(forms.ModelForm):  # type: ignore[type-arg]  # as UmpireAdmin
         if not self.has_error("optional_rules") and not self.has_error("rule_settings"):
             for issue in rule_switch_issues(switches["optional_rules"], switches["rule_settings"]):
                 self.add_error(issue.field.split("[")[0].split(".")[0], issue.message)
+        if "table_dice" in cleaned and cleaned["table_dice"] is None:  # left empty: none at the table
+            cleaned["table_dice"] = {}
+        if not self.has_error("table_dice") and not self.has_error("profile"):
+            profile, table_dice = (
+                cleaned.get(name, getattr(instance, name)) for name in ("profile", "table_dice")
+            )
+            for issue in table_dice_issues(profile, table_dice):
+                self.add_error("table_dice", issue.message)
         return cleaned
 
 

@@ -46,6 +46,12 @@ class Campaign(models.Model):
     rule_settings = models.JSONField(
         default=dict, blank=True, help_text='club readings of ambiguous tables: {"procedure.field": value}'
     )
+    table_dice = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='set-up steps the club rolls at the table, and who enters them: {"procedure": "umpire" '
+        'or "players"} (players: the battle\'s players too)',
+    )
     theatre = models.CharField(max_length=30, choices=choices.enum_choices(Front))
     year = models.PositiveSmallIntegerField()
     season = models.CharField(max_length=10, choices=choices.enum_choices(Season))
@@ -120,6 +126,12 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @cached_property
+    def side_names(self) -> dict[int, str]:
+        """Its sides' names by id, read once per instance: each roll's dice audience names sides
+        (campaign.access.dice_audience), and a night rolls thousands of times."""
+        return dict(self.sides.values_list("pk", "name"))
 
 
 class ClubNight(models.Model):
@@ -739,6 +751,14 @@ class RollRecord(models.Model):
         blank=True,
         help_text="the day whose seed rolled it; empty: rolled from the campaign seed, before day seeds",
     )
+    at_table = models.BooleanField(
+        default=False, help_text="rolled with physical dice at the table, its faces entered by its actor"
+    )
+    dice_audience = models.CharField(
+        max_length=240,
+        default=fairness.PUBLIC_AUDIENCE,
+        help_text="whose chain's day seed rolled it (campaign.access.dice_audience): exactly its readers",
+    )
     inputs = models.JSONField(help_text="the procedure's inputs, to replay it")
     result = models.JSONField(help_text="the rules-engine result, whole")
     line = models.TextField()
@@ -780,6 +800,14 @@ class RollRecord(models.Model):
 
     def __str__(self) -> str:
         return self.line
+
+    @property
+    def table_roll(self) -> str:
+        """How a roll entered from dice rolled at the table is shown (the roll log, the papers, the
+        dice document): "rolled at the table by <member>"; empty for a roll of the seed's dice."""
+        if not self.at_table:
+            return ""
+        return f"rolled at the table by {self.actor.get_username() if self.actor else 'a former member'}"
 
     @cached_property
     def output(self) -> RollOutput | None:

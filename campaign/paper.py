@@ -48,6 +48,7 @@ class SetupLine:
     title: str
     side: str | None  # the side it was rolled for; None when rolled once for both
     text: str | None  # None: it quotes strengths the reader does not see
+    table_roll: str = ""  # "rolled at the table by <member>" (RollRecord.table_roll)
 
 
 def _side_view(campaign: models.Campaign, side_id: int) -> tuple[CampaignAccess, models.Side]:
@@ -90,11 +91,13 @@ def _result_text(result: dict[str, Any]) -> str | None:
 
 def _setup_lines(access: CampaignAccess, battle: models.Battle) -> list[SetupLine]:
     lines = []
+    entered = battle.rolls.filter(at_table=True, override_of__isnull=True).select_related("actor")
+    table_rolls = {roll.changes.get("setup"): roll.table_roll for roll in entered}
     for key, result in access_rules.battle_setup_shown(access, battle).items():
         result = result if isinstance(result, dict) else {}
         procedure, _, side = key.partition("@")
         title = str(result.get("title") or _procedure_title(procedure))
-        lines.append(SetupLine(title, side or None, _result_text(result)))
+        lines.append(SetupLine(title, side or None, _result_text(result), table_rolls.get(key, "")))
     return lines
 
 

@@ -656,11 +656,55 @@ def rolls(access: CampaignAccess) -> QuerySet[models.RollRecord]:
 
 
 @dataclass(frozen=True)
+class DaySeed:
+    day: int
+    seed: str
+
+
+@dataclass(frozen=True)
+class AudienceSeeds:
+    """One audience's chain (rules notes C-22): its commitment, public from the start, and the
+    revealed day seeds the reader holds (none when they are not of its audience)."""
+
+    audience: str
+    commitment: str
+    seeds: list[DaySeed]
+
+    @property
+    def seed(self) -> str:
+        """The one day's seed, in a day's document."""
+        return self.seeds[0].seed if self.seeds else ""
+
+
+def _audience_seeds(access: CampaignAccess, days: Sequence[int]) -> list[AudienceSeeds]:
+    """Every audience but the public (whose seeds are stored on the days): the seeds of ``days``
+    for those the reader is of; the commitment of every one."""
+    campaign = access.campaign
+    held = set(access_rules.dice_audiences_held(access))
+    chains = []
+    for audience in access_rules.dice_audiences(side.name for side in access.sides.values()):
+        if audience == fairness.PUBLIC_AUDIENCE:
+            continue
+        seeds: list[DaySeed] = []
+        if audience in held and days:
+            revealed = fairness.revealed_seeds(
+                campaign.rng_seed, campaign.dice_chain_length, max(days), audience
+            )
+            seeds = [DaySeed(day, revealed[day - 1]) for day in days]
+        # Fixed with the master seed: the same from the campaign's start, whoever asks.
+        commitment = fairness.commitment(campaign.rng_seed, campaign.dice_chain_length, audience)
+        chains.append(AudienceSeeds(audience, commitment, seeds))
+    return chains
+
+
+@dataclass(frozen=True)
 class DiceSummary:
-    """The campaign's dice commitment and the day seeds revealed so far (public)."""
+    """The campaign's dice commitments and the day seeds revealed so far: the public's to every
+    member, each other audience's to its readers."""
 
     campaign: models.Campaign
     days: list[models.CampaignDay]
+    audiences: list[AudienceSeeds]
     algorithm: ClassVar[str] = fairness.ALGORITHM
 
     @property
@@ -669,17 +713,24 @@ class DiceSummary:
 
 
 def dice_summary(access: CampaignAccess) -> DiceSummary:
-    revealed = models.CampaignDay.objects.filter(campaign=access.campaign).exclude(dice_seed="")
-    return DiceSummary(access.campaign, list(revealed.only("number", "dice_seed").order_by("number")))
+    revealed = list(
+        models.CampaignDay.objects.filter(campaign=access.campaign)
+        .exclude(dice_seed="")
+        .only("number", "dice_seed")
+        .order_by("number")
+    )
+    return DiceSummary(access.campaign, revealed, _audience_seeds(access, [day.number for day in revealed]))
 
 
 @dataclass(frozen=True)
 class DayDice:
-    """A revealed day's verification document: its seed and the rolls it rolled that the
-    reader may read (campaign.access), in the order they were rolled."""
+    """A revealed day's verification document: its public seed, the seeds of the other audiences
+    the reader is of, and the rolls it rolled that the reader may read (campaign.access), in the
+    order they were rolled."""
 
     campaign: models.Campaign
     day: models.CampaignDay
+    audiences: list[AudienceSeeds]
     rolls: list[models.RollRecord]
     algorithm: ClassVar[str] = fairness.ALGORITHM
 
@@ -689,7 +740,8 @@ def day_dice(access: CampaignAccess, day: models.CampaignDay) -> DayDice | None:
     if not day.dice_seed:
         return None
     rolled = rolls(access).filter(dice_day=day.number).select_related(None).select_related("override_of")
-    return DayDice(access.campaign, day, list(rolled.order_by("id")))
+    held = [chain for chain in _audience_seeds(access, [day.number]) if chain.seeds]
+    return DayDice(access.campaign, day, held, list(rolled.order_by("id")))
 
 
 def roll_procedures(access: CampaignAccess) -> list[str]:

@@ -80,7 +80,7 @@ class ScriptedDice:
             raise DiceError(f"scripted dice exhausted after {self.used} faces")
         value = self._faces[self.used]
         if not 1 <= value <= sides:
-            raise DiceError(f"scripted face {value} is not on a d{sides}")
+            raise DiceError(f"face {value} is not on a d{sides}")
         self.used += 1
         return value
 

@@ -54,7 +54,8 @@ class Level:
 CAMPAIGN = Level(
     models.Campaign,
     (
-        "name", "slug", "description", "profile", "optional_rules", "rule_settings", "theatre", "year",
+        "name", "slug", "description", "profile", "optional_rules", "rule_settings", "table_dice", "theatre",
+        "year",
         "season", "start_date", "night_weekday", "night_time", "orders_lead_hours", "rng_seed", "victory",
         "objective_awards",
     ),
@@ -139,8 +140,8 @@ BATTLE = Level(models.Battle, ("battle_type", "status", "setup", "lull_checks_fr
 ROLL = Level(
     models.RollRecord,
     (
-        "procedure", "stream", "dice_day", "inputs", "result", "line", "changes", "request_id", "visibility",
-        "created_at",
+        "procedure", "stream", "dice_day", "dice_audience", "at_table", "inputs", "result", "line",
+        "changes", "request_id", "visibility", "created_at",
     ),
 )  # fmt: skip
 EVENT = Level(

@@ -24,7 +24,7 @@ from campaign.choices import MemberRole, Visibility
 from campaign.scenarios import SCHEMA_V1_PATH, schema_load
 from campaign.scenarios.format import segment_key, stand_keys
 from campaign.scenarios.upgrade import pack_upgrade
-from campaign.services.rules import rule_switch_issues
+from campaign.services.rules import rule_switch_issues, table_dice_issues
 from rules_engine.profiles import PROFILES
 
 MAX_ISSUES_SHOWN = 50
@@ -218,6 +218,8 @@ def _campaign_issues(campaign: Mapping[str, Any]) -> Iterator[ScenarioIssue]:
     if profile not in PROFILES:
         yield ScenarioIssue("campaign.profile", f"{profile!r} is not one of {_choices_text(PROFILES)}")
     for issue in rule_switch_issues(campaign.get("optional_rules", []), campaign.get("rule_settings", {})):
+        yield ScenarioIssue(f"campaign.{issue.field}", issue.message)
+    for issue in table_dice_issues(profile, campaign.get("table_dice", {})):
         yield ScenarioIssue(f"campaign.{issue.field}", issue.message)
     nights = campaign.get("club_nights", [])
     yield from _duplicates(

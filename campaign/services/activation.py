@@ -214,17 +214,19 @@ def activation_spend(
                     field=f"battalion_codes[{codes.index(code)}]",
                     rule=COST_RULE,
                 )
+            context = RollContext(day=day, battalion=battalion, owner=Owner.side(side.pk))
             run = procedure_run(
                 campaign,
                 reactivation_key,
                 _reactivation_inputs(battalion),
                 ("day", day.number, "turn", turn, "reactivation", code),
+                context=context,
             )
             success = bool(run.outcome.outcome)
             rolls += run.records(
                 campaign,
                 actor,
-                RollContext(day=day, battalion=battalion, owner=Owner.side(side.pk)),
+                context,
                 {"activation": ActivationState.ACTIVATED if success else ActivationState.GONE_TO_GROUND},
             )
             if not success:
@@ -354,17 +356,13 @@ def battalion_reactivate(
             field="turn",
             code="rolled",
         )
-    run = procedure_run(campaign, REACTIVATION, _reactivation_inputs(battalion), stream)
+    context = RollContext(day=day, battalion=battalion, owner=Owner.side(battalion.side_id))
+    run = procedure_run(campaign, REACTIVATION, _reactivation_inputs(battalion), stream, context=context)
     if run.outcome.outcome:
         battalion.activation = ActivationState.ACTIVATED
         battalion.save(update_fields=["activation"])
     (record,) = models.RollRecord.objects.bulk_create(
-        run.records(
-            campaign,
-            actor,
-            RollContext(day=day, battalion=battalion, owner=Owner.side(battalion.side_id)),
-            {"activation": battalion.activation},
-        )
+        run.records(campaign, actor, context, {"activation": battalion.activation})
     )
     campaign_save(campaign)
     event_record(campaign, EventVerb.RULE_APPLIED, battalion, f"{battalion.code}: {record.line}", actor)
@@ -407,9 +405,10 @@ def battlegroup_initiative_activate(
     if row:
         values["row"] = row
     runs = []
+    context = RollContext(day=day, battalion=battalion, owner=Owner.side(battalion.side_id))
     try:
         for attempt in (1, 2) if has_points else (1,):
-            run = procedure_run(campaign, INITIATIVE, values, (*stream_base, attempt), field_prefix="")
+            run = procedure_run(campaign, INITIATIVE, values, (*stream_base, attempt), context=context)
             runs.append(run)
             if run.outcome.outcome:
                 break
@@ -423,7 +422,6 @@ def battlegroup_initiative_activate(
     if activated:
         models.Battalion.objects.filter(battlegroup=group).update(activation=ActivationState.ACTIVATED)
     changes = {"activation_points": pool.activation_points, "battlegroup_activated": activated}
-    context = RollContext(day=day, battalion=battalion, owner=Owner.side(battalion.side_id))
     records = models.RollRecord.objects.bulk_create(
         [record for run in runs for record in run.records(campaign, actor, context, changes)]
     )

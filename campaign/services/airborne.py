@@ -91,6 +91,7 @@ def _land(
             "gb.airborne.approach",
             {**plan, "anti_aircraft": drop.anti_aircraft, "stand": name},
             (*stream, "approach"),
+            context=context,
         )
         worst = DamageEffect.NO_EFFECT
         if approach.outcome is not None:  # no AA over the drop: nothing to roll (GB-B-20)
@@ -104,6 +105,7 @@ def _land(
                     DRIFT_VARIANT,
                     {**plan, "heavy_weapons": stand.stand_type == StandType.HEAVY_WEAPONS, "stand": name},
                     (*stream, "drift"),
+                    context=context,
                 )
                 if drift_variant
                 else procedure_run(
@@ -111,6 +113,7 @@ def _land(
                     "gb.airborne.drift",
                     {**plan, "theatre": drop.drift_theatre, "stand": name},
                     (*stream, "drift"),
+                    context=context,
                 )
             )
             landing = procedure_run(
@@ -124,6 +127,7 @@ def _land(
                     "stand": name,
                 },
                 (*stream, "landing"),
+                context=context,
             )
             runs.append(landing)
             worst = max(worst, landing.outcome.outcome, key=SEVERITY.__getitem__)

@@ -75,9 +75,9 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
     stream = ("day", operation.day.number, "segment", segment.segment, "arrival", force.pk)
     leader = {"leader_rating": force.leader_rating, "force_name": force.name}
     if force.availability == UNSPECIFIED_RESERVE:
-        runs, entry = _reserve_wait(campaign, force, segment, stream)
+        runs, entry = _reserve_wait(campaign, force, segment, stream, context)
     else:
-        runs, entry = _arrival_charts(campaign, force, segment, stream, leader)
+        runs, entry = _arrival_charts(campaign, force, segment, stream, leader, context)
     force.save(
         update_fields=[
             "availability",
@@ -111,6 +111,7 @@ def _arrival_charts(
     segment: models.DaySegmentRecord,
     stream: tuple[Any, ...],
     leader: dict[str, Any],
+    context: RollContext,
 ) -> tuple[RunsAndChanges, dict[str, Any]]:
     """Force availability (once), the arrival chart from its first segment, deployment on arrival."""
     runs: RunsAndChanges = []
@@ -121,6 +122,7 @@ def _arrival_charts(
             availability_key,
             {**leader, "home_nation": force.home_nation, "mobility": MOBILITY[Mobility(force.mobility)]},
             (*stream, "availability"),
+            context=context,
         )
         availability: ForceAvailability = run.outcome.outcome
         force.availability = availability.value
@@ -152,6 +154,7 @@ def _arrival_charts(
                 arrival_key,
                 {**leader, "segments_since_first_attempt": force.arrival_attempts},
                 (*stream, "arrival"),
+                context=context,
             )
             force.arrival_attempts += 1
             if run.outcome.succeeded:
@@ -166,6 +169,7 @@ def _arrival_charts(
             deployment_key,
             {**leader, "mobility": MOBILITY[Mobility(force.mobility)], "home_nation": force.home_nation},
             (*stream, "deployment"),
+            context=context,
         )
         force.deployment_zone = run.outcome.zone.value
         runs.append((run, {"deployment_zone": force.deployment_zone}))
@@ -173,7 +177,11 @@ def _arrival_charts(
 
 
 def _reserve_wait(
-    campaign: models.Campaign, force: models.Force, segment: models.DaySegmentRecord, stream: tuple[Any, ...]
+    campaign: models.Campaign,
+    force: models.Force,
+    segment: models.DaySegmentRecord,
+    stream: tuple[Any, ...],
+    context: RollContext,
 ) -> tuple[RunsAndChanges, dict[str, Any]]:
     """A Malta-style reserve: its delay (two average dice) once, then each segment's turns count down.
 
@@ -181,7 +189,9 @@ def _reserve_wait(
     """
     runs: RunsAndChanges = []
     if force.arrival_turns_left is None:
-        run = procedure_run(campaign, RESERVE_DELAY, {"unit": force.name}, (*stream, "reserve_delay"))
+        run = procedure_run(
+            campaign, RESERVE_DELAY, {"unit": force.name}, (*stream, "reserve_delay"), context=context
+        )
         force.arrival_turns_left = run.outcome.outcome
         runs.append((run, {"arrival_turns_left": force.arrival_turns_left}))
     countdown = reserve_countdown(force.arrival_turns_left, segment.turns or 0)

@@ -26,6 +26,7 @@ from campaign import models
 from campaign.access import UMPIRES, Owner, event_owner
 from campaign.choices import EventVerb
 from campaign.services.webhooks import webhook_deliveries_create
+from rules_engine.fairness import PUBLIC_AUDIENCE
 from rules_engine.results import Outcome, to_jsonable
 
 REQUEST_ID_LENGTH = 64  # Event.request_id and RollRecord.request_id
@@ -121,9 +122,11 @@ def roll_record_rows(
     changes: Mapping[str, Any],
     *,
     dice_day: int | None = None,
+    dice_audience: str = PUBLIC_AUDIENCE,
+    at_table: bool = False,
 ) -> list[dict[str, Any]]:
     """Roll records as plain column values, for :func:`roll_records_write` (no model instances);
-    ``dice_day``: the day whose seed rolled them (campaign.services.dice)."""
+    ``dice_day`` and ``dice_audience``: whose seed rolled them (campaign.services.dice)."""
     # What every roll of ``outcome`` shares, built once: the night writes thousands of rows.
     shared = {
         "campaign_id": campaign.pk,
@@ -131,6 +134,8 @@ def roll_record_rows(
         "procedure": procedure,
         "stream": "/".join(str(label) for label in stream),
         "dice_day": dice_day,
+        "dice_audience": dice_audience,
+        "at_table": at_table,
         "inputs": to_jsonable(inputs),
         "changes": to_jsonable(changes),
         "actor_id": actor.user_id,

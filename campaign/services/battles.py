@@ -10,13 +10,14 @@ from django.db import transaction
 from django.db.models import Count
 
 from campaign import models
-from campaign.access import BATTLE_SIDES, Owner, side_players
+from campaign.access import BATTLE_SIDES, Owner, battle_table_side, side_players
 from campaign.choices import (
     REPORTED_FUEL_CHOICES,
     BattleStatus,
     CampaignStatus,
     EventVerb,
     FuelState,
+    MemberRole,
     NotificationKind,
     StandStatus,
     StandType,
@@ -24,9 +25,10 @@ from campaign.choices import (
 from campaign.services.activation import Pool, activation_pool_of
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
-from campaign.services.errors import ConflictError, DomainError, NotFoundError
+from campaign.services.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
 from campaign.services.notifications import notification_send
 from campaign.services.rules import (
+    TABLE_ROLLERS,
     campaign_profile,
     club_settings,
     optional_rule_on,
@@ -293,10 +295,15 @@ def _row_needed(key: str, known: Mapping[str, Any]) -> bool:
     return key == DEFENSIVE_WORKS and known.get("role") is not BattleRole.ATTACKER
 
 
-def battle_setup_questions(campaign: models.Campaign, battle: models.Battle) -> list[dict[str, Any]]:
-    """What :func:`battle_setup` would ask the umpire: each set-up step (per side where each
-    side rolls) with the inputs neither the campaign, its club settings nor an earlier step
-    supplies; ``needed`` where the procedure has no default. Reads only."""
+def battle_setup_questions(
+    campaign: models.Campaign, battle: models.Battle, player_side: int | None = None
+) -> list[dict[str, Any]]:
+    """What :func:`battle_setup` would ask the umpire (or ``player_side``'s player rolling at the
+    table: their shared and own steps only): each set-up step (per side where each side rolls)
+    with the inputs neither the campaign, its club settings nor an earlier step supplies;
+    ``needed`` where the procedure has no default; ``at_table`` where the caller may enter its
+    faces rolled at the table. Reads only."""
+    may_enter = ("players",) if player_side is not None else TABLE_ROLLERS
     stands = _stand_counts(battle)
     chained = {FIELD_STRENGTH: "total_units", "n43.air_superiority": "superiority_score"}
     earlier: set[str] = set()
@@ -306,11 +313,10 @@ def battle_setup_questions(campaign: models.Campaign, battle: models.Battle) -> 
             continue
         entry = catalog.get_procedure(key)
         assert entry.input_type is not None
-        sides: list[models.Side | None] = (
-            [battle.attacker, battle.defender] if key in PER_SIDE_SETUP else [None]
-        )
-        for side in sides:
+        for side in _rollers(key, [battle.attacker, battle.defender]):
             if key == FUEL_SUPPLY and side is not None and not _vehicle_battalions(battle, side):
+                continue
+            if player_side is not None and side is not None and side.pk != player_side:
                 continue
             known = _setup_values(key, campaign, battle, side, stands, None, None)
             supplied = {k for k, v in known.items() if v is not None} | set(club_settings(campaign, key))
@@ -336,6 +342,7 @@ def battle_setup_questions(campaign: models.Campaign, battle: models.Battle) -> 
                     "title": entry.title,
                     "side": side.pk if side else None,
                     "inputs": asked,
+                    "at_table": campaign.table_dice.get(key) in may_enter,
                 }
             )
         if key in chained:
@@ -366,31 +373,112 @@ def _fuel_supply_roll(
     results: dict[str, Any] = {}
     rolls: list[models.RollRecord] = []
     for battalion in _vehicle_battalions(battle, side):
+        context = RollContext(day=battle.day, battle=battle, battalion=battalion, owner=Owner.side(side.pk))
         run = procedure_run(
             campaign,
             FUEL_SUPPLY,
             {**values, "out_of_fuel": battalion.fuel_state == FuelState.EMPTY},
             ("battle", battle.pk, "setup", label, battalion.code),
+            context=context,
             field_prefix=f"inputs.{label}.",
         )
         results[battalion.code] = to_jsonable(run.outcome.to_dict())
-        context = RollContext(day=battle.day, battle=battle, battalion=battalion, owner=Owner.side(side.pk))
         rolls += run.records(campaign, actor, context, {"setup": label, "battalion": battalion.code})
     return results, rolls
 
 
+def _rollers(key: str, sides: Sequence[models.Side]) -> list[models.Side | None]:
+    """Who rolls a set-up step: each side for a per-side step, else once for both (None)."""
+    return list(sides) if key in PER_SIDE_SETUP else [None]
+
+
+def _setup_player_side(campaign: models.Campaign, actor: Actor, battle: models.Battle) -> int | None:
+    """Who sets the battle up: None for an umpire, a write-granted key or the back office (which
+    only umpires and staff reach), else the side of a player of the battle; any other member is
+    refused."""
+    if actor.user_id is None:
+        return None
+    membership = campaign.memberships.filter(user_id=actor.user_id).only("role", "side_id").first()
+    if membership is None or membership.role == MemberRole.UMPIRE:
+        return None
+    side_id = battle_table_side(membership.role, membership.side_id, battle, campaign.table_dice)
+    if side_id is None:
+        raise ForbiddenError(
+            "only an umpire sets this battle up, or a player of it rolling at the table the steps the "
+            "club lets players roll (the campaign's table_dice)",
+            field="battle",
+        )
+    return side_id
+
+
+def _table_faces_check(
+    campaign: models.Campaign,
+    battle: models.Battle,
+    labels: Mapping[str, str],
+    given: Mapping[str, Any],
+    faces: Mapping[str, Sequence[int]],
+    player_side: int | None,
+) -> None:
+    """Refuse, naming the field, faces of a step the club does not roll at the table or that the
+    caller may not enter, and a player's inputs of the other side's steps. ``labels``: each
+    step's procedure key by its label (``key`` or ``key@Side``)."""
+    own = (
+        None
+        if player_side is None
+        else (battle.attacker if battle.attacker_id == player_side else battle.defender)
+    )
+
+    def mine(label: str) -> bool:
+        return own is None or "@" not in label or label.endswith(f"@{own.name}")
+
+    for label in given:
+        if not mine(label):
+            raise ForbiddenError(
+                f"{label} is the other side's secret step: its inputs are not yours to give",
+                field=f"inputs.{label}",
+            )
+    if player_side is not None and not faces:
+        raise DomainError("enter the faces of the steps you rolled at the table", field="faces")
+    for label, entered in faces.items():
+        field = f"faces.{label}"
+        key = labels.get(label)
+        if key is None:
+            raise DomainError(f"{label} is not a set-up step of this battle", field=field)
+        who = campaign.table_dice.get(key)
+        title = catalog.get_procedure(key).title
+        if who is None:
+            raise DomainError(
+                f"the club does not roll {title} at the table (the campaign's table_dice)", field=field
+            )
+        if player_side is not None and who != "players":
+            raise ForbiddenError(f"only an umpire enters {title} rolled at the table", field=field)
+        if not mine(label):
+            raise ForbiddenError(f"{label} is the other side's secret roll: it rolls its own", field=field)
+        if not isinstance(entered, Sequence) or not entered:
+            raise DomainError(f"list the faces of {title} as rolled, in order", field=field)
+
+
 @transaction.atomic
 def battle_setup(
-    campaign_id: int, actor: Actor, battle_id: int, inputs: Mapping[str, Mapping[str, Any]] | None = None
+    campaign_id: int,
+    actor: Actor,
+    battle_id: int,
+    inputs: Mapping[str, Mapping[str, Any]] | None = None,
+    faces: Mapping[str, Sequence[int]] | None = None,
 ) -> models.Battle:
     """Roll every set-up procedure of the campaign's profile, in order.
 
     ``inputs`` supplies what the campaign cannot know, by procedure key, or by
-    ``key@Side name`` for one side only; it wins over derived values.
+    ``key@Side name`` for one side only; it wins over derived values. ``faces``: by the same
+    labels, the faces of the steps rolled at the table, which the procedure reads instead of the
+    seed's dice, as the campaign's ``table_dice`` lets the caller (an umpire, or a player of the
+    battle for its shared steps and their own side's) enter them.
     """
     campaign, battle = battle_lock(campaign_id, battle_id)
     _require_battle_status(battle, BattleStatus.PLANNED)
+    player_side = _setup_player_side(campaign, actor, battle)
     given = dict(inputs or {})
+    table = dict(faces or {})
     stands = _stand_counts(battle)
     sides = [battle.attacker, battle.defender]
     setup: dict[str, Any] = {}
@@ -402,12 +490,13 @@ def battle_setup(
         for key in campaign_profile(campaign).procedures_for(CampaignStep.BATTLE_SETUP)
         if _setup_step_applies(campaign, battle, key)
     ]
+    labels = {f"{key}@{side.name}" if side else key: key for key in steps for side in _rollers(key, sides)}
+    _table_faces_check(campaign, battle, labels, given, table, player_side)
     for key in steps:
         entry = catalog.get_procedure(key)
         assert entry.input_type is not None
         accepted = {f.name for f in dataclasses.fields(entry.input_type)}
-        rollers: list[models.Side | None] = list(sides) if key in PER_SIDE_SETUP else [None]
-        for side in rollers:
+        for side in _rollers(key, sides):
             label = f"{key}@{side.name}" if side else key
             known = _setup_values(key, campaign, battle, side, stands, strength, air)
             derived = {k: v for k, v in known.items() if k in accepted and v is not None}
@@ -425,8 +514,19 @@ def battle_setup(
                 setup[label], fuel_rolls = _fuel_supply_roll(campaign, actor, battle, side, label, values)
                 rolls += fuel_rolls
                 continue
+            # A side's own set-up rolls are its secrets; those rolled once are both sides' (C-13).
+            context = RollContext(
+                day=battle.day, battle=battle, owner=Owner.side(side.pk) if side else BATTLE_SIDES
+            )
             run = procedure_run(
-                campaign, key, values, ("battle", battle.pk, "setup", label), field_prefix=f"inputs.{label}."
+                campaign,
+                key,
+                values,
+                ("battle", battle.pk, "setup", label),
+                context=context,
+                field_prefix=f"inputs.{label}.",
+                table_faces=table.get(label),
+                faces_field=f"faces.{label}",
             )
             setup[label] = to_jsonable(run.outcome.to_dict())
             # What later steps and the battle keep: lookups (field strength, air assets) are their
@@ -440,11 +540,7 @@ def battle_setup(
                 battle.lull_checks_from_turn = read.lull_checks_from_turn
             elif key == ATTACKER_DECISION:
                 sides = _attacker_decided(battle, read, run.inputs.high_roller_takes)
-            # A side's own set-up rolls are its secrets; those rolled once are both sides' (C-13).
-            owner = Owner.side(side.pk) if side else BATTLE_SIDES
-            rolls += run.records(
-                campaign, actor, RollContext(day=battle.day, battle=battle, owner=owner), {"setup": label}
-            )
+            rolls += run.records(campaign, actor, context, {"setup": label})
     known_steps = {*steps, *(f"{key}@{side.name}" for key in steps for side in sides)}
     unknown = sorted(set(given) - known_steps)
     if unknown:
@@ -495,21 +591,19 @@ def battle_lull_check(campaign_id: int, actor: Actor, battle_id: int, turn: int)
         raise DomainError("turn must be a whole number of 1 or more", field="turn")
     if any(lull["turn"] == turn for lull in battle.lulls):
         raise ConflictError(f"turn {turn} already had its lull check", field="turn", code="lull_checked")
+    context = RollContext(day=battle.day, battle=battle, owner=BATTLE_SIDES)
     run = procedure_run(
         campaign,
         "n43.lull_check",
         {"turn": turn, "start_turn": battle.lull_checks_from_turn},
         ("battle", battle.pk, "lull", turn),
+        context=context,
     )
     length = run.outcome.outcome
     lull = {"turn": turn, "length": length.value if length else None, "text": run.outcome.outcome_text}
     battle.lulls = [*battle.lulls, lull]
     battle.save(update_fields=["lulls"])
-    models.RollRecord.objects.bulk_create(
-        run.records(
-            campaign, actor, RollContext(day=battle.day, battle=battle, owner=BATTLE_SIDES), {"lull": lull}
-        )
-    )
+    models.RollRecord.objects.bulk_create(run.records(campaign, actor, context, {"lull": lull}))
     campaign_save(campaign)
     event_record(
         campaign,

@@ -24,7 +24,7 @@ from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_save
 from campaign.services.dice import dice_commitment_fields, dice_seed_fresh
 from campaign.services.errors import DomainError
-from campaign.services.rules import rule_switches_check
+from campaign.services.rules import rule_switches_check, table_dice_issues
 
 # A field's value before and after a correction: model values as
 # ``Field.value_from_object`` gives them (a foreign key's id, a many-to-many's
@@ -140,6 +140,12 @@ def object_correct(obj: Model, actor: Actor, *, changes: Mapping[str, FieldChang
             changes.get("optional_rules", (None, obj.optional_rules))[1],
             changes.get("rule_settings", (None, obj.rule_settings))[1],
         )
+    if isinstance(obj, models.Campaign) and changes.keys() & {"table_dice", "profile"}:
+        for issue in table_dice_issues(
+            changes.get("profile", (None, obj.profile))[1],
+            changes.get("table_dice", (None, obj.table_dice))[1],
+        ):
+            raise DomainError(issue.message, field=issue.field, code=issue.code)
     many_to_many = _assign(obj, changes)
     if adding and isinstance(obj, models.Campaign):
         for name, value in dice_commitment_fields(dice_seed_fresh()).items():

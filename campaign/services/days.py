@@ -126,6 +126,7 @@ def _segment_open(
                 "second_name": sides[1].name,
             },
             (*stream, "initiative"),
+            context=context,
         )
         winner = run.outcome.winner_name
         initiative_side = next((s for s in sides if s.name == winner), sides[0])
@@ -138,7 +139,7 @@ def _segment_open(
         values: dict[str, Any] = {"season": campaign.season, "segment": segment}
         if previous and previous.wind_direction:
             values["previous_direction"] = previous.wind_direction
-        run = procedure_run(campaign, wind_key, values, (*stream, "wind"))
+        run = procedure_run(campaign, wind_key, values, (*stream, "wind"), context=context)
         wind = run.outcome
         record.wind_velocity = wind.velocity.value
         record.wind_direction = (
@@ -171,6 +172,7 @@ def _segment_open(
                 **{name: value for name, value in derived.items() if name not in pinned},
             },
             (*stream, "turns"),
+            context=context,
         )
         record.turns = run.outcome.turns
         rolls += run.records(campaign, actor, context, {"turns": record.turns})
@@ -480,11 +482,10 @@ def day_dawn(
 
     weather_key = procedure_key(campaign, CampaignStep.WEATHER)
     if weather_key:
-        run = procedure_run(campaign, weather_key, {}, ("day", number, "weather"))
+        context = RollContext(day=day, owner=PUBLIC)
+        run = procedure_run(campaign, weather_key, {}, ("day", number, "weather"), context=context)
         day.weather = run.outcome.outcome.value
-        models.RollRecord.objects.bulk_create(
-            run.records(campaign, actor, RollContext(day=day, owner=PUBLIC), {"weather": day.weather})
-        )
+        models.RollRecord.objects.bulk_create(run.records(campaign, actor, context, {"weather": day.weather}))
     _deploy(campaign, [*deployments, *ordered_deployments(campaign, number - 1)], actor)
     airborne_drops_land(campaign, day, actor)
     event_record(

@@ -3,8 +3,11 @@
 Every roll between two reveals belongs to the first unrevealed day (its "dice day"):
 set-up rolls before day 1, the day's own and its night's, and the next dawn's once the
 night revealed the day before. So nothing is ever rolled with a seed already revealed.
-The night phase reveals its day's seed as it finishes (``night.night_phase_finish``: stored on
-the day, in the public ``night.done`` event). The chain itself is :mod:`rules_engine.fairness`.
+The night phase reveals its day's seeds as it finishes (``night.night_phase_finish``: the
+public one stored on the day, in the public ``night.done`` event; each other audience's
+served to its readers only, ``campaign.access.dice_audiences_held``). Each roll uses the seed
+of its audience, exactly its readers (``campaign.access.dice_audience``, rules notes C-22). The
+chains themselves are :mod:`rules_engine.fairness`.
 """
 
 from __future__ import annotations
@@ -38,5 +41,5 @@ def dice_day(campaign: models.Campaign) -> int:
     return campaign.dice_revealed_through + 1
 
 
-def dice_day_seed(campaign: models.Campaign, day: int) -> str:
-    return fairness.day_seed(campaign.rng_seed, campaign.dice_chain_length, day)
+def dice_day_seed(campaign: models.Campaign, day: int, audience: str = fairness.PUBLIC_AUDIENCE) -> str:
+    return fairness.day_seed(campaign.rng_seed, campaign.dice_chain_length, day, audience)

@@ -239,16 +239,29 @@ def _victory_defined(campaign: models.Campaign, day: models.CampaignDay) -> bool
 
 @dataclasses.dataclass(frozen=True)
 class _NightDice:
-    """A step's dice: each roll from the campaign seed in a stream of the night's day, the
-    step and what rolls (a rerun rolls the same faces), its roll rows handed to ``write``."""
+    """A step's dice: each roll from its side's seed of the dice day in a stream of the night's
+    day, the step and what rolls (a rerun rolls the same faces), its roll rows handed to ``write``."""
 
     operation: models.Operation
     stream: str
     write: Callable[[list[dict[str, Any]]], None]
 
-    def roll(self, key: str, inputs: Mapping[str, Any], *subject: str) -> RuleRun:
+    def roll(self, key: str, inputs: Mapping[str, Any], *subject: str, side_id: int | None = None) -> RuleRun:
+        """Roll ``key`` for ``subject``, with the seed of ``side_id``'s readers (a procedure that
+        rolls no dice needs no side)."""
         stream: tuple[str | int, ...] = ("day", self.operation.day.number, "night", self.stream, *subject)
-        return procedure_run(self.operation.campaign, key, inputs, stream)
+        context = None if side_id is None else self._context(side_id)
+        return procedure_run(self.operation.campaign, key, inputs, stream, context=context)
+
+    def _context(
+        self,
+        side_id: int,
+        battalion: models.Battalion | None = None,
+        force: models.Force | None = None,
+    ) -> RollContext:
+        return RollContext(
+            day=self.operation.day, battalion=battalion, force=force, owner=Owner.side(side_id)
+        )
 
     def record(
         self,
@@ -260,10 +273,9 @@ class _NightDice:
         force: models.Force | None = None,
     ) -> list[dict[str, Any]]:
         """The run's roll rows, read by the side and the umpires, handed to ``write``."""
-        context = RollContext(
-            day=self.operation.day, battalion=battalion, force=force, owner=Owner.side(side_id)
+        rows = run.rows(
+            self.operation.campaign, SYSTEM_ACTOR, self._context(side_id, battalion, force), changes
         )
-        rows = run.rows(self.operation.campaign, SYSTEM_ACTOR, context, changes)
         self.write(rows)
         return rows
 
@@ -274,6 +286,7 @@ def _night_dice(operation: models.Operation, stream: str, *, copy_open: bool = F
     roll), or with ``copy_open`` as they are made, the COPY open while the dice roll: no query
     may run in the block then."""
     if copy_open:
+        operation.campaign.side_names  # noqa: B018 -- read before the COPY: each roll's audience names its side
         with roll_records_copy() as write:
             yield _NightDice(operation, stream, write)
         return
@@ -395,6 +408,7 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
                     **({"airborne_without_c_ops": True} if battalion.pk in spared else {}),
                 },
                 battalion.code,
+                side_id=battalion.side_id,
             )
             result = run.outcome
             for (pk, grade, _), fate in zip(stands, result.stands, strict=True):
@@ -542,6 +556,7 @@ def _night_command(operation: models.Operation) -> dict[str, Any]:
                 },
                 # By name, a natural key like the battalions' codes; "/" separates stream labels.
                 force.name.replace("/", "-"),
+                side_id=force.side_id,
             )
             leaves = removes_force(run.outcome)
             if leaves:
@@ -618,6 +633,7 @@ def _carry_over(operation: models.Operation) -> dict[str, Any]:
                     },
                     # By name, a natural key like the battalions' codes; "/" separates stream labels.
                     pool.name.replace("/", "-"),
+                    side_id=side.pk,
                 )
                 pool.activation_points = run.outcome.carried
                 force = pool if isinstance(pool, models.Force) else None
@@ -674,6 +690,7 @@ def _ammo(operation: models.Operation) -> dict[str, Any]:
                     "stand": battalion.code,
                 },
                 battalion.code,
+                side_id=battalion.side_id,
             )
             battalion.ammo_low_markers = run.outcome.left
             dice.record(

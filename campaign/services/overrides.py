@@ -217,6 +217,7 @@ def roll_override(
         procedure=record.procedure,
         stream=record.stream,
         dice_day=record.dice_day,  # listed in the verification of the day it overrides a roll of
+        dice_audience=record.dice_audience,
         inputs=record.inputs,
         result={"override": True, "reason": reason, "before": before, "after": after},
         line=_line(record.public_id, checked, reason),  # its public id: the API names it by that

@@ -1,8 +1,9 @@
 """Run rules-engine procedures for a campaign and keep what they rolled.
 
-Dice come from the seed of the campaign's dice day (:mod:`campaign.services.dice`) and a
-stream named after what is rolled (``day/3/segment/morning/wind``), so rerunning an
-operation reproduces the same faces, and any roll can be replayed from its record.
+Dice come from the seed of the campaign's dice day and of the roll's audience, exactly its
+readers (:mod:`campaign.services.dice`), and a stream named after what is rolled
+(``day/3/segment/morning/wind``), so rerunning an operation reproduces the same faces, and any
+roll can be replayed from its record.
 """
 
 from __future__ import annotations
@@ -13,15 +14,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign import models
+from campaign.access import dice_audience
 from campaign.services.audit import Actor, RollContext, roll_record_rows
 from campaign.services.dice import dice_day, dice_day_seed
 from campaign.services.errors import ConflictError, DomainError
 from rules_engine import catalog
-from rules_engine.dice import SeededDice
-from rules_engine.fairness import FairnessError
+from rules_engine.dice import DiceError, ScriptedDice, SeededDice
+from rules_engine.fairness import PUBLIC_AUDIENCE, FairnessError
 from rules_engine.inputs import InputError, build_inputs, read_input
 from rules_engine.profiles import CampaignStep, RulesetProfile, get_profile
-from rules_engine.registry import CatalogError
+from rules_engine.registry import CatalogError, ProcedureEntry
 from rules_engine.results import Outcome, to_jsonable
 
 
@@ -40,6 +42,8 @@ class RuleRun:
     inputs: Any
     outcome: Any
     dice_day: int | None = None  # whose seed rolled it; None when it rolled no dice
+    audience: str = PUBLIC_AUDIENCE  # whose chain's seed rolled it
+    at_table: bool = False  # rolled with physical dice, its faces entered
 
     def records(
         self, campaign: models.Campaign, actor: Actor, context: RollContext, changes: Mapping[str, Any]
@@ -49,6 +53,11 @@ class RuleRun:
     def rows(
         self, campaign: models.Campaign, actor: Actor, context: RollContext, changes: Mapping[str, Any]
     ) -> list[dict[str, Any]]:
+        if self.dice_day is not None and roll_audience(campaign, context) != self.audience:
+            raise ValueError(
+                f"{self.procedure} rolled with the seed of {self.audience!r} but is recorded for "
+                f"{roll_audience(campaign, context)!r}: roll it with the context it is recorded with"
+            )
         return roll_record_rows(
             campaign,
             self.procedure,
@@ -59,7 +68,16 @@ class RuleRun:
             context,
             changes,
             dice_day=self.dice_day,
+            dice_audience=self.audience,
+            at_table=self.at_table,
         )
+
+
+def roll_audience(campaign: models.Campaign, context: RollContext) -> str:
+    """Whose seed rolls a roll recorded with ``context``: exactly its readers."""
+    battle = context.battle
+    battle_sides = () if battle is None else (battle.attacker_id, battle.defender_id)
+    return dice_audience(context.owner, campaign.side_names, battle_sides)
 
 
 # The optional rules and variants a campaign service applies when a campaign switches them on.
@@ -186,9 +204,15 @@ def procedure_run(
     values: Mapping[str, Any],
     stream: Sequence[str | int],
     *,
+    context: RollContext | None = None,
     field_prefix: str = "",
+    table_faces: Sequence[int] | None = None,
+    faces_field: str = "faces",
 ) -> RuleRun:
-    """Build ``key``'s inputs (club settings first, then ``values``) and roll."""
+    """Build ``key``'s inputs (club settings first, then ``values``) and roll, with the seed of
+    the readers of ``context``, the context the rolls are recorded with (a procedure that rolls
+    no dice needs none). With ``table_faces`` the procedure reads those faces, rolled at the
+    table, instead (refused at ``faces_field`` unless it uses every one of them)."""
     try:
         entry = catalog.get_procedure(key)
     except CatalogError as exc:
@@ -204,21 +228,84 @@ def procedure_run(
     labels = tuple(str(label) for label in stream)
     if not entry.rolls:
         return RuleRun(key, labels, inputs, entry.func(inputs))
-    day = dice_day(campaign)
+    if context is None:
+        raise TypeError(f"{key} rolls dice: give the context its rolls are recorded with")
+    day, audience = dice_day(campaign), roll_audience(campaign, context)
+    if table_faces is not None:
+        return RuleRun(
+            key, labels, inputs, _table_roll(entry, inputs, table_faces, faces_field), day, audience, True
+        )
     try:
-        seed = dice_day_seed(campaign, day)
+        seed = dice_day_seed(campaign, day, audience)
     except FairnessError as exc:
         raise ConflictError(str(exc), field="dice", code="dice_chain_exhausted") from exc
-    return RuleRun(key, labels, inputs, entry.func(inputs, SeededDice(seed, *labels)), day)
+    return RuleRun(key, labels, inputs, entry.func(inputs, SeededDice(seed, *labels)), day, audience)
+
+
+def _table_roll(entry: ProcedureEntry, inputs: Any, faces: Sequence[int], field: str) -> Any:
+    """The procedure applied to faces rolled at the table, every one of them used."""
+    dice = ScriptedDice(faces)
+    try:
+        outcome = entry.func(inputs, dice)
+    except DiceError as exc:
+        needs = f"needs more than the {len(faces)} faces entered" if dice.used == len(faces) else str(exc)
+        raise DomainError(f"{entry.title}: {needs}", field=field, code="table_faces") from exc
+    if dice.remaining:
+        raise DomainError(
+            f"{entry.title} read {dice.used} of the {len(faces)} faces entered: "
+            "enter the faces it rolls, no more",
+            field=field,
+            code="table_faces",
+        )
+    return outcome
+
+
+# Who may enter a set-up step's faces rolled at the table (Campaign.table_dice): the umpires, or
+# also the battle's players. Fuel supply rolls once per vehicle battalion: not at the table.
+TABLE_ROLLERS = ("umpire", "players")
+NOT_AT_TABLE = frozenset({"n43.fuel_supply"})
+
+
+def table_dice_issues(profile: str, table_dice: Any) -> list[RuleSwitchIssue]:
+    """Each entry of ``Campaign.table_dice`` the campaign cannot hold: a step that is not a battle
+    set-up step of its rules, or a roller that is neither ``umpire`` nor ``players``."""
+    if not isinstance(table_dice, Mapping):
+        return [
+            RuleSwitchIssue("table_dice", 'give the steps rolled at the table as {"procedure": "umpire"}')
+        ]
+    try:
+        steps = get_profile(profile).procedures_for(CampaignStep.BATTLE_SETUP)
+    except CatalogError:
+        steps = ()
+    issues = []
+    for key, who in table_dice.items():
+        field = f"table_dice.{key}"
+        if key not in steps or key in NOT_AT_TABLE or not catalog.get_procedure(key).rolls:
+            issues.append(
+                RuleSwitchIssue(
+                    field,
+                    f"{key} is not a battle set-up step of this campaign's rules that is rolled once: "
+                    "only those may be rolled at the table",
+                )
+            )
+        elif who not in TABLE_ROLLERS:
+            issues.append(
+                RuleSwitchIssue(field, f"say who enters {key} rolled at the table: umpire or players")
+            )
+    return issues
 
 
 def roll_replay(record: models.RollRecord) -> list[dict[str, Any]]:
-    """Re-derive a recorded roll from its day's seed (a roll recorded before day seeds: from
-    the campaign seed, as it was rolled): the results as dicts."""
+    """Re-derive a recorded roll from its day's seed of its audience (a roll recorded before day
+    seeds: from the campaign seed, as it was rolled): the results as dicts."""
     entry = catalog.get_procedure(record.procedure)
     assert entry.input_type is not None
     inputs = build_inputs(entry.input_type, record.inputs)
     campaign = record.campaign
-    seed = campaign.rng_seed if record.dice_day is None else dice_day_seed(campaign, record.dice_day)
+    seed = (
+        campaign.rng_seed
+        if record.dice_day is None
+        else dice_day_seed(campaign, record.dice_day, record.dice_audience)
+    )
     outcome: Outcome = entry.func(inputs, SeededDice(seed, *record.stream.split("/")))
     return [to_jsonable(r.to_dict()) for r in outcome.roll_results()]

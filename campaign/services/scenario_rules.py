@@ -84,7 +84,10 @@ def day_end_roll(campaign_id: int, actor: Actor, *, allied_turn: int) -> models.
             field="allied_turn",
             code="rolled",
         )
-    run = procedure_run(campaign, DAY_END, {"allied_turn": allied_turn}, stream)
+    # Both sides see it at the table; its segment is read once the roll is made.
+    run = procedure_run(
+        campaign, DAY_END, {"allied_turn": allied_turn}, stream, context=RollContext(day=day, owner=PUBLIC)
+    )
     if run.outcome is None:
         raise DomainError(
             f"the day-end roll is made at the end of Allied turns 7 to 10, not after turn {allied_turn}",
@@ -195,11 +198,13 @@ def arrival_postpone(campaign_id: int, actor: Actor, *, force_id: int, entry_poi
     postponed_before = campaign.rolls.filter(
         procedure=RESERVE_DELAY, force=force, stream__contains="/postpone/"
     ).count()
+    context = RollContext(day=day, force=force, owner=Owner.side(force.side_id))
     run = procedure_run(
         campaign,
         RESERVE_DELAY,
         {"unit": force.name},
         ("day", day.number, "postpone", force.name.replace("/", "-"), postponed_before + 1),
+        context=context,
     )
     before = {"arrival_zone": force.arrival_zone, "arrival_turns_left": force.arrival_turns_left}
     force.arrival_turns_left = run.outcome.outcome
@@ -207,11 +212,7 @@ def arrival_postpone(campaign_id: int, actor: Actor, *, force_id: int, entry_poi
     force.availability = UNSPECIFIED_RESERVE
     force.save(update_fields=["arrival_turns_left", "arrival_zone", "availability"])
     after = {"arrival_zone": force.arrival_zone, "arrival_turns_left": force.arrival_turns_left}
-    (record,) = models.RollRecord.objects.bulk_create(
-        run.records(
-            campaign, actor, RollContext(day=day, force=force, owner=Owner.side(force.side_id)), after
-        )
-    )
+    (record,) = models.RollRecord.objects.bulk_create(run.records(campaign, actor, context, after))
     campaign_save(campaign)
     event_record(
         campaign,
@@ -347,13 +348,12 @@ def air_support_request(campaign_id: int, actor: Actor, *, force_id: int, turn: 
             code="pool_overspent",
         )
     malta_side = MaltaSide.AXIS if side.is_axis else MaltaSide.ALLIED
-    run = procedure_run(campaign, AIR_SUPPORT, {"side": malta_side}, stream)
+    context = RollContext(day=day, force=force, owner=Owner.side(side.pk))
+    run = procedure_run(campaign, AIR_SUPPORT, {"side": malta_side}, stream, context=context)
     pool.activation_points -= 1
     pool.save(update_fields=["activation_points"])
     changes = {"activation_points": pool.activation_points, "air_template": bool(run.outcome.outcome)}
-    (record,) = models.RollRecord.objects.bulk_create(
-        run.records(campaign, actor, RollContext(day=day, force=force, owner=Owner.side(side.pk)), changes)
-    )
+    (record,) = models.RollRecord.objects.bulk_create(run.records(campaign, actor, context, changes))
     campaign_save(campaign)
     event_record(
         campaign,
@@ -424,8 +424,13 @@ def force_cops_action_points(
             code="rolled",
         )
     isolated = force.pk in supply_cops_isolated(campaign)
+    context = RollContext(day=day, force=force, owner=Owner.side(force.side_id))
     run = procedure_run(
-        campaign, COPS_ACTION_POINTS, {"quality": quality, "isolated_from_source": isolated}, stream
+        campaign,
+        COPS_ACTION_POINTS,
+        {"quality": quality, "isolated_from_source": isolated},
+        stream,
+        context=context,
     )
     actions = int(run.outcome.outcome)
     changes: dict[str, int] = {"action_points": actions}
@@ -445,11 +450,7 @@ def force_cops_action_points(
         pool.activation_points = gained.after
         pool.save(update_fields=["activation_points"])
         changes["activation_points"] = gained.after
-    (record,) = models.RollRecord.objects.bulk_create(
-        run.records(
-            campaign, actor, RollContext(day=day, force=force, owner=Owner.side(force.side_id)), changes
-        )
-    )
+    (record,) = models.RollRecord.objects.bulk_create(run.records(campaign, actor, context, changes))
     campaign_save(campaign)
     event_record(
         campaign,

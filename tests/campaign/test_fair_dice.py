@@ -4,29 +4,38 @@ with ``python -m rules_engine verify``; a changed face fails, naming the roll (i
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from campaign import models
-from campaign.choices import EventVerb
+from campaign.access import CampaignAccess, rolls_readable
+from campaign.choices import EventVerb, OperationStatus
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
 from campaign.services.audit import Actor
+from campaign.services.battles import battle_report
 from campaign.services.corrections import object_correct
 from campaign.services.days import day_dawn
+from campaign.services.dice import dice_day_seed
 from campaign.services.errors import DomainError
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
+from campaign.services.rules import roll_replay
 from campaign.services.scenario import campaign_create, campaign_export, scenario_import
 from rules_engine import fairness
+from rules_engine.dice import SeededDice
+from rules_engine.verify import report_lines, verify
 from tests.campaign.factories import UserFactory
 from tests.campaign.night_setup import ACTOR, campaign_after_day_one
+from tests.e2e.demo import malta_day_one
 
 pytestmark = pytest.mark.django_db
 
@@ -202,3 +211,109 @@ def test_the_seed_and_its_commitment_are_never_corrected():
         assert refused.value.field == name
     campaign.refresh_from_db()
     assert (campaign.dice_revealed_through, campaign.rng_seed) == (0, SEED)
+
+
+# Issue 31: revealing a day never reveals the fog ------------------------------------------------
+
+HEX_SEED = re.compile(r"\b[0-9a-f]{64}\b")
+
+
+def _fingerprint(seed: str, stream: str) -> tuple[int, ...]:
+    """The dice stream itself: its first three draws of 2^32 faces (no two streams share them)."""
+    dice = SeededDice(seed, *stream.split("/"))
+    return tuple(dice.face(1 << 32) for _ in range(3))
+
+
+def _demo_after_night_one(capture: Any) -> models.Campaign:
+    """The Malta demo's day 1 as the README's club night plays it (a battle set up and reported,
+    both sides losing stands), then the arrival rolls and the night, in process."""
+    campaign = malta_day_one()
+    battle = campaign.battles.get()
+    actor = Actor(user=get_user_model().objects.get(username="umpire"), request_id="club-night-1")
+    lost = [
+        {"code": code, "destroyed": [s.label for s in campaign.stands.filter(battalion__code=code)[:2]]}
+        for code in ("G1", "W1")
+    ]
+    battle_report(campaign.pk, actor, battle.pk, {"battalions": lost})
+    for pending in models.Operation.objects.filter(campaign=campaign, status=OperationStatus.PENDING):
+        with capture(execute=False):
+            operation_run(pending.pk)
+    with capture(execute=False):
+        night = night_phase_start(campaign.pk, actor)
+    with capture(execute=False):
+        operation_run(night.pk)
+    campaign.refresh_from_db()
+    assert campaign.dice_revealed_through == 1
+    return campaign
+
+
+def _everything_read(client: APIClient, campaign: models.Campaign) -> str:
+    """Every document a member reads that could carry a seed: the dice, the day, the roll log
+    (every page), the timeline and the campaign."""
+    base = f"/api/v1/campaigns/{campaign.slug}"
+    texts = []
+    for path in ("/", "/dice/", "/days/", "/days/1/", "/days/1/dice/", "/events/?page_size=500"):
+        response = client.get(base + path)
+        assert response.status_code == 200, path
+        texts.append(response.content.decode())
+    url: str | None = base + "/rolls/?page_size=500"
+    while url:
+        page = client.get(url)
+        assert page.status_code == 200
+        texts.append(page.content.decode())
+        url = page.json().get("next")
+    return "\n".join(texts)
+
+
+def test_after_night_one_no_seed_a_player_holds_rolls_the_other_sides_hidden_dice(
+    django_capture_on_commit_callbacks,
+):
+    campaign = _demo_after_night_one(django_capture_on_commit_callbacks)
+    day_one = list(campaign.rolls.filter(dice_day=1, override_of__isnull=True))
+    streams = {roll.stream for roll in day_one}  # every stream name used that day
+    rolled = [roll for roll in day_one if _faces_of(roll)]
+    for roll in rolled:  # the stream fingerprinted below is the one each roll's faces came from
+        assert roll.result in roll_replay(roll), roll.line
+    for username in ("axis", "allied"):
+        user = get_user_model().objects.get(username=username)
+        membership = models.Membership.objects.get(campaign=campaign, user=user)
+        access = CampaignAccess.of_member(campaign, membership)
+        readable = set(
+            models.RollRecord.objects.filter(campaign=campaign)
+            .filter(rolls_readable(access))
+            .values_list("pk", flat=True)
+        )
+        hidden = [roll for roll in rolled if roll.pk not in readable]
+        # The other side's own rolls of the day: set-up allotments, airborne landings, the night.
+        assert {r.visibility for r in hidden} >= {"side"}, username
+        assert any(r.battle_id for r in hidden)
+        assert any(r.procedure == "gb.night_replacements" for r in hidden)
+        client = APIClient()
+        client.force_login(user)
+        held = set(HEX_SEED.findall(_everything_read(client, campaign)))
+        held |= {fairness.sha256_hex(seed) for seed in held}  # and the earlier days' they give
+        assert fairness.day_seed(campaign.rng_seed, campaign.dice_chain_length, 1) in held
+        secret = {
+            _fingerprint(dice_day_seed(campaign, 1, roll.dice_audience), roll.stream): roll for roll in hidden
+        }
+        reproduced = {
+            secret[print_].line
+            for seed in held
+            for stream in streams
+            if (print_ := _fingerprint(seed, stream)) in secret
+        }
+        assert not reproduced, f"{username} computes: {sorted(reproduced)[:3]}"
+
+        # ... while the player's own rolls, those hidden from the other side too, verify.
+        report = verify(client.get(f"/api/v1/campaigns/{campaign.slug}/days/1/dice/").json())
+        assert report.ok, report_lines(report)
+        own = f"side {access.own_side.name}" if access.own_side else ""
+        assert own in report.audiences
+        own_rolls = [r for r in rolled if r.dice_audience == own and r.pk in readable]
+        assert own_rolls
+        assert report.replayed >= len(own_rolls)
+        assert not report.hidden or all("strengths" in line for line in report.hidden)
+
+
+def _faces_of(roll: models.RollRecord) -> list[list[int]]:
+    return [list(thrown["faces"]) for thrown in roll.result.get("rolls", [])]

@@ -15,6 +15,19 @@ from rules_engine.nineteen43.common import BattleType
 SECTOR = "Gudja"
 
 
+def gudja_battle(campaign: models.Campaign, actor: Actor) -> models.Battle:
+    """G1 attacks W1 at Gudja: planned, not set up."""
+    return battle_create(
+        campaign.pk,
+        actor,
+        sector_name=SECTOR,
+        battle_type=BattleType.LOCAL_ATTACK.value,
+        attacker_id=campaign.sides.get(is_axis=True).pk,
+        defender_id=campaign.sides.get(is_axis=False).pk,
+        battalion_codes=["G1", "W1"],
+    )
+
+
 def malta_day_one(battle: bool = True) -> models.Campaign:
     """Started, dawned, one segment on; with ``battle``, G1 attacks W1 at Gudja, set up."""
     demo_users_ensure()
@@ -26,15 +39,7 @@ def malta_day_one(battle: bool = True) -> models.Campaign:
     day_dawn(campaign.pk, actor)
     segment_advance(campaign.pk, actor)
     if battle:
-        created = battle_create(
-            campaign.pk,
-            actor,
-            sector_name=SECTOR,
-            battle_type=BattleType.LOCAL_ATTACK.value,
-            attacker_id=campaign.sides.get(is_axis=True).pk,
-            defender_id=campaign.sides.get(is_axis=False).pk,
-            battalion_codes=["G1", "W1"],
-        )
+        created = gudja_battle(campaign, actor)
         battle_setup(
             created.campaign_id,
             actor,

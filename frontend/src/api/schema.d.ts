@@ -412,8 +412,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Roll the set-up procedures (umpires)
-         * @description Rolls every set-up procedure of the campaign's profile, in order. `inputs` supplies what the campaign cannot know.
+         * Roll the set-up procedures (umpires; players of the battle rolling at the table)
+         * @description Rolls every set-up procedure of the campaign's profile, in order. `inputs` supplies what the campaign cannot know; `faces`, the faces of the steps rolled at the table, which their procedures read instead of the seed's dice (recorded "rolled at the table by <member>"). The campaign's `table_dice` says which steps may be rolled at the table and whether the battle's players may enter them (their shared steps and their own side's); a player sets the battle up only so, signed in. 403 naming the field otherwise.
          */
         post: operations["campaigns_battles_setup_create"];
         delete?: never;
@@ -430,8 +430,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The inputs its set-up asks for (umpires)
-         * @description Each set-up step of the campaign's profile (per side where each side rolls) with the inputs the campaign cannot supply: give them to `POST setup/` as `inputs[step]`. Those `needed` have no default.
+         * The inputs its set-up asks for (umpires; players of the battle who roll at the table)
+         * @description Each set-up step of the campaign's profile (per side where each side rolls) with the inputs the campaign cannot supply: give them to `POST setup/` as `inputs[step]`. Those `needed` have no default; those `at_table` you may roll at the table (`faces[step]`). A player of the battle, where the club lets players roll at the table, reads the steps rolled once for both sides and their own side's; 403 for anybody else.
          */
         get: operations["campaigns_battles_setup_inputs_list"];
         put?: never;
@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * A revealed day's dice: its seed and roll log, to verify
-         * @description The document `python -m rules_engine verify` replays: the commitment, the day's seed and every roll made with it that you may read (umpires all; players the public rolls, their side's and their battles'), in the order rolled, with the recorded faces and results. A roll whose inputs quote strengths hidden from you is marked `hidden` and cannot be replayed; an umpire's override is marked `override`. 409 until the day's night phase reveals its seed.
+         * @description The document `python -m rules_engine verify` replays: the public commitment and seed of the day, the day's seeds of the other audiences you are of (your side's, your battles'; every audience's for umpires and once the campaign is over: rules notes C-22), and every roll of the day you may read (umpires all; players the public rolls, their side's and their battles'), in the order rolled, each naming the audience whose seed rolled it, with the recorded faces and results. A roll whose inputs quote strengths hidden from you is marked `hidden` and cannot be replayed; an umpire's override is marked `override`. 409 until the day's night phase reveals its seed.
          */
         get: operations["campaigns_days_dice_retrieve"];
         put?: never;
@@ -645,7 +645,7 @@ export interface paths {
         };
         /**
          * The dice commitment and the revealed day seeds (every member)
-         * @description The SHA-256 hash chain commitment published when the campaign was created, and each day seed revealed after its night phase. Day d's seed hashed d times gives the commitment; `GET days/{number}/dice/` serves a revealed day's rolls to replay (docs/api.md, Verifying the dice). The campaign's own seed is never served.
+         * @description The SHA-256 hash chain commitments published when the campaign was created, one per audience (every member, each side, each battle's two sides, the umpires), and the day seeds revealed to you after each night phase: the public ones to every member, each other audience's to its members (rules notes C-22). Day d's seed hashed d times gives its commitment; `GET days/{number}/dice/` serves a revealed day's rolls to replay (docs/api.md, Verifying the dice). The campaign's own seed is never served.
          */
         get: operations["campaigns_dice_retrieve"];
         put?: never;
@@ -2238,7 +2238,7 @@ export interface components {
          */
         AirCoverPriorityEnum: "Top" | "High" | "Modest" | "Lowest";
         /**
-         * @description * `sha256-chain` - link 0 is the master seed, link k = SHA-256 hex digest of link k-1 (UTF-8); the commitment is link L (L the chain length) and day d's seed is link L-d; each roll is SeededDice(day seed, *stream labels): SHA-256 in counter mode
+         * @description * `sha256-chain` - link 0 is the master seed, link k = SHA-256 hex digest of link k-1 (UTF-8); the commitment is link L (L the chain length) and day d's seed is link L-d; each audience has its own chain and commitment; each roll is SeededDice(day seed of its audience, *stream labels): SHA-256 in counter mode
          * @enum {string}
          */
         AlgorithmEnum: "sha256-chain";
@@ -2442,6 +2442,8 @@ export interface components {
             /** @description the high roller of the set-up's attacker decision; empty: not rolled */
             attacker_decided_by?: number | null;
             readonly report: Record<string, never> | null;
+            /** @description you may roll its set-up while it is planned: an umpire, or a player of it rolling at the table the steps the club lets players roll (the campaign's table_dice) */
+            readonly you_set_up: boolean;
         };
         BattleCreateInputRequest: {
             /**
@@ -2522,6 +2524,10 @@ export interface components {
                 [key: string]: {
                     [key: string]: unknown;
                 };
+            };
+            /** @description the faces of the steps rolled at the table, in the order rolled, by the same labels: {"n43.air_superiority": [4]}; only the steps the campaign's table_dice lets you enter */
+            faces?: {
+                [key: string]: number[];
             };
         };
         /**
@@ -2748,8 +2754,10 @@ export interface components {
             chain_length: number;
             campaign: string;
             day: number;
-            /** @description the day's revealed seed */
+            /** @description the day's revealed public seed */
             seed: string;
+            /** @description the day's seeds of the other audiences you are of (your side, your battles; all for umpires and once the campaign is over), each with its commitment */
+            audiences: components["schemas"]["DiceDayAudience"][];
             /** @description the day's rolls you may read, in the order rolled */
             rolls: components["schemas"]["DiceRoll"][];
         };
@@ -2826,6 +2834,30 @@ export interface components {
             /** @description the timeline's words for it */
             text: string;
         };
+        /** @description An audience's own chain: its commitment, and the day seeds revealed to you. */
+        DiceAudience: {
+            /** @description who reads its rolls besides the umpires: `side <name>`, `battle [<side>, <side>]` (a battle's two sides) or `umpire`; each roll names the audience whose seed rolled it */
+            audience: string;
+            /** @description the head of the audience's hash chain, fixed at the campaign's creation: day d's seed of the audience, hashed d times, gives it */
+            commitment: string;
+            /** @description its day seeds revealed to you: after each night to its readers, to every member once the campaign is over; empty for an audience you are not of */
+            revealed: components["schemas"]["DiceAudienceDaySeed"][];
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        DiceAudienceDaySeed: {
+            day: number;
+            /** @description the audience's revealed seed of the day */
+            seed: string;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        DiceDayAudience: {
+            /** @description an audience you are of (see the dice summary) */
+            audience: string;
+            /** @description its chain's head: the seed hashed `day` times gives it */
+            commitment: string;
+            /** @description its seed of the day */
+            seed: string;
+        };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         DiceDaySeed: {
             readonly day: number;
@@ -2842,6 +2874,8 @@ export interface components {
             procedure: string;
             /** @description dice stream labels under the day's dice seed */
             stream: string;
+            /** @description whose seed rolled it: `public` (the document's `seed`), else one of `audiences` */
+            readonly audience: string;
             /** @description the procedure's inputs, to replay it */
             inputs: unknown;
             /** @description the rules-engine result, whole */
@@ -2857,6 +2891,8 @@ export interface components {
             readonly override_of: string | null;
             /** @description inputs or result hold strengths hidden from you, so you cannot replay it */
             readonly hidden: boolean;
+            /** @description "rolled at the table by <member>": its faces were entered, not rolled from the seed; verify checks the result against them */
+            readonly entered: string;
         };
         /** @description What a verifier needs besides the seeds: the commitment and how the chain is built. */
         DiceSummary: {
@@ -2869,8 +2905,10 @@ export interface components {
             chain_length: number;
             /** @description the day whose seed rolls now (the first not revealed): set-up, day, night and the next dawn's rolls all belong to it */
             rolling_day: number;
-            /** @description the day seeds revealed so far */
+            /** @description the public day seeds revealed so far (`commitment`'s chain) */
             revealed: components["schemas"]["DiceDaySeed"][];
+            /** @description every other audience's chain: rolls only its readers read come from it */
+            audiences: components["schemas"]["DiceAudience"][];
         };
         /** @description A side's draft of a battle report, as its own players and the umpires read it. */
         Draft: {
@@ -4283,6 +4321,8 @@ export interface components {
             /** @description its owner */
             side?: number | null;
             readonly actor: string | null;
+            /** @description "rolled at the table by <member>" when its faces were rolled with physical dice and entered; empty when the campaign's seed rolled them */
+            readonly table_roll: string;
             request_id?: string;
             /** Format: date-time */
             readonly created_at: string;
@@ -4595,6 +4635,8 @@ export interface components {
             /** @description the side that rolls it; null: rolled once for both */
             side: number | null;
             inputs: components["schemas"]["SetupInput"][];
+            /** @description you may roll it at the table: give its faces to `POST setup/` as `faces[step]` (the campaign's table_dice) */
+            at_table: boolean;
         };
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Side: {

@@ -6,6 +6,7 @@ import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
 import { DraftComparison, SideDraft } from "./BattleDrafts";
 
 const BATTLE: Schemas["Battle"] = {
+  you_set_up: false,
   id: 12,
   day: 1,
   sector: 19,

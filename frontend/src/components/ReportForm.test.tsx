@@ -7,6 +7,7 @@ import { CAMPAIGN } from "../test/fixtures";
 import { ReportForm } from "./ReportForm";
 
 const BATTLE: Schemas["Battle"] = {
+  you_set_up: false,
   id: 12,
   day: 1,
   sector: 19,

@@ -6,6 +6,7 @@ import { RollCard } from "./RollCard";
 
 const ROLL: Schemas["Roll"] = {
   id: "0b5e3c1a-6f0d-4c49-9a57-2f8d3e1b7c40",
+  table_roll: "",
   day: 1,
   segment: "late morning",
   segment_label: "Late morning",

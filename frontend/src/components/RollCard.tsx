@@ -16,6 +16,7 @@ export function RollCard({ roll, open = false }: { roll: Schemas["Roll"]; open?:
         <strong>{result?.title ?? roll.procedure}</strong>
         {where.length ? <span className="muted"> · {where.join(" · ")}</span> : null}
         {roll.override_of ? <span className="tag">override</span> : null}
+        {roll.table_roll ? <span className="tag">{roll.table_roll}</span> : null}
         {outcome ? <span className="outcome">: {outcome}</span> : <span className="masked">: hidden</span>}
       </summary>
       {result ? (

@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Schemas } from "../api/client";
@@ -27,6 +27,7 @@ const QUESTIONS: Schemas["SetupQuestion"][] = [
     procedure: "n43.setup_proximity",
     title: "Set-up proximity",
     side: null,
+    at_table: false,
     inputs: [
       input("terrain", { value_type: "choice", choices: ["Constricted Terrain", "Open Terrain"] }),
       input("scale", { value_type: "choice", choices: ["large", "medium"], needed: false, default: "medium" }),
@@ -37,9 +38,10 @@ const QUESTIONS: Schemas["SetupQuestion"][] = [
     procedure: "n43.planned_fire",
     title: "Planned artillery fire",
     side: 1,
+    at_table: false,
     inputs: [input("long_lull_reroll", { value_type: "boolean", needed: false, default: false })],
   },
-  { step: "n43.troop_reaction@Allied", procedure: "n43.troop_reaction", title: "Troop reaction", side: 2, inputs: [] },
+  { step: "n43.troop_reaction@Allied", procedure: "n43.troop_reaction", title: "Troop reaction", side: 2, inputs: [], at_table: false },
 ];
 
 afterEach(() => vi.unstubAllGlobals());
@@ -61,6 +63,25 @@ describe("the set-up form", () => {
     expect(seen[1]!.url).toMatch(/\/battles\/7\/setup\/$/);
     expect(await seen[1]!.json()).toEqual({
       inputs: { "n43.setup_proximity": { terrain: "Open Terrain" }, "n43.planned_fire@Axis": { long_lull_reroll: true } },
+      faces: {},
+    });
+  });
+
+  it("takes the faces of a step the caller rolls at the table, in order", async () => {
+    const atTable = QUESTIONS.map((q) => ({ ...q, at_table: q.step === "n43.setup_proximity" }));
+    const seen = stubFetch(jsonResponse(200, atTable), jsonResponse(200, { ...BATTLE, status: "set_up" }));
+    renderWithProviders(<SetupForm campaign={CAMPAIGN} battle={BATTLE} />);
+
+    const proximity = await screen.findByRole("group", { name: "Set-up proximity · both sides" });
+    expect(screen.getAllByLabelText("Faces rolled at the table")).toHaveLength(1);
+    await userEvent.type(within(proximity).getByLabelText("Faces rolled at the table"), "3");
+    await userEvent.selectOptions(screen.getByLabelText("Terrain between the forces"), "Open Terrain");
+    await userEvent.click(screen.getByRole("button", { name: "Roll the set-up" }));
+
+    await waitFor(() => expect(seen).toHaveLength(2));
+    expect(await seen[1]!.json()).toEqual({
+      inputs: { "n43.setup_proximity": { terrain: "Open Terrain" } },
+      faces: { "n43.setup_proximity": [3] },
     });
   });
 

@@ -36,6 +36,19 @@ function defaultWords(input: Input): string {
   return String(input.default);
 }
 
+// The faces of a step rolled at the table: an answer under this name, "6 2" or "6, 2".
+const FACES = "faces";
+
+/** The faces entered for the steps rolled at the table, by step; blanks left out. */
+function facesBody(questions: readonly Question[], answers: Answers): Record<string, number[]> {
+  const body: Record<string, number[]> = {};
+  for (const question of questions) {
+    const text = (answers[question.step]?.[FACES] ?? "").trim();
+    if (question.at_table && text !== "") body[question.step] = text.split(/[\s,]+/).map(Number);
+  }
+  return body;
+}
+
 /** The answers the umpire gave, typed as the procedures take them; blanks left out. */
 function inputsBody(questions: readonly Question[], answers: Answers): Record<string, Record<string, unknown>> {
   const body: Record<string, Record<string, unknown>> = {};
@@ -68,7 +81,10 @@ export function SetupForm({ campaign, battle }: { campaign: Schemas["Campaign"];
       unwrap(
         api.POST("/api/v1/campaigns/{campaign_slug}/battles/{id}/setup/", {
           params: { path, header: { "Idempotency-Key": key } },
-          body: { inputs: inputsBody(questions.data ?? [], answers) },
+          body: {
+            inputs: inputsBody(questions.data ?? [], answers),
+            faces: facesBody(questions.data ?? [], answers),
+          },
         }),
       ),
     onSuccess: (rolled) => {
@@ -130,13 +146,27 @@ export function SetupForm({ campaign, battle }: { campaign: Schemas["Campaign"];
         const steps = asked.map((question) => {
           const needed = question.inputs.filter((input) => input.needed);
           const optional = question.inputs.filter((input) => !input.needed);
-          const messages = errorsFor(`inputs.${question.step}`);
-          if (!question.inputs.length && !messages.length) return null;
+          const messages = [...errorsFor(`inputs.${question.step}`), ...errorsFor(`faces.${question.step}`)];
+          if (!question.inputs.length && !question.at_table && !messages.length) return null;
+          const facesId = `setup-${question.step}-faces`.replace(/[^A-Za-z0-9_-]/g, "-");
           return (
             <fieldset key={question.step}>
               <legend>
                 {question.title} · {question.side === null ? "both sides" : sideName(campaign, question.side)}
               </legend>
+              {question.at_table ? (
+                <div className="field">
+                  <label htmlFor={facesId}>Faces rolled at the table</label>
+                  <input
+                    id={facesId}
+                    inputMode="numeric"
+                    placeholder="blank: the campaign's dice roll it"
+                    value={answers[question.step]?.[FACES] ?? ""}
+                    aria-invalid={errorsFor(`faces.${question.step}`).length > 0}
+                    onChange={(e) => answer(question.step, FACES, e.target.value)}
+                  />
+                </div>
+              ) : null}
               {needed.map((input) => control(question, input))}
               {optional.length ? (
                 <details>

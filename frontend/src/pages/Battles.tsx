@@ -235,7 +235,7 @@ export function BattleDetailPage() {
             <PacketLinks campaign={campaign} battle={data} />
             <h2>1943 set-up</h2>
             <SetupResults setup={data.setup} />
-            {isUmpire && data.status === "planned" ? <SetupForm campaign={campaign} battle={data} /> : null}
+            {data.you_set_up && data.status === "planned" ? <SetupForm campaign={campaign} battle={data} /> : null}
             <h2>Report</h2>
             {report ? <ReportView report={report} /> : <p className="muted">Not reported yet.</p>}
             {drafter ? (
