@@ -138,25 +138,32 @@ def side_orders_day(campaign: models.Campaign) -> int:
 
 
 def side_orders_deadline(campaign: models.Campaign, day_number: int) -> datetime.datetime | None:
-    """When a side's orders for campaign day ``day_number`` close (rules notes C-19): the club's
-    night-phase time on the date the club plays that day (its club night; the start of that date
-    without a time), else, once the day is under way, the weekly schedule's first night-phase
-    moment after its dawn; less the club's lead time (``Campaign.orders_lead_hours``). None when
-    the schedule sets no moment: orders then close when the night phase starts."""
-    lead = datetime.timedelta(hours=campaign.orders_lead_hours)
+    """When a side's orders for campaign day ``day_number`` close (rules notes C-19): the night
+    phase that follows the club night the club plays that day (:func:`club_night_orders_deadline`),
+    else, once the day is under way, the weekly schedule's first night-phase moment after its
+    dawn; less the club's lead time (``Campaign.orders_lead_hours``). None when the schedule sets
+    no moment: orders then close when the night phase starts."""
     night = campaign.club_nights.filter(campaign_day=day_number).first()
     if night is not None:
-        if campaign.night_time is not None:
-            return _club_moment(campaign, night.play_date) - lead
-        start = datetime.datetime.combine(
-            night.play_date, datetime.time(0), tzinfo=timezone.get_default_timezone()
-        )
-        return start.astimezone(datetime.UTC) - lead
+        return club_night_orders_deadline(campaign, night.play_date)
     day = campaign.days.filter(number=day_number).only("dawned_at").first()
     if day is None or day.dawned_at is None:
         return None
     moment = club_schedule_next(campaign, day.dawned_at, day.dawned_at)
-    return moment - lead if moment is not None else None
+    return moment - datetime.timedelta(hours=campaign.orders_lead_hours) if moment is not None else None
+
+
+def club_night_orders_deadline(campaign: models.Campaign, play_date: datetime.date) -> datetime.datetime:
+    """When orders for the campaign day played on ``play_date`` close: the weekly night phase's
+    first moment on or after that date (the night that follows the club night: a club playing on
+    Tuesdays with its night phase on Wednesday mornings closes orders on the Wednesday), or the
+    start of that date without a weekly schedule; less the club's lead time."""
+    lead = datetime.timedelta(hours=campaign.orders_lead_hours)
+    if campaign.night_weekday is not None and campaign.night_time is not None:
+        date = play_date + datetime.timedelta(days=(campaign.night_weekday - play_date.weekday()) % 7)
+        return _club_moment(campaign, date) - lead
+    start = datetime.datetime.combine(play_date, datetime.time(0), tzinfo=timezone.get_default_timezone())
+    return start.astimezone(datetime.UTC) - lead
 
 
 def deadline_text(moment: datetime.datetime) -> str:
