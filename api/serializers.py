@@ -27,6 +27,8 @@ from campaign import models
 from campaign.access import CampaignAccess
 from campaign.choices import (
     DAY_SEGMENT_CHOICES,
+    MAP_SUPPLY_SITUATION_CHOICES,
+    SUPPLY_ACTION_CHOICES,
     SUPPLY_SITUATION_CHOICES,
     WEBHOOK_DELIVERY_EVENT_CHOICES,
     WEBHOOK_EVENT_CHOICES,
@@ -1587,21 +1589,47 @@ SECTOR_PATH_HELP = "sector ids from where it stands to its source of supply; nul
 
 
 class SupplyBattalionSerializer(LabelledSerializer[Any]):
-    id = serializers.IntegerField(source="battalion.id")
-    code = serializers.CharField(source="battalion.code")
-    side = serializers.IntegerField(source="battalion.side_id")
-    sector = serializers.IntegerField(source="battalion.sector_id")
+    """One battalion of the proposal (``campaign.services.supply.ReviewedBattalion``)."""
+
+    id = serializers.IntegerField(source="supply.battalion.id")
+    code = serializers.CharField(source="supply.battalion.code")
+    side = serializers.IntegerField(source="supply.battalion.side_id")
+    sector = serializers.IntegerField(source="supply.battalion.sector_id")
     situation = serializers.ChoiceField(
-        source="battalion.situation", choices=SUPPLY_SITUATION_CHOICES, help_text="as it stands now"
+        source="supply.battalion.situation", choices=SUPPLY_SITUATION_CHOICES, help_text="as it stands now"
     )
-    proposed = serializers.ChoiceField(source="proposed.value", choices=SUPPLY_SITUATION_CHOICES)
-    reason = serializers.CharField(help_text="why the map proposes it")
+    proposed = serializers.ChoiceField(source="supply.proposed.value", choices=SUPPLY_SITUATION_CHOICES)
+    reason = serializers.CharField(source="supply.reason", help_text="why the map proposes it")
     path = serializers.ListField(
-        child=serializers.IntegerField(), allow_null=True, help_text=SECTOR_PATH_HELP
+        source="supply.path", child=serializers.IntegerField(), allow_null=True, help_text=SECTOR_PATH_HELP
+    )
+    line = serializers.CharField(
+        help_text="the traced line in words: the sectors from where it stands to its source"
     )
     links_to_c_ops = serializers.IntegerField(
-        allow_null=True, help_text="sectors from its C Ops over ground its side holds; null: no line"
+        source="supply.links_to_c_ops",
+        allow_null=True,
+        help_text="sectors from its C Ops over ground its side holds; null: no line",
     )
+    reported = serializers.ChoiceField(
+        source="reported.situation",
+        choices=SUPPLY_SITUATION_CHOICES,
+        allow_null=True,
+        default=None,
+        help_text="what the day's last confirmed battle report gave it; null: no report said",
+    )
+    reported_in = serializers.CharField(
+        source="reported.battle", allow_null=True, default=None, help_text="the battle that report was of"
+    )
+    override = serializers.ChoiceField(
+        choices=SUPPLY_SITUATION_CHOICES, allow_null=True, help_text="the umpire's choice today; null: none"
+    )
+    applies = serializers.ChoiceField(
+        choices=SUPPLY_SITUATION_CHOICES,
+        help_text="what the night applies: the override, else the report's, else the proposal's "
+        "(rules notes MS-07)",
+    )
+    applies_because = serializers.CharField(help_text="which of the three that is, in words")
 
 
 class SupplyForceSerializer(LabelledSerializer[Any]):
@@ -1632,6 +1660,18 @@ class SupplyOverrideSerializer(LabelledSerializer[Any]):
 class SupplyReviewSerializer(LabelledSerializer[Any]):
     """The supply proposal the umpire confirms (``campaign.services.supply``)."""
 
+    situations = serializers.ListField(
+        child=serializers.ChoiceField(choices=MAP_SUPPLY_SITUATION_CHOICES),
+        help_text="what an override may choose, with their labels",
+    )
+    actions = serializers.ListField(
+        child=serializers.ChoiceField(choices=SUPPLY_ACTION_CHOICES),
+        help_text="what you may do with it now: `confirm` while the day is fought, before its night",
+    )
+    warning = serializers.CharField(
+        allow_null=True, help_text="said before the night starts while today's supply is unconfirmed"
+    )
+
     day = serializers.IntegerField(source="day.number", allow_null=True, default=None)
     confirmed_at = serializers.DateTimeField(
         source="day.supply_confirmed_at", allow_null=True, default=None, help_text="null: not confirmed today"
@@ -1641,7 +1681,7 @@ class SupplyReviewSerializer(LabelledSerializer[Any]):
     )
     sources = SupplySourcesSerializer(many=True)
     forces = SupplyForceSerializer(source="proposal.forces", many=True)
-    battalions = SupplyBattalionSerializer(source="proposal.battalions", many=True)
+    battalions = SupplyBattalionSerializer(many=True)
 
 
 # The club's administration: members, invitations, schedule, calendar -----------------

@@ -24,6 +24,8 @@ DAY_SEGMENT_CHOICES = enum_choices(DaySegment)
 # A battalion's supply situation; on the map (what the umpire confirms) it is never "reserve".
 SUPPLY_SITUATION_CHOICES = enum_choices(SupplySituation)
 MAP_SUPPLY_SITUATION_CHOICES = [c for c in SUPPLY_SITUATION_CHOICES if c[0] != SupplySituation.RESERVE.value]
+# What the umpire may do with the day's supply proposal (campaign.services.supply.SupplyReview.actions).
+SUPPLY_ACTION_CHOICES = [("confirm", "Confirm the supply")]
 
 
 class CampaignStatus(models.TextChoices):

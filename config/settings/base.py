@@ -213,6 +213,7 @@ SPECTACULAR_SETTINGS = {
         "LinkKindEnum": "campaign.choices.LinkKind",
         "SupplySituationEnum": "campaign.choices.SUPPLY_SITUATION_CHOICES",
         "MapSupplySituationEnum": "campaign.choices.MAP_SUPPLY_SITUATION_CHOICES",
+        "SupplyActionEnum": "campaign.choices.SUPPLY_ACTION_CHOICES",
         "FuelStateEnum": "campaign.choices.FuelState",
         "ReportedFuelStateEnum": "campaign.choices.REPORTED_FUEL_CHOICES",
     },

@@ -59,4 +59,5 @@ export const queryKeys = {
   sideOrders: (slug: string) => ["side-orders", slug],
   sideOrdersDeadline: (slug: string) => ["side-orders", slug, "deadline"],
   sectors: (slug: string) => ["sectors", slug],
+  supply: (slug: string) => ["supply", slug],
 } as const;

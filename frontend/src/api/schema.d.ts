@@ -4805,7 +4805,12 @@ export interface components {
             name: string;
             is_axis?: boolean;
         };
-        /** @description An output serializer whose choices carry their labels. */
+        /**
+         * @description * `confirm` - Confirm the supply
+         * @enum {string}
+         */
+        SupplyActionEnum: "confirm";
+        /** @description One battalion of the proposal (``campaign.services.supply.ReviewedBattalion``). */
         SupplyBattalion: {
             id: number;
             code: string;
@@ -4829,8 +4834,47 @@ export interface components {
             reason: string;
             /** @description sector ids from where it stands to its source of supply; null: no line */
             path: number[] | null;
+            /** @description the traced line in words: the sectors from where it stands to its source */
+            line: string;
             /** @description sectors from its C Ops over ground its side holds; null: no line */
             links_to_c_ops: number | null;
+            /**
+             * @description what the day's last confirmed battle report gave it; null: no report said
+             *
+             *     * `OK` - OK
+             *     * `separated` - Separated
+             *     * `isolated` - Isolated
+             *     * `reserve` - Reserve
+             */
+            reported?: (components["schemas"]["SupplySituationEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly reported_label: string | null;
+            /** @description the battle that report was of */
+            reported_in?: string | null;
+            /**
+             * @description the umpire's choice today; null: none
+             *
+             *     * `OK` - OK
+             *     * `separated` - Separated
+             *     * `isolated` - Isolated
+             *     * `reserve` - Reserve
+             */
+            override: (components["schemas"]["SupplySituationEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly override_label: string | null;
+            /**
+             * @description what the night applies: the override, else the report's, else the proposal's (rules notes MS-07)
+             *
+             *     * `OK` - OK
+             *     * `separated` - Separated
+             *     * `isolated` - Isolated
+             *     * `reserve` - Reserve
+             */
+            applies: components["schemas"]["SupplySituationEnum"];
+            /** @description the label people read for the code beside it */
+            readonly applies_label: string;
+            /** @description which of the three that is, in words */
+            applies_because: string;
         };
         SupplyConfirmInputRequest: {
             /** @description battalions confirmed otherwise */
@@ -4884,6 +4928,16 @@ export interface components {
         SupplyQualityEnum: "Poor" | "Inferior" | "Average" | "Superior" | "Superb";
         /** @description The supply proposal the umpire confirms (``campaign.services.supply``). */
         SupplyReview: {
+            /** @description what an override may choose, with their labels */
+            situations: components["schemas"]["MapSupplySituationEnum"][];
+            /** @description the labels people read for the codes beside it */
+            readonly situations_labels: string[];
+            /** @description what you may do with it now: `confirm` while the day is fought, before its night */
+            actions: components["schemas"]["SupplyActionEnum"][];
+            /** @description the labels people read for the codes beside it */
+            readonly actions_labels: string[];
+            /** @description said before the night starts while today's supply is unconfirmed */
+            warning: string | null;
             day?: number | null;
             /**
              * Format: date-time
