@@ -34,6 +34,7 @@ from campaign.choices import (
     WEBHOOK_EVENT_CHOICES,
     ActivationState,
     ArrivalStatus,
+    CampaignStatus,
     DayStatus,
     DraftItemKind,
     DraftItemStatus,
@@ -1682,6 +1683,54 @@ class SupplyReviewSerializer(LabelledSerializer[Any]):
     sources = SupplySourcesSerializer(many=True)
     forces = SupplyForceSerializer(source="proposal.forces", many=True)
     battalions = SupplyBattalionSerializer(many=True)
+
+
+# Victory -------------------------------------------------------------------------------
+
+
+class VictorySectorSerializer(LabelledSerializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    owner = serializers.IntegerField(source="owner_id", allow_null=True, help_text="null: contested")
+    held = serializers.BooleanField(help_text="by the condition's side")
+
+
+class VictoryConditionSerializer(LabelledSerializer[Any]):
+    side = serializers.IntegerField(source="side_id")
+    side_name = serializers.CharField()
+    result = serializers.CharField(help_text="what the campaign's result reads when it is met")
+    sectors = VictorySectorSerializer(many=True, help_text="the sectors its side must hold")
+    victory_points = serializers.IntegerField(allow_null=True, help_text="the threshold; null: none")
+    points_held = serializers.IntegerField(help_text="the victory points of the sectors its side holds")
+    by_day = serializers.IntegerField(allow_null=True, help_text="met only at a night up to this day")
+    met = serializers.BooleanField(
+        help_text="as the map stands: tonight's night phase would end the campaign"
+    )
+    expired = serializers.BooleanField(help_text="its day is past")
+    standing = serializers.CharField(help_text="where its side stands, in words")
+
+
+class VictorySideSerializer(LabelledSerializer[Any]):
+    side = serializers.IntegerField(source="side_id")
+    name = serializers.CharField()
+    sectors_held = serializers.IntegerField()
+    victory_points = serializers.IntegerField(help_text="of the sectors it holds")
+
+
+class VictorySerializer(LabelledSerializer[Any]):
+    """The victory conditions and each side's standing (``campaign.selectors.victory_standing``)."""
+
+    status = serializers.ChoiceField(source="campaign.status", choices=CampaignStatus.choices)
+    summary = serializers.CharField(help_text="where the campaign stands, or how it ended, in words")
+    winner = serializers.IntegerField(source="campaign.winner_id", allow_null=True, help_text="once finished")
+    result = serializers.CharField(source="campaign.result", help_text="once finished; empty before")
+    finished_day = serializers.IntegerField(source="campaign.finished_day", allow_null=True)
+    conditions = VictoryConditionSerializer(many=True, help_text="in the order the night checks them")
+    end_day = serializers.IntegerField(
+        source="end.day", allow_null=True, default=None, help_text="the day whose night ends it at the latest"
+    )
+    end_text = serializers.CharField(allow_null=True, help_text="what ends it if no condition is met")
+    sides = VictorySideSerializer(many=True)
 
 
 # The club's administration: members, invitations, schedule, calendar -----------------

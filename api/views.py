@@ -237,6 +237,20 @@ class CampaignViewSet(
         return Response(out.StatisticsSerializer(selectors.statistics(access), context=context).data)
 
     @extend_schema(
+        summary="Victory: the scenario's conditions and each side's standing (every member)",
+        description="Each of the scenario's victory conditions with its side, the sectors it names "
+        "(who holds each) and its victory-point threshold, and where its side stands against it as "
+        "the map stands now (`standing`, in words; `met`: tonight's night phase would end the "
+        "campaign with it); each side's sectors and victory points held; what ends the campaign "
+        "if no condition is met; and, once finished, the result. Sectors and their owners are "
+        "public (rules notes C-17), so every member reads the same (rules notes MS-06).",
+        responses=out.VictorySerializer,
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def victory(self, request: Request, **kwargs: Any) -> Response:
+        return Response(out.VictorySerializer(selectors.victory_standing(self.campaign_access.campaign)).data)
+
+    @extend_schema(
         summary="The dice commitment and the revealed day seeds (every member)",
         description="The SHA-256 hash chain commitment published when the campaign was created, and "
         "each day seed revealed after its night phase. Day d's seed hashed d times gives the "

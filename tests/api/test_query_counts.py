@@ -180,6 +180,7 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "campaign-detail": world.url("campaign-detail"),
         "campaign-oob": world.url("campaign-oob"),
         "campaign-statistics": world.url("campaign-statistics"),
+        "campaign-victory": world.url("campaign-victory"),
         "campaign-dice": world.url("campaign-dice"),
         "day-dice": world.url("day-dice", number=1),
         "campaign-supply": world.url("campaign-supply"),

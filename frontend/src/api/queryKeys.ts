@@ -60,4 +60,5 @@ export const queryKeys = {
   sideOrdersDeadline: (slug: string) => ["side-orders", slug, "deadline"],
   sectors: (slug: string) => ["sectors", slug],
   supply: (slug: string) => ["supply", slug],
+  victory: (slug: string) => ["victory", slug],
 } as const;

@@ -1742,6 +1742,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/victory/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Victory: the scenario's conditions and each side's standing (every member)
+         * @description Each of the scenario's victory conditions with its side, the sectors it names (who holds each) and its victory-point threshold, and where its side stands against it as the map stands now (`standing`, in words; `met`: tonight's night phase would end the campaign with it); each side's sectors and victory points held; what ends the campaign if no condition is met; and, once finished, the result. Sectors and their owners are public (rules notes C-17), so every member reads the same (rules notes MS-06).
+         */
+        get: operations["campaigns_victory_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/webhooks/": {
         parameters: {
             query?: never;
@@ -5072,6 +5092,64 @@ export interface components {
          * @enum {string}
          */
         VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "notifications.sent" | "member.notification_email_set" | "order.drafted" | "order.edited" | "orders.submitted" | "order.withdrawn" | "order.approved" | "order.returned" | "order.amended" | "orders.lapsed" | "battle.draft_saved" | "battle.drafts_confirmed";
+        /** @description The victory conditions and each side's standing (``campaign.selectors.victory_standing``). */
+        Victory: {
+            status: components["schemas"]["CampaignStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
+            /** @description where the campaign stands, or how it ended, in words */
+            summary: string;
+            /** @description once finished */
+            winner: number | null;
+            /** @description once finished; empty before */
+            result: string;
+            finished_day: number | null;
+            /** @description in the order the night checks them */
+            conditions: components["schemas"]["VictoryCondition"][];
+            /** @description the day whose night ends it at the latest */
+            end_day?: number | null;
+            /** @description what ends it if no condition is met */
+            end_text: string | null;
+            sides: components["schemas"]["VictorySide"][];
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        VictoryCondition: {
+            side: number;
+            side_name: string;
+            /** @description what the campaign's result reads when it is met */
+            result: string;
+            /** @description the sectors its side must hold */
+            sectors: components["schemas"]["VictorySector"][];
+            /** @description the threshold; null: none */
+            victory_points: number | null;
+            /** @description the victory points of the sectors its side holds */
+            points_held: number;
+            /** @description met only at a night up to this day */
+            by_day: number | null;
+            /** @description as the map stands: tonight's night phase would end the campaign */
+            met: boolean;
+            /** @description its day is past */
+            expired: boolean;
+            /** @description where its side stands, in words */
+            standing: string;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        VictorySector: {
+            id: number;
+            name: string;
+            /** @description null: contested */
+            owner: number | null;
+            /** @description by the condition's side */
+            held: boolean;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        VictorySide: {
+            side: number;
+            name: string;
+            sectors_held: number;
+            /** @description of the sectors it holds */
+            victory_points: number;
+        };
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -13995,6 +14073,74 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_victory_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Victory"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

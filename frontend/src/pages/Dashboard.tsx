@@ -8,6 +8,7 @@ import { BriefingLinks } from "../components/Papers";
 import { ErrorNotice, Masked, QueryView } from "../components/status";
 import { sideName } from "../lib/sides";
 import { TableWrap } from "../components/TableWrap";
+import { VictoryStanding } from "../components/Victory";
 import { useCampaign } from "../session";
 
 function Timeline({ slug }: { slug: string }) {
@@ -180,6 +181,7 @@ export function DashboardPage() {
           </tbody>
         </table>
       </TableWrap>
+      <VictoryStanding campaign={campaign} />
       <Timeline slug={campaign.slug} />
     </section>
   );
