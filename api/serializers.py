@@ -44,6 +44,7 @@ from campaign.choices import (
     OperationKind,
     StandStatus,
     StandType,
+    TodoKind,
     enum_choices,
 )
 from campaign.report_drafts import UNCHANGED
@@ -1683,6 +1684,22 @@ class SupplyReviewSerializer(LabelledSerializer[Any]):
     sources = SupplySourcesSerializer(many=True)
     forces = SupplyForceSerializer(source="proposal.forces", many=True)
     battalions = SupplyBattalionSerializer(many=True)
+
+
+# The umpire's to-do -------------------------------------------------------------------
+
+
+class TodoItemSerializer(LabelledSerializer[Any]):
+    kind = serializers.ChoiceField(choices=TodoKind.choices)
+    text = serializers.CharField(help_text="what waits, in words")
+    link = serializers.CharField(help_text="the web app's page where it is done, from the site's root")
+    count = serializers.IntegerField(help_text="how many (orders, segments, operations); 1 otherwise")
+
+
+class TodoSerializer(LabelledSerializer[Any]):
+    items = TodoItemSerializer(
+        many=True, help_text="in the order the umpire meets them; empty: nothing waits"
+    )
 
 
 # Victory -------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ campaign's end once finished (rules notes MS-06)."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from campaign import models
@@ -13,7 +14,7 @@ from campaign.selectors import victory_standing
 from campaign.services.audit import Actor
 from campaign.services.scenario import scenario_import
 from campaign.services.victory import victory_check
-from tests.campaign.factories import UserFactory, malta_pack_without_supply_drop_zones
+from tests.campaign.factories import malta_pack_without_supply_drop_zones
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ def malta() -> models.Campaign:
 
 
 def reader(campaign: models.Campaign, role: str, side: str | None = None) -> APIClient:
-    user = UserFactory()
+    user = get_user_model().objects.create(username=f"reader-{models.Membership.objects.count()}")
     models.Membership.objects.create(
         user=user, campaign=campaign, role=role, side=campaign.sides.get(name=side) if side else None
     )

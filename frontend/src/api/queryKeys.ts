@@ -61,4 +61,5 @@ export const queryKeys = {
   sectors: (slug: string) => ["sectors", slug],
   supply: (slug: string) => ["supply", slug],
   victory: (slug: string) => ["victory", slug],
+  todo: (slug: string) => ["todo", slug],
 } as const;

@@ -1742,6 +1742,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/todo/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The umpire's to-do: what waits for them now (umpires)
+         * @description One list of what waits for the umpire in this campaign now, each with its `kind` (and label), a sentence and the web app's page where it is done: orders submitted for approval, battles whose drafts are filed (both sides: to reconcile; one: the other awaited), the day's supply unconfirmed, segments left to play, arrival rolls running, and the night phase due (no segment left, or the club's scheduled time has come).
+         */
+        get: operations["campaigns_todo_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/victory/": {
         parameters: {
             query?: never;
@@ -3680,9 +3700,11 @@ export interface components {
          *     * `battle_assigned` - Battle assigned to you
          *     * `draft_waiting` - Battle report draft waiting for your opponent
          *     * `night_report_ready` - Night report ready
+         *     * `order_submitted` - Order waiting for approval
+         *     * `draft_filed` - Battle report draft filed
          * @enum {string}
          */
-        NotificationKindEnum: "orders_due" | "orders_sent_back" | "battle_assigned" | "draft_waiting" | "night_report_ready";
+        NotificationKindEnum: "orders_due" | "orders_sent_back" | "battle_assigned" | "draft_waiting" | "night_report_ready" | "order_submitted" | "draft_filed";
         /** @description An output serializer whose choices carry their labels. */
         NotificationsRead: {
             /** @description how many were unread and are read now */
@@ -5009,6 +5031,34 @@ export interface components {
          * @enum {string}
          */
         TheatreEnum: "West" | "East" | "North Africa" | "Mediterranean" | "Pacific" | "Asia";
+        /** @description An output serializer whose choices carry their labels. */
+        Todo: {
+            /** @description in the order the umpire meets them; empty: nothing waits */
+            items: components["schemas"]["TodoItem"][];
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        TodoItem: {
+            kind: components["schemas"]["TodoKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
+            /** @description what waits, in words */
+            text: string;
+            /** @description the web app's page where it is done, from the site's root */
+            link: string;
+            /** @description how many (orders, segments, operations); 1 otherwise */
+            count: number;
+        };
+        /**
+         * @description * `orders_submitted` - Orders to approve
+         *     * `drafts_filed` - Drafts to reconcile
+         *     * `draft_awaited` - Draft awaited from one side
+         *     * `supply_unconfirmed` - Supply to confirm
+         *     * `segments_left` - Segments left to play
+         *     * `arrivals_rolling` - Arrival rolls running
+         *     * `night_due` - Night phase due
+         * @enum {string}
+         */
+        TodoKindEnum: "orders_submitted" | "drafts_filed" | "draft_awaited" | "supply_unconfirmed" | "segments_left" | "arrivals_rolling" | "night_due";
         /**
          * @description * `Poor` - Poor
          *     * `Marginal` - Marginal
@@ -14091,6 +14141,74 @@ export interface operations {
             };
         };
     };
+    campaigns_todo_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Todo"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_victory_retrieve: {
         parameters: {
             query?: never;
@@ -15288,8 +15406,10 @@ export interface operations {
                  *     * `battle_assigned` - Battle assigned to you
                  *     * `draft_waiting` - Battle report draft waiting for your opponent
                  *     * `night_report_ready` - Night report ready
+                 *     * `order_submitted` - Order waiting for approval
+                 *     * `draft_filed` - Battle report draft filed
                  */
-                kind?: "battle_assigned" | "draft_waiting" | "night_report_ready" | "orders_due" | "orders_sent_back";
+                kind?: "battle_assigned" | "draft_filed" | "draft_waiting" | "night_report_ready" | "order_submitted" | "orders_due" | "orders_sent_back";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */
