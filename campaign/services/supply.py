@@ -170,7 +170,9 @@ class SupplyReview:
     def actions(self) -> list[str]:
         """What the umpire may do with it now: confirm while the day is fought, before its night."""
         open_day = self.day is not None and self.day.status in (DayStatus.DAWN, DayStatus.DAY)
-        if open_day and self.campaign.status == CampaignStatus.ACTIVE and self.proposal.battalions:
+        # Traced only on a map whose pack lists sources of supply (the night's supply step too).
+        traced = bool(self.proposal.drawn.ground.listed_sources) and bool(self.proposal.battalions)
+        if open_day and self.campaign.status == CampaignStatus.ACTIVE and traced:
             return ["confirm"]
         return []
 

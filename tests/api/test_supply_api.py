@@ -169,3 +169,11 @@ def test_a_finished_campaign_shows_its_result_and_refuses_writes(world):
             f"Campaign {world.campaign.slug} finished on day 2 (The bridge holds): it is read-only."
         )
     assert client.get(world.url("campaign-supply")).status_code == 200  # reads go on
+
+
+def test_without_sources_of_supply_nothing_is_traced_so_nothing_is_offered_or_warned(world):
+    models.Sector.supply_source_for.through.objects.filter(sector__campaign=world.campaign).delete()
+
+    body = world.client(Role.UMPIRE).get(world.url("campaign-supply")).json()
+
+    assert (body["actions"], body["warning"]) == ([], None)  # the night's supply step does not run either
