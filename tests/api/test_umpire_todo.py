@@ -88,3 +88,22 @@ def test_the_night_is_due_once_the_clubs_time_has_come(django_capture_on_commit_
     night = next(item for item in body["items"] if item["kind"] == "night_due")
     assert night["text"].startswith("The night phase of day 1 is due (the club's schedule: ")
     assert night["link"] == f"/campaigns/{campaign.slug}/night"
+
+
+def test_arrival_rolls_running_are_listed_until_they_finish(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        campaign = malta_day_one(battle=False)
+    day = campaign.days.get(number=1)
+    operation = models.Operation.objects.create(
+        campaign=campaign, kind="arrivals", day=day, segment=day.segments.order_by("-order").first()
+    )
+
+    running = [item for item in todo(campaign)[1]["items"] if item["kind"] == "arrivals_rolling"]
+    operation.status = "done"
+    operation.save(update_fields=["status"])
+    done = [item for item in todo(campaign)[1]["items"] if item["kind"] == "arrivals_rolling"]
+
+    assert [item["text"] for item in running] == [
+        "Reinforcements are rolling for arrival: wait for their reports"
+    ]
+    assert done == []
