@@ -2,7 +2,8 @@
 
 Built with the ``icalendar`` library, which writes the time zone (VTIMEZONE) the
 weekly night phase is set in, folds long lines and escapes text as the RFC says.
-The feed holds the campaign's name, its club nights and its weekly night phase:
+The feed holds the campaign's name, its club nights, when the sides' orders for each
+club night's day close (the same moment for every side) and its weekly night phase:
 nothing of its sides, forces or members.
 """
 
@@ -13,7 +14,7 @@ import datetime
 from django.utils import timezone
 from icalendar import Calendar, Event
 
-from campaign.selectors import ClubSchedule
+from campaign.selectors import ClubSchedule, club_night_orders_deadline, deadline_text
 
 PRODUCT_ID = "-//Campaign service//Club nights//EN"
 
@@ -44,6 +45,19 @@ def calendar_ics(schedule: ClubSchedule) -> bytes:
         event.add("summary", f"{campaign.name}: club night, campaign day {night.campaign_day}")
         event.add("dtstart", night.play_date)  # a whole day: the club meets that evening
         event.add("dtend", night.play_date + datetime.timedelta(days=1))
+        feed.add_component(event)
+        deadline = club_night_orders_deadline(campaign, night.play_date)
+        event = Event()
+        event.add("uid", f"{campaign.slug}-orders-deadline-{night.campaign_day}@campaign-service")
+        event.add("dtstamp", stamp)
+        event.add("summary", f"{campaign.name}: orders for campaign day {night.campaign_day} close")
+        event.add(
+            "description",
+            f"Each side's sealed orders for day {night.campaign_day} must be submitted before "
+            f"{deadline_text(deadline)}.",
+        )
+        # A moment in the club's time zone (no end: RFC 5545 § 3.6.1).
+        event.add("dtstart", deadline.astimezone(timezone.get_default_timezone()))
         feed.add_component(event)
     weekly = _weekly_start(schedule)
     if weekly is not None:

@@ -329,7 +329,10 @@ class SupplyOverrideInput(serializers.Serializer[Mapping[str, Any]]):
         choices=MAP_SUPPLY_SITUATION_CHOICES,
         help_text="the situation the umpire confirms instead of the one proposed",
     )
-    reason = serializers.CharField(max_length=500, help_text="why: recorded on the timeline")
+    # Blank reaches the service, whose refusal says what to write ("say why battalion E1 is ...").
+    reason = serializers.CharField(
+        max_length=500, allow_blank=True, help_text="why: recorded on the timeline"
+    )
 
 
 class SupplyConfirmInput(serializers.Serializer[Mapping[str, Any]]):

@@ -27,11 +27,14 @@ from campaign import models
 from campaign.access import CampaignAccess
 from campaign.choices import (
     DAY_SEGMENT_CHOICES,
+    MAP_SUPPLY_SITUATION_CHOICES,
+    SUPPLY_ACTION_CHOICES,
     SUPPLY_SITUATION_CHOICES,
     WEBHOOK_DELIVERY_EVENT_CHOICES,
     WEBHOOK_EVENT_CHOICES,
     ActivationState,
     ArrivalStatus,
+    CampaignStatus,
     DayStatus,
     DraftItemKind,
     DraftItemStatus,
@@ -41,6 +44,7 @@ from campaign.choices import (
     OperationKind,
     StandStatus,
     StandType,
+    TodoKind,
     enum_choices,
 )
 from campaign.report_drafts import UNCHANGED
@@ -1628,21 +1632,47 @@ SECTOR_PATH_HELP = "sector ids from where it stands to its source of supply; nul
 
 
 class SupplyBattalionSerializer(LabelledSerializer[Any]):
-    id = serializers.IntegerField(source="battalion.id")
-    code = serializers.CharField(source="battalion.code")
-    side = serializers.IntegerField(source="battalion.side_id")
-    sector = serializers.IntegerField(source="battalion.sector_id")
+    """One battalion of the proposal (``campaign.services.supply.ReviewedBattalion``)."""
+
+    id = serializers.IntegerField(source="supply.battalion.id")
+    code = serializers.CharField(source="supply.battalion.code")
+    side = serializers.IntegerField(source="supply.battalion.side_id")
+    sector = serializers.IntegerField(source="supply.battalion.sector_id")
     situation = serializers.ChoiceField(
-        source="battalion.situation", choices=SUPPLY_SITUATION_CHOICES, help_text="as it stands now"
+        source="supply.battalion.situation", choices=SUPPLY_SITUATION_CHOICES, help_text="as it stands now"
     )
-    proposed = serializers.ChoiceField(source="proposed.value", choices=SUPPLY_SITUATION_CHOICES)
-    reason = serializers.CharField(help_text="why the map proposes it")
+    proposed = serializers.ChoiceField(source="supply.proposed.value", choices=SUPPLY_SITUATION_CHOICES)
+    reason = serializers.CharField(source="supply.reason", help_text="why the map proposes it")
     path = serializers.ListField(
-        child=serializers.IntegerField(), allow_null=True, help_text=SECTOR_PATH_HELP
+        source="supply.path", child=serializers.IntegerField(), allow_null=True, help_text=SECTOR_PATH_HELP
+    )
+    line = serializers.CharField(
+        help_text="the traced line in words: the sectors from where it stands to its source"
     )
     links_to_c_ops = serializers.IntegerField(
-        allow_null=True, help_text="sectors from its C Ops over ground its side holds; null: no line"
+        source="supply.links_to_c_ops",
+        allow_null=True,
+        help_text="sectors from its C Ops over ground its side holds; null: no line",
     )
+    reported = serializers.ChoiceField(
+        source="reported.situation",
+        choices=SUPPLY_SITUATION_CHOICES,
+        allow_null=True,
+        default=None,
+        help_text="what the day's last confirmed battle report gave it; null: no report said",
+    )
+    reported_in = serializers.CharField(
+        source="reported.battle", allow_null=True, default=None, help_text="the battle that report was of"
+    )
+    override = serializers.ChoiceField(
+        choices=SUPPLY_SITUATION_CHOICES, allow_null=True, help_text="the umpire's choice today; null: none"
+    )
+    applies = serializers.ChoiceField(
+        choices=SUPPLY_SITUATION_CHOICES,
+        help_text="what the night applies: the override, else the report's, else the proposal's "
+        "(rules notes MS-07)",
+    )
+    applies_because = serializers.CharField(help_text="which of the three that is, in words")
 
 
 class SupplyForceSerializer(LabelledSerializer[Any]):
@@ -1673,6 +1703,18 @@ class SupplyOverrideSerializer(LabelledSerializer[Any]):
 class SupplyReviewSerializer(LabelledSerializer[Any]):
     """The supply proposal the umpire confirms (``campaign.services.supply``)."""
 
+    situations = serializers.ListField(
+        child=serializers.ChoiceField(choices=MAP_SUPPLY_SITUATION_CHOICES),
+        help_text="what an override may choose, with their labels",
+    )
+    actions = serializers.ListField(
+        child=serializers.ChoiceField(choices=SUPPLY_ACTION_CHOICES),
+        help_text="what you may do with it now: `confirm` while the day is fought, before its night",
+    )
+    warning = serializers.CharField(
+        allow_null=True, help_text="said before the night starts while today's supply is unconfirmed"
+    )
+
     day = serializers.IntegerField(source="day.number", allow_null=True, default=None)
     confirmed_at = serializers.DateTimeField(
         source="day.supply_confirmed_at", allow_null=True, default=None, help_text="null: not confirmed today"
@@ -1682,7 +1724,71 @@ class SupplyReviewSerializer(LabelledSerializer[Any]):
     )
     sources = SupplySourcesSerializer(many=True)
     forces = SupplyForceSerializer(source="proposal.forces", many=True)
-    battalions = SupplyBattalionSerializer(source="proposal.battalions", many=True)
+    battalions = SupplyBattalionSerializer(many=True)
+
+
+# The umpire's to-do -------------------------------------------------------------------
+
+
+class TodoItemSerializer(LabelledSerializer[Any]):
+    kind = serializers.ChoiceField(choices=TodoKind.choices)
+    text = serializers.CharField(help_text="what waits, in words")
+    link = serializers.CharField(help_text="the web app's page where it is done, from the site's root")
+    count = serializers.IntegerField(help_text="how many (orders, segments, operations); 1 otherwise")
+
+
+class TodoSerializer(LabelledSerializer[Any]):
+    items = TodoItemSerializer(
+        many=True, help_text="in the order the umpire meets them; empty: nothing waits"
+    )
+
+
+# Victory -------------------------------------------------------------------------------
+
+
+class VictorySectorSerializer(LabelledSerializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    owner = serializers.IntegerField(source="owner_id", allow_null=True, help_text="null: contested")
+    held = serializers.BooleanField(help_text="by the condition's side")
+
+
+class VictoryConditionSerializer(LabelledSerializer[Any]):
+    side = serializers.IntegerField(source="side_id")
+    side_name = serializers.CharField()
+    result = serializers.CharField(help_text="what the campaign's result reads when it is met")
+    sectors = VictorySectorSerializer(many=True, help_text="the sectors its side must hold")
+    victory_points = serializers.IntegerField(allow_null=True, help_text="the threshold; null: none")
+    points_held = serializers.IntegerField(help_text="the victory points of the sectors its side holds")
+    by_day = serializers.IntegerField(allow_null=True, help_text="met only at a night up to this day")
+    met = serializers.BooleanField(
+        help_text="as the map stands: tonight's night phase would end the campaign"
+    )
+    expired = serializers.BooleanField(help_text="its day is past")
+    standing = serializers.CharField(help_text="where its side stands, in words")
+
+
+class VictorySideSerializer(LabelledSerializer[Any]):
+    side = serializers.IntegerField(source="side_id")
+    name = serializers.CharField()
+    sectors_held = serializers.IntegerField()
+    victory_points = serializers.IntegerField(help_text="of the sectors it holds")
+
+
+class VictorySerializer(LabelledSerializer[Any]):
+    """The victory conditions and each side's standing (``campaign.selectors.victory_standing``)."""
+
+    status = serializers.ChoiceField(source="campaign.status", choices=CampaignStatus.choices)
+    summary = serializers.CharField(help_text="where the campaign stands, or how it ended, in words")
+    winner = serializers.IntegerField(source="campaign.winner_id", allow_null=True, help_text="once finished")
+    result = serializers.CharField(source="campaign.result", help_text="once finished; empty before")
+    finished_day = serializers.IntegerField(source="campaign.finished_day", allow_null=True)
+    conditions = VictoryConditionSerializer(many=True, help_text="in the order the night checks them")
+    end_day = serializers.IntegerField(
+        source="end.day", allow_null=True, default=None, help_text="the day whose night ends it at the latest"
+    )
+    end_text = serializers.CharField(allow_null=True, help_text="what ends it if no condition is met")
+    sides = VictorySideSerializer(many=True)
 
 
 # The club's administration: members, invitations, schedule, calendar -----------------

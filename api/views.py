@@ -13,6 +13,7 @@ from django.contrib.auth import authenticate, login, logout
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBase
 from django.middleware.csrf import get_token
+from django.utils import timezone
 from django.utils.http import parse_etags
 from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
@@ -244,6 +245,40 @@ class CampaignViewSet(
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
         return Response(out.StatisticsSerializer(selectors.statistics(access), context=context).data)
+
+    @extend_schema(
+        summary="The umpire's to-do: what waits for them now (umpires)",
+        description="One list of what waits for the umpire in this campaign now, each with its "
+        "`kind` (and label), a sentence and the web app's page where it is done: orders submitted "
+        "for approval, battles whose drafts are filed (both sides: to reconcile; one: the other "
+        "awaited), the day's supply unconfirmed, segments left to play, arrival rolls running, and "
+        "the night phase due (no segment left, or the club's scheduled time has come).",
+        responses=out.TodoSerializer,
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        pagination_class=None,
+        filter_backends=[],
+        permission_classes=[*CAMPAIGN_PERMISSIONS, IsUmpire],
+    )
+    def todo(self, request: Request, **kwargs: Any) -> Response:
+        items = selectors.umpire_todo(self.campaign_access.campaign, timezone.now())
+        return Response(out.TodoSerializer({"items": items}).data)
+
+    @extend_schema(
+        summary="Victory: the scenario's conditions and each side's standing (every member)",
+        description="Each of the scenario's victory conditions with its side, the sectors it names "
+        "(who holds each) and its victory-point threshold, and where its side stands against it as "
+        "the map stands now (`standing`, in words; `met`: tonight's night phase would end the "
+        "campaign with it); each side's sectors and victory points held; what ends the campaign "
+        "if no condition is met; and, once finished, the result. Sectors and their owners are "
+        "public (rules notes C-17), so every member reads the same (rules notes MS-06).",
+        responses=out.VictorySerializer,
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def victory(self, request: Request, **kwargs: Any) -> Response:
+        return Response(out.VictorySerializer(selectors.victory_standing(self.campaign_access.campaign)).data)
 
     @extend_schema(
         summary="The dice commitment and the revealed day seeds (every member)",

@@ -342,6 +342,11 @@ def reports_for(access: CampaignAccess, reports: Iterable[models.NightReport]) -
     return [report for report in reports if access.sees_in_full(report.side_id)]
 
 
+def campaign_umpires(campaign: models.Campaign) -> QuerySet[models.Membership]:
+    """The campaign's umpires: who a notification of what waits for them is for."""
+    return campaign.memberships.filter(role=MemberRole.UMPIRE)
+
+
 def side_players(campaign: models.Campaign, side_ids: Iterable[int]) -> QuerySet[models.Membership]:
     """The players of ``side_ids``: who a side's notification (its battle, its orders) is for."""
     return campaign.memberships.filter(role=MemberRole.PLAYER, side_id__in=list(side_ids))

@@ -24,6 +24,8 @@ DAY_SEGMENT_CHOICES = enum_choices(DaySegment)
 # A battalion's supply situation; on the map (what the umpire confirms) it is never "reserve".
 SUPPLY_SITUATION_CHOICES = enum_choices(SupplySituation)
 MAP_SUPPLY_SITUATION_CHOICES = [c for c in SUPPLY_SITUATION_CHOICES if c[0] != SupplySituation.RESERVE.value]
+# What the umpire may do with the day's supply proposal (campaign.services.supply.SupplyReview.actions).
+SUPPLY_ACTION_CHOICES = [("confirm", "Confirm the supply")]
 
 
 class CampaignStatus(models.TextChoices):
@@ -321,6 +323,21 @@ class NotificationKind(models.TextChoices):
     BATTLE_ASSIGNED = "battle_assigned", "Battle assigned to you"
     DRAFT_WAITING = "draft_waiting", "Battle report draft waiting for your opponent"
     NIGHT_REPORT_READY = "night_report_ready", "Night report ready"
+    # The umpires' (issue 30): what waits for them.
+    ORDER_SUBMITTED = "order_submitted", "Order waiting for approval"
+    DRAFT_FILED = "draft_filed", "Battle report draft filed"
+
+
+class TodoKind(models.TextChoices):
+    """What waits for the umpire now (campaign.selectors.umpire_todo), in the order it is listed."""
+
+    ORDERS_SUBMITTED = "orders_submitted", "Orders to approve"
+    DRAFTS_FILED = "drafts_filed", "Drafts to reconcile"
+    DRAFT_AWAITED = "draft_awaited", "Draft awaited from one side"
+    SUPPLY_UNCONFIRMED = "supply_unconfirmed", "Supply to confirm"
+    SEGMENTS_LEFT = "segments_left", "Segments left to play"
+    ARRIVALS_ROLLING = "arrivals_rolling", "Arrival rolls running"
+    NIGHT_DUE = "night_due", "Night phase due"
 
 
 class NotificationEmail(models.TextChoices):

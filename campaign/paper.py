@@ -157,6 +157,8 @@ def briefing_context(campaign: models.Campaign, day_number: int, side_id: int) -
         ],
         "battles": [(battle, _setup_lines(access, battle)) for battle in battles],
         "map_svg": _side_map(access, side, day),
+        # Public (sectors and owners, C-17): the same for every side, as the map stands now.
+        "victory": selectors.victory_standing(campaign),
     }
 
 

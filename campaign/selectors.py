@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import redis
 from django.conf import settings
+from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
 from django.db.models import BigIntegerField, Count, OuterRef, Prefetch, QuerySet, Subquery, Value
 from django.utils import timezone
@@ -27,13 +28,17 @@ from campaign.choices import (
     DayStatus,
     MemberRole,
     OperationKind,
+    OperationStatus,
+    SideOrderStatus,
     StandStatus,
+    TodoKind,
 )
 from campaign.report_drafts import Comparison, drafts_compare
 from campaign.supply_lines import Ground, SideLines, side_lines
 from config.celery_app import app as celery_app
 from rules_engine import fairness
-from rules_engine.vocab import SupplySituation
+from rules_engine.profiles import CampaignStep, get_profile
+from rules_engine.vocab import PLAYED_DAY_SEGMENTS, DaySegment, SupplySituation, label_of
 
 
 @dataclass(frozen=True)
@@ -138,25 +143,32 @@ def side_orders_day(campaign: models.Campaign) -> int:
 
 
 def side_orders_deadline(campaign: models.Campaign, day_number: int) -> datetime.datetime | None:
-    """When a side's orders for campaign day ``day_number`` close (rules notes C-19): the club's
-    night-phase time on the date the club plays that day (its club night; the start of that date
-    without a time), else, once the day is under way, the weekly schedule's first night-phase
-    moment after its dawn; less the club's lead time (``Campaign.orders_lead_hours``). None when
-    the schedule sets no moment: orders then close when the night phase starts."""
-    lead = datetime.timedelta(hours=campaign.orders_lead_hours)
+    """When a side's orders for campaign day ``day_number`` close (rules notes C-19): the night
+    phase that follows the club night the club plays that day (:func:`club_night_orders_deadline`),
+    else, once the day is under way, the weekly schedule's first night-phase moment after its
+    dawn; less the club's lead time (``Campaign.orders_lead_hours``). None when the schedule sets
+    no moment: orders then close when the night phase starts."""
     night = campaign.club_nights.filter(campaign_day=day_number).first()
     if night is not None:
-        if campaign.night_time is not None:
-            return _club_moment(campaign, night.play_date) - lead
-        start = datetime.datetime.combine(
-            night.play_date, datetime.time(0), tzinfo=timezone.get_default_timezone()
-        )
-        return start.astimezone(datetime.UTC) - lead
+        return club_night_orders_deadline(campaign, night.play_date)
     day = campaign.days.filter(number=day_number).only("dawned_at").first()
     if day is None or day.dawned_at is None:
         return None
     moment = club_schedule_next(campaign, day.dawned_at, day.dawned_at)
-    return moment - lead if moment is not None else None
+    return moment - datetime.timedelta(hours=campaign.orders_lead_hours) if moment is not None else None
+
+
+def club_night_orders_deadline(campaign: models.Campaign, play_date: datetime.date) -> datetime.datetime:
+    """When orders for the campaign day played on ``play_date`` close: the weekly night phase's
+    first moment on or after that date (the night that follows the club night: a club playing on
+    Tuesdays with its night phase on Wednesday mornings closes orders on the Wednesday), or the
+    start of that date without a weekly schedule; less the club's lead time."""
+    lead = datetime.timedelta(hours=campaign.orders_lead_hours)
+    if campaign.night_weekday is not None and campaign.night_time is not None:
+        date = play_date + datetime.timedelta(days=(campaign.night_weekday - play_date.weekday()) % 7)
+        return _club_moment(campaign, date) - lead
+    start = datetime.datetime.combine(play_date, datetime.time(0), tzinfo=timezone.get_default_timezone())
+    return start.astimezone(datetime.UTC) - lead
 
 
 def deadline_text(moment: datetime.datetime) -> str:
@@ -1180,3 +1192,256 @@ def battle_draft_comparison(access: CampaignAccess, battle: models.Battle) -> Dr
         if (code, label) in named
     }
     return DraftComparison(battle, drafts, comparison, stands_now)
+
+
+# Victory: the scenario's conditions and where each side stands against them ------------------
+
+
+@dataclass(frozen=True)
+class SectorHeld:
+    id: int
+    name: str
+    owner_id: int | None  # None: contested
+    held: bool  # by the condition's side
+
+
+@dataclass(frozen=True)
+class ConditionStanding:
+    """One of the scenario's victory conditions and how its side stands against it now. Sectors,
+    their owners and victory points are public (rules notes C-17): every member reads it all."""
+
+    side_id: int
+    side_name: str
+    result: str
+    sectors: list[SectorHeld]
+    victory_points: int | None  # the threshold; None: none
+    points_held: int
+    by_day: int | None
+    day: int  # the day it is read on: tonight's night checks it
+
+    @property
+    def expired(self) -> bool:
+        return self.by_day is not None and self.day > self.by_day
+
+    @property
+    def met(self) -> bool:
+        enough = self.victory_points is None or self.points_held >= self.victory_points
+        return not self.expired and all(sector.held for sector in self.sectors) and enough
+
+    @property
+    def standing(self) -> str:
+        """Where the side stands, in words."""
+        parts = []
+        if self.sectors:
+            held = [s.name for s in self.sectors if s.held]
+            missing = [s.name for s in self.sectors if not s.held]
+            parts.append(
+                f"holds {len(held)} of {len(self.sectors)} sectors"
+                + (f" ({', '.join(held)})" if held else "")
+                + (f"; not {', '.join(missing)}" if missing else "")
+            )
+        if self.victory_points is not None:
+            point_word = "victory point" if self.victory_points == 1 else "victory points"
+            parts.append(f"holds {self.points_held} of {self.victory_points} {point_word}")
+        if self.by_day is not None:
+            parts.append(f"by day {self.by_day}" + (": too late" if self.expired else ""))
+        text = f"{self.side_name} " + "; ".join(parts)
+        if self.met:
+            text += ". Met as the map stands: tonight's night phase would end the campaign"
+        return text + "."
+
+
+@dataclass(frozen=True)
+class SideStanding:
+    side_id: int
+    name: str
+    sectors_held: int
+    victory_points: int
+
+
+@dataclass(frozen=True)
+class VictoryStanding:
+    campaign: models.Campaign
+    conditions: list[ConditionStanding]
+    sides: list[SideStanding]
+    end: Mapping[str, Any] | None  # the pack's: {day, side, result}
+
+    @property
+    def end_text(self) -> str | None:
+        """What happens when no condition is met, in words; None without an end."""
+        if not self.end:
+            return None
+        side = self.end.get("side")
+        outcome = f"{side} wins" if side else "drawn"
+        result = self.end.get("result") or outcome
+        return (
+            f"If no condition is met by then, the night of day {self.end['day']} ends the campaign: "
+            f"{result} ({outcome})."
+        )
+
+    @property
+    def summary(self) -> str:
+        campaign = self.campaign
+        if campaign.status == CampaignStatus.FINISHED:
+            names = {side.side_id: side.name for side in self.sides}
+            heading = f"{names[campaign.winner_id]} victory" if campaign.winner_id in names else "Drawn"
+            return f"The campaign ended on day {campaign.finished_day}. {heading}: {campaign.result}"
+        if not self.conditions and not self.end:
+            return "The scenario sets no victory conditions: the umpire decides how the campaign ends."
+        met = [condition for condition in self.conditions if condition.met]
+        if met:
+            return f"{met[0].side_name} meets a victory condition as the map stands: {met[0].result}."
+        return "No victory condition is met as the map stands: the campaign goes on."
+
+
+def victory_standing(campaign: models.Campaign, day_number: int | None = None) -> VictoryStanding:
+    """The scenario's victory conditions (``Campaign.victory``) read against who holds what now (or
+    at the night of ``day_number``): two queries, the sides and the sectors. The night's victory
+    step (:func:`campaign.services.victory.victory_check`) reads the same."""
+    victory: Mapping[str, Any] = campaign.victory or {}
+    day = campaign.current_day if day_number is None else day_number
+    sides = list(campaign.sides.order_by("pk").values_list("pk", "name"))
+    by_name = {name: pk for pk, name in sides}
+    sectors = list(campaign.sectors.values_list("pk", "key", "name", "owner_id", "victory_points"))
+    by_key = {key: (pk, name, owner) for pk, key, name, owner, _ in sectors}
+    points: dict[int, int] = defaultdict(int)
+    held: dict[int, int] = defaultdict(int)
+    for _, _, _, owner, value in sectors:
+        if owner is not None:
+            points[owner] += value
+            held[owner] += 1
+    conditions = []
+    for condition in victory.get("conditions") or ():
+        side_id = by_name[condition["side"]]
+        wanted = [by_key[key] for key in condition.get("sectors") or ()]
+        conditions.append(
+            ConditionStanding(
+                side_id=side_id,
+                side_name=condition["side"],
+                result=condition.get("result") or f"{condition['side']} victory",
+                sectors=[SectorHeld(pk, name, owner, owner == side_id) for pk, name, owner in wanted],
+                victory_points=condition.get("victory_points"),
+                points_held=points[side_id],
+                by_day=condition.get("by_day"),
+                day=day,
+            )
+        )
+    return VictoryStanding(
+        campaign=campaign,
+        conditions=conditions,
+        sides=[SideStanding(pk, name, held[pk], points[pk]) for pk, name in sides],
+        end=victory.get("end"),
+    )
+
+
+# The umpire's to-do: what waits for them now ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TodoItem:
+    kind: TodoKind
+    text: str  # in words
+    link: str  # the web app's page where it is done, from the site's root
+    count: int = 1
+
+
+def umpire_todo(campaign: models.Campaign, now: datetime.datetime) -> list[TodoItem]:
+    """What waits for the umpire now, in the order of ``TodoKind``: orders submitted, battles with
+    drafts filed (both sides, or one), the day's supply unconfirmed, segments left, arrival rolls
+    running, the night phase due. A fixed number of queries, whatever the campaign's size."""
+    base = f"/campaigns/{campaign.slug}"
+    items: list[TodoItem] = []
+    submitted = models.SideOrder.objects.filter(campaign=campaign, status=SideOrderStatus.SUBMITTED).count()
+    if submitted:
+        words = "order waits" if submitted == 1 else "orders wait"
+        items.append(
+            TodoItem(
+                TodoKind.ORDERS_SUBMITTED,
+                f"{submitted} {words} for your approval",
+                f"{base}/orders",
+                submitted,
+            )
+        )
+    sides = dict(campaign.sides.values_list("pk", "name"))
+    battles = (
+        models.Battle.objects.filter(campaign=campaign, report__isnull=True, drafts__isnull=False)
+        .select_related("sector", "day")
+        .annotate(filed=ArrayAgg("drafts__side_id", distinct=True))
+        .order_by("day__number", "pk")
+    )
+    for battle in battles:
+        where = f"the battle at {battle.sector.name} (day {battle.day.number})"
+        link = f"{base}/battles/{battle.pk}"
+        if len(battle.filed) >= 2:
+            items.append(
+                TodoItem(
+                    TodoKind.DRAFTS_FILED,
+                    f"Both sides filed their drafts of {where}: reconcile and confirm the report",
+                    link,
+                )
+            )
+        else:
+            filed = battle.filed[0]
+            awaited = battle.defender_id if filed == battle.attacker_id else battle.attacker_id
+            items.append(
+                TodoItem(
+                    TodoKind.DRAFT_AWAITED,
+                    f"{sides[filed]} filed its draft of {where}; {sides[awaited]}'s is awaited",
+                    link,
+                )
+            )
+    day = campaign.days.filter(number=campaign.current_day).first()
+    if (
+        day is None
+        or day.status not in (DayStatus.DAWN, DayStatus.DAY)
+        or campaign.status != CampaignStatus.ACTIVE
+    ):
+        return items
+    traced = models.Sector.supply_source_for.through.objects.filter(sector__campaign=campaign).exists()
+    if traced and day.supply_confirmed_at is None:
+        items.append(
+            TodoItem(
+                TodoKind.SUPPLY_UNCONFIRMED, f"Supply of day {day.number} is not confirmed", f"{base}/night"
+            )
+        )
+    left: list[DaySegment] = []
+    if (
+        get_profile(campaign.profile).procedure_for(CampaignStep.SEGMENT_TURNS)
+        and day.ended_after_turn is None
+    ):
+        played = day.segments.count()
+        left = list(PLAYED_DAY_SEGMENTS[played:])
+    if left:
+        words = "segment" if len(left) == 1 else "segments"
+        items.append(
+            TodoItem(
+                TodoKind.SEGMENTS_LEFT,
+                f"{len(left)} {words} of day {day.number} left to play: next the {label_of(left[0]).lower()}",
+                f"{base}/day",
+                len(left),
+            )
+        )
+    rolling = models.Operation.objects.filter(
+        campaign=campaign,
+        kind=OperationKind.ARRIVALS,
+        status__in=[OperationStatus.PENDING, OperationStatus.RUNNING],
+    ).count()
+    if rolling:
+        items.append(
+            TodoItem(
+                TodoKind.ARRIVALS_ROLLING,
+                "Reinforcements are rolling for arrival: wait for their reports",
+                f"{base}/day",
+                rolling,
+            )
+        )
+    scheduled = club_schedule_next(campaign, day.dawned_at, now) if day.status == DayStatus.DAY else None
+    if day.status == DayStatus.DAY and (not left or (scheduled is not None and scheduled <= now)):
+        unreported = models.Battle.objects.filter(day=day, report__isnull=True).count()
+        text = f"The night phase of day {day.number} is due"
+        if scheduled is not None:
+            text += f" (the club's schedule: {deadline_text(scheduled)})"
+        if unreported:
+            text += f"; {unreported} battle{'' if unreported == 1 else 's'} still to report first"
+        items.append(TodoItem(TodoKind.NIGHT_DUE, text, f"{base}/night"))
+    return items

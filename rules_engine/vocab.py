@@ -110,3 +110,9 @@ class DaySegment(enum.Enum):
     @property
     def order(self) -> int:
         return list(DaySegment).index(self)
+
+
+# The segments a campaign day opens one after another; the night segment is the night phase's.
+PLAYED_DAY_SEGMENTS: tuple[DaySegment, ...] = tuple(
+    s for s in DaySegment if s is not DaySegment.NIGHT_SEGMENT
+)

@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from campaign import models
-from campaign.access import battle_draft_side, side_players
+from campaign.access import battle_draft_side, campaign_umpires, side_players
 from campaign.choices import DraftItemStatus, DraftStatus, EventVerb, NotificationKind
 from campaign.report_drafts import drafts_compare
 from campaign.services.audit import Actor, event_record
@@ -76,7 +76,22 @@ def battle_draft_save(
         after={"report": saved},
     )
     opponent_id = battle.defender_id if side_id == battle.attacker_id else battle.attacker_id
-    if opponent_id not in drafts:
+    both = opponent_id in drafts
+    notification_send(
+        campaign,
+        campaign_umpires(campaign).select_related("user"),
+        NotificationKind.DRAFT_FILED,
+        f"Both drafts of the battle at {battle.sector} are filed"
+        if both
+        else f"{draft.side.name} filed its draft of the battle at {battle.sector}",
+        f"Reconcile the two drafts and confirm the report (day {battle.day.number})."
+        if both
+        else f"The other side's draft is awaited (day {battle.day.number}).",
+        f"/campaigns/{campaign.slug}/battles/{battle.pk}",
+        actor,
+        key=f"battle:{battle.pk}:drafts:{'both' if both else side_id}",  # once each
+    )
+    if not both:
         # Never what the draft says: only that the opponent's is awaited (rules notes C-20).
         notification_send(
             campaign,

@@ -39,11 +39,17 @@ from campaign.services.rules import (
 from rules_engine.great_battles.dawn import DEPLOYMENT_RULE, DeploymentCasualties
 from rules_engine.nineteen43.common import AirCoverPriority
 from rules_engine.profiles import CampaignStep
-from rules_engine.vocab import DaySegment, LeaderRating, SupplySituation, Weather, label_of
+from rules_engine.vocab import (
+    PLAYED_DAY_SEGMENTS,
+    DaySegment,
+    LeaderRating,
+    SupplySituation,
+    Weather,
+    label_of,
+)
 
 # The simulator's segments in the order a day plays them; the midnight-to-dawn
 # segment belongs to the night phase, not to the day.
-DAY_SEGMENTS: tuple[DaySegment, ...] = tuple(s for s in DaySegment if s is not DaySegment.NIGHT_SEGMENT)
 
 # Dawn weather as the Panzer Korps simulator's conditions (rules notes C-01).
 WEATHER_CONDITIONS = {Weather.DRIZZLE: ("rain",), Weather.FOG: ("fog",)}
@@ -498,7 +504,7 @@ def day_dawn(
         after={"day": number, "date": day.date.isoformat(), "weather": day.weather},
     )
     if procedure_key(campaign, CampaignStep.SEGMENT_TURNS):
-        _segment_open(campaign, day, DAY_SEGMENTS[0], 0, actor)
+        _segment_open(campaign, day, PLAYED_DAY_SEGMENTS[0], 0, actor)
     _tallies_record(campaign, day)
     day.status = DayStatus.DAY
     day.save(update_fields=["weather", "status"])
@@ -535,13 +541,13 @@ def segment_advance(
             field="segment",
             code="day_over",
         )
-    if order >= len(DAY_SEGMENTS):
+    if order >= len(PLAYED_DAY_SEGMENTS):
         raise ConflictError(
             f"day {day.number} has played its last segment; the night phase comes next",
             field="segment",
             code="day_over",
         )
-    record = _segment_open(campaign, day, DAY_SEGMENTS[order], order, actor)
+    record = _segment_open(campaign, day, PLAYED_DAY_SEGMENTS[order], order, actor)
     campaign_save(campaign, "current_segment")
     return record
 

@@ -23,7 +23,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from campaign import models
-from campaign.access import side_players
+from campaign.access import campaign_umpires, side_players
 from campaign.choices import (
     CampaignStatus,
     DayStatus,
@@ -291,6 +291,16 @@ def side_order_submit(
         f"{order.side.name}'s order submitted for day {order.day_number}: {order_words(order)}",
         actor,
         after={"kind": order.kind, "payload": order.payload},
+    )
+    notification_send(
+        campaign,
+        campaign_umpires(campaign).select_related("user"),
+        NotificationKind.ORDER_SUBMITTED,
+        f"{order.side.name} submitted an order for day {order.day_number}",
+        f"{order_words(order)}. Approve it, send it back or amend it before the night phase.",
+        f"/campaigns/{campaign.slug}/orders",
+        actor,
+        key=f"order:{order.pk}:{now.isoformat()}",  # each submission: one sent back comes again
     )
     return order
 

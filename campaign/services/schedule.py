@@ -20,7 +20,8 @@ from django.core.mail import send_mass_mail
 from django.db import transaction
 
 from campaign import models
-from campaign.choices import CampaignStatus, DayStatus, EventVerb, MemberRole
+from campaign.access import campaign_umpires
+from campaign.choices import CampaignStatus, DayStatus, EventVerb
 from campaign.selectors import club_schedule_last, club_schedule_next
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_save
@@ -83,7 +84,7 @@ def _remind(campaign_id: int, moment: datetime.datetime, reason: str) -> bool:
         SCHEDULER,
         after={"scheduled_for": stamp},
     )
-    umpires = campaign.memberships.filter(role=MemberRole.UMPIRE).select_related("user")
+    umpires = campaign_umpires(campaign).select_related("user")
     messages = [
         (
             f"{campaign.name}: the night phase is waiting",

@@ -6,6 +6,10 @@ the proposal, with each battalion's path and reason, and confirms it, overriding
 with a reason; the night's first step applies the proposal again at nightfall, keeping the
 umpire's overrides of that day, so replacements and the C Ops' action points follow the map as
 it stands when the day ends, whether or not the umpire confirmed.
+
+What wins (rules notes MS-07): the umpire's override of the day, with its reason; else the
+situation the day's last confirmed battle report gave the battalion (the table judged it, the
+umpire confirmed it); else the map's proposal.
 """
 
 from __future__ import annotations
@@ -94,16 +98,117 @@ def supply_proposal(campaign: models.Campaign) -> SupplyProposal:
 
 
 @dataclass(frozen=True)
+class Reported:
+    """A battalion's supply situation as the day's last confirmed battle report gave it."""
+
+    situation: str
+    battle: str  # where: "the battle at Hal Far"
+
+
+def supply_reported(day: models.CampaignDay | None) -> dict[str, Reported]:
+    """Each battalion's situation by code from the day's confirmed battle reports, the last
+    reported winning (one query): at nightfall it wins over the map's proposal (MS-07)."""
+    if day is None:
+        return {}
+    reported: dict[str, Reported] = {}
+    battles = (
+        models.Battle.objects.filter(day=day, report__isnull=False)
+        .select_related("sector")
+        .order_by("pk")
+        .only("report", "sector__name")
+    )
+    for battle in battles:
+        for entry in (battle.report or {}).get("battalions", []):
+            if entry.get("supply_situation"):
+                reported[entry["code"]] = Reported(
+                    entry["supply_situation"], f"the battle at {battle.sector.name}"
+                )
+    return reported
+
+
+@dataclass(frozen=True)
+class ReviewedBattalion:
+    """One battalion of the proposal the umpire reviews: what the map proposes, what the day's
+    battle report said, what the umpire chose, and what the night will apply."""
+
+    supply: BattalionSupply
+    reported: Reported | None
+    override: str | None
+    line: str  # the traced line in words: the sectors' names from where it stands to its source
+
+    @property
+    def applies(self) -> str:
+        if self.override is not None:
+            return self.override
+        return self.reported.situation if self.reported is not None else self.supply.proposed.value
+
+    @property
+    def applies_because(self) -> str:
+        if self.override is not None:
+            return "the umpire's override"
+        if self.reported is not None:
+            return f"reported after {self.reported.battle}"
+        return "the map's proposal"
+
+
+@dataclass(frozen=True)
 class SupplyReview:
     """What the umpire confirms: today's proposal, and what they confirmed of it so far."""
 
+    campaign: models.Campaign
     day: models.CampaignDay | None  # the day under way (None before day 1 dawns)
     proposal: SupplyProposal
+    reported: Mapping[str, Reported]
+    sector_names: Mapping[int, str]
+
+    @property
+    def situations(self) -> list[str]:
+        """What the umpire may confirm for a battalion on the map."""
+        return [situation.value for situation in ON_MAP]
+
+    @property
+    def actions(self) -> list[str]:
+        """What the umpire may do with it now: confirm while the day is fought, before its night."""
+        open_day = self.day is not None and self.day.status in (DayStatus.DAWN, DayStatus.DAY)
+        # Traced only on a map whose pack lists sources of supply (the night's supply step too).
+        traced = bool(self.proposal.drawn.ground.listed_sources) and bool(self.proposal.battalions)
+        if open_day and self.campaign.status == CampaignStatus.ACTIVE and traced:
+            return ["confirm"]
+        return []
+
+    @property
+    def warning(self) -> str | None:
+        """Said before the night starts while today's supply is unconfirmed; None otherwise."""
+        if self.day is None or self.day.supply_confirmed_at is not None or not self.actions:
+            return None
+        count = len(self.proposal.battalions)
+        return (
+            f"Supply for day {self.day.number} is not confirmed: the night will apply the map's "
+            f"proposal, with the day's battle reports, to {count} battalion{'' if count == 1 else 's'}."
+        )
+
+    @property
+    def chosen(self) -> Mapping[str, str]:
+        return self.day.supply_overrides if self.day is not None else {}
 
     @property
     def overrides(self) -> list[dict[str, str]]:
-        chosen = self.day.supply_overrides if self.day is not None else {}
-        return [{"code": code, "situation": situation} for code, situation in sorted(chosen.items())]
+        return [{"code": code, "situation": situation} for code, situation in sorted(self.chosen.items())]
+
+    @property
+    def battalions(self) -> list[ReviewedBattalion]:
+        chosen = self.chosen
+        return [
+            ReviewedBattalion(
+                entry,
+                self.reported.get(entry.battalion.code),
+                chosen.get(entry.battalion.code),
+                " → ".join(self.sector_names[pk] for pk in entry.path)
+                if entry.path
+                else "no line to a source of supply",
+            )
+            for entry in self.proposal.battalions
+        ]
 
     @property
     def sources(self) -> list[dict[str, Any]]:
@@ -115,7 +220,8 @@ class SupplyReview:
 
 def supply_review(campaign: models.Campaign) -> SupplyReview:
     day = campaign.days.filter(number=campaign.current_day).first()
-    return SupplyReview(day, supply_proposal(campaign))
+    names = dict(models.Sector.objects.filter(campaign=campaign).values_list("pk", "name"))
+    return SupplyReview(campaign, day, supply_proposal(campaign), supply_reported(day), names)
 
 
 def supply_cops_isolated(campaign: models.Campaign) -> frozenset[int]:
@@ -125,7 +231,7 @@ def supply_cops_isolated(campaign: models.Campaign) -> frozenset[int]:
     umpire's confirmed overrides and an overrun's; off the map, their situations as set)."""
     proposal = supply_proposal(campaign)
     day = campaign.days.filter(number=campaign.current_day).first()
-    final = _final(proposal, day.supply_overrides if day is not None else {})
+    final = _final(proposal, day.supply_overrides if day is not None else {}, supply_reported(day))
     situations: dict[int, set[str]] = defaultdict(set)
     on_table = models.Battalion.objects.filter(campaign=campaign, in_reserve=False).values_list(
         "pk", "battlegroup__force_id", "supply_situation"
@@ -152,12 +258,19 @@ def _situations_write(changed: Mapping[int, str]) -> None:
         models.Battalion.objects.filter(pk__in=pks).update(supply_situation=situation)
 
 
-def _final(proposal: SupplyProposal, overrides: Mapping[str, str]) -> dict[int, str]:
-    """Each battalion's situation: the proposal's, or the umpire's where they chose otherwise."""
-    return {
-        entry.battalion.id: overrides.get(entry.battalion.code, entry.proposed.value)
-        for entry in proposal.battalions
-    }
+def _final(
+    proposal: SupplyProposal, overrides: Mapping[str, str], reported: Mapping[str, Reported]
+) -> dict[int, str]:
+    """Each battalion's situation (MS-05): the umpire's where they chose one, else the day's
+    confirmed battle report's, else the proposal's."""
+    final = {}
+    for entry in proposal.battalions:
+        code = entry.battalion.code
+        by_report = reported.get(code)
+        final[entry.battalion.id] = overrides.get(
+            code, by_report.situation if by_report is not None else entry.proposed.value
+        )
+    return final
 
 
 def _counts(situations: Mapping[int, str]) -> str:
@@ -217,7 +330,7 @@ def supply_confirm(
             )
         chosen[entry.battalion.code] = situation
         reasons.append((entry, situation, reason))
-    final = _final(proposal, chosen)
+    final = _final(proposal, chosen, supply_reported(day))
     _situations_write({pk: s for pk, s in final.items() if s != on_map[pk].battalion.situation})
     day.supply_confirmed_at = timezone.now()
     day.supply_overrides = chosen
@@ -260,7 +373,8 @@ def supply_night(operation: models.Operation, actor: Actor) -> dict[str, Any]:
     the replacements read it. Each side's report counts its isolated and separated battalions."""
     day = operation.day
     proposal = supply_proposal(operation.campaign)
-    final = _final(proposal, day.supply_overrides)
+    reported = supply_reported(day)
+    final = _final(proposal, day.supply_overrides, reported)
     before = {entry.battalion.id: entry.battalion.situation for entry in proposal.battalions}
     _situations_write({pk: s for pk, s in final.items() if s != before[pk]})
     confirmed = (
@@ -268,13 +382,25 @@ def supply_night(operation: models.Operation, actor: Actor) -> dict[str, Any]:
         if day.supply_confirmed_at is not None
         else "without the umpire's confirmation: the proposal as it stands"
     )
+    kept = sorted(
+        code
+        for code in reported
+        if code not in day.supply_overrides and code in {e.battalion.code for e in proposal.battalions}
+    )
+    if kept:
+        confirmed += f", battle reports kept for {', '.join(kept)}"
     event_record(
         operation.campaign,
         EventVerb.SUPPLY_APPLIED,
         operation.campaign,
         f"Supply lines applied at nightfall of day {day.number} {confirmed}: {_counts(final)}",
         actor,
-        after={"day": day.number, "overrides": day.supply_overrides, **_cut_off(proposal, final)},
+        after={
+            "day": day.number,
+            "overrides": day.supply_overrides,
+            "reported": {code: reported[code].situation for code in kept},
+            **_cut_off(proposal, final),
+        },
     )
     part: dict[str, Any] = {"sides": {}}
     for entry in proposal.battalions:

@@ -10,13 +10,13 @@ campaign with the end's side (none: drawn).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from campaign import models
 from campaign.choices import CampaignStatus, EventVerb
+from campaign.selectors import victory_standing
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock_save
 
@@ -34,29 +34,16 @@ def victory_planned(campaign: models.Campaign) -> bool:
 
 def victory_check(campaign: models.Campaign, day_number: int) -> Result | None:
     """The result the scenario gives at the night of ``day_number``, or None while the campaign
-    goes on. Two queries: the sides and who holds what."""
-    victory: Mapping[str, Any] = campaign.victory or {}
-    sides = dict(campaign.sides.values_list("name", "pk"))
-    held: dict[int, set[str]] = defaultdict(set)
-    points: dict[int, int] = defaultdict(int)
-    for key, owner_id, value in campaign.sectors.filter(owner__isnull=False).values_list(
-        "key", "owner_id", "victory_points"
-    ):
-        held[owner_id].add(key)
-        points[owner_id] += value
-    for condition in victory.get("conditions") or ():
-        by_day = condition.get("by_day")
-        side_id = sides[condition["side"]]
-        threshold = condition.get("victory_points")
-        if (
-            (by_day is None or day_number <= by_day)
-            and set(condition.get("sectors") or ()) <= held[side_id]
-            and (threshold is None or points[side_id] >= threshold)
-        ):
-            return Result(side_id, condition.get("result") or f"{condition['side']} victory")
-    end = victory.get("end")
+    goes on: the first condition met (:func:`campaign.selectors.victory_standing`, two queries),
+    else the end's on its day."""
+    standing = victory_standing(campaign, day_number)
+    for condition in standing.conditions:
+        if condition.met:
+            return Result(condition.side_id, condition.result)
+    end = standing.end
     if end and day_number >= end["day"]:
         winner = end.get("side")
+        sides = {side.name: side.side_id for side in standing.sides}
         return Result(sides[winner] if winner else None, end.get("result") or f"{winner or 'Nobody'} wins")
     return None
 

@@ -221,6 +221,8 @@ SPECTACULAR_SETTINGS = {
         "LinkKindEnum": "campaign.choices.LinkKind",
         "SupplySituationEnum": "campaign.choices.SUPPLY_SITUATION_CHOICES",
         "MapSupplySituationEnum": "campaign.choices.MAP_SUPPLY_SITUATION_CHOICES",
+        "SupplyActionEnum": "campaign.choices.SUPPLY_ACTION_CHOICES",
+        "TodoKindEnum": "campaign.choices.TodoKind",
         "FuelStateEnum": "campaign.choices.FuelState",
         "ReportedFuelStateEnum": "campaign.choices.REPORTED_FUEL_CHOICES",
     },

@@ -48,11 +48,16 @@ def test_players_file_drafts_and_the_umpire_confirms_the_comparison(world):
     assert (filed["draft"]["status"], filed["opponent_filed"]) == ("filed", False)
     _file(world, Role.ALLIED_PLAYER, ALLIED_DRAFT)
 
-    # Nothing of the campaign changed but the drafts' own events and the notification that the
-    # Allied draft was awaited; no webhook announced them.
+    # Nothing of the campaign changed but the drafts' own events and the notifications: the Allied
+    # draft awaited, and the umpire told of each draft (one side's, then both); no webhook announced them.
     version, events, rolls, battles = world.state()
     assert (version, rolls, battles) == (before[0], before[2], before[3])
-    assert events == before[1] + 3
+    assert events == before[1] + 5
+    told = models.Notification.objects.filter(recipient=world.users[Role.UMPIRE], kind="draft_filed")
+    assert list(told.order_by("pk").values_list("title", flat=True)) == [
+        f"Axis filed its draft of the battle at {world.planned.sector}",
+        f"Both drafts of the battle at {world.planned.sector} are filed",
+    ]
     assert list(world.battalion("L1").stands.order_by("pk").values_list("status", flat=True)) == l1_stands
     assert not hook.deliveries.exists()
 

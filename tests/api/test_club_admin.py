@@ -383,7 +383,7 @@ def feed(client: APIClient, link: str) -> Any:
 
 
 @override_settings(TIME_ZONE="Europe/Malta")
-def test_the_calendar_feed_holds_the_club_nights_and_the_weekly_night_phase_in_the_clubs_time_zone():
+def test_the_calendar_feed_holds_the_club_nights_their_orders_deadlines_and_the_weekly_night_phase():
     campaign = campaign_with_sides()
     other = campaign_with_sides()
     models.ClubNight.objects.create(campaign=other, campaign_day=1, play_date=datetime.date(2026, 12, 1))
@@ -404,11 +404,16 @@ def test_the_calendar_feed_holds_the_club_nights_and_the_weekly_night_phase_in_t
     assert set(events) == {
         f"{campaign.name}: club night, campaign day 1",
         f"{campaign.name}: club night, campaign day 2",
+        f"{campaign.name}: orders for campaign day 1 close",
+        f"{campaign.name}: orders for campaign day 2 close",
         f"{campaign.name}: night phase",
     }
     assert events[f"{campaign.name}: club night, campaign day 1"].decoded("dtstart") == datetime.date(
         2026, 12, 3
     )
+    # Orders close at the night phase after the club night: Thursday 3 December, 21:30 (no lead time).
+    deadline = events[f"{campaign.name}: orders for campaign day 1 close"].decoded("dtstart")
+    assert deadline == datetime.datetime(2026, 12, 3, 21, 30, tzinfo=zoneinfo.ZoneInfo("Europe/Malta"))
     weekly = events[f"{campaign.name}: night phase"]
     start = weekly.decoded("dtstart")
     assert start.tzinfo == zoneinfo.ZoneInfo("Europe/Malta")

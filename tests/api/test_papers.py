@@ -118,6 +118,12 @@ def test_the_day_briefings_show_the_enemys_strength_only_as_its_fog_allows(campa
     assert g1_labels == {label for label in g1_labels if mentions(axis_briefing, label)}
     assert f"{SECTOR}:" in axis_briefing
     assert f"{SECTOR}:" in allied_briefing
+    # The victory conditions and each side's standing: public, the same on both sides' papers.
+    for briefing in (allied_briefing, axis_briefing):
+        assert "Victory, as the map stands now" in briefing
+        assert "Malta falls: the Axis holds Valletta and the Grand Harbour" in briefing
+        assert "Axis holds 0 of 2 sectors; not Valletta, Grand Harbour." in briefing
+        assert "the night of day 6 ends the campaign" in briefing
 
 
 def test_a_player_prints_only_their_own_sides_papers(campaign: models.Campaign):

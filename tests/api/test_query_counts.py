@@ -41,6 +41,7 @@ STANDS_PER_BATTALION = 4
 # Umpire-only endpoints: players and keys get 403 from them, in as many queries whatever the size.
 UMPIRE_ONLY = {
     "campaign-supply",
+    "campaign-todo",
     "webhook-list",
     "webhook-detail",
     "webhook-delivery-list",
@@ -180,6 +181,8 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "campaign-detail": world.url("campaign-detail"),
         "campaign-oob": world.url("campaign-oob"),
         "campaign-statistics": world.url("campaign-statistics"),
+        "campaign-victory": world.url("campaign-victory"),
+        "campaign-todo": world.url("campaign-todo"),
         "campaign-dice": world.url("campaign-dice"),
         "day-dice": world.url("day-dice", number=1),
         "campaign-supply": world.url("campaign-supply"),

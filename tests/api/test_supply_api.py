@@ -66,6 +66,16 @@ def test_the_proposal_names_each_battalions_line_and_reason(world):
     assert battalions["A2"]["reason"] == "no line over sectors its side holds to a source of supply"
     assert (battalions["A2"]["proposed"], battalions["A2"]["situation_label"]) == ("isolated", "OK")
     assert battalions["L1"]["links_to_c_ops"] == 1
+    assert battalions["A1"]["line"] == f"{world.sector('ridge').name} → {world.sector('north').name}"
+    assert battalions["A2"]["line"] == "no line to a source of supply"
+    # No report and no override: the night applies the proposal (rules notes MS-07).
+    assert {k: battalions["A2"][k] for k in ("reported", "override", "applies", "applies_because")} == {
+        "reported": None,
+        "override": None,
+        "applies": "isolated",
+        "applies_because": "the map's proposal",
+    }
+    assert battalions["A2"]["applies_label"] == battalions["A2"]["proposed_label"]
     assert {s["side"]: s["sectors"] for s in body["sources"]} == {
         world.axis.pk: [north],
         world.allied.pk: [south],
@@ -75,6 +85,13 @@ def test_the_proposal_names_each_battalions_line_and_reason(world):
         world.allied.pk: False,
     }
     assert (body["day"], body["confirmed_at"], body["overrides"]) == (2, None, [])
+    assert body["situations"] == ["OK", "separated", "isolated"]
+    assert len(body["situations_labels"]) == 3
+    assert (body["actions"], body["actions_labels"]) == (["confirm"], ["Confirm the supply"])
+    assert body["warning"] == (
+        "Supply for day 2 is not confirmed: the night will apply the map's proposal, "
+        "with the day's battle reports, to 3 battalions."
+    )
     assert count <= 12  # the proposal's five, the caller's campaign and membership, the day
 
 
@@ -95,6 +112,13 @@ def test_confirming_with_an_override_writes_and_answers_the_proposal_confirmed(w
         "A2": "separated",
         "L1": "OK",
     }
+    a2_now = next(entry for entry in body["battalions"] if entry["code"] == "A2")
+    assert (a2_now["override"], a2_now["applies"], a2_now["applies_because"]) == (
+        "separated",
+        "separated",
+        "the umpire's override",
+    )
+    assert body["warning"] is None  # confirmed: the night's confirmation has nothing to warn of
     event = world.campaign.events.get(verb=EventVerb.SUPPLY_OVERRIDDEN)
     assert event.after == {"situation": "separated", "reason": "supplied by sea at night"}
 
@@ -145,3 +169,11 @@ def test_a_finished_campaign_shows_its_result_and_refuses_writes(world):
             f"Campaign {world.campaign.slug} finished on day 2 (The bridge holds): it is read-only."
         )
     assert client.get(world.url("campaign-supply")).status_code == 200  # reads go on
+
+
+def test_without_sources_of_supply_nothing_is_traced_so_nothing_is_offered_or_warned(world):
+    models.Sector.supply_source_for.through.objects.filter(sector__campaign=world.campaign).delete()
+
+    body = world.client(Role.UMPIRE).get(world.url("campaign-supply")).json()
+
+    assert (body["actions"], body["warning"]) == ([], None)  # the night's supply step does not run either

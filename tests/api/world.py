@@ -391,6 +391,8 @@ def matrix(world: World) -> dict[str, Route]:
         "campaign-detail": Route(world.url("campaign-detail"), everybody),
         "campaign-oob": Route(world.url("campaign-oob"), everybody),
         "campaign-statistics": Route(world.url("campaign-statistics"), everybody),
+        "campaign-victory": Route(world.url("campaign-victory"), everybody),
+        "campaign-todo": Route(world.url("campaign-todo"), umpire),
         "campaign-dice": Route(world.url("campaign-dice"), everybody),
         "day-dice": Route(world.url("day-dice", number=1), everybody),
         "campaign-start": Route(world.url("campaign-start"), None),

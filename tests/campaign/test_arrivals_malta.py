@@ -9,13 +9,14 @@ from campaign import models
 from campaign.choices import ArrivalStatus
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
 from campaign.services.campaigns import campaign_start
-from campaign.services.days import DAY_SEGMENTS, day_dawn, segment_advance
+from campaign.services.days import day_dawn, segment_advance
 from campaign.services.dice import dice_commitment_fields
 from campaign.services.operations import operation_run
 from campaign.services.rules import roll_replay
 from campaign.services.scenario import scenario_import
 from rules_engine.great_battles.campaign_pools import UNSPECIFIED_RESERVE
 from rules_engine.panzer_korps.arrival import ForceAvailability
+from rules_engine.vocab import PLAYED_DAY_SEGMENTS
 from tests.campaign.factories import campaign_with_sides
 from tests.campaign.night_setup import ACTOR
 
@@ -126,7 +127,7 @@ def test_the_seaborne_forces_keep_their_landing_zone_and_count_their_attempts(
         for report in models.NightReport.objects.filter(operation=operation):
             entries |= {a["force"]: a for a in report.body["arrivals"] if a["arrival_status"] == "arrived"}
         rolling = campaign.forces.filter(arrival_status=ArrivalStatus.ROLLING).exists()
-        if not rolling or segment.order == len(DAY_SEGMENTS) - 1:
+        if not rolling or segment.order == len(PLAYED_DAY_SEGMENTS) - 1:
             break
         with django_capture_on_commit_callbacks(execute=False):
             segment = segment_advance(campaign.pk, ACTOR)

@@ -23,9 +23,6 @@ HOUSE_RULE = "Malta"
 def test_an_artillery_order_follows_the_scenarios_modes_of_the_day():
     campaign = malta_day_one(battle=False)
     axis = campaign.sides.get(is_axis=True)
-    campaign.club_nights.filter(campaign_day=1).update(
-        play_date=timezone.localdate() + datetime.timedelta(days=7)
-    )
 
     with pytest.raises(DomainError) as refused:
         side_order_draft(

@@ -1,5 +1,6 @@
 """The supply proposal on Malta's ground, its confirmation with overrides, the night's supply step,
-and the map document's supply part (rules notes MS-01 to MS-04)."""
+and the map document's supply part (rules notes MS-01 to MS-04); a confirmed battle report's
+supply against the proposal (MS-07)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import EventVerb, MemberRole
 from campaign.services.audit import Actor
+from campaign.services.battles import battle_create, battle_report
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.errors import DomainError
@@ -16,7 +18,7 @@ from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from campaign.services.scenario import scenario_import
 from campaign.services.scenario_rules import force_cops_overrun
-from campaign.services.supply import supply_confirm, supply_cops_isolated, supply_proposal
+from campaign.services.supply import supply_confirm, supply_cops_isolated, supply_proposal, supply_review
 from tests.campaign.factories import malta_pack_without_supply_drop_zones
 
 pytestmark = pytest.mark.django_db
@@ -237,3 +239,64 @@ def test_a_c_ops_overrun_keeps_its_division_isolated_at_nightfall(malta, django_
     assert {situations[code] for code in ("E1", "E2", "E3")} == {"isolated"}
     report = operation.night_reports.get(side__name="Allied").body
     assert report["isolated_battalions"] == ["E1", "E2", "E3"]
+
+
+def e1_reported_in_supply(malta: models.Campaign) -> models.Battle:
+    """E1 (separated on the map's proposal) fights at Hal Far; the confirmed report says OK."""
+    battle = battle_create(
+        malta.pk,
+        ACTOR,
+        sector_name="Hal Far",
+        battle_type="Local Attack",
+        attacker_id=malta.sides.get(name="Axis").pk,
+        defender_id=malta.sides.get(name="Allied").pk,
+        battalion_codes=["I1", "E1"],
+    )
+    return battle_report(
+        malta.pk, ACTOR, battle.pk, {"battalions": [{"code": "E1", "supply_situation": "OK"}]}
+    )
+
+
+def test_a_confirmed_reports_supply_wins_over_the_proposal_at_nightfall(
+    malta, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        confirmed_day(malta)
+        e1_reported_in_supply(malta)
+        malta.refresh_from_db()
+        assert proposed(malta)["E1"][0] == "separated"
+        review = {entry.supply.battalion.code: entry for entry in supply_review(malta).battalions}
+        assert (review["E1"].applies, review["E1"].applies_because) == (
+            "OK",
+            "reported after the battle at Hal Far",
+        )
+        assert (review["I1"].applies, review["I1"].applies_because) == ("isolated", "the map's proposal")
+        operation = night_phase_start(malta.pk, ACTOR)  # supply never confirmed
+    with django_capture_on_commit_callbacks(execute=False):
+        operation_run(operation.pk)
+
+    assert malta.battalions.get(code="E1").supply_situation == "OK"
+    assert malta.battalions.get(code="I1").supply_situation == "isolated"  # in the battle, not reported
+    applied = malta.events.get(verb=EventVerb.SUPPLY_APPLIED)
+    assert "without the umpire's confirmation" in applied.message
+    assert "battle reports kept for E1" in applied.message
+    assert applied.after["reported"] == {"E1": "OK"}
+
+
+def test_the_umpires_override_wins_over_a_confirmed_report(malta, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        confirmed_day(malta)
+        e1_reported_in_supply(malta)
+        malta.refresh_from_db()
+        e1 = malta.battalions.get(code="E1")
+        supply_confirm(
+            malta.pk, ACTOR, [{"battalion": e1.pk, "situation": "isolated", "reason": "cut at dusk"}]
+        )
+        assert malta.battalions.get(code="E1").supply_situation == "isolated"
+        review = {entry.supply.battalion.code: entry for entry in supply_review(malta).battalions}
+        assert (review["E1"].applies, review["E1"].applies_because) == ("isolated", "the umpire's override")
+        operation = night_phase_start(malta.pk, ACTOR)
+    with django_capture_on_commit_callbacks(execute=False):
+        operation_run(operation.pk)
+
+    assert malta.battalions.get(code="E1").supply_situation == "isolated"

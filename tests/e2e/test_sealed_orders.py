@@ -7,10 +7,7 @@ scrolling."""
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from campaign import models
@@ -72,10 +69,6 @@ def test_both_sides_order_by_phone_and_the_umpire_decides(
     live_server, tab: Tab, phones: dict[str, Tab]
 ) -> None:
     campaign = malta_day_one(battle=False)
-    # The demo's club nights are past: the club plays day 1 next week, so orders are still open.
-    campaign.club_nights.filter(campaign_day=1).update(
-        play_date=timezone.localdate() + datetime.timedelta(days=7)
-    )
     axis_code, allied_code = on_the_table(campaign, True), on_the_table(campaign, False)
 
     player_submits(phones["axis"], live_server.url, campaign, "axis", axis_code)

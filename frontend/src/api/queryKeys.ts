@@ -59,4 +59,7 @@ export const queryKeys = {
   sideOrders: (slug: string) => ["side-orders", slug],
   sideOrdersDeadline: (slug: string) => ["side-orders", slug, "deadline"],
   sectors: (slug: string) => ["sectors", slug],
+  supply: (slug: string) => ["supply", slug],
+  victory: (slug: string) => ["victory", slug],
+  todo: (slug: string) => ["todo", slug],
 } as const;

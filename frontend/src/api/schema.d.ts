@@ -1762,6 +1762,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/todo/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The umpire's to-do: what waits for them now (umpires)
+         * @description One list of what waits for the umpire in this campaign now, each with its `kind` (and label), a sentence and the web app's page where it is done: orders submitted for approval, battles whose drafts are filed (both sides: to reconcile; one: the other awaited), the day's supply unconfirmed, segments left to play, arrival rolls running, and the night phase due (no segment left, or the club's scheduled time has come).
+         */
+        get: operations["campaigns_todo_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/victory/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Victory: the scenario's conditions and each side's standing (every member)
+         * @description Each of the scenario's victory conditions with its side, the sectors it names (who holds each) and its victory-point threshold, and where its side stands against it as the map stands now (`standing`, in words; `met`: tonight's night phase would end the campaign with it); each side's sectors and victory points held; what ends the campaign if no condition is met; and, once finished, the result. Sectors and their owners are public (rules notes C-17), so every member reads the same (rules notes MS-06).
+         */
+        get: operations["campaigns_victory_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/webhooks/": {
         parameters: {
             query?: never;
@@ -3734,9 +3774,11 @@ export interface components {
          *     * `battle_assigned` - Battle assigned to you
          *     * `draft_waiting` - Battle report draft waiting for your opponent
          *     * `night_report_ready` - Night report ready
+         *     * `order_submitted` - Order waiting for approval
+         *     * `draft_filed` - Battle report draft filed
          * @enum {string}
          */
-        NotificationKindEnum: "orders_due" | "orders_sent_back" | "battle_assigned" | "draft_waiting" | "night_report_ready";
+        NotificationKindEnum: "orders_due" | "orders_sent_back" | "battle_assigned" | "draft_waiting" | "night_report_ready" | "order_submitted" | "draft_filed";
         /** @description An output serializer whose choices carry their labels. */
         NotificationsRead: {
             /** @description how many were unread and are read now */
@@ -4891,7 +4933,12 @@ export interface components {
             name: string;
             is_axis?: boolean;
         };
-        /** @description An output serializer whose choices carry their labels. */
+        /**
+         * @description * `confirm` - Confirm the supply
+         * @enum {string}
+         */
+        SupplyActionEnum: "confirm";
+        /** @description One battalion of the proposal (``campaign.services.supply.ReviewedBattalion``). */
         SupplyBattalion: {
             id: number;
             code: string;
@@ -4915,8 +4962,47 @@ export interface components {
             reason: string;
             /** @description sector ids from where it stands to its source of supply; null: no line */
             path: number[] | null;
+            /** @description the traced line in words: the sectors from where it stands to its source */
+            line: string;
             /** @description sectors from its C Ops over ground its side holds; null: no line */
             links_to_c_ops: number | null;
+            /**
+             * @description what the day's last confirmed battle report gave it; null: no report said
+             *
+             *     * `OK` - OK
+             *     * `separated` - Separated
+             *     * `isolated` - Isolated
+             *     * `reserve` - Reserve
+             */
+            reported?: (components["schemas"]["SupplySituationEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly reported_label: string | null;
+            /** @description the battle that report was of */
+            reported_in?: string | null;
+            /**
+             * @description the umpire's choice today; null: none
+             *
+             *     * `OK` - OK
+             *     * `separated` - Separated
+             *     * `isolated` - Isolated
+             *     * `reserve` - Reserve
+             */
+            override: (components["schemas"]["SupplySituationEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly override_label: string | null;
+            /**
+             * @description what the night applies: the override, else the report's, else the proposal's (rules notes MS-07)
+             *
+             *     * `OK` - OK
+             *     * `separated` - Separated
+             *     * `isolated` - Isolated
+             *     * `reserve` - Reserve
+             */
+            applies: components["schemas"]["SupplySituationEnum"];
+            /** @description the label people read for the code beside it */
+            readonly applies_label: string;
+            /** @description which of the three that is, in words */
+            applies_because: string;
         };
         SupplyConfirmInputRequest: {
             /** @description battalions confirmed otherwise */
@@ -4970,6 +5056,16 @@ export interface components {
         SupplyQualityEnum: "Poor" | "Inferior" | "Average" | "Superior" | "Superb";
         /** @description The supply proposal the umpire confirms (``campaign.services.supply``). */
         SupplyReview: {
+            /** @description what an override may choose, with their labels */
+            situations: components["schemas"]["MapSupplySituationEnum"][];
+            /** @description the labels people read for the codes beside it */
+            readonly situations_labels: string[];
+            /** @description what you may do with it now: `confirm` while the day is fought, before its night */
+            actions: components["schemas"]["SupplyActionEnum"][];
+            /** @description the labels people read for the codes beside it */
+            readonly actions_labels: string[];
+            /** @description said before the night starts while today's supply is unconfirmed */
+            warning: string | null;
             day?: number | null;
             /**
              * Format: date-time
@@ -5021,6 +5117,34 @@ export interface components {
          * @enum {string}
          */
         TheatreEnum: "West" | "East" | "North Africa" | "Mediterranean" | "Pacific" | "Asia";
+        /** @description An output serializer whose choices carry their labels. */
+        Todo: {
+            /** @description in the order the umpire meets them; empty: nothing waits */
+            items: components["schemas"]["TodoItem"][];
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        TodoItem: {
+            kind: components["schemas"]["TodoKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
+            /** @description what waits, in words */
+            text: string;
+            /** @description the web app's page where it is done, from the site's root */
+            link: string;
+            /** @description how many (orders, segments, operations); 1 otherwise */
+            count: number;
+        };
+        /**
+         * @description * `orders_submitted` - Orders to approve
+         *     * `drafts_filed` - Drafts to reconcile
+         *     * `draft_awaited` - Draft awaited from one side
+         *     * `supply_unconfirmed` - Supply to confirm
+         *     * `segments_left` - Segments left to play
+         *     * `arrivals_rolling` - Arrival rolls running
+         *     * `night_due` - Night phase due
+         * @enum {string}
+         */
+        TodoKindEnum: "orders_submitted" | "drafts_filed" | "draft_awaited" | "supply_unconfirmed" | "segments_left" | "arrivals_rolling" | "night_due";
         /**
          * @description * `Poor` - Poor
          *     * `Marginal` - Marginal
@@ -5104,6 +5228,64 @@ export interface components {
          * @enum {string}
          */
         VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "notifications.sent" | "member.notification_email_set" | "order.drafted" | "order.edited" | "orders.submitted" | "order.withdrawn" | "order.approved" | "order.returned" | "order.amended" | "orders.lapsed" | "battle.draft_saved" | "battle.drafts_confirmed";
+        /** @description The victory conditions and each side's standing (``campaign.selectors.victory_standing``). */
+        Victory: {
+            status: components["schemas"]["CampaignStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
+            /** @description where the campaign stands, or how it ended, in words */
+            summary: string;
+            /** @description once finished */
+            winner: number | null;
+            /** @description once finished; empty before */
+            result: string;
+            finished_day: number | null;
+            /** @description in the order the night checks them */
+            conditions: components["schemas"]["VictoryCondition"][];
+            /** @description the day whose night ends it at the latest */
+            end_day?: number | null;
+            /** @description what ends it if no condition is met */
+            end_text: string | null;
+            sides: components["schemas"]["VictorySide"][];
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        VictoryCondition: {
+            side: number;
+            side_name: string;
+            /** @description what the campaign's result reads when it is met */
+            result: string;
+            /** @description the sectors its side must hold */
+            sectors: components["schemas"]["VictorySector"][];
+            /** @description the threshold; null: none */
+            victory_points: number | null;
+            /** @description the victory points of the sectors its side holds */
+            points_held: number;
+            /** @description met only at a night up to this day */
+            by_day: number | null;
+            /** @description as the map stands: tonight's night phase would end the campaign */
+            met: boolean;
+            /** @description its day is past */
+            expired: boolean;
+            /** @description where its side stands, in words */
+            standing: string;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        VictorySector: {
+            id: number;
+            name: string;
+            /** @description null: contested */
+            owner: number | null;
+            /** @description by the condition's side */
+            held: boolean;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        VictorySide: {
+            side: number;
+            name: string;
+            sectors_held: number;
+            /** @description of the sectors it holds */
+            victory_points: number;
+        };
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -14739,6 +14921,142 @@ export interface operations {
             };
         };
     };
+    campaigns_todo_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Todo"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_victory_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Victory"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_webhooks_list: {
         parameters: {
             query?: {
@@ -15904,8 +16222,10 @@ export interface operations {
                  *     * `battle_assigned` - Battle assigned to you
                  *     * `draft_waiting` - Battle report draft waiting for your opponent
                  *     * `night_report_ready` - Night report ready
+                 *     * `order_submitted` - Order waiting for approval
+                 *     * `draft_filed` - Battle report draft filed
                  */
-                kind?: "battle_assigned" | "draft_waiting" | "night_report_ready" | "orders_due" | "orders_sent_back";
+                kind?: "battle_assigned" | "draft_filed" | "draft_waiting" | "night_report_ready" | "order_submitted" | "orders_due" | "orders_sent_back";
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */

@@ -8,6 +8,8 @@ import { BriefingLinks } from "../components/Papers";
 import { ErrorNotice, Masked, QueryView } from "../components/status";
 import { sideName } from "../lib/sides";
 import { TableWrap } from "../components/TableWrap";
+import { UmpireTodo } from "../components/UmpireTodo";
+import { VictoryStanding } from "../components/Victory";
 import { useCampaign } from "../session";
 
 function Timeline({ slug }: { slug: string }) {
@@ -120,6 +122,7 @@ export function DashboardPage() {
         {campaign.role_label.toLowerCase()}
         {campaign.side ? ` (${sideName(campaign, campaign.side)})` : ""}
       </p>
+      {isUmpire ? <UmpireTodo campaign={campaign} /> : null}
       {isUmpire ? <DayControls campaign={campaign} /> : null}
       <BriefingLinks campaign={campaign} />
       <dl className="facts summary">
@@ -180,6 +183,7 @@ export function DashboardPage() {
           </tbody>
         </table>
       </TableWrap>
+      <VictoryStanding campaign={campaign} />
       <Timeline slug={campaign.slug} />
     </section>
   );

@@ -4,6 +4,7 @@ import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { NightOrders } from "../components/NightOrders";
+import { SupplyReviewPanel, useSupplyReview } from "../components/SupplyReview";
 import { ErrorNotice, QueryView, ProgressBar } from "../components/status";
 import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
@@ -266,9 +267,11 @@ export function NightPage() {
 
   const today = campaign.current_day;
   const startedToday = latest !== undefined && latest.day === today;
+  const supply = useSupplyReview(slug, isUmpire && Boolean(today) && !startedToday);
   return (
     <section>
       <h1>Night phase</h1>
+      {isUmpire && !startedToday && today ? <SupplyReviewPanel campaign={campaign} /> : null}
       {isUmpire && !startedToday && today ? <NightOrders campaign={campaign} /> : null}
       {isUmpire && !startedToday && today ? (
         <p>
@@ -289,6 +292,11 @@ export function NightPage() {
             A worker flips suppressions, rolls replacements, carries activation points over and writes each side's
             night report. Unreported battles of day {today} stay unreported. The night phase cannot be undone.
           </p>
+          {supply.data?.warning ? (
+            <p className="warning" role="alert">
+              {supply.data.warning}
+            </p>
+          ) : null}
         </ConfirmDialog>
       ) : null}
       {start.isError ? <ErrorNotice error={start.error} /> : null}

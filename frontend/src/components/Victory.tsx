@@ -1,0 +1,65 @@
+import { useQuery } from "@tanstack/react-query";
+import { api, unwrap, type Schemas } from "../api/client";
+import { queryKeys } from "../api/queryKeys";
+import { QueryView } from "./status";
+import { TableWrap } from "./TableWrap";
+
+/** The scenario's victory conditions and where each side stands against them, or how the campaign
+ * ended: every sentence is the API's (sectors and their owners are public, so everybody reads it). */
+export function VictoryStanding({ campaign }: { campaign: Schemas["Campaign"] }) {
+  const victory = useQuery({
+    queryKey: queryKeys.victory(campaign.slug),
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/victory/", { params: { path: { campaign_slug: campaign.slug } } }),
+      ),
+  });
+  return (
+    <section aria-labelledby="victory">
+      <h2 id="victory">Victory</h2>
+      <QueryView query={victory} what="the victory conditions">
+        {(data) => (
+          <>
+            <p className={data.status === "finished" ? "card result" : undefined}>
+              <strong>{data.summary}</strong>
+            </p>
+            {data.conditions.length ? (
+              <ol className="cards victory-conditions">
+                {data.conditions.map((condition, index) => (
+                  <li key={index} className="card" aria-label={`Victory condition ${index + 1}`}>
+                    <p>
+                      <span className="tag">{condition.side_name}</span> {condition.result}
+                      {condition.met ? <span className="tag">Met</span> : null}
+                    </p>
+                    <p>{condition.standing}</p>
+                  </li>
+                ))}
+              </ol>
+            ) : null}
+            {data.end_text ? <p>{data.end_text}</p> : null}
+            <TableWrap label="Ground held">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Side</th>
+                    <th scope="col">Sectors held</th>
+                    <th scope="col">Victory points held</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.sides.map((side) => (
+                    <tr key={side.side}>
+                      <th scope="row">{side.name}</th>
+                      <td>{side.sectors_held}</td>
+                      <td>{side.victory_points}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
