@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0030_orders2_sideorder_deploy'),
+        ('campaign', '0033_table_dice_at_table'),
     ]
 
     operations = [
