@@ -367,9 +367,10 @@ def web_app_work(pytest_args: Sequence[str]) -> tuple[bool, bool]:
 
 def parallel(pytest_args: Sequence[str]) -> list[str]:
     """pytest-xdist's options for a run of the whole suite or tier: a process per core
-    (``TEST_PROCESSES``), the browser tests on one of them (tests/tiers.py groups them)."""
+    (``TEST_PROCESSES``), each module's tests on one process (its module-scoped rows are built
+    once: tests/shared_rows.py)."""
     processes = os.environ.get("TEST_PROCESSES") or str(os.cpu_count() or 1)
-    return ["-n", processes, "--dist", "loadgroup", *pytest_args]
+    return ["-n", processes, "--dist", "loadscope", *pytest_args]
 
 
 def pytest_run(pytest_args: Sequence[str]) -> int:

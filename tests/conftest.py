@@ -138,8 +138,8 @@ class StockSchema:
 @pytest.fixture(scope="session")
 @needs("process")
 def stock_schema(tmp_path_factory: pytest.TempPathFactory) -> StockSchema:
-    """Generated once for the tests that compare with it (the served schema, the web app's
-    client), grouped on one process by ``pytest.mark.xdist_group("stock-schema")``."""
+    """Generated once per test process for the tests that compare with it (the served schema,
+    the web app's client)."""
     document = tmp_path_factory.mktemp("stock-schema") / "openapi.json"
     command = subprocess.run(
         [

@@ -10,7 +10,6 @@ from devstack import frontend_build
 from tests.conftest import StockSchema
 
 
-@pytest.mark.xdist_group("stock-schema")
 def test_the_committed_openapi_document_and_client_types_match_a_fresh_generation(
     stock_schema: StockSchema, tmp_path
 ):

@@ -63,7 +63,6 @@ def pytest_configure(config: pytest.Config) -> None:
     sys.addaudithook(_refuse_unmarked_processes)
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         tiers = _fixture_tiers(item)
@@ -71,12 +70,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             tiers.add("fuzz")
         for tier in sorted(tiers):
             item.add_marker(tier)
-        if item.get_closest_marker("xdist_group") is None:
-            # Under pytest-xdist's --dist loadgroup a group runs on one process: a module's tests
-            # together (its module-scoped rows are built once), the browser tests together (one
-            # Chromium serves them all, tests/e2e/conftest.py).
-            group = "browser" if "browser" in tiers else item.nodeid.split("::", 1)[0]
-            item.add_marker(pytest.mark.xdist_group(group))
 
 
 def is_slow_tier(item: pytest.Item) -> bool:

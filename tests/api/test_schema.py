@@ -19,7 +19,6 @@ from tests.conftest import StockSchema
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.xdist_group("stock-schema")
 def test_the_stock_command_validates_without_a_single_warning(stock_schema: StockSchema):
     assert stock_schema.command.returncode == 0, stock_schema.command.stderr
     assert "Warning" not in stock_schema.command.stderr
@@ -28,7 +27,6 @@ def test_the_stock_command_validates_without_a_single_warning(stock_schema: Stoc
     assert "/api/v1/campaigns/{campaign_slug}/forces/{id}/status/" in document["paths"]
 
 
-@pytest.mark.xdist_group("stock-schema")
 def test_the_served_schema_is_the_stock_commands(stock_schema: StockSchema):
     assert stock_schema.command.returncode == 0, stock_schema.command.stderr
 

@@ -46,7 +46,8 @@ def built_web_app() -> None:
 @pytest.fixture(scope="package")
 @needs("browser")
 def chromium(built_web_app: None) -> Iterator[Browser]:
-    """One Chromium for the browser tests; each test has a context of its own (no cookie,
+    """One Chromium for the browser tests run one after the other (pytest tears it down when
+    the process moves to another package); each test has a context of its own (no cookie,
     storage or cache of another test's).
 
     Playwright's sync API keeps an event loop running in this thread while it is open, which
