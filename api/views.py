@@ -1051,15 +1051,19 @@ class BattleViewSet(
         permission_classes=[IsAuthenticatedOrAPIKey, IsCampaignMember],
     )
     def setup_inputs(self, request: Request, **kwargs: Any) -> Response:
-        battle, access = self.get_object(), self.campaign_access
+        access = self.campaign_access
+        refused = PermissionDenied(
+            "Only an umpire, or a player of this battle where the club lets players roll its set-up "
+            "at the table, reads what its set-up asks."
+        )
+        if not access.is_umpire and access.player_side_id is None:
+            raise refused  # before the battle is looked up: a member who may not ask gets 403, not 404
+        battle = self.get_object()
         player_side = battle_table_side(
             access.role, access.player_side_id, battle, access.campaign.table_dice
         )
         if not access.is_umpire and player_side is None:
-            raise PermissionDenied(
-                "Only an umpire, or a player of this battle where the club lets players roll its set-up "
-                "at the table, reads what its set-up asks."
-            )
+            raise refused
         questions: Any = battle_services.battle_setup_questions(access.campaign, battle, player_side)
         return Response(out.SetupQuestionSerializer(questions, many=True).data)
 

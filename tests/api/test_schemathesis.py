@@ -57,6 +57,7 @@ UMPIRE_ONLY = (
     "/supply/",
     "/setup-inputs/",
     "/drafts/",
+    "/todo/",
 )
 # A battle's players' own: the umpire gets 403 (they compare both sides' drafts at drafts/).
 PLAYERS_ONLY = ("/draft/",)
