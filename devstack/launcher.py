@@ -351,9 +351,10 @@ def web_app_work(pytest_args: Sequence[str]) -> tuple[bool, bool]:
 def parallel(pytest_args: Sequence[str]) -> list[str]:
     """pytest-xdist's options for a run of the whole suite or tier: a process per core
     (``TEST_PROCESSES``), each module's tests on one process (its module-scoped rows are built
-    once: tests/shared_rows.py)."""
+    once: tests/shared_rows.py), and the 30 slowest named at the end, so that a slower suite
+    shows where it grew."""
     processes = os.environ.get("TEST_PROCESSES") or str(os.cpu_count() or 1)
-    return ["-n", processes, "--dist", "loadscope", *pytest_args]
+    return ["-n", processes, "--dist", "loadscope", "--durations=30", *pytest_args]
 
 
 def pytest_run(pytest_args: Sequence[str]) -> int:
