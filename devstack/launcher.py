@@ -31,6 +31,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -57,21 +58,36 @@ STOP_GRACE_SECONDS = 4.0
 _stopping = False
 
 
+# A stop signal is sent again when no cleanup has begun this long after it.
+STOP_REDELIVERY_SECONDS = 1.0
+
+
 def raise_on_stop_signals() -> None:
     """Ctrl-C, SIGTERM (kill, a service manager) and SIGHUP (the terminal closed) raise
-    KeyboardInterrupt, so every ``finally`` stops what it started."""
+    KeyboardInterrupt, so every ``finally`` stops what it started, calling :func:`cleaning_up`
+    first.
+
+    Python drops an exception raised while a finalizer runs (it prints "Exception ignored in"),
+    and a signal may land there: unless a cleanup has begun a second later, the signal is sent
+    again (a benchmark stopped while it built a campaign once ran on for minutes)."""
 
     def stop(signum: int, frame: FrameType | None) -> None:
         if not _stopping:
-            cleaning_up()
+            threading.Timer(STOP_REDELIVERY_SECONDS, _again_unless_cleaning_up, [signum]).start()
             raise KeyboardInterrupt(signal.Signals(signum).name)
 
     for signum in STOP_SIGNALS:
         signal.signal(signum, stop)
 
 
+def _again_unless_cleaning_up(signum: int) -> None:
+    if not _stopping:
+        os.kill(os.getpid(), signum)
+
+
 def cleaning_up() -> None:
-    """From now on stop signals are ignored: a second one must not cut the cleanup short."""
+    """A cleanup has begun: from now on stop signals are ignored, so that a second one does not
+    cut it short."""
     global _stopping
     _stopping = True
 
@@ -111,6 +127,7 @@ def foreground(command: Sequence[str], env: dict[str, str], grace: float = STOP_
         return process.wait()
     finally:
         if process.returncode is None:
+            cleaning_up()
             stop_groups([process], grace)
 
 
@@ -148,6 +165,7 @@ def embedded_postgres() -> Iterator[str]:
                 conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
         yield f"postgres://postgres@{quote(str(pgdata), safe='')}/{DATABASE_NAME}"
     finally:
+        cleaning_up()
         with contextlib.suppress(subprocess.CalledProcessError):
             pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=system_user)
 
@@ -185,6 +203,7 @@ def embedded_redis() -> Iterator[str]:
             time.sleep(0.1)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
+        cleaning_up()
         stop_groups([process])
 
 

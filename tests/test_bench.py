@@ -98,7 +98,10 @@ def run_and_stop(
             time.sleep(0.5)
         started = tree([bench.pid])
         bench.send_signal(signal.SIGTERM)
-        bench.wait(timeout=STOP_SECONDS)
+        try:
+            bench.wait(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running {STOP_SECONDS} s after SIGTERM:\n{log.read_text()}")
         time.sleep(0.5)  # a killed child's last moments
         remaining = {pid: _cmdline(pid) for pid, _ in alive(started)}
         assert not remaining, f"left running after SIGTERM: {remaining}"
