@@ -251,7 +251,10 @@ def test_a_write_granted_key_makes_the_umpires_writes_recorded_with_its_prefix(w
     rolls = world.campaign.rolls.filter(battle=world.planned)
     assert rolls.exists()
     assert all(r.request_id.startswith(recorded_as) and r.actor_id is None for r in rolls)
-    reported = world.campaign.events.filter(verb=EventVerb.BATTLE_REPORTED, object_id=world.planned.pk)
+    # The battle's own event (each side's has the verb too, and a side's id may equal the battle's).
+    reported = world.campaign.events.filter(
+        verb=EventVerb.BATTLE_REPORTED, object_type="Battle", object_id=world.planned.pk
+    )
     assert [e.request_id.startswith(recorded_as) for e in reported] == [True]
     assert key.get(world.url("campaign-detail")).json()["role"] == MemberRole.UMPIRE
 
