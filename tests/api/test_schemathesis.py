@@ -40,7 +40,7 @@ from campaign.services.orders import side_order_draft, side_order_submit
 from campaign.services.webhook_subscriptions import webhook_ping, webhook_subscribe
 from tests.api.world import ACTOR, Role, World, build_world
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]  # schemathesis draws its cases (tests/tiers.py)
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 # Per operation; an operation with few distinct inputs stops early, hence the totals asserted.

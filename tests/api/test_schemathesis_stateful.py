@@ -37,7 +37,7 @@ from campaign.services.webhook_subscriptions import webhook_subscribe
 from tests.api.test_schemathesis import CHECKS, credentials, wsgi_app
 from tests.api.world import ACTOR, Role, World, build_world
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]  # schemathesis draws its cases (tests/tiers.py)
 
 CAMPAIGN_PATH = "/api/v1/campaigns/{campaign_slug}/"
 WRITES = {"post", "put", "patch", "delete"}
