@@ -233,7 +233,8 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     try:
         return (yield)
     finally:
-        if _transactional(item):
+        # With no next test, the session's teardown has dropped the test database already.
+        if _transactional(item) and nextitem is not None:
             with item.config.stash[blocking_manager_key].unblock():
                 _equipment_reference_load()
 

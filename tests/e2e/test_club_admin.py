@@ -144,7 +144,11 @@ def test_the_umpire_sets_up_a_club_and_a_player_joins_by_link(
     page.get_by_label("A night phase is done").check()
     page.get_by_role("button", name="Create the webhook").click()
     expect(page.get_by_label("Signing secret")).not_to_have_value("")
-    page.get_by_role("button", name="Send a test event").click()
+    # The new webhook's own button, once its row is listed (a click during the list's re-render
+    # once went nowhere: "Nothing sent yet").
+    webhook = page.get_by_role("listitem", name=f"Webhook {receiver.url}")
+    expect(webhook).to_be_visible()
+    webhook.get_by_role("button", name="Send a test event").click()
     deliveries = page.get_by_role("list", name=f"Deliveries to {receiver.url}")
     expect(deliveries).to_contain_text("Ping (a test event): Delivered after 1 attempt", timeout=60_000)
     assert models.WebhookDelivery.objects.get().status == DeliveryStatus.DELIVERED
