@@ -94,7 +94,10 @@ def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
     schedule.get_by_label("Due on day").fill("1")
     schedule.get_by_label("Entry zone").fill("Marsaxlokk Bay")
     schedule.get_by_role("button", name="Schedule").click()
-    expect(page.get_by_role("region", name="Reinforcements")).to_contain_text("Livorno")
+    # The demo has Livorno due on day 2 already: wait for the new day, not the name, or the segment
+    # may open before the schedule commits and find nothing due (CI, stop 35).
+    reinforcements = page.get_by_role("region", name="Reinforcements")
+    expect(reinforcements.get_by_role("listitem").filter(has_text=livorno.name)).to_contain_text("day 1,")
     page.get_by_role("button", name="Open the next segment").click()
     arrivals = page.get_by_role("list", name="Arrivals")
     expect(arrivals).to_contain_text(livorno.name, timeout=NIGHT_TIMEOUT)
