@@ -10,9 +10,11 @@ PY := .venv/bin/python
 	@echo "[setup] Installing uv into .tools/"
 	@python3 -m venv .tools && .tools/bin/pip install --quiet --disable-pip-version-check uv==0.13.8
 
+# Compiled once here: where PYTHONDONTWRITEBYTECODE is set, every process would compile Django
+# and the other libraries again as it starts (seconds for each test process and worker).
 .venv/.synced: pyproject.toml uv.lock | $(UV)
 	@echo "[setup] Creating the virtualenv from uv.lock"
-	@$(UV) sync --frozen --quiet
+	@$(UV) sync --frozen --quiet --compile-bytecode
 	@touch $@
 
 run: .venv/.synced

@@ -16,6 +16,7 @@ from campaign.choices import (
     MemberRole,
     NightOrderKind,
     OperationKind,
+    PaperFormat,
     StandStatus,
     enum_choices,
 )
@@ -45,6 +46,11 @@ class PaperInput(serializers.Serializer[Mapping[str, Any]]):
     """The query of a printable paper (a briefing, a battle packet)."""
 
     side = id_field(help_text="the side it is printed for (players: their own)")
+    output = serializers.ChoiceField(
+        choices=PaperFormat.choices,
+        default=PaperFormat.PDF,
+        help_text="a PDF laid out for A4, or the web page it is laid out from (the same paper)",
+    )
 
 
 class BattleCreateInput(serializers.Serializer[Mapping[str, Any]]):

@@ -54,7 +54,7 @@ from api.viewsets import (
 )
 from campaign import models, paper, polls, selectors
 from campaign.access import CampaignAccess, battle_table_side
-from campaign.choices import OperationKind
+from campaign.choices import OperationKind, PaperFormat
 from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
 from campaign.services import battle_drafts as draft_services
@@ -730,9 +730,17 @@ class StandViewSet(ReadOnlyCampaignViewSet[models.Stand]):
         return self.respond(stand)
 
 
-PDF_RESPONSE = {(200, "application/pdf"): OpenApiTypes.BINARY}
+PAPER_RESPONSE = {(200, "application/pdf"): OpenApiTypes.BINARY, (200, "text/html"): OpenApiTypes.STR}
 PAPER_SIDE = OpenApiParameter(
     "side", int, OpenApiParameter.QUERY, required=True, description="the side it is printed for"
+)
+PAPER_FORMAT = OpenApiParameter(
+    "output",
+    str,
+    OpenApiParameter.QUERY,
+    enum=PaperFormat.values,
+    default=PaperFormat.PDF.value,
+    description="; ".join(f"`{value}`: {label}" for value, label in PaperFormat.choices),
 )
 
 
@@ -740,20 +748,25 @@ PAPER_SIDE = OpenApiParameter(
 class PaperMixin(CampaignScopedViewSet[Any]):
     # Printable papers of a side (campaign.paper): its players and the umpires print them.
 
-    def paper_side(self) -> int:
+    def paper_query(self) -> tuple[int, PaperFormat]:
         query = inputs.PaperInput(data=self.request.query_params)
         query.is_valid(raise_exception=True)
         side_id: int = query.validated_data["side"]
         if not self.campaign_access.prints_for(side_id):
             raise PermissionDenied("Only the umpires and the side's own players may print its papers.")
-        return side_id
+        return side_id, PaperFormat(query.validated_data["output"])
 
-    def pdf_response(self, content: bytes, side_id: int, *name: object) -> HttpResponse:
+    def paper_response(
+        self, html: str, paper_format: PaperFormat, side_id: int, *name: object
+    ) -> HttpResponse:
         side = self.campaign_access.sides[side_id]  # the paper was printed: the side exists
         parts = (self.campaign_access.campaign.slug, *name, side.name)
-        filename = slugify("-".join(str(part) for part in parts))
-        response = HttpResponse(content, content_type="application/pdf")
-        response["Content-Disposition"] = f'inline; filename="{filename}.pdf"'
+        filename = f"{slugify('-'.join(str(part) for part in parts))}.{paper_format.value}"
+        if paper_format is PaperFormat.HTML:
+            response = HttpResponse(html, content_type="text/html; charset=utf-8")
+        else:
+            response = HttpResponse(paper.pdf(html), content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{filename}"'
         return response
 
 
@@ -851,15 +864,14 @@ class DayViewSet(PaperMixin, ReadOnlyCampaignViewSet[models.CampaignDay]):
         "stock, the day's battles with their set-up results, and the order of battle with every "
         "stand's state: the side's own in full, the enemy as their fog of war reveals (as the side's "
         "players see it in the API). Umpires print any side's, players their own.",
-        parameters=[PAPER_SIDE],
-        responses=PDF_RESPONSE,
+        parameters=[PAPER_SIDE, PAPER_FORMAT],
+        responses=PAPER_RESPONSE,
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def briefing(self, request: Request, **kwargs: Any) -> HttpResponse:
-        day, side_id = self.get_object(), self.paper_side()
-        campaign = self.campaign_access.campaign
-        content = paper.briefing_pdf(campaign, day.number, side_id)
-        return self.pdf_response(content, side_id, "day", day.number, "briefing")
+        day, (side_id, paper_format) = self.get_object(), self.paper_query()
+        html = paper.briefing_html(self.campaign_access.campaign, day.number, side_id)
+        return self.paper_response(html, paper_format, side_id, "day", day.number, "briefing")
 
     @extend_schema(
         summary="Roll for the day's end after an Allied turn (umpires; Malta; idempotent)",
@@ -1167,14 +1179,14 @@ class BattleViewSet(
         "their turns and wind, the side's pools and barrage stock, its battalions with every stand's "
         "state and the enemy's as their fog of war reveals (as the side's players see it in the API). "
         "Umpires print either side's, players their own.",
-        parameters=[PAPER_SIDE],
-        responses=PDF_RESPONSE,
+        parameters=[PAPER_SIDE, PAPER_FORMAT],
+        responses=PAPER_RESPONSE,
     )
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def packet(self, request: Request, **kwargs: Any) -> HttpResponse:
-        battle, side_id = self.get_object(), self.paper_side()
-        content = paper.packet_pdf(self.campaign_access.campaign, battle, side_id)
-        return self.pdf_response(content, side_id, "battle", battle.pk, "packet")
+        battle, (side_id, paper_format) = self.get_object(), self.paper_query()
+        html = paper.packet_html(self.campaign_access.campaign, battle, side_id)
+        return self.paper_response(html, paper_format, side_id, "battle", battle.pk, "packet")
 
     @extend_schema(
         summary="Check for a combat lull (umpires)",

@@ -28,6 +28,13 @@ MAP_SUPPLY_SITUATION_CHOICES = [c for c in SUPPLY_SITUATION_CHOICES if c[0] != S
 SUPPLY_ACTION_CHOICES = [("confirm", "Confirm the supply")]
 
 
+class PaperFormat(models.TextChoices):
+    """How a printable paper is served: laid out for A4, or as the web page it is laid out from."""
+
+    PDF = "pdf", "PDF, laid out for A4 paper"
+    HTML = "html", "Web page, to read on a screen or print from the browser"
+
+
 class CampaignStatus(models.TextChoices):
     SETUP = "setup", "Setting up"
     ACTIVE = "active", "Active"

@@ -1,4 +1,5 @@
-"""Printable papers for one side: the day's briefing and a battle's packet, as PDF.
+"""Printable papers for one side: the day's briefing and a battle's packet, as PDF or as the
+web page the PDF is laid out from.
 
 Each shows the campaign as that side's players see it (:meth:`CampaignAccess.of_side`, the
 API's fog of war): their own battalions with every stand's state, the enemy's only as far as
@@ -196,24 +197,23 @@ class PaperUnavailable(DomainError):
         )
 
 
-def pdf(template: str, context: dict[str, Any]) -> bytes:
-    """The template rendered to HTML, laid out as a PDF."""
+def pdf(html: str) -> bytes:
+    """A paper's web page laid out as a PDF: layout only, nothing more is read."""
     try:
         import weasyprint  # needs Pango: loaded with the first paper, not with every process
     except OSError as missing_library:
         raise PaperUnavailable(missing_library) from missing_library
 
-    html = render_to_string(f"campaign/paper/{template}", context)
     return bytes(weasyprint.HTML(string=html).write_pdf())
 
 
-def briefing_pdf(campaign: models.Campaign, day_number: int, side_id: int) -> bytes:
+def briefing_html(campaign: models.Campaign, day_number: int, side_id: int) -> str:
     with selectors.one_moment():
         context = briefing_context(campaign, day_number, side_id)
-    return pdf("briefing.html", context)
+    return render_to_string("campaign/paper/briefing.html", context)
 
 
-def packet_pdf(campaign: models.Campaign, battle: models.Battle, side_id: int) -> bytes:
+def packet_html(campaign: models.Campaign, battle: models.Battle, side_id: int) -> str:
     with selectors.one_moment():
         context = packet_context(campaign, battle, side_id)
-    return pdf("packet.html", context)
+    return render_to_string("campaign/paper/packet.html", context)

@@ -380,6 +380,10 @@ def pytest_run(pytest_args: Sequence[str]) -> int:
     print("Resolving test services", flush=True)
     with services(prefer_local=True) as urls:
         env = {**os.environ, **urls, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+        # Compiled modules and pytest's rewritten tests are kept (in __pycache__, ignored by git)
+        # even where the environment asks for none: without them every test process and every
+        # worker it starts compiles the project and its tests again, seconds each.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         return subprocess.run([str(BIN / "pytest"), *pytest_args], env=env, cwd=ROOT).returncode
 
 

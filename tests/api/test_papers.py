@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+from html import unescape
 
 import pypdf
 import pypdfium2
@@ -142,3 +143,35 @@ def test_a_player_prints_only_their_own_sides_papers(campaign: models.Campaign):
     assert no_side.status_code == 400
     assert "side" in no_side.json()["error"]["fields"]
     assert no_day.status_code == 404
+
+
+def page_text(html: str) -> str:
+    """A web page's text as a reader sees it: no markup, no style sheet, single spaces."""
+    body = html.split("</style>", 1)[1]
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", body)))
+
+
+def test_a_paper_as_a_web_page_is_its_pdf_with_the_same_fog(campaign: models.Campaign):
+    battle = models.Battle.objects.get(campaign=campaign, sector__name=SECTOR)
+    allied_side = campaign.sides.get(is_axis=False)
+    allied = signed_in("allied")
+    url = f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/packet/?side={allied_side.pk}"
+
+    pdf = printed(allied, f"{url}&output=pdf", "packet-allied-as-pdf")
+    response = allied.get(f"{url}&output=html")
+    refused = allied.get(f"{url}&output=docx")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert (
+        response["Content-Disposition"]
+        == f'inline; filename="malta-1942-battle-{battle.pk}-packet-allied.html"'
+    )
+    page = page_text(response.content.decode())
+    assert "Strength hidden by the enemy's fog of war" in page
+    assert not {label for label in stand_labels(campaign, "G1") if mentions(page, label)}
+    # Every word of the PDF is the page's, but for the page numbers laid out around it.
+    words = set(re.findall(r"\w+", page))
+    assert set(re.findall(r"\w+", pdf)) - words <= {"page", "of", *map(str, range(1, 10))}
+    assert refused.status_code == 400
+    assert "output" in refused.json()["error"]["fields"]

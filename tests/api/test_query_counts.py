@@ -293,6 +293,19 @@ def test_every_get_endpoint_of_the_router_has_an_entry(worlds):
     assert not gone, f"no longer served: {sorted(gone)}"
 
 
+# A paper's PDF is its web page laid out by WeasyPrint, which reads nothing (campaign.paper.pdf):
+# at one battalion a side each paper is counted as both, which must agree; at BIG as its web page
+# only, the same reads without laying out 128 pages (most of this module's time when it did).
+PAPERS = {"day-briefing", "battle-packet"}
+
+
+def paper_outputs(name: str, url: str, size: int) -> list[tuple[str, str]]:
+    if name not in PAPERS:
+        return [(name, url)]
+    as_html = (name, f"{url}&output=html")
+    return [(f"{name} (PDF)", f"{url}&output=pdf"), as_html] if size == 1 else [as_html]
+
+
 @pytest.mark.parametrize("role", [Role.UMPIRE, Role.AXIS_PLAYER, Role.ALLIED_KEY])
 def test_query_counts_do_not_grow_with_the_order_of_battle(role: Role, worlds: dict[int, World]) -> None:
     counts: dict[str, list[int]] = {}
@@ -300,7 +313,8 @@ def test_query_counts_do_not_grow_with_the_order_of_battle(role: Role, worlds: d
         assert world.campaign.battalions.filter(side=world.axis).count() == size
         client = world.client(role)
         side = world.allied if role == Role.ALLIED_KEY else world.axis
-        for name, url in endpoints(world, side, world.users.get(role)).items():
+        asked = endpoints(world, side, world.users.get(role)).items()
+        for name, url in (output for endpoint in asked for output in paper_outputs(*endpoint, size)):
             count, response = query_count(client, url)
             refused = (
                 (role != Role.UMPIRE and name in UMPIRE_ONLY)
@@ -311,6 +325,9 @@ def test_query_counts_do_not_grow_with_the_order_of_battle(role: Role, worlds: d
             assert response.status_code == expected, (name, size, response.json())
             counts.setdefault(name, []).append(count)
 
+    for paper in PAPERS & set(counts):
+        pdf = counts.pop(f"{paper} (PDF)")
+        assert pdf[0] == counts[paper][0], f"{paper}: the PDF reads more than its web page"
     grew = {name: pair for name, pair in counts.items() if pair[0] != pair[1]}
     assert not grew, f"queries at 1 vs {BIG} battalions a side: {grew}"
 

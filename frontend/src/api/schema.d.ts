@@ -7431,6 +7431,8 @@ export interface operations {
     campaigns_battles_packet_retrieve: {
         parameters: {
             query: {
+                /** @description `pdf`: PDF, laid out for A4 paper; `html`: Web page, to read on a screen or print from the browser */
+                output?: "html" | "pdf";
                 /** @description the side it is printed for */
                 side: number;
             };
@@ -7451,6 +7453,7 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                    "text/html": string;
                 };
             };
             /** @description Error */
@@ -8202,6 +8205,8 @@ export interface operations {
     campaigns_days_briefing_retrieve: {
         parameters: {
             query: {
+                /** @description `pdf`: PDF, laid out for A4 paper; `html`: Web page, to read on a screen or print from the browser */
+                output?: "html" | "pdf";
                 /** @description the side it is printed for */
                 side: number;
             };
@@ -8221,6 +8226,7 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                    "text/html": string;
                 };
             };
             /** @description Error */
