@@ -420,7 +420,7 @@ def test_a_deploy_range_the_dawn_refuses_is_refused_at_draft_edit_and_amend(worl
     assert umpire.get(world.url("side-order-list")).status_code == 200
 
 
-def poisoned(world: World) -> models.SideOrder:
+def poisoned(world: World, range_inches: Any = 1e308) -> models.SideOrder:
     """An order stored before payloads were bounded: jsonb keeps 1e308 as a 309-digit number."""
     models.Battalion.objects.filter(pk=world.battalion("L3").pk).update(in_reserve=True, sector=None)
     return models.SideOrder.objects.create(
@@ -428,7 +428,7 @@ def poisoned(world: World) -> models.SideOrder:
         side=world.allied,
         day_number=2,
         kind="deploy",
-        payload={"battalion_code": "L3", "range_inches": 1e308},
+        payload={"battalion_code": "L3", "range_inches": range_inches},
         status=SideOrderStatus.SUBMITTED,
     )
 
@@ -459,12 +459,14 @@ def test_a_stored_range_the_dawn_refuses_is_refused_at_approval(world):
     assert models.SideOrder.objects.get(pk=order.pk).status == SideOrderStatus.SUBMITTED
 
 
+@pytest.mark.parametrize("stored", [1e308, 10**400], ids=["1e308", "beyond-a-float"])
 @pytest.mark.parametrize("status", [SideOrderStatus.DRAFT, SideOrderStatus.SUBMITTED])
-def test_a_stored_range_the_dawn_refuses_breaks_no_write_of_its_side(world, status):
+def test_a_stored_range_the_dawn_refuses_breaks_no_write_of_its_side(world, status, stored):
     """Issue 28 leftover: an order stored before ranges were bounded made submit, edit and
-    withdraw answer 500 (its timeline text formats the range). Submitting or keeping it is
-    refused naming the field; withdrawing it works, its text quoting what is stored."""
-    order = poisoned(world)
+    withdraw answer 500 (its timeline text formats the range, and no float holds 10**400).
+    Submitting or keeping it is refused naming the field; withdrawing it works, its text
+    quoting what is stored."""
+    order = poisoned(world, stored)
     models.SideOrder.objects.filter(pk=order.pk).update(status=status)
     client = world.client(Role.ALLIED_PLAYER)
     named = {"id": str(order.public_id)}
