@@ -7,6 +7,7 @@ battalions by supply situation would leak what the masked field hides.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable
 from typing import Any
 
@@ -85,8 +86,8 @@ class ForceFilter(filters.FilterSet):  # type: ignore[misc]
 
 class BattalionFilter(filters.FilterSet):  # type: ignore[misc]
     side = IntegerFilter(field_name="side_id")
-    force = IntegerFilter(field_name="battlegroup__force_id")
-    battlegroup = IntegerFilter(field_name="battlegroup_id")
+    force = filters.UUIDFilter(field_name="battlegroup__force__public_id", help_text="a force's id")
+    battlegroup = filters.UUIDFilter(field_name="battlegroup__public_id", help_text="a battlegroup's id")
     code = filters.CharFilter()
 
     class Meta:
@@ -96,7 +97,9 @@ class BattalionFilter(filters.FilterSet):  # type: ignore[misc]
 
 class StandFilter(filters.FilterSet):  # type: ignore[misc]
     battalion = filters.CharFilter(field_name="battalion__code", help_text="battalion code")
-    force = IntegerFilter(field_name="battalion__battlegroup__force_id")
+    force = filters.UUIDFilter(
+        field_name="battalion__battlegroup__force__public_id", help_text="a force's id"
+    )
     status = filters.ChoiceFilter(choices=StandStatus.choices)
     stand_type = filters.ChoiceFilter(choices=StandType.choices)
 
@@ -142,7 +145,7 @@ class RollFilter(filters.FilterSet):  # type: ignore[misc]
     day = IntegerFilter(field_name="day__number", help_text="campaign day number")
     segment = filters.ChoiceFilter(field_name="segment__segment", choices=DAY_SEGMENT_CHOICES)
     battle = IntegerFilter(field_name="battle_id")
-    force = IntegerFilter(field_name="force_id")
+    force = filters.UUIDFilter(field_name="force__public_id", help_text="a force's id")
     battalion = filters.CharFilter(field_name="battalion__code", help_text="battalion code")
     procedure = filters.CharFilter(help_text="rules catalog key, e.g. gb.weather")
     table = filters.BooleanFilter(
@@ -170,11 +173,22 @@ def _object_filter(object_type: type[Model]) -> Any:
     return by_object
 
 
+def _object_named_filter(object_type: type[Model]) -> Any:
+    """Events about the object the API names by ``value``, its public id."""
+
+    def by_object(queryset: QuerySet[models.Event], name: str, value: uuid.UUID) -> QuerySet[models.Event]:
+        return queryset.filter(object_type=object_type.__name__, object_public_id=value)
+
+    return by_object
+
+
 class EventFilter(filters.FilterSet):  # type: ignore[misc]
     day = IntegerFilter(field_name="day_number", help_text="campaign day number")
     verb = filters.ChoiceFilter(choices=EventVerb.choices)
     battle = IntegerFilter(method=_object_filter(models.Battle), help_text="events about this battle")
-    force = IntegerFilter(method=_object_filter(models.Force), help_text="events about this force")
+    force = filters.UUIDFilter(
+        method=_object_named_filter(models.Force), help_text="events about this force (its id)"
+    )
     after = filters.UUIDFilter(method=_after, help_text=AFTER_HELP)
 
     class Meta:

@@ -296,7 +296,7 @@ class RollOverrideInput(serializers.Serializer[Mapping[str, Any]]):
 
 
 class ReinforcementScheduleInput(serializers.Serializer[Mapping[str, Any]]):
-    force_id = id_field()
+    force_id = serializers.UUIDField(help_text="the force's id")
     day = serializers.IntegerField(min_value=1, max_value=COUNT_MAX, help_text="the campaign day it is due")
     zone = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
 
@@ -330,7 +330,7 @@ class LoginInput(serializers.Serializer[dict[str, str]]):
 
 
 class SupplyOverrideInput(serializers.Serializer[Mapping[str, Any]]):
-    battalion = id_field(help_text="battalion id (on the map)")
+    battalion = serializers.UUIDField(help_text="the battalion's id (on the map)")
     situation = serializers.ChoiceField(
         choices=MAP_SUPPLY_SITUATION_CHOICES,
         help_text="the situation the umpire confirms instead of the one proposed",

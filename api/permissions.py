@@ -100,7 +100,7 @@ class IsUmpireOrReadOnly(BasePermission):
 
 
 class IsUmpire(BasePermission):
-    """Reads too: what only umpires may see at all (webhook subscriptions and their deliveries)."""
+    """Reads too: what only umpires may see at all (the night orders they queue, say)."""
 
     message = "Only an umpire of this campaign may see or change this."
 
@@ -110,11 +110,14 @@ class IsUmpire(BasePermission):
 
 
 class IsUmpireInPerson(IsUmpire):
-    """The umpire signed in, never a key, for who may act in the campaign: its members,
-    invitations and API keys. A write-granted key that could make an account, an invitation
-    or a key would outlive its own revocation through them."""
+    """The umpire signed in, never a key, for who may act in the campaign or receive its news:
+    its members, invitations, API keys and webhooks. A write-granted key that could make an
+    account, an invitation, a key or a subscription would outlive its own revocation through them."""
 
-    message = "Only an umpire of this campaign, signed in, may manage its members, invitations and API keys."
+    message = (
+        "Only an umpire of this campaign, signed in, may manage its members, invitations, API keys "
+        "and webhooks."
+    )
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return request_api_key(request) is None and super().has_permission(request, view)

@@ -269,7 +269,7 @@ FORCE_STATUS_EXAMPLE = OpenApiExample(
             "current_segment_label": "Morning",
         },
         "force": {
-            "id": 3,
+            "id": "5b1e7c3a-9d2f-4a8e-b6c0-1f3d5e7a9c2b",
             "side": 1,
             "name": "Fallschirmjäger-Brigade Ramcke",
             "nation": "German",
@@ -443,7 +443,9 @@ ROLL_OVERRIDE_RESPONSE_EXAMPLE = OpenApiExample(
     response_only=True,
 )
 REINFORCEMENT_EXAMPLE = OpenApiExample(
-    "Due on day 3", value={"force_id": 5, "day": 3, "zone": "Marsaxlokk Bay"}, request_only=True
+    "Due on day 3",
+    value={"force_id": "8d0f5a2e-3c1b-4f6e-9a7d-2b4c6e8f0a1b", "day": 3, "zone": "Marsaxlokk Bay"},
+    request_only=True,
 )
 NIGHT_ORDER_EXAMPLE = OpenApiExample(
     "Attach a machine-gun platoon",

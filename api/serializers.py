@@ -263,6 +263,8 @@ FORCE_FUP_PLACES = {"fup_sector": "fup_sector_seen", "fup_sector_name": "fup_sec
 class ForceSerializer(FogMaskedSerializer[models.Force]):
     public_fields = FORCE_PUBLIC
 
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+
     sector_name = serializers.CharField(
         source="sector.name", read_only=True, allow_null=True, help_text="where its C Ops stands"
     )
@@ -330,6 +332,10 @@ def _force_place(force: models.Force, name: str) -> Any:
 class StandSerializer(FogMaskedSerializer[models.Stand]):
     public_fields = frozenset({"id", "battalion", "battalion_code", "label", "stand_type", "status"})
 
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    battalion = serializers.UUIDField(
+        source="battalion.public_id", read_only=True, help_text="the battalion's id"
+    )
     battalion_code = serializers.CharField(source="battalion.code", read_only=True)
     equipment = serializers.CharField(
         source="equipment.key", read_only=True, allow_null=True, help_text="reference equipment key"
@@ -364,7 +370,13 @@ class BattalionSerializer(FogMaskedSerializer[models.Battalion]):
     public_fields = access_rules.BATTALION_PUBLIC
     strength_fields = access_rules.BATTALION_STRENGTHS
 
-    force = serializers.IntegerField(source="battlegroup.force_id", read_only=True)
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    force = serializers.UUIDField(
+        source="battlegroup.force.public_id", read_only=True, help_text="its force's id"
+    )
+    battlegroup = serializers.UUIDField(
+        source="battlegroup.public_id", read_only=True, help_text="its battlegroup's id"
+    )
     sector_name = serializers.CharField(
         source="sector.name", read_only=True, allow_null=True, help_text="where it stands; null: off the map"
     )
@@ -404,6 +416,7 @@ class BattalionTreeSerializer(BattalionSerializer):
 
 
 class BattlegroupTreeSerializer(LabelledModelSerializer[models.Battlegroup]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     battalions = BattalionTreeSerializer(many=True, read_only=True)
 
     class Meta:
@@ -524,12 +537,16 @@ def _side_name(serializer: serializers.BaseSerializer[Any], side_id: int | None)
 
 
 class SectorForceSerializer(LabelledModelSerializer[models.Force]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+
     class Meta:
         model = models.Force
         fields = ["id", "name", "side"]
 
 
 class SectorBattalionSerializer(LabelledModelSerializer[models.Battalion]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+
     class Meta:
         model = models.Battalion
         fields = ["id", "code", "side"]
@@ -611,6 +628,7 @@ class MapLinkSerializer(LabelledModelSerializer[models.SectorLink]):
 class MapForceSerializer(LabelledModelSerializer[models.Force]):
     """A force where the reader sees its C Ops (the selector left out the others)."""
 
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     side_label = serializers.SerializerMethodField(help_text="the side's name")
     fup_sector = serializers.SerializerMethodField(
         help_text="its forming-up point when apart from its C Ops and seen; null: with its C Ops, or unseen"
@@ -631,6 +649,7 @@ class MapForceSerializer(LabelledModelSerializer[models.Force]):
 class MapBattalionSerializer(FogMaskedSerializer[models.Battalion]):
     public_fields = access_rules.BATTALION_PUBLIC | {"side_label"}
 
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     side_label = serializers.SerializerMethodField(help_text="the side's name")
 
     class Meta:
@@ -665,10 +684,10 @@ class MapSupplySerializer(LabelledSerializer[Any]):
 
     sides = MapSupplySideSerializer(many=True)
     isolated = serializers.ListField(
-        child=serializers.IntegerField(), help_text="battalion ids of the sides you see in full"
+        child=serializers.UUIDField(), help_text="battalion ids of the sides you see in full"
     )
     separated = serializers.ListField(
-        child=serializers.IntegerField(), help_text="battalion ids of the sides you see in full"
+        child=serializers.UUIDField(), help_text="battalion ids of the sides you see in full"
     )
 
 
@@ -1014,6 +1033,12 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
     segment = serializers.ChoiceField(
         source="segment.segment", choices=DAY_SEGMENT_CHOICES, read_only=True, allow_null=True
     )
+    force = serializers.SlugRelatedField[models.Force](
+        slug_field="public_id",
+        read_only=True,
+        allow_null=True,
+        help_text="the id of the force it was rolled for",
+    )
     battalion = serializers.CharField(source="battalion.code", read_only=True, allow_null=True)
     output = RollOutputSerializer(
         read_only=True, allow_null=True, help_text="the roll as shown; null for an umpire's override"
@@ -1343,6 +1368,7 @@ class ActivationSpendSerializer(LabelledModelSerializer[models.ActivationSpend])
 class ArtilleryOrderSerializer(LabelledModelSerializer[models.ArtilleryOrder]):
     """A barrage template's mode for one day."""
 
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     day = serializers.IntegerField(source="day.number", read_only=True)
 
     class Meta:
@@ -1381,6 +1407,7 @@ class SetupQuestionSerializer(LabelledSerializer[Mapping[str, Any]]):
 class NightOrderSerializer(LabelledModelSerializer[models.NightOrder]):
     """An order the umpire queued for a night phase, by the codes and labels the club uses."""
 
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     day = serializers.IntegerField(source="day.number", read_only=True)
     side = serializers.IntegerField(source="battalion.side_id", read_only=True)
     battalion = serializers.CharField(source="battalion.code", read_only=True)
@@ -1411,11 +1438,18 @@ class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
     payload = serializers.DictField(read_only=True)
     created_by = serializers.CharField(source="created_by.username", read_only=True, allow_null=True)
     decided_by = serializers.CharField(source="decided_by.username", read_only=True, allow_null=True)
+    night_order = serializers.SlugRelatedField[models.NightOrder](
+        slug_field="public_id",
+        read_only=True,
+        allow_null=True,
+        help_text="the id of the night order it became",
+    )
 
     class Meta:
         model = models.SideOrder
         fields = [
             "id",
+            "label",
             "side",
             "side_name",
             "day",
@@ -1431,6 +1465,15 @@ class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
             "decided_at",
         ]
         read_only_fields = fields
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        # Declared here: a serializer's own `label` attribute is its field label.
+        fields["label"] = serializers.CharField(
+            read_only=True,
+            help_text='what to call it: its kind, what it names and its day ("Deploy G1, day 2")',
+        )
+        return fields
 
 
 class SideOrdersDeadlineSerializer(LabelledSerializer[Mapping[str, Any]]):
@@ -1452,6 +1495,8 @@ class RollOverrideSerializer(LabelledSerializer[Mapping[str, models.RollRecord]]
 
 class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
     """A force off the table: when and where it is due, and how its arrival rolls stand."""
+
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
 
     class Meta:
         model = models.Force
@@ -1634,7 +1679,7 @@ SECTOR_PATH_HELP = "sector ids from where it stands to its source of supply; nul
 class SupplyBattalionSerializer(LabelledSerializer[Any]):
     """One battalion of the proposal (``campaign.services.supply.ReviewedBattalion``)."""
 
-    id = serializers.IntegerField(source="supply.battalion.id")
+    id = serializers.UUIDField(source="supply.battalion.public_id", help_text=PUBLIC_ID_HELP)
     code = serializers.CharField(source="supply.battalion.code")
     side = serializers.IntegerField(source="supply.battalion.side_id")
     sector = serializers.IntegerField(source="supply.battalion.sector_id")
@@ -1676,7 +1721,7 @@ class SupplyBattalionSerializer(LabelledSerializer[Any]):
 
 
 class SupplyForceSerializer(LabelledSerializer[Any]):
-    id = serializers.IntegerField(source="force.id")
+    id = serializers.UUIDField(source="force.public_id", help_text=PUBLIC_ID_HELP)
     name = serializers.CharField(source="force.name")
     side = serializers.IntegerField(source="force.side_id")
     sector = serializers.IntegerField(source="force.sector_id", help_text="where its C Ops stands")

@@ -376,7 +376,7 @@ def _matches(request: Request, etag: str) -> bool:
     list=extend_schema(summary="Forces (divisions and independent forces)"),
     retrieve=extend_schema(summary="One force"),
 )
-class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
+class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
     model = models.Force
     serializer_class = out.ForceSerializer
     filterset_class = filters.ForceFilter
@@ -559,14 +559,14 @@ class ForceViewSet(ReadOnlyCampaignViewSet[models.Force]):
 
 @extend_schema(tags=["orders of battle"])
 @extend_schema_view(list=extend_schema(summary="Battalions"), retrieve=extend_schema(summary="One battalion"))
-class BattalionViewSet(ReadOnlyCampaignViewSet[models.Battalion]):
+class BattalionViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Battalion]):
     model = models.Battalion
     serializer_class = out.BattalionSerializer
     filterset_class = filters.BattalionFilter
     ordering_fields = ["code", "id"]
 
     def visible(self, access: CampaignAccess) -> QuerySet[models.Battalion]:
-        return selectors.battalions(access).select_related("battlegroup", "sector")
+        return selectors.battalions(access).select_related("battlegroup__force", "sector")
 
     @extend_schema(
         summary="Move a battalion (umpires; idempotent)",
@@ -666,7 +666,7 @@ class SectorViewSet(ReadOnlyCampaignViewSet[models.Sector]):
 
 @extend_schema(tags=["orders of battle"])
 @extend_schema_view(list=extend_schema(summary="Stands"), retrieve=extend_schema(summary="One stand"))
-class StandViewSet(ReadOnlyCampaignViewSet[models.Stand]):
+class StandViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Stand]):
     model = models.Stand
     serializer_class = out.StandSerializer
     filterset_class = filters.StandFilter
@@ -902,7 +902,9 @@ class DayViewSet(PaperMixin, ReadOnlyCampaignViewSet[models.CampaignDay]):
         "the side's pool is hidden from them.",
     )
 )
-class ActivationSpendViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.ActivationSpend]):
+class ActivationSpendViewSet(
+    PublicIdLookup, mixins.ListModelMixin, CampaignScopedViewSet[models.ActivationSpend]
+):
     model = models.ActivationSpend
     serializer_class = out.ActivationSpendSerializer
 
@@ -947,7 +949,7 @@ class ActivationSpendViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models
         "not arriving, with their day, entry zone and arrival attempts. Never the enemy's reserves.",
     )
 )
-class ReinforcementViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.Force]):
+class ReinforcementViewSet(PublicIdLookup, mixins.ListModelMixin, CampaignScopedViewSet[models.Force]):
     model = models.Force
     serializer_class = out.ReinforcementSerializer
     ordering_fields = ["arrival_day", "name", "id"]
@@ -964,8 +966,10 @@ class ReinforcementViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.F
         examples=[schema.REINFORCEMENT_EXAMPLE],
     )
     def create(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.ReinforcementScheduleInput)
+        force_id = selectors.force_key(self.campaign_access, data.pop("force_id"))
         force = reinforcement_services.reinforcement_schedule(
-            self.campaign_access.campaign.pk, self.actor, **self.validated(inputs.ReinforcementScheduleInput)
+            self.campaign_access.campaign.pk, self.actor, force_id=force_id, **data
         )
         return self.respond(force, status.HTTP_201_CREATED)
 
@@ -1257,7 +1261,7 @@ class OperationViewSet(
     retrieve=extend_schema(summary="One night order (umpires)"),
 )
 class NightOrderViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.NightOrder]
+    PublicIdLookup, mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.NightOrder]
 ):
     model = models.NightOrder
     serializer_class = out.NightOrderSerializer
@@ -1724,7 +1728,8 @@ class WebhookViewSet(
 
     model = models.WebhookSubscription
     serializer_class = out.WebhookSerializer
-    permission_classes = UMPIRE_PERMISSIONS
+    # Signed in: a subscription a key made would keep sending the timeline out once it is revoked.
+    permission_classes = UMPIRES_IN_PERSON
     filterset_class = filters.WebhookFilter
     ordering_fields = ["created_at", "id"]
 
@@ -1806,7 +1811,7 @@ class WebhookDeliveryViewSet(
 ):
     model = models.WebhookDelivery
     serializer_class = out.WebhookDeliverySerializer
-    permission_classes = UMPIRE_PERMISSIONS
+    permission_classes = UMPIRES_IN_PERSON
     filterset_class = filters.WebhookDeliveryFilter
     ordering_fields = ["created_at", "last_attempt_at", "id"]
 

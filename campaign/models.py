@@ -420,6 +420,9 @@ class Force(models.Model):
     activation_points = models.PositiveSmallIntegerField(
         default=0, help_text="the division's own activation pool (Malta: from day 1, turn 2)"
     )
+    # What the API names it by: a player sees an enemy force only once it is seen, and ids in
+    # sequence would count the enemy's hidden ones (reserves, forces not yet met).
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["campaign", "side", "name"]
@@ -465,6 +468,8 @@ class Battlegroup(models.Model):
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=10, choices=choices.GroupKind.choices, default="regiment")
     has_hq = models.BooleanField(default=True)
+    # What the API names it by: ids in sequence would count the rows a reader does not see.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["force", "name"]
@@ -502,6 +507,9 @@ class Battalion(models.Model):
         related_name="battalions",
         help_text="where it stands; empty: off the map (reserves are)",
     )
+    # What the API names it by: the fog of war hides enemy battalions (reserves, unspotted), and
+    # ids in sequence would count them (rules notes C-17).
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["campaign", "code"]
@@ -529,6 +537,8 @@ class Stand(models.Model):
         default=0, help_text="action points spent digging in where it stands (Malta: 5 entrench it)"
     )
     entrenched = models.BooleanField(default=False, help_text="hard cover until it moves (Malta)")
+    # What the API names it by: enemy stands are hidden unless their strengths are shown.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["battalion", "label"]
@@ -635,6 +645,8 @@ class ArtilleryOrder(models.Model):
     template = models.PositiveSmallIntegerField(help_text="the template's number, 1..the side's templates")
     mode = models.CharField(max_length=12, choices=choices.ArtilleryMode.choices)
     created_at = models.DateTimeField(auto_now_add=True)
+    # What the API names it by: ids in sequence would count the rows a reader does not see.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["day", "side", "template"]
@@ -1005,6 +1017,9 @@ class NightOrder(models.Model):
     )
     attachment_kind = models.CharField(max_length=16, choices=choices.AttachmentKind.choices, blank=True)
     applied = models.BooleanField(default=False)
+    # What the API names it by: a side reads the night orders its sealed orders became, never
+    # the enemy's, which ids in sequence would count.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["id"]
@@ -1051,6 +1066,21 @@ class SideOrder(models.Model):
         # Neutral: an event's object text reaches webhooks, which must not carry what is
         # ordered, nor a number counting the orders of every side.
         return f"Order for day {self.day_number}"
+
+    @property
+    def label(self) -> str:
+        """What its side and the umpires call it: its kind, what it names and its day
+        ("Deploy G1, day 2"), never its id. Read from whatever is stored, checked or not."""
+        p = self.payload if isinstance(self.payload, dict) else {}
+        code, stand = p.get("battalion_code", ""), p.get("stand_label", "")
+        named: dict[str, str] = {
+            choices.SideOrderKind.ATTACH: f"Attach {code}/{stand}",
+            choices.SideOrderKind.DETACH: f"Detach {code}/{stand}",
+            choices.SideOrderKind.MOVE: f"Move {code}",
+            choices.SideOrderKind.ARTILLERY: f"Artillery template {p.get('template', '')}",
+            choices.SideOrderKind.DEPLOY: f"Deploy {code}",
+        }
+        return f"{named.get(str(self.kind), f'Withdraw {code}')}, day {self.day_number}"
 
 
 class SideDayTally(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -521,6 +522,12 @@ def forces(access: CampaignAccess) -> QuerySet[models.Force]:
     )
 
 
+def force_key(access: CampaignAccess, public_id: uuid.UUID) -> int | None:
+    """The number of the force the reader sees named ``public_id`` (None: no such force)."""
+    found: int | None = forces(access).filter(public_id=public_id).values_list("pk", flat=True).first()
+    return found
+
+
 def oob(access: CampaignAccess) -> list[models.Force]:
     """The order of battle as the caller may see it, in a constant number of queries."""
     side_id = access.player_side_id
@@ -663,7 +670,7 @@ def rolls(access: CampaignAccess) -> QuerySet[models.RollRecord]:
         models.RollRecord.objects.filter(campaign=access.campaign)
         .filter(access_rules.rolls_readable(access))
         .annotate(strengths_hidden=access_rules.battle_strengths_hidden(access))
-        .select_related("day", "segment", "battalion", "actor", "override_of")
+        .select_related("day", "segment", "force", "battalion", "actor", "override_of")
     )
 
 
@@ -898,7 +905,7 @@ def side_orders(access: CampaignAccess) -> QuerySet[models.SideOrder]:
     return (
         models.SideOrder.objects.filter(campaign=access.campaign)
         .filter(access_rules.side_orders_readable(access))
-        .select_related("side", "created_by", "decided_by")
+        .select_related("side", "created_by", "decided_by", "night_order")
         .order_by("-day_number", "pk")
     )
 
@@ -920,6 +927,7 @@ class SupplyForce:
     name: str
     side_id: int
     sector_id: int | None  # its C Ops; None: off the map
+    public_id: uuid.UUID  # what the API names it by
 
 
 @dataclass(frozen=True)
@@ -930,6 +938,7 @@ class SupplyBattalion:
     force_id: int
     sector_id: int
     situation: str  # as it stands (confirmed, or applied by the last night)
+    public_id: uuid.UUID  # what the API names it by
 
 
 @dataclass(frozen=True)
@@ -954,10 +963,10 @@ def supply_map(campaign_id: int) -> SupplyMap:
     for sector_id, side_id in sources.values_list("sector_id", "side_id"):
         listed[side_id].add(sector_id)
     forces = {
-        pk: SupplyForce(pk, name, side_id, sector_id)
-        for pk, name, side_id, sector_id in models.Force.objects.filter(campaign_id=campaign_id)
+        pk: SupplyForce(pk, name, side_id, sector_id, public_id)
+        for pk, name, side_id, sector_id, public_id in models.Force.objects.filter(campaign_id=campaign_id)
         .order_by("pk")
-        .values_list("pk", "name", "side_id", "sector_id")
+        .values_list("pk", "name", "side_id", "sector_id", "public_id")
     }
     battalions = [
         SupplyBattalion(*row)
@@ -965,7 +974,9 @@ def supply_map(campaign_id: int) -> SupplyMap:
             campaign_id=campaign_id, sector__isnull=False, in_reserve=False
         )
         .order_by("code")
-        .values_list("pk", "code", "side_id", "battlegroup__force_id", "sector_id", "supply_situation")
+        .values_list(
+            "pk", "code", "side_id", "battlegroup__force_id", "sector_id", "supply_situation", "public_id"
+        )
     ]
     return SupplyMap(
         ground=Ground(owners, links, {side: frozenset(s) for side, s in listed.items()}),
@@ -1001,7 +1012,7 @@ def supply_map_part(
     drawn = side_lines(
         ground, side_ids if access.is_umpire else [s for s in side_ids if s == access.player_side_id]
     )
-    situations: dict[str, list[int]] = {s.value: [] for s in CUT_OFF}
+    situations: dict[str, list[uuid.UUID]] = {s.value: [] for s in CUT_OFF}
     for battalion in battalions:
         shown = access_rules.battalion_fields_shown(access, battalion.side_id)
         if (
@@ -1010,7 +1021,7 @@ def supply_map_part(
             and not battalion.in_reserve
             and battalion.supply_situation in situations
         ):
-            situations[battalion.supply_situation].append(battalion.pk)
+            situations[battalion.supply_situation].append(battalion.public_id)
     return {
         "sides": [
             {
@@ -1020,8 +1031,8 @@ def supply_map_part(
             }
             for side_id in side_ids
         ],
-        "isolated": sorted(situations[SupplySituation.ISOLATED.value]),
-        "separated": sorted(situations[SupplySituation.SEPARATED.value]),
+        "isolated": sorted(situations[SupplySituation.ISOLATED.value], key=str),
+        "separated": sorted(situations[SupplySituation.SEPARATED.value], key=str),
     }
 
 

@@ -180,6 +180,15 @@ def _night_not_started(campaign: models.Campaign, day_number: int) -> None:
         )
 
 
+def _inches(value: Any) -> str:
+    """A stored range as text, whatever is stored (an order drafted before ranges were bounded
+    may hold a number no float holds, or no number)."""
+    try:
+        return f'{float(value):g}"'
+    except (TypeError, ValueError, OverflowError):
+        return f'{str(value)[:20]}"'
+
+
 def order_words(order: models.SideOrder) -> str:
     """What the order says, for its side's and the umpires' timeline (never a webhook)."""
     p = order.payload
@@ -192,9 +201,8 @@ def order_words(order: models.SideOrder) -> str:
         case SideOrderKind.MOVE:
             return f"{p['battalion_code']} to move to {p['sector']}"
         case SideOrderKind.DEPLOY:
-            return (
-                f'{p["battalion_code"]} to deploy from reserve at dawn, {p["range_inches"]:g}" from the enemy'
-            )
+            distance = _inches(p["range_inches"])
+            return f"{p['battalion_code']} to deploy from reserve at dawn, {distance} from the enemy"
         case _:
             return f"artillery template {p['template']} {p['mode']}"
 
@@ -273,6 +281,8 @@ def side_order_submit(
     order = _order_lock(campaign, order_id, side_id)
     _status_require(order, OPEN, "submitted")
     _night_not_started(campaign, order.day_number)
+    # As drafting checks it: an order stored before a check existed is refused, naming the field.
+    _payload_check(campaign, order.side, SideOrderKind(order.kind), order.payload, order.day_number)
     deadline = side_orders_deadline(campaign, order.day_number)
     now = now or timezone.now()
     if deadline is not None and now > deadline:

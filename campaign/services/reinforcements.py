@@ -13,17 +13,18 @@ from campaign.services.errors import ConflictError, DomainError
 SCHEDULABLE = (ArrivalStatus.IN_RESERVE, ArrivalStatus.SCHEDULED, ArrivalStatus.WILL_NOT_ARRIVE)
 
 
-def _force_locked(campaign_id: int, force_id: int) -> tuple[models.Campaign, models.Force]:
+def _force_locked(campaign_id: int, force_id: int | None) -> tuple[models.Campaign, models.Force]:
     campaign = campaign_lock(campaign_id)
-    force = models.Force.objects.select_for_update().filter(campaign=campaign, pk=force_id).first()
+    forces = models.Force.objects.select_for_update().filter(campaign=campaign)
+    force = forces.filter(pk=force_id).first() if force_id is not None else None
     if force is None:
-        raise DomainError(f"force {force_id} is not in this campaign", field="force_id")
+        raise DomainError("the force is not in this campaign", field="force_id")
     return campaign, force
 
 
 @transaction.atomic
 def reinforcement_schedule(
-    campaign_id: int, actor: Actor, *, force_id: int, day: int, zone: str = ""
+    campaign_id: int, actor: Actor, *, force_id: int | None, day: int, zone: str = ""
 ) -> models.Force:
     campaign, force = _force_locked(campaign_id, force_id)
     if force.arrival_status not in SCHEDULABLE:

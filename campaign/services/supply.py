@@ -14,6 +14,7 @@ umpire confirmed it); else the map's proposal.
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -298,13 +299,13 @@ def supply_confirm(
             code="no_day",
         )
     proposal = supply_proposal(campaign)
-    on_map = {entry.battalion.id: entry for entry in proposal.battalions}
+    on_map = {entry.battalion.public_id: entry for entry in proposal.battalions}
     chosen: dict[str, str] = {}
     reasons: list[tuple[BattalionSupply, str, str]] = []
     for index, override in enumerate(overrides):
         prefix = f"overrides[{index}]"
         battalion_id = override.get("battalion")
-        entry = on_map.get(battalion_id) if isinstance(battalion_id, int) else None
+        entry = on_map.get(battalion_id) if isinstance(battalion_id, uuid.UUID) else None
         if entry is None:
             raise DomainError(
                 f"battalion {override.get('battalion')} is not on this campaign's map: "
@@ -331,7 +332,8 @@ def supply_confirm(
         chosen[entry.battalion.code] = situation
         reasons.append((entry, situation, reason))
     final = _final(proposal, chosen, supply_reported(day))
-    _situations_write({pk: s for pk, s in final.items() if s != on_map[pk].battalion.situation})
+    now = {entry.battalion.id: entry.battalion.situation for entry in proposal.battalions}
+    _situations_write({pk: s for pk, s in final.items() if s != now[pk]})
     day.supply_confirmed_at = timezone.now()
     day.supply_overrides = chosen
     day.save(update_fields=["supply_confirmed_at", "supply_overrides"])

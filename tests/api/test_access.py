@@ -94,7 +94,7 @@ def test_no_hidden_battalion_code_appears_anywhere_a_role_can_read(world, role):
         Role.ALLIED_KEY: world.codes("A") - {"A1"},
     }[role]
     client = world.client(role)
-    force_ids = models.Force.objects.filter(campaign=world.campaign).values_list("pk", flat=True)
+    force_ids = models.Force.objects.filter(campaign=world.campaign).values_list("public_id", flat=True)
     routes = matrix(world).items()
     urls = [route.url for name, route in routes if route.read is not None and name not in REFERENCE | PAPERS]
     urls += [world.url("force-force-status", pk=pk) for pk in force_ids]
@@ -250,13 +250,13 @@ def test_detail_rows_a_role_may_not_see_are_404(world):
     operation = world.campaign.operations.get()
     everybody, axis_only, allies_only, players = READ, AXIS_ONLY, ALLIES_ONLY, PLAYERS
     cases = [
-        (world.url("battalion-detail", pk=a2.pk), axis_only),
-        (world.url("battalion-detail", pk=l1.pk), players),
-        (world.url("stand-detail", pk=l1.stands.first().pk), allies_only),  # Allies hide strengths
-        (world.url("stand-detail", pk=a1.stands.first().pk), players),  # the Axis reveals them
-        (world.url("stand-detail", pk=a2.stands.first().pk), axis_only),
-        (world.url("force-detail", pk=allied_force.pk), players),
-        (world.url("force-force-status", pk=allied_force.pk), players),
+        (world.url("battalion-detail", pk=a2.public_id), axis_only),
+        (world.url("battalion-detail", pk=l1.public_id), players),
+        (world.url("stand-detail", pk=l1.stands.first().public_id), allies_only),  # Allies hide strengths
+        (world.url("stand-detail", pk=a1.stands.first().public_id), players),  # the Axis reveals them
+        (world.url("stand-detail", pk=a2.stands.first().public_id), axis_only),
+        (world.url("force-detail", pk=allied_force.public_id), players),
+        (world.url("force-force-status", pk=allied_force.public_id), players),
         (world.url("battle-detail", pk=world.fought.pk), players),
         (world.url("night-report-detail", pk=allied_report.public_id), allies_only),
         (world.url("roll-detail", pk=a2_roll.public_id), axis_only),
@@ -274,7 +274,7 @@ def test_detail_rows_a_role_may_not_see_are_404(world):
 
 def test_an_enemy_force_is_hidden_until_identified_and_never_seen_in_reserve(world):
     allied_force = models.Force.objects.get(side=world.allied)
-    url = world.url("force-detail", pk=allied_force.pk)
+    url = world.url("force-detail", pk=allied_force.public_id)
     assert world.client(Role.AXIS_PLAYER).get(url).status_code == 200
 
     models.Battalion.objects.filter(campaign=world.campaign, code="L1").update(in_reserve=True)

@@ -131,7 +131,7 @@ def test_a_public_key_sees_exactly_what_an_observer_sees(world):
 
 def test_a_polling_key_gets_304_while_the_force_status_is_unchanged(world):
     key = world.client(Role.ALLIED_KEY)
-    url = world.url("force-force-status", pk=models.Force.objects.get(side=world.allied).pk)
+    url = world.url("force-force-status", pk=models.Force.objects.get(side=world.allied).public_id)
 
     first = key.get(url)
     again = key.get(url, headers={"If-None-Match": first["ETag"]})
@@ -207,7 +207,7 @@ def test_a_key_of_one_campaign_finds_no_other(world):
         "not_found",
     )
     for name, kwargs in (
-        ("battalion-detail", {"pk": other_battalion.pk}),
+        ("battalion-detail", {"pk": other_battalion.public_id}),
         ("side-list", {}),
         ("day-list", {}),
     ):
@@ -217,7 +217,7 @@ def test_a_key_of_one_campaign_finds_no_other(world):
         world.campaign.slug
     ]
     # Its own campaign's URLs do not reach another campaign's rows either.
-    assert key.get(world.url("battalion-detail", pk=other_battalion.pk)).status_code == 404
+    assert key.get(world.url("battalion-detail", pk=other_battalion.public_id)).status_code == 404
 
 
 def test_a_read_only_key_may_not_write(world):
@@ -277,9 +277,20 @@ class KeyKind(enum.Enum):
     WRITE = "write-granted key"
 
 
-# The umpire's writes that are for the umpire signed in: who may act in the campaign.
+# The umpire's writes that are for the umpire signed in: who may act in the campaign, and
+# where its news goes (a subscription would outlive the key that made it).
 UMPIRES_IN_PERSON = frozenset(
-    {"member-list", "member-detail", "invitation-list", "api-key-list", "api-key-revoke"}
+    {
+        "member-list",
+        "member-detail",
+        "invitation-list",
+        "api-key-list",
+        "api-key-revoke",
+        "webhook-list",
+        "webhook-detail",
+        "webhook-ping",
+        "webhook-delivery-retry",
+    }
 )
 WRITES = sorted(
     (name, method) for name, methods in router_methods().items() for method in methods & set(UNSAFE_METHODS)
@@ -347,6 +358,32 @@ def test_a_write_granted_key_makes_no_account_invitation_or_key_that_would_outli
     assert list(world.campaign.api_keys.filter(can_write=True)) == [api_key]
     assert refusal(key.get(world.url("member-list"))) == (403, "permission_denied")
     assert refusal(key.get(world.url("invitation-list"))) == (403, "permission_denied")
+
+
+def test_no_key_may_read_or_manage_webhooks(world):
+    """Issue 28 leftover: a write-granted key made and changed subscriptions, which kept sending
+    the campaign's timeline to their URLs after the key was revoked."""
+    _, plain = new_key(world, can_write=True)
+    key = api_key_client(plain)
+    webhook = models.WebhookSubscription.objects.create(
+        campaign=world.campaign, url="http://127.0.0.1:9/hook", secret="s" * 32, events=["night.done"]
+    )
+    body = {"url": "https://club.example/hooks", "events": ["day.dawned"]}
+    before = list(models.WebhookSubscription.objects.values())
+
+    answers = [
+        key.get(world.url("webhook-list")),
+        key.post(world.url("webhook-list"), body, format="json"),
+        key.patch(world.url("webhook-detail", pk=webhook.pk), {"active": False}, format="json"),
+        key.delete(world.url("webhook-detail", pk=webhook.pk)),
+        key.get(world.url("webhook-delivery-list", webhook_pk=webhook.pk)),
+    ]
+
+    assert [refusal(answer) for answer in answers] == [(403, "permission_denied")] * len(answers)
+    assert "webhooks" in answers[1].json()["error"]["message"]
+    assert list(models.WebhookSubscription.objects.values()) == before
+    umpire = world.client(Role.UMPIRE).post(world.url("webhook-list"), body, format="json")
+    assert umpire.status_code == 201, umpire.content
 
 
 def test_query_counts_of_a_key_do_not_grow_with_the_order_of_battle():

@@ -126,7 +126,7 @@ def test_a_rolling_force_is_postponed_to_a_later_day_and_starts_its_rolls_afresh
     force = scheduled(world, 2, ArrivalStatus.ROLLING)
 
     response = world.client(Role.UMPIRE).post(
-        world.url("reinforcement-postpone", pk=force.pk), {"day": 4}, format="json"
+        world.url("reinforcement-postpone", pk=force.public_id), {"day": 4}, format="json"
     )
 
     assert response.status_code == 200, response.json()
@@ -148,8 +148,8 @@ def test_a_postponement_must_be_later_and_of_a_force_on_its_way(world):
     umpire = world.client(Role.UMPIRE)
     before = world.state()
 
-    same_day = umpire.post(world.url("reinforcement-postpone", pk=force.pk), {"day": 3}, format="json")
-    no_day = umpire.post(world.url("reinforcement-postpone", pk=force.pk), {}, format="json")
+    same_day = umpire.post(world.url("reinforcement-postpone", pk=force.public_id), {"day": 3}, format="json")
+    no_day = umpire.post(world.url("reinforcement-postpone", pk=force.public_id), {}, format="json")
 
     assert same_day.status_code == 400
     assert list(same_day.json()["error"]["fields"]) == ["day"]
@@ -157,7 +157,9 @@ def test_a_postponement_must_be_later_and_of_a_force_on_its_way(world):
     assert no_day.status_code == 400
     assert list(no_day.json()["error"]["fields"]) == ["day"]
     if on_table is not None:  # the reinforcement list shows forces off the table only
-        table = umpire.post(world.url("reinforcement-postpone", pk=on_table.pk), {"day": 5}, format="json")
+        table = umpire.post(
+            world.url("reinforcement-postpone", pk=on_table.public_id), {"day": 5}, format="json"
+        )
         assert table.status_code == 404
     assert world.state() == before
 
@@ -168,7 +170,7 @@ def test_only_the_umpire_postpones(world):
     assert_statuses(
         world,
         "post",
-        world.url("reinforcement-postpone", pk=force.pk),
+        world.url("reinforcement-postpone", pk=force.public_id),
         {**WRITE_REFUSED, Role.AXIS_PLAYER: 403, Role.ALLIED_PLAYER: 403, Role.UMPIRE: 200},
         {"day": 5},
         unchanged=True,
@@ -187,7 +189,7 @@ def test_the_umpire_corrects_a_stand_with_a_reason_on_the_timeline(world):
     before = world.state()
 
     response = world.client(Role.UMPIRE).post(
-        world.url("stand-correct", pk=lost.pk),
+        world.url("stand-correct", pk=lost.public_id),
         {"status": "ok", "reason": "the report named the wrong company"},
         format="json",
     )
@@ -206,7 +208,7 @@ def test_the_umpire_corrects_a_stand_with_a_reason_on_the_timeline(world):
 def test_a_correction_names_its_field_and_writes_nothing_when_refused(world):
     target = stand(world, "A1", "3")
     umpire = world.client(Role.UMPIRE)
-    url = world.url("stand-correct", pk=target.pk)
+    url = world.url("stand-correct", pk=target.public_id)
     before = world.state()
 
     no_reason = umpire.post(url, {"status": "destroyed", "reason": "  "}, format="json")
@@ -228,7 +230,7 @@ def test_only_the_umpire_corrects_a_stand(world):
     responses = assert_statuses(
         world,
         "post",
-        world.url("stand-correct", pk=own.pk),
+        world.url("stand-correct", pk=own.public_id),
         {**WRITE_REFUSED, Role.UMPIRE: 200},
         {"status": "suppressed", "reason": "missed in the report"},
         unchanged=True,

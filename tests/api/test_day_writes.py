@@ -3,6 +3,7 @@ reinforcements and arrival rolls. Umpires only, through the services, idempotent
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -101,12 +102,12 @@ def a1_in(state: str) -> Callable[[World], None]:
     return prepare
 
 
-def force_of(world: World, side: models.Side) -> int:
-    return int(world.campaign.forces.filter(side=side).exclude(name="Livorno").order_by("pk")[0].pk)
+def force_of(world: World, side: models.Side) -> uuid.UUID:
+    return world.campaign.forces.filter(side=side).exclude(name="Livorno").order_by("pk")[0].public_id
 
 
-def stand_of(world: World, code: str) -> int:
-    return int(world.battalion(code).stands.get(label="2").pk)
+def stand_of(world: World, code: str) -> uuid.UUID:
+    return world.battalion(code).stands.get(label="2").public_id
 
 
 def being_set_up(world: World) -> None:
@@ -138,7 +139,11 @@ WRITES = {
     ),
     "reinforcement": Write(
         lambda w: w.url("reinforcement-list"),
-        lambda w: {"force_id": w.campaign.forces.get(name="Reserve").pk, "day": 3, "zone": "Gozo"},
+        lambda w: {
+            "force_id": str(w.campaign.forces.get(name="Reserve").public_id),
+            "day": 3,
+            "zone": "Gozo",
+        },
         201,
         axis_reserve,
     ),
@@ -155,7 +160,7 @@ WRITES = {
         malta_rules,
     ),
     "postpone arrival": Write(
-        lambda w: w.url("force-postpone-arrival", pk=w.campaign.forces.get(name="Livorno").pk),
+        lambda w: w.url("force-postpone-arrival", pk=w.campaign.forces.get(name="Livorno").public_id),
         lambda w: {"entry_point": "St Paul's Bay"},
         201,
         malta_reserve,
@@ -177,19 +182,19 @@ WRITES = {
         malta_rules,
     ),
     "deactivate": Write(
-        lambda w: w.url("battalion-deactivate", pk=w.battalion("A1").pk),
+        lambda w: w.url("battalion-deactivate", pk=w.battalion("A1").public_id),
         lambda w: None,
         200,
         a1_in("activated"),
     ),
     "reactivate": Write(
-        lambda w: w.url("battalion-reactivate", pk=w.battalion("A1").pk),
+        lambda w: w.url("battalion-reactivate", pk=w.battalion("A1").public_id),
         lambda w: {"turn": 3},
         201,
         a1_in("deactivated"),
     ),
     "initiative activation": Write(
-        lambda w: w.url("battalion-initiative-activation", pk=w.battalion("A1").pk),
+        lambda w: w.url("battalion-initiative-activation", pk=w.battalion("A1").public_id),
         lambda w: {"turn": 4},
         200,
         malta_rules,
@@ -419,9 +424,9 @@ def test_the_reinforcement_schedule_shows_a_player_only_their_own_sides_forces(w
 
     ids = {role: {row["id"] for row in r.json()["results"]} for role, r in seen.items()}
     assert ids == {
-        Role.UMPIRE: {axis_reserve.pk, allied_reserve.pk},
-        Role.AXIS_PLAYER: {axis_reserve.pk},
-        Role.ALLIED_PLAYER: {allied_reserve.pk},
+        Role.UMPIRE: {str(axis_reserve.public_id), str(allied_reserve.public_id)},
+        Role.AXIS_PLAYER: {str(axis_reserve.public_id)},
+        Role.ALLIED_PLAYER: {str(allied_reserve.public_id)},
         Role.OBSERVER: set(),
     }
     assert seen[Role.AXIS_PLAYER].json()["results"][0]["arrival_status"] == ArrivalStatus.IN_RESERVE
@@ -432,12 +437,14 @@ def test_scheduling_a_reinforcement_sets_its_day_and_zone(world):
     force = reserve_force(world, world.allied, "Allied reserve")
 
     response = world.client(Role.UMPIRE).post(
-        world.url("reinforcement-list"), {"force_id": force.pk, "day": 4, "zone": "Gozo"}, format="json"
+        world.url("reinforcement-list"),
+        {"force_id": str(force.public_id), "day": 4, "zone": "Gozo"},
+        format="json",
     )
 
     assert response.status_code == 201
     assert {k: response.json()[k] for k in ("id", "arrival_status", "arrival_day", "arrival_zone")} == {
-        "id": force.pk,
+        "id": str(force.public_id),
         "arrival_status": ArrivalStatus.SCHEDULED,
         "arrival_day": 4,
         "arrival_zone": "Gozo",
@@ -460,10 +467,10 @@ def test_a_refused_schedule_names_the_field_and_writes_nothing(world):
     url = world.url("reinforcement-list")
 
     cases = {
-        "day": umpire.post(url, {"force_id": force.pk, "day": 0}, format="json"),
-        "force_id": umpire.post(url, {"force_id": elsewhere.pk, "day": 3}, format="json"),
-        "passed": umpire.post(url, {"force_id": force.pk, "day": 1}, format="json"),
-        "on table": umpire.post(url, {"force_id": on_table.pk, "day": 3}, format="json"),
+        "day": umpire.post(url, {"force_id": str(force.public_id), "day": 0}, format="json"),
+        "force_id": umpire.post(url, {"force_id": str(elsewhere.public_id), "day": 3}, format="json"),
+        "passed": umpire.post(url, {"force_id": str(force.public_id), "day": 1}, format="json"),
+        "on table": umpire.post(url, {"force_id": str(on_table.public_id), "day": 3}, format="json"),
     }
 
     fields = {name: (r.status_code, list(r.json()["error"]["fields"])) for name, r in cases.items()}

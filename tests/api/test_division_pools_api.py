@@ -19,7 +19,7 @@ def test_a_divisions_pool_shows_to_its_side_and_the_umpires_only():
     models.Force.objects.filter(pk=axis_force.pk).update(activation_points=5)
     # The enemy may see the force itself once one of its battalions is identified.
     models.Side.objects.filter(pk=world.allied.pk).update(fog_of_war={"identified_units": ["A1"]})
-    url = world.url("force-detail", pk=axis_force.pk)
+    url = world.url("force-detail", pk=axis_force.public_id)
 
     seen = {}
     for role in (Role.UMPIRE, Role.AXIS_PLAYER, Role.ALLIED_PLAYER, Role.OBSERVER):
@@ -29,7 +29,7 @@ def test_a_divisions_pool_shows_to_its_side_and_the_umpires_only():
     assert seen[Role.UMPIRE] == seen[Role.AXIS_PLAYER] == 5
     assert seen[Role.ALLIED_PLAYER] in (None, "not found")
     assert seen[Role.OBSERVER] in (None, "not found")
-    status = world.client(Role.AXIS_PLAYER).get(world.url("force-force-status", pk=axis_force.pk))
+    status = world.client(Role.AXIS_PLAYER).get(world.url("force-force-status", pk=axis_force.public_id))
     assert status.json()["force"]["activation_points"] == 5
 
 
@@ -55,7 +55,7 @@ def test_a_player_sees_when_their_c_ops_is_cut_off_and_the_enemy_never_does():
     world = build_world(optional_rules=["gb.malta.division_pools", "gb.variant.cops_action_points"])
     axis_force = world.campaign.forces.get(side=world.axis)
     models.Side.objects.filter(pk=world.allied.pk).update(fog_of_war={"identified_units": ["A1"]})
-    url = world.url("force-force-status", pk=axis_force.pk)
+    url = world.url("force-force-status", pk=axis_force.public_id)
 
     def isolated() -> dict[Role, object]:
         seen = {}
@@ -82,6 +82,6 @@ def test_without_variant_one_there_is_no_c_ops_isolation_to_show():
     world = build_world(optional_rules=["gb.malta.division_pools"])
     force = world.campaign.forces.get(side=world.axis)
 
-    status = world.client(Role.AXIS_PLAYER).get(world.url("force-force-status", pk=force.pk)).json()
+    status = world.client(Role.AXIS_PLAYER).get(world.url("force-force-status", pk=force.public_id)).json()
 
     assert status["cops_isolated_from_source"] is None

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 
 def status_url(world: World, side: models.Side) -> str:
-    return world.url("force-force-status", pk=models.Force.objects.get(side=side).pk)
+    return world.url("force-force-status", pk=models.Force.objects.get(side=side).public_id)
 
 
 def destroyed(body: dict[str, Any], code: str) -> int:
@@ -175,7 +175,7 @@ def test_arrival_steps_bump_the_version_and_the_next_poll_is_fresh(world):
         arrival_day=world.campaign.current_day,
     )
     client = world.client(Role.UMPIRE)
-    url = world.url("force-force-status", pk=force.pk)
+    url = world.url("force-force-status", pk=force.public_id)
     fields = ("availability", "arrival_status", "arrival_attempts")
     arrivals = segment_arrivals_start(world.campaign.pk, ACTOR)
     rolling = client.get(url).json()["force"]
@@ -309,7 +309,7 @@ def test_a_warm_poll_checks_the_whole_key_and_its_campaign(world):
     assert query_count(api_key_client(key), url)[0] == 0  # warm
 
     wrong_secret = api_key_client(key.partition(".")[0] + ".x" + key.partition(".")[2][1:])
-    other_campaign = world.url("force-force-status", pk=models.Force.objects.get(side=world.allied).pk)
+    other_campaign = world.url("force-force-status", pk=models.Force.objects.get(side=world.allied).public_id)
     other_campaign = other_campaign.replace(world.campaign.slug, "another-campaign")
 
     assert wrong_secret.get(url).status_code == 401

@@ -154,13 +154,13 @@ WRITES: dict[tuple[str, str], Write] = {
     ("day-dawn", "post"): Write(lambda w: w.url("day-dawn"), lambda w: {}, 201, night_over),
     ("day-dawn-preview", "post"): Write(lambda w: w.url("day-dawn-preview"), lambda w: {}, 200, night_over),
     ("reinforcement-postpone", "post"): Write(
-        lambda w: w.url("reinforcement-postpone", pk=w.campaign.forces.get(name="Livorno").pk),
+        lambda w: w.url("reinforcement-postpone", pk=w.campaign.forces.get(name="Livorno").public_id),
         lambda w: {"day": 4},
         200,
         due_today,
     ),
     ("stand-correct", "post"): Write(
-        lambda w: w.url("stand-correct", pk=w.battalion("A1").stands.get(label="2").pk),
+        lambda w: w.url("stand-correct", pk=w.battalion("A1").stands.get(label="2").public_id),
         lambda w: {"status": "ok", "reason": "the report named the wrong company"},
         200,
     ),
@@ -179,7 +179,11 @@ WRITES: dict[tuple[str, str], Write] = {
     ),
     ("reinforcement-list", "post"): Write(
         lambda w: w.url("reinforcement-list"),
-        lambda w: {"force_id": w.campaign.forces.get(name="Reserve").pk, "day": 3, "zone": "Gozo"},
+        lambda w: {
+            "force_id": str(w.campaign.forces.get(name="Reserve").public_id),
+            "day": 3,
+            "zone": "Gozo",
+        },
         201,
         axis_reserve,
     ),
@@ -227,7 +231,7 @@ WRITES: dict[tuple[str, str], Write] = {
         lambda w: w.url("night-order-list"), lambda w: {"kind": "withdraw", "battalion_code": "A2"}, 201
     ),
     ("night-order-detail", "delete"): Write(
-        lambda w: w.url("night-order-detail", pk=w.campaign.night_orders.get().pk),
+        lambda w: w.url("night-order-detail", pk=w.campaign.night_orders.get().public_id),
         lambda w: None,
         204,
         withdrawal,
@@ -291,12 +295,12 @@ WRITES: dict[tuple[str, str], Write] = {
         failed_delivery,
     ),
     ("force-move", "post"): Write(
-        lambda w: w.url("force-move", pk=w.battalion("A1").battlegroup.force_id),
+        lambda w: w.url("force-move", pk=w.battalion("A1").battlegroup.force.public_id),
         lambda w: {"sector": w.sector("north").pk},
         200,
     ),
     ("battalion-move", "post"): Write(
-        lambda w: w.url("battalion-move", pk=w.battalion("A1").pk),
+        lambda w: w.url("battalion-move", pk=w.battalion("A1").public_id),
         lambda w: {"sector": w.sector("north").pk},
         200,
     ),

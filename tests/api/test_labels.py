@@ -124,7 +124,7 @@ def test_the_campaign_summary_days_and_stands_carry_labels(world):
 
     summary = client.get(world.url("campaign-detail")).json()
     days = client.get(world.url("day-list")).json()["results"]
-    shown = client.get(world.url("stand-detail", pk=stand.pk)).json()
+    shown = client.get(world.url("stand-detail", pk=stand.public_id)).json()
 
     assert (summary["weather"], summary["weather_label"]) == (day.weather, weather_label)
     assert (summary["current_segment"], summary["current_segment_label"]) == (
@@ -144,8 +144,8 @@ def test_force_status_labels_follow_the_fog_of_war(world):
     enemy = models.Force.objects.get(side=world.allied)
     client = world.client(Role.AXIS_PLAYER)
 
-    body = client.get(world.url("force-force-status", pk=own.pk)).json()
-    hidden = client.get(world.url("force-force-status", pk=enemy.pk)).json()
+    body = client.get(world.url("force-force-status", pk=own.public_id)).json()
+    hidden = client.get(world.url("force-force-status", pk=enemy.public_id)).json()
 
     battalion = body["battalions"][0]
     assert (battalion["supply_situation"], battalion["supply_situation_label"]) == ("OK", "OK")

@@ -96,7 +96,7 @@ def test_the_map_document_answers_304_to_its_etag_until_the_map_changes():
     north = world.sector("north")
     umpire = world.client(Role.UMPIRE)
     moved = umpire.post(
-        world.url("battalion-move", pk=world.battalion("A1").pk), {"sector": north.pk}, format="json"
+        world.url("battalion-move", pk=world.battalion("A1").public_id), {"sector": north.pk}, format="json"
     )
     assert moved.status_code == 200, moved.json()
     assert moved.json()["sector_name"] == "North"
@@ -110,7 +110,7 @@ def test_the_map_document_answers_304_to_its_etag_until_the_map_changes():
 def test_moves_and_control_are_the_umpires_and_a_move_not_next_door_is_refused_naming_the_field():
     world = build_world()
     a1, north, bridge = world.battalion("A1"), world.sector("north"), world.sector("bridge")
-    place = world.url("battalion-move", pk=a1.pk)
+    place = world.url("battalion-move", pk=a1.public_id)
     assert_statuses(
         world, "post", place, {**WRITE_REFUSED, Role.UMPIRE: 200}, {"sector": north.pk}, unchanged=True
     )
@@ -123,7 +123,7 @@ def test_moves_and_control_are_the_umpires_and_a_move_not_next_door_is_refused_n
     assert error["message"] == "Bridge is not next to North, where battalion A1 stands (next to it: Ridge)."
     force = a1.battlegroup.force
     moved = world.client(Role.UMPIRE).post(
-        world.url("force-move", pk=force.pk), {"sector": north.pk}, format="json"
+        world.url("force-move", pk=force.public_id), {"sector": north.pk}, format="json"
     )
     assert (moved.status_code, moved.json()["sector_name"]) == (200, "North")
 
@@ -132,8 +132,8 @@ def test_moves_and_control_are_the_umpires_and_a_move_not_next_door_is_refused_n
     taken = assert_statuses(world, "post", control, {**WRITE_REFUSED, Role.UMPIRE: 200}, body, unchanged=True)
     answer = taken[Role.UMPIRE].json()
     assert (answer["owner"], answer["owner_label"]) == (world.axis.pk, "Axis")
-    assert answer["forces"] == [{"id": force.pk, "name": force.name, "side": world.axis.pk}]
-    assert answer["battalions"] == [{"id": a1.pk, "code": "A1", "side": world.axis.pk}]
+    assert answer["forces"] == [{"id": str(force.public_id), "name": force.name, "side": world.axis.pk}]
+    assert answer["battalions"] == [{"id": str(a1.public_id), "code": "A1", "side": world.axis.pk}]
     event = world.campaign.events.get(verb=EventVerb.SECTOR_CONTROL_CHANGED)
     # Every member reads who holds the ground and why.
     listed = world.client(Role.OBSERVER).get(world.url("event-list")).json()["results"]

@@ -88,7 +88,9 @@ def test_polls_during_a_paused_night_never_see_it_half_applied(paused_worker: Wo
     night_ready(world)
     player = world.client(Role.AXIS_PLAYER)
     urls = {
-        "force status": world.url("force-force-status", pk=models.Force.objects.get(side=world.axis).pk),
+        "force status": world.url(
+            "force-force-status", pk=models.Force.objects.get(side=world.axis).public_id
+        ),
         "order of battle": world.url("campaign-oob"),
         "campaign summary": world.url("campaign-detail"),
     }
@@ -158,7 +160,7 @@ def test_every_step_applied_but_the_finish_still_reads_as_before_the_night() -> 
         attachment_kind="hq",
     )
     night_order_queue(world.campaign.pk, ACTOR, kind="withdraw", battalion_code="A2")
-    axis_force = models.Force.objects.get(side=world.axis).pk
+    axis_force = models.Force.objects.get(side=world.axis).public_id
     reads = [
         (role, world.url(name, **kwargs))
         for role in (Role.UMPIRE, Role.AXIS_PLAYER, Role.ALLIED_KEY)

@@ -172,7 +172,7 @@ def test_an_order_is_taken_back_before_the_night_and_not_after(world):
     client = world.client(Role.UMPIRE)
 
     assert client.delete(first["Location"]).status_code == 204
-    assert not models.NightOrder.objects.filter(pk=first.json()["id"]).exists()
+    assert not models.NightOrder.objects.filter(public_id=first.json()["id"]).exists()
     assert world.campaign.events.filter(verb=EventVerb.NIGHT_ORDER_CANCELLED).count() == 1
 
     battle_report(world.campaign.pk, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
@@ -181,7 +181,7 @@ def test_an_order_is_taken_back_before_the_night_and_not_after(world):
     refused(client.delete(second["Location"]), 409, "day")
     refused(queue(world, kind="withdraw", battalion_code="A1"), 409, "day")
     assert world.state() == before
-    assert models.NightOrder.objects.filter(pk=second.json()["id"]).exists()
+    assert models.NightOrder.objects.filter(public_id=second.json()["id"]).exists()
 
 
 def test_the_setup_inputs_ask_what_the_campaign_cannot_know(world):

@@ -204,15 +204,15 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "activation-spend-list": world.url("activation-spend-list", side_pk=side.pk),
         "reinforcement-list": world.url("reinforcement-list"),
         "force-list": world.url("force-list"),
-        "force-detail": world.url("force-detail", pk=force.pk),
-        "force-force-status": world.url("force-force-status", pk=force.pk),
+        "force-detail": world.url("force-detail", pk=force.public_id),
+        "force-force-status": world.url("force-force-status", pk=force.public_id),
         "battalion-list": world.url("battalion-list"),
-        "battalion-detail": world.url("battalion-detail", pk=battalion.pk),
+        "battalion-detail": world.url("battalion-detail", pk=battalion.public_id),
         "sector-list": world.url("sector-list"),
         "sector-detail": world.url("sector-detail", pk=world.sector("village").pk),
         "campaign-map": world.url("campaign-map"),
         "stand-list": world.url("stand-list"),
-        "stand-detail": world.url("stand-detail", pk=battalion.stands.first().pk),
+        "stand-detail": world.url("stand-detail", pk=battalion.stands.first().public_id),
         "day-list": world.url("day-list"),
         "day-detail": world.url("day-detail", number=1),
         "day-briefing": world.url("day-briefing", number=1) + f"?side={side.pk}",
@@ -223,7 +223,9 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "battle-draft": world.url("battle-draft", pk=world.planned.pk),
         "battle-drafts": world.url("battle-drafts", pk=world.planned.pk),
         "night-order-list": world.url("night-order-list"),
-        "night-order-detail": world.url("night-order-detail", pk=world.campaign.night_orders.first().pk),
+        "night-order-detail": world.url(
+            "night-order-detail", pk=world.campaign.night_orders.first().public_id
+        ),
         "side-order-list": world.url("side-order-list"),
         "side-order-detail": world.url("side-order-detail", pk=side.orders.first().public_id),
         "side-order-deadline": world.url("side-order-deadline"),
@@ -351,7 +353,7 @@ def queried_table(sql: str) -> str:
 def test_a_cached_force_status_queries_only_who_is_asking(role: Role) -> None:
     world = build_world(battalions_per_side=1)
     side = world.allied if role == Role.ALLIED_KEY else world.axis
-    url = world.url("force-force-status", pk=models.Force.objects.get(side=side).pk)
+    url = world.url("force-force-status", pk=models.Force.objects.get(side=side).public_id)
     client = world.client(role)
     assert client.get(url).status_code == 200  # renders and caches the status
 

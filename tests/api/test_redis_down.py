@@ -85,7 +85,7 @@ def private_redis() -> Iterator[PrivateRedis]:
 
 
 def status_url(world: World, side: models.Side) -> str:
-    return world.url("force-force-status", pk=models.Force.objects.get(side=side).pk)
+    return world.url("force-force-status", pk=models.Force.objects.get(side=side).public_id)
 
 
 def reads(client: APIClient, world: World) -> dict[str, Any]:

@@ -77,7 +77,7 @@ def test_the_latest_night_report_of_a_force_status_is_a_night_phases(world):
     force = models.Force.objects.filter(side=world.axis).order_by("pk").first()
     assert force is not None
 
-    status = world.client(Role.AXIS_PLAYER).get(world.url("force-force-status", pk=force.pk)).json()
+    status = world.client(Role.AXIS_PLAYER).get(world.url("force-force-status", pk=force.public_id)).json()
 
     latest = status["latest_night_report"]
     assert (latest["kind"], latest["title"], latest["day"]) == ("night_phase", "Night of day 1", 1)

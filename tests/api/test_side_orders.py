@@ -178,7 +178,7 @@ def test_approval_queues_the_night_order_and_the_night_applies_it(world):
     assert response.status_code == 200, response.content
     approved = response.json()
     assert approved["status"] == SideOrderStatus.APPROVED
-    night_order = models.NightOrder.objects.get(pk=approved["night_order"])
+    night_order = models.NightOrder.objects.get(public_id=approved["night_order"])
     assert night_order.battalion.code == "A2"
     battle_report(world.campaign.pk, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
     operation_run(night_phase_start(world.campaign.pk, ACTOR).pk)
@@ -420,7 +420,7 @@ def test_a_deploy_range_the_dawn_refuses_is_refused_at_draft_edit_and_amend(worl
     assert umpire.get(world.url("side-order-list")).status_code == 200
 
 
-def poisoned(world: World) -> models.SideOrder:
+def poisoned(world: World, range_inches: Any = 1e308) -> models.SideOrder:
     """An order stored before payloads were bounded: jsonb keeps 1e308 as a 309-digit number."""
     models.Battalion.objects.filter(pk=world.battalion("L3").pk).update(in_reserve=True, sector=None)
     return models.SideOrder.objects.create(
@@ -428,7 +428,7 @@ def poisoned(world: World) -> models.SideOrder:
         side=world.allied,
         day_number=2,
         kind="deploy",
-        payload={"battalion_code": "L3", "range_inches": 1e308},
+        payload={"battalion_code": "L3", "range_inches": range_inches},
         status=SideOrderStatus.SUBMITTED,
     )
 
@@ -457,6 +457,58 @@ def test_a_stored_range_the_dawn_refuses_is_refused_at_approval(world):
     assert "from 0 to 1,000" in refused(response, 400, "payload.range_inches")["message"]
     assert world.state() == before
     assert models.SideOrder.objects.get(pk=order.pk).status == SideOrderStatus.SUBMITTED
+
+
+@pytest.mark.parametrize("stored", [1e308, 10**400], ids=["1e308", "beyond-a-float"])
+@pytest.mark.parametrize("status", [SideOrderStatus.DRAFT, SideOrderStatus.SUBMITTED])
+def test_a_stored_range_the_dawn_refuses_breaks_no_write_of_its_side(world, status, stored):
+    """Issue 28 leftover: an order stored before ranges were bounded made submit, edit and
+    withdraw answer 500 (its timeline text formats the range, and no float holds 10**400).
+    Submitting or keeping it is refused naming the field; withdrawing it works, its text
+    quoting what is stored."""
+    order = poisoned(world, stored)
+    models.SideOrder.objects.filter(pk=order.pk).update(status=status)
+    client = world.client(Role.ALLIED_PLAYER)
+    named = {"id": str(order.public_id)}
+
+    if status == SideOrderStatus.DRAFT:
+        before = world.state()
+        for response in (
+            act(world, Role.ALLIED_PLAYER, named, "submit"),
+            client.patch(world.url("side-order-detail", pk=order.public_id), {}, format="json"),
+        ):
+            assert "from 0 to 1,000" in refused(response, 400, "payload.range_inches")["message"]
+        assert world.state() == before
+        mended = client.patch(
+            world.url("side-order-detail", pk=order.public_id), deploy("L3", 8), format="json"
+        )
+        assert mended.status_code == 200, mended.content
+        models.SideOrder.objects.filter(pk=order.pk).update(payload=order.payload)
+
+    withdrawn = act(world, Role.ALLIED_PLAYER, named, "withdraw")
+
+    assert withdrawn.status_code == 200, withdrawn.content[:300]
+    assert withdrawn.json()["status"] == SideOrderStatus.WITHDRAWN
+    text = world.campaign.events.filter(verb=EventVerb.SIDE_ORDER_WITHDRAWN).get().message
+    assert text.startswith("Order withdrawn: L3 to deploy from reserve at dawn"), text
+
+
+def test_an_order_is_called_by_a_label_that_names_what_it_orders_never_its_id(world):
+    """Issue 28 leftover: the web app's buttons named an order by its UUID ("Approve order
+    3f2a…"); the API gives the words to call it by."""
+    models.Battalion.objects.filter(pk=world.battalion("A3").pk).update(in_reserve=True, sector=None)
+    orders = [
+        draft(world, Role.AXIS_PLAYER, deploy("A3")),
+        draft(world, Role.AXIS_PLAYER, {"kind": "withdraw", "payload": {"battalion_code": "A2"}}),
+    ]
+
+    labels = [order["label"] for order in orders]
+    day = orders[0]["day"]
+    listed = world.client(Role.AXIS_PLAYER).get(world.url("side-order-list")).json()["results"]
+
+    assert labels == [f"Deploy A3, day {day}", f"Withdraw A2, day {day}"]
+    assert sorted(row["label"] for row in listed) == sorted(labels)
+    assert all(order["id"] not in label for order, label in zip(orders, labels, strict=True))
 
 
 def test_an_approved_move_moves_the_battalion_through_the_map_service(world):

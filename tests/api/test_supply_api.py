@@ -99,7 +99,15 @@ def test_confirming_with_an_override_writes_and_answers_the_proposal_confirmed(w
     a2 = world.battalion("A2")
     response = world.client(Role.UMPIRE).post(
         world.url("campaign-supply"),
-        {"overrides": [{"battalion": a2.pk, "situation": "separated", "reason": "supplied by sea at night"}]},
+        {
+            "overrides": [
+                {
+                    "battalion": str(a2.public_id),
+                    "situation": "separated",
+                    "reason": "supplied by sea at night",
+                }
+            ]
+        },
         format="json",
     )
 
@@ -134,7 +142,7 @@ def test_confirming_with_an_override_writes_and_answers_the_proposal_confirmed(w
 )
 def test_a_bad_override_is_a_400_naming_its_field(world, override, field):
     if "battalion" in override:
-        override = {**override, "battalion": world.battalion(override["battalion"]).pk}
+        override = {**override, "battalion": str(world.battalion(override["battalion"]).public_id)}
     before = world.state()
     response = world.client(Role.UMPIRE).post(
         world.url("campaign-supply"), {"overrides": [override]}, format="json"

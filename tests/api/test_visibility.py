@@ -509,9 +509,9 @@ def _reader_side_name(seen: VisibilityWorld, reader: Reader) -> str | None:
 
 def _expected_enemy(
     seen: VisibilityWorld, reader: Reader
-) -> tuple[dict[str, int], dict[int, tuple[Any, Any]]]:
+) -> tuple[dict[str, int], dict[str, tuple[Any, Any]]]:
     """What a reader sees of the enemy on the map, worked out here: battalions (code → sector
-    id) and forces (id → C Ops and FUP sector ids, None where unseen)."""
+    id) and forces (public id → C Ops and FUP sector ids, None where unseen)."""
     world = seen.world
     side = _reader_side_name(seen, reader)
     if side is None:
@@ -529,7 +529,10 @@ def _expected_enemy(
     cops, fup = FORCE_PLACES[enemy]
     force = world.campaign.forces.get(side__name=enemy, battlegroups__isnull=False)
     forces = {
-        force.pk: (sectors[cops] if cops in contact else None, sectors[fup] if fup in contact else None)
+        str(force.public_id): (
+            sectors[cops] if cops in contact else None,
+            sectors[fup] if fup in contact else None,
+        )
     }
     return battalions, forces
 
@@ -661,10 +664,134 @@ def test_every_field_of_the_map_is_what_the_reader_may_read(seen, reader):
         world.campaign.sectors.filter(key__in=(home, *held)).update(owner=side)
         world.sector(home).supply_source_for.add(side)
     umpires = seen.clients[Reader.UMPIRE].get(world.url("campaign-map")).json()
-    cut_off = {world.battalion(code).pk for code in CUT_OFF_UNITS}
+    cut_off = {str(world.battalion(code).public_id) for code in CUT_OFF_UNITS}
     assert set(umpires["supply"]["isolated"]) | set(umpires["supply"]["separated"]) == cut_off
     assert any(row["lines"] for row in umpires["supply"]["sides"]), "the world draws supply lines"
 
     document = seen.clients[reader].get(world.url("campaign-map")).json()
 
     assert document == _expected_map(seen, reader, umpires)
+
+
+# --- identifiers: every table whose rows a reader may see only some of is named by public ids ---
+
+# Router basenames whose rows keep their numbers, and why: every reader who reads any of a
+# campaign's rows reads all of them (or the rows are no campaign's), so a number counts only
+# other campaigns' rows. A new route must be listed here or serve public ids.
+NUMBERED = {
+    "campaign": "a member reads each campaign they belong to in full",
+    "side": "every member reads every side",
+    "sector": "the ground is public",
+    "day": "named by its number; every member reads every day",
+    "battle": "a two-side campaign's players read every battle, observers none",
+    "webhook": "umpires in person only, who read every one",
+    "webhook-delivery": "umpires in person only, who read every one",
+    "api-key": "umpires in person only, who read every one",
+    "member": "umpires in person only, who read every one",
+    "invitation": "umpires in person only, who read every one",
+    "invitation-link": "named by its secret token",
+    "equipment": "reference data of no campaign",
+    "rule": "reference data of no campaign",
+}
+
+
+def test_every_route_of_rows_some_reader_may_not_see_names_them_by_public_ids():
+    """Issue 28, point 7: a table the fog or a side's secrecy hides rows of must not serve its
+    sequence; a new route fails here until it serves public ids or says why its numbers count
+    nothing hidden (NUMBERED)."""
+    from api.urls import router
+
+    named = {basename: viewset for _, viewset, basename in router.registry if basename not in NUMBERED}
+    assert set(NUMBERED) <= {basename for _, _, basename in router.registry}, "NUMBERED names no route"
+    wrong = []
+    for basename, viewset in named.items():
+        model = getattr(viewset, "model", None) or viewset.serializer_class.Meta.model
+        if "public_id" not in {field.name for field in model._meta.get_fields()}:
+            wrong.append(f"{basename}: {model.__name__} has no public_id")
+        elif getattr(viewset, "lookup_field", "pk") != "public_id":
+            wrong.append(f"{basename}: its URLs name rows by {getattr(viewset, 'lookup_field', 'pk')}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("reader", MEMBERS, ids=lambda r: r.name.lower())
+def test_a_numbered_list_is_all_or_nothing_of_the_campaigns_rows_for_every_reader(seen, reader):
+    """What NUMBERED claims, read: a reader gets every row of such a list or none."""
+    world = seen.world
+    for name in ("side-list", "sector-list", "day-list", "battle-list"):
+        everything = {
+            row.get("id", row.get("number")) for row in _listed(seen.clients[Reader.UMPIRE], world.url(name))
+        }
+        listed = {row.get("id", row.get("number")) for row in _listed(seen.clients[reader], world.url(name))}
+        assert listed in (everything, set()), (
+            f"{name} as {reader.value}: {sorted(listed)} of {sorted(everything)}"
+        )
+
+
+UNIT_ROWS = frozenset({"battalions", "stands", "forces", "battlegroups", "force"})
+UNIT_REFERENCES = frozenset({"battalion", "battlegroup", "force", "isolated", "separated", "night_order"})
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _numbers_named(value: Any, where: str, unit: bool) -> list[str]:
+    """Every integer a read names a unit by (a battalion, stand, battlegroup or force, nested
+    anywhere: its row's id, or a reference to it), with where it stands; ``unit``: ``value``
+    is a unit's row or a list of them."""
+    found: list[str] = []
+    if isinstance(value, list):
+        for index, inner in enumerate(value):
+            found += _numbers_named(inner, f"{where}[{index}]", unit)
+        return found
+    if not isinstance(value, dict):
+        return found
+    for key, inner in value.items():
+        if (key == "id" and unit and _is_number(inner)) or (
+            key in UNIT_REFERENCES
+            and (_is_number(inner) or (isinstance(inner, list) and any(map(_is_number, inner))))
+        ):
+            found.append(f"{where}.{key}={inner}")
+        found += _numbers_named(inner, f"{where}.{key}", key in UNIT_ROWS)
+    return found
+
+
+@pytest.mark.parametrize("reader", MEMBERS, ids=lambda r: r.name.lower())
+def test_no_read_of_units_names_a_battalion_stand_or_force_by_a_number(seen, reader):
+    """Issue 28, point 7: battalions were numbered in sequence, so a player reading their own
+    16, 17, 18 and the enemy's 20 and 22 learnt that 19 and 21 were hidden from them (in
+    reserve, unspotted); stands and forces the same."""
+    world, client = seen.world, seen.clients[reader]
+    _place_the_units(world)
+    for code in ("A1", "L1"):
+        world.campaign.battalions.filter(code=code).update(supply_situation="isolated")
+    force = world.campaign.forces.filter(battlegroups__isnull=False).first()
+    assert force is not None
+    reads = {
+        "battalions": _listed(client, world.url("battalion-list")),
+        "stands": _listed(client, world.url("stand-list")),
+        "forces": _listed(client, world.url("force-list")),
+        "sector-list": _listed(client, world.url("sector-list")),
+        "map": client.get(world.url("campaign-map")).json(),
+        "oob": client.get(world.url("campaign-oob")).json(),
+        "force status": client.get(world.url("force-force-status", pk=force.public_id)).json(),
+        "rolls": _listed(client, world.url("roll-list")),
+        "orders": _listed(client, world.url("side-order-list")) if reader is not Reader.OBSERVER else [],
+    }
+    side_id = seen.reader_side(reader)
+    if side_id is not None or reader in (Reader.UMPIRE, Reader.UMPIRE_KEY):
+        assert reads["battalions"], "the reader sees battalions"
+        assert reads["map"]["battalions"], "the reader sees battalions on the map"
+        assert reads["map"]["supply"]["isolated"], "the reader sees its own cut-off battalions"
+    if side_id is not None:
+        hidden = world.campaign.battalions.exclude(side_id=side_id).exclude(
+            code__in=[row["code"] for row in reads["battalions"]]
+        )
+        assert hidden.exists(), "the enemy has battalions hidden from the reader"
+
+    assert [
+        found for name, read in reads.items() for found in _numbers_named(read, name, name in UNIT_ROWS)
+    ] == []
+    for row in reads["battalions"]:
+        assert all(_is_public_id(row[name]) for name in ("id", "force", "battlegroup")), row
+        assert client.get(world.url("battalion-detail", pk=row["id"])).json()["code"] == row["code"]

@@ -125,7 +125,7 @@ def test_read_only_collections_refuse_writes_by_role_then_by_method(world):
     force = models.Force.objects.get(side=world.axis)
     expected = {**WRITE_REFUSED, Role.UMPIRE: 405}
 
-    responses = assert_statuses(world, "delete", world.url("force-detail", pk=force.pk), expected)
+    responses = assert_statuses(world, "delete", world.url("force-detail", pk=force.public_id), expected)
 
     assert responses[Role.UMPIRE].json()["error"]["code"] == "method_not_allowed"
     assert responses[Role.OBSERVER].json()["error"]["code"] == "permission_denied"

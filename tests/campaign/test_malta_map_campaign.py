@@ -138,7 +138,7 @@ def test_malta_days_one_to_three_on_the_map(django_capture_on_commit_callbacks):
         malta.actor,
         [
             {
-                "battalion": malta.battalion("E1").pk,
+                "battalion": malta.battalion("E1").public_id,
                 "situation": "isolated",
                 "reason": "the Gudja road is shelled",
             }

@@ -387,7 +387,7 @@ def _play_a_little(campaign: models.Campaign) -> None:
     # Cut off by Gudja's patrols, E1 would not roll tonight: the umpire keeps it in supply.
     e1 = campaign.battalions.get(code="E1")
     supply_confirm(
-        campaign.pk, umpire, [{"battalion": e1.pk, "situation": "OK", "reason": "a track past Gudja"}]
+        campaign.pk, umpire, [{"battalion": e1.public_id, "situation": "OK", "reason": "a track past Gudja"}]
     )
     # The worker's job, run here: the test transaction never commits to enqueue it.
     operation_run(night_phase_start(campaign.pk, umpire).pk)
@@ -658,23 +658,23 @@ NOT_IN_PACKS = {
     models.Side: {"campaign"},
     models.Sector: {"campaign"},
     models.SectorLink: {"campaign"},
-    models.Force: {"campaign", "side"},
+    models.Force: {"campaign", "side", "public_id"},
     models.AirborneDrop: {"force"},
-    models.Battlegroup: {"force"},
-    models.Battalion: {"battlegroup", "campaign", "side"},
-    models.Stand: {"battalion", "campaign"},
+    models.Battlegroup: {"force", "public_id"},
+    models.Battalion: {"battlegroup", "campaign", "side", "public_id"},
+    models.Stand: {"battalion", "campaign", "public_id"},
     models.CampaignDay: {"campaign"},
     models.DaySegmentRecord: {"day"},
     models.ActivationSpend: {"day", "public_id"},
     models.SideDayTally: {"day"},
-    models.ArtilleryOrder: {"day"},
+    models.ArtilleryOrder: {"day", "public_id"},
     models.Battle: {"campaign"},
     # The public ids are the service's own names for rows: an import gives the rows new ones.
     models.RollRecord: {"campaign", "public_id"},
     models.Event: {"campaign", "object_id", "object_public_id", "public_id"},
     models.Operation: {"campaign", "lease_expires_at", "public_id"},  # and a live worker's lease
     models.NightReport: {"operation", "public_id"},
-    models.NightOrder: {"campaign"},
+    models.NightOrder: {"campaign", "public_id"},
 }
 
 

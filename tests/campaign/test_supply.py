@@ -122,7 +122,7 @@ def test_confirming_writes_the_situations_and_records_each_override(
     version = models.Campaign.objects.get(pk=malta.pk).version
 
     supply_confirm(
-        malta.pk, ACTOR, [{"battalion": e1.pk, "situation": "OK", "reason": "its C Ops sent a runner"}]
+        malta.pk, ACTOR, [{"battalion": e1.public_id, "situation": "OK", "reason": "its C Ops sent a runner"}]
     )
 
     day.refresh_from_db()
@@ -170,7 +170,7 @@ def test_a_bad_override_is_refused_naming_its_field_and_writes_nothing(
 ):
     with django_capture_on_commit_callbacks(execute=False):
         confirmed_day(malta)
-    override = {**override, "battalion": malta.battalions.get(code=override["battalion"]).pk}
+    override = {**override, "battalion": malta.battalions.get(code=override["battalion"]).public_id}
     before = list(malta.battalions.order_by("pk").values_list("supply_situation", flat=True))
 
     with pytest.raises(DomainError) as refused:
@@ -185,7 +185,7 @@ def test_a_bad_override_is_refused_naming_its_field_and_writes_nothing(
 def test_an_override_twice_is_refused(malta, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False):
         confirmed_day(malta)
-    e1 = malta.battalions.get(code="E1").pk
+    e1 = malta.battalions.get(code="E1").public_id
     twice = [
         {"battalion": e1, "situation": "OK", "reason": "a"},
         {"battalion": e1, "situation": "OK", "reason": "b"},
@@ -198,7 +198,7 @@ def test_the_map_documents_supply_part_follows_the_fog_at_no_query_of_its_own(ma
     models.Battalion.objects.filter(campaign=malta, code__in=["I1", "W1"]).update(supply_situation="isolated")
     models.Battalion.objects.filter(campaign=malta, code="E1").update(supply_situation="separated")
     models.Battalion.objects.filter(campaign=malta, code="E4").update(supply_situation="isolated")  # reserve
-    ids = dict(malta.battalions.values_list("code", "pk"))
+    ids = dict(malta.battalions.values_list("code", "public_id"))
     axis, allied = malta.sides.get(name="Axis"), malta.sides.get(name="Allied")
 
     part = selectors.map_document(CampaignAccess(malta, MemberRole.UMPIRE, None)).supply
@@ -209,7 +209,7 @@ def test_the_map_documents_supply_part_follows_the_fog_at_no_query_of_its_own(ma
         sorted([sources["grand-harbour"], sources["marsaxlokk"]]),
     ]
     assert [sources["valletta"], sources["grand-harbour"]] in part["sides"][1]["lines"]
-    assert (part["isolated"], part["separated"]) == (sorted([ids["I1"], ids["W1"]]), [ids["E1"]])
+    assert (part["isolated"], part["separated"]) == (sorted([ids["I1"], ids["W1"]], key=str), [ids["E1"]])
 
     axis_player = selectors.map_document(CampaignAccess(malta, MemberRole.PLAYER, axis.pk)).supply
     assert axis_player["sides"][1]["lines"] == []  # the enemy's lines are not drawn for a player
@@ -290,7 +290,7 @@ def test_the_umpires_override_wins_over_a_confirmed_report(malta, django_capture
         malta.refresh_from_db()
         e1 = malta.battalions.get(code="E1")
         supply_confirm(
-            malta.pk, ACTOR, [{"battalion": e1.pk, "situation": "isolated", "reason": "cut at dusk"}]
+            malta.pk, ACTOR, [{"battalion": e1.public_id, "situation": "isolated", "reason": "cut at dusk"}]
         )
         assert malta.battalions.get(code="E1").supply_situation == "isolated"
         review = {entry.supply.battalion.code: entry for entry in supply_review(malta).battalions}

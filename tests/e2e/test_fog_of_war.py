@@ -71,7 +71,7 @@ def test_a_player_of_side_b_sees_no_hidden_strength_of_side_a(live_server, phone
     assert not {label for label in axis_labels - allied_labels if f">{label}<" in forces_html}
 
     urls = [url for url, _ in tab.api_bodies]
-    assert any(url.endswith(f"/forces/{axis_force.pk}/status/") for url in urls)
+    assert any(url.endswith(f"/forces/{axis_force.public_id}/status/") for url in urls)
     assert any(url.endswith("/statistics/") for url in urls)
     assert any(url.endswith("/oob/") for url in urls)
     for url, body in tab.api_bodies:
@@ -85,6 +85,6 @@ def test_a_player_of_side_b_sees_no_hidden_strength_of_side_a(live_server, phone
                 assert entry["activation_points"] is None, (url, entry)
             if entry.get("id") == axis.pk and "activation_points" in entry:
                 assert entry["activation_points"] is None, (url, entry)
-        if url.endswith(f"/forces/{axis_force.pk}/status/"):
+        if url.endswith(f"/forces/{axis_force.public_id}/status/"):
             assert body["strength"] is None
             assert body["side"] is None

@@ -85,10 +85,10 @@ def test_both_sides_order_by_phone_and_the_umpire_decides(
     page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Orders", exact=True).click()
     expect(page.get_by_role("heading", name="Waiting for approval")).to_be_visible()
     step(tab, "queue")
-    page.get_by_role("button", name=f"Approve order {axis_order.public_id}").click()
-    expect(page.get_by_role("button", name=f"Approve order {axis_order.public_id}")).to_have_count(0)
+    page.get_by_role("button", name=f"Approve order: {axis_order.label}").click()
+    expect(page.get_by_role("button", name=f"Approve order: {axis_order.label}")).to_have_count(0)
     page.get_by_label("Reason to send it back").fill(REASON)
-    page.get_by_role("button", name=f"Send back order {allied_order.public_id}").click()
+    page.get_by_role("button", name=f"Send back order: {allied_order.label}").click()
     expect(page.get_by_text("No order waits for approval.")).to_be_visible()
     step(tab, "decided")
 

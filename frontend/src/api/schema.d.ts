@@ -119,7 +119,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Battalions */
+        /**
+         * Battalions
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_battalions_list"];
         put?: never;
         post?: never;
@@ -136,7 +140,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One battalion */
+        /**
+         * One battalion
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_battalions_retrieve"];
         put?: never;
         post?: never;
@@ -725,7 +733,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Forces (divisions and independent forces) */
+        /**
+         * Forces (divisions and independent forces)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_forces_list"];
         put?: never;
         post?: never;
@@ -742,7 +754,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One force */
+        /**
+         * One force
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_forces_retrieve"];
         put?: never;
         post?: never;
@@ -985,7 +1001,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One night order (umpires) */
+        /**
+         * One night order (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_night_orders_retrieve"];
         put?: never;
         post?: never;
@@ -1611,7 +1631,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stands */
+        /**
+         * Stands
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_stands_list"];
         put?: never;
         post?: never;
@@ -1628,7 +1652,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One stand */
+        /**
+         * One stand
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_stands_retrieve"];
         put?: never;
         post?: never;
@@ -2332,7 +2360,11 @@ export interface components {
         ArrivalStatusEnum: "on_table" | "in_reserve" | "scheduled" | "rolling" | "arrived" | "will_not_arrive";
         /** @description A barrage template's mode for one day. */
         ArtilleryOrder: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             side: number;
             readonly day: number;
             /** @description the template's number, 1..the side's templates */
@@ -2363,13 +2395,25 @@ export interface components {
         BasedOnEnum: "demo" | "pack";
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Battalion: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             /** @description the umpire's ID, e.g. A1 */
             code: string;
             name?: string;
             side: number;
-            readonly force: number;
-            battlegroup: number;
+            /**
+             * Format: uuid
+             * @description its force's id
+             */
+            readonly force: string;
+            /**
+             * Format: uuid
+             * @description its battlegroup's id
+             */
+            readonly battlegroup: string;
             /** @description in the campaign profile's quality scale */
             quality: string | null;
             stands_started?: number | null;
@@ -2421,13 +2465,25 @@ export interface components {
         };
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         BattalionTree: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             /** @description the umpire's ID, e.g. A1 */
             code: string;
             name?: string;
             side: number;
-            readonly force: number;
-            battlegroup: number;
+            /**
+             * Format: uuid
+             * @description its force's id
+             */
+            readonly force: string;
+            /**
+             * Format: uuid
+             * @description its battlegroup's id
+             */
+            readonly battlegroup: string;
             /** @description in the campaign profile's quality scale */
             quality: string | null;
             stands_started?: number | null;
@@ -2589,7 +2645,11 @@ export interface components {
         BattleTypeEnum: "Local Attack" | "Major Offensive" | "Stalemated Front" | "Meeting Engagement";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         BattlegroupTree: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             name: string;
             kind?: components["schemas"]["GroupKindEnum"];
             /** @description the label people read for the code beside it */
@@ -3145,7 +3205,11 @@ export interface components {
         EventVisibilityEnum: "public" | "side" | "umpire";
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Force: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             side: number;
             name: string;
             nation: components["schemas"]["NationEnum"];
@@ -3227,7 +3291,11 @@ export interface components {
         };
         /** @description A force with its battlegroups, battalions and stands (those the caller may see). */
         ForceTree: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             side: number;
             name: string;
             nation: components["schemas"]["NationEnum"];
@@ -3400,7 +3468,11 @@ export interface components {
         };
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         MapBattalion: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             /** @description the umpire's ID, e.g. A1 */
             code: string;
             name?: string;
@@ -3435,7 +3507,11 @@ export interface components {
         };
         /** @description A force where the reader sees its C Ops (the selector left out the others). */
         MapForce: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             name: string;
             side: number;
             /** @description the side's name */
@@ -3493,9 +3569,9 @@ export interface components {
         MapSupply: {
             sides: components["schemas"]["MapSupplySide"][];
             /** @description battalion ids of the sides you see in full */
-            isolated: number[];
+            isolated: string[];
             /** @description battalion ids of the sides you see in full */
-            separated: number[];
+            separated: string[];
         };
         /** @description An output serializer whose choices carry their labels. */
         MapSupplySide: {
@@ -3573,7 +3649,11 @@ export interface components {
         NationEnum: "German" | "Italian" | "Japanese" | "British" | "Commonwealth" | "Canadian" | "American" | "Soviet" | "French" | "Polish";
         /** @description An order the umpire queued for a night phase, by the codes and labels the club uses. */
         NightOrder: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly day: number;
             readonly side: number;
             kind: components["schemas"]["NightOrderKindEnum"];
@@ -4241,7 +4321,11 @@ export interface components {
         QualityEnum: "Raw" | "Inferior" | "Average" | "Experienced" | "Veteran";
         /** @description A force off the table: when and where it is due, and how its arrival rolls stand. */
         Reinforcement: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             side: number;
             name: string;
             nation: components["schemas"]["NationEnum"];
@@ -4266,8 +4350,11 @@ export interface components {
             day: number;
         };
         ReinforcementScheduleInputRequest: {
-            /** Format: int64 */
-            force_id: number;
+            /**
+             * Format: uuid
+             * @description the force's id
+             */
+            force_id: string;
             /** @description the campaign day it is due */
             day: number;
             /** @default  */
@@ -4329,7 +4416,11 @@ export interface components {
             /** @description the label people read for the code beside it */
             readonly segment_label: string | null;
             battle?: number | null;
-            force?: number | null;
+            /**
+             * Format: uuid
+             * @description the id of the force it was rolled for
+             */
+            readonly force: string | null;
             readonly battalion: string | null;
             procedure: string;
             /** @description dice stream labels under the day's dice seed */
@@ -4594,7 +4685,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         SectorBattalion: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             /** @description the umpire's ID, e.g. A1 */
             code: string;
             side: number;
@@ -4620,7 +4715,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         SectorForce: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             name: string;
             side: number;
         };
@@ -4729,6 +4828,8 @@ export interface components {
              * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
              */
             readonly id: string;
+            /** @description what to call it: its kind, what it names and its day ("Deploy G1, day 2") */
+            readonly label: string;
             readonly side: number;
             readonly side_name: string;
             readonly day: number;
@@ -4743,7 +4844,11 @@ export interface components {
             readonly status_label: string;
             /** @description the umpire's reason when sent back or amended */
             readonly reason: string;
-            readonly night_order: number | null;
+            /**
+             * Format: uuid
+             * @description the id of the night order it became
+             */
+            readonly night_order: string | null;
             readonly created_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
@@ -4851,8 +4956,16 @@ export interface components {
         };
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Stand: {
-            readonly id: number;
-            battalion: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
+            /**
+             * Format: uuid
+             * @description the battalion's id
+             */
+            readonly battalion: string;
             readonly battalion_code: string;
             label: string;
             stand_type: components["schemas"]["StandTypeEnum"];
@@ -4940,7 +5053,11 @@ export interface components {
         SupplyActionEnum: "confirm";
         /** @description One battalion of the proposal (``campaign.services.supply.ReviewedBattalion``). */
         SupplyBattalion: {
-            id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            id: string;
             code: string;
             side: number;
             sector: number;
@@ -5010,7 +5127,11 @@ export interface components {
         };
         /** @description An output serializer whose choices carry their labels. */
         SupplyForce: {
-            id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            id: string;
             name: string;
             side: number;
             /** @description where its C Ops stands */
@@ -5030,10 +5151,10 @@ export interface components {
         };
         SupplyOverrideInputRequest: {
             /**
-             * Format: int64
-             * @description battalion id (on the map)
+             * Format: uuid
+             * @description the battalion's id (on the map)
              */
-            battalion: number;
+            battalion: string;
             /**
              * @description the situation the umpire confirms instead of the one proposed
              *
@@ -5984,9 +6105,11 @@ export interface operations {
     campaigns_battalions_list: {
         parameters: {
             query?: {
-                battlegroup?: number;
+                /** @description a battlegroup's id */
+                battlegroup?: string;
                 code?: string;
-                force?: number;
+                /** @description a force's id */
+                force?: string;
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */
@@ -6068,8 +6191,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battalion. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -6142,8 +6264,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battalion. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -6234,8 +6355,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battalion. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -6350,8 +6470,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battalion. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -6466,8 +6585,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battalion. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -8777,8 +8895,8 @@ export interface operations {
                 cursor?: string;
                 /** @description campaign day number */
                 day?: number;
-                /** @description events about this force */
-                force?: number;
+                /** @description events about this force (its id) */
+                force?: string;
                 /** @description oldest first (the default) or newest first */
                 order?: "oldest" | "newest";
                 /** @description Which field to use when ordering the results. */
@@ -9157,8 +9275,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this force. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -9231,8 +9348,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this force. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -9347,8 +9463,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this force. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -9463,8 +9578,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this force. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -9579,8 +9693,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this force. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -9695,8 +9808,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this force. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -9811,8 +9923,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this force. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -10623,8 +10734,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this night order. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -10697,8 +10807,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this night order. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -12617,8 +12726,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this force. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -12735,7 +12843,8 @@ export interface operations {
                 cursor?: string;
                 /** @description campaign day number */
                 day?: number;
-                force?: number;
+                /** @description a force's id */
+                force?: string;
                 /** @description oldest first (the default) or newest first */
                 order?: "oldest" | "newest";
                 /** @description Which field to use when ordering the results. */
@@ -14101,7 +14210,8 @@ export interface operations {
             query?: {
                 /** @description battalion code */
                 battalion?: string;
-                force?: number;
+                /** @description a force's id */
+                force?: string;
                 /** @description Which field to use when ordering the results. */
                 ordering?: string;
                 /** @description A page number within the paginated result set. */
@@ -14201,8 +14311,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this stand. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -14275,8 +14384,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this stand. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -14391,8 +14499,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this stand. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -14507,8 +14614,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this stand. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };

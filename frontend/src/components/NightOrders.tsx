@@ -42,7 +42,7 @@ function QueuedOrders({ campaign }: { campaign: Schemas["Campaign"] }) {
   const queryClient = useQueryClient();
   const orders = useNightOrders(slug);
   const takeBack = useMutation({
-    mutationFn: (id: number) =>
+    mutationFn: (id: string) =>
       unwrap(api.DELETE("/api/v1/campaigns/{campaign_slug}/night-orders/{id}/", { params: { path: { campaign_slug: slug, id } } })),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.nightOrders(slug) }),
   });

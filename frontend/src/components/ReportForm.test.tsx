@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
 import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
-import { CAMPAIGN } from "../test/fixtures";
+import { CAMPAIGN, uid } from "../test/fixtures";
 import { ReportForm } from "./ReportForm";
 
 const BATTLE: Schemas["Battle"] = {
@@ -30,8 +30,8 @@ const BATTLE: Schemas["Battle"] = {
 
 function stand(id: number, label: string, code: string): Schemas["Stand"] {
   return {
-    id,
-    battalion: 1,
+    id: uid(id),
+    battalion: uid(1),
     battalion_code: code,
     label,
     stand_type: "infantry",

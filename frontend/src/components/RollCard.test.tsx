@@ -11,7 +11,7 @@ const ROLL: Schemas["Roll"] = {
   segment: "late morning",
   segment_label: "Late morning",
   battle: null,
-  force: 3,
+  force: "00000000-0000-4000-8000-000000000003",
   battalion: "G1",
   visibility: "side",
   visibility_label: "Its side",

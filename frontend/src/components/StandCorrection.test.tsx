@@ -9,7 +9,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe("correcting a stand", () => {
   it("sends the state and the reason, and says what the stand is now", async () => {
     const seen = stubFetch(jsonResponse(200, { id: 7, label: "1. Kp", status: "ok", status_label: "OK" }));
-    renderWithProviders(<StandCorrection slug="malta" stand={{ id: 7, label: "1. Kp", status: "destroyed" }} />);
+    renderWithProviders(<StandCorrection slug="malta" stand={{ id: "00000000-0000-4000-8000-000000000007", label: "1. Kp", status: "destroyed" }} />);
 
     expect(screen.getByLabelText("State")).toHaveValue("destroyed");
     await userEvent.selectOptions(screen.getByLabelText("State"), "OK");
@@ -18,7 +18,7 @@ describe("correcting a stand", () => {
 
     expect(await screen.findByRole("status")).toHaveTextContent("Corrected: 1. Kp is ok.");
     const [request] = seen;
-    expect(request && new URL(request.url).pathname).toBe("/api/v1/campaigns/malta/stands/7/correct/");
+    expect(request && new URL(request.url).pathname).toBe("/api/v1/campaigns/malta/stands/00000000-0000-4000-8000-000000000007/correct/");
     expect(request?.headers.get("Idempotency-Key")).toBeTruthy();
     expect(await request?.json()).toEqual({ status: "ok", reason: "the report named the wrong company" });
   });
@@ -29,7 +29,7 @@ describe("correcting a stand", () => {
         error: { code: "invalid", message: "1. Kp is already destroyed.", fields: { status: ["1. Kp is already destroyed."] }, rule: null },
       }),
     );
-    renderWithProviders(<StandCorrection slug="malta" stand={{ id: 7, label: "1. Kp", status: "destroyed" }} />);
+    renderWithProviders(<StandCorrection slug="malta" stand={{ id: "00000000-0000-4000-8000-000000000007", label: "1. Kp", status: "destroyed" }} />);
 
     await userEvent.type(screen.getByLabelText("Reason"), "x");
     await userEvent.click(screen.getByRole("button", { name: "Correct" }));

@@ -15,7 +15,7 @@ const CAMPAIGN = {
 } as Schemas["Campaign"];
 
 const E1: Schemas["SupplyBattalion"] = {
-  id: 11,
+  id: "00000000-0000-4000-8000-000000000011",
   code: "E1",
   side: 2,
   sector: 5,
@@ -94,7 +94,7 @@ describe("the supply proposal", () => {
     expect(await within(card).findAllByText("Say why battalion E1 is isolated, not separated.")).not.toHaveLength(0);
     expect(within(card).getByLabelText("Why E1 is overridden")).toHaveAttribute("aria-invalid", "true");
     expect(screen.queryByText(/overrides\[0\]/)).not.toBeInTheDocument(); // words, never the field's path
-    expect(await seen[1]?.json()).toEqual({ overrides: [{ battalion: 11, situation: "isolated", reason: "" }] });
+    expect(await seen[1]?.json()).toEqual({ overrides: [{ battalion: "00000000-0000-4000-8000-000000000011", situation: "isolated", reason: "" }] });
   });
 
   it("offers no button when the API offers no action", async () => {

@@ -114,7 +114,7 @@ export function SupplyReviewPanel({ campaign }: { campaign: Schemas["Campaign"] 
   const slug = campaign.slug;
   const queryClient = useQueryClient();
   const review = useSupplyReview(slug, true);
-  const [overrides, setOverrides] = useState<Record<number, Override>>({});
+  const [overrides, setOverrides] = useState<Record<string, Override>>({});
   const [key, setKey] = useState(idempotencyKey);
   const chosen = (review.data?.battalions ?? []).filter((entry) => overrides[entry.id]?.situation);
   const confirm = useMutation({

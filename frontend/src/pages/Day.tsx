@@ -483,7 +483,7 @@ function ScheduleForm({ campaign, forces }: { campaign: Campaign; forces: Schema
       unwrap(
         api.POST("/api/v1/campaigns/{campaign_slug}/reinforcements/", {
           params: { path: { campaign_slug: campaign.slug }, header: { "Idempotency-Key": idempotencyKey() } },
-          body: { force_id: Number(forceId), day: Number(day), zone },
+          body: { force_id: forceId, day: Number(day), zone },
         }),
       ),
     onSuccess: () => refreshAll(queryClient),

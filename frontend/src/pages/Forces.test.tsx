@@ -6,12 +6,12 @@ import { BattalionNode, DivisionEffects } from "./Forces";
 
 // An identified enemy battalion whose side hides strengths: public fields only.
 const MASKED: Schemas["BattalionTree"] = {
-  id: 9,
+  id: "00000000-0000-4000-8000-000000000009",
   code: "G1",
   name: "I./FJR 2",
   side: 1,
-  force: 3,
-  battlegroup: 2,
+  force: "00000000-0000-4000-8000-000000000003",
+  battlegroup: "00000000-0000-4000-8000-000000000002",
   quality: null,
   stands_started: null,
   activation: null,
@@ -46,10 +46,10 @@ describe("a battalion of the order of battle", () => {
   });
 
   it("lists its stands by their labels and equipment names, never their codes", async () => {
-    const stand = { battalion: 9, battalion_code: "G1", equipment: null, equipment_name: null, attachment_kind_label: "" };
+    const stand = { battalion: "00000000-0000-4000-8000-000000000009", battalion_code: "G1", equipment: null, equipment_name: null, attachment_kind_label: "" };
     const stands: Schemas["Stand"][] = [
-      { ...stand, id: 1, label: "1. Kp", stand_type: "at_gun", stand_type_label: "AT gun", status: "destroyed", status_label: "Destroyed", equipment: "de_pak38", equipment_name: "5cm PaK 38" },
-      { ...stand, id: 2, label: "HQ", stand_type: "heavy_weapons", stand_type_label: "Heavy weapons", status: "ok", status_label: "OK", attached: true, attachment_kind: "heavy_weapons", attachment_kind_label: "Heavy weapons" },
+      { ...stand, id: "00000000-0000-4000-8000-000000000001", label: "1. Kp", stand_type: "at_gun", stand_type_label: "AT gun", status: "destroyed", status_label: "Destroyed", equipment: "de_pak38", equipment_name: "5cm PaK 38" },
+      { ...stand, id: "00000000-0000-4000-8000-000000000002", label: "HQ", stand_type: "heavy_weapons", stand_type_label: "Heavy weapons", status: "ok", status_label: "OK", attached: true, attachment_kind: "heavy_weapons", attachment_kind_label: "Heavy weapons" },
     ];
     render(
       <ul>

@@ -127,7 +127,7 @@ export function DivisionEffects({ status }: { status: Schemas["ForceStatus"] }) 
   );
 }
 
-function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: number }) {
+function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: string }) {
   const status = useQuery({
     queryKey: queryKeys.forceStatus(slug, forceId),
     queryFn: () =>

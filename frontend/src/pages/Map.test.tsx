@@ -58,12 +58,12 @@ const MAP: MapDocument = {
     { a: 11, b: 13, kind: "track", kind_label: "Track" },
   ],
   forces: [
-    { id: 1, name: "Kampfgruppe Ramcke", side: AXIS, side_label: "Axis", sector: 11, fup_sector: 12 },
-    { id: 2, name: "Southern Infantry Brigade", side: ALLIED, side_label: "Allies", sector: 11, fup_sector: null },
+    { id: "00000000-0000-4000-8000-000000000001", name: "Kampfgruppe Ramcke", side: AXIS, side_label: "Axis", sector: 11, fup_sector: 12 },
+    { id: "00000000-0000-4000-8000-000000000002", name: "Southern Infantry Brigade", side: ALLIED, side_label: "Allies", sector: 11, fup_sector: null },
   ],
   battalions: [
     {
-      id: 5,
+      id: "00000000-0000-4000-8000-000000000005",
       code: "G1",
       name: "I./FJR 2",
       side: AXIS,
@@ -74,7 +74,7 @@ const MAP: MapDocument = {
       supply_situation_label: "Isolated",
     },
     {
-      id: 6,
+      id: "00000000-0000-4000-8000-000000000006",
       code: "W1",
       name: "1st Devons",
       side: ALLIED,
@@ -92,7 +92,7 @@ const MAP: MapDocument = {
       { side: AXIS, sources: [12], lines: [] },
       { side: ALLIED, sources: [10], lines: [[13, 11], [11, 10]] },
     ],
-    isolated: [5],
+    isolated: ["00000000-0000-4000-8000-000000000005"],
     separated: [],
   },
 };
@@ -248,7 +248,7 @@ describe("the campaign map", () => {
     expect(destination).toHaveAttribute("aria-invalid", "true");
     expect(destination).toHaveAccessibleDescription("Mdina is not adjacent to Luqa.");
     const [request] = seen;
-    expect(request && new URL(request.url).pathname).toBe("/api/v1/campaigns/malta/forces/1/move/");
+    expect(request && new URL(request.url).pathname).toBe("/api/v1/campaigns/malta/forces/00000000-0000-4000-8000-000000000001/move/");
     expect(await request?.json()).toEqual({ sector: 13, forming_up_point: false });
     expect(request?.headers.get("Idempotency-Key")).toBeTruthy();
   });

@@ -65,7 +65,7 @@ function WriteOutcome({ error, done }: { error: unknown; done: string | null }) 
 
 const OFF_MAP = "off-map";
 
-type Movable = { value: string; kind: "force" | "fup" | "battalion"; id: number; label: string };
+type Movable = { value: string; kind: "force" | "fup" | "battalion"; id: string; label: string };
 
 /** What the umpire may move from this sector: C Ops, forming-up points (one with its C Ops stands
  * on the C Ops' sector) and battalions. */

@@ -20,14 +20,16 @@ const CAMPAIGN = {
 } as Schemas["Campaign"];
 
 function order(id: string, side: number, status: string, extra: Record<string, unknown> = {}) {
+  const code = side === 1 ? "A2" : "L2";
   return {
     id,
+    label: `Withdraw ${code}, day 2`,
     side,
     side_name: side === 1 ? "Axis" : "Allied",
     day: 2,
     kind: "withdraw",
     kind_label: "Withdraw a battalion to reserve",
-    payload: { battalion_code: side === 1 ? "A2" : "L2" },
+    payload: { battalion_code: code },
     status,
     status_label: { submitted: "Submitted to the umpire", returned: "Sent back by the umpire" }[status] ?? status,
     reason: "",
@@ -79,7 +81,7 @@ describe("the orders page", () => {
 
     expect(await screen.findByText("Umpire: L2 holds the bridge")).toBeInTheDocument();
     expect(screen.getByText("Orders for day 2 close when the night phase starts.", { exact: false })).toBeInTheDocument();
-    await userEvent.setup().click(screen.getByRole("button", { name: "Submit order 4a7e2c1d-8b3f-4d5e-9a6c-0f1e2d3c4b5a" }));
+    await userEvent.setup().click(screen.getByRole("button", { name: "Submit order: Withdraw L2, day 2" }));
 
     await vi.waitFor(() => expect(seen.some((r) => r.method === "POST" && r.url.endsWith("/orders/4a7e2c1d-8b3f-4d5e-9a6c-0f1e2d3c4b5a/submit/"))).toBe(true));
   });
@@ -113,11 +115,11 @@ describe("the orders page", () => {
     renderOrders(true);
 
     await userEvent.setup().type(await screen.findByLabelText("Reason to send it back"), "not tonight");
-    await userEvent.setup().click(screen.getByRole("button", { name: "Send back order 5b8f3d2e-9c4a-4e6f-8b7d-1a2b3c4d5e6f" }));
+    await userEvent.setup().click(screen.getByRole("button", { name: "Send back order: Withdraw A2, day 2" }));
 
     await vi.waitFor(() => expect(seen.some((r) => r.url.endsWith("/orders/5b8f3d2e-9c4a-4e6f-8b7d-1a2b3c4d5e6f/send-back/"))).toBe(true));
     const sent = seen.find((r) => r.url.endsWith("/orders/5b8f3d2e-9c4a-4e6f-8b7d-1a2b3c4d5e6f/send-back/"));
     expect(await sent?.json()).toEqual({ reason: "not tonight" });
-    expect(screen.getByRole("button", { name: "Approve order 5b8f3d2e-9c4a-4e6f-8b7d-1a2b3c4d5e6f" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Approve order: Withdraw A2, day 2" })).toBeInTheDocument();
   });
 });

@@ -244,8 +244,8 @@ function OrderForm({
     save.mutate();
   };
   return (
-    <form className="card" onSubmit={submit} noValidate aria-label={editing ? `Edit order ${editing.id}` : "New order"}>
-      <h3>{editing ? `Edit order ${editing.id}` : "Draft an order"}</h3>
+    <form className="card" onSubmit={submit} noValidate aria-label={editing ? `Edit order: ${editing.label}` : "New order"}>
+      <h3>{editing ? `Edit order: ${editing.label}` : "Draft an order"}</h3>
       <div className="field">
         <label htmlFor="side-order-kind">Order</label>
         <select
@@ -341,16 +341,16 @@ function PlayerOrders({ campaign }: { campaign: Schemas["Campaign"] }) {
                       {open ? (
                         <>
                           <button type="button" onClick={() => act.mutate({ id: order.id, action: "submit" })}>
-                            Submit order {order.id}
+                            Submit order: {order.label}
                           </button>
                           <button type="button" onClick={() => setEditing(order)}>
-                            Edit order {order.id}
+                            Edit order: {order.label}
                           </button>
                         </>
                       ) : null}
                       {open || order.status === "submitted" ? (
                         <button type="button" onClick={() => act.mutate({ id: order.id, action: "withdraw" })}>
-                          Withdraw order {order.id}
+                          Withdraw order: {order.label}
                         </button>
                       ) : null}
                     </div>
@@ -390,7 +390,7 @@ function QueuedOrder({
       <span className="tag">{order.side_name}</span> {orderWords(order)} <span className="muted">day {order.day}</span>
       <div className="actions">
         <button type="button" onClick={() => act.mutate({ id: order.id, action: "approve" })} disabled={act.isPending}>
-          Approve order {order.id}
+          Approve order: {order.label}
         </button>
       </div>
       <div className="field">
@@ -404,10 +404,10 @@ function QueuedOrder({
         <FieldErrors id={`${id}-reason-errors`} messages={errorsFor("reason")} />
       </div>
       <button type="button" onClick={() => act.mutate({ id: order.id, action: "send-back", body: { reason } })}>
-        Send back order {order.id}
+        Send back order: {order.label}
       </button>
       <button type="button" onClick={() => setAmending(!amending)} aria-expanded={amending}>
-        Amend order {order.id}
+        Amend order: {order.label}
       </button>
       {amending ? (
         <form
@@ -415,7 +415,7 @@ function QueuedOrder({
             event.preventDefault();
             act.mutate({ id: order.id, action: "amend", body: { payload: payloadOf(order.kind, values), reason } });
           }}
-          aria-label={`Amend order ${order.id}`}
+          aria-label={`Amend order: ${order.label}`}
           noValidate
         >
           <PayloadFields

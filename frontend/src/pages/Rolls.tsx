@@ -25,7 +25,7 @@ function toQuery(params: URLSearchParams): RollQuery {
     day: numberOf("day"),
     segment: (params.get("segment") || undefined) as Segment | undefined,
     battle: numberOf("battle"),
-    force: numberOf("force"),
+    force: params.get("force") || undefined,
     procedure: params.get("procedure") || undefined,
     order: "newest",
   };

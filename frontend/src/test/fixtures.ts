@@ -13,10 +13,15 @@ export const CAMPAIGN = {
   ],
 } as unknown as Schemas["Campaign"];
 
+/** A public id for fixture rows the API names by one (battalions, stands, forces). */
+export function uid(n: number): string {
+  return `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+}
+
 export function stand(id: number, label: string, type: Schemas["StandTypeEnum"], typeLabel: string): Schemas["Stand"] {
   return {
-    id,
-    battalion: 1,
+    id: uid(id),
+    battalion: uid(1),
     battalion_code: "",
     label,
     stand_type: type,
@@ -35,5 +40,5 @@ export function battalion(
   side: number,
   extra: Partial<Schemas["BattalionTree"]> = {},
 ): Schemas["BattalionTree"] {
-  return { id, code, name: "", side, in_reserve: false, stands: [], ...extra } as unknown as Schemas["BattalionTree"];
+  return { id: uid(id), code, name: "", side, in_reserve: false, stands: [], ...extra } as unknown as Schemas["BattalionTree"];
 }
