@@ -3,10 +3,13 @@
 A draft has the shape of :func:`campaign.services.battles.battle_report`'s input. Each is
 read as items: per battalion, each stand it names (destroyed or suppressed), its points,
 rounds and templates spent, its objectives and its supply situation; and the battle's
-winner, sector owner and turn. Where both drafts list a battalion, each of its items is
-compared, a stand one leaves out counting as "in order" and a count left out as 0: the same
-value is agreed, different ones are a conflict for the umpire. A battalion (or the winner,
-owner or turn) only one draft enters is taken from that draft, marked as one side's word.
+winner, sector owner and turn. Both sides saw the table, so the stands of every battalion
+and the battle's winner, owner and turn are compared: where both drafts give one, the same
+value is agreed, different ones are a conflict for the umpire (a stand a draft listing the
+battalion leaves out counts as "in order"). What only a battalion's own side can know (its
+points, rounds and templates spent, objectives and supply: ``OWN_SIDE_FIELDS``) is never
+compared: it is that side's proposal, and another side's draft of it is not read. An item
+only one draft enters is taken from that draft, marked as one side's word.
 
 Pure: no queries. The selector and the confirming service both read drafts through here,
 so the umpire confirms exactly what they were shown.
@@ -28,6 +31,17 @@ UNCHANGED = "unchanged"
 STAND_OUTCOMES = ("destroyed", "suppressed")
 COUNTS = ("activation_points_spent", "barrage_rounds_spent", "barrage_templates_used")
 BATTLE_FIELDS = ("winner", "sector_owner", "turn")
+# What a side drafts of any battalion of the battle (both saw the table), and what of its own only.
+ANY_SIDE_FIELDS = STAND_OUTCOMES
+OWN_SIDE_FIELDS: dict[str, str] = {
+    **{kind: DraftItemKind(kind).label.lower() for kind in (*COUNTS, "supply_situation", "objectives")},
+    "fuel_state": "fuel at the end",
+}
+
+
+def drafted_fields(owner_id: int, side_id: int) -> tuple[str, ...]:
+    """The fields of a battalion of side ``owner_id`` that side ``side_id``'s draft may give."""
+    return (*ANY_SIDE_FIELDS, *OWN_SIDE_FIELDS) if owner_id == side_id else ANY_SIDE_FIELDS
 
 
 @dataclass(frozen=True)
@@ -135,8 +149,11 @@ def revision_of(drafts: Mapping[int, Mapping[str, Any]]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def drafts_compare(drafts: Mapping[int, Mapping[str, Any]], side_order: Sequence[int]) -> Comparison:
-    """Compare the drafts (by side id; one or two) in ``side_order`` (the attacker's first)."""
+def drafts_compare(
+    drafts: Mapping[int, Mapping[str, Any]], side_order: Sequence[int], owners: Mapping[str, int]
+) -> Comparison:
+    """Compare the drafts (by side id; one or two) in ``side_order`` (the attacker's first);
+    ``owners``: each battalion's side by code."""
     sides = [side for side in side_order if side in drafts]
     by_side: dict[int, dict[str, Mapping[str, Any]]] = {
         # Drafts are saved checked (battle_report_check): each entry is a battalion with a code.
@@ -152,7 +169,10 @@ def drafts_compare(drafts: Mapping[int, Mapping[str, Any]], side_order: Sequence
         keys.sort(key=lambda key: key[0] != "stand")  # stable: the stands first, as drafted
         for kind, stand in keys:
             default = IN_ORDER if kind == "stand" else None
-            versions = {side: per_side[side].get((kind, stand), default) for side in listing}
+            drafters = listing if kind == "stand" else [s for s in listing if s == owners.get(code)]
+            if not drafters:
+                continue  # only the enemy's draft gave what only the battalion's side knows
+            versions = {side: per_side[side].get((kind, stand), default) for side in drafters}
             items.append(Item(_item_key(code, kind, stand), DraftItemKind(kind), code, stand, versions))
     for name in BATTLE_FIELDS:
         versions = {side: drafts[side][name] for side in sides if name in drafts[side]}

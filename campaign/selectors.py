@@ -33,7 +33,7 @@ from campaign.choices import (
     StandStatus,
     TodoKind,
 )
-from campaign.report_drafts import Comparison, drafts_compare
+from campaign.report_drafts import Comparison, drafted_fields, drafts_compare
 from campaign.supply_lines import Ground, SideLines, side_lines
 from config.celery_app import app as celery_app
 from rules_engine import fairness
@@ -1143,14 +1143,21 @@ def roll_change_choices(changes: Mapping[str, Any] | None) -> dict[str, dict[str
 # Battle drafts (rules notes C-20) ------------------------------------------------
 
 
+def battle_owners(battle: models.Battle) -> dict[str, int]:
+    """Each battalion of the battle's side, by code: whose draft says what only that side knows."""
+    return dict(battle.battalions.values_list("code", "side_id"))
+
+
 @dataclass(frozen=True)
 class OwnDraft:
-    """A player's side's draft of a battle (None: not filed) and whether the other side filed one."""
+    """A player's side's draft of a battle (None: not filed), whether the other side filed one,
+    and the fields the side may draft of each battalion, by code (``report_drafts.drafted_fields``)."""
 
     battle: models.Battle
     side_id: int
     draft: models.BattleDraft | None
     opponent_filed: bool
+    fields: dict[str, tuple[str, ...]]
 
 
 def battle_draft_own(access: CampaignAccess, battle: models.Battle) -> OwnDraft | None:
@@ -1160,7 +1167,8 @@ def battle_draft_own(access: CampaignAccess, battle: models.Battle) -> OwnDraft 
     if side_id is None:
         return None
     drafts = {d.side_id: d for d in battle.drafts.select_related("author").order_by("side_id")}
-    return OwnDraft(battle, side_id, drafts.get(side_id), any(s != side_id for s in drafts))
+    fields = {code: drafted_fields(owner, side_id) for code, owner in battle_owners(battle).items()}
+    return OwnDraft(battle, side_id, drafts.get(side_id), any(s != side_id for s in drafts), fields)
 
 
 @dataclass(frozen=True)
@@ -1180,7 +1188,7 @@ def battle_draft_comparison(access: CampaignAccess, battle: models.Battle) -> Dr
         return None
     drafts = list(battle.drafts.select_related("author", "side").order_by("side_id"))
     comparison = drafts_compare(
-        {d.side_id: d.report for d in drafts}, [battle.attacker_id, battle.defender_id]
+        {d.side_id: d.report for d in drafts}, [battle.attacker_id, battle.defender_id], battle_owners(battle)
     )
     named = {(i.battalion, i.stand) for i in comparison.items if i.kind == "stand"}
     codes = {code for code, _ in named}

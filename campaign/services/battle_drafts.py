@@ -16,7 +16,8 @@ from django.db import transaction
 from campaign import models
 from campaign.access import battle_draft_side, campaign_umpires, side_players
 from campaign.choices import DraftItemStatus, DraftStatus, EventVerb, NotificationKind
-from campaign.report_drafts import drafts_compare
+from campaign.report_drafts import OWN_SIDE_FIELDS, drafts_compare
+from campaign.selectors import battle_owners
 from campaign.services.audit import Actor, event_record
 from campaign.services.battles import (
     battle_lock,
@@ -31,6 +32,23 @@ from rules_engine.results import to_jsonable
 
 def _drafts_of(battle: models.Battle) -> dict[int, models.BattleDraft]:
     return {draft.side_id: draft for draft in battle.drafts.select_for_update().order_by("side_id")}
+
+
+def _require_own_fields(battle: models.Battle, side_id: int, report: Mapping[str, Any]) -> None:
+    """A side drafts the stands of every battalion of the battle (both saw the table), but the
+    points, rounds, templates, supply, fuel and objectives of its own battalions only."""
+    owners = battle_owners(battle)
+    for i, entry in enumerate(report.get("battalions") or []):
+        code = str(entry.get("code"))
+        if owners.get(code) == side_id:
+            continue
+        for name, words in OWN_SIDE_FIELDS.items():
+            if name in entry:
+                raise DomainError(
+                    f"{code} is the enemy's battalion: only its own side drafts its {words}; "
+                    "draft only the stands you saw it lose or suppressed",
+                    field=f"battalions[{i}].{name}",
+                )
 
 
 @transaction.atomic
@@ -56,6 +74,7 @@ def battle_draft_save(
         )
     battle_require_reportable(battle)
     battle_report_check(campaign, battle, report)
+    _require_own_fields(battle, side_id, report)
     saved = to_jsonable(dict(report))
     drafts = _drafts_of(battle)
     draft = drafts.get(side_id)
@@ -123,7 +142,9 @@ def battle_draft_confirm(
             "neither side has filed a draft report of this battle", field="battle", code="no_drafts"
         )
     comparison = drafts_compare(
-        {side: draft.report for side, draft in drafts.items()}, [battle.attacker_id, battle.defender_id]
+        {side: draft.report for side, draft in drafts.items()},
+        [battle.attacker_id, battle.defender_id],
+        battle_owners(battle),
     )
     if revision != comparison.revision:
         raise ConflictError(

@@ -23,7 +23,7 @@ AXIS_DRAFT = {
 }
 ALLIED_DRAFT = {
     "battalions": [
-        {"code": "A1", "destroyed": ["3"], "activation_points_spent": 1},
+        {"code": "A1", "destroyed": ["3"]},
         {"code": "L1", "suppressed": ["3"]},
     ]
 }
@@ -106,6 +106,12 @@ def test_a_player_never_reads_the_other_sides_draft(world):
 
     for role in (Role.ALLIED_PLAYER, Role.ALLIED_KEY):
         seen = world.client(role).get(world.url("battle-draft", pk=world.planned.pk)).json()
+        # What the side may draft of each battalion: only the stands of the enemy's.
+        drafted = {entry["code"]: entry["draftable"] for entry in seen.pop("battalions")}
+        assert seen.pop("draftable") == ["winner", "sector_owner", "turn"]
+        assert seen.pop("draftable_labels")[0] == "Winner"
+        assert drafted["A1"] == ["destroyed", "suppressed"]
+        assert {"activation_points_spent", "supply_situation", "objectives"} <= set(drafted["L1"])
         assert seen == {
             "battle": world.planned.pk,
             "side": world.allied.pk,
@@ -131,6 +137,16 @@ def test_a_draft_is_refused_with_the_field_named_and_nothing_written(world):
     assert response.status_code == 400
     assert list(response.json()["error"]["fields"]) == ["battalions[1].code"]
     assert world.state() == before
+    assert not models.BattleDraft.objects.filter(battle=world.planned).exists()
+
+    # What only the enemy's side knows of its battalion is not the Axis player's to draft.
+    enemy = world.client(Role.AXIS_PLAYER).put(
+        world.url("battle-draft", pk=world.planned.pk),
+        {"battalions": [{"code": "A1"}, {"code": "L1", "destroyed": ["3"], "supply_situation": "OK"}]},
+        format="json",
+    )
+    assert enemy.status_code == 400
+    assert list(enemy.json()["error"]["fields"]) == ["battalions[1].supply_situation"]
     assert not models.BattleDraft.objects.filter(battle=world.planned).exists()
 
 
