@@ -3680,7 +3680,9 @@ export interface components {
             suppressions_flipped?: number;
             /** @description replacement rolls made */
             replacements_rolled?: number;
-            /** @description destroyed stands returned */
+            /** @description destroyed stands the replacement rolls were for */
+            replacements_due?: number;
+            /** @description of those, the stands returned */
             replacements_returned?: number;
             /** @description stands isolated battalions lost besides */
             extra_stands_lost?: number;
