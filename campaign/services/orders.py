@@ -464,27 +464,56 @@ def side_order_return(campaign_id: int, actor: Actor, order_id: int, *, reason: 
     return order
 
 
+class _Rehearsed(Exception):
+    """Rolls back an approval rehearsed for an amendment."""
+
+
+def _approval_rehearse(campaign: models.Campaign, actor: Actor, order: models.SideOrder) -> None:
+    """Refused as approving ``order`` would be refused now, through the very services approval
+    calls, in a savepoint rolled back: nothing of it is kept (nor its on-commit work)."""
+    night_order = order.night_order
+    try:
+        with transaction.atomic():
+            APPLY[order.kind](campaign, actor, order)
+            raise _Rehearsed
+    except _Rehearsed:
+        pass
+    except DomainError as refused:
+        # Named as the amendment's field where the approving service names one of the payload's.
+        if refused.field in PAYLOAD_FIELDS[SideOrderKind(order.kind)]:
+            refused.field = f"payload.{refused.field}"
+        raise
+    finally:
+        order.night_order = night_order
+
+
 @transaction.atomic
 def side_order_amend(
-    campaign_id: int, actor: Actor, order_id: int, *, payload: Any, reason: str = ""
+    campaign_id: int, actor: Actor, order_id: int, *, payload: Any, reason: str
 ) -> models.SideOrder:
-    """The umpire changes what a submitted order says (its kind stays); it stays submitted."""
+    """The umpire changes what a submitted order says (its kind stays), saying why (the side
+    reads it on the order and its timeline); it stays submitted. Checked as the action it
+    becomes: an amendment its approval would refuse is refused now, nothing written."""
+    reason = reason.strip()
+    if not reason:
+        raise DomainError("say why the order is amended: its side reads it", field="reason")
     campaign = campaign_lock(campaign_id)
     order = _order_lock(campaign, order_id)
     _status_require(order, (SideOrderStatus.SUBMITTED,), "amended")
-    before = {"payload": order.payload}
+    before = {"payload": order.payload, "reason": order.reason}
     order.payload = _payload_check(campaign, order.side, SideOrderKind(order.kind), payload, order.day_number)
-    order.reason = reason.strip()
+    _approval_rehearse(campaign, actor, order)
+    order.reason = reason
     order.save(update_fields=["payload", "reason", "updated_at"])
     campaign_save(campaign)
     event_record(
         campaign,
         EventVerb.SIDE_ORDER_AMENDED,
         order,
-        f"Order amended by the umpire: {order_words(order)}" + (f". {order.reason}" if order.reason else ""),
+        f"Order amended by the umpire: {order_words(order)}. {reason}",
         actor,
         before=before,
-        after={"payload": order.payload, "reason": order.reason},
+        after={"payload": order.payload, "reason": reason},
     )
     return order
 

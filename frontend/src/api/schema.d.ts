@@ -4789,10 +4789,7 @@ export interface components {
             payload: {
                 [key: string]: unknown;
             };
-            /**
-             * @description told to the side
-             * @default
-             */
+            /** @description why the umpire amends it: shown to its side, kept in the event */
             reason: string;
         };
         SideOrderInputRequest: {
