@@ -329,9 +329,11 @@ def test_roll_inputs_and_set_up_results_count_no_stands_the_reader_may_not_see(s
             output = row["output"]
             assert output["outcome"] == row["result"]["outcome"]
             words = row["result"]["outcome_text"]
-            assert words == output["outcome_text"] and words.startswith(f"{output['outcome']} ")
+            assert words == output["outcome_text"]
+            assert words.startswith(f"{output['outcome']} ")
             assert "units" not in words
-            assert row["line"] == output["line"] and row["line"].endswith(f"→ {words}")
+            assert row["line"] == output["line"]
+            assert row["line"].endswith(f"→ {words}")
         assert strength["units"] is strength["stands"] is strength["line"] is None
 
 
