@@ -26,7 +26,7 @@ from campaign.services.battles import (
     battle_require_reportable,
 )
 from campaign.services.errors import ConflictError, DomainError, ForbiddenError
-from campaign.services.notifications import notification_send
+from campaign.services.notifications import notification_send, notifications_done
 from rules_engine.results import to_jsonable
 
 
@@ -96,6 +96,13 @@ def battle_draft_save(
     )
     opponent_id = battle.defender_id if side_id == battle.attacker_id else battle.attacker_id
     both = opponent_id in drafts
+    # "Report the battle at …" is done for this side once it has filed.
+    notifications_done(
+        campaign,
+        NotificationKind.DRAFT_WAITING,
+        f"battle:{battle.pk}:draft",
+        side_players(campaign, [side_id]).values_list("user_id", flat=True),
+    )
     notification_send(
         campaign,
         campaign_umpires(campaign).select_related("user"),

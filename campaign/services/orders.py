@@ -43,7 +43,7 @@ from campaign.services.days import (
 )
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.night import night_order_queue
-from campaign.services.notifications import notification_send, reminder_register
+from campaign.services.notifications import notification_send, notifications_done, reminder_register
 from campaign.services.scenario_rules import artillery_order_check, artillery_order_set
 from campaign.services.sectors import battalion_move
 
@@ -300,7 +300,7 @@ def side_order_submit(
         f"{order_words(order)}. Approve it, send it back or amend it before the night phase.",
         f"/campaigns/{campaign.slug}/orders",
         actor,
-        key=f"order:{order.pk}:{now.isoformat()}",  # each submission: one sent back comes again
+        key=_submitted_key(order, now),
     )
     return order
 
@@ -314,6 +314,7 @@ def side_order_withdraw(campaign_id: int, actor: Actor, order_id: int, *, side_i
     before = order.status
     order.status = SideOrderStatus.WITHDRAWN
     order.save(update_fields=["status", "updated_at"])
+    _submission_done(order)
     campaign_save(campaign)
     event_record(
         campaign,
@@ -393,6 +394,19 @@ APPLY: Mapping[str, Callable[[models.Campaign, Actor, models.SideOrder], SideOrd
 def _decided(order: models.SideOrder, actor: Actor) -> None:
     order.decided_by_id = actor.user_id
     order.decided_at = timezone.now()
+    _submission_done(order)
+
+
+def _submission_done(order: models.SideOrder) -> None:
+    """The order is decided or withdrawn: the umpires' news of its submission is done."""
+    if order.submitted_at is not None:
+        notifications_done(
+            order.campaign, NotificationKind.ORDER_SUBMITTED, _submitted_key(order, order.submitted_at)
+        )
+
+
+def _submitted_key(order: models.SideOrder, at: datetime.datetime) -> str:
+    return f"order:{order.pk}:{at.isoformat()}"  # each submission: one sent back comes again
 
 
 @transaction.atomic
@@ -525,6 +539,25 @@ def _orders_link(campaign: models.Campaign) -> str:
     return f"/campaigns/{campaign.slug}/orders"
 
 
+# How a side's orders of a day are counted for its players, each status group in its words.
+ORDER_COUNT_WORDS = (
+    ((SideOrderStatus.APPROVED, SideOrderStatus.APPLIED), "approved"),
+    ((SideOrderStatus.SUBMITTED,), "awaiting the umpire"),
+    (OPEN, "not submitted yet"),
+)
+
+
+def _orders_count_text(counts: Mapping[tuple[int, str], int], side_id: int) -> str:
+    """Every order of the side counted where it stands ("2 approved, 1 not submitted yet"):
+    an order the umpire decided is not "0 submitted"."""
+    parts = []
+    for statuses, words in ORDER_COUNT_WORDS:
+        n = sum(counts.get((side_id, status), 0) for status in statuses)
+        if n:
+            parts.append(f"{n} {words}")
+    return ", ".join(parts) or "none yet"
+
+
 def side_orders_remind(now: datetime.datetime) -> int:
     """The reminder sweep's source for orders due: once a side's deadline is less than
     ``ORDERS_REMINDER_HOURS`` away, its players are told once per campaign day (a subject key),
@@ -543,17 +576,14 @@ def side_orders_remind(now: datetime.datetime) -> int:
             .annotate(n=Count("pk"))
         }
         for side in campaign.sides.all():
-            submitted = counts.get((side.pk, SideOrderStatus.SUBMITTED), 0)
-            open_ = sum(counts.get((side.pk, status), 0) for status in OPEN)
             told += len(
                 notification_send(
                     campaign,
                     side_players(campaign, [side.pk]).select_related("user"),
                     NotificationKind.ORDERS_DUE,
                     f"Orders for day {day_number} close on {deadline_text(deadline)}",
-                    f"{side.name} has {submitted} order{'s' if submitted != 1 else ''} submitted"
-                    + (f" and {open_} not submitted yet" if open_ else "")
-                    + ". Orders not submitted by then are refused.",
+                    f"{side.name}'s orders for day {day_number}: {_orders_count_text(counts, side.pk)}. "
+                    "Orders not submitted by then are refused.",
                     _orders_link(campaign),
                     REMINDER_ACTOR,
                     side_id=side.pk,

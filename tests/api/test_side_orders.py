@@ -300,8 +300,12 @@ def test_an_amendment_is_checked_as_the_action_it_becomes(world):
     assert world.state() == before  # the rehearsed move left nothing: no move, event or version
     assert world.battalion("A2").sector == world.sector("north")
     assert models.SideOrder.objects.get(public_id=order["id"]).payload["sector"] == "ridge"
+    news = models.Notification.objects.filter(kind=NotificationKind.ORDER_SUBMITTED)
+    assert news.filter(read_at__isnull=True).exists()
     approved = act(world, Role.UMPIRE, order, "approve")
     assert approved.json()["status"] == SideOrderStatus.APPLIED
+    # Decided: the umpires' news of the submission is done (issue 30's stale to-do texts).
+    assert not news.filter(read_at__isnull=True).exists()
 
 
 def test_players_withdraw_their_orders_and_nobody_else_decides(world):
@@ -613,6 +617,16 @@ def test_each_side_is_reminded_once_of_its_orders_due_within_the_reminder_window
     deadline = side_orders_deadline(world.campaign, 2)
     assert deadline is not None
     draft(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+    # The Allies' two orders the umpire already decided (issue 30: "Allied has 0 orders submitted").
+    for status in (SideOrderStatus.APPROVED, SideOrderStatus.APPLIED):
+        models.SideOrder.objects.create(
+            campaign=world.campaign,
+            side=world.allied,
+            day_number=2,
+            kind="withdraw",
+            payload={"battalion_code": "L2"},
+            status=status,
+        )
 
     assert side_orders_remind(deadline - datetime.timedelta(hours=25)) == 0  # not yet
     told = side_orders_remind(deadline - datetime.timedelta(hours=2))
@@ -624,4 +638,7 @@ def test_each_side_is_reminded_once_of_its_orders_due_within_the_reminder_window
     axis_note = due.filter(recipient_id__in=players_of(world, world.axis)).first()
     assert axis_note is not None
     assert axis_note.title.startswith("Orders for day 2 close on")
-    assert "0 orders submitted and 1 not submitted yet" in axis_note.body
+    assert "Axis's orders for day 2: 1 not submitted yet." in axis_note.body
+    allied_note = due.filter(recipient_id__in=players_of(world, world.allied)).first()
+    assert allied_note is not None
+    assert "Allied's orders for day 2: 2 approved." in allied_note.body

@@ -334,6 +334,16 @@ def test_the_first_draft_tells_the_opponents_players_theirs_is_awaited_and_nothi
 
     (waiting,) = models.Notification.objects.filter(campaign=campaign, kind=NotificationKind.DRAFT_WAITING)
     assert waiting.recipient_id == allied_player.user_id
+    # Issue 30: "Report the battle at Hal Far" stayed new after the Allies filed: it is done.
+    assert waiting.read_at is not None
+    reconcile = models.Notification.objects.filter(campaign=campaign, kind=NotificationKind.DRAFT_FILED)
+    assert reconcile.filter(read_at__isnull=True).exists()  # the umpire's work is still to do
     assert waiting.link == f"/campaigns/{campaign.slug}/battles/{battle.pk}"
     assert "Axis has filed its draft report of the battle at Hal Far" in waiting.body
     assert "destroyed" not in waiting.body
+
+    compared = battle_draft_comparison(CampaignAccess(campaign, MemberRole.UMPIRE, None), battle)
+    assert compared is not None
+    choices = {item.key: battle.attacker_id for item in compared.comparison.conflicts}
+    battle_draft_confirm(campaign.pk, UMPIRE, battle.pk, compared.comparison.revision, choices)
+    assert not reconcile.filter(read_at__isnull=True).exists()  # reported: nothing to reconcile
