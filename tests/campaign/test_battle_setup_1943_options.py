@@ -119,10 +119,8 @@ def test_each_sides_news_of_the_battle_says_its_role_as_the_decision_left_it(cam
         news = models.Notification.objects.get(recipient=user, kind=NotificationKind.BATTLE_ASSIGNED)
         enemy = ({"Axis", "Allied"} - {name}).pop()
         role = "attack" if name == "Allied" else "defend against"
-        assert (
-            news.body
-            == f"{name} {role} {enemy} at Hal Far (Local Attack). Your battalions: {'A1' if name == 'Axis' else 'L1'}."
-        )
+        own = "A1" if name == "Axis" else "L1"
+        assert news.body == f"{name} {role} {enemy} at Hal Far (Local Attack). Your battalions: {own}."
 
 
 def test_a_battle_without_roles_rolls_no_attacker_decision(campaign):
