@@ -3,13 +3,14 @@
 A draft has the shape of :func:`campaign.services.battles.battle_report`'s input. Each is
 read as items: per battalion, each stand it names (destroyed or suppressed), its points,
 rounds and templates spent, its objectives and its supply situation; and the battle's
-winner, sector owner and turn. Both sides saw the table, so the stands of every battalion
-and the battle's winner, owner and turn are compared: where both drafts give one, the same
+winner, sector owner and turn. Each side drafts only what it may know (``drafted_fields``):
+all of its own battalions; of the enemy's, the stands of those whose stands its fog of war
+shows; the battle's winner, owner and turn. Where both drafts could give an item, the same
 value is agreed, different ones are a conflict for the umpire (a stand a draft listing the
-battalion leaves out counts as "in order"). What only a battalion's own side can know (its
-points, rounds and templates spent, objectives and supply: ``OWN_SIDE_FIELDS``) is never
-compared: it is that side's proposal, and another side's draft of it is not read. An item
-only one draft enters is taken from that draft, marked as one side's word.
+battalion leaves out counts as "in order"). What only one side can know (a battalion's points,
+rounds, templates, objectives and supply: ``OWN_SIDE_FIELDS``; the stands the enemy does not
+see) is that side's proposal, another draft's word on it not read. An item only one draft
+enters is taken from that draft, marked as one side's word.
 
 Pure: no queries. The selector and the confirming service both read drafts through here,
 so the umpire confirms exactly what they were shown.
@@ -39,9 +40,21 @@ OWN_SIDE_FIELDS: dict[str, str] = {
 }
 
 
-def drafted_fields(owner_id: int, side_id: int) -> tuple[str, ...]:
-    """The fields of a battalion of side ``owner_id`` that side ``side_id``'s draft may give."""
-    return (*ANY_SIDE_FIELDS, *OWN_SIDE_FIELDS) if owner_id == side_id else ANY_SIDE_FIELDS
+def drafted_fields(owner_id: int, side_id: int, sees_stands: bool) -> tuple[str, ...]:
+    """The fields of a battalion of side ``owner_id`` that side ``side_id``'s draft may give;
+    ``sees_stands``: its fog of war shows side ``side_id`` the battalion's stands."""
+    if owner_id == side_id:
+        return (*ANY_SIDE_FIELDS, *OWN_SIDE_FIELDS)
+    return ANY_SIDE_FIELDS if sees_stands else ()
+
+
+# Draftable fields: by side id, by battalion code (drafted_fields of each).
+Draftable = Mapping[int, Mapping[str, Sequence[str]]]
+
+
+def _field_of(kind: str) -> str:
+    """The draft's field an item of ``kind`` is read from (a stand's: its outcome lists)."""
+    return STAND_OUTCOMES[0] if kind == "stand" else kind
 
 
 @dataclass(frozen=True)
@@ -150,10 +163,10 @@ def revision_of(drafts: Mapping[int, Mapping[str, Any]]) -> str:
 
 
 def drafts_compare(
-    drafts: Mapping[int, Mapping[str, Any]], side_order: Sequence[int], owners: Mapping[str, int]
+    drafts: Mapping[int, Mapping[str, Any]], side_order: Sequence[int], draftable: Draftable
 ) -> Comparison:
     """Compare the drafts (by side id; one or two) in ``side_order`` (the attacker's first);
-    ``owners``: each battalion's side by code."""
+    ``draftable``: what each side may draft of each battalion, the only versions read."""
     sides = [side for side in side_order if side in drafts]
     by_side: dict[int, dict[str, Mapping[str, Any]]] = {
         # Drafts are saved checked (battle_report_check): each entry is a battalion with a code.
@@ -169,9 +182,9 @@ def drafts_compare(
         keys.sort(key=lambda key: key[0] != "stand")  # stable: the stands first, as drafted
         for kind, stand in keys:
             default = IN_ORDER if kind == "stand" else None
-            drafters = listing if kind == "stand" else [s for s in listing if s == owners.get(code)]
+            drafters = [s for s in listing if _field_of(kind) in draftable.get(s, {}).get(code, ())]
             if not drafters:
-                continue  # only the enemy's draft gave what only the battalion's side knows
+                continue  # only a draft that could not know it gave it
             versions = {side: per_side[side].get((kind, stand), default) for side in drafters}
             items.append(Item(_item_key(code, kind, stand), DraftItemKind(kind), code, stand, versions))
     for name in BATTLE_FIELDS:

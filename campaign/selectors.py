@@ -1143,15 +1143,29 @@ def roll_change_choices(changes: Mapping[str, Any] | None) -> dict[str, dict[str
 # Battle drafts (rules notes C-20) ------------------------------------------------
 
 
-def battle_owners(battle: models.Battle) -> dict[str, int]:
-    """Each battalion of the battle's side, by code: whose draft says what only that side knows."""
-    return dict(battle.battalions.values_list("code", "side_id"))
+def battle_draftable(battle: models.Battle) -> dict[int, dict[str, tuple[str, ...]]]:
+    """What each side of the battle may draft of each of its battalions, by side id and code
+    (``report_drafts.drafted_fields``): an enemy's stands only where its fog shows them."""
+    owners = dict(battle.battalions.values_list("code", "side_id"))
+    draftable = {}
+    for side_id in (battle.attacker_id, battle.defender_id):
+        reader = CampaignAccess(battle.campaign, MemberRole.PLAYER, side_id)
+        seen = set(
+            battle.battalions.filter(
+                access_rules.battalions_readable(reader, strengths_only=True)
+            ).values_list("code", flat=True)
+        )
+        draftable[side_id] = {
+            code: drafted_fields(owner, side_id, code in seen) for code, owner in owners.items()
+        }
+    return draftable
 
 
 @dataclass(frozen=True)
 class OwnDraft:
     """A player's side's draft of a battle (None: not filed), whether the other side filed one,
-    and the fields the side may draft of each battalion, by code (``report_drafts.drafted_fields``)."""
+    and the fields the side may draft of each battalion, by code (``report_drafts.drafted_fields``;
+    only the battalions it may draft something of)."""
 
     battle: models.Battle
     side_id: int
@@ -1167,7 +1181,8 @@ def battle_draft_own(access: CampaignAccess, battle: models.Battle) -> OwnDraft 
     if side_id is None:
         return None
     drafts = {d.side_id: d for d in battle.drafts.select_related("author").order_by("side_id")}
-    fields = {code: drafted_fields(owner, side_id) for code, owner in battle_owners(battle).items()}
+    # Never an enemy battalion it may draft nothing of: the fog may hide its very code.
+    fields = {code: drafted for code, drafted in battle_draftable(battle)[side_id].items() if drafted}
     return OwnDraft(battle, side_id, drafts.get(side_id), any(s != side_id for s in drafts), fields)
 
 
@@ -1188,7 +1203,9 @@ def battle_draft_comparison(access: CampaignAccess, battle: models.Battle) -> Dr
         return None
     drafts = list(battle.drafts.select_related("author", "side").order_by("side_id"))
     comparison = drafts_compare(
-        {d.side_id: d.report for d in drafts}, [battle.attacker_id, battle.defender_id], battle_owners(battle)
+        {d.side_id: d.report for d in drafts},
+        [battle.attacker_id, battle.defender_id],
+        battle_draftable(battle),
     )
     named = {(i.battalion, i.stand) for i in comparison.items if i.kind == "stand"}
     codes = {code for code, _ in named}

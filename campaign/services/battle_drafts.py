@@ -16,8 +16,8 @@ from django.db import transaction
 from campaign import models
 from campaign.access import battle_draft_side, campaign_umpires, side_players
 from campaign.choices import DraftItemStatus, DraftStatus, EventVerb, NotificationKind
-from campaign.report_drafts import OWN_SIDE_FIELDS, drafts_compare
-from campaign.selectors import battle_owners
+from campaign.report_drafts import ANY_SIDE_FIELDS, OWN_SIDE_FIELDS, drafts_compare
+from campaign.selectors import battle_draftable
 from campaign.services.audit import Actor, event_record
 from campaign.services.battles import (
     battle_lock,
@@ -34,21 +34,21 @@ def _drafts_of(battle: models.Battle) -> dict[int, models.BattleDraft]:
     return {draft.side_id: draft for draft in battle.drafts.select_for_update().order_by("side_id")}
 
 
-def _require_own_fields(battle: models.Battle, side_id: int, report: Mapping[str, Any]) -> None:
-    """A side drafts the stands of every battalion of the battle (both saw the table), but the
-    points, rounds, templates, supply, fuel and objectives of its own battalions only."""
-    owners = battle_owners(battle)
+def _require_draftable(battle: models.Battle, side_id: int, report: Mapping[str, Any]) -> None:
+    """A side drafts what it may know (``selectors.battle_draftable``): all of its own
+    battalions; of the enemy's, the stands its fog of war shows, never what only its side knows."""
+    draftable = battle_draftable(battle)[side_id]
     for i, entry in enumerate(report.get("battalions") or []):
         code = str(entry.get("code"))
-        if owners.get(code) == side_id:
-            continue
-        for name, words in OWN_SIDE_FIELDS.items():
-            if name in entry:
-                raise DomainError(
-                    f"{code} is the enemy's battalion: only its own side drafts its {words}; "
-                    "draft only the stands you saw it lose or suppressed",
-                    field=f"battalions[{i}].{name}",
-                )
+        for name in (*ANY_SIDE_FIELDS, *OWN_SIDE_FIELDS):
+            if name not in entry or name in draftable.get(code, ()):
+                continue
+            why = (
+                f"only its own side drafts its {OWN_SIDE_FIELDS[name]}"
+                if name in OWN_SIDE_FIELDS
+                else "your fog of war hides its stands, so its own side drafts them"
+            )
+            raise DomainError(f"{code} is the enemy's battalion: {why}", field=f"battalions[{i}].{name}")
 
 
 @transaction.atomic
@@ -74,7 +74,7 @@ def battle_draft_save(
         )
     battle_require_reportable(battle)
     battle_report_check(campaign, battle, report)
-    _require_own_fields(battle, side_id, report)
+    _require_draftable(battle, side_id, report)
     saved = to_jsonable(dict(report))
     drafts = _drafts_of(battle)
     draft = drafts.get(side_id)
@@ -151,7 +151,7 @@ def battle_draft_confirm(
     comparison = drafts_compare(
         {side: draft.report for side, draft in drafts.items()},
         [battle.attacker_id, battle.defender_id],
-        battle_owners(battle),
+        battle_draftable(battle),
     )
     if revision != comparison.revision:
         raise ConflictError(

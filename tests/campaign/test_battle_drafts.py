@@ -30,7 +30,11 @@ UMPIRE = Actor(request_id="umpire-request")
 
 @pytest.fixture
 def campaign() -> models.Campaign:
-    return campaign_with_sides(battalions_per_side=2)
+    """Each side shows the other its battalions' stands: each drafts the other's losses too."""
+    campaign = campaign_with_sides(battalions_per_side=2)
+    for side, codes in (("Axis", ["A1", "A2"]), ("Allied", ["L1", "L2"])):
+        campaign.sides.filter(name=side).update(fog_of_war={"identified_units": codes, "strengths": True})
+    return campaign
 
 
 def _member(campaign: models.Campaign, name: str, role: str, side: models.Side | None) -> Actor:
@@ -258,6 +262,32 @@ def test_one_real_disagreement_is_one_conflict_whatever_each_side_entered_of_its
     assert "1 conflicts chosen" in confirmed.message
     assert campaign.battalions.get(code="A1").supply_situation == "OK"
     assert campaign.battalions.get(code="L1").supply_situation == "separated"
+
+
+def test_stands_the_enemys_fog_hides_are_its_own_sides_word(campaign, battle, players):
+    """The demo's fog hides each side's stands from the other: the Axis draft listed W1 with
+    no stands (it saw none) and that silence read as "in order", a second conflict."""
+    axis_player, allied_player = players
+    campaign.sides.filter(name="Axis").update(fog_of_war={})  # the Allies see nothing of A1
+    battle_draft_save(
+        campaign.pk, axis_player, battle.pk, {"battalions": [{"code": "A1", "destroyed": ["3"]}]}
+    )
+    battle_draft_save(campaign.pk, allied_player, battle.pk, {"battalions": [{"code": "A1"}, {"code": "L1"}]})
+
+    compared = battle_draft_comparison(CampaignAccess(campaign, MemberRole.UMPIRE, None), battle)
+    assert compared is not None
+    assert not compared.comparison.conflicts
+    stand = next(i for i in compared.comparison.items if i.key == "battalions[A1].stands[3]")
+    assert (stand.status, stand.versions) == (DraftItemStatus.ONE_SIDE, {battle.attacker_id: "destroyed"})
+    allied = battle_draft_own(CampaignAccess(campaign, MemberRole.PLAYER, battle.defender_id), battle)
+    assert allied is not None
+    assert "A1" not in allied.fields  # nothing to draft of it, not even its code to read
+    with pytest.raises(DomainError) as refused:
+        battle_draft_save(
+            campaign.pk, allied_player, battle.pk, {"battalions": [{"code": "A1", "suppressed": ["3"]}]}
+        )
+    assert refused.value.field == "battalions[0].suppressed"
+    assert "fog of war hides its stands" in str(refused.value)
 
 
 @pytest.mark.parametrize("field", ["activation_points_spent", "supply_situation", "objectives"])

@@ -254,23 +254,29 @@ export function ReportForm({
       <fieldset key={draft.code} className="card">
         <legend>Battalion {draft.code}</legend>
         <FieldErrors id={id("code-errors")} messages={errorsFor(prefix, `${prefix}.code`)} />
-        <p className="muted">Stands lost or suppressed</p>
-        <ul className="stand-fates">
-          {(stands[draft.code] ?? []).map((stand) => (
-            <li key={stand.id}>
-              <label htmlFor={id(`stand-${stand.id}`)}>{stand.label}</label>{" "}
-              <select
-                id={id(`stand-${stand.id}`)}
-                value={draft.fates[stand.label] ?? ""}
-                onChange={(e) => update(index, { fates: { ...draft.fates, [stand.label]: e.target.value as Fate } })}
-              >
-                <option value="">unchanged ({stand.status_label?.toLowerCase() ?? "status unknown"})</option>
-                <option value="suppressed">suppressed</option>
-                <option value="destroyed">destroyed</option>
-              </select>
-            </li>
-          ))}
-        </ul>
+        {asks(draft.code, "destroyed") ? (
+          <>
+            <p className="muted">Stands lost or suppressed</p>
+            <ul className="stand-fates">
+              {(stands[draft.code] ?? []).map((stand) => (
+                <li key={stand.id}>
+                  <label htmlFor={id(`stand-${stand.id}`)}>{stand.label}</label>{" "}
+                  <select
+                    id={id(`stand-${stand.id}`)}
+                    value={draft.fates[stand.label] ?? ""}
+                    onChange={(e) => update(index, { fates: { ...draft.fates, [stand.label]: e.target.value as Fate } })}
+                  >
+                    <option value="">unchanged ({stand.status_label?.toLowerCase() ?? "status unknown"})</option>
+                    <option value="suppressed">suppressed</option>
+                    <option value="destroyed">destroyed</option>
+                  </select>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p className="muted">Your fog of war hides its stands: its own side drafts them.</p>
+        )}
         <FieldErrors
           id={id("stands-errors")}
           messages={[...errorsUnder(`${prefix}.destroyed`), ...errorsUnder(`${prefix}.suppressed`)]}
