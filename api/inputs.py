@@ -505,5 +505,5 @@ class SideOrderReturnInput(serializers.Serializer[Mapping[str, Any]]):
 class SideOrderAmendInput(serializers.Serializer[Mapping[str, Any]]):
     payload = serializers.DictField(help_text="the whole payload, as the order's kind takes it")
     reason = serializers.CharField(
-        max_length=2000, required=False, allow_blank=True, default="", help_text="told to the side"
+        max_length=2000, help_text="why the umpire amends it: shown to its side, kept in the event"
     )

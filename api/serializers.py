@@ -47,7 +47,7 @@ from campaign.choices import (
     TodoKind,
     enum_choices,
 )
-from campaign.report_drafts import UNCHANGED
+from campaign.report_drafts import BATTLE_FIELDS, OWN_SIDE_FIELDS, UNCHANGED
 from campaign.selectors import (
     BattalionStatus,
     DayTallies,
@@ -845,7 +845,8 @@ class NightReportBodySerializer(ReportBodySerializer):
     fups_moved = _counter("FUPs moved up to their COPs")
     suppressions_flipped = _counter("suppressed stands back in order")
     replacements_rolled = _counter("replacement rolls made")
-    replacements_returned = _counter("destroyed stands returned")
+    replacements_due = _counter("destroyed stands the replacement rolls were for")
+    replacements_returned = _counter("of those, the stands returned")
     extra_stands_lost = _counter("stands isolated battalions lost besides")
     battalions = NightReportBattalionSerializer(many=True, required=False)
     moved_to_reserve = _names("battalions sent to reserve: withdrawn, or wiped out tonight")
@@ -2029,14 +2030,35 @@ class DraftSerializer(LabelledSerializer[Any]):
     report = serializers.JSONField(help_text="as POST report/ takes it")
 
 
+DRAFTED_FIELD_CHOICES = [
+    ("destroyed", "stands destroyed"),
+    ("suppressed", "stands suppressed"),
+    *OWN_SIDE_FIELDS.items(),
+]
+
+
+class DraftableBattalionSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    draftable = serializers.ListField(
+        child=serializers.ChoiceField(choices=DRAFTED_FIELD_CHOICES),
+        help_text="what your draft may give of it: the stands of every battalion (both sides saw "
+        "the table); points, rounds, templates, supply, fuel and objectives of your own only",
+    )
+
+
 class OwnDraftSerializer(LabelledSerializer[Any]):
-    """Your side's draft of the battle's report, and whether the other side has filed one
-    (never what it says)."""
+    """Your side's draft of the battle's report, whether the other side has filed one (never
+    what it says), and what your side may draft of each battalion."""
 
     battle = serializers.IntegerField()
     side = serializers.IntegerField(help_text="your side: the draft is its own")
     draft = DraftSerializer(allow_null=True, help_text="null: your side has filed none")
     opponent_filed = serializers.BooleanField(help_text="the other side has filed its draft")
+    battalions = DraftableBattalionSerializer(many=True)
+    draftable = serializers.ListField(
+        child=serializers.ChoiceField(choices=[(kind, DraftItemKind(kind).label) for kind in BATTLE_FIELDS]),
+        help_text="what your draft may say of the battle itself (both sides saw it)",
+    )
 
 
 class DraftVersionSerializer(LabelledSerializer[Any]):
@@ -2089,6 +2111,8 @@ def own_draft_data(own: OwnDraft, access: CampaignAccess) -> dict[str, Any]:
         "side": own.side_id,
         "draft": _draft_data(own.draft, access.sides) if own.draft else None,
         "opponent_filed": own.opponent_filed,
+        "battalions": [{"code": code, "draftable": list(fields)} for code, fields in own.fields.items()],
+        "draftable": list(BATTLE_FIELDS),
     }
 
 

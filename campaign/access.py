@@ -38,7 +38,7 @@ from campaign.choices import (
     Visibility,
 )
 from rules_engine.fairness import PUBLIC_AUDIENCE
-from rules_engine.nineteen43.artillery import FIELD_STRENGTH_CLASSES
+from rules_engine.nineteen43.artillery import FIELD_STRENGTH_CLASSES, allotment_words
 
 # Enemy forces are seen only once they are on the table: never in reserve or on their way.
 PRESENT = (ArrivalStatus.ON_TABLE, ArrivalStatus.ARRIVED)
@@ -443,20 +443,32 @@ def battle_strengths_hidden(access: CampaignAccess, battle: str = "battle_id") -
     return Exists(fought.exclude(battalions_readable(access, "battalion__", strengths_only=True)))
 
 
-def _strengths_fogged(value: Any) -> Any:
+def _strengths_fogged(value: Any, own: bool = False) -> Any:
+    """``value`` with every strength and the texts quoting one nulled; with ``own`` (the reader's
+    side's own roll), a fire allotment keeps its outcome in words without the units it counts:
+    the fog hides the enemy's counts, not a side's own results."""
     if isinstance(value, Mapping):
         quotes = any(key in STRENGTH_KEYS for key in value) or any(
             isinstance(v, Mapping) and STRENGTH_KEYS & v.keys() for v in value.values()
         )
-        return {
+        fogged = {
             key: None
             if key in STRENGTH_KEYS or (quotes and key in STRENGTH_TEXTS)
-            else _strengths_fogged(item)
+            else _strengths_fogged(item, own)
             for key, item in value.items()
         }
+        words = _own_allotment(value) if own and quotes else None
+        return fogged if words is None else {**fogged, "outcome_text": words}
     if isinstance(value, list):
-        return [_strengths_fogged(item) for item in value]
+        return [_strengths_fogged(item, own) for item in value]
     return value
+
+
+def _own_allotment(result: Mapping[str, Any]) -> str | None:
+    outcome = result.get("outcome")
+    if not isinstance(outcome, int) or isinstance(outcome, bool):
+        return None
+    return allotment_words(str(result.get("procedure", "")), outcome)
 
 
 def _strengths_shown(access: CampaignAccess, row: Any) -> bool:
@@ -479,11 +491,18 @@ def roll_shown(
     """A readable roll's inputs, outcome, line and presented ``output`` as the reader may see them."""
     if roll.battle_id is None or _strengths_shown(access, roll):
         return RollShown(roll.inputs, roll.result, roll.line, output)
-    inputs, result = _strengths_fogged(roll.inputs), _strengths_fogged(roll.result)
+    own = roll.side_id is not None and roll.side_id == access.player_side_id
+    inputs, result = _strengths_fogged(roll.inputs), _strengths_fogged(roll.result, own)
     if inputs == roll.inputs and result == roll.result:  # quotes no strength
         return RollShown(roll.inputs, roll.result, roll.line, output)
-    texts_hidden = None if output is None else {**output, **dict.fromkeys(STRENGTH_TEXTS & output.keys())}
-    return RollShown(inputs, result, None, texts_hidden)
+    words = result.get("outcome_text") if isinstance(result, Mapping) else None
+    if words is None:
+        texts_hidden = None if output is None else {**output, **dict.fromkeys(STRENGTH_TEXTS & output.keys())}
+        return RollShown(inputs, result, None, texts_hidden)
+    # The side's own allotment: its line and outcome in words, the units counted left out.
+    line = f"{result.get('title')}, {result.get('subject')} → {words}"
+    shown = None if output is None else {**output, "cell": None, "outcome_text": words, "line": line}
+    return RollShown(inputs, result, line, shown)
 
 
 def battle_setup_shown(access: CampaignAccess, battle: models.Battle) -> dict[str, Any]:
@@ -499,7 +518,9 @@ def battle_setup_shown(access: CampaignAccess, battle: models.Battle) -> dict[st
         for label, result in battle.setup.items()
         if "@" not in label or label.endswith(f"@{own.name}")
     }
-    return shown if _strengths_shown(access, battle) else _strengths_fogged(shown)
+    if _strengths_shown(access, battle):
+        return shown
+    return {label: _strengths_fogged(result, "@" in label) for label, result in shown.items()}
 
 
 # Dice audiences (rules notes C-22) ---------------------------------------------

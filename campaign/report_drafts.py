@@ -3,10 +3,14 @@
 A draft has the shape of :func:`campaign.services.battles.battle_report`'s input. Each is
 read as items: per battalion, each stand it names (destroyed or suppressed), its points,
 rounds and templates spent, its objectives and its supply situation; and the battle's
-winner, sector owner and turn. Where both drafts list a battalion, each of its items is
-compared, a stand one leaves out counting as "in order" and a count left out as 0: the same
-value is agreed, different ones are a conflict for the umpire. A battalion (or the winner,
-owner or turn) only one draft enters is taken from that draft, marked as one side's word.
+winner, sector owner and turn. Each side drafts only what it may know (``drafted_fields``):
+all of its own battalions; of the enemy's, the stands of those whose stands its fog of war
+shows; the battle's winner, owner and turn. Where both drafts could give an item, the same
+value is agreed, different ones are a conflict for the umpire (a stand a draft listing the
+battalion leaves out counts as "in order"). What only one side can know (a battalion's points,
+rounds, templates, objectives and supply: ``OWN_SIDE_FIELDS``; the stands the enemy does not
+see) is that side's proposal, another draft's word on it not read. An item only one draft
+enters is taken from that draft, marked as one side's word.
 
 Pure: no queries. The selector and the confirming service both read drafts through here,
 so the umpire confirms exactly what they were shown.
@@ -28,6 +32,29 @@ UNCHANGED = "unchanged"
 STAND_OUTCOMES = ("destroyed", "suppressed")
 COUNTS = ("activation_points_spent", "barrage_rounds_spent", "barrage_templates_used")
 BATTLE_FIELDS = ("winner", "sector_owner", "turn")
+# What a side drafts of any battalion of the battle (both saw the table), and what of its own only.
+ANY_SIDE_FIELDS = STAND_OUTCOMES
+OWN_SIDE_FIELDS: dict[str, str] = {
+    **{kind: DraftItemKind(kind).label.lower() for kind in (*COUNTS, "supply_situation", "objectives")},
+    "fuel_state": "fuel at the end",
+}
+
+
+def drafted_fields(owner_id: int, side_id: int, sees_stands: bool) -> tuple[str, ...]:
+    """The fields of a battalion of side ``owner_id`` that side ``side_id``'s draft may give;
+    ``sees_stands``: its fog of war shows side ``side_id`` the battalion's stands."""
+    if owner_id == side_id:
+        return (*ANY_SIDE_FIELDS, *OWN_SIDE_FIELDS)
+    return ANY_SIDE_FIELDS if sees_stands else ()
+
+
+# Draftable fields: by side id, by battalion code (drafted_fields of each).
+Draftable = Mapping[int, Mapping[str, Sequence[str]]]
+
+
+def _field_of(kind: str) -> str:
+    """The draft's field an item of ``kind`` is read from (a stand's: its outcome lists)."""
+    return STAND_OUTCOMES[0] if kind == "stand" else kind
 
 
 @dataclass(frozen=True)
@@ -135,8 +162,11 @@ def revision_of(drafts: Mapping[int, Mapping[str, Any]]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def drafts_compare(drafts: Mapping[int, Mapping[str, Any]], side_order: Sequence[int]) -> Comparison:
-    """Compare the drafts (by side id; one or two) in ``side_order`` (the attacker's first)."""
+def drafts_compare(
+    drafts: Mapping[int, Mapping[str, Any]], side_order: Sequence[int], draftable: Draftable
+) -> Comparison:
+    """Compare the drafts (by side id; one or two) in ``side_order`` (the attacker's first);
+    ``draftable``: what each side may draft of each battalion, the only versions read."""
     sides = [side for side in side_order if side in drafts]
     by_side: dict[int, dict[str, Mapping[str, Any]]] = {
         # Drafts are saved checked (battle_report_check): each entry is a battalion with a code.
@@ -152,7 +182,10 @@ def drafts_compare(drafts: Mapping[int, Mapping[str, Any]], side_order: Sequence
         keys.sort(key=lambda key: key[0] != "stand")  # stable: the stands first, as drafted
         for kind, stand in keys:
             default = IN_ORDER if kind == "stand" else None
-            versions = {side: per_side[side].get((kind, stand), default) for side in listing}
+            drafters = [s for s in listing if _field_of(kind) in draftable.get(s, {}).get(code, ())]
+            if not drafters:
+                continue  # only a draft that could not know it gave it
+            versions = {side: per_side[side].get((kind, stand), default) for side in drafters}
             items.append(Item(_item_key(code, kind, stand), DraftItemKind(kind), code, stand, versions))
     for name in BATTLE_FIELDS:
         versions = {side: drafts[side][name] for side in sides if name in drafts[side]}

@@ -34,7 +34,7 @@ from campaign.choices import (
     StandStatus,
     TodoKind,
 )
-from campaign.report_drafts import Comparison, drafts_compare
+from campaign.report_drafts import Comparison, drafted_fields, drafts_compare
 from campaign.supply_lines import Ground, SideLines, side_lines
 from config.celery_app import app as celery_app
 from rules_engine import fairness
@@ -1154,14 +1154,35 @@ def roll_change_choices(changes: Mapping[str, Any] | None) -> dict[str, dict[str
 # Battle drafts (rules notes C-20) ------------------------------------------------
 
 
+def battle_draftable(battle: models.Battle) -> dict[int, dict[str, tuple[str, ...]]]:
+    """What each side of the battle may draft of each of its battalions, by side id and code
+    (``report_drafts.drafted_fields``): an enemy's stands only where its fog shows them."""
+    owners = dict(battle.battalions.values_list("code", "side_id"))
+    draftable = {}
+    for side_id in (battle.attacker_id, battle.defender_id):
+        reader = CampaignAccess(battle.campaign, MemberRole.PLAYER, side_id)
+        seen = set(
+            battle.battalions.filter(
+                access_rules.battalions_readable(reader, strengths_only=True)
+            ).values_list("code", flat=True)
+        )
+        draftable[side_id] = {
+            code: drafted_fields(owner, side_id, code in seen) for code, owner in owners.items()
+        }
+    return draftable
+
+
 @dataclass(frozen=True)
 class OwnDraft:
-    """A player's side's draft of a battle (None: not filed) and whether the other side filed one."""
+    """A player's side's draft of a battle (None: not filed), whether the other side filed one,
+    and the fields the side may draft of each battalion, by code (``report_drafts.drafted_fields``;
+    only the battalions it may draft something of)."""
 
     battle: models.Battle
     side_id: int
     draft: models.BattleDraft | None
     opponent_filed: bool
+    fields: dict[str, tuple[str, ...]]
 
 
 def battle_draft_own(access: CampaignAccess, battle: models.Battle) -> OwnDraft | None:
@@ -1171,7 +1192,9 @@ def battle_draft_own(access: CampaignAccess, battle: models.Battle) -> OwnDraft 
     if side_id is None:
         return None
     drafts = {d.side_id: d for d in battle.drafts.select_related("author").order_by("side_id")}
-    return OwnDraft(battle, side_id, drafts.get(side_id), any(s != side_id for s in drafts))
+    # Never an enemy battalion it may draft nothing of: the fog may hide its very code.
+    fields = {code: drafted for code, drafted in battle_draftable(battle)[side_id].items() if drafted}
+    return OwnDraft(battle, side_id, drafts.get(side_id), any(s != side_id for s in drafts), fields)
 
 
 @dataclass(frozen=True)
@@ -1191,7 +1214,9 @@ def battle_draft_comparison(access: CampaignAccess, battle: models.Battle) -> Dr
         return None
     drafts = list(battle.drafts.select_related("author", "side").order_by("side_id"))
     comparison = drafts_compare(
-        {d.side_id: d.report for d in drafts}, [battle.attacker_id, battle.defender_id]
+        {d.side_id: d.report for d in drafts},
+        [battle.attacker_id, battle.defender_id],
+        battle_draftable(battle),
     )
     named = {(i.battalion, i.stand) for i in comparison.items if i.kind == "stand"}
     codes = {code for code, _ in named}

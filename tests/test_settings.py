@@ -51,3 +51,25 @@ def test_production_passes_the_deploy_security_checks():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+@pytest.mark.process
+def test_e_mail_links_follow_the_port_make_run_serves():
+    """Issue 30: with `PORT=8123 make run`, notification e-mails linked to localhost:8000."""
+    show = ("shell", "-c", "from django.conf import settings; print(settings.WEB_APP_URL)")
+    clean = {k: v for k, v in os.environ.items() if k not in {"WEB_APP_URL", "PORT"}}
+    for extra, expected in (
+        ({"PORT": "8123"}, "http://localhost:8123"),
+        ({}, "http://localhost:8000"),
+        ({"PORT": "8123", "WEB_APP_URL": "https://club.example.org"}, "https://club.example.org"),
+    ):
+        result = subprocess.run(
+            [sys.executable, "manage.py", *show],
+            cwd=ROOT,
+            env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings.local", **extra},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip().splitlines()[-1] == expected

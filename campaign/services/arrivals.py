@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+
 from campaign import models
 from campaign.access import Owner
 from campaign.choices import ArrivalStatus, EventVerb, Mobility, OperationKind
@@ -78,6 +80,7 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
         runs, entry = _reserve_wait(campaign, force, segment, stream, context)
     else:
         runs, entry = _arrival_charts(campaign, force, segment, stream, leader, context)
+    placed = _place_arrived(campaign, force) if force.arrival_status == ArrivalStatus.ARRIVED else None
     force.save(
         update_fields=[
             "availability",
@@ -85,8 +88,12 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
             "arrival_attempts",
             "deployment_zone",
             "arrival_turns_left",
+            "sector",
         ]
     )
+    if placed is not None:
+        force_battalions = models.Battalion.objects.filter(battlegroup__force=force, in_reserve=False)
+        force_battalions.filter(sector__isnull=True).update(sector=placed)
     models.RollRecord.objects.bulk_create(
         record for run, changes in runs for record in run.records(campaign, SYSTEM_ACTOR, context, changes)
     )
@@ -103,6 +110,22 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
 
 
 RunsAndChanges = list[tuple[RuleRun, dict[str, Any]]]
+
+
+def _place_arrived(campaign: models.Campaign, force: models.Force) -> models.Sector | None:
+    """An arrived force stands on its entry zone's sector (by the sector's name or key), its C
+    Ops there unless already on the map; its battalions on the table with it (the caller)."""
+    zone = force.arrival_zone.strip()
+    sector = (
+        campaign.sectors.filter(Q(name__iexact=zone) | Q(key__iexact=zone)).order_by("pk").first()
+        if zone
+        else None
+    )
+    if sector is None:
+        return None
+    if force.sector_id is None:
+        force.sector = sector
+    return sector
 
 
 def _arrival_charts(

@@ -16,7 +16,8 @@ from django.db import transaction
 from campaign import models
 from campaign.access import battle_draft_side, campaign_umpires, side_players
 from campaign.choices import DraftItemStatus, DraftStatus, EventVerb, NotificationKind
-from campaign.report_drafts import drafts_compare
+from campaign.report_drafts import ANY_SIDE_FIELDS, OWN_SIDE_FIELDS, drafts_compare
+from campaign.selectors import battle_draftable
 from campaign.services.audit import Actor, event_record
 from campaign.services.battles import (
     battle_lock,
@@ -25,12 +26,29 @@ from campaign.services.battles import (
     battle_require_reportable,
 )
 from campaign.services.errors import ConflictError, DomainError, ForbiddenError
-from campaign.services.notifications import notification_send
+from campaign.services.notifications import notification_send, notifications_done
 from rules_engine.results import to_jsonable
 
 
 def _drafts_of(battle: models.Battle) -> dict[int, models.BattleDraft]:
     return {draft.side_id: draft for draft in battle.drafts.select_for_update().order_by("side_id")}
+
+
+def _require_draftable(battle: models.Battle, side_id: int, report: Mapping[str, Any]) -> None:
+    """A side drafts what it may know (``selectors.battle_draftable``): all of its own
+    battalions; of the enemy's, the stands its fog of war shows, never what only its side knows."""
+    draftable = battle_draftable(battle)[side_id]
+    for i, entry in enumerate(report.get("battalions") or []):
+        code = str(entry.get("code"))
+        for name in (*ANY_SIDE_FIELDS, *OWN_SIDE_FIELDS):
+            if name not in entry or name in draftable.get(code, ()):
+                continue
+            why = (
+                f"only its own side drafts its {OWN_SIDE_FIELDS[name]}"
+                if name in OWN_SIDE_FIELDS
+                else "your fog of war hides its stands, so its own side drafts them"
+            )
+            raise DomainError(f"{code} is the enemy's battalion: {why}", field=f"battalions[{i}].{name}")
 
 
 @transaction.atomic
@@ -56,6 +74,7 @@ def battle_draft_save(
         )
     battle_require_reportable(battle)
     battle_report_check(campaign, battle, report)
+    _require_draftable(battle, side_id, report)
     saved = to_jsonable(dict(report))
     drafts = _drafts_of(battle)
     draft = drafts.get(side_id)
@@ -77,6 +96,13 @@ def battle_draft_save(
     )
     opponent_id = battle.defender_id if side_id == battle.attacker_id else battle.attacker_id
     both = opponent_id in drafts
+    # "Report the battle at …" is done for this side once it has filed.
+    notifications_done(
+        campaign,
+        NotificationKind.DRAFT_WAITING,
+        f"battle:{battle.pk}:draft",
+        side_players(campaign, [side_id]).values_list("user_id", flat=True),
+    )
     notification_send(
         campaign,
         campaign_umpires(campaign).select_related("user"),
@@ -123,7 +149,9 @@ def battle_draft_confirm(
             "neither side has filed a draft report of this battle", field="battle", code="no_drafts"
         )
     comparison = drafts_compare(
-        {side: draft.report for side, draft in drafts.items()}, [battle.attacker_id, battle.defender_id]
+        {side: draft.report for side, draft in drafts.items()},
+        [battle.attacker_id, battle.defender_id],
+        battle_draftable(battle),
     )
     if revision != comparison.revision:
         raise ConflictError(

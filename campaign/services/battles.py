@@ -26,7 +26,7 @@ from campaign.services.activation import Pool, activation_pool_of
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError, ForbiddenError, NotFoundError
-from campaign.services.notifications import notification_send
+from campaign.services.notifications import notification_send, notifications_done
 from campaign.services.rules import (
     TABLE_ROLLERS,
     campaign_profile,
@@ -177,6 +177,21 @@ def battle_create(
     return battle
 
 
+def _battle_assigned_body(
+    battle: models.Battle, sides: Mapping[int, models.Side], side_id: int, own: Sequence[str]
+) -> str:
+    """A side's news of its battle, as the battle now stands: its role, the enemy, its battalions."""
+    role, enemy = (
+        ("attack", sides[battle.defender_id])
+        if side_id == battle.attacker_id
+        else ("defend against", sides[battle.attacker_id])
+    )
+    kind = label_of(BattleType(battle.battle_type))
+    return f"{sides[side_id].name} {role} {enemy.name} at {battle.sector} ({kind})." + (
+        f" Your battalions: {', '.join(own)}." if own else ""
+    )
+
+
 def _battle_assigned_notify(
     campaign: models.Campaign,
     battle: models.Battle,
@@ -191,25 +206,35 @@ def _battle_assigned_notify(
         if membership.side_id is not None:  # always, for a player
             players.setdefault(membership.side_id, []).append(membership)
     title = f"Battle at {battle.sector} on day {battle.day.number}"
-    kind = label_of(BattleType(battle.battle_type))
     for side_id, members in players.items():
-        role, enemy = (
-            ("attack", sides[battle.defender_id])
-            if side_id == battle.attacker_id
-            else ("defend against", sides[battle.attacker_id])
-        )
         own = [b.code for b in battalions if b.side_id == side_id]
         notification_send(
             campaign,
             members,
             NotificationKind.BATTLE_ASSIGNED,
             title,
-            f"{sides[side_id].name} {role} {enemy.name} at {battle.sector} ({kind})."
-            + (f" Your battalions: {', '.join(own)}." if own else ""),
+            _battle_assigned_body(battle, sides, side_id, own),
             f"/campaigns/{campaign.slug}/battles/{battle.pk}",
             actor,
             side_id=side_id,
             key=f"battle:{battle.pk}",
+        )
+
+
+def _battle_assigned_restate(campaign: models.Campaign, battle: models.Battle) -> None:
+    """The attacker decision swapped the battle's sides: each side's news of the battle says its
+    role as it now is (the inbox reads it again; an e-mail already sent stays as it was)."""
+    sides = {side.pk: side for side in (battle.attacker, battle.defender)}
+    own: dict[int, list[str]] = {side_id: [] for side_id in sides}
+    for code, side_id in battle.battalions.order_by("pk").values_list("code", "side_id"):
+        own.setdefault(side_id, []).append(code)
+    news = models.Notification.objects.filter(
+        campaign=campaign, kind=NotificationKind.BATTLE_ASSIGNED, dedupe_key=f"battle:{battle.pk}"
+    )
+    for side_id in sides:
+        readers = campaign.memberships.filter(side_id=side_id).values("user_id")
+        news.filter(recipient_id__in=readers).update(
+            body=_battle_assigned_body(battle, sides, side_id, own[side_id])
         )
 
 
@@ -481,6 +506,7 @@ def battle_setup(
     table = dict(faces or {})
     stands = _stand_counts(battle)
     sides = [battle.attacker, battle.defender]
+    attacker_before = battle.attacker_id
     setup: dict[str, Any] = {}
     rolls: list[models.RollRecord] = []
     air: AirSuperiority | None = None
@@ -558,6 +584,8 @@ def battle_setup(
             "defender",
         ]
     )
+    if battle.attacker_id != attacker_before:
+        _battle_assigned_restate(campaign, battle)
     campaign_save(campaign)
     event_record(
         campaign,
@@ -923,6 +951,10 @@ def battle_report(campaign_id: int, actor: Actor, battle_id: int, report: Mappin
         actor,
         after={"destroyed": destroyed, "suppressed": suppressed},
     )
+    # Reported: nobody need draft it, nor reconcile its drafts, any more.
+    notifications_done(campaign, NotificationKind.DRAFT_WAITING, f"battle:{battle.pk}:draft")
+    for drafted in ("both", battle.attacker_id, battle.defender_id):
+        notifications_done(campaign, NotificationKind.DRAFT_FILED, f"battle:{battle.pk}:drafts:{drafted}")
     return battle
 
 

@@ -419,7 +419,10 @@ def _deploy(campaign: models.Campaign, orders: Sequence[DeploymentOrder], actor:
             status=StandStatus.SUPPRESSED
         )
         battalion.in_reserve = False
-        battalion.save(update_fields=["in_reserve"])
+        # Out of reserve onto the map: where its force's C Ops stands, unless it stands somewhere.
+        if battalion.sector_id is None:
+            battalion.sector_id = battalion.battlegroup.force.sector_id
+        battalion.save(update_fields=["in_reserve", "sector"])
         event_record(
             campaign,
             EventVerb.FORCE_DEPLOYED,

@@ -427,6 +427,7 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
             )
             side = part["sides"].setdefault(str(battalion.side_id), _side_replacements())
             side["replacements_rolled"] += len(rows)
+            side["replacements_due"] += len(stands)
             side["replacements_returned"] += result.replaced
             side["extra_stands_lost"] += len(extra)
             side["battalions"].append(
@@ -463,7 +464,13 @@ def _replacement_inputs(
 
 
 def _side_replacements() -> dict[str, Any]:
-    return {"replacements_rolled": 0, "replacements_returned": 0, "extra_stands_lost": 0, "battalions": []}
+    return {
+        "replacements_rolled": 0,
+        "replacements_due": 0,
+        "replacements_returned": 0,
+        "extra_stands_lost": 0,
+        "battalions": [],
+    }
 
 
 def _grade(name: str) -> Quality | str:
@@ -779,7 +786,12 @@ NIGHT_STEPS = {
             "replacements",
             _replacements,
             commits_alone=True,
-            counters=("replacements_rolled", "replacements_returned", "extra_stands_lost"),
+            counters=(
+                "replacements_rolled",
+                "replacements_due",
+                "replacements_returned",
+                "extra_stands_lost",
+            ),
         ),
         NightStep("orders", _orders, _orders_queued),
         NightStep(
@@ -877,7 +889,7 @@ def _report_text(report: models.NightReport) -> str:
     lines = [f"{report.side.name} — {report.title.lower()}"]
     lines.append(
         f"Replacements: {body.get('replacements_returned', 0)} of "
-        f"{body.get('replacements_rolled', 0)} returned"
+        f"{body.get('replacements_due', 0)} destroyed stands returned"
     )
     if "extra_stands_lost" in body:
         lines.append(f"Extra stands lost (isolated): {body['extra_stands_lost']}")

@@ -210,6 +210,20 @@ def notifications_read_all(actor: Actor, campaign_id: int | None = None) -> int:
     return unread.update(read_at=timezone.now())
 
 
+def notifications_done(
+    campaign: models.Campaign, kind: NotificationKind, key: str, recipients: Iterable[int] | None = None
+) -> int:
+    """Inside the caller's write: what ``kind`` and ``key`` told (``recipients``: those user ids
+    only) is done (a draft asked for is filed, an order to decide decided), so it is news no
+    more: marked read where unread. How many. Like a read, the member's own record: no event."""
+    unread = models.Notification.objects.filter(
+        campaign=campaign, kind=kind, dedupe_key=key, read_at__isnull=True
+    )
+    if recipients is not None:
+        unread = unread.filter(recipient_id__in=list(recipients))
+    return unread.update(read_at=timezone.now())
+
+
 # Reminders ---------------------------------------------------------------------------------
 
 # A reminder source: given the moment, it sends what is due through notification_send with a

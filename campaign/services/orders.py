@@ -43,7 +43,7 @@ from campaign.services.days import (
 )
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.night import night_order_queue
-from campaign.services.notifications import notification_send, reminder_register
+from campaign.services.notifications import notification_send, notifications_done, reminder_register
 from campaign.services.scenario_rules import artillery_order_check, artillery_order_set
 from campaign.services.sectors import battalion_move
 
@@ -310,7 +310,7 @@ def side_order_submit(
         f"{order_words(order)}. Approve it, send it back or amend it before the night phase.",
         f"/campaigns/{campaign.slug}/orders",
         actor,
-        key=f"order:{order.pk}:{now.isoformat()}",  # each submission: one sent back comes again
+        key=_submitted_key(order, now),
     )
     return order
 
@@ -324,6 +324,7 @@ def side_order_withdraw(campaign_id: int, actor: Actor, order_id: int, *, side_i
     before = order.status
     order.status = SideOrderStatus.WITHDRAWN
     order.save(update_fields=["status", "updated_at"])
+    _submission_done(order)
     campaign_save(campaign)
     event_record(
         campaign,
@@ -403,6 +404,19 @@ APPLY: Mapping[str, Callable[[models.Campaign, Actor, models.SideOrder], SideOrd
 def _decided(order: models.SideOrder, actor: Actor) -> None:
     order.decided_by_id = actor.user_id
     order.decided_at = timezone.now()
+    _submission_done(order)
+
+
+def _submission_done(order: models.SideOrder) -> None:
+    """The order is decided or withdrawn: the umpires' news of its submission is done."""
+    if order.submitted_at is not None:
+        notifications_done(
+            order.campaign, NotificationKind.ORDER_SUBMITTED, _submitted_key(order, order.submitted_at)
+        )
+
+
+def _submitted_key(order: models.SideOrder, at: datetime.datetime) -> str:
+    return f"order:{order.pk}:{at.isoformat()}"  # each submission: one sent back comes again
 
 
 @transaction.atomic
@@ -474,27 +488,56 @@ def side_order_return(campaign_id: int, actor: Actor, order_id: int, *, reason: 
     return order
 
 
+class _Rehearsed(Exception):
+    """Rolls back an approval rehearsed for an amendment."""
+
+
+def _approval_rehearse(campaign: models.Campaign, actor: Actor, order: models.SideOrder) -> None:
+    """Refused as approving ``order`` would be refused now, through the very services approval
+    calls, in a savepoint rolled back: nothing of it is kept (nor its on-commit work)."""
+    night_order = order.night_order
+    try:
+        with transaction.atomic():
+            APPLY[order.kind](campaign, actor, order)
+            raise _Rehearsed
+    except _Rehearsed:
+        pass
+    except DomainError as refused:
+        # Named as the amendment's field where the approving service names one of the payload's.
+        if refused.field in PAYLOAD_FIELDS[SideOrderKind(order.kind)]:
+            refused.field = f"payload.{refused.field}"
+        raise
+    finally:
+        order.night_order = night_order
+
+
 @transaction.atomic
 def side_order_amend(
-    campaign_id: int, actor: Actor, order_id: int, *, payload: Any, reason: str = ""
+    campaign_id: int, actor: Actor, order_id: int, *, payload: Any, reason: str
 ) -> models.SideOrder:
-    """The umpire changes what a submitted order says (its kind stays); it stays submitted."""
+    """The umpire changes what a submitted order says (its kind stays), saying why (the side
+    reads it on the order and its timeline); it stays submitted. Checked as the action it
+    becomes: an amendment its approval would refuse is refused now, nothing written."""
+    reason = reason.strip()
+    if not reason:
+        raise DomainError("say why the order is amended: its side reads it", field="reason")
     campaign = campaign_lock(campaign_id)
     order = _order_lock(campaign, order_id)
     _status_require(order, (SideOrderStatus.SUBMITTED,), "amended")
-    before = {"payload": order.payload}
+    before = {"payload": order.payload, "reason": order.reason}
     order.payload = _payload_check(campaign, order.side, SideOrderKind(order.kind), payload, order.day_number)
-    order.reason = reason.strip()
+    _approval_rehearse(campaign, actor, order)
+    order.reason = reason
     order.save(update_fields=["payload", "reason", "updated_at"])
     campaign_save(campaign)
     event_record(
         campaign,
         EventVerb.SIDE_ORDER_AMENDED,
         order,
-        f"Order amended by the umpire: {order_words(order)}" + (f". {order.reason}" if order.reason else ""),
+        f"Order amended by the umpire: {order_words(order)}. {reason}",
         actor,
         before=before,
-        after={"payload": order.payload, "reason": order.reason},
+        after={"payload": order.payload, "reason": reason},
     )
     return order
 
@@ -504,6 +547,25 @@ REMINDER_ACTOR = Actor(request_id="orders-due-reminder")
 
 def _orders_link(campaign: models.Campaign) -> str:
     return f"/campaigns/{campaign.slug}/orders"
+
+
+# How a side's orders of a day are counted for its players, each status group in its words.
+ORDER_COUNT_WORDS = (
+    ((SideOrderStatus.APPROVED, SideOrderStatus.APPLIED), "approved"),
+    ((SideOrderStatus.SUBMITTED,), "awaiting the umpire"),
+    (OPEN, "not submitted yet"),
+)
+
+
+def _orders_count_text(counts: Mapping[tuple[int, str], int], side_id: int) -> str:
+    """Every order of the side counted where it stands ("2 approved, 1 not submitted yet"):
+    an order the umpire decided is not "0 submitted"."""
+    parts = []
+    for statuses, words in ORDER_COUNT_WORDS:
+        n = sum(counts.get((side_id, status), 0) for status in statuses)
+        if n:
+            parts.append(f"{n} {words}")
+    return ", ".join(parts) or "none yet"
 
 
 def side_orders_remind(now: datetime.datetime) -> int:
@@ -524,17 +586,14 @@ def side_orders_remind(now: datetime.datetime) -> int:
             .annotate(n=Count("pk"))
         }
         for side in campaign.sides.all():
-            submitted = counts.get((side.pk, SideOrderStatus.SUBMITTED), 0)
-            open_ = sum(counts.get((side.pk, status), 0) for status in OPEN)
             told += len(
                 notification_send(
                     campaign,
                     side_players(campaign, [side.pk]).select_related("user"),
                     NotificationKind.ORDERS_DUE,
                     f"Orders for day {day_number} close on {deadline_text(deadline)}",
-                    f"{side.name} has {submitted} order{'s' if submitted != 1 else ''} submitted"
-                    + (f" and {open_} not submitted yet" if open_ else "")
-                    + ". Orders not submitted by then are refused.",
+                    f"{side.name}'s orders for day {day_number}: {_orders_count_text(counts, side.pk)}. "
+                    "Orders not submitted by then are refused.",
                     _orders_link(campaign),
                     REMINDER_ACTOR,
                     side_id=side.pk,

@@ -152,8 +152,9 @@ FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.is_dir() else []
 
 EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
-# Where members open the web app: notification e-mails link to their page under it.
-WEB_APP_URL = env("WEB_APP_URL", "http://localhost:8000")
+# Where members open the web app: notification e-mails link to their page under it. Unset, the
+# address `make run` serves: its PORT (8000 unless given).
+WEB_APP_URL = env("WEB_APP_URL", f"http://localhost:{env('PORT', '8000')}")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "umpire@campaign.local")
 
 REST_FRAMEWORK = {

@@ -318,6 +318,16 @@ _SUPPORT = _FireTable(
 )  # fmt: skip
 
 
+def allotment_words(procedure: str, count: int) -> str | None:
+    """A planned or support fire allotment in words without the units it multiplies ("3
+    barrages"): what a side reads of its own allotment where the enemy's strength is hidden;
+    None for any other procedure."""
+    spec = next((spec for spec in (_PLANNED, _SUPPORT) if spec.key == procedure), None)
+    if spec is None:
+        return None
+    return f"{count} {spec.unit if count == 1 else spec.units}"
+
+
 def fire_multiplier(rows: tuple[FireRow, ...], column: FireColumn, score: int) -> tuple[FireRow, int]:
     """Row and multiplier (hundredths) for a modified 2D6 score; off-chart scores
     read the end rows (N43-09)."""

@@ -14,20 +14,21 @@ from tests.api.world import ACTOR, Role, World, strings
 
 pytestmark = pytest.mark.django_db
 
+# The Allies see A1's stands (the Axis fog shows its strengths); the Axis sees none of L1's.
 AXIS_DRAFT = {
     "battalions": [
         {"code": "A1", "destroyed": ["3"], "activation_points_spent": 1},
-        {"code": "L1", "destroyed": ["3"]},
+        {"code": "L1"},
     ],
     "winner": None,
 }
 ALLIED_DRAFT = {
     "battalions": [
-        {"code": "A1", "destroyed": ["3"], "activation_points_spent": 1},
-        {"code": "L1", "suppressed": ["3"]},
+        {"code": "A1", "suppressed": ["3"]},
+        {"code": "L1", "destroyed": ["3"]},
     ]
 }
-CONFLICT = "battalions[L1].stands[3]"
+CONFLICT = "battalions[A1].stands[3]"
 
 
 def _file(world: World, role: Role, report: dict[str, object]) -> Any:
@@ -72,7 +73,7 @@ def test_players_file_drafts_and_the_umpire_confirms_the_comparison(world):
     ]
     assert conflict["stand_now"] == StandStatus.OK
     assert compared["conflicts"] == 1
-    assert [b.get("destroyed") for b in compared["proposal"]["battalions"]] == [["3"], None]
+    assert [b.get("destroyed") for b in compared["proposal"]["battalions"]] == [None, ["3"]]
     (winner,) = [item for item in compared["items"] if item["kind"] == "winner"]
     assert (winner["status"], winner["text"]) == ("one_side", "Nobody")
 
@@ -92,8 +93,8 @@ def test_players_file_drafts_and_the_umpire_confirms_the_comparison(world):
 
     assert confirmed.status_code == 200, confirmed.json()
     assert confirmed.json()["status"] == "reported"
-    assert world.battalion("L1").stands.get(label="3").status == StandStatus.SUPPRESSED
-    assert world.battalion("A1").stands.get(label="3").status == StandStatus.DESTROYED
+    assert world.battalion("A1").stands.get(label="3").status == StandStatus.SUPPRESSED
+    assert world.battalion("L1").stands.get(label="3").status == StandStatus.DESTROYED
     assert [d.payload["event"] for d in hook.deliveries.order_by("pk")] == [EventVerb.BATTLE_REPORTED]
     refiled = world.client(Role.AXIS_PLAYER).put(
         world.url("battle-draft", pk=world.planned.pk), AXIS_DRAFT, format="json"
@@ -106,6 +107,12 @@ def test_a_player_never_reads_the_other_sides_draft(world):
 
     for role in (Role.ALLIED_PLAYER, Role.ALLIED_KEY):
         seen = world.client(role).get(world.url("battle-draft", pk=world.planned.pk)).json()
+        # What the side may draft of each battalion: only the stands of the enemy's.
+        drafted = {entry["code"]: entry["draftable"] for entry in seen.pop("battalions")}
+        assert seen.pop("draftable") == ["winner", "sector_owner", "turn"]
+        assert seen.pop("draftable_labels")[0] == "Winner"
+        assert drafted["A1"] == ["destroyed", "suppressed"]
+        assert {"activation_points_spent", "supply_situation", "objectives"} <= set(drafted["L1"])
         assert seen == {
             "battle": world.planned.pk,
             "side": world.allied.pk,
@@ -131,6 +138,16 @@ def test_a_draft_is_refused_with_the_field_named_and_nothing_written(world):
     assert response.status_code == 400
     assert list(response.json()["error"]["fields"]) == ["battalions[1].code"]
     assert world.state() == before
+    assert not models.BattleDraft.objects.filter(battle=world.planned).exists()
+
+    # What only the enemy's side knows of its battalion is not the Axis player's to draft.
+    enemy = world.client(Role.AXIS_PLAYER).put(
+        world.url("battle-draft", pk=world.planned.pk),
+        {"battalions": [{"code": "A1"}, {"code": "L1", "supply_situation": "OK"}]},
+        format="json",
+    )
+    assert enemy.status_code == 400
+    assert list(enemy.json()["error"]["fields"]) == ["battalions[1].supply_situation"]
     assert not models.BattleDraft.objects.filter(battle=world.planned).exists()
 
 

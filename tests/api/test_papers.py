@@ -92,6 +92,11 @@ def test_the_battle_packets_show_the_enemys_strength_only_as_its_fog_allows(camp
     assert g1_labels == {label for label in g1_labels if mentions(axis_packet, label)}
     assert w1_labels == {label for label in w1_labels if mentions(axis_packet, label)}
     assert "Strength hidden" not in axis_packet
+    # Issue 30: the Allies read their own planned and support fire, though the Axis strength
+    # they multiply is hidden; only the field strength, which counts it, stays hidden.
+    planned = battle.setup[f"n43.planned_fire@{allied.name}"]["outcome"]
+    assert f"{planned} barrage" in allied_packet
+    assert allied_packet.count("it counts enemy stands you do not see") == 1
     day = campaign.days.get(number=1)
     for packet in (allied_packet, axis_packet):
         assert "Set-up results" in packet

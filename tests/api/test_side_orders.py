@@ -258,6 +258,54 @@ def test_the_umpire_amends_and_every_step_is_recorded(world):
         .values_list("verb", flat=True)
     )
     assert verbs == [EventVerb.SIDE_ORDER_DRAFTED, EventVerb.ORDERS_SUBMITTED, EventVerb.SIDE_ORDER_AMENDED]
+    # The reason is the side's to read, on the order and in the amendment's event.
+    own = world.client(Role.AXIS_PLAYER).get(world.url("side-order-detail", pk=order["id"])).json()
+    assert own["reason"] == "A2 is needed"
+    amended = world.campaign.events.get(verb=EventVerb.SIDE_ORDER_AMENDED)
+    assert amended.message.endswith("A2 is needed")
+    assert amended.after["reason"] == "A2 is needed"
+
+
+@pytest.mark.parametrize("reason", [None, "", "   "])
+def test_an_amendment_needs_a_reason(world, reason):
+    order = submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+    before = world.state()
+    body: dict[str, Any] = {"payload": {"battalion_code": "A3"}}
+    if reason is not None:
+        body["reason"] = reason
+
+    refused(act(world, Role.UMPIRE, order, "amend", body), 400, "reason")
+    assert world.state() == before
+    assert models.SideOrder.objects.get(public_id=order["id"]).payload == {"battalion_code": "A2"}
+
+
+def test_an_amendment_is_checked_as_the_action_it_becomes(world):
+    """Issue 30: a move amended to where the battalion already stood was accepted, then its
+    approval failed ("Battalion W1 is already in Mdina.") however often it was tried."""
+    models.Battalion.objects.filter(pk=world.battalion("A2").pk).update(sector=world.sector("north"))
+    order = submitted(
+        world, Role.AXIS_PLAYER, {"kind": "move", "payload": {"battalion_code": "A2", "sector": "ridge"}}
+    )
+    before = world.state()
+
+    response = act(
+        world,
+        Role.UMPIRE,
+        order,
+        "amend",
+        {"payload": {"battalion_code": "A2", "sector": "north"}, "reason": "hold the line"},
+    )
+
+    assert "already" in refused(response, 400, "payload.sector")["message"]
+    assert world.state() == before  # the rehearsed move left nothing: no move, event or version
+    assert world.battalion("A2").sector == world.sector("north")
+    assert models.SideOrder.objects.get(public_id=order["id"]).payload["sector"] == "ridge"
+    news = models.Notification.objects.filter(kind=NotificationKind.ORDER_SUBMITTED)
+    assert news.filter(read_at__isnull=True).exists()
+    approved = act(world, Role.UMPIRE, order, "approve")
+    assert approved.json()["status"] == SideOrderStatus.APPLIED
+    # Decided: the umpires' news of the submission is done (issue 30's stale to-do texts).
+    assert not news.filter(read_at__isnull=True).exists()
 
 
 def test_players_withdraw_their_orders_and_nobody_else_decides(world):
@@ -411,7 +459,7 @@ def test_a_deploy_range_the_dawn_refuses_is_refused_at_draft_edit_and_amend(worl
 
     drafted = client.post(world.url("side-order-list"), far, format="json")
     edited = client.patch(world.url("side-order-detail", pk=order["id"]), far, format="json")
-    amended = act(world, Role.UMPIRE, sent, "amend", {"payload": far["payload"]})
+    amended = act(world, Role.UMPIRE, sent, "amend", {"payload": far["payload"], "reason": "closer"})
 
     for response in (drafted, edited, amended):
         error = refused(response, 400, "payload.range_inches")
@@ -621,6 +669,16 @@ def test_each_side_is_reminded_once_of_its_orders_due_within_the_reminder_window
     deadline = side_orders_deadline(world.campaign, 2)
     assert deadline is not None
     draft(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+    # The Allies' two orders the umpire already decided (issue 30: "Allied has 0 orders submitted").
+    for status in (SideOrderStatus.APPROVED, SideOrderStatus.APPLIED):
+        models.SideOrder.objects.create(
+            campaign=world.campaign,
+            side=world.allied,
+            day_number=2,
+            kind="withdraw",
+            payload={"battalion_code": "L2"},
+            status=status,
+        )
 
     assert side_orders_remind(deadline - datetime.timedelta(hours=25)) == 0  # not yet
     told = side_orders_remind(deadline - datetime.timedelta(hours=2))
@@ -632,4 +690,7 @@ def test_each_side_is_reminded_once_of_its_orders_due_within_the_reminder_window
     axis_note = due.filter(recipient_id__in=players_of(world, world.axis)).first()
     assert axis_note is not None
     assert axis_note.title.startswith("Orders for day 2 close on")
-    assert "0 orders submitted and 1 not submitted yet" in axis_note.body
+    assert "Axis's orders for day 2: 1 not submitted yet." in axis_note.body
+    allied_note = due.filter(recipient_id__in=players_of(world, world.allied)).first()
+    assert allied_note is not None
+    assert "Allied's orders for day 2: 2 approved." in allied_note.body

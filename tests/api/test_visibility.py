@@ -324,10 +324,16 @@ def test_roll_inputs_and_set_up_results_count_no_stands_the_reader_may_not_see(s
         for row in listed:
             assert row["inputs"]["total_units"] is None, row["procedure"]
             assert row["result"]["inputs"]["total_units"] is None
-            assert row["line"] is row["result"]["outcome_text"] is row["result"]["cell"] is None
+            assert row["result"]["cell"] is row["output"]["cell"] is None
+            # The side's own allotment, in words without the units counted (issue 30).
             output = row["output"]
-            assert output["line"] is output["outcome_text"] is output["cell"] is None
-            assert output["outcome"] == row["result"]["outcome"]  # the side's allotment stays its own
+            assert output["outcome"] == row["result"]["outcome"]
+            words = row["result"]["outcome_text"]
+            assert words == output["outcome_text"]
+            assert words.startswith(f"{output['outcome']} ")
+            assert "units" not in words
+            assert row["line"] == output["line"]
+            assert row["line"].endswith(f"→ {words}")
         assert strength["units"] is strength["stands"] is strength["line"] is None
 
 

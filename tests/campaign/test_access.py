@@ -100,12 +100,25 @@ def test_fire_rolls_hide_the_field_strength_of_a_battle_with_an_unidentified_ene
         shown = roll_shown(player, roll)
         assert shown.inputs["total_units"] is None, roll.procedure
         assert shown.result["inputs"]["total_units"] is None
-        assert shown.line is None
-        assert shown.result["outcome_text"] is None
-        assert shown.result["outcome"] == roll.result["outcome"]  # the side's allotment stays its own
+        assert shown.result["cell"] is None  # its multiplier would tell the units it counted
+        # Issue 30: the side's own allotment reads in words ("hidden: it counts enemy stands you
+        # do not see" hid it), the units counted left out.
+        count = roll.result["outcome"]
+        unit = "barrage" if roll.procedure == "n43.planned_fire" else "batter"
+        assert shown.result["outcome"] == count
+        assert shown.result["outcome_text"].startswith(f"{count} {unit}")
+        assert "units" not in shown.result["outcome_text"]
+        assert shown.line is not None
+        assert shown.line.endswith(f"→ {shown.result['outcome_text']}")
+        assert "6" not in shown.line.replace(roll.result["subject"], "")
     setup = selectors.battles(player).get(pk=battle.pk)
-    strength = battle_setup_shown(player, setup)["n43.field_strength"]
+    shown_setup = battle_setup_shown(player, setup)
+    strength = shown_setup["n43.field_strength"]
     assert strength["units"] is strength["stands"] is strength["line"] is None
+    planned = shown_setup[f"n43.planned_fire@{axis.name}"]
+    assert planned["outcome_text"] == roll_words(setup.setup[f"n43.planned_fire@{axis.name}"]["outcome"])
+    # The enemy's own allotment is not the Axis player's to read at all.
+    assert f"n43.planned_fire@{allied.name}" not in shown_setup
 
     # Once the Allies identify L1 with its strengths, nothing of the battle is hidden.
     allied.fog_of_war = {"identified_units": ["L1"], "strengths": True}
@@ -121,6 +134,10 @@ def test_fire_rolls_hide_the_field_strength_of_a_battle_with_an_unidentified_ene
     allied.save(update_fields=["fog_of_war"])
     player = _player(campaign, axis)
     assert all(roll_shown(player, r).inputs["total_units"] is None for r in _fire_rolls(player))
+
+
+def roll_words(count: int) -> str:
+    return f"{count} barrage" if count == 1 else f"{count} barrages"
 
 
 def test_the_umpire_reads_every_roll_in_full(campaign):

@@ -134,8 +134,13 @@ def test_the_seaborne_forces_keep_their_landing_zone_and_count_their_attempts(
 
     arrived = list(campaign.forces.filter(pk__in=forces, arrival_status=ArrivalStatus.ARRIVED))
     assert arrived
+    bay = campaign.sectors.get(name="Marsaxlokk Bay")
     for force in arrived:
         assert force.arrival_zone == "Marsaxlokk Bay"
+        # Issue 30: the map read "No force seen here" at Marsaxlokk Bay once the tanks had landed.
+        assert force.sector == bay
+        on_table = models.Battalion.objects.filter(battlegroup__force=force, in_reserve=False)
+        assert set(on_table.values_list("sector", flat=True)) == {bay.pk}
         deployment = campaign.rolls.filter(procedure="pk.deployment", force=force)  # a flank re-roll is a 2nd
         assert {roll.changes["deployment_zone"] for roll in deployment} == {force.deployment_zone} != {""}
         arrival_rolls = campaign.rolls.filter(procedure="pk.arrival", force=force).count()

@@ -30,7 +30,11 @@ UMPIRE = Actor(request_id="umpire-request")
 
 @pytest.fixture
 def campaign() -> models.Campaign:
-    return campaign_with_sides(battalions_per_side=2)
+    """Each side shows the other its battalions' stands: each drafts the other's losses too."""
+    campaign = campaign_with_sides(battalions_per_side=2)
+    for side, codes in (("Axis", ["A1", "A2"]), ("Allied", ["L1", "L2"])):
+        campaign.sides.filter(name=side).update(fog_of_war={"identified_units": codes, "strengths": True})
+    return campaign
 
 
 def _member(campaign: models.Campaign, name: str, role: str, side: models.Side | None) -> Actor:
@@ -73,7 +77,7 @@ AXIS_DRAFT = {
 ALLIED_DRAFT = {
     "battalions": [
         {"code": "L1", "suppressed": ["2", "4"]},
-        {"code": "A1", "destroyed": ["3"], "activation_points_spent": 2},
+        {"code": "A1", "destroyed": ["3"]},
     ],
 }
 
@@ -119,8 +123,15 @@ def test_two_conflicting_drafts_propose_the_agreed_part_and_change_nothing_until
     assert conflict.key == "battalions[L1].stands[2]"
     assert conflict.versions == {axis: "destroyed", allied: "suppressed"}
     assert compared.stands_now[("L1", "2")] == StandStatus.OK
-    # The agreed part is proposed; the winner only the Axis player entered, as one side's word.
-    assert {i.key for i in comparison.of_status(DraftItemStatus.ONE_SIDE)} == {"winner"}
+    # The agreed part is proposed; the winner only the Axis player entered, and what only each
+    # battalion's own side knows, as one side's word.
+    counts = ("activation_points_spent", "barrage_rounds_spent", "barrage_templates_used")
+    own_kinds = (*counts, "objectives", "supply_situation")
+    own = {f"battalions[{code}].{kind}" for code in ("A1", "L1") for kind in own_kinds}
+    assert {i.key for i in comparison.of_status(DraftItemStatus.ONE_SIDE)} == {"winner", *own}
+    by_key = {item.key: item for item in comparison.items}
+    assert by_key["battalions[A1].activation_points_spent"].versions == {axis: 2}
+    assert by_key["battalions[L1].activation_points_spent"].versions == {allied: 0}
     assert comparison.report() == {
         "battalions": [
             {
@@ -175,7 +186,9 @@ def test_a_draft_changed_after_the_umpire_read_them_is_not_confirmed_unseen(camp
     umpire = CampaignAccess(campaign, MemberRole.UMPIRE, None)
     read = battle_draft_comparison(umpire, battle)
     assert read is not None
-    battle_draft_save(campaign.pk, allied_player, battle.pk, AXIS_DRAFT)
+    battle_draft_save(
+        campaign.pk, allied_player, battle.pk, {"battalions": [{"code": "L1", "destroyed": ["2"]}]}
+    )
 
     with pytest.raises(ConflictError) as stale:
         battle_draft_confirm(
@@ -198,6 +211,103 @@ def test_a_draft_is_checked_against_the_order_of_battle_with_the_field_named(cam
         )
     assert refused.value.field == "battalions[0].destroyed[0]"
     assert not battle.drafts.exists()
+
+
+def test_one_real_disagreement_is_one_conflict_whatever_each_side_entered_of_its_own(
+    campaign, battle, players
+):
+    """Issue 30: each side enters its own battalion's points, supply and objectives, which the
+    other side cannot know; only the stands both saw are compared, so one disagreement is one
+    conflict and each side's own fields are its proposal."""
+    axis_player, allied_player = players
+    axis, allied = battle.attacker_id, battle.defender_id
+    own_a1 = {"activation_points_spent": 3, "barrage_rounds_spent": 1, "supply_situation": "OK"}
+    own_l1 = {"activation_points_spent": 2, "supply_situation": "separated"}
+    objectives = [{"name": "Hal Far airfield", "activation_points": 1}]
+    battle_draft_save(
+        campaign.pk,
+        axis_player,
+        battle.pk,
+        {
+            "battalions": [
+                {"code": "A1", "destroyed": ["3"], **own_a1, "objectives": objectives},
+                {"code": "L1", "destroyed": ["2"]},
+            ]
+        },
+    )
+    battle_draft_save(
+        campaign.pk,
+        allied_player,
+        battle.pk,
+        {"battalions": [{"code": "A1", "destroyed": ["3"]}, {"code": "L1", "suppressed": ["2"], **own_l1}]},
+    )
+
+    compared = battle_draft_comparison(CampaignAccess(campaign, MemberRole.UMPIRE, None), battle)
+    assert compared is not None
+    comparison = compared.comparison
+    assert [item.key for item in comparison.conflicts] == ["battalions[L1].stands[2]"]
+    by_key = {item.key: item for item in comparison.items}
+    assert by_key["battalions[A1].supply_situation"].versions == {axis: "OK"}
+    assert by_key["battalions[L1].supply_situation"].versions == {allied: "separated"}
+    assert by_key["battalions[A1].stands[3]"].status == DraftItemStatus.AGREED
+    proposal = {entry["code"]: entry for entry in comparison.report()["battalions"]}
+    assert proposal["A1"] | own_a1 == proposal["A1"]
+    assert proposal["A1"]["objectives"] == objectives
+    assert proposal["L1"] | own_l1 == proposal["L1"]
+
+    battle_draft_confirm(
+        campaign.pk, UMPIRE, battle.pk, comparison.revision, {"battalions[L1].stands[2]": axis}
+    )
+    confirmed = campaign.events.get(verb=EventVerb.BATTLE_DRAFTS_CONFIRMED)
+    assert "1 conflicts chosen" in confirmed.message
+    assert campaign.battalions.get(code="A1").supply_situation == "OK"
+    assert campaign.battalions.get(code="L1").supply_situation == "separated"
+
+
+def test_stands_the_enemys_fog_hides_are_its_own_sides_word(campaign, battle, players):
+    """The demo's fog hides each side's stands from the other: the Axis draft listed W1 with
+    no stands (it saw none) and that silence read as "in order", a second conflict."""
+    axis_player, allied_player = players
+    campaign.sides.filter(name="Axis").update(fog_of_war={})  # the Allies see nothing of A1
+    battle_draft_save(
+        campaign.pk, axis_player, battle.pk, {"battalions": [{"code": "A1", "destroyed": ["3"]}]}
+    )
+    battle_draft_save(campaign.pk, allied_player, battle.pk, {"battalions": [{"code": "A1"}, {"code": "L1"}]})
+
+    compared = battle_draft_comparison(CampaignAccess(campaign, MemberRole.UMPIRE, None), battle)
+    assert compared is not None
+    assert not compared.comparison.conflicts
+    stand = next(i for i in compared.comparison.items if i.key == "battalions[A1].stands[3]")
+    assert (stand.status, stand.versions) == (DraftItemStatus.ONE_SIDE, {battle.attacker_id: "destroyed"})
+    allied = battle_draft_own(CampaignAccess(campaign, MemberRole.PLAYER, battle.defender_id), battle)
+    assert allied is not None
+    assert "A1" not in allied.fields  # nothing to draft of it, not even its code to read
+    with pytest.raises(DomainError) as refused:
+        battle_draft_save(
+            campaign.pk, allied_player, battle.pk, {"battalions": [{"code": "A1", "suppressed": ["3"]}]}
+        )
+    assert refused.value.field == "battalions[0].suppressed"
+    assert "fog of war hides its stands" in str(refused.value)
+
+
+@pytest.mark.parametrize("field", ["activation_points_spent", "supply_situation", "objectives"])
+def test_a_side_drafts_only_the_stands_of_the_enemys_battalions(campaign, battle, players, field):
+    _, allied_player = players
+    values = {"activation_points_spent": 1, "supply_situation": "OK", "objectives": [{"name": "Gudja"}]}
+    with pytest.raises(DomainError) as refused:
+        battle_draft_save(
+            campaign.pk,
+            allied_player,
+            battle.pk,
+            {"battalions": [{"code": "L1"}, {"code": "A1", "destroyed": ["3"], field: values[field]}]},
+        )
+    assert refused.value.field == f"battalions[1].{field}"
+    assert "A1 is the enemy's battalion" in str(refused.value)
+    assert not battle.drafts.exists()
+    own = battle_draft_own(CampaignAccess(campaign, MemberRole.PLAYER, battle.defender_id), battle)
+    assert own is not None
+    assert own.fields["A1"] == ("destroyed", "suppressed")
+    assert {"supply_situation", "activation_points_spent"} <= set(own.fields["L1"])
 
 
 def test_only_a_player_of_a_side_in_the_battle_drafts_it(campaign, battle, players):
@@ -254,6 +364,16 @@ def test_the_first_draft_tells_the_opponents_players_theirs_is_awaited_and_nothi
 
     (waiting,) = models.Notification.objects.filter(campaign=campaign, kind=NotificationKind.DRAFT_WAITING)
     assert waiting.recipient_id == allied_player.user_id
+    # Issue 30: "Report the battle at Hal Far" stayed new after the Allies filed: it is done.
+    assert waiting.read_at is not None
+    reconcile = models.Notification.objects.filter(campaign=campaign, kind=NotificationKind.DRAFT_FILED)
+    assert reconcile.filter(read_at__isnull=True).exists()  # the umpire's work is still to do
     assert waiting.link == f"/campaigns/{campaign.slug}/battles/{battle.pk}"
     assert "Axis has filed its draft report of the battle at Hal Far" in waiting.body
     assert "destroyed" not in waiting.body
+
+    compared = battle_draft_comparison(CampaignAccess(campaign, MemberRole.UMPIRE, None), battle)
+    assert compared is not None
+    choices = {item.key: battle.attacker_id for item in compared.comparison.conflicts}
+    battle_draft_confirm(campaign.pk, UMPIRE, battle.pk, compared.comparison.revision, choices)
+    assert not reconcile.filter(read_at__isnull=True).exists()  # reported: nothing to reconcile

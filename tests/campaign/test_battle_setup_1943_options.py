@@ -9,14 +9,14 @@ from django.test.utils import CaptureQueriesContext
 
 from campaign import models
 from campaign.access import CampaignAccess, battle_setup_shown
-from campaign.choices import EventVerb, FuelState, MemberRole
+from campaign.choices import EventVerb, FuelState, MemberRole, NotificationKind
 from campaign.selectors import rolls as rolls_selector
 from campaign.services import night
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report, battle_setup, battle_setup_questions
 from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError, DomainError
-from tests.campaign.factories import campaign_with_sides
+from tests.campaign.factories import UserFactory, campaign_with_sides
 from tests.campaign.test_night_phase import run_night
 
 pytestmark = pytest.mark.django_db
@@ -99,6 +99,28 @@ def test_both_readings_of_the_high_roller_are_a_club_setting(campaign):
 
     battle.refresh_from_db()
     assert battle.defender.name == _decider(battle) == battle.attacker_decided_by.name
+
+
+def test_each_sides_news_of_the_battle_says_its_role_as_the_decision_left_it(campaign):
+    """Issue 30: "Axis attack Allied at Hal Far" stayed in the inbox after the Allies became the
+    attacker. The Allies throw the higher die at the table and take the attack."""
+    models.Campaign.objects.filter(pk=campaign.pk).update(table_dice={"n43.attacker_decision": "umpire"})
+    players = {}
+    for side in campaign.sides.all():
+        players[side.name] = UserFactory(username=f"{side.name.lower()}-player")
+        models.Membership.objects.create(user=players[side.name], campaign=campaign, role="player", side=side)
+    battle = _battle(campaign)  # the Axis attack, as ordered
+
+    battle_setup(campaign.pk, ACTOR, battle.pk, inputs=OPEN, faces={"n43.attacker_decision": [1, 6]})
+
+    battle.refresh_from_db()
+    assert battle.attacker.name == "Allied"
+    for name, user in players.items():
+        news = models.Notification.objects.get(recipient=user, kind=NotificationKind.BATTLE_ASSIGNED)
+        enemy = ({"Axis", "Allied"} - {name}).pop()
+        role = "attack" if name == "Allied" else "defend against"
+        own = "A1" if name == "Axis" else "L1"
+        assert news.body == f"{name} {role} {enemy} at Hal Far (Local Attack). Your battalions: {own}."
 
 
 def test_a_battle_without_roles_rolls_no_attacker_decision(campaign):

@@ -108,12 +108,16 @@ def test_a_second_dawn_before_the_night_is_refused(campaign):
 def test_deployment_from_reserve_applies_the_chart_casualties(campaign):
     battalion = campaign.battalions.get(code="A1")
     battalion.in_reserve = True
+    battalion.sector = None  # reserves are off the map
     battalion.save()
+    c_ops = models.Sector.objects.create(campaign=campaign, key="c-ops", name="Qrendi")
+    models.Force.objects.filter(pk=battalion.battlegroup.force_id).update(sector=c_ops)
 
     day_dawn(campaign.pk, ACTOR, deployments=[DeploymentOrder("A1", range_inches=3)])
 
     battalion.refresh_from_db()
     assert battalion.in_reserve is False
+    assert battalion.sector == c_ops  # issue 30: deployed, it stands where its force's C Ops does
     statuses = sorted(battalion.stands.values_list("status", flat=True))
     # 004 chart 2, dawn phase at 3": 1 stand destroyed, 1 suppressed, retreat 3".
     assert statuses == ["destroyed", "ok", "ok", "suppressed"]

@@ -42,6 +42,9 @@ def test_the_night_repairs_flips_carries_and_reports(django_capture_on_commit_ca
     allied = campaign.sides.get(name="Allied")
     models.Membership.objects.create(user=player, campaign=campaign, role="player", side=allied)
     destroyed_before = models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED).count()
+    allied_destroyed = models.Stand.objects.filter(
+        battalion__side=allied, status=StandStatus.DESTROYED
+    ).count()
 
     operation = run_night(campaign, django_capture_on_commit_callbacks)
 
@@ -65,10 +68,20 @@ def test_the_night_repairs_flips_carries_and_reports(django_capture_on_commit_ca
         1 for r in rolls if r.result["subject"].startswith("L")
     )
     assert reports["Axis"]["barrage_rounds_after"] == 15
+    # Issue 30: "of" counts the destroyed stands the night considered, isolated L1's unrolled two
+    # too, as each battalion's line does ("0 of 0 returned" read above "L1: 0 of 2 replaced").
+    allied_report = reports["Allied"]
+    assert allied_report["replacements_due"] == allied_destroyed
+    assert allied_report["replacements_due"] == sum(
+        int(b["text"].split(" of ")[1].split()[0]) for b in allied_report["battalions"]
+    )
+    assert allied_report["replacements_due"] > allied_report["replacements_rolled"]
     day = campaign.days.get(number=1)
     assert day.status == DayStatus.DONE
     assert [m.to for m in mail.outbox] == [["allied@example.org"]]
     assert "Allied — night of day 1" in mail.outbox[0].body
+    returned = allied_report["replacements_returned"]
+    assert f"Replacements: {returned} of {allied_destroyed} destroyed stands returned" in mail.outbox[0].body
     assert "Axis" not in mail.outbox[0].body
 
 
@@ -127,6 +140,7 @@ def test_each_sides_report_and_e_mail_hold_its_own_figures_only(django_capture_o
             "fups_moved": was["fups_to_move"],
             "suppressions_flipped": was["suppressed"],
             "replacements_rolled": replacements.count(),
+            "replacements_due": was["destroyed"],
             "replacements_returned": returned,
             "extra_stands_lost": now["destroyed"] - was["destroyed"] + returned,
             "activation_points_before": was["activation_points"],

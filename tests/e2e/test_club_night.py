@@ -1,25 +1,34 @@
-"""Issue 14's acceptance: a whole Malta day played only through the web app, in Debian's
-Chromium against a live server and a real worker. The umpire starts the campaign, dawns day 1
-with a battalion deployed from reserve, schedules a force and opens a segment (its arrival
-rolls on the worker), creates a battle, rolls its 1943 set-up, reports it, queues night orders
-(one refused by Great Battles' attachment limits), runs the night phase and reads both sides'
-reports; then each player signs in and sees their side's night report and rolls, and nothing
-the fog of war hides of the enemy. Every step is screenshotted at 1280 and 390 px, and every
-page checked for sideways scrolling and by axe-core."""
+"""Issues 14 and 30's acceptance: the Malta demo as shipped, loaded on the test's own date (two
+dates months apart), played from the dawn of day 1 to the dawn of day 2 only through the web
+app, in Debian's Chromium against a live server and a real worker. The umpire starts the
+campaign, dawns day 1 with a battalion deployed from reserve, schedules a force and opens a
+segment (its arrival rolls on the worker; the force then stands on its sector of the map),
+creates a battle and rolls its 1943 set-up. Each player reads their side's own planned fire,
+drafts the battle's report (the drafts disagree on one thing: the winner) and submits a sealed
+order. The umpire sees exactly one conflict and confirms the drafts, sends one order back and
+amends the other with a reason before approving it, queues night orders (one refused by Great
+Battles' attachment limits), confirms supply with one override, runs the night phase (which
+honours the override and the amended order), reads both sides' reports and the victory
+standing; each player reads their side's night report and rolls, and nothing the fog of war
+hides of the enemy; the umpire dawns day 2. Every step is screenshotted at 1280 and 390 px,
+and every page checked for sideways scrolling and by axe-core."""
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import time_machine
 from playwright.sync_api import Browser, ViewportSize, expect
 
 from campaign import models, selectors
 from campaign.access import CampaignAccess
-from campaign.choices import BattleStatus, OperationStatus, StandStatus
+from campaign.choices import BattleStatus, OperationStatus, SideOrderStatus, StandStatus
 from campaign.services.demo import demo_campaign_load, demo_users_ensure
+from campaign.services.supply import supply_review
 from tests.api.world import strings
 from tests.conftest import WorkerProcess
 from tests.e2e.conftest import PHONE, Tab, open_tab, sign_in
@@ -33,6 +42,15 @@ PHONE_SIZE = ViewportSize(width=PHONE["width"], height=PHONE["height"])
 SECTOR = "Gudja"
 ATTACHMENT_RULE = "Great Battles of WWII charts, Unit Type Capabilities, Attachment Notes"
 NIGHT_TIMEOUT = 120_000
+ENTRY = "Marsaxlokk Bay"
+SENT_BACK = "E battalions hold the line tonight"
+AMENDED = "the other battalion needs the night more"
+SUPPLY_REASON = "cut off by the paratroops at dusk"
+# The day each run loads the demo on, months apart: its club nights and deadlines follow it.
+TODAYS = [
+    datetime.datetime(2027, 3, 2, 18, 0, tzinfo=datetime.UTC),
+    datetime.datetime(2027, 9, 14, 18, 0, tzinfo=datetime.UTC),
+]
 
 
 def step(tab: Tab, name: str) -> None:
@@ -63,7 +81,7 @@ def player_tabs(browser: Browser, request: pytest.FixtureRequest) -> Iterator[di
         next(opened, None)  # closes the context and checks the page raised nothing
 
 
-def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> None:
+def umpire_opens_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> None:
     page = tab.page
     sign_in(tab, base_url, "umpire")
     page.get_by_role("link", name=campaign.name).click()
@@ -92,7 +110,7 @@ def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
     livorno = models.Force.objects.get(campaign=campaign, name__contains="Livorno")
     schedule.get_by_label("Force").select_option(str(livorno.pk))
     schedule.get_by_label("Due on day").fill("1")
-    schedule.get_by_label("Entry zone").fill("Marsaxlokk Bay")
+    schedule.get_by_label("Entry zone").fill(ENTRY)
     schedule.get_by_role("button", name="Schedule").click()
     # The demo has Livorno due on day 2 already: wait for the new day, not the name, or the segment
     # may open before the schedule commits and find nothing due (CI, stop 35).
@@ -103,6 +121,12 @@ def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
     expect(arrivals).to_contain_text(livorno.name, timeout=NIGHT_TIMEOUT)
     step(tab, "arrival")
     assert models.Operation.objects.get(campaign=campaign, kind="arrivals").status == OperationStatus.DONE
+
+    # Arrived, it stands on its entry zone's sector of the map (issue 30: "No force seen here").
+    go(tab, "Map")
+    page.get_by_role("button", name=re.compile(rf"^{ENTRY}:")).click()
+    expect(page.get_by_role("region", name=ENTRY)).to_contain_text(livorno.name)
+    step(tab, "arrived-on-the-map")
 
     # A battle: G1 attacks W1 at Gudja.
     go(tab, "Battles")
@@ -138,27 +162,104 @@ def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
     expect(results.filter(has_text="Set-up proximity · both sides")).to_be_visible()
     step(tab, "set-up")
 
-    # The report: the pools left are shown; an overspend is refused next to Submit, naming the rule.
-    report = page.get_by_role("form", name="Battle report")
-    expect(report.get_by_label("Left to spend")).to_contain_text("Axis")
-    g1 = report.get_by_role("group", name="Battalion G1")
-    g1.get_by_label("1. Kp").select_option("destroyed")
-    report.get_by_role("group", name="Battalion W1").get_by_label("A Coy").select_option("destroyed")
-    g1.get_by_label("Activation points spent").fill("999")
-    report.get_by_role("button", name="Submit report").click()
-    refusal = report.locator(".submit-errors")
-    expect(refusal).to_contain_text("activation pool would go below zero", ignore_case=True)
-    expect(refusal).to_contain_text("Rule:")
-    step(tab, "report-refused")
-    assert models.Battle.objects.get(pk=battle.pk).status == BattleStatus.SET_UP  # nothing half-written
-    g1.get_by_label("Activation points spent").fill("1")
-    report.get_by_role("button", name="Submit report").click()
+
+def player_drafts_and_orders(
+    tab: Tab, base_url: str, campaign: models.Campaign, username: str, order_code: str
+) -> None:
+    """A player reads their side's own planned fire, drafts the Gudja battle (their own losses,
+    the winner they claim) and submits a sealed order to withdraw ``order_code``."""
+    page = tab.page
+    side = models.Membership.objects.get(campaign=campaign, user__username=username).side
+    assert side is not None
+    sign_in(tab, base_url, username)
+    page.get_by_role("link", name=campaign.name).click()
+    go(tab, "Battles")
+    page.get_by_role("link", name=SECTOR).click()
+    # Their own allotment, in words: the fog hides the enemy's counts, not their own result.
+    planned = page.locator(".setup div").filter(has_text=f"Planned fire · {side.name}")
+    expect(planned.locator("dd")).to_contain_text("barrage")
+    expect(planned.locator(".masked")).to_have_count(0)
+
+    own, label = ("G1", "1. Kp") if side.is_axis else ("W1", "A Coy")
+    draft = page.get_by_role("form", name="Your side's draft report")
+    battalion = draft.get_by_role("group", name=f"Battalion {own}")
+    battalion.get_by_label(label).select_option("destroyed")
+    if side.is_axis:  # an overspend is refused, nothing filed; then the points it spent
+        battalion.get_by_label("Activation points spent").fill("999")
+        draft.get_by_role("button", name="Save draft").click()
+        expect(draft).to_contain_text("activation pool would go below zero", ignore_case=True)
+        assert not models.BattleDraft.objects.filter(battle__campaign=campaign).exists()
+        battalion.get_by_label("Activation points spent").fill("1")
+    draft.get_by_label("Winner").select_option(label=side.name)
+    draft.get_by_role("button", name="Save draft").click()
+    expect(page.get_by_text("Draft saved")).to_be_visible()
+    step(tab, "drafted")
+
+    go(tab, "Orders")
+    form = page.get_by_role("form", name="New order")
+    form.get_by_label("Order", exact=True).select_option("withdraw")
+    form.get_by_label("Battalion", exact=True).select_option(order_code)
+    form.get_by_role("button", name="Save as draft").click()
+    order = page.locator("li.card", has_text=f"{order_code} withdraws to reserve")
+    order.get_by_role("button", name="Submit order").click()
+    expect(order.get_by_text("Submitted to the umpire")).to_be_visible()
+    step(tab, "order-submitted")
+
+
+def umpire_confirms_the_drafts(tab: Tab, campaign: models.Campaign) -> None:
+    """Exactly one conflict, the winner: the umpire chooses the Axis version and confirms."""
+    page = tab.page
+    go(tab, "Battles")
+    page.get_by_role("link", name=SECTOR).click()
+    expect(page.locator("fieldset.conflict")).to_have_count(1)
+    conflict = page.get_by_role("group", name="Winner")
+    axis = campaign.sides.get(is_axis=True).name
+    conflict.get_by_role("radio", name=f"{axis}: {axis}").check()
+    step(tab, "drafts-compared")
+    page.get_by_role("button", name="Confirm as the battle's report").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Reported")
-    step(tab, "reported")
+    battle = models.Battle.objects.get(campaign=campaign)
+    assert battle.status == BattleStatus.REPORTED
+    assert battle.winner == campaign.sides.get(is_axis=True)
     for code, label in (("G1", "1. Kp"), ("W1", "A Coy")):
         lost = models.Stand.objects.get(battalion__campaign=campaign, battalion__code=code, label=label)
         assert lost.status == StandStatus.DESTROYED
 
+
+def umpire_decides_the_orders(tab: Tab, campaign: models.Campaign, amended_to: str) -> None:
+    """The Allied order sent back with a reason; the Axis one amended, with its reason, then approved."""
+    page = tab.page
+    axis_order = models.SideOrder.objects.get(campaign=campaign, side__is_axis=True)
+    allied_order = models.SideOrder.objects.get(campaign=campaign, side__is_axis=False)
+    go(tab, "Orders")
+    allied = page.locator("li.card").filter(
+        has=page.get_by_role("button", name=f"Send back order {allied_order.public_id}")
+    )
+    allied.get_by_label("Reason to send it back").fill(SENT_BACK)
+    allied.get_by_role("button", name=f"Send back order {allied_order.public_id}").click()
+    expect(page.get_by_role("button", name=f"Send back order {allied_order.public_id}")).to_have_count(0)
+
+    page.get_by_role("button", name=f"Amend order {axis_order.public_id}").click()
+    amend = page.get_by_role("form", name=f"Amend order {axis_order.public_id}")
+    amend.get_by_label("Battalion", exact=True).select_option(amended_to)
+    amend.get_by_role("button", name="Save the amendment").click()  # no reason: refused
+    reason = amend.get_by_label("Reason for the amendment (its side reads it)")
+    expect(reason).to_have_attribute("aria-invalid", "true")
+    reason.fill(AMENDED)
+    amend.get_by_role("button", name="Save the amendment").click()
+    expect(page.locator("li.card", has_text=f"{amended_to} withdraws to reserve")).to_be_visible()
+    step(tab, "orders-amended")
+    page.get_by_role("button", name=f"Approve order {axis_order.public_id}").click()
+    expect(page.get_by_text("No order waits for approval.")).to_be_visible()
+    axis_order.refresh_from_db()
+    allied_order.refresh_from_db()
+    assert (axis_order.status, axis_order.payload["battalion_code"]) == (SideOrderStatus.APPROVED, amended_to)
+    assert (allied_order.status, allied_order.reason) == (SideOrderStatus.RETURNED, SENT_BACK)
+    assert campaign.events.get(verb="order.amended").message.endswith(AMENDED)
+
+
+def umpire_runs_the_night(tab: Tab, campaign: models.Campaign, overridden: str, chosen: str) -> None:
+    page = tab.page
     # Night orders: a second heavy weapons stand for W1 breaks the attachment limits; W2 takes it.
     go(tab, "Night phase")
     orders = page.get_by_role("form", name="New night order")
@@ -172,12 +273,21 @@ def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
     expect(target).to_have_accessible_description(re.compile("breaks the attachment limits"))
     expect(orders.locator(".submit-errors")).to_contain_text(f"Rule: {ATTACHMENT_RULE}")
     step(tab, "night-order-refused")
-    assert not models.NightOrder.objects.filter(campaign=campaign).exists()
+    assert models.NightOrder.objects.filter(campaign=campaign).count() == 1  # the approved withdrawal
     target.select_option("W2")
     orders.get_by_role("button", name="Queue order").click()
     queued = page.get_by_role("region", name="Night orders for tonight")
     expect(queued).to_contain_text("W4/MG Pl to W2 (Heavy weapons)")
     step(tab, "night-order-queued")
+
+    # Supply confirmed with one override and its reason.
+    card = page.get_by_role("listitem", name=f"Supply of {overridden}", exact=True)
+    card.get_by_text(f"Override {overridden}").click()
+    card.get_by_label(f"Supply situation of {overridden}").select_option(chosen)
+    card.get_by_label(f"Why {overridden} is overridden").fill(SUPPLY_REASON)
+    page.get_by_role("button", name="Confirm the supply (1 overridden)").click()
+    expect(page.get_by_text("Confirmed at")).to_be_visible()
+    step(tab, "supply-confirmed")
 
     # The night phase, confirmed, on the worker; then both sides' reports.
     page.get_by_role("button", name="Start the night phase of day 1…").click()
@@ -187,6 +297,11 @@ def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
     for side in ("Axis", "Allied"):
         expect(page.get_by_role("article", name=f"Night report of {side}, day 1")).to_be_visible()
     step(tab, "night-reports")
+    assert dict(campaign.battalions.values_list("code", "supply_situation"))[overridden] == chosen
+    go(tab, "Dashboard")
+    expect(page.get_by_role("heading", name="Victory")).to_be_visible()
+    expect(page.get_by_role("listitem", name="Victory condition 1")).to_be_visible()
+    step(tab, "victory")
     moved = models.Stand.objects.get(
         battalion__campaign=campaign, battalion__code="W2", label="MG Pl", attached=True
     )
@@ -208,7 +323,10 @@ def player_reads_the_night(tab: Tab, base_url: str, campaign: models.Campaign, u
     side = models.Membership.objects.get(campaign=campaign, user__username=username).side
     assert side is not None
     enemy = campaign.sides.exclude(pk=side.pk).get()
-    sign_in(tab, base_url, username)
+    # What the fog hides changes over the day (a battalion withdrawn tonight left contact): what
+    # the player read before the night was checked against the fog then, by the API's own tests.
+    tab.api_bodies.clear()
+    page.goto(f"{base_url}/")  # signed in since the drafts
     page.get_by_role("link", name=campaign.name).click()
     go(tab, "Night phase")
     expect(page.get_by_role("article", name=f"Night report of {side.name}, day 1")).to_be_visible()
@@ -232,10 +350,11 @@ def player_reads_the_night(tab: Tab, base_url: str, campaign: models.Campaign, u
     hidden = hidden_from(campaign, username)
     assert hidden  # the fog hides something to leak
     read: set[str] = set()
-    for _url, body in tab.api_bodies:
-        read |= set(strings(body))
-    leaked: Any = hidden & read
-    assert not leaked, f"{username} read {sorted(leaked)}, hidden by the fog of war"
+    for url, body in tab.api_bodies:
+        said = set(strings(body))
+        leaked: Any = hidden & said
+        assert not leaked, f"{username} read {sorted(leaked)} at {url}, hidden by the fog of war"
+        read |= said
     enemy_rolls = models.RollRecord.objects.filter(
         campaign=campaign, procedure="gb.night_replacements", side=enemy
     )
@@ -243,13 +362,61 @@ def player_reads_the_night(tab: Tab, base_url: str, campaign: models.Campaign, u
     assert not {roll.line for roll in enemy_rolls} & read, f"{username} read the enemy's replacement rolls"
 
 
-def test_a_whole_malta_day_through_the_web_app(
-    live_server, celery_worker: WorkerProcess, tab: Tab, player_tabs: dict[str, Tab]
-):
-    demo_users_ensure()
-    campaign = demo_campaign_load()
-    assert campaign is not None
+def on_the_table(campaign: models.Campaign, is_axis: bool, besides: set[str]) -> list[str]:
+    """The side's battalions on the map, by code, but those the day uses otherwise."""
+    codes = campaign.battalions.filter(side__is_axis=is_axis, in_reserve=False).values_list("code", flat=True)
+    return sorted(set(codes) - besides)
 
-    umpire_plays_day_one(tab, live_server.url, campaign)
-    for username, player_tab in player_tabs.items():
-        player_reads_the_night(player_tab, live_server.url, campaign, username)
+
+def umpire_dawns_day_two(tab: Tab) -> None:
+    page = tab.page
+    # A fresh page: the umpire's tab has been open since before the night finished on the worker
+    # (screens stale after background work are issue 30's other part).
+    page.reload()
+    go(tab, "The day")
+    dawn = page.get_by_role("form", name="Dawn of day 2")
+    dawn.get_by_role("button", name="Preview the dawn").click()
+    dawn.get_by_role("button", name="Dawn day 2…").click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Dawn day 2").click()
+    expect(page.get_by_role("heading", name=re.compile(r"^Day 2"))).to_be_visible()
+    step(tab, "dawn-of-day-2")
+
+
+@pytest.mark.parametrize("today", TODAYS, ids=lambda moment: moment.date().isoformat())
+def test_a_whole_malta_day_through_the_web_app(
+    live_server,
+    celery_worker: WorkerProcess,
+    tab: Tab,
+    player_tabs: dict[str, Tab],
+    today: datetime.datetime,
+):
+    # The live server runs in this process, so its clock travels too (the worker's does not: it
+    # reads no deadline).
+    with time_machine.travel(today, tick=True):
+        demo_users_ensure()
+        campaign = demo_campaign_load()
+        assert campaign is not None
+        first_night = models.ClubNight.objects.get(campaign=campaign, campaign_day=1).play_date
+        assert datetime.timedelta(0) <= first_night - today.date() <= datetime.timedelta(weeks=1)
+        busy = {"G1", "W1", "W2", "W4", "E4"}
+        axis_codes = on_the_table(campaign, True, busy)
+        allied_code = on_the_table(campaign, False, busy)[0]
+
+        umpire_opens_day_one(tab, live_server.url, campaign)
+        player_drafts_and_orders(player_tabs["axis"], live_server.url, campaign, "axis", axis_codes[0])
+        player_drafts_and_orders(player_tabs["allied"], live_server.url, campaign, "allied", allied_code)
+        umpire_confirms_the_drafts(tab, campaign)
+        umpire_decides_the_orders(tab, campaign, axis_codes[1])
+        proposed = {
+            e.supply.battalion.code: e.supply.proposed.value for e in supply_review(campaign).battalions
+        }
+        overridden = next(
+            code for code in sorted(proposed) if code not in {*busy, *axis_codes[:2], allied_code}
+        )
+        chosen = "isolated" if proposed[overridden] != "isolated" else "OK"
+        umpire_runs_the_night(tab, campaign, overridden, chosen)
+        assert campaign.battalions.get(code=axis_codes[1]).in_reserve  # the amended order, applied
+        assert not campaign.battalions.get(code=axis_codes[0]).in_reserve
+        for username, player_tab in player_tabs.items():
+            player_reads_the_night(player_tab, live_server.url, campaign, username)
+        umpire_dawns_day_two(tab)

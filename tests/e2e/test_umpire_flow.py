@@ -100,6 +100,6 @@ def test_the_umpire_reports_a_battle_and_runs_the_night_phase(live_server, slow_
     expect(axis_report.get_by_text(replacement.line, exact=True)).to_be_visible()
     body = models.NightReport.objects.get(operation=operation, side__is_axis=True).body
     expect(axis_report).to_contain_text(
-        f"{body['replacements_returned']} of {body['replacements_rolled']} returned"
+        f"{body['replacements_returned']} of {body['replacements_due']} destroyed stands returned"
     )
     tab.shot("night-report")

@@ -18,6 +18,7 @@ from rules_engine.nineteen43.artillery import (
     PlannedFireInput,
     SupportFireInput,
     allotment,
+    allotment_words,
     count_field_strength,
     counterbattery_category,
     counterbattery_tech,
@@ -335,3 +336,9 @@ def test_worked_example_italian_north_africa_1942_roll_2_is_nonexistent():
     )
     for inputs in (listed, as_example):
         assert roll_counterbattery(inputs, ScriptedDice([2])).outcome is CounterbatteryTech.NONEXISTENT
+
+
+def test_an_allotment_in_words_leaves_out_the_units_it_counted():
+    assert allotment_words("n43.planned_fire", 3) == "3 barrages"
+    assert allotment_words("n43.support_fire", 1) == "1 battery"
+    assert allotment_words("n43.counterbattery", 1) is None

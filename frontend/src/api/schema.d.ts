@@ -3101,6 +3101,23 @@ export interface components {
             /** @description the value in words */
             text: string;
         };
+        DraftableBattalion: {
+            code: string;
+            /** @description what your draft may give of it: the stands of every battalion (both sides saw the table); points, rounds, templates, supply, fuel and objectives of your own only */
+            draftable: components["schemas"]["DraftableBattalionDraftableEnum"][];
+        };
+        /**
+         * @description * `destroyed` - stands destroyed
+         *     * `suppressed` - stands suppressed
+         *     * `activation_points_spent` - activation points spent
+         *     * `barrage_rounds_spent` - barrage rounds fired
+         *     * `barrage_templates_used` - barrage templates used
+         *     * `supply_situation` - supply at the end
+         *     * `objectives` - objectives taken
+         *     * `fuel_state` - fuel at the end
+         * @enum {string}
+         */
+        DraftableBattalionDraftableEnum: "destroyed" | "suppressed" | "activation_points_spent" | "barrage_rounds_spent" | "barrage_templates_used" | "supply_situation" | "objectives" | "fuel_state";
         /**
          * @description * `pending` - To be e-mailed
          *     * `sent` - E-mailed
@@ -3743,7 +3760,9 @@ export interface components {
             suppressions_flipped?: number;
             /** @description replacement rolls made */
             replacements_rolled?: number;
-            /** @description destroyed stands returned */
+            /** @description destroyed stands the replacement rolls were for */
+            replacements_due?: number;
+            /** @description of those, the stands returned */
             replacements_returned?: number;
             /** @description stands isolated battalions lost besides */
             extra_stands_lost?: number;
@@ -3939,8 +3958,8 @@ export interface components {
             readonly night_in_progress: boolean;
         };
         /**
-         * @description Your side's draft of the battle's report, and whether the other side has filed one
-         *     (never what it says).
+         * @description Your side's draft of the battle's report, whether the other side has filed one (never
+         *     what it says), and what your side may draft of each battalion.
          */
         OwnDraft: {
             battle: number;
@@ -3950,7 +3969,19 @@ export interface components {
             draft: components["schemas"]["Draft"] | null;
             /** @description the other side has filed its draft */
             opponent_filed: boolean;
+            battalions: components["schemas"]["DraftableBattalion"][];
+            /** @description what your draft may say of the battle itself (both sides saw it) */
+            draftable: components["schemas"]["OwnDraftDraftableEnum"][];
+            /** @description the labels people read for the codes beside it */
+            readonly draftable_labels: string[];
         };
+        /**
+         * @description * `winner` - Winner
+         *     * `sector_owner` - Who holds the sector
+         *     * `turn` - Turn the points were spent
+         * @enum {string}
+         */
+        OwnDraftDraftableEnum: "winner" | "sector_owner" | "turn";
         PaginatedAPIKeyList: {
             /** @example 123 */
             count: number;
@@ -4863,10 +4894,7 @@ export interface components {
             payload: {
                 [key: string]: unknown;
             };
-            /**
-             * @description told to the side
-             * @default
-             */
+            /** @description why the umpire amends it: shown to its side, kept in the event */
             reason: string;
         };
         SideOrderInputRequest: {

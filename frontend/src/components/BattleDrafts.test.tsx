@@ -46,6 +46,13 @@ function stand(id: number, label: string, code: string): Schemas["Stand"] {
 
 const STANDS = { G1: [stand(1, "1. Kp", "G1")], W1: [stand(3, "A Coy", "W1")] };
 
+// The Axis drafts its own G1 in full and only the stands of the Allied W1, as the API lists.
+const OWN = ["destroyed", "suppressed", "activation_points_spent", "barrage_rounds_spent", "supply_situation", "objectives"] as const;
+const DRAFTED: Schemas["DraftableBattalion"][] = [
+  { code: "G1", draftable: [...OWN] },
+  { code: "W1", draftable: ["destroyed", "suppressed"] },
+];
+
 function draft(side: number, sideName: string, report: unknown): Schemas["Draft"] {
   return {
     side,
@@ -62,15 +69,26 @@ describe("a side's draft report", () => {
   it("fills in the side's draft, says whether the other side filed, and saves with PUT draft/", async () => {
     const filed = { battalions: [{ code: "G1", destroyed: ["1. Kp"], activation_points_spent: 3 }, { code: "W1" }] };
     const seen = stubFetch(
-      jsonResponse(200, { battle: 12, side: 1, draft: draft(1, "Axis", filed), opponent_filed: true }),
-      jsonResponse(200, { battle: 12, side: 1, draft: draft(1, "Axis", filed), opponent_filed: true }),
+      jsonResponse(200, { battle: 12, side: 1, draft: draft(1, "Axis", filed), opponent_filed: true, battalions: DRAFTED, draftable: ["winner", "sector_owner", "turn"] }),
+      jsonResponse(200, { battle: 12, side: 1, draft: draft(1, "Axis", filed), opponent_filed: true, battalions: DRAFTED, draftable: ["winner", "sector_owner", "turn"] }),
     );
-    renderWithProviders(<SideDraft slug="malta-1942" battle={BATTLE} stands={STANDS} />);
+    const sides = [
+      { id: 1, name: "Axis" },
+      { id: 2, name: "Allied" },
+    ];
+    renderWithProviders(<SideDraft slug="malta-1942" battle={BATTLE} stands={STANDS} sides={sides} />);
 
     expect(await screen.findByText(/The other side has filed its draft\./)).toBeInTheDocument();
     expect(screen.getByLabelText("1. Kp")).toHaveDisplayValue("destroyed");
-    expect(screen.getAllByLabelText("Activation points spent")[0]).toHaveDisplayValue("3");
+    // One battalion asks for points, supply and objectives: the side's own, not the enemy's.
+    expect(screen.getByLabelText("Activation points spent")).toHaveDisplayValue("3");
+    expect(screen.getAllByLabelText("Supply at the end")).toHaveLength(1);
+    expect(screen.getAllByLabelText("Objectives taken (one a line)")).toHaveLength(1);
+    const w1 = screen.getByRole("group", { name: "Battalion W1" });
+    expect(within(w1).queryByLabelText("Activation points spent")).toBeNull();
+    expect(within(w1).queryByLabelText("Barrage rounds spent")).toBeNull();
     await userEvent.selectOptions(screen.getByLabelText("A Coy"), "suppressed");
+    await userEvent.selectOptions(screen.getByLabelText("Winner"), "Axis");
     await userEvent.click(screen.getByRole("button", { name: "Save draft" }));
 
     await screen.findByText(/Draft saved/);
@@ -78,6 +96,7 @@ describe("a side's draft report", () => {
     expect(request.method).toBe("PUT");
     expect(request.url).toMatch(/\/api\/v1\/campaigns\/malta-1942\/battles\/12\/draft\/$/);
     expect(await request.json()).toEqual({
+      winner: 1,
       battalions: [
         { code: "G1", destroyed: ["1. Kp"], activation_points_spent: 3 },
         { code: "W1", suppressed: ["A Coy"] },
@@ -88,9 +107,9 @@ describe("a side's draft report", () => {
   it("shows the API's errors next to the field they name", async () => {
     const message = "battalion W1 has no stand B Coy";
     stubFetch(
-      jsonResponse(200, { battle: 12, side: 1, draft: null, opponent_filed: false }),
+      jsonResponse(200, { battle: 12, side: 1, draft: null, opponent_filed: false, battalions: DRAFTED, draftable: ["winner", "sector_owner", "turn"] }),
       jsonResponse(400, {
-        error: { code: "invalid", message, fields: { "battalions[1].barrage_rounds_spent": [message] }, rule: null },
+        error: { code: "invalid", message, fields: { "battalions[0].barrage_rounds_spent": [message] }, rule: null },
       }),
     );
     renderWithProviders(<SideDraft slug="malta-1942" battle={BATTLE} stands={STANDS} />);
@@ -98,7 +117,7 @@ describe("a side's draft report", () => {
     expect(await screen.findByText(/Your side has not filed a draft yet\. The other side has not filed yet\./)).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Save draft" }));
 
-    const field = screen.getAllByLabelText("Barrage rounds spent")[1]!;
+    const field = screen.getByLabelText("Barrage rounds spent");
     await waitFor(() => expect(field).toHaveAttribute("aria-invalid", "true"));
     expect(field).toHaveAccessibleDescription(message);
   });

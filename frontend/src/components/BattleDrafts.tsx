@@ -22,11 +22,13 @@ export function SideDraft({
   battle,
   stands,
   fuel,
+  sides = [],
 }: {
   slug: string;
   battle: Schemas["Battle"];
   stands: Record<string, Schemas["Stand"][]>;
   fuel?: Record<string, string>;
+  sides?: Schemas["SideSummary"][];
 }) {
   const own = useQuery({
     queryKey: queryKeys.battleDraft(slug, battle.id),
@@ -54,7 +56,12 @@ export function SideDraft({
                 battle={battle}
                 stands={stands}
                 fuel={fuel}
-                sideDraft={{ report: (data.draft?.report ?? null) as Schemas["BattleReportInputRequest"] | null }}
+                sides={sides}
+                sideDraft={{
+                  report: (data.draft?.report ?? null) as Schemas["BattleReportInputRequest"] | null,
+                  battalions: data.battalions,
+                  draftable: data.draftable,
+                }}
               />
             ) : (
               <p className="muted">The battle is reported: drafts are closed.</p>

@@ -57,9 +57,35 @@ function number(text: string): number | undefined {
   return text.trim() === "" ? undefined : Number(text);
 }
 
-/** The report body the API takes; blank inputs are left out. */
-function reportBody(drafts: BattalionDraft[]): Schemas["BattleReportInputRequest"] {
+// The battle itself: the winner and the sector's holder as a side's id, "none" for nobody; blank: not said.
+interface BattleDraft {
+  winner: string;
+  sectorOwner: string;
+  turn: string;
+}
+
+function battleFrom(report: Schemas["BattleReportInputRequest"] | null | undefined): BattleDraft {
+  const side = (value: number | null | undefined) => (value === undefined ? "" : value === null ? "none" : String(value));
   return {
+    winner: side(report?.winner),
+    sectorOwner: side(report?.sector_owner),
+    turn: report?.turn === undefined ? "" : String(report.turn),
+  };
+}
+
+function sideOf(text: string): number | null | undefined {
+  return text === "" ? undefined : text === "none" ? null : Number(text);
+}
+
+/** The report body the API takes; blank inputs are left out. */
+function reportBody(drafts: BattalionDraft[], battleDraft: BattleDraft): Schemas["BattleReportInputRequest"] {
+  const winner = sideOf(battleDraft.winner);
+  const owner = sideOf(battleDraft.sectorOwner);
+  const turn = number(battleDraft.turn);
+  return {
+    ...(winner !== undefined ? { winner } : {}),
+    ...(owner !== undefined ? { sector_owner: owner } : {}),
+    ...(turn !== undefined ? { turn } : {}),
     battalions: drafts.map((draft) => {
       const labels = (fate: Fate) => Object.keys(draft.fates).filter((label) => draft.fates[label] === fate);
       const objectives = draft.objectives
@@ -109,7 +135,8 @@ function Pools({ battle, sides }: { battle: Schemas["Battle"]; sides: Schemas["S
  * fuel state now: the vehicle battalions, when the campaign plays fuel supply). Field errors of
  * the API's 400 are shown next to the input they name, and the refusal next to Submit.
  * With ``sideDraft`` it is a player's draft of the same report instead (rules notes C-20): filled
- * in from their side's draft so far, saved with ``PUT draft/``, changing nothing else. */
+ * in from their side's draft so far, asking of each battalion only the fields the API says the
+ * side may draft (``battalions``), saved with ``PUT draft/``, changing nothing else. */
 export function ReportForm({
   slug,
   battle,
@@ -125,8 +152,16 @@ export function ReportForm({
   sides?: Schemas["SideSummary"][];
   fuel?: Record<string, string>;
   onReported?: (battle: Schemas["Battle"]) => void;
-  sideDraft?: { report: Schemas["BattleReportInputRequest"] | null };
+  sideDraft?: {
+    report: Schemas["BattleReportInputRequest"] | null;
+    battalions: Schemas["DraftableBattalion"][];
+    draftable: Schemas["OwnDraft"]["draftable"];
+  };
 }) {
+  const [battleDraft, setBattleDraft] = useState<BattleDraft>(() => battleFrom(sideDraft?.report));
+  // The umpire reports every field; a side drafts what the API lists for each battalion.
+  const asks = (code: string, field: Schemas["DraftableBattalion"]["draftable"][number]) =>
+    !sideDraft || (sideDraft.battalions.find((entry) => entry.code === code)?.draftable.includes(field) ?? false);
   const queryClient = useQueryClient();
   const [drafts, setDrafts] = useState<BattalionDraft[]>(() =>
     battle.battalions.map((code) => draftFrom(code, sideDraft?.report)),
@@ -138,7 +173,7 @@ export function ReportForm({
       unwrap(
         api.POST("/api/v1/campaigns/{campaign_slug}/battles/{id}/report/", {
           params: { path: { campaign_slug: slug, id: battle.id }, header: { "Idempotency-Key": key } },
-          body: reportBody(drafts),
+          body: reportBody(drafts, battleDraft),
         }),
       ),
     onSuccess: (reported) => {
@@ -156,7 +191,7 @@ export function ReportForm({
       unwrap(
         api.PUT("/api/v1/campaigns/{campaign_slug}/battles/{id}/draft/", {
           params: { path: { campaign_slug: slug, id: battle.id } },
-          body: reportBody(drafts),
+          body: reportBody(drafts, battleDraft),
         }),
       ),
     onSuccess: (own) => queryClient.setQueryData(queryKeys.battleDraft(slug, battle.id), own),
@@ -219,62 +254,132 @@ export function ReportForm({
       <fieldset key={draft.code} className="card">
         <legend>Battalion {draft.code}</legend>
         <FieldErrors id={id("code-errors")} messages={errorsFor(prefix, `${prefix}.code`)} />
-        <p className="muted">Stands lost or suppressed</p>
-        <ul className="stand-fates">
-          {(stands[draft.code] ?? []).map((stand) => (
-            <li key={stand.id}>
-              <label htmlFor={id(`stand-${stand.id}`)}>{stand.label}</label>{" "}
-              <select
-                id={id(`stand-${stand.id}`)}
-                value={draft.fates[stand.label] ?? ""}
-                onChange={(e) => update(index, { fates: { ...draft.fates, [stand.label]: e.target.value as Fate } })}
-              >
-                <option value="">unchanged ({stand.status_label?.toLowerCase() ?? "status unknown"})</option>
-                <option value="suppressed">suppressed</option>
-                <option value="destroyed">destroyed</option>
-              </select>
-            </li>
-          ))}
-        </ul>
+        {asks(draft.code, "destroyed") ? (
+          <>
+            <p className="muted">Stands lost or suppressed</p>
+            <ul className="stand-fates">
+              {(stands[draft.code] ?? []).map((stand) => (
+                <li key={stand.id}>
+                  <label htmlFor={id(`stand-${stand.id}`)}>{stand.label}</label>{" "}
+                  <select
+                    id={id(`stand-${stand.id}`)}
+                    value={draft.fates[stand.label] ?? ""}
+                    onChange={(e) => update(index, { fates: { ...draft.fates, [stand.label]: e.target.value as Fate } })}
+                  >
+                    <option value="">unchanged ({stand.status_label?.toLowerCase() ?? "status unknown"})</option>
+                    <option value="suppressed">suppressed</option>
+                    <option value="destroyed">destroyed</option>
+                  </select>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p className="muted">Your fog of war hides its stands: its own side drafts them.</p>
+        )}
         <FieldErrors
           id={id("stands-errors")}
           messages={[...errorsUnder(`${prefix}.destroyed`), ...errorsUnder(`${prefix}.suppressed`)]}
         />
-        {input("activation_points_spent", "Activation points spent", draft.activationPoints, (text) =>
-          update(index, { activationPoints: text }),
-        )}
-        {input("barrage_rounds_spent", "Barrage rounds spent", draft.barrageRounds, (text) =>
-          update(index, { barrageRounds: text }),
-        )}
-        {choice("supply_situation", "Supply at the end", "unchanged", draft.supply, SUPPLY_SITUATIONS, (value) =>
-          update(index, { supply: value as BattalionDraft["supply"] }),
-        )}
-        {draft.code in fuel
+        {asks(draft.code, "activation_points_spent")
+          ? input("activation_points_spent", "Activation points spent", draft.activationPoints, (text) =>
+              update(index, { activationPoints: text }),
+            )
+          : null}
+        {asks(draft.code, "barrage_rounds_spent")
+          ? input("barrage_rounds_spent", "Barrage rounds spent", draft.barrageRounds, (text) =>
+              update(index, { barrageRounds: text }),
+            )
+          : null}
+        {asks(draft.code, "supply_situation")
+          ? choice("supply_situation", "Supply at the end", "unchanged", draft.supply, SUPPLY_SITUATIONS, (value) =>
+              update(index, { supply: value as BattalionDraft["supply"] }),
+            )
+          : null}
+        {draft.code in fuel && asks(draft.code, "fuel_state")
           ? choice("fuel_state", "Fuel at the end", `unchanged (${fuel[draft.code]})`, draft.fuel, FUEL_STATES, (value) =>
               update(index, { fuel: value as BattalionDraft["fuel"] }),
             )
           : null}
-        <div className="field">
-          <label htmlFor={id("objectives")}>Objectives taken (one a line)</label>
-          <textarea
-            id={id("objectives")}
-            rows={2}
-            value={draft.objectives}
-            onChange={(e) => update(index, { objectives: e.target.value })}
-            aria-describedby={`${id("objectives")}-errors`}
-          />
-          <FieldErrors
-            id={`${id("objectives")}-errors`}
-            messages={errorsUnder(`${prefix}.objectives`)}
-          />
-        </div>
+        {asks(draft.code, "objectives") ? (
+          <div className="field">
+            <label htmlFor={id("objectives")}>Objectives taken (one a line)</label>
+            <textarea
+              id={id("objectives")}
+              rows={2}
+              value={draft.objectives}
+              onChange={(e) => update(index, { objectives: e.target.value })}
+              aria-describedby={`${id("objectives")}-errors`}
+            />
+            <FieldErrors id={`${id("objectives")}-errors`} messages={errorsUnder(`${prefix}.objectives`)} />
+          </div>
+        ) : null}
       </fieldset>
     );
   });
+  // The battle's own fields: every one for the umpire, those the API lists for a side's draft.
+  const asksBattle = (field: Schemas["OwnDraft"]["draftable"][number]) =>
+    !sideDraft || sideDraft.draftable.includes(field);
+  const fighting = [battle.attacker, battle.defender].map((id) => ({
+    id,
+    name: sides.find((side) => side.id === id)?.name ?? `side ${id}`,
+  }));
+  const sideChoice = (name: "winner" | "sector_owner", label: string, unsaid: string, nobody: string) => {
+    const value = name === "winner" ? battleDraft.winner : battleDraft.sectorOwner;
+    const change = (text: string) =>
+      setBattleDraft({ ...battleDraft, ...(name === "winner" ? { winner: text } : { sectorOwner: text }) });
+    return (
+      <div className="field">
+        <label htmlFor={`report-${name}`}>{label}</label>
+        <select
+          id={`report-${name}`}
+          value={value}
+          onChange={(e) => change(e.target.value)}
+          aria-invalid={(fields[name] ?? []).length > 0}
+          aria-describedby={`report-${name}-errors`}
+        >
+          <option value="">{unsaid}</option>
+          {fighting.map((side) => (
+            <option key={side.id} value={String(side.id)}>
+              {side.name}
+            </option>
+          ))}
+          <option value="none">{nobody}</option>
+        </select>
+        <FieldErrors id={`report-${name}-errors`} messages={errorsFor(name)} />
+      </div>
+    );
+  };
+  const outcome = (
+    <fieldset className="card">
+      <legend>The battle</legend>
+      {asksBattle("winner") ? sideChoice("winner", "Winner", "not said", "Nobody (a draw)") : null}
+      {asksBattle("sector_owner")
+        ? sideChoice("sector_owner", "Who holds the sector now", "unchanged", "Contested")
+        : null}
+      {asksBattle("turn") ? (
+        <div className="field">
+          <label htmlFor="report-turn">Turn the points were spent</label>
+          <input
+            id="report-turn"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            value={battleDraft.turn}
+            onChange={(e) => setBattleDraft({ ...battleDraft, turn: e.target.value })}
+            aria-invalid={(fields.turn ?? []).length > 0}
+            aria-describedby="report-turn-errors"
+          />
+          <FieldErrors id="report-turn-errors" messages={errorsFor("turn")} />
+        </div>
+      ) : null}
+    </fieldset>
+  );
   if (sideDraft)
     return (
       <form className="report-form" onSubmit={submit} noValidate aria-label="Your side's draft report">
         {body}
+        {outcome}
         <SubmitErrors error={write.error} unplaced={unplaced()} />
         <button type="submit" disabled={write.isPending}>
           {write.isPending ? "Saving…" : "Save draft"}
@@ -287,6 +392,7 @@ export function ReportForm({
       <h2>Report the battle</h2>
       <Pools battle={battle} sides={sides} />
       {body}
+      {outcome}
       <SubmitErrors error={write.error} unplaced={unplaced()} />
       <button type="submit" disabled={write.isPending}>
         {write.isPending ? "Reporting…" : "Submit report"}

@@ -240,7 +240,7 @@ export function BattleDetailPage() {
             {report ? <ReportView report={report} /> : <p className="muted">Not reported yet.</p>}
             {drafter ? (
               <QueryView query={oob} what="the battalions' stands">
-                {() => <SideDraft slug={campaign.slug} battle={data} stands={stands} fuel={fuel} />}
+                {() => <SideDraft slug={campaign.slug} battle={data} stands={stands} fuel={fuel} sides={campaign.sides} />}
               </QueryView>
             ) : null}
             {isUmpire && open ? <DraftComparison key={data.id} slug={campaign.slug} battle={data} /> : null}

@@ -36,7 +36,7 @@ const NIGHT: Schemas["NightReport"] = {
   kind_label: "Night phase",
   title: "Night of day 1",
   day: 1,
-  body: { day: 1, side: "Allied", replacements_rolled: 4, replacements_returned: 3, suppressions_flipped: 2 },
+  body: { day: 1, side: "Allied", replacements_rolled: 4, replacements_due: 5, replacements_returned: 3, suppressions_flipped: 2 },
 };
 
 afterEach(() => vi.unstubAllGlobals());
@@ -57,7 +57,7 @@ describe("reports, each under its kind", () => {
 
     const card = screen.getByRole("article", { name: "Night report of Allied, day 1" });
     expect(within(card).getByRole("heading")).toHaveTextContent("Allied: Night of day 1");
-    expect(card).toHaveTextContent("3 of 4 returned");
+    expect(card).toHaveTextContent("3 of 5 destroyed stands returned");
     expect(within(card).getByText("Suppressed stands back in order").nextSibling).toHaveTextContent("2");
     expect(within(card).queryByText("Battalions set inactive")).not.toBeInTheDocument(); // its step did not run
   });

@@ -60,7 +60,7 @@ function NightReportCard({ report, side }: { report: Report; side: string }) {
       <dl className="facts">
         <dt>Replacements</dt>
         <dd>
-          {body.replacements_returned ?? 0} of {body.replacements_rolled ?? 0} returned
+          {body.replacements_returned ?? 0} of {body.replacements_due ?? 0} destroyed stands returned
         </dd>
         <dt>Extra stands lost</dt>
         <dd>{body.extra_stands_lost ?? 0}</dd>

@@ -122,4 +122,20 @@ describe("the orders page", () => {
     expect(await sent?.json()).toEqual({ reason: "not tonight" });
     expect(screen.getByRole("button", { name: "Approve order: Withdraw A2, day 2" })).toBeInTheDocument();
   });
+
+  it("amends an order with its own reason, not the sending back's", async () => {
+    const id = "5b8f3d2e-9c4a-4e6f-8b7d-1a2b3c4d5e6f";
+    const seen = stubApi([order(id, 1, "submitted")]);
+    renderOrders(true);
+    const user = userEvent.setup();
+
+    await user.type(await screen.findByLabelText("Reason to send it back"), "not this");
+    await user.click(screen.getByRole("button", { name: `Amend order ${id}` }));
+    await user.type(screen.getByLabelText("Reason for the amendment (its side reads it)"), "A3 instead");
+    await user.click(screen.getByRole("button", { name: "Save the amendment" }));
+
+    await vi.waitFor(() => expect(seen.some((r) => r.url.endsWith(`/orders/${id}/amend/`))).toBe(true));
+    const sent = seen.find((r) => r.url.endsWith(`/orders/${id}/amend/`));
+    expect(await sent?.json()).toEqual({ payload: { battalion_code: "A2" }, reason: "A3 instead" });
+  });
 });

@@ -381,9 +381,12 @@ function QueuedOrder({
 }) {
   const act = useOrderAction(slug);
   const [reason, setReason] = useState("");
+  const [amendReason, setAmendReason] = useState("");
   const [amending, setAmending] = useState(false);
   const [values, setValues] = useState<Payload>(valuesOf(order));
   const { errorsFor, unplaced } = placedErrors(act.error);
+  // Both sending back and amending take a reason: its error shows beside the one that was tried.
+  const reasonErrors = (action: string) => (act.variables?.action === action ? errorsFor("reason") : []);
   const id = `order-${order.id}`;
   return (
     <li className="card">
@@ -401,7 +404,7 @@ function QueuedOrder({
           onChange={(e) => setReason(e.target.value)}
           aria-describedby={`${id}-reason-errors`}
         />
-        <FieldErrors id={`${id}-reason-errors`} messages={errorsFor("reason")} />
+        <FieldErrors id={`${id}-reason-errors`} messages={reasonErrors("send-back")} />
       </div>
       <button type="button" onClick={() => act.mutate({ id: order.id, action: "send-back", body: { reason } })}>
         Send back order: {order.label}
@@ -413,7 +416,11 @@ function QueuedOrder({
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            act.mutate({ id: order.id, action: "amend", body: { payload: payloadOf(order.kind, values), reason } });
+            act.mutate({
+              id: order.id,
+              action: "amend",
+              body: { payload: payloadOf(order.kind, values), reason: amendReason },
+            });
           }}
           aria-label={`Amend order: ${order.label}`}
           noValidate
@@ -427,6 +434,17 @@ function QueuedOrder({
             errorsFor={errorsFor}
             prefix={`${id}-amend`}
           />
+          <div className="field">
+            <label htmlFor={`${id}-amend-reason`}>Reason for the amendment (its side reads it)</label>
+            <input
+              id={`${id}-amend-reason`}
+              value={amendReason}
+              onChange={(e) => setAmendReason(e.target.value)}
+              aria-invalid={reasonErrors("amend").length > 0}
+              aria-describedby={`${id}-amend-reason-errors`}
+            />
+            <FieldErrors id={`${id}-amend-reason-errors`} messages={reasonErrors("amend")} />
+          </div>
           <button type="submit">Save the amendment</button>
         </form>
       ) : null}
