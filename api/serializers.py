@@ -672,6 +672,42 @@ class MapSupplySerializer(LabelledSerializer[Any]):
     )
 
 
+class MapPointSerializer(serializers.Serializer[Any]):
+    x = serializers.FloatField()
+    y = serializers.FloatField()
+
+    def to_representation(self, instance: Any) -> dict[str, float]:
+        return {"x": instance[0], "y": instance[1]}
+
+
+class MapBoxSerializer(serializers.Serializer[Any]):
+    left = serializers.FloatField()
+    top = serializers.FloatField()
+    right = serializers.FloatField()
+    bottom = serializers.FloatField()
+
+    def to_representation(self, instance: Any) -> dict[str, float]:
+        return dict(zip(("left", "top", "right", "bottom"), instance, strict=True))
+
+
+class MapLabelSerializer(serializers.Serializer[Any]):
+    """Where a sector's name stands on the map (``campaign.map_layout.place_labels``), in the map's
+    frame: no name overlaps another or a marker; the printed briefing draws them in the same places."""
+
+    sector = serializers.IntegerField(source="sector_id")
+    x = serializers.FloatField(help_text="the name's anchor")
+    y = serializers.FloatField(help_text="the name's baseline")
+    anchor = serializers.ChoiceField(
+        choices=["start", "middle", "end"], help_text="SVG text-anchor: which end of the name x is"
+    )
+    box = MapBoxSerializer(help_text="what the name may cover")
+    leader = MapPointSerializer(
+        allow_null=True,
+        help_text="where a line from the sector's marker meets a name moved away from it; "
+        "null: the name stands next to its marker",
+    )
+
+
 class MapDocumentSerializer(LabelledSerializer[Any]):
     """One side's view of the campaign map (the umpire's: everything)."""
 
@@ -681,6 +717,7 @@ class MapDocumentSerializer(LabelledSerializer[Any]):
     battalions = MapBattalionSerializer(many=True, read_only=True)
     battles = MapBattleSerializer(many=True, read_only=True)
     supply = MapSupplySerializer(read_only=True)
+    labels = MapLabelSerializer(many=True, read_only=True)
 
 
 class APIKeySerializer(LabelledModelSerializer[models.CampaignAPIKey]):

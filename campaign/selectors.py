@@ -19,7 +19,7 @@ from django.db.models import BigIntegerField, Count, OuterRef, Prefetch, QuerySe
 from django.utils import timezone
 
 from campaign import access as access_rules
-from campaign import models
+from campaign import map_layout, models
 from campaign.access import CampaignAccess
 from campaign.choices import (
     ArrivalStatus,
@@ -610,6 +610,7 @@ class MapDocument:
     battalions: list[models.Battalion]
     battles: list[models.Battle]
     supply: dict[str, Any]  # supply_map_part's, from these rows
+    labels: list[map_layout.Label]  # where each sector's name stands (the ground's, not fogged)
 
 
 def map_document(access: CampaignAccess) -> MapDocument:
@@ -635,6 +636,14 @@ def map_document(access: CampaignAccess) -> MapDocument:
                 .order_by("pk")
             ),
             supply=supply_map_part(access, sectors, links, seen),
+            labels=map_layout.place_labels(
+                sectors,
+                map_layout.map_points(sectors)[1],
+                [
+                    *models.Side.objects.filter(campaign=access.campaign).values_list("name", flat=True),
+                    map_layout.CONTESTED_NOTE,
+                ],
+            ),
         )
 
 

@@ -2283,6 +2283,13 @@ export interface components {
          */
         AlgorithmEnum: "sha256-chain";
         /**
+         * @description * `start` - start
+         *     * `middle` - middle
+         *     * `end` - end
+         * @enum {string}
+         */
+        AnchorEnum: "start" | "middle" | "end";
+        /**
          * @description * `roll` - Roll
          *     * `threshold` - Threshold
          * @enum {string}
@@ -3424,6 +3431,16 @@ export interface components {
             attacker: number;
             defender: number;
         };
+        MapBox: {
+            /** Format: double */
+            left: number;
+            /** Format: double */
+            top: number;
+            /** Format: double */
+            right: number;
+            /** Format: double */
+            bottom: number;
+        };
         /** @description One side's view of the campaign map (the umpire's: everything). */
         MapDocument: {
             readonly sectors: components["schemas"]["MapSector"][];
@@ -3432,6 +3449,7 @@ export interface components {
             readonly battalions: components["schemas"]["MapBattalion"][];
             readonly battles: components["schemas"]["MapBattle"][];
             readonly supply: components["schemas"]["MapSupply"];
+            readonly labels: components["schemas"]["MapLabel"][];
         };
         /** @description A force where the reader sees its C Ops (the selector left out the others). */
         MapForce: {
@@ -3445,6 +3463,35 @@ export interface components {
             /** @description its forming-up point when apart from its C Ops and seen; null: with its C Ops, or unseen */
             readonly fup_sector: number | null;
         };
+        /**
+         * @description Where a sector's name stands on the map (``campaign.map_layout.place_labels``), in the map's
+         *     frame: no name overlaps another or a marker; the printed briefing draws them in the same places.
+         */
+        MapLabel: {
+            sector: number;
+            /**
+             * Format: double
+             * @description the name's anchor
+             */
+            x: number;
+            /**
+             * Format: double
+             * @description the name's baseline
+             */
+            y: number;
+            /**
+             * @description SVG text-anchor: which end of the name x is
+             *
+             *     * `start` - start
+             *     * `middle` - middle
+             *     * `end` - end
+             */
+            anchor: components["schemas"]["AnchorEnum"];
+            /** @description what the name may cover */
+            box: components["schemas"]["MapBox"];
+            /** @description where a line from the sector's marker meets a name moved away from it; null: the name stands next to its marker */
+            leader: components["schemas"]["MapPoint"] | null;
+        };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         MapLink: {
             a: number;
@@ -3452,6 +3499,12 @@ export interface components {
             kind?: components["schemas"]["LinkKindEnum"];
             /** @description the label people read for the code beside it */
             readonly kind_label: string;
+        };
+        MapPoint: {
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
         };
         /** @description A sector as every member sees it: the ground and who holds it are public. */
         MapSector: {

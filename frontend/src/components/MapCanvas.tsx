@@ -162,12 +162,22 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
     }
     return found;
   }, [map.sectors, outlines]);
+  // Where each name stands: the API places them so that none overlaps another or a marker.
+  const labels = useMemo(() => new Map(map.labels.map((label) => [label.sector, label])), [map.labels]);
   const box = useMemo(
-    () => viewBoxOf([...points.values(), ...[...outlines.values()].flat(2)]),
-    [points, outlines],
+    () =>
+      viewBoxOf([
+        ...points.values(),
+        ...[...outlines.values()].flat(2),
+        ...map.labels.flatMap(({ box }) => [
+          { x: box.left, y: box.top },
+          { x: box.right, y: box.bottom },
+        ]),
+      ]),
+    [points, outlines, map.labels],
   );
   const { svgRef, transform, zoomIn, zoomOut, reset } = usePanZoom(box);
-  // Names shrink against the zoom (more slowly than it grows), so zooming in untangles them.
+  // Names shrink against the zoom (more slowly than it grows), toward their anchor.
   const nameSize = 22 / Math.sqrt(transform.k);
   const forcesOn = countBy(map.forces, (force) => force.sector);
   const battlesOn = countBy(map.battles, (battle) => battle.sector);
@@ -272,9 +282,18 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
               );
             }),
           )}
+          {map.labels.map((label) => {
+            const point = points.get(label.sector);
+            if (!point || !label.leader) return null;
+            const { x, y } = label.leader;
+            return (
+              <line key={`leader-${label.sector}`} className="map-leader" x1={point.x} y1={point.y} x2={x} y2={y} />
+            );
+          })}
           {map.sectors.map((sector) => {
             const point = points.get(sector.id);
             if (!point) return null;
+            const label = labels.get(sector.id);
             const sources = sourceOf.get(sector.id) ?? [];
             const separatedHere = separatedOn.get(sector.id) ?? [];
             const forces = forcesOn.get(sector.id) ?? [];
@@ -303,9 +322,17 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
                   {cutOff.length ? <circle className="map-cut-off" r={RADIUS + 9} /> : null}
                   {separatedHere.length && !cutOff.length ? <circle className="map-separated" r={RADIUS + 9} /> : null}
                   <circle className="map-marker" r={RADIUS} fill={fill(sector)} data-owner={sector.owner ?? ""} />
-                  <text className="map-name" y={RADIUS + 24} textAnchor="middle" style={{ fontSize: nameSize }}>
-                    {sector.name}
-                  </text>
+                  {label ? (
+                    <text
+                      className="map-name"
+                      x={label.x - point.x}
+                      y={label.y - point.y}
+                      textAnchor={label.anchor}
+                      style={{ fontSize: nameSize }}
+                    >
+                      {sector.name}
+                    </text>
+                  ) : null}
                 </g>
                 {/* Outside the button: its name reads them out, and its visible text is its name. */}
                 <g className="map-signs" aria-hidden="true">
