@@ -17,6 +17,7 @@ from campaign import models
 from campaign.choices import ArrivalStatus, EventVerb, StandStatus, StandType
 from campaign.services.demo import demo_campaign_load, demo_users_ensure
 from tests.e2e.conftest import PHONE, Tab, open_tab, sign_in
+from tests.e2e.quality import assert_readable
 
 # The demo names reference equipment, which an earlier transactional test's flush removed.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
@@ -44,6 +45,7 @@ def go(tab: Tab, name: str) -> None:
 
 def step(tab: Tab, name: str) -> None:
     assert fits_the_screen(tab.page), f"{name}: the page scrolls sideways"
+    assert_readable(tab.page)
     tab.shot(name)
 
 
