@@ -92,6 +92,11 @@ def test_the_umpire_moves_a_battalion_and_sets_control_from_the_map(live_server,
     assert destination is not None
 
     phone = open_map(tabs["390"], live_server.url, "umpire", campaign)
+    # Victory on the map: where the campaign stands, and the sectors a condition names starred.
+    expect(phone.locator(".map-victory")).to_contain_text("the night of day 6 ends the campaign")
+    valletta = campaign.sectors.get(key="valletta")
+    expect(sector_button(phone, valletta)).to_have_accessible_name(re.compile("a victory objective of Axis"))
+    expect(phone.locator(".map-objective")).to_have_count(2)  # Valletta and the Grand Harbour
     assert_page_quality(phone)
     assert_readable(phone)
     tabs["390"].shot("map")

@@ -12,6 +12,7 @@ import { RollCard } from "../components/RollCard";
 import { RollOverrideForm } from "../components/RollOverrideForm";
 import { ErrorNotice, ProgressBar, QueryView } from "../components/status";
 import { sideName } from "../lib/sides";
+import { noun, plural } from "../lib/words";
 import { useCampaign } from "../session";
 
 type Campaign = Schemas["Campaign"];
@@ -568,7 +569,7 @@ function Reinforcements({ campaign }: { campaign: Campaign }) {
                     {force.arrival_status_label}
                     {force.arrival_day ? `, day ${force.arrival_day}` : ""}
                     {force.arrival_zone ? `, at ${force.arrival_zone}` : ""}
-                    {force.arrival_attempts ? `, ${force.arrival_attempts} attempts` : ""}
+                    {force.arrival_attempts ? `, ${plural(force.arrival_attempts, "attempt")}` : ""}
                     {POSTPONABLE.has(force.arrival_status ?? "") ? (
                       <PostponeForm slug={slug} force={force} today={campaign.current_day ?? 0} />
                     ) : null}
@@ -637,6 +638,7 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
     .filter(([field]) => field.startsWith("battalion_codes"))
     .flatMap(([, messages]) => messages);
   const ownForces = forces.filter((force) => force.side === sideId);
+  const price = costOf(costs.data?.chart, column, turn);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     spend.mutate();
@@ -681,7 +683,8 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
           </div>
         </div>
         <p className="pool" aria-live="polite">
-          {side?.name ?? "The side"} holds <strong>{side?.activation_points ?? "?"}</strong> activation points
+          {side?.name ?? "The side"} holds <strong>{side?.activation_points ?? "?"}</strong> activation{" "}
+          {noun(side?.activation_points ?? 0, "point")}
           {side?.activation_cap != null ? ` (at most ${side.activation_cap})` : ""}.
         </p>
         <fieldset aria-describedby={`${id}-column-errors`}>
@@ -731,12 +734,12 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
           <FieldErrors id={`${id}-codes-errors`} messages={codeErrors} />
         </fieldset>
         <button type="submit" disabled={spend.isPending || !codes.length}>
-          Spend {costOf(costs.data?.chart, column, turn) ?? ""} points on {column}
+          Spend {price == null ? "points" : plural(price, "point")} on {column}
         </button>
         {spend.isError ? <ErrorNotice error={spend.error} /> : null}
         {spend.isSuccess ? (
           <p role="status">
-            {sideName(campaign, sideId)} spent {spend.data.cost} points on {spend.data.column}: {spend.data.battalions.join(", ")}.
+            {sideName(campaign, sideId)} spent {plural(spend.data.cost, "point")} on {spend.data.column}: {spend.data.battalions.join(", ")}.
           </p>
         ) : null}
       </form>

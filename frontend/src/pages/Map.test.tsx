@@ -167,6 +167,45 @@ describe("the campaign map", () => {
     expect(document.querySelector("svg.map-svg")?.getAttribute("viewBox")?.split(" ")[0]).toBe("0");
   });
 
+  it("marks the sectors victory conditions name and says where the campaign stands", () => {
+    const victory: Schemas["Victory"] = {
+      status: "active",
+      status_label: "Active",
+      summary: "No victory condition is met as the map stands: the campaign goes on.",
+      winner: null,
+      result: "",
+      finished_day: null,
+      conditions: [
+        {
+          side: AXIS,
+          side_name: "Axis",
+          result: "Malta falls",
+          sectors: [{ id: 10, name: "Valletta", owner: ALLIED, held: false }],
+          victory_points: null,
+          points_held: 0,
+          by_day: null,
+          met: false,
+          expired: false,
+          standing: "Axis holds none of 1 sector; not Valletta.",
+        },
+      ],
+      end_day: 6,
+      end_text: "If no condition is met by then, the night of day 6 ends the campaign.",
+      sides: [],
+    };
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} victory={victory} />);
+
+    expect(screen.getByText(victory.summary)).toBeInTheDocument();
+    expect(screen.getByText(/the night of day 6 ends the campaign/)).toBeInTheDocument();
+    const valletta = screen.getByRole("button", { name: /^Valletta/ });
+    expect(valletta).toHaveAccessibleName(expect.stringContaining("a victory objective of Axis"));
+    expect(valletta.querySelector(".map-objective")).not.toBeNull();
+    expect(screen.getByRole("button", { name: /^Luqa/ }).querySelector(".map-objective")).toBeNull();
+    expect(screen.getByRole("list", { name: "Map key" })).toHaveTextContent("Victory objective");
+    fireEvent.click(valletta);
+    expect(screen.getByRole("region", { name: "Valletta" })).toHaveTextContent("Victory objective ofAxis");
+  });
+
   it("opens a sector's panel: its facts, forces, battalions and battles linked", async () => {
     renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} />);
     openSector(/^Luqa/);
