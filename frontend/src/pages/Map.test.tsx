@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
 import type { MapDocument } from "../lib/map";
+import { VICTORY } from "../test/fixtures";
 import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
 import { MapView } from "./Map";
 
@@ -168,34 +169,9 @@ describe("the campaign map", () => {
   });
 
   it("marks the sectors victory conditions name and says where the campaign stands", () => {
-    const victory: Schemas["Victory"] = {
-      status: "active",
-      status_label: "Active",
-      summary: "No victory condition is met as the map stands: the campaign goes on.",
-      winner: null,
-      result: "",
-      finished_day: null,
-      conditions: [
-        {
-          side: AXIS,
-          side_name: "Axis",
-          result: "Malta falls",
-          sectors: [{ id: 10, name: "Valletta", owner: ALLIED, held: false }],
-          victory_points: null,
-          points_held: 0,
-          by_day: null,
-          met: false,
-          expired: false,
-          standing: "Axis holds none of 1 sector; not Valletta.",
-        },
-      ],
-      end_day: 6,
-      end_text: "If no condition is met by then, the night of day 6 ends the campaign.",
-      sides: [],
-    };
-    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} victory={victory} />);
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} victory={VICTORY} />);
 
-    expect(screen.getByText(victory.summary)).toBeInTheDocument();
+    expect(screen.getByText(VICTORY.summary)).toBeInTheDocument();
     expect(screen.getByText(/the night of day 6 ends the campaign/)).toBeInTheDocument();
     const valletta = screen.getByRole("button", { name: /^Valletta/ });
     expect(valletta).toHaveAccessibleName(expect.stringContaining("a victory objective of Axis"));
