@@ -1066,7 +1066,8 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
         "entered; empty when the campaign's seed rolled them",
     )
     change_choices = serializers.SerializerMethodField(
-        help_text="for each coded value in `changes`: every code it may take, with its label"
+        help_text="for each coded value in `changes` (a side by its name): every code it may take, "
+        "with its label"
     )
 
     class Meta:
@@ -1103,7 +1104,7 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
         }
     )
     def get_change_choices(self, roll: models.RollRecord) -> dict[str, dict[str, str]]:
-        return roll_change_choices(roll.changes)
+        return roll_change_choices(roll.changes, (side.name for side in access_of(self).sides.values()))
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_rule(self, roll: models.RollRecord) -> str | None:

@@ -1143,10 +1143,26 @@ def _roll_column_choices() -> dict[str, dict[str, str]]:
 ROLL_COLUMN_CHOICES = _roll_column_choices()
 
 
-def roll_change_choices(changes: Mapping[str, Any] | None) -> dict[str, dict[str, str]]:
-    """Each coded value a roll set, with every code it may take and its label: an override offers
-    words, never codes."""
-    return {name: ROLL_COLUMN_CHOICES[name] for name in (changes or {}) if name in ROLL_COLUMN_CHOICES}
+# Rolls name a side they set (a segment's initiative) by the side's name.
+ROLL_SIDE_COLUMNS = frozenset(
+    field.name
+    for model in (models.CampaignDay, models.DaySegmentRecord, models.Battalion, models.Force)
+    for field in model._meta.concrete_fields
+    if field.is_relation and field.related_model is models.Side
+)
+
+
+def roll_change_choices(
+    changes: Mapping[str, Any] | None, side_names: Iterable[str]
+) -> dict[str, dict[str, str]]:
+    """Each coded value a roll set, with every code it may take and its label, and each side it
+    named with the campaign's ``side_names``: an override offers words to choose, never codes."""
+    sides = {name: name for name in side_names}
+    return {
+        name: sides if name in ROLL_SIDE_COLUMNS else ROLL_COLUMN_CHOICES[name]
+        for name in (changes or {})
+        if name in ROLL_COLUMN_CHOICES or name in ROLL_SIDE_COLUMNS
+    }
 
 
 # Battle drafts (rules notes C-20) ------------------------------------------------

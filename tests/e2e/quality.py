@@ -131,13 +131,10 @@ ONE_PLURAL = re.compile(r"(?:\b([A-Za-z]+)\.? )?\b1 (?!is\b|was\b|has\b|minus\b|
 NAMING = {"day", "turn", "segment", "round", "night", "table", "battle", "phase", "week", "no", "number"}
 
 
-def _overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     # Half a pixel of slack: boxes that only touch do not overlap.
-    return (
-        a["left"] < b["right"] - 0.5
-        and b["left"] < a["right"] - 0.5
-        and (a["top"] < b["bottom"] - 0.5 and b["top"] < a["bottom"] - 0.5)
-    )
+    across = a["left"] < b["right"] - 0.5 and b["left"] < a["right"] - 0.5
+    return across and a["top"] < b["bottom"] - 0.5 and b["top"] < a["bottom"] - 0.5
 
 
 def readability_findings(page: Page) -> list[str]:

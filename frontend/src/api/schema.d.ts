@@ -4399,7 +4399,7 @@ export interface components {
             readonly line: string | null;
             /** @description what this roll changed: field → value */
             changes?: unknown;
-            /** @description for each coded value in `changes`: every code it may take, with its label */
+            /** @description for each coded value in `changes` (a side by its name): every code it may take, with its label */
             readonly change_choices: {
                 [key: string]: {
                     [key: string]: string;
@@ -4697,8 +4697,12 @@ export interface components {
             order: number;
             turns?: number | null;
             initiative_side?: number | null;
-            wind_direction?: string;
-            wind_velocity?: string;
+            wind_direction?: components["schemas"]["WindDirectionEnum"] | components["schemas"]["BlankEnum"];
+            /** @description the label people read for the code beside it */
+            readonly wind_direction_label: string;
+            wind_velocity?: components["schemas"]["WindVelocityEnum"] | components["schemas"]["BlankEnum"];
+            /** @description the label people read for the code beside it */
+            readonly wind_velocity_label: string;
         };
         /** @description Who is signed in, and the campaigns they are a member of. */
         Session: {
@@ -5417,6 +5421,27 @@ export interface components {
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
         };
+        /**
+         * @description * `North` - North
+         *     * `North-East` - North-East
+         *     * `East` - East
+         *     * `South-East` - South-East
+         *     * `South` - South
+         *     * `South-West` - South-West
+         *     * `West` - West
+         *     * `North-West` - North-West
+         * @enum {string}
+         */
+        WindDirectionEnum: "North" | "North-East" | "East" | "South-East" | "South" | "South-West" | "West" | "North-West";
+        /**
+         * @description * `no wind` - No wind
+         *     * `light breeze` - Light breeze
+         *     * `light wind` - Light wind
+         *     * `medium wind` - Medium wind
+         *     * `heavy wind` - Heavy wind
+         * @enum {string}
+         */
+        WindVelocityEnum: "no wind" | "light breeze" | "light wind" | "medium wind" | "heavy wind";
         Error: {
             error: {
                 /** @description stable machine code, e.g. not_found, pool_overspent */
