@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from api.inputs import RANGE_NEEDED
 from campaign import models
 from campaign.choices import ArrivalStatus, EventVerb, StandStatus
 from tests.api.test_day_writes import night_over, reserve_force
@@ -91,6 +92,11 @@ def test_the_preview_is_refused_as_the_dawn_would_be_naming_the_field(world):
         {"deployments": [{"battalion": "L2", "range_inches": -1}]},
         format="json",
     )
+    unpicked = umpire.post(
+        world.url("day-dawn-preview"),
+        {"deployments": [{"battalion": "L2", "range_inches": None}]},
+        format="json",
+    )
 
     assert early.status_code == 409
     assert early.json()["error"]["code"] == "day_not_over"
@@ -103,6 +109,11 @@ def test_the_preview_is_refused_as_the_dawn_would_be_naming_the_field(world):
     assert "named twice" in twice.json()["error"]["message"]
     assert negative.status_code == 400
     assert list(negative.json()["error"]["fields"]) == ["deployments[0].range_inches"]
+    # A battalion ticked before its range is given: what to do, not "This field may not be null".
+    assert (unpicked.status_code, unpicked.json()["error"]["fields"]) == (
+        400,
+        {"deployments[0].range_inches": [RANGE_NEEDED]},
+    )
 
 
 def test_only_the_umpire_previews_a_dawn(world):
