@@ -92,7 +92,7 @@ def umpire_plays_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
     livorno = models.Force.objects.get(campaign=campaign, name__contains="Livorno")
     schedule.get_by_label("Force").select_option(str(livorno.pk))
     schedule.get_by_label("Due on day").fill("1")
-    schedule.get_by_label("Entry zone").fill("Marsaxlokk Bay")
+    schedule.get_by_label("Entry zone").select_option(label="Marsaxlokk Bay")
     schedule.get_by_role("button", name="Schedule").click()
     # The demo has Livorno due on day 2 already: wait for the new day, not the name, or the segment
     # may open before the schedule commits and find nothing due (CI, stop 35).

@@ -4,6 +4,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
+import { useSectors } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
 import { asRecord } from "../api/types";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -472,10 +473,12 @@ function PostponeForm({ slug, force, today }: { slug: string; force: Schemas["Re
   );
 }
 
-function ScheduleForm({ campaign, forces }: { campaign: Campaign; forces: Schemas["Reinforcement"][] }) {
+/** Schedule a force off the table to arrive on a day, at one of the campaign's sectors. */
+export function ScheduleForm({ campaign, forces }: { campaign: Campaign; forces: Schemas["Reinforcement"][] }) {
   const queryClient = useQueryClient();
   const id = useId();
   const candidates = forces.filter((force) => SCHEDULABLE.has(force.arrival_status ?? ""));
+  const sectors = useSectors(campaign.slug, candidates.length > 0);
   const [forceId, setForceId] = useState("");
   const [day, setDay] = useState(String(Math.max(campaign.current_day ?? 1, 1)));
   const [zone, setZone] = useState("");
@@ -527,14 +530,23 @@ function ScheduleForm({ campaign, forces }: { campaign: Campaign; forces: Schema
           value={day}
           onChange={(e) => setDay(e.target.value)}
         />
-        <InputField
-          id={`${id}-zone`}
-          label="Entry zone"
-          messages={errors.zone ?? []}
-          value={zone}
-          maxLength={60}
-          onChange={(e) => setZone(e.target.value)}
-        />
+        <div className="field">
+          <label htmlFor={`${id}-zone`}>Entry zone</label>
+          <select
+            id={`${id}-zone`}
+            value={zone}
+            aria-describedby={`${id}-zone-errors`}
+            onChange={(e) => setZone(e.target.value)}
+          >
+            <option value="">none yet</option>
+            {(sectors.data?.results ?? []).map((sector) => (
+              <option key={sector.id} value={sector.name}>
+                {sector.name}
+              </option>
+            ))}
+          </select>
+          <FieldErrors id={`${id}-zone-errors`} messages={errors.zone ?? []} />
+        </div>
         <button type="submit" disabled={schedule.isPending || !forceId}>
           Schedule
         </button>
