@@ -28,6 +28,7 @@ from campaign.access import CampaignAccess
 from campaign.choices import (
     DAY_SEGMENT_CHOICES,
     MAP_SUPPLY_SITUATION_CHOICES,
+    REINFORCEMENT_ACTION_CHOICES,
     SUPPLY_ACTION_CHOICES,
     SUPPLY_SITUATION_CHOICES,
     WEBHOOK_DELIVERY_EVENT_CHOICES,
@@ -61,6 +62,7 @@ from campaign.selectors import (
     roll_change_choices,
     summary_access,
 )
+from campaign.services.reinforcements import reinforcement_actions
 from rules_engine import catalog, fairness
 from rules_engine.dice import DiceRoll
 from rules_engine.nineteen43.lulls import LullLength
@@ -1491,6 +1493,11 @@ class RollOverrideSerializer(LabelledSerializer[Mapping[str, models.RollRecord]]
 class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
     """A force off the table: when and where it is due, and how its arrival rolls stand."""
 
+    actions = serializers.SerializerMethodField(
+        help_text="what you may do with it now: `schedule` while it is off the table, `postpone` while "
+        "it is scheduled or rolling for arrival (umpires; nothing for players)"
+    )
+
     class Meta:
         model = models.Force
         fields = [
@@ -1505,7 +1512,14 @@ class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
             "deployment_zone",
             "availability",
             "arrival_attempts",
+            "actions",
         ]
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.ChoiceField(choices=REINFORCEMENT_ACTION_CHOICES))
+    )
+    def get_actions(self, force: models.Force) -> list[str]:
+        return reinforcement_actions(force) if access_of(self).is_umpire else []
 
 
 class DeploymentPreviewSerializer(LabelledSerializer[Any]):

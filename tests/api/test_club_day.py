@@ -4,6 +4,8 @@ the field named, nothing half-written, an event for every write."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from api.inputs import RANGE_NEEDED
@@ -171,6 +173,32 @@ def test_a_postponement_must_be_later_and_of_a_force_on_its_way(world):
         table = umpire.post(world.url("reinforcement-postpone", pk=on_table.pk), {"day": 5}, format="json")
         assert table.status_code == 404
     assert world.state() == before
+
+
+@pytest.mark.parametrize(
+    ("status", "actions"),
+    [
+        (ArrivalStatus.IN_RESERVE, ["schedule"]),
+        (ArrivalStatus.SCHEDULED, ["schedule", "postpone"]),
+        (ArrivalStatus.ROLLING, ["postpone"]),
+        (ArrivalStatus.ARRIVED, []),
+        (ArrivalStatus.WILL_NOT_ARRIVE, ["schedule"]),
+    ],
+)
+def test_a_reinforcement_offers_the_umpire_what_its_state_allows_and_no_more(world, status, actions):
+    force = scheduled(world, 3, status)
+    umpire = world.client(Role.UMPIRE)
+
+    def listed(role: Role) -> dict[str, Any]:
+        rows = world.client(role).get(world.url("reinforcement-list"), {"page_size": 200}).json()["results"]
+        return next(row for row in rows if row["id"] == force.pk)
+
+    assert listed(Role.UMPIRE)["actions"] == actions
+    assert listed(Role.AXIS_PLAYER)["actions"] == []  # players read their reinforcements, never act
+    postponed = umpire.post(world.url("reinforcement-postpone", pk=force.pk), {"day": 5}, format="json")
+    # What is offered is accepted; what is not, the state refuses (never a button that answers 409).
+    assert (postponed.status_code == 200) == ("postpone" in actions), postponed.json()
+    assert listed(Role.UMPIRE)["actions"] == (["schedule", "postpone"] if "postpone" in actions else actions)
 
 
 def test_only_the_umpire_postpones(world):

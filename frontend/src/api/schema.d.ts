@@ -4313,7 +4313,15 @@ export interface components {
             availability?: string;
             /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number;
+            /** @description what you may do with it now: `schedule` while it is off the table, `postpone` while it is scheduled or rolling for arrival (umpires; nothing for players) */
+            readonly actions: components["schemas"]["ReinforcementActionsEnum"][];
         };
+        /**
+         * @description * `schedule` - Schedule its arrival
+         *     * `postpone` - Postpone its arrival
+         * @enum {string}
+         */
+        ReinforcementActionsEnum: "schedule" | "postpone";
         ReinforcementPostponeInputRequest: {
             /** @description the later campaign day it is due on instead */
             day: number;

@@ -205,7 +205,7 @@ describe("scheduling a reinforcement", () => {
       jsonResponse(200, { next: null, previous: null, results: [sector(1, "Hal Far"), sector(2, "Marsaxlokk Bay")] }),
       jsonResponse(201, { id: 7 }),
     );
-    const livorno = { id: 7, name: "Livorno", side: 1, arrival_status: "in_reserve", arrival_status_label: "In reserve" } as unknown as Schemas["Reinforcement"];
+    const livorno = { id: 7, name: "Livorno", side: 1, arrival_status: "in_reserve", arrival_status_label: "In reserve", actions: ["schedule"] } as unknown as Schemas["Reinforcement"];
     renderWithProviders(<ScheduleForm campaign={CAMPAIGN} forces={[livorno]} />);
 
     await userEvent.selectOptions(screen.getByLabelText("Force"), "7");

@@ -2,7 +2,7 @@
  * wind, initiative, turns), segments and their arrival rolls on the worker, reinforcements, and
  * activation points spent by column. Players and observers read the day and its public rolls. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { useSectors } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
@@ -307,6 +307,18 @@ function ArrivalProgress({ campaign, day }: { campaign: Campaign; day: number })
   });
   const latest = operations.data?.results[0];
   const done = latest?.status === "done";
+  const queryClient = useQueryClient();
+  // When the rolls end (done or failed), what they changed is read again: the reinforcements'
+  // states and actions, the forces, the map, the rolls. Never a screen left on "rolling".
+  const running = latest?.status === "pending" || latest?.status === "running";
+  const [watching, setWatching] = useState(false);
+  useEffect(() => {
+    if (running) setWatching(true);
+    else if (watching && latest) {
+      setWatching(false);
+      refreshAll(queryClient);
+    }
+  }, [running, watching, latest, queryClient]);
   const reports = useQuery({
     queryKey: queryKeys.arrivalReports(slug, day),
     queryFn: () =>
@@ -429,8 +441,6 @@ function DayUnderWay({ campaign, isUmpire }: { campaign: Campaign; isUmpire: boo
 
 // Reinforcements -------------------------------------------------------------------------------
 
-const SCHEDULABLE = new Set(["in_reserve", "scheduled", "will_not_arrive"]);
-const POSTPONABLE = new Set(["scheduled", "rolling"]);
 
 function PostponeForm({ slug, force, today }: { slug: string; force: Schemas["Reinforcement"]; today: number }) {
   const queryClient = useQueryClient();
@@ -477,7 +487,7 @@ function PostponeForm({ slug, force, today }: { slug: string; force: Schemas["Re
 export function ScheduleForm({ campaign, forces }: { campaign: Campaign; forces: Schemas["Reinforcement"][] }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const candidates = forces.filter((force) => SCHEDULABLE.has(force.arrival_status ?? ""));
+  const candidates = forces.filter((force) => force.actions.includes("schedule"));
   const sectors = useSectors(campaign.slug, candidates.length > 0);
   const [forceId, setForceId] = useState("");
   const [day, setDay] = useState(String(Math.max(campaign.current_day ?? 1, 1)));
@@ -582,7 +592,7 @@ function Reinforcements({ campaign }: { campaign: Campaign }) {
                     {force.arrival_day ? `, day ${force.arrival_day}` : ""}
                     {force.arrival_zone ? `, at ${force.arrival_zone}` : ""}
                     {force.arrival_attempts ? `, ${plural(force.arrival_attempts, "attempt")}` : ""}
-                    {POSTPONABLE.has(force.arrival_status ?? "") ? (
+                    {force.actions.includes("postpone") ? (
                       <PostponeForm slug={slug} force={force} today={campaign.current_day ?? 0} />
                     ) : null}
                   </li>
