@@ -172,6 +172,10 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     day_status = serializers.ChoiceField(choices=DayStatus.choices, read_only=True, allow_null=True)
     weather = serializers.ChoiceField(choices=enum_choices(Weather), read_only=True, allow_null=True)
     turns = serializers.IntegerField(read_only=True, allow_null=True, help_text="turns of the segment")
+    segment_turns = serializers.SerializerMethodField(
+        help_text="the turns of the day the segment under way plays (turns count on through the day's "
+        "segments), with 0, the dawn turn, in the day's first segment: what a turn may be chosen from"
+    )
     wind_direction = serializers.CharField(read_only=True, allow_null=True)
     wind_velocity = serializers.CharField(read_only=True, allow_null=True)
     initiative_side = serializers.IntegerField(source="initiative_side_id", read_only=True, allow_null=True)
@@ -188,6 +192,12 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
         "battle is unreported): its first time after the day under way dawned; null without a schedule"
     )
     night_in_progress = serializers.SerializerMethodField()
+
+    def get_segment_turns(self, campaign: models.Campaign) -> list[int]:
+        turns, before = getattr(campaign, "turns", None), getattr(campaign, "turns_before", 0)
+        if turns is None:
+            return []
+        return [*([0] if before == 0 else []), *range(before + 1, before + turns + 1)]
 
     class Meta:
         model = models.Campaign
@@ -209,6 +219,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "day_status",
             "weather",
             "turns",
+            "segment_turns",
             "wind_direction",
             "wind_velocity",
             "initiative_side",

@@ -15,7 +15,8 @@ import redis
 from django.conf import settings
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, Count, OuterRef, Prefetch, QuerySet, Subquery, Value
+from django.db.models import BigIntegerField, Count, OuterRef, Prefetch, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from campaign import access as access_rules
@@ -437,12 +438,28 @@ def campaign_summaries(caller: int | models.CampaignAPIKey) -> QuerySet[models.C
     club_nights_ahead = models.ClubNight.objects.filter(
         campaign=OuterRef("pk"), play_date__gte=timezone.localdate()
     ).order_by("play_date")
+    # The turns of the day played in the segments before the one under way (turns count on
+    # through the day's segments: rules_engine's day-end roll cuts them by the day's turn).
+    segment_order = models.DaySegmentRecord.objects.filter(
+        day=OuterRef("day"), segment=OuterRef(OuterRef("current_segment"))
+    ).values("order")[:1]
+    earlier_turns = (
+        models.DaySegmentRecord.objects.filter(
+            day__campaign=OuterRef("pk"),
+            day__number=OuterRef("current_day"),
+            order__lt=Subquery(segment_order),
+        )
+        .values("day")
+        .annotate(total=Sum("turns"))
+        .values("total")[:1]
+    )
     return (
         campaigns.annotate(
             weather=Subquery(today.values("weather")[:1]),
             day_status=Subquery(today.values("status")[:1]),
             day_under_way_dawned_at=Subquery(today.filter(status=DayStatus.DAY).values("dawned_at")[:1]),
             turns=Subquery(segment_now.values("turns")[:1]),
+            turns_before=Coalesce(Subquery(earlier_turns), 0),
             wind_direction=Subquery(segment_now.values("wind_direction")[:1]),
             wind_velocity=Subquery(segment_now.values("wind_velocity")[:1]),
             initiative_side_id=Subquery(segment_now.values("initiative_side_id")[:1]),

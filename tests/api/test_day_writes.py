@@ -645,6 +645,33 @@ def test_a_roll_offers_its_coded_values_alternatives_in_words(world):
     assert body["changes"]["weather"] in body["change_choices"]["weather"]
 
 
+def test_the_campaign_offers_the_turns_of_the_segment_under_way(world):
+    url = world.url("campaign-detail")
+
+    def under_way() -> tuple[models.DaySegmentRecord, int]:
+        world.campaign.refresh_from_db()
+        record = models.DaySegmentRecord.objects.get(
+            day__campaign=world.campaign,
+            day__number=world.campaign.current_day,
+            segment=world.campaign.current_segment,
+        )
+        before = sum(s.turns or 0 for s in record.day.segments.filter(order__lt=record.order))
+        return record, before
+
+    offered = []
+    for role in (Role.UMPIRE, Role.AXIS_PLAYER, Role.UMPIRE):
+        segment_advance(world.campaign.pk, ACTOR)
+        record, before = under_way()
+        turns = world.client(role).get(url).json()["segment_turns"]
+        # The day's turns count on through its segments (never 1 to 10 for a 4-turn segment);
+        # the dawn turn only while none was played.
+        assert turns == [*([0] if before == 0 else []), *range(before + 1, before + (record.turns or 0) + 1)]
+        offered.append(turns)
+    played = [turn for turns in offered for turn in turns if turn]
+    assert played == list(range(1, len(played) + 1)), offered  # no turn offered twice, none skipped
+    assert all(turns for turns in offered), offered  # every segment here plays turns
+
+
 def test_a_segments_wind_and_initiative_are_overridden_by_choosing_from_their_words(world):
     segment_advance(world.campaign.pk, ACTOR)
     umpire = world.client(Role.UMPIRE)

@@ -2649,6 +2649,8 @@ export interface components {
             readonly weather_label: string | null;
             /** @description turns of the segment */
             readonly turns: number | null;
+            /** @description the turns of the day the segment under way plays (turns count on through the day's segments), with 0, the dawn turn, in the day's first segment: what a turn may be chosen from */
+            readonly segment_turns: number[];
             readonly wind_direction: string | null;
             readonly wind_velocity: string | null;
             readonly initiative_side: number | null;

@@ -10,6 +10,7 @@ const CAMPAIGN = {
   status: "active",
   current_day: 1,
   day_status: "done",
+  segment_turns: [0, 1, 2, 3, 4],
   sides: [
     { id: 1, name: "Axis", activation_points: 12, activation_cap: null },
     { id: 2, name: "Allied", activation_points: 13, activation_cap: 20 },

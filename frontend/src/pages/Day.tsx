@@ -612,7 +612,6 @@ function Reinforcements({ campaign }: { campaign: Campaign }) {
 // Activation points ----------------------------------------------------------------------------
 
 const COLUMNS: Schemas["ColumnEnum"][] = ["1 Bn", "1 Bg", "2 Bgs", "3 Bgs"];
-const TURNS = Array.from({ length: 11 }, (_, turn) => turn);
 const START_OF_DAY = "Activated at Start of Day";
 const DURING_DAY = "Activated During Day";
 
@@ -637,7 +636,9 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
   const queryClient = useQueryClient();
   const id = useId();
   const [sideId, setSideId] = useState(campaign.sides[0]?.id ?? 0);
-  const [turn, setTurn] = useState(0);
+  // The turns the segment under way plays, as the API counts them through the day.
+  const turns = campaign.segment_turns;
+  const [turn, setTurn] = useState(turns[0] ?? 0);
   const [column, setColumn] = useState<Schemas["ColumnEnum"]>("1 Bn");
   const [codes, setCodes] = useState<string[]>([]);
   const costs = useActivationCosts();
@@ -695,7 +696,7 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
               aria-describedby={`${id}-turn-errors`}
               onChange={(e) => setTurn(Number(e.target.value))}
             >
-              {TURNS.map((t) => (
+              {turns.map((t) => (
                 <option key={t} value={t}>
                   {t === 0 ? "Dawn" : `Turn ${t}`}
                 </option>
