@@ -242,10 +242,21 @@ class OperationStartInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
+RANGE_NEEDED = "Give the range to the nearest enemy, in inches: the deployment chart is read by it."
+
+
 class DeploymentInput(serializers.Serializer[Mapping[str, Any]]):
     battalion = serializers.CharField(max_length=20, help_text="code of a battalion in reserve")
     range_inches = serializers.FloatField(
-        min_value=0, max_value=RANGE_MAX_INCHES, help_text="to the nearest enemy"
+        min_value=0,
+        max_value=RANGE_MAX_INCHES,
+        help_text="to the nearest enemy",
+        # Picked after ticking the battalion: the chart cannot be read without it.
+        error_messages={
+            "null": RANGE_NEEDED,
+            "required": RANGE_NEEDED,
+            "invalid": "The range to the nearest enemy is a number of inches.",
+        },
     )
     friendly_intervening = serializers.BooleanField(default=False)
 

@@ -28,6 +28,7 @@ from campaign.access import CampaignAccess
 from campaign.choices import (
     DAY_SEGMENT_CHOICES,
     MAP_SUPPLY_SITUATION_CHOICES,
+    REINFORCEMENT_ACTION_CHOICES,
     SUPPLY_ACTION_CHOICES,
     SUPPLY_SITUATION_CHOICES,
     WEBHOOK_DELIVERY_EVENT_CHOICES,
@@ -61,6 +62,7 @@ from campaign.selectors import (
     roll_change_choices,
     summary_access,
 )
+from campaign.services.reinforcements import reinforcement_actions
 from rules_engine import catalog, fairness
 from rules_engine.dice import DiceRoll
 from rules_engine.nineteen43.lulls import LullLength
@@ -170,6 +172,10 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     day_status = serializers.ChoiceField(choices=DayStatus.choices, read_only=True, allow_null=True)
     weather = serializers.ChoiceField(choices=enum_choices(Weather), read_only=True, allow_null=True)
     turns = serializers.IntegerField(read_only=True, allow_null=True, help_text="turns of the segment")
+    segment_turns = serializers.SerializerMethodField(
+        help_text="the turns of the day the segment under way plays (turns count on through the day's "
+        "segments), with 0, the dawn turn, in the day's first segment: what a turn may be chosen from"
+    )
     wind_direction = serializers.CharField(read_only=True, allow_null=True)
     wind_velocity = serializers.CharField(read_only=True, allow_null=True)
     initiative_side = serializers.IntegerField(source="initiative_side_id", read_only=True, allow_null=True)
@@ -186,6 +192,12 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
         "battle is unreported): its first time after the day under way dawned; null without a schedule"
     )
     night_in_progress = serializers.SerializerMethodField()
+
+    def get_segment_turns(self, campaign: models.Campaign) -> list[int]:
+        turns, before = getattr(campaign, "turns", None), getattr(campaign, "turns_before", 0)
+        if turns is None:
+            return []
+        return [*([0] if before == 0 else []), *range(before + 1, before + turns + 1)]
 
     class Meta:
         model = models.Campaign
@@ -207,6 +219,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "day_status",
             "weather",
             "turns",
+            "segment_turns",
             "wind_direction",
             "wind_velocity",
             "initiative_side",
@@ -691,6 +704,42 @@ class MapSupplySerializer(LabelledSerializer[Any]):
     )
 
 
+class MapPointSerializer(serializers.Serializer[Any]):
+    x = serializers.FloatField()
+    y = serializers.FloatField()
+
+    def to_representation(self, instance: Any) -> dict[str, float]:
+        return {"x": instance[0], "y": instance[1]}
+
+
+class MapBoxSerializer(serializers.Serializer[Any]):
+    left = serializers.FloatField()
+    top = serializers.FloatField()
+    right = serializers.FloatField()
+    bottom = serializers.FloatField()
+
+    def to_representation(self, instance: Any) -> dict[str, float]:
+        return dict(zip(("left", "top", "right", "bottom"), instance, strict=True))
+
+
+class MapLabelSerializer(serializers.Serializer[Any]):
+    """Where a sector's name stands on the map (``campaign.map_layout.place_labels``), in the map's
+    frame: no name overlaps another or a marker; the printed briefing draws them in the same places."""
+
+    sector = serializers.IntegerField(source="sector_id")
+    x = serializers.FloatField(help_text="the name's anchor")
+    y = serializers.FloatField(help_text="the name's baseline")
+    anchor = serializers.ChoiceField(
+        choices=["start", "middle", "end"], help_text="SVG text-anchor: which end of the name x is"
+    )
+    box = MapBoxSerializer(help_text="what the name may cover")
+    leader = MapPointSerializer(
+        allow_null=True,
+        help_text="where a line from the sector's marker meets a name moved away from it; "
+        "null: the name stands next to its marker",
+    )
+
+
 class MapDocumentSerializer(LabelledSerializer[Any]):
     """One side's view of the campaign map (the umpire's: everything)."""
 
@@ -700,6 +749,7 @@ class MapDocumentSerializer(LabelledSerializer[Any]):
     battalions = MapBattalionSerializer(many=True, read_only=True)
     battles = MapBattleSerializer(many=True, read_only=True)
     supply = MapSupplySerializer(read_only=True)
+    labels = MapLabelSerializer(many=True, read_only=True)
 
 
 class APIKeySerializer(LabelledModelSerializer[models.CampaignAPIKey]):
@@ -1055,7 +1105,8 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
         "entered; empty when the campaign's seed rolled them",
     )
     change_choices = serializers.SerializerMethodField(
-        help_text="for each coded value in `changes`: every code it may take, with its label"
+        help_text="for each coded value in `changes` (a side by its name): every code it may take, "
+        "with its label"
     )
 
     class Meta:
@@ -1092,7 +1143,7 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
         }
     )
     def get_change_choices(self, roll: models.RollRecord) -> dict[str, dict[str, str]]:
-        return roll_change_choices(roll.changes)
+        return roll_change_choices(roll.changes, (side.name for side in access_of(self).sides.values()))
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_rule(self, roll: models.RollRecord) -> str | None:
@@ -1498,6 +1549,10 @@ class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
     """A force off the table: when and where it is due, and how its arrival rolls stand."""
 
     id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    actions = serializers.SerializerMethodField(
+        help_text="what you may do with it now: `schedule` while it is off the table, `postpone` while "
+        "it is scheduled or rolling for arrival (umpires; nothing for players)"
+    )
 
     class Meta:
         model = models.Force
@@ -1513,7 +1568,14 @@ class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
             "deployment_zone",
             "availability",
             "arrival_attempts",
+            "actions",
         ]
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.ChoiceField(choices=REINFORCEMENT_ACTION_CHOICES))
+    )
+    def get_actions(self, force: models.Force) -> list[str]:
+        return reinforcement_actions(force) if access_of(self).is_umpire else []
 
 
 class DeploymentPreviewSerializer(LabelledSerializer[Any]):

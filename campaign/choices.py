@@ -26,6 +26,8 @@ SUPPLY_SITUATION_CHOICES = enum_choices(SupplySituation)
 MAP_SUPPLY_SITUATION_CHOICES = [c for c in SUPPLY_SITUATION_CHOICES if c[0] != SupplySituation.RESERVE.value]
 # What the umpire may do with the day's supply proposal (campaign.services.supply.SupplyReview.actions).
 SUPPLY_ACTION_CHOICES = [("confirm", "Confirm the supply")]
+# What the umpire may do with a force off the table (campaign.services.reinforcements.reinforcement_actions).
+REINFORCEMENT_ACTION_CHOICES = [("schedule", "Schedule its arrival"), ("postpone", "Postpone its arrival")]
 
 
 class PaperFormat(models.TextChoices):

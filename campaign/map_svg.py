@@ -12,26 +12,20 @@ with it, and each sector's holder is also named under the sector's name.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from campaign import models
+from campaign.map_layout import CONTESTED_NOTE, NAME_SIZE, NOTE_SIZE, RADIUS, map_points
 from campaign.selectors import MapDocument
 
-FRAME = 1000.0
-# Room around the outermost markers for their names (centred under them) and flags.
-MARGIN_X = 170.0
-MARGIN_Y = 80.0
-RADIUS = 18.0
+# Room around everything drawn (markers, names) for the flags and signs beside the markers.
+MARGIN = 40.0
 AXIS_COLOUR = "#b5473a"
 ALLIED_COLOURS = ("#2f6ea5", "#3f7f3a", "#7a4f9a", "#8a6a1f")
 CONTESTED = "url(#contested)"
 KEY_LINE = 34.0
-
-Point = tuple[float, float]
 
 
 def side_colours(sides: Sequence[models.Side]) -> dict[int, str]:
@@ -46,48 +40,6 @@ def side_colours(sides: Sequence[models.Side]) -> dict[int, str]:
     return colours
 
 
-def _rings(geometry: Any) -> list[list[Sequence[float]]]:
-    """The polygons' rings of a GeoJSON geometry (points and lines draw no outline)."""
-    if not isinstance(geometry, Mapping):
-        return []
-    if geometry.get("type") == "Polygon":
-        return list(geometry["coordinates"])
-    if geometry.get("type") == "MultiPolygon":
-        return [ring for polygon in geometry["coordinates"] for ring in polygon]
-    return []
-
-
-def project_outlines(sectors: Iterable[models.Sector]) -> dict[int, list[list[Point]]]:
-    """Every outline in the frame: their common box fits it (1000 on the longer side), north up,
-    longitudes shrunk by the cosine of the mean latitude (as the web app does)."""
-    rings = {sector.pk: _rings(sector.geometry) for sector in sectors}
-    every = [point for found in rings.values() for ring in found for point in ring]
-    if not every:
-        return {}
-    west, east = min(p[0] for p in every), max(p[0] for p in every)
-    south, north = min(p[1] for p in every), max(p[1] for p in every)
-    shrink = math.cos(math.radians((south + north) / 2))
-    scale = FRAME / max((east - west) * shrink, north - south, 1e-9)
-    return {
-        sector_id: [
-            [((lon - west) * shrink * scale, (north - lat) * scale) for lon, lat, *_ in ring]
-            for ring in found
-        ]
-        for sector_id, found in rings.items()
-        if found
-    }
-
-
-def sector_point(sector: models.Sector, outline: list[list[Point]] | None) -> Point | None:
-    """Its scenario x/y, else the middle of its outline; None for a sector not on the map."""
-    if sector.x is not None and sector.y is not None:
-        return (sector.x, sector.y)
-    if not outline or not outline[0]:
-        return None
-    ring = outline[0]
-    return (sum(p[0] for p in ring) / len(ring), sum(p[1] for p in ring) / len(ring))
-
-
 def _num(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
@@ -95,19 +47,19 @@ def _num(value: float) -> str:
 def map_svg(document: MapDocument, sides: Sequence[models.Side], *, title: str) -> str:
     """A side's map ``document`` (:func:`campaign.selectors.map_document`) as a standalone SVG."""
     sectors = document.sectors
-    outlines = project_outlines(sectors)
-    points: dict[int, Point] = {}
-    for sector in sectors:
-        point = sector_point(sector, outlines.get(sector.pk))
-        if point is not None:
-            points[sector.pk] = point
-    drawn = list(points.values()) + [p for outline in outlines.values() for ring in outline for p in ring]
+    outlines, points = map_points(sectors)
+    labels = {label.sector_id: label for label in document.labels}
+    drawn = (
+        list(points.values())
+        + [p for outline in outlines.values() for ring in outline for p in ring]
+        + [corner for label in labels.values() for corner in (label.box[:2], label.box[2:])]
+    )
     if not drawn:
-        drawn = [(0.0, 0.0), (FRAME, FRAME)]
-    left = min(p[0] for p in drawn) - MARGIN_X
-    top = min(p[1] for p in drawn) - MARGIN_Y
-    width = max(p[0] for p in drawn) + MARGIN_X - left
-    map_height = max(p[1] for p in drawn) + MARGIN_Y - top
+        drawn = [(0.0, 0.0), (1000.0, 1000.0)]
+    left = min(p[0] for p in drawn) - MARGIN
+    top = min(p[1] for p in drawn) - MARGIN
+    width = max(p[0] for p in drawn) + MARGIN - left
+    map_height = max(p[1] for p in drawn) + MARGIN - top
     colours = side_colours(sides)
     names = {side.pk: side.name for side in sides}
 
@@ -160,13 +112,20 @@ def map_svg(document: MapDocument, sides: Sequence[models.Side], *, title: str) 
                 f'stroke="{colours.get(part["side"], "#555")}" stroke-width="12" stroke-opacity="0.45" '
                 'stroke-linecap="round"/>'
             )
+    for moved in labels.values():
+        start = points.get(moved.sector_id)
+        if moved.leader is not None and start is not None:
+            body.append(
+                f'<line class="leader" x1="{_num(start[0])}" y1="{_num(start[1])}" '
+                f'x2="{_num(moved.leader[0])}" y2="{_num(moved.leader[1])}" '
+                'stroke="#1d232a" stroke-width="1.5"/>'
+            )
     for sector in sectors:
         point = points.get(sector.pk)
         if point is None:
             continue
         x, y = point
-        held = names.get(sector.owner_id, "") if sector.owner_id is not None else "contested"
-        group = [f'<g transform="translate({_num(x)} {_num(y)})">']
+        group = [f'<g transform="translate({_num(x)} {_num(y)})"><title>{escape(sector.name)}</title>']
         if cut_off_on[sector.pk]:
             group.append(
                 f'<circle r="{_num(RADIUS + 9)}" fill="none" stroke="#a4161a" stroke-width="5" '
@@ -200,14 +159,18 @@ def map_svg(document: MapDocument, sides: Sequence[models.Side], *, title: str) 
                 f'<text x="{_num(-RADIUS - 6)}" y="{_num(-RADIUS + 2)}" text-anchor="end" font-size="28" '
                 'fill="#a4161a">⚔</text>'
             )
-        group.append(
-            f'<text y="{_num(RADIUS + 26)}" text-anchor="middle" font-size="22" font-weight="600" '
-            f'fill="#1d232a">{escape(sector.name)}</text>'
-            f'<text y="{_num(RADIUS + 46)}" text-anchor="middle" font-size="16" fill="#1d232a">'
-            f"{escape(held)}</text>"
-        )
         group.append("</g>")
         body.append("".join(group))
+        label = labels.get(sector.pk)
+        if label is not None:
+            held = names.get(sector.owner_id, "") if sector.owner_id is not None else CONTESTED_NOTE
+            anchor = f'x="{_num(label.x)}" text-anchor="{label.anchor}" fill="#1d232a"'
+            body.append(
+                f'<text class="name" y="{_num(label.y)}" {anchor} '
+                f'font-size="{_num(NAME_SIZE)}" font-weight="600">'
+                f"{escape(sector.name)}</text>"
+                f'<text y="{_num(label.note_y)}" {anchor} font-size="{_num(NOTE_SIZE)}">{escape(held)}</text>'
+            )
 
     key = [f"Held by {side.name}" for side in sides] + [
         "Contested (hatched)",

@@ -30,6 +30,7 @@ from rules_engine.nineteen43.common import (
     ProximityTerrain,
     Training,
 )
+from rules_engine.panzer_korps.wind import WindDirection, WindVelocity
 from rules_engine.presenters import RollOutput
 from rules_engine.vocab import DaySegment as Segment
 from rules_engine.vocab import Front, LeaderRating, Nation, Season, SupplyQuality, SupplySituation, Weather
@@ -590,8 +591,9 @@ class DaySegmentRecord(models.Model):
     initiative_side = models.ForeignKey(
         Side, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    wind_direction = models.CharField(max_length=20, blank=True)
-    wind_velocity = models.CharField(max_length=20, blank=True)
+    # The rules engine's words (rules_engine.panzer_korps.wind): an override offers them by name.
+    wind_direction = models.CharField(max_length=20, blank=True, choices=choices.enum_choices(WindDirection))
+    wind_velocity = models.CharField(max_length=20, blank=True, choices=choices.enum_choices(WindVelocity))
 
     class Meta:
         ordering = ["day", "order"]

@@ -16,11 +16,12 @@ import redis
 from django.conf import settings
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, Count, OuterRef, Prefetch, QuerySet, Subquery, Value
+from django.db.models import BigIntegerField, Count, OuterRef, Prefetch, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from campaign import access as access_rules
-from campaign import models
+from campaign import map_layout, models
 from campaign.access import CampaignAccess
 from campaign.choices import (
     ArrivalStatus,
@@ -438,12 +439,28 @@ def campaign_summaries(caller: int | models.CampaignAPIKey) -> QuerySet[models.C
     club_nights_ahead = models.ClubNight.objects.filter(
         campaign=OuterRef("pk"), play_date__gte=timezone.localdate()
     ).order_by("play_date")
+    # The turns of the day played in the segments before the one under way (turns count on
+    # through the day's segments: rules_engine's day-end roll cuts them by the day's turn).
+    segment_order = models.DaySegmentRecord.objects.filter(
+        day=OuterRef("day"), segment=OuterRef(OuterRef("current_segment"))
+    ).values("order")[:1]
+    earlier_turns = (
+        models.DaySegmentRecord.objects.filter(
+            day__campaign=OuterRef("pk"),
+            day__number=OuterRef("current_day"),
+            order__lt=Subquery(segment_order),
+        )
+        .values("day")
+        .annotate(total=Sum("turns"))
+        .values("total")[:1]
+    )
     return (
         campaigns.annotate(
             weather=Subquery(today.values("weather")[:1]),
             day_status=Subquery(today.values("status")[:1]),
             day_under_way_dawned_at=Subquery(today.filter(status=DayStatus.DAY).values("dawned_at")[:1]),
             turns=Subquery(segment_now.values("turns")[:1]),
+            turns_before=Coalesce(Subquery(earlier_turns), 0),
             wind_direction=Subquery(segment_now.values("wind_direction")[:1]),
             wind_velocity=Subquery(segment_now.values("wind_velocity")[:1]),
             initiative_side_id=Subquery(segment_now.values("initiative_side_id")[:1]),
@@ -617,6 +634,7 @@ class MapDocument:
     battalions: list[models.Battalion]
     battles: list[models.Battle]
     supply: dict[str, Any]  # supply_map_part's, from these rows
+    labels: list[map_layout.Label]  # where each sector's name stands (the ground's, not fogged)
 
 
 def map_document(access: CampaignAccess) -> MapDocument:
@@ -642,6 +660,14 @@ def map_document(access: CampaignAccess) -> MapDocument:
                 .order_by("pk")
             ),
             supply=supply_map_part(access, sectors, links, seen),
+            labels=map_layout.place_labels(
+                sectors,
+                map_layout.map_points(sectors)[1],
+                [
+                    *models.Side.objects.filter(campaign=access.campaign).values_list("name", flat=True),
+                    map_layout.CONTESTED_NOTE,
+                ],
+            ),
         )
 
 
@@ -1145,10 +1171,26 @@ def _roll_column_choices() -> dict[str, dict[str, str]]:
 ROLL_COLUMN_CHOICES = _roll_column_choices()
 
 
-def roll_change_choices(changes: Mapping[str, Any] | None) -> dict[str, dict[str, str]]:
-    """Each coded value a roll set, with every code it may take and its label: an override offers
-    words, never codes."""
-    return {name: ROLL_COLUMN_CHOICES[name] for name in (changes or {}) if name in ROLL_COLUMN_CHOICES}
+# Rolls name a side they set (a segment's initiative) by the side's name.
+ROLL_SIDE_COLUMNS = frozenset(
+    field.name
+    for model in (models.CampaignDay, models.DaySegmentRecord, models.Battalion, models.Force)
+    for field in model._meta.concrete_fields
+    if field.is_relation and field.related_model is models.Side
+)
+
+
+def roll_change_choices(
+    changes: Mapping[str, Any] | None, side_names: Iterable[str]
+) -> dict[str, dict[str, str]]:
+    """Each coded value a roll set, with every code it may take and its label, and each side it
+    named with the campaign's ``side_names``: an override offers words to choose, never codes."""
+    sides = {name: name for name in side_names}
+    return {
+        name: sides if name in ROLL_SIDE_COLUMNS else ROLL_COLUMN_CHOICES[name]
+        for name in (changes or {})
+        if name in ROLL_COLUMN_CHOICES or name in ROLL_SIDE_COLUMNS
+    }
 
 
 # Battle drafts (rules notes C-20) ------------------------------------------------

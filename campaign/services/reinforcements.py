@@ -13,6 +13,17 @@ from campaign.services.errors import ConflictError, DomainError
 SCHEDULABLE = (ArrivalStatus.IN_RESERVE, ArrivalStatus.SCHEDULED, ArrivalStatus.WILL_NOT_ARRIVE)
 
 
+def reinforcement_actions(force: models.Force) -> list[str]:
+    """What may be done with ``force`` as it stands now (the writes below refuse anything else):
+    ``schedule`` while it is off the table, ``postpone`` while it is scheduled or rolling for arrival."""
+    actions = []
+    if force.arrival_status in SCHEDULABLE:
+        actions.append("schedule")
+    if force.arrival_status in POSTPONABLE:
+        actions.append("postpone")
+    return actions
+
+
 def _force_locked(campaign_id: int, force_id: int | None) -> tuple[models.Campaign, models.Force]:
     campaign = campaign_lock(campaign_id)
     forces = models.Force.objects.select_for_update().filter(campaign=campaign)

@@ -4,8 +4,11 @@ the field named, nothing half-written, an event for every write."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from api.inputs import RANGE_NEEDED
 from campaign import models
 from campaign.choices import ArrivalStatus, EventVerb, StandStatus
 from tests.api.test_day_writes import night_over, reserve_force
@@ -91,6 +94,11 @@ def test_the_preview_is_refused_as_the_dawn_would_be_naming_the_field(world):
         {"deployments": [{"battalion": "L2", "range_inches": -1}]},
         format="json",
     )
+    unpicked = umpire.post(
+        world.url("day-dawn-preview"),
+        {"deployments": [{"battalion": "L2", "range_inches": None}]},
+        format="json",
+    )
 
     assert early.status_code == 409
     assert early.json()["error"]["code"] == "day_not_over"
@@ -103,6 +111,11 @@ def test_the_preview_is_refused_as_the_dawn_would_be_naming_the_field(world):
     assert "named twice" in twice.json()["error"]["message"]
     assert negative.status_code == 400
     assert list(negative.json()["error"]["fields"]) == ["deployments[0].range_inches"]
+    # A battalion ticked before its range is given: what to do, not "This field may not be null".
+    assert (unpicked.status_code, unpicked.json()["error"]["fields"]) == (
+        400,
+        {"deployments[0].range_inches": [RANGE_NEEDED]},
+    )
 
 
 def test_only_the_umpire_previews_a_dawn(world):
@@ -162,6 +175,32 @@ def test_a_postponement_must_be_later_and_of_a_force_on_its_way(world):
         )
         assert table.status_code == 404
     assert world.state() == before
+
+
+@pytest.mark.parametrize(
+    ("status", "actions"),
+    [
+        (ArrivalStatus.IN_RESERVE, ["schedule"]),
+        (ArrivalStatus.SCHEDULED, ["schedule", "postpone"]),
+        (ArrivalStatus.ROLLING, ["postpone"]),
+        (ArrivalStatus.ARRIVED, []),
+        (ArrivalStatus.WILL_NOT_ARRIVE, ["schedule"]),
+    ],
+)
+def test_a_reinforcement_offers_the_umpire_what_its_state_allows_and_no_more(world, status, actions):
+    force = scheduled(world, 3, status)
+    umpire = world.client(Role.UMPIRE)
+
+    def listed(role: Role) -> dict[str, Any]:
+        rows = world.client(role).get(world.url("reinforcement-list"), {"page_size": 200}).json()["results"]
+        return next(row for row in rows if row["id"] == force.pk)
+
+    assert listed(Role.UMPIRE)["actions"] == actions
+    assert listed(Role.AXIS_PLAYER)["actions"] == []  # players read their reinforcements, never act
+    postponed = umpire.post(world.url("reinforcement-postpone", pk=force.pk), {"day": 5}, format="json")
+    # What is offered is accepted; what is not, the state refuses (never a button that answers 409).
+    assert (postponed.status_code == 200) == ("postpone" in actions), postponed.json()
+    assert listed(Role.UMPIRE)["actions"] == (["schedule", "postpone"] if "postpone" in actions else actions)
 
 
 def test_only_the_umpire_postpones(world):

@@ -600,6 +600,7 @@ def test_a_set_up_override_must_fit_the_shape_of_the_step_result(world, changes,
         ("pk.segment_turns", {"turns": -1}, "changes.turns"),
         ("pk.wind", {"wind_velocity": {"knots": 5}}, "changes.wind_velocity"),
         ("pk.wind", {"wind_velocity": "x" * 21}, "changes.wind_velocity"),
+        ("pk.wind", {"wind_velocity": "a gale"}, "changes.wind_velocity"),  # not a velocity the table gives
         ("pk.initiative", {"initiative_side": ["Axis"]}, "changes.initiative_side"),
         ("gb.weather", {"weather": None}, "changes.weather"),
         # A count the night's replacements reported but keep on no object.
@@ -649,6 +650,61 @@ def test_a_roll_offers_its_coded_values_alternatives_in_words(world):
 
     assert body["change_choices"] == {"weather": {"C": "Clear", "D": "Drizzle", "O": "Overcast", "F": "Fog"}}
     assert body["changes"]["weather"] in body["change_choices"]["weather"]
+
+
+def test_the_campaign_offers_the_turns_of_the_segment_under_way(world):
+    url = world.url("campaign-detail")
+
+    def under_way() -> tuple[models.DaySegmentRecord, int]:
+        world.campaign.refresh_from_db()
+        record = models.DaySegmentRecord.objects.get(
+            day__campaign=world.campaign,
+            day__number=world.campaign.current_day,
+            segment=world.campaign.current_segment,
+        )
+        before = sum(s.turns or 0 for s in record.day.segments.filter(order__lt=record.order))
+        return record, before
+
+    offered = []
+    for role in (Role.UMPIRE, Role.AXIS_PLAYER, Role.UMPIRE):
+        segment_advance(world.campaign.pk, ACTOR)
+        record, before = under_way()
+        turns = world.client(role).get(url).json()["segment_turns"]
+        # The day's turns count on through its segments (never 1 to 10 for a 4-turn segment);
+        # the dawn turn only while none was played.
+        assert turns == [*([0] if before == 0 else []), *range(before + 1, before + (record.turns or 0) + 1)]
+        offered.append(turns)
+    played = [turn for turns in offered for turn in turns if turn]
+    assert played == list(range(1, len(played) + 1)), offered  # no turn offered twice, none skipped
+    assert all(turns for turns in offered), offered  # every segment here plays turns
+
+
+def test_a_segments_wind_and_initiative_are_overridden_by_choosing_from_their_words(world):
+    segment_advance(world.campaign.pk, ACTOR)
+    umpire = world.client(Role.UMPIRE)
+    wind = world.campaign.rolls.filter(procedure="pk.wind").last()
+    initiative = world.campaign.rolls.filter(procedure="pk.initiative").last()
+    assert wind is not None
+    assert initiative is not None
+
+    wind_body = umpire.get(world.url("roll-detail", pk=wind.public_id)).json()
+    initiative_body = umpire.get(world.url("roll-detail", pk=initiative.public_id)).json()
+
+    velocities = wind_body["change_choices"]["wind_velocity"]
+    assert velocities["light wind"] == "Light wind"
+    assert len(velocities) == 5
+    assert wind_body["change_choices"]["wind_direction"]["North-East"] == "North-East"
+    assert wind_body["changes"]["wind_velocity"] in velocities
+    sides = set(world.campaign.sides.values_list("name", flat=True))
+    assert initiative_body["change_choices"] == {"initiative_side": {name: name for name in sides}}
+    other = next(name for name in sides if name != initiative_body["changes"]["initiative_side"])
+    chosen = umpire.post(
+        world.url("roll-override", pk=initiative.public_id),
+        {"changes": {"initiative_side": other}, "reason": "the club rolled again"},
+        format="json",
+    )
+    assert chosen.status_code == 201, chosen.json()
+    assert models.DaySegmentRecord.objects.get(pk=initiative.segment_id).initiative_side.name == other
 
 
 def test_the_c_ops_isolation_is_read_from_supply_and_the_old_flag_is_refused(world):

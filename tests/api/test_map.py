@@ -19,7 +19,7 @@ from tests.api.world import WRITE_REFUSED, Role, assert_statuses, build_world, q
 
 pytestmark = pytest.mark.django_db
 
-MAP_DOCUMENT_QUERIES = 9
+MAP_DOCUMENT_QUERIES = 10
 
 
 def _mapped_campaign(battalions: int, sectors: int, seed: str) -> models.Campaign:

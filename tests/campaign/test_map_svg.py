@@ -11,7 +11,8 @@ import pytest
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import MemberRole
-from campaign.map_svg import AXIS_COLOUR, CONTESTED, map_svg, project_outlines
+from campaign.map_layout import CONTESTED_NOTE, map_points, place_labels, project_outlines
+from campaign.map_svg import AXIS_COLOUR, CONTESTED, map_svg
 from campaign.paper import briefing_context
 from campaign.selectors import MapDocument
 from tests.e2e.demo import malta_day_one
@@ -40,6 +41,10 @@ def document(**parts: Any) -> MapDocument:
         "battles": [],
         "supply": {},
     }
+    sectors = parts.get("sectors", [])
+    empty["labels"] = place_labels(
+        sectors, map_points(sectors)[1], [*(side.name for side in SIDES), CONTESTED_NOTE]
+    )
     return MapDocument(**{**empty, **parts})
 
 
@@ -81,8 +86,7 @@ def parse(svg: str) -> ET.Element:
 
 def marker_of(root: ET.Element, name: str) -> ET.Element:
     for group in root.iter(f"{SVG}g"):
-        texts = [text.text for text in group.findall(f"{SVG}text")]
-        if name in texts:
+        if group.findtext(f"{SVG}title") == name:
             return group
     raise AssertionError(f"no sector named {name}")
 
@@ -111,7 +115,7 @@ def test_links_forces_battles_and_cut_off_battalions_are_drawn_where_the_documen
     assert [(line.get("x1"), line.get("x2")) for line in supply] == [("604", "804")]
     assert supply[0].get("stroke") != AXIS_COLOUR
     sources = [g for g in root.iter(f"{SVG}g") if g.find(f"{SVG}rect[@class='source']") is not None]
-    assert [[t.text for t in g.findall(f"{SVG}text")][-2] for g in sources] == ["Valletta", "Gudja"]
+    assert [g.findtext(f"{SVG}title") for g in sources] == ["Valletta", "Gudja"]
     lines = root.findall(f".//{SVG}line[@stroke='#5b4a3a']")
     assert len(lines) == 2  # the link to the unplaced table is not drawn
     assert [line.get("stroke-dasharray") for line in lines] == [None, "12 8"]  # road solid, track dashed
@@ -130,7 +134,7 @@ def test_links_forces_battles_and_cut_off_battalions_are_drawn_where_the_documen
 
 def test_it_draws_only_what_the_document_holds():
     """Fog is the document's: a force left out of it leaves no trace on the paper."""
-    hidden = document(**{**DOCUMENT.__dict__, "forces": [f for f in DOCUMENT.forces if f.side_id == 2]})
+    hidden = MapDocument(**{**DOCUMENT.__dict__, "forces": [f for f in DOCUMENT.forces if f.side_id == 2]})
     root = parse(map_svg(hidden, SIDES, title="Allied map"))
 
     luqa = marker_of(root, "Luqa")

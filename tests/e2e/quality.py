@@ -6,6 +6,7 @@ a CDN): the tests run offline and check with the version the lock file pins."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -87,3 +88,81 @@ def assert_page_quality(page: Page) -> None:
     """Both checks: what every test step on a page should hold."""
     assert_no_horizontal_scroll(page)
     assert_accessible(page)
+
+
+# What a person reads on the page as it is now, and where the map's names and markers stand: one
+# round trip. Text in code-like boxes (addresses, keys, the feed's lines) and form fields is left
+# out: it is meant to be copied, not read as words.
+READING = """() => {
+    const skip = "code, pre, kbd, samp, input, textarea, script, style, [hidden], .line, [aria-hidden=true]";
+    // Each text in the sentence it is part of (a doubled word may straddle a link or a bold word).
+    const blocks = "p, li, td, th, h1, h2, h3, h4, label, button, a, dd, dt, legend, caption, figcaption, "
+        + "summary, option, text";
+    const sentences = new Map();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        if (!parent || parent.closest(skip) || !node.textContent.trim()) continue;
+        if (!parent.getClientRects().length) continue;  // not rendered (display: none)
+        const block = parent.closest(blocks) ?? parent;
+        sentences.set(block, (sentences.get(block) ?? "") + node.textContent);
+    }
+    const texts = [...sentences.values()];
+    const box = (e) => { const r = e.getBoundingClientRect();
+        return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
+    const named = (e) => e.closest("[data-sector]")?.getAttribute("data-sector") ?? "";
+    const zoomed = [...document.querySelectorAll("svg.map-svg > g")]
+        .some((g) => (g.getAttribute("transform") ?? "") !== "translate(0,0) scale(1)");
+    return {
+        texts: [...new Set(texts.map((t) => t.replace(/\\s+/g, " ").trim()))],
+        names: zoomed ? [] : [...document.querySelectorAll("svg.map-svg .map-name")]
+            .map((e) => ({sector: named(e), text: e.textContent, ...box(e)})),
+        markers: zoomed ? [] : [...document.querySelectorAll("svg.map-svg .map-marker")]
+            .map((e) => ({sector: named(e), ...box(e)})),
+    };
+}"""
+# A code where words belong: snake_case, or a slug of three or more parts (dz-hal-far, malta-1942).
+CODE_TOKEN = re.compile(
+    r"(?<![\w/.@-])(?:[a-z0-9]+_[a-z0-9_]+|[a-z]+-[a-z0-9]+-[a-z0-9-]+|[a-z]+-\d+)(?![\w/@-])"
+)
+DOUBLED_WORD = re.compile(r"\b([A-Za-z]{2,}) \1\b", re.IGNORECASE)
+# "1 points": one of something counted in the plural, not "Day 1 orders" where the 1 names the day.
+ONE_PLURAL = re.compile(r"(?:\b([A-Za-z]+)\.? )?\b1 (?!is\b|was\b|has\b|minus\b|plus\b)([a-z]{2,}s)\b")
+NAMING = {"day", "turn", "segment", "round", "night", "table", "battle", "phase", "week", "no", "number"}
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    # Half a pixel of slack: boxes that only touch do not overlap.
+    across = a["left"] < b["right"] - 0.5 and b["left"] < a["right"] - 0.5
+    return across and a["top"] < b["bottom"] - 0.5 and b["top"] < a["bottom"] - 0.5
+
+
+def readability_findings(page: Page) -> list[str]:
+    """What a reader should not meet on the page as it is now: a code where words belong, a
+    doubled word, "1 points", and on the map (at its whole-map view) a name overlapping another
+    name or a marker."""
+    found = page.evaluate(READING)
+    findings: list[str] = []
+    for text in found["texts"]:
+        for token in CODE_TOKEN.findall(text):
+            findings.append(f"a code where words belong ({token!r}) in {text!r}")
+        for match in DOUBLED_WORD.finditer(text):
+            findings.append(f"a doubled word ({match.group(0)!r}) in {text!r}")
+        for match in ONE_PLURAL.finditer(text):
+            if (match.group(1) or "").lower() not in NAMING:
+                findings.append(f"one counted in the plural ({match.group(0)!r}) in {text!r}")
+    names, markers = found["names"], found["markers"]
+    for index, name in enumerate(names):
+        for other in names[index + 1 :]:
+            if _overlap(name, other):
+                findings.append(f"map names overlap: {name['text']!r} and {other['text']!r}")
+        for marker in markers:
+            if marker["sector"] != name["sector"] and _overlap(name, marker):
+                findings.append(f"map name {name['text']!r} covers the marker of {marker['sector']}")
+    return sorted(set(findings))
+
+
+def assert_readable(page: Page) -> None:
+    """Every text the page renders reads as words, and the map's names stand clear of each other."""
+    findings = readability_findings(page)
+    assert not findings, f"unreadable at {page.url} ({page.viewport_size}):\n- " + "\n- ".join(findings)

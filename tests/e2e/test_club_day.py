@@ -17,6 +17,7 @@ from campaign import models
 from campaign.choices import ArrivalStatus, EventVerb, StandStatus, StandType
 from campaign.services.demo import demo_campaign_load, demo_users_ensure
 from tests.e2e.conftest import PHONE, Tab, open_tab, sign_in
+from tests.e2e.quality import assert_readable
 
 # The demo names reference equipment, which an earlier transactional test's flush removed.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
@@ -44,6 +45,7 @@ def go(tab: Tab, name: str) -> None:
 
 def step(tab: Tab, name: str) -> None:
     assert fits_the_screen(tab.page), f"{name}: the page scrolls sideways"
+    assert_readable(tab.page)
     tab.shot(name)
 
 
@@ -127,6 +129,14 @@ def test_the_umpire_runs_a_club_day_and_the_player_sees_what_fog_reveals(
     expect(arrivals).to_contain_text(panzer.name, timeout=60_000)
     operation = models.Operation.objects.filter(campaign=campaign, kind="arrivals").latest("id")
     assert operation.status == "done"
+    # The reinforcements list is read again when the rolls end: the tanks' new state, and Postpone
+    # offered only while the state allows it.
+    panzer.refresh_from_db()
+    assert panzer.arrival_status != ArrivalStatus.SCHEDULED
+    tanks = page.get_by_role("listitem").filter(has_text=f"{panzer.name} (Axis)").first
+    expect(tanks).to_contain_text(panzer.get_arrival_status_display())
+    postponable = panzer.arrival_status == ArrivalStatus.ROLLING
+    expect(page.get_by_role("form", name=f"Postpone {panzer.name}")).to_have_count(1 if postponable else 0)
     step(tab, "arrivals")
 
     # Activation points by column: the Axis buys one battlegroup at dawn.

@@ -108,9 +108,9 @@ def umpire_opens_day_one(tab: Tab, base_url: str, campaign: models.Campaign) -> 
     # A force due today rolls for arrival on the worker as the next segment opens.
     schedule = page.get_by_role("form", name="Schedule a reinforcement")
     livorno = models.Force.objects.get(campaign=campaign, name__contains="Livorno")
-    schedule.get_by_label("Force").select_option(str(livorno.pk))
+    schedule.get_by_label("Force").select_option(label=f"{livorno.name} (Axis, scheduled)")
     schedule.get_by_label("Due on day").fill("1")
-    schedule.get_by_label("Entry zone").fill(ENTRY)
+    schedule.get_by_label("Entry zone").select_option(label=ENTRY)
     schedule.get_by_role("button", name="Schedule").click()
     # The demo has Livorno due on day 2 already: wait for the new day, not the name, or the segment
     # may open before the schedule commits and find nothing due (CI, stop 35).

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from campaign import models
 from tests.e2e.conftest import PHONE, Tab, open_tab, sign_in
 from tests.e2e.demo import malta_day_one
-from tests.e2e.quality import assert_page_quality
+from tests.e2e.quality import assert_page_quality, assert_readable
 from tests.e2e.test_fog_of_war import objects
 
 # The demo names reference equipment, which an earlier transactional test's flush removed.
@@ -29,6 +29,12 @@ VIEWPORTS: dict[str, dict[str, Any]] = {
 
 def sector_button(page: Page, sector: models.Sector):
     return page.get_by_role("button", name=re.compile(rf"^{re.escape(sector.name)}:"))
+
+
+def open_sector(page: Page, sector: models.Sector) -> None:
+    """A tap on its marker, as a person would (the button's middle may be between the marker
+    and its name, moved aside to keep clear of the others)."""
+    sector_button(page, sector).locator(".map-marker").click()
 
 
 def neighbour_ids(sector_ids: set[int]) -> set[int]:
@@ -86,7 +92,13 @@ def test_the_umpire_moves_a_battalion_and_sets_control_from_the_map(live_server,
     assert destination is not None
 
     phone = open_map(tabs["390"], live_server.url, "umpire", campaign)
+    # Victory on the map: where the campaign stands, and the sectors a condition names starred.
+    expect(phone.locator(".map-victory")).to_contain_text("the night of day 6 ends the campaign")
+    valletta = campaign.sectors.get(key="valletta")
+    expect(sector_button(phone, valletta)).to_have_accessible_name(re.compile("a victory objective of Axis"))
+    expect(phone.locator(".map-objective")).to_have_count(2)  # Valletta and the Grand Harbour
     assert_page_quality(phone)
+    assert_readable(phone)
     tabs["390"].shot("map")
     svg = phone.locator("svg.map-svg > g").first
     before = svg.get_attribute("transform")
@@ -94,9 +106,10 @@ def test_the_umpire_moves_a_battalion_and_sets_control_from_the_map(live_server,
     expect(svg).not_to_have_attribute("transform", before or "")
     tabs["390"].shot("zoomed")
     phone.get_by_role("button", name="Whole map").click()
-    sector_button(phone, start).click()
+    open_sector(phone, start)
     expect(phone.get_by_role("region", name=start.name)).to_contain_text(battalion.code)
     assert_page_quality(phone)
+    assert_readable(phone)
     tabs["390"].shot("sector")
 
     page = open_map(tabs["1280"], live_server.url, "umpire", campaign)
@@ -104,8 +117,9 @@ def test_the_umpire_moves_a_battalion_and_sets_control_from_the_map(live_server,
         models.Sector.objects.filter(campaign=campaign).exclude(x__isnull=True, geometry__isnull=True).count()
     )
     assert_page_quality(page)
+    assert_readable(page)
     tabs["1280"].shot("map")
-    sector_button(page, start).click()
+    open_sector(page, start)
     move = page.get_by_role("form", name=f"Move from {start.name}")
     move.get_by_label("What moves").select_option(label=f"Battalion {battalion.code} {battalion.name}")
     move.get_by_label("To the adjacent sector").select_option(label=destination.name)
@@ -114,9 +128,10 @@ def test_the_umpire_moves_a_battalion_and_sets_control_from_the_map(live_server,
     battalion.refresh_from_db()
     assert battalion.sector_id == destination.pk
     assert models.Event.objects.filter(campaign=campaign, verb="battalion.moved").count() == 1
-    sector_button(page, destination).click()
+    open_sector(page, destination)
     expect(page.get_by_role("region", name=destination.name)).to_contain_text(battalion.code)
     assert_page_quality(page)
+    assert_readable(page)
     tabs["1280"].shot("moved")
 
     holders = campaign.sides.order_by("name")
@@ -157,8 +172,9 @@ def test_a_player_sees_no_enemy_force_outside_the_fog_rule(live_server, tabs: di
     for width, tab in tabs.items():
         page = open_map(tab, live_server.url, username, campaign)
         assert_page_quality(page)
+        assert_readable(page)
         tab.shot("map")
-        sector_button(page, far_sector).click()
+        open_sector(page, far_sector)
         panel = page.get_by_role("region", name=far_sector.name)
         expect(panel).to_be_visible()
         expect(panel.get_by_role("form")).to_have_count(0)  # a player: no umpire's actions

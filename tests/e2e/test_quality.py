@@ -12,7 +12,12 @@ from campaign import models, selectors
 from campaign.access import CampaignAccess
 from tests.e2e.conftest import Tab, sign_in
 from tests.e2e.demo import SECTOR, malta_day_one
-from tests.e2e.quality import assert_accessible, assert_no_horizontal_scroll, assert_page_quality
+from tests.e2e.quality import (
+    assert_accessible,
+    assert_no_horizontal_scroll,
+    assert_page_quality,
+    readability_findings,
+)
 
 # The demo names reference equipment, which an earlier transactional test's flush removed.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
@@ -101,6 +106,32 @@ def test_the_checks_fail_on_a_page_that_breaks_them(phone_tab: Tab):
         assert_accessible(page)
     with pytest.raises(AssertionError, match="scrolls sideways by 518px"):
         assert_no_horizontal_scroll(page)
+
+
+def test_the_readability_check_finds_codes_doubled_words_one_in_the_plural_and_crowded_names(phone_tab: Tab):
+    page = phone_tab.page
+    page.set_content(
+        '<html lang="en"><title>t</title><main>'
+        "<p>Arrives at dz_hal_far on <b>the</b> the first turn, or at st-pauls-bay.</p>"
+        "<p>The Axis has 1 points; day 1 orders are in. <code>malta_1942</code> is a slug to copy.</p>"
+        '<svg class="map-svg" viewBox="0 0 400 200" width="400" height="200">'
+        '<g transform="translate(0,0) scale(1)">'
+        '<g data-sector="luqa"><circle class="map-marker" cx="100" cy="100" r="18"/>'
+        '<text class="map-name" x="100" y="140" font-size="22" text-anchor="middle">Luqa</text></g>'
+        '<g data-sector="gudja"><circle class="map-marker" cx="130" cy="150" r="18"/>'
+        '<text class="map-name" x="110" y="150" font-size="22" text-anchor="middle">Gudja</text></g>'
+        "</g></svg></main>"
+    )
+
+    findings = [finding.split(" in '")[0] for finding in readability_findings(page)]
+    assert findings == [
+        "a code where words belong ('dz_hal_far')",
+        "a code where words belong ('st-pauls-bay')",
+        "a doubled word ('the the')",
+        "map name 'Luqa' covers the marker of gudja",
+        "map names overlap: 'Luqa' and 'Gudja'",
+        "one counted in the plural ('has 1 points')",
+    ]
 
 
 def test_a_player_prints_their_briefing_and_battle_packet_from_the_app(live_server, tab: Tab):

@@ -2311,6 +2311,13 @@ export interface components {
          */
         AlgorithmEnum: "sha256-chain";
         /**
+         * @description * `start` - start
+         *     * `middle` - middle
+         *     * `end` - end
+         * @enum {string}
+         */
+        AnchorEnum: "start" | "middle" | "end";
+        /**
          * @description * `roll` - Roll
          *     * `threshold` - Threshold
          * @enum {string}
@@ -2702,6 +2709,8 @@ export interface components {
             readonly weather_label: string | null;
             /** @description turns of the segment */
             readonly turns: number | null;
+            /** @description the turns of the day the segment under way plays (turns count on through the day's segments), with 0, the dawn turn, in the day's first segment: what a turn may be chosen from */
+            readonly segment_turns: number[];
             readonly wind_direction: string | null;
             readonly wind_velocity: string | null;
             readonly initiative_side: number | null;
@@ -3513,6 +3522,16 @@ export interface components {
             attacker: number;
             defender: number;
         };
+        MapBox: {
+            /** Format: double */
+            left: number;
+            /** Format: double */
+            top: number;
+            /** Format: double */
+            right: number;
+            /** Format: double */
+            bottom: number;
+        };
         /** @description One side's view of the campaign map (the umpire's: everything). */
         MapDocument: {
             readonly sectors: components["schemas"]["MapSector"][];
@@ -3521,6 +3540,7 @@ export interface components {
             readonly battalions: components["schemas"]["MapBattalion"][];
             readonly battles: components["schemas"]["MapBattle"][];
             readonly supply: components["schemas"]["MapSupply"];
+            readonly labels: components["schemas"]["MapLabel"][];
         };
         /** @description A force where the reader sees its C Ops (the selector left out the others). */
         MapForce: {
@@ -3538,6 +3558,35 @@ export interface components {
             /** @description its forming-up point when apart from its C Ops and seen; null: with its C Ops, or unseen */
             readonly fup_sector: number | null;
         };
+        /**
+         * @description Where a sector's name stands on the map (``campaign.map_layout.place_labels``), in the map's
+         *     frame: no name overlaps another or a marker; the printed briefing draws them in the same places.
+         */
+        MapLabel: {
+            sector: number;
+            /**
+             * Format: double
+             * @description the name's anchor
+             */
+            x: number;
+            /**
+             * Format: double
+             * @description the name's baseline
+             */
+            y: number;
+            /**
+             * @description SVG text-anchor: which end of the name x is
+             *
+             *     * `start` - start
+             *     * `middle` - middle
+             *     * `end` - end
+             */
+            anchor: components["schemas"]["AnchorEnum"];
+            /** @description what the name may cover */
+            box: components["schemas"]["MapBox"];
+            /** @description where a line from the sector's marker meets a name moved away from it; null: the name stands next to its marker */
+            leader: components["schemas"]["MapPoint"] | null;
+        };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         MapLink: {
             a: number;
@@ -3545,6 +3594,12 @@ export interface components {
             kind?: components["schemas"]["LinkKindEnum"];
             /** @description the label people read for the code beside it */
             readonly kind_label: string;
+        };
+        MapPoint: {
+            /** Format: double */
+            x: number;
+            /** Format: double */
+            y: number;
         };
         /** @description A sector as every member sees it: the ground and who holds it are public. */
         MapSector: {
@@ -4375,7 +4430,15 @@ export interface components {
             availability?: string;
             /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number;
+            /** @description what you may do with it now: `schedule` while it is off the table, `postpone` while it is scheduled or rolling for arrival (umpires; nothing for players) */
+            readonly actions: components["schemas"]["ReinforcementActionsEnum"][];
         };
+        /**
+         * @description * `schedule` - Schedule its arrival
+         *     * `postpone` - Postpone its arrival
+         * @enum {string}
+         */
+        ReinforcementActionsEnum: "schedule" | "postpone";
         ReinforcementPostponeInputRequest: {
             /** @description the later campaign day it is due on instead */
             day: number;
@@ -4468,7 +4531,7 @@ export interface components {
             readonly line: string | null;
             /** @description what this roll changed: field → value */
             changes?: unknown;
-            /** @description for each coded value in `changes`: every code it may take, with its label */
+            /** @description for each coded value in `changes` (a side by its name): every code it may take, with its label */
             readonly change_choices: {
                 [key: string]: {
                     [key: string]: string;
@@ -4774,8 +4837,12 @@ export interface components {
             order: number;
             turns?: number | null;
             initiative_side?: number | null;
-            wind_direction?: string;
-            wind_velocity?: string;
+            wind_direction?: components["schemas"]["WindDirectionEnum"] | components["schemas"]["BlankEnum"];
+            /** @description the label people read for the code beside it */
+            readonly wind_direction_label: string;
+            wind_velocity?: components["schemas"]["WindVelocityEnum"] | components["schemas"]["BlankEnum"];
+            /** @description the label people read for the code beside it */
+            readonly wind_velocity_label: string;
         };
         /** @description Who is signed in, and the campaigns they are a member of. */
         Session: {
@@ -5513,6 +5580,27 @@ export interface components {
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
         };
+        /**
+         * @description * `North` - North
+         *     * `North-East` - North-East
+         *     * `East` - East
+         *     * `South-East` - South-East
+         *     * `South` - South
+         *     * `South-West` - South-West
+         *     * `West` - West
+         *     * `North-West` - North-West
+         * @enum {string}
+         */
+        WindDirectionEnum: "North" | "North-East" | "East" | "South-East" | "South" | "South-West" | "West" | "North-West";
+        /**
+         * @description * `no wind` - No wind
+         *     * `light breeze` - Light breeze
+         *     * `light wind` - Light wind
+         *     * `medium wind` - Medium wind
+         *     * `heavy wind` - Heavy wind
+         * @enum {string}
+         */
+        WindVelocityEnum: "no wind" | "light breeze" | "light wind" | "medium wind" | "heavy wind";
         Error: {
             error: {
                 /** @description stable machine code, e.g. not_found, pool_overspent */

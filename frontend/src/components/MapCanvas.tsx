@@ -17,6 +17,7 @@ import {
   type MapSector,
   type Point,
 } from "../lib/map";
+import { plural } from "../lib/words";
 
 const RADIUS = 18;
 // What a finger or pointer may hit to open a sector: larger than the marker drawn.
@@ -29,18 +30,24 @@ export interface MapCanvasProps {
   selected: number | null;
   /** `byKeyboard`: opened with Enter or Space, so the reader moves on to what opened. */
   onSelect: (sectorId: number, byKeyboard: boolean) => void;
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
+  /** The sectors victory conditions name, with the sides whose conditions name them. */
+  objectives?: ReadonlyMap<number, readonly string[]>;
 }
 
 /** The sector's accessible name: its name first (as drawn), then what its marker and signs show. */
 function sectorDescription(
   sector: MapSector,
-  signs: { forcesBySide: [string, number][]; battles: number; cutOff: number; separated: number; sourceFor: string[] },
+  signs: {
+    forcesBySide: [string, number][];
+    battles: number;
+    cutOff: number;
+    separated: number;
+    sourceFor: string[];
+    objectiveOf: readonly string[];
+  },
 ): string {
   const parts = [sector.kind_label, sector.owner == null ? "contested" : `held by ${sector.owner_label}`];
+  if (signs.objectiveOf.length) parts.push(`a victory objective of ${signs.objectiveOf.join(" and ")}`);
   if (signs.sourceFor.length) parts.push(`source of supply for ${signs.sourceFor.join(" and ")}`);
   for (const [side, count] of signs.forcesBySide) parts.push(plural(count, `${side} force`));
   if (signs.battles) parts.push(plural(signs.battles, "battle"));
@@ -129,6 +136,9 @@ function Legend({ sides, colours }: { sides: MapCanvasProps["sides"]; colours: M
           <span aria-hidden="true">⚔</span> Battle
         </li>
         <li>
+          <span aria-hidden="true">★</span> Victory objective (a sector a side's victory condition names)
+        </li>
+        <li>
           <svg width="28" height="18" aria-hidden="true">
             <line className="map-supply" stroke="#777" x1="0" y1="9" x2="28" y2="9" />
           </svg>{" "}
@@ -150,7 +160,9 @@ function Legend({ sides, colours }: { sides: MapCanvasProps["sides"]; colours: M
   );
 }
 
-export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
+const NO_OBJECTIVES: ReadonlyMap<number, readonly string[]> = new Map();
+
+export function MapCanvas({ map, sides, selected, onSelect, objectives = NO_OBJECTIVES }: MapCanvasProps) {
   const colours = useMemo(() => sideColours(sides), [sides]);
   const sideName = (sideId: number) => sides.find((side) => side.id === sideId)?.name ?? "unknown side";
   const outlines = useMemo(() => projectOutlines(map.sectors), [map.sectors]);
@@ -162,12 +174,22 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
     }
     return found;
   }, [map.sectors, outlines]);
+  // Where each name stands: the API places them so that none overlaps another or a marker.
+  const labels = useMemo(() => new Map(map.labels.map((label) => [label.sector, label])), [map.labels]);
   const box = useMemo(
-    () => viewBoxOf([...points.values(), ...[...outlines.values()].flat(2)]),
-    [points, outlines],
+    () =>
+      viewBoxOf([
+        ...points.values(),
+        ...[...outlines.values()].flat(2),
+        ...map.labels.flatMap(({ box }) => [
+          { x: box.left, y: box.top },
+          { x: box.right, y: box.bottom },
+        ]),
+      ]),
+    [points, outlines, map.labels],
   );
   const { svgRef, transform, zoomIn, zoomOut, reset } = usePanZoom(box);
-  // Names shrink against the zoom (more slowly than it grows), so zooming in untangles them.
+  // Names shrink against the zoom (more slowly than it grows), toward their anchor.
   const nameSize = 22 / Math.sqrt(transform.k);
   const forcesOn = countBy(map.forces, (force) => force.sector);
   const battlesOn = countBy(map.battles, (battle) => battle.sector);
@@ -272,9 +294,18 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
               );
             }),
           )}
+          {map.labels.map((label) => {
+            const point = points.get(label.sector);
+            if (!point || !label.leader) return null;
+            const { x, y } = label.leader;
+            return (
+              <line key={`leader-${label.sector}`} className="map-leader" x1={point.x} y1={point.y} x2={x} y2={y} />
+            );
+          })}
           {map.sectors.map((sector) => {
             const point = points.get(sector.id);
             if (!point) return null;
+            const label = labels.get(sector.id);
             const sources = sourceOf.get(sector.id) ?? [];
             const separatedHere = separatedOn.get(sector.id) ?? [];
             const forces = forcesOn.get(sector.id) ?? [];
@@ -294,6 +325,7 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
                     cutOff: cutOff.length,
                     separated: separatedHere.length,
                     sourceFor: sources.map((source) => sideName(source.side)),
+                    objectiveOf: objectives.get(sector.id) ?? [],
                   })}
                   aria-pressed={selected === sector.id}
                   onClick={() => onSelect(sector.id, false)}
@@ -303,9 +335,22 @@ export function MapCanvas({ map, sides, selected, onSelect }: MapCanvasProps) {
                   {cutOff.length ? <circle className="map-cut-off" r={RADIUS + 9} /> : null}
                   {separatedHere.length && !cutOff.length ? <circle className="map-separated" r={RADIUS + 9} /> : null}
                   <circle className="map-marker" r={RADIUS} fill={fill(sector)} data-owner={sector.owner ?? ""} />
-                  <text className="map-name" y={RADIUS + 24} textAnchor="middle" style={{ fontSize: nameSize }}>
-                    {sector.name}
-                  </text>
+                  {objectives.has(sector.id) ? (
+                    <text className="map-objective" y={8} textAnchor="middle" aria-hidden="true">
+                      ★
+                    </text>
+                  ) : null}
+                  {label ? (
+                    <text
+                      className="map-name"
+                      x={label.x - point.x}
+                      y={label.y - point.y}
+                      textAnchor={label.anchor}
+                      style={{ fontSize: nameSize }}
+                    >
+                      {sector.name}
+                    </text>
+                  ) : null}
                 </g>
                 {/* Outside the button: its name reads them out, and its visible text is its name. */}
                 <g className="map-signs" aria-hidden="true">

@@ -1,36 +1,11 @@
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Schemas } from "../api/client";
+import { VICTORY } from "../test/fixtures";
 import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
 import { VictoryStanding } from "./Victory";
 
 const CAMPAIGN = { slug: "malta" } as Schemas["Campaign"];
-
-const VICTORY: Schemas["Victory"] = {
-  status: "active",
-  status_label: "Active",
-  summary: "No victory condition is met as the map stands: the campaign goes on.",
-  winner: null,
-  result: "",
-  finished_day: null,
-  conditions: [
-    {
-      side: 1,
-      side_name: "Axis",
-      result: "Malta falls: the Axis holds Valletta and the Grand Harbour",
-      sectors: [],
-      victory_points: null,
-      points_held: 4,
-      by_day: null,
-      met: false,
-      expired: false,
-      standing: "Axis holds 1 of 2 sectors (Grand Harbour); not Valletta.",
-    },
-  ],
-  end_day: 6,
-  end_text: "If no condition is met by then, the night of day 6 ends the campaign: The garrison holds (Allied wins).",
-  sides: [{ side: 1, name: "Axis", sectors_held: 3, victory_points: 4 }],
-};
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -4,16 +4,31 @@ import { queryKeys } from "../api/queryKeys";
 import { QueryView } from "./status";
 import { TableWrap } from "./TableWrap";
 
+/** The campaign's victory conditions and standing (the dashboard's and the map's). */
+export function useVictory(slug: string) {
+  return useQuery({
+    queryKey: queryKeys.victory(slug),
+    queryFn: () =>
+      unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/victory/", { params: { path: { campaign_slug: slug } } })),
+  });
+}
+
+/** Each sector a victory condition names, with the sides whose condition names it. */
+export function objectivesOf(victory: Schemas["Victory"] | undefined): Map<number, string[]> {
+  const objectives = new Map<number, string[]>();
+  for (const condition of victory?.conditions ?? []) {
+    for (const sector of condition.sectors) {
+      const sides = objectives.get(sector.id) ?? [];
+      if (!sides.includes(condition.side_name)) objectives.set(sector.id, [...sides, condition.side_name]);
+    }
+  }
+  return objectives;
+}
+
 /** The scenario's victory conditions and where each side stands against them, or how the campaign
  * ended: every sentence is the API's (sectors and their owners are public, so everybody reads it). */
 export function VictoryStanding({ campaign }: { campaign: Schemas["Campaign"] }) {
-  const victory = useQuery({
-    queryKey: queryKeys.victory(campaign.slug),
-    queryFn: () =>
-      unwrap(
-        api.GET("/api/v1/campaigns/{campaign_slug}/victory/", { params: { path: { campaign_slug: campaign.slug } } }),
-      ),
-  });
+  const victory = useVictory(campaign.slug);
   return (
     <section aria-labelledby="victory">
       <h2 id="victory">Victory</h2>

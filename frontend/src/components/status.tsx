@@ -3,6 +3,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { ApiError } from "../api/client";
 import type { StandStatus } from "../api/types";
+import { plural } from "../lib/words";
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -75,10 +76,10 @@ export function ProgressBar({ done, total, label }: { done: number; total: numbe
     <div className="progress">
       <label>
         {label}
-        <progress max={total || 1} value={done} aria-valuetext={`${done} of ${total} steps`} />
+        <progress max={total || 1} value={done} aria-valuetext={`${done} of ${plural(total, "step")}`} />
       </label>
       <span className="progress-text">
-        {done} / {total} steps ({percent}%)
+        {done} / {plural(total, "step")} ({percent}%)
       </span>
     </div>
   );

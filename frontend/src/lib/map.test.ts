@@ -40,7 +40,7 @@ describe("the map's drawing rules (campaign/map_svg.py follows the same)", () =>
     expect(sectorPoint(placed(1, null, 5, 6), outline)).toEqual({ x: 5, y: 6 });
     expect(sectorPoint(placed(1, NORTH), outline)).toEqual({ x: 5, y: 5 });
     expect(sectorPoint(placed(1, null), undefined)).toBeNull();
-    expect(viewBoxOf([{ x: 100, y: 200 }, { x: 300, y: 400 }])).toEqual({ x: -70, y: 130, width: 540, height: 340 });
+    expect(viewBoxOf([{ x: 100, y: 200 }, { x: 300, y: 400 }])).toEqual({ x: 60, y: 160, width: 280, height: 280 });
   });
 
   it("gives the Axis red and every other side a colour of its own", () => {

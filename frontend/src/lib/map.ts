@@ -11,9 +11,8 @@ export type MapLink = Schemas["MapLink"];
 
 /** Scenario coordinates and projected outlines share one frame, 1000 units wide. */
 export const FRAME = 1000;
-// Room around the outermost markers for their names (centred under them) and flags.
-const MARGIN_X = 170;
-const MARGIN_Y = 70;
+// Room around everything drawn (markers, outlines, names) for the flags and signs beside the markers.
+const MARGIN = 40;
 
 export interface Point {
   x: number;
@@ -68,14 +67,14 @@ export function sectorPoint(sector: MapSector, outline: Point[][] | undefined): 
   };
 }
 
-/** The viewBox around everything drawn, with a margin for names. */
+/** The viewBox around everything drawn, with a margin for the signs beside the markers. */
 export function viewBoxOf(points: readonly Point[]): { x: number; y: number; width: number; height: number } {
   if (!points.length) return { x: 0, y: 0, width: FRAME, height: FRAME };
   const xs = points.map((p) => p.x);
   const ys = points.map((p) => p.y);
-  const x = Math.min(...xs) - MARGIN_X;
-  const y = Math.min(...ys) - MARGIN_Y;
-  return { x, y, width: Math.max(...xs) + MARGIN_X - x, height: Math.max(...ys) + MARGIN_Y - y };
+  const x = Math.min(...xs) - MARGIN;
+  const y = Math.min(...ys) - MARGIN;
+  return { x, y, width: Math.max(...xs) + MARGIN - x, height: Math.max(...ys) + MARGIN - y };
 }
 
 export function outlinePath(outline: Point[][]): string {

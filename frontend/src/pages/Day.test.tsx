@@ -3,13 +3,14 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Schemas } from "../api/client";
 import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
-import { ActivationForm, DawnForm } from "./Day";
+import { ActivationForm, DawnForm, ScheduleForm } from "./Day";
 
 const CAMPAIGN = {
   slug: "malta",
   status: "active",
   current_day: 1,
   day_status: "done",
+  segment_turns: [0, 1, 2, 3, 4],
   sides: [
     { id: 1, name: "Axis", activation_points: 12, activation_cap: null },
     { id: 2, name: "Allied", activation_points: 13, activation_cap: 20 },
@@ -195,5 +196,27 @@ describe("spending activation points", () => {
     expect(screen.getByRole("group", { name: "Column" })).toHaveAccessibleDescription(
       "Allied's activation pool would go below zero.",
     );
+  });
+});
+
+describe("scheduling a reinforcement", () => {
+  it("picks the entry zone from the campaign's sectors, as the API names them", async () => {
+    const sector = (id: number, name: string) => ({ id, name }) as Schemas["Sector"];
+    const seen = stubFetch(
+      jsonResponse(200, { next: null, previous: null, results: [sector(1, "Hal Far"), sector(2, "Marsaxlokk Bay")] }),
+      jsonResponse(201, { id: 7 }),
+    );
+    const livorno = { id: 7, name: "Livorno", side: 1, arrival_status: "in_reserve", arrival_status_label: "In reserve", actions: ["schedule"] } as unknown as Schemas["Reinforcement"];
+    renderWithProviders(<ScheduleForm campaign={CAMPAIGN} forces={[livorno]} />);
+
+    await userEvent.selectOptions(screen.getByLabelText("Force"), "7");
+    await screen.findByRole("option", { name: "Marsaxlokk Bay" });
+    expect(screen.getByRole("combobox", { name: "Entry zone" })).toHaveDisplayValue("none yet");
+    await userEvent.selectOptions(screen.getByLabelText("Entry zone"), "Marsaxlokk Bay");
+    await userEvent.click(screen.getByRole("button", { name: "Schedule" }));
+
+    const sent = seen[1];
+    expect(sent && new URL(sent.url).pathname).toBe("/api/v1/campaigns/malta/reinforcements/");
+    expect(await sent?.json()).toEqual({ force_id: 7, day: 1, zone: "Marsaxlokk Bay" });
   });
 });

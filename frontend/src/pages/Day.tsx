@@ -2,8 +2,9 @@
  * wind, initiative, turns), segments and their arrival rolls on the worker, reinforcements, and
  * activation points spent by column. Players and observers read the day and its public rolls. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
+import { useSectors } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
 import { asRecord } from "../api/types";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -12,6 +13,7 @@ import { RollCard } from "../components/RollCard";
 import { RollOverrideForm } from "../components/RollOverrideForm";
 import { ErrorNotice, ProgressBar, QueryView } from "../components/status";
 import { sideName } from "../lib/sides";
+import { noun, plural } from "../lib/words";
 import { useCampaign } from "../session";
 
 type Campaign = Schemas["Campaign"];
@@ -305,6 +307,18 @@ function ArrivalProgress({ campaign, day }: { campaign: Campaign; day: number })
   });
   const latest = operations.data?.results[0];
   const done = latest?.status === "done";
+  const queryClient = useQueryClient();
+  // When the rolls end (done or failed), what they changed is read again: the reinforcements'
+  // states and actions, the forces, the map, the rolls. Never a screen left on "rolling".
+  const running = latest?.status === "pending" || latest?.status === "running";
+  const [watching, setWatching] = useState(false);
+  useEffect(() => {
+    if (running) setWatching(true);
+    else if (watching && latest) {
+      setWatching(false);
+      refreshAll(queryClient);
+    }
+  }, [running, watching, latest, queryClient]);
   const reports = useQuery({
     queryKey: queryKeys.arrivalReports(slug, day),
     queryFn: () =>
@@ -427,8 +441,6 @@ function DayUnderWay({ campaign, isUmpire }: { campaign: Campaign; isUmpire: boo
 
 // Reinforcements -------------------------------------------------------------------------------
 
-const SCHEDULABLE = new Set(["in_reserve", "scheduled", "will_not_arrive"]);
-const POSTPONABLE = new Set(["scheduled", "rolling"]);
 
 function PostponeForm({ slug, force, today }: { slug: string; force: Schemas["Reinforcement"]; today: number }) {
   const queryClient = useQueryClient();
@@ -471,10 +483,12 @@ function PostponeForm({ slug, force, today }: { slug: string; force: Schemas["Re
   );
 }
 
-function ScheduleForm({ campaign, forces }: { campaign: Campaign; forces: Schemas["Reinforcement"][] }) {
+/** Schedule a force off the table to arrive on a day, at one of the campaign's sectors. */
+export function ScheduleForm({ campaign, forces }: { campaign: Campaign; forces: Schemas["Reinforcement"][] }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const candidates = forces.filter((force) => SCHEDULABLE.has(force.arrival_status ?? ""));
+  const candidates = forces.filter((force) => force.actions.includes("schedule"));
+  const sectors = useSectors(campaign.slug, candidates.length > 0);
   const [forceId, setForceId] = useState("");
   const [day, setDay] = useState(String(Math.max(campaign.current_day ?? 1, 1)));
   const [zone, setZone] = useState("");
@@ -526,14 +540,23 @@ function ScheduleForm({ campaign, forces }: { campaign: Campaign; forces: Schema
           value={day}
           onChange={(e) => setDay(e.target.value)}
         />
-        <InputField
-          id={`${id}-zone`}
-          label="Entry zone"
-          messages={errors.zone ?? []}
-          value={zone}
-          maxLength={60}
-          onChange={(e) => setZone(e.target.value)}
-        />
+        <div className="field">
+          <label htmlFor={`${id}-zone`}>Entry zone</label>
+          <select
+            id={`${id}-zone`}
+            value={zone}
+            aria-describedby={`${id}-zone-errors`}
+            onChange={(e) => setZone(e.target.value)}
+          >
+            <option value="">none yet</option>
+            {(sectors.data?.results ?? []).map((sector) => (
+              <option key={sector.id} value={sector.name}>
+                {sector.name}
+              </option>
+            ))}
+          </select>
+          <FieldErrors id={`${id}-zone-errors`} messages={errors.zone ?? []} />
+        </div>
         <button type="submit" disabled={schedule.isPending || !forceId}>
           Schedule
         </button>
@@ -568,8 +591,8 @@ function Reinforcements({ campaign }: { campaign: Campaign }) {
                     {force.arrival_status_label}
                     {force.arrival_day ? `, day ${force.arrival_day}` : ""}
                     {force.arrival_zone ? `, at ${force.arrival_zone}` : ""}
-                    {force.arrival_attempts ? `, ${force.arrival_attempts} attempts` : ""}
-                    {POSTPONABLE.has(force.arrival_status ?? "") ? (
+                    {force.arrival_attempts ? `, ${plural(force.arrival_attempts, "attempt")}` : ""}
+                    {force.actions.includes("postpone") ? (
                       <PostponeForm slug={slug} force={force} today={campaign.current_day ?? 0} />
                     ) : null}
                   </li>
@@ -589,7 +612,6 @@ function Reinforcements({ campaign }: { campaign: Campaign }) {
 // Activation points ----------------------------------------------------------------------------
 
 const COLUMNS: Schemas["ColumnEnum"][] = ["1 Bn", "1 Bg", "2 Bgs", "3 Bgs"];
-const TURNS = Array.from({ length: 11 }, (_, turn) => turn);
 const START_OF_DAY = "Activated at Start of Day";
 const DURING_DAY = "Activated During Day";
 
@@ -614,7 +636,9 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
   const queryClient = useQueryClient();
   const id = useId();
   const [sideId, setSideId] = useState(campaign.sides[0]?.id ?? 0);
-  const [turn, setTurn] = useState(0);
+  // The turns the segment under way plays, as the API counts them through the day.
+  const turns = campaign.segment_turns;
+  const [turn, setTurn] = useState(turns[0] ?? 0);
   const [column, setColumn] = useState<Schemas["ColumnEnum"]>("1 Bn");
   const [codes, setCodes] = useState<string[]>([]);
   const costs = useActivationCosts();
@@ -637,6 +661,7 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
     .filter(([field]) => field.startsWith("battalion_codes"))
     .flatMap(([, messages]) => messages);
   const ownForces = forces.filter((force) => force.side === sideId);
+  const price = costOf(costs.data?.chart, column, turn);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     spend.mutate();
@@ -671,7 +696,7 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
               aria-describedby={`${id}-turn-errors`}
               onChange={(e) => setTurn(Number(e.target.value))}
             >
-              {TURNS.map((t) => (
+              {turns.map((t) => (
                 <option key={t} value={t}>
                   {t === 0 ? "Dawn" : `Turn ${t}`}
                 </option>
@@ -681,7 +706,8 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
           </div>
         </div>
         <p className="pool" aria-live="polite">
-          {side?.name ?? "The side"} holds <strong>{side?.activation_points ?? "?"}</strong> activation points
+          {side?.name ?? "The side"} holds <strong>{side?.activation_points ?? "?"}</strong> activation{" "}
+          {noun(side?.activation_points ?? 0, "point")}
           {side?.activation_cap != null ? ` (at most ${side.activation_cap})` : ""}.
         </p>
         <fieldset aria-describedby={`${id}-column-errors`}>
@@ -731,12 +757,12 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
           <FieldErrors id={`${id}-codes-errors`} messages={codeErrors} />
         </fieldset>
         <button type="submit" disabled={spend.isPending || !codes.length}>
-          Spend {costOf(costs.data?.chart, column, turn) ?? ""} points on {column}
+          Spend {price == null ? "points" : plural(price, "point")} on {column}
         </button>
         {spend.isError ? <ErrorNotice error={spend.error} /> : null}
         {spend.isSuccess ? (
           <p role="status">
-            {sideName(campaign, sideId)} spent {spend.data.cost} points on {spend.data.column}: {spend.data.battalions.join(", ")}.
+            {sideName(campaign, sideId)} spent {plural(spend.data.cost, "point")} on {spend.data.column}: {spend.data.battalions.join(", ")}.
           </p>
         ) : null}
       </form>

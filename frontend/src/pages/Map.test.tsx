@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
 import type { MapDocument } from "../lib/map";
+import { VICTORY } from "../test/fixtures";
 import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
 import { MapView } from "./Map";
 
@@ -95,6 +96,13 @@ const MAP: MapDocument = {
     isolated: ["00000000-0000-4000-8000-000000000005"],
     separated: [],
   },
+  // Under each marker, as the API places them; Mdina's moved out to its left with a leader line.
+  labels: [
+    { sector: 10, x: 800, y: 349, anchor: "middle", box: { left: 750, top: 329, right: 850, bottom: 354 }, leader: null },
+    { sector: 11, x: 600, y: 549, anchor: "middle", box: { left: 560, top: 529, right: 640, bottom: 554 }, leader: null },
+    { sector: 12, x: 700, y: 749, anchor: "middle", box: { left: 650, top: 729, right: 750, bottom: 754 }, leader: null },
+    { sector: 13, x: 120, y: 420, anchor: "end", box: { left: 40, top: 400, right: 120, bottom: 425 }, leader: { x: 120, y: 412 } },
+  ],
 };
 
 // A click only: d3-zoom's pointer handling needs the browser's window on the event, which jsdom's
@@ -141,6 +149,37 @@ describe("the campaign map", () => {
     const key = screen.getByRole("list", { name: "Map key" });
     expect(key).toHaveTextContent("Supply line");
     expect(key).toHaveTextContent("Source of supply");
+  });
+
+  it("writes each name where the API places it, with a line to a name moved away from its marker", () => {
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire />);
+
+    const name = (sector: RegExp) => screen.getByRole("button", { name: sector }).querySelector(".map-name");
+    // Relative to the marker (Valletta's at 800, 300), the anchor the API gives.
+    expect(name(/^Valletta/)?.getAttribute("y")).toBe("49");
+    expect(name(/^Valletta/)?.getAttribute("text-anchor")).toBe("middle");
+    expect(name(/^Mdina/)?.getAttribute("x")).toBe("-80");
+    expect(name(/^Mdina/)?.getAttribute("text-anchor")).toBe("end");
+    const leaders = [...document.querySelectorAll("svg.map-svg line.map-leader")];
+    expect(leaders.map((line) => ["x1", "y1", "x2", "y2"].map((a) => line.getAttribute(a)))).toEqual([
+      ["200", "400", "120", "412"],
+    ]);
+    // The view takes in the moved name's box (and a margin), not only the markers.
+    expect(document.querySelector("svg.map-svg")?.getAttribute("viewBox")?.split(" ")[0]).toBe("0");
+  });
+
+  it("marks the sectors victory conditions name and says where the campaign stands", () => {
+    renderWithProviders(<MapView campaign={CAMPAIGN} map={MAP} isUmpire={false} victory={VICTORY} />);
+
+    expect(screen.getByText(VICTORY.summary)).toBeInTheDocument();
+    expect(screen.getByText(/the night of day 6 ends the campaign/)).toBeInTheDocument();
+    const valletta = screen.getByRole("button", { name: /^Valletta/ });
+    expect(valletta).toHaveAccessibleName(expect.stringContaining("a victory objective of Axis"));
+    expect(valletta.querySelector(".map-objective")).not.toBeNull();
+    expect(screen.getByRole("button", { name: /^Luqa/ }).querySelector(".map-objective")).toBeNull();
+    expect(screen.getByRole("list", { name: "Map key" })).toHaveTextContent("Victory objective");
+    fireEvent.click(valletta);
+    expect(screen.getByRole("region", { name: "Valletta" })).toHaveTextContent("Victory objective ofAxis");
   });
 
   it("opens a sector's panel: its facts, forces, battalions and battles linked", async () => {

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
-import { api, idempotencyKey, unwrap } from "../api/client";
+import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
 import { FieldErrors, fieldErrorsOf } from "../components/FieldErrors";
 import { MapCanvas } from "../components/MapCanvas";
+import { objectivesOf, useVictory } from "../components/Victory";
 import { ErrorNotice, QueryView } from "../components/status";
 import { neighbours, type MapDocument, type MapSector } from "../lib/map";
 import { sideName } from "../lib/sides";
@@ -331,12 +332,15 @@ export function SectorPanel({
   map,
   sector,
   isUmpire,
+  objectiveOf = [],
   takeFocus = false,
 }: {
   campaign: Campaign;
   map: MapDocument;
   sector: MapSector;
   isUmpire: boolean;
+  /** The sides whose victory condition names this sector. */
+  objectiveOf?: readonly string[];
   takeFocus?: boolean;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -362,6 +366,12 @@ export function SectorPanel({
         <dd>{sector.owner_label}</dd>
         <dt>Victory points</dt>
         <dd>{sector.victory_points}</dd>
+        {objectiveOf.length ? (
+          <>
+            <dt>Victory objective of</dt>
+            <dd>{objectiveOf.join(", ")}</dd>
+          </>
+        ) : null}
         {sourceFor.length ? (
           <>
             <dt>Source of supply for</dt>
@@ -428,44 +438,67 @@ export function SectorPanel({
   );
 }
 
-export function MapView({ campaign, map, isUmpire }: { campaign: Campaign; map: MapDocument; isUmpire: boolean }) {
+export function MapView({
+  campaign,
+  map,
+  isUmpire,
+  victory,
+}: {
+  campaign: Campaign;
+  map: MapDocument;
+  isUmpire: boolean;
+  /** Where the campaign stands against its victory conditions (or how it ended), once loaded. */
+  victory?: Schemas["Victory"];
+}) {
   const [selected, setSelected] = useState<{ id: number; byKeyboard: boolean } | null>(null);
   const sector = map.sectors.find((candidate) => candidate.id === selected?.id);
+  const objectives = objectivesOf(victory);
   // A map-less campaign (a version 1 pack) has only its battles' tables, placed nowhere.
   if (!map.sectors.some((candidate) => (candidate.x != null && candidate.y != null) || candidate.geometry != null)) {
     return <p>This campaign has no map: its scenario pack places no sector.</p>;
   }
   return (
-    <div className="map-layout">
-      <MapCanvas
-        map={map}
-        sides={campaign.sides}
-        selected={selected?.id ?? null}
-        onSelect={(id, byKeyboard) => setSelected({ id, byKeyboard })}
-      />
-      {sector ? (
-        <SectorPanel
-          campaign={campaign}
+    <>
+      {victory ? (
+        <p className={`map-victory${victory.status === "finished" ? " card result" : ""}`}>
+          <strong>{victory.summary}</strong> {victory.end_text}{" "}
+          <Link to={`/campaigns/${campaign.slug}`}>Each side's standing</Link>
+        </p>
+      ) : null}
+      <div className="map-layout">
+        <MapCanvas
           map={map}
-          sector={sector}
-          isUmpire={isUmpire}
-          takeFocus={selected?.byKeyboard}
+          sides={campaign.sides}
+          selected={selected?.id ?? null}
+          onSelect={(id, byKeyboard) => setSelected({ id, byKeyboard })}
+          objectives={objectives}
         />
-      ) : (
-        <p className="muted">Pick a sector on the map (or Tab to it and press Enter) to see what stands on it.</p>
-      )}
-    </div>
+        {sector ? (
+          <SectorPanel
+            campaign={campaign}
+            map={map}
+            sector={sector}
+            isUmpire={isUmpire}
+            objectiveOf={objectives.get(sector.id)}
+            takeFocus={selected?.byKeyboard}
+          />
+        ) : (
+          <p className="muted">Pick a sector on the map (or Tab to it and press Enter) to see what stands on it.</p>
+        )}
+      </div>
+    </>
   );
 }
 
 export function MapPage() {
   const { campaign, isUmpire } = useCampaign();
   const map = useMapDocument(campaign.slug);
+  const victory = useVictory(campaign.slug);
   return (
     <section>
       <h1>Map</h1>
       <QueryView query={map} what="the map">
-        {(data) => <MapView campaign={campaign} map={data} isUmpire={isUmpire} />}
+        {(data) => <MapView campaign={campaign} map={data} isUmpire={isUmpire} victory={victory.data} />}
       </QueryView>
     </section>
   );

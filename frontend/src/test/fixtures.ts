@@ -42,3 +42,33 @@ export function battalion(
 ): Schemas["BattalionTree"] {
   return { id: uid(id), code, name: "", side, in_reserve: false, stands: [], ...extra } as unknown as Schemas["BattalionTree"];
 }
+
+/** Malta's victory standing on day 1: the Axis holds one of the two sectors its condition names. */
+export const VICTORY: Schemas["Victory"] = {
+  status: "active",
+  status_label: "Active",
+  summary: "No victory condition is met as the map stands: the campaign goes on.",
+  winner: null,
+  result: "",
+  finished_day: null,
+  conditions: [
+    {
+      side: 1,
+      side_name: "Axis",
+      result: "Malta falls: the Axis holds Valletta and the Grand Harbour",
+      sectors: [
+        { id: 10, name: "Valletta", owner: 2, held: false },
+        { id: 14, name: "Grand Harbour", owner: 1, held: true },
+      ],
+      victory_points: null,
+      points_held: 4,
+      by_day: null,
+      met: false,
+      expired: false,
+      standing: "Axis holds 1 of 2 sectors (Grand Harbour); not Valletta.",
+    },
+  ],
+  end_day: 6,
+  end_text: "If no condition is met by then, the night of day 6 ends the campaign: The garrison holds (Allied wins).",
+  sides: [{ side: 1, name: "Axis", sectors_held: 3, victory_points: 4 }],
+};
