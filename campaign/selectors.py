@@ -40,7 +40,7 @@ from campaign.supply_lines import Ground, SideLines, side_lines
 from config.celery_app import app as celery_app
 from rules_engine import fairness
 from rules_engine.profiles import CampaignStep, get_profile
-from rules_engine.vocab import PLAYED_DAY_SEGMENTS, DaySegment, SupplySituation, label_of
+from rules_engine.vocab import PLAYED_DAY_SEGMENTS, DaySegment, SupplySituation, counted, label_of
 
 
 @dataclass(frozen=True)
@@ -1520,6 +1520,6 @@ def umpire_todo(campaign: models.Campaign, now: datetime.datetime) -> list[TodoI
         if scheduled is not None:
             text += f" (the club's schedule: {deadline_text(scheduled)})"
         if unreported:
-            text += f"; {unreported} battle{'' if unreported == 1 else 's'} still to report first"
+            text += f"; {counted(unreported, 'battle')} still to report first"
         items.append(TodoItem(TodoKind.NIGHT_DUE, text, f"{base}/night"))
     return items

@@ -23,11 +23,12 @@ import hashlib
 from functools import lru_cache
 
 ALGORITHM = "sha256-chain"
+# Read by people on the roll log: the chain in words (commitment and day_seed below, in code).
 ALGORITHM_TEXT = (
-    "link 0 is the master seed, link k = SHA-256 hex digest of link k-1 (UTF-8); "
-    "the commitment is link L (L the chain length) and day d's seed is link L-d; "
-    "each audience has its own chain and commitment; "
-    "each roll is SeededDice(day seed of its audience, *stream labels): SHA-256 in counter mode"
+    "link 0 is the master seed and each further link the SHA-256 hex digest of the link before "
+    "it (as UTF-8); the commitment is the chain's last link and day d's seed the link d places "
+    "before it; each audience has its own chain and commitment; each roll's dice come from "
+    "SHA-256 in counter mode over its audience's day seed and the roll's stream labels"
 )
 PUBLIC_AUDIENCE = "public"  # every member's rolls: the campaign's own chain
 DEFAULT_CHAIN_LENGTH = 1000  # days a campaign may roll; a long campaign runs a few dozen

@@ -18,6 +18,11 @@ def label_of(member: enum.Enum) -> str:
     return value[:1].upper() + value[1:]
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` and its noun as a person writes them: "1 order", "2 orders", "0 conflicts"."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 class Nation(enum.Enum):
     GERMAN = "German"
     ITALIAN = "Italian"

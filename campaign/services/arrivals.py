@@ -74,7 +74,10 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
     if force.arrival_status != ArrivalStatus.ROLLING:
         return {}
     context = RollContext(day=operation.day, segment=segment, force=force, owner=Owner.side(force.side_id))
-    stream = ("day", operation.day.number, "segment", segment.segment, "arrival", force.pk)
+    # The force by its place in the campaign, not its row number: the same pack rolls the same dice
+    # whatever other campaigns the database holds (a row number varied from load to load).
+    ordinal = campaign.forces.filter(pk__lte=force.pk).count()
+    stream = ("day", operation.day.number, "segment", segment.segment, "arrival", ordinal)
     leader = {"leader_rating": force.leader_rating, "force_name": force.name}
     if force.availability == UNSPECIFIED_RESERVE:
         runs, entry = _reserve_wait(campaign, force, segment, stream, context)

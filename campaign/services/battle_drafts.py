@@ -28,6 +28,7 @@ from campaign.services.battles import (
 from campaign.services.errors import ConflictError, DomainError, ForbiddenError
 from campaign.services.notifications import notification_send, notifications_done
 from rules_engine.results import to_jsonable
+from rules_engine.vocab import counted
 
 
 def _drafts_of(battle: models.Battle) -> dict[int, models.BattleDraft]:
@@ -183,7 +184,8 @@ def battle_draft_confirm(
         EventVerb.BATTLE_DRAFTS_CONFIRMED,
         battle,
         f"Drafted reports of the battle at {battle.sector} confirmed: "
-        f"{agreed} items agreed, {len(conflicts)} conflicts chosen, {one_side} entered by one side",
+        f"{counted(agreed, 'item')} agreed, {counted(len(conflicts), 'conflict')} chosen, "
+        f"{one_side} entered by one side",
         actor,
         after={"revision": revision, "choices": dict(choices), "report": report},
     )

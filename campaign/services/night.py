@@ -69,7 +69,7 @@ from rules_engine.great_battles.equipment import UNIT_TYPES, AttachmentSlot, Uni
 from rules_engine.great_battles.night import StandFate
 from rules_engine.panzer_korps.night import removes_force
 from rules_engine.profiles import CampaignStep
-from rules_engine.vocab import SupplySituation
+from rules_engine.vocab import SupplySituation, counted
 
 SYSTEM_ACTOR = Actor(request_id="night-phase")
 NIGHT_REPORTS_NOTIFY_TASK = "campaign.tasks.night_reports_notify_task"
@@ -178,7 +178,7 @@ def _side_orders_lapse(campaign: models.Campaign, day: models.CampaignDay, actor
         campaign,
         EventVerb.SIDE_ORDERS_LAPSED,
         day,
-        f"Night phase of day {day.number} started with {len(lapsed)} orders not approved "
+        f"Night phase of day {day.number} started with {counted(len(lapsed), 'order')} not approved "
         f"({sides}): they lapsed",
         actor,
         after={"lapsed": lapsed},

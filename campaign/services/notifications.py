@@ -38,6 +38,7 @@ from campaign.choices import EventVerb, NotificationEmail, NotificationKind
 from campaign.services.audit import Actor, event_record
 from campaign.services.broker import tasks_send, tasks_send_on_commit
 from campaign.services.errors import DomainError, NotFoundError
+from rules_engine.vocab import counted
 
 # Sent by name: the tasks module imports the services, never the reverse.
 NOTIFICATION_MAIL_TASK = "campaign.tasks.notification_mail_task"
@@ -124,7 +125,7 @@ def notification_send(
         campaign,
         EventVerb.NOTIFICATIONS_SENT,
         notifications[0],
-        f"{kind.label}: {title} ({len(notifications)} member{'s' if len(notifications) != 1 else ''} told)",
+        f"{kind.label}: {title} ({counted(len(notifications), 'member')} told)",
         actor,
         after={"kind": kind.value, "recipients": sorted(members), "key": key},
     )

@@ -31,7 +31,7 @@ from campaign.services.campaigns import campaign_lock, campaign_require_status, 
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.rules import procedure_run
 from rules_engine.great_battles.night import MapSupplyReading
-from rules_engine.vocab import SupplySituation
+from rules_engine.vocab import SupplySituation, counted
 
 MAP_SUPPLY = "gb.map_supply_situation"
 # What an umpire may confirm for a battalion on the map (reserves are off it).
@@ -185,7 +185,7 @@ class SupplyReview:
         count = len(self.proposal.battalions)
         return (
             f"Supply for day {self.day.number} is not confirmed: the night will apply the map's "
-            f"proposal, with the day's battle reports, to {count} battalion{'' if count == 1 else 's'}."
+            f"proposal, with the day's battle reports, to {counted(count, 'battalion')}."
         )
 
     @property

@@ -193,11 +193,13 @@ def test_a_reinforcement_offers_the_umpire_what_its_state_allows_and_no_more(wor
 
     def listed(role: Role) -> dict[str, Any]:
         rows = world.client(role).get(world.url("reinforcement-list"), {"page_size": 200}).json()["results"]
-        return next(row for row in rows if row["id"] == force.pk)
+        return next(row for row in rows if row["id"] == str(force.public_id))
 
     assert listed(Role.UMPIRE)["actions"] == actions
     assert listed(Role.AXIS_PLAYER)["actions"] == []  # players read their reinforcements, never act
-    postponed = umpire.post(world.url("reinforcement-postpone", pk=force.pk), {"day": 5}, format="json")
+    postponed = umpire.post(
+        world.url("reinforcement-postpone", pk=force.public_id), {"day": 5}, format="json"
+    )
     # What is offered is accepted; what is not, the state refuses (never a button that answers 409).
     assert (postponed.status_code == 200) == ("postpone" in actions), postponed.json()
     assert listed(Role.UMPIRE)["actions"] == (["schedule", "postpone"] if "postpone" in actions else actions)

@@ -125,9 +125,9 @@ def umpire_notification_read_url(world: World) -> str:
 
 def drafts_filed(world: World) -> None:
     """Both players' drafts of the planned battle, agreeing."""
-    for role in (Role.AXIS_PLAYER, Role.ALLIED_PLAYER):
+    for role, draft in DRAFTS.items():
         actor = Actor(user=world.users[role], request_id=f"draft-{role.name}")
-        battle_draft_save(world.campaign.pk, actor, world.planned.pk, DRAFT)
+        battle_draft_save(world.campaign.pk, actor, world.planned.pk, draft)
 
 
 def drafts_revision(world: World) -> str:
@@ -137,7 +137,11 @@ def drafts_revision(world: World) -> str:
     return compared.comparison.revision
 
 
-DRAFT = {"battalions": [{"code": "A1", "destroyed": ["3"]}, {"code": "L1", "suppressed": ["3"]}]}
+# Each side drafts its own battalions' stands: its fog of war hides the enemy's (issue 30).
+DRAFTS = {
+    Role.AXIS_PLAYER: {"battalions": [{"code": "A1", "destroyed": ["3"]}]},
+    Role.ALLIED_PLAYER: {"battalions": [{"code": "L1", "suppressed": ["3"]}]},
+}
 
 
 def webhook_url(name: str) -> Any:
@@ -207,7 +211,10 @@ WRITES: dict[tuple[str, str], Write] = {
         lambda w: w.url("battle-report", pk=w.planned.pk), lambda w: {"battalions": [{"code": "A1"}]}, 200
     ),
     ("battle-draft", "put"): Write(
-        lambda w: w.url("battle-draft", pk=w.planned.pk), lambda w: DRAFT, 200, role=Role.AXIS_PLAYER
+        lambda w: w.url("battle-draft", pk=w.planned.pk),
+        lambda w: DRAFTS[Role.AXIS_PLAYER],
+        200,
+        role=Role.AXIS_PLAYER,
     ),
     ("battle-drafts-confirm", "post"): Write(
         lambda w: w.url("battle-drafts-confirm", pk=w.planned.pk),
@@ -369,7 +376,7 @@ SIDE_ORDER_WRITES: dict[tuple[str, str], Write] = {
     ),
     ("side-order-amend", "post"): Write(
         order_url("side-order-amend"),
-        lambda w: {"payload": {"battalion_code": "A3"}},
+        lambda w: {"payload": {"battalion_code": "A3"}, "reason": "A3 needs the night more"},
         200,
         axis_order(SideOrderStatus.SUBMITTED),
     ),

@@ -259,7 +259,7 @@ def test_one_real_disagreement_is_one_conflict_whatever_each_side_entered_of_its
         campaign.pk, UMPIRE, battle.pk, comparison.revision, {"battalions[L1].stands[2]": axis}
     )
     confirmed = campaign.events.get(verb=EventVerb.BATTLE_DRAFTS_CONFIRMED)
-    assert "1 conflicts chosen" in confirmed.message
+    assert "1 conflict chosen" in confirmed.message
     assert campaign.battalions.get(code="A1").supply_situation == "OK"
     assert campaign.battalions.get(code="L1").supply_situation == "separated"
 

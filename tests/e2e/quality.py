@@ -85,9 +85,11 @@ def assert_no_horizontal_scroll(page: Page) -> None:
 
 
 def assert_page_quality(page: Page) -> None:
-    """Both checks: what every test step on a page should hold."""
+    """What every test step on a page should hold: no sideways scroll, no accessibility
+    violation, every text in words (issue 30: the whole club night is read so)."""
     assert_no_horizontal_scroll(page)
     assert_accessible(page)
+    assert_readable(page)
 
 
 # What a person reads on the page as it is now, and where the map's names and markers stand: one

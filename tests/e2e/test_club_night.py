@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import time_machine
-from playwright.sync_api import Browser, ViewportSize, expect
+from playwright.sync_api import Browser, expect
 
 from campaign import models, selectors
 from campaign.access import CampaignAccess
@@ -31,14 +31,11 @@ from campaign.services.demo import demo_campaign_load, demo_users_ensure
 from campaign.services.supply import supply_review
 from tests.api.world import strings
 from tests.conftest import WorkerProcess
-from tests.e2e.conftest import PHONE, Tab, open_tab, sign_in
-from tests.e2e.quality import assert_page_quality
+from tests.e2e.conftest import DESKTOP, Tab, open_tab, sign_in, step
 
 # The demo names reference equipment, which an earlier transactional test's flush removed.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
 
-DESKTOP = ViewportSize(width=1280, height=900)
-PHONE_SIZE = ViewportSize(width=PHONE["width"], height=PHONE["height"])
 SECTOR = "Gudja"
 ATTACHMENT_RULE = "Great Battles of WWII charts, Unit Type Capabilities, Attachment Notes"
 NIGHT_TIMEOUT = 120_000
@@ -51,17 +48,6 @@ TODAYS = [
     datetime.datetime(2027, 3, 2, 18, 0, tzinfo=datetime.UTC),
     datetime.datetime(2027, 9, 14, 18, 0, tzinfo=datetime.UTC),
 ]
-
-
-def step(tab: Tab, name: str) -> None:
-    """One step of the day: the page checked and screenshotted on a desktop, then on a phone."""
-    page = tab.page
-    page.wait_for_load_state("networkidle")
-    for size, suffix in ((DESKTOP, "1280"), (PHONE_SIZE, "390")):
-        page.set_viewport_size(size)
-        assert_page_quality(page)
-        tab.shot(f"{name}-{suffix}")
-    page.set_viewport_size(DESKTOP)
 
 
 def go(tab: Tab, name: str) -> None:
@@ -233,14 +219,14 @@ def umpire_decides_the_orders(tab: Tab, campaign: models.Campaign, amended_to: s
     allied_order = models.SideOrder.objects.get(campaign=campaign, side__is_axis=False)
     go(tab, "Orders")
     allied = page.locator("li.card").filter(
-        has=page.get_by_role("button", name=f"Send back order {allied_order.public_id}")
+        has=page.get_by_role("button", name=f"Send back order: {allied_order.label}")
     )
     allied.get_by_label("Reason to send it back").fill(SENT_BACK)
-    allied.get_by_role("button", name=f"Send back order {allied_order.public_id}").click()
-    expect(page.get_by_role("button", name=f"Send back order {allied_order.public_id}")).to_have_count(0)
+    allied.get_by_role("button", name=f"Send back order: {allied_order.label}").click()
+    expect(page.get_by_role("button", name=f"Send back order: {allied_order.label}")).to_have_count(0)
 
-    page.get_by_role("button", name=f"Amend order {axis_order.public_id}").click()
-    amend = page.get_by_role("form", name=f"Amend order {axis_order.public_id}")
+    page.get_by_role("button", name=f"Amend order: {axis_order.label}").click()
+    amend = page.get_by_role("form", name=f"Amend order: {axis_order.label}")
     amend.get_by_label("Battalion", exact=True).select_option(amended_to)
     amend.get_by_role("button", name="Save the amendment").click()  # no reason: refused
     reason = amend.get_by_label("Reason for the amendment (its side reads it)")
@@ -249,7 +235,8 @@ def umpire_decides_the_orders(tab: Tab, campaign: models.Campaign, amended_to: s
     amend.get_by_role("button", name="Save the amendment").click()
     expect(page.locator("li.card", has_text=f"{amended_to} withdraws to reserve")).to_be_visible()
     step(tab, "orders-amended")
-    page.get_by_role("button", name=f"Approve order {axis_order.public_id}").click()
+    axis_order.refresh_from_db()  # its label names the battalion it now orders
+    page.get_by_role("button", name=f"Approve order: {axis_order.label}").click()
     expect(page.get_by_text("No order waits for approval.")).to_be_visible()
     axis_order.refresh_from_db()
     allied_order.refresh_from_db()
