@@ -704,7 +704,7 @@ class MapSupplySerializer(LabelledSerializer[Any]):
     )
 
 
-class MapPointSerializer(serializers.Serializer[Any]):
+class MapPointSerializer(LabelledSerializer[Any]):
     x = serializers.FloatField()
     y = serializers.FloatField()
 
@@ -712,7 +712,7 @@ class MapPointSerializer(serializers.Serializer[Any]):
         return {"x": instance[0], "y": instance[1]}
 
 
-class MapBoxSerializer(serializers.Serializer[Any]):
+class MapBoxSerializer(LabelledSerializer[Any]):
     left = serializers.FloatField()
     top = serializers.FloatField()
     right = serializers.FloatField()
@@ -722,7 +722,7 @@ class MapBoxSerializer(serializers.Serializer[Any]):
         return dict(zip(("left", "top", "right", "bottom"), instance, strict=True))
 
 
-class MapLabelSerializer(serializers.Serializer[Any]):
+class MapLabelSerializer(LabelledSerializer[Any]):
     """Where a sector's name stands on the map (``campaign.map_layout.place_labels``), in the map's
     frame: no name overlaps another or a marker; the printed briefing draws them in the same places."""
 
@@ -730,7 +730,8 @@ class MapLabelSerializer(serializers.Serializer[Any]):
     x = serializers.FloatField(help_text="the name's anchor")
     y = serializers.FloatField(help_text="the name's baseline")
     anchor = serializers.ChoiceField(
-        choices=["start", "middle", "end"], help_text="SVG text-anchor: which end of the name x is"
+        choices=[("start", "Starts at x"), ("middle", "Centred on x"), ("end", "Ends at x")],
+        help_text="SVG text-anchor: which end of the name x is",
     )
     box = MapBoxSerializer(help_text="what the name may cover")
     leader = MapPointSerializer(
@@ -1553,6 +1554,7 @@ class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
         help_text="what you may do with it now: `schedule` while it is off the table, `postpone` while "
         "it is scheduled or rolling for arrival (umpires; nothing for players)"
     )
+    actions_labels = serializers.SerializerMethodField(help_text="the actions in words, in their order")
 
     class Meta:
         model = models.Force
@@ -1569,6 +1571,7 @@ class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
             "availability",
             "arrival_attempts",
             "actions",
+            "actions_labels",
         ]
 
     @extend_schema_field(
@@ -1576,6 +1579,11 @@ class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
     )
     def get_actions(self, force: models.Force) -> list[str]:
         return reinforcement_actions(force) if access_of(self).is_umpire else []
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_actions_labels(self, force: models.Force) -> list[str]:
+        words = dict(REINFORCEMENT_ACTION_CHOICES)
+        return [words[action] for action in self.get_actions(force)]
 
 
 class DeploymentPreviewSerializer(LabelledSerializer[Any]):
@@ -2099,7 +2107,7 @@ DRAFTED_FIELD_CHOICES = [
 ]
 
 
-class DraftableBattalionSerializer(serializers.Serializer[Any]):
+class DraftableBattalionSerializer(LabelledSerializer[Any]):
     code = serializers.CharField()
     draftable = serializers.ListField(
         child=serializers.ChoiceField(choices=DRAFTED_FIELD_CHOICES),

@@ -647,6 +647,7 @@ def _expected_map(seen: VisibilityWorld, reader: Reader, umpires: dict[str, Any]
     return {
         "sectors": umpires["sectors"],
         "links": umpires["links"],
+        "labels": umpires["labels"],  # placed round the ground's markers: public, as the ground is
         "forces": forces,
         "battalions": battalions,
         "battles": [row for row in umpires["battles"] if own in (row["attacker"], row["defender"])],

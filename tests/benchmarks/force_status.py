@@ -290,7 +290,9 @@ def main() -> int:
         _, api_key = api_key_create(force.campaign_id, BENCH, name="bench poller", side_id=force.side_id)
         client = Client(HTTP_HOST="localhost")  # in ALLOWED_HOSTS, as "testserver" is not
         client.force_login(player)
-        url = reverse("api:force-force-status", kwargs={"campaign_slug": force.campaign.slug, "pk": force.pk})
+        url = reverse(
+            "api:force-force-status", kwargs={"campaign_slug": force.campaign.slug, "pk": force.public_id}
+        )
         process_load = load_average()
         process = in_process(url, client, force)
         http = over_http(url, client, api_key)

@@ -143,7 +143,9 @@ def campaigns(count: int, sizes: Sequence[int]) -> list[dict[str, Any]]:
         allied = campaign.sides.get(name="Allied")
         _, key = api_key_create(campaign.pk, BENCH, name="bench poller", side_id=allied.pk)
         force = models.Force.objects.get(side=allied)
-        url = reverse("api:force-force-status", kwargs={"campaign_slug": campaign.slug, "pk": force.pk})
+        url = reverse(
+            "api:force-force-status", kwargs={"campaign_slug": campaign.slug, "pk": force.public_id}
+        )
         built.append(
             {
                 "id": campaign.pk,

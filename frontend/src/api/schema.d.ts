@@ -2306,14 +2306,14 @@ export interface components {
          */
         AirCoverPriorityEnum: "Top" | "High" | "Modest" | "Lowest";
         /**
-         * @description * `sha256-chain` - link 0 is the master seed, link k = SHA-256 hex digest of link k-1 (UTF-8); the commitment is link L (L the chain length) and day d's seed is link L-d; each audience has its own chain and commitment; each roll is SeededDice(day seed of its audience, *stream labels): SHA-256 in counter mode
+         * @description * `sha256-chain` - link 0 is the master seed and each further link the SHA-256 hex digest of the link before it (as UTF-8); the commitment is the chain's last link and day d's seed the link d places before it; each audience has its own chain and commitment; each roll's dice come from SHA-256 in counter mode over its audience's day seed and the roll's stream labels
          * @enum {string}
          */
         AlgorithmEnum: "sha256-chain";
         /**
-         * @description * `start` - start
-         *     * `middle` - middle
-         *     * `end` - end
+         * @description * `start` - Starts at x
+         *     * `middle` - Centred on x
+         *     * `end` - Ends at x
          * @enum {string}
          */
         AnchorEnum: "start" | "middle" | "end";
@@ -3110,10 +3110,13 @@ export interface components {
             /** @description the value in words */
             text: string;
         };
+        /** @description An output serializer whose choices carry their labels. */
         DraftableBattalion: {
             code: string;
             /** @description what your draft may give of it: the stands of every battalion (both sides saw the table); points, rounds, templates, supply, fuel and objectives of your own only */
             draftable: components["schemas"]["DraftableBattalionDraftableEnum"][];
+            /** @description the labels people read for the codes beside it */
+            readonly draftable_labels: string[];
         };
         /**
          * @description * `destroyed` - stands destroyed
@@ -3522,6 +3525,7 @@ export interface components {
             attacker: number;
             defender: number;
         };
+        /** @description An output serializer whose choices carry their labels. */
         MapBox: {
             /** Format: double */
             left: number;
@@ -3577,11 +3581,13 @@ export interface components {
             /**
              * @description SVG text-anchor: which end of the name x is
              *
-             *     * `start` - start
-             *     * `middle` - middle
-             *     * `end` - end
+             *     * `start` - Starts at x
+             *     * `middle` - Centred on x
+             *     * `end` - Ends at x
              */
             anchor: components["schemas"]["AnchorEnum"];
+            /** @description the label people read for the code beside it */
+            readonly anchor_label: string;
             /** @description what the name may cover */
             box: components["schemas"]["MapBox"];
             /** @description where a line from the sector's marker meets a name moved away from it; null: the name stands next to its marker */
@@ -3595,6 +3601,7 @@ export interface components {
             /** @description the label people read for the code beside it */
             readonly kind_label: string;
         };
+        /** @description An output serializer whose choices carry their labels. */
         MapPoint: {
             /** Format: double */
             x: number;
@@ -4432,6 +4439,8 @@ export interface components {
             arrival_attempts?: number;
             /** @description what you may do with it now: `schedule` while it is off the table, `postpone` while it is scheduled or rolling for arrival (umpires; nothing for players) */
             readonly actions: components["schemas"]["ReinforcementActionsEnum"][];
+            /** @description the actions in words, in their order */
+            readonly actions_labels: string[];
         };
         /**
          * @description * `schedule` - Schedule its arrival

@@ -49,8 +49,8 @@ const STANDS = { G1: [stand(1, "1. Kp", "G1")], W1: [stand(3, "A Coy", "W1")] };
 // The Axis drafts its own G1 in full and only the stands of the Allied W1, as the API lists.
 const OWN = ["destroyed", "suppressed", "activation_points_spent", "barrage_rounds_spent", "supply_situation", "objectives"] as const;
 const DRAFTED: Schemas["DraftableBattalion"][] = [
-  { code: "G1", draftable: [...OWN] },
-  { code: "W1", draftable: ["destroyed", "suppressed"] },
+  { code: "G1", draftable: [...OWN], draftable_labels: [] },
+  { code: "W1", draftable: ["destroyed", "suppressed"], draftable_labels: [] },
 ];
 
 function draft(side: number, sideName: string, report: unknown): Schemas["Draft"] {

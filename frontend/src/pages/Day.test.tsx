@@ -204,12 +204,12 @@ describe("scheduling a reinforcement", () => {
     const sector = (id: number, name: string) => ({ id, name }) as Schemas["Sector"];
     const seen = stubFetch(
       jsonResponse(200, { next: null, previous: null, results: [sector(1, "Hal Far"), sector(2, "Marsaxlokk Bay")] }),
-      jsonResponse(201, { id: 7 }),
+      jsonResponse(201, { id: "0f1e2d3c-4b5a-4c6d-8e7f-9a0b1c2d3e4f" }),
     );
-    const livorno = { id: 7, name: "Livorno", side: 1, arrival_status: "in_reserve", arrival_status_label: "In reserve", actions: ["schedule"] } as unknown as Schemas["Reinforcement"];
+    const livorno = { id: "0f1e2d3c-4b5a-4c6d-8e7f-9a0b1c2d3e4f", name: "Livorno", side: 1, arrival_status: "in_reserve", arrival_status_label: "In reserve", actions: ["schedule"] } as unknown as Schemas["Reinforcement"];
     renderWithProviders(<ScheduleForm campaign={CAMPAIGN} forces={[livorno]} />);
 
-    await userEvent.selectOptions(screen.getByLabelText("Force"), "7");
+    await userEvent.selectOptions(screen.getByLabelText("Force"), "0f1e2d3c-4b5a-4c6d-8e7f-9a0b1c2d3e4f");
     await screen.findByRole("option", { name: "Marsaxlokk Bay" });
     expect(screen.getByRole("combobox", { name: "Entry zone" })).toHaveDisplayValue("none yet");
     await userEvent.selectOptions(screen.getByLabelText("Entry zone"), "Marsaxlokk Bay");
@@ -217,6 +217,6 @@ describe("scheduling a reinforcement", () => {
 
     const sent = seen[1];
     expect(sent && new URL(sent.url).pathname).toBe("/api/v1/campaigns/malta/reinforcements/");
-    expect(await sent?.json()).toEqual({ force_id: 7, day: 1, zone: "Marsaxlokk Bay" });
+    expect(await sent?.json()).toEqual({ force_id: "0f1e2d3c-4b5a-4c6d-8e7f-9a0b1c2d3e4f", day: 1, zone: "Marsaxlokk Bay" });
   });
 });

@@ -98,10 +98,10 @@ const MAP: MapDocument = {
   },
   // Under each marker, as the API places them; Mdina's moved out to its left with a leader line.
   labels: [
-    { sector: 10, x: 800, y: 349, anchor: "middle", box: { left: 750, top: 329, right: 850, bottom: 354 }, leader: null },
-    { sector: 11, x: 600, y: 549, anchor: "middle", box: { left: 560, top: 529, right: 640, bottom: 554 }, leader: null },
-    { sector: 12, x: 700, y: 749, anchor: "middle", box: { left: 650, top: 729, right: 750, bottom: 754 }, leader: null },
-    { sector: 13, x: 120, y: 420, anchor: "end", box: { left: 40, top: 400, right: 120, bottom: 425 }, leader: { x: 120, y: 412 } },
+    { sector: 10, x: 800, y: 349, anchor: "middle", anchor_label: "Centred on x", box: { left: 750, top: 329, right: 850, bottom: 354 }, leader: null },
+    { sector: 11, x: 600, y: 549, anchor: "middle", anchor_label: "Centred on x", box: { left: 560, top: 529, right: 640, bottom: 554 }, leader: null },
+    { sector: 12, x: 700, y: 749, anchor: "middle", anchor_label: "Centred on x", box: { left: 650, top: 729, right: 750, bottom: 754 }, leader: null },
+    { sector: 13, x: 120, y: 420, anchor: "end", anchor_label: "Ends at x", box: { left: 40, top: 400, right: 120, bottom: 425 }, leader: { x: 120, y: 412 } },
   ],
 };
 

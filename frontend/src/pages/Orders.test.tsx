@@ -130,7 +130,7 @@ describe("the orders page", () => {
     const user = userEvent.setup();
 
     await user.type(await screen.findByLabelText("Reason to send it back"), "not this");
-    await user.click(screen.getByRole("button", { name: `Amend order ${id}` }));
+    await user.click(screen.getByRole("button", { name: "Amend order: Withdraw A2, day 2" }));
     await user.type(screen.getByLabelText("Reason for the amendment (its side reads it)"), "A3 instead");
     await user.click(screen.getByRole("button", { name: "Save the amendment" }));
 
