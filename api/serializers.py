@@ -63,6 +63,7 @@ from campaign.selectors import (
     summary_access,
 )
 from campaign.services.reinforcements import reinforcement_actions
+from campaign.services.scenario_rules import activation_points_sources
 from rules_engine import catalog, fairness
 from rules_engine.dice import DiceRoll
 from rules_engine.nineteen43.lulls import LullLength
@@ -192,6 +193,10 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
         "battle is unreported): its first time after the day under way dawned; null without a schedule"
     )
     night_in_progress = serializers.SerializerMethodField()
+    activation_points_help = serializers.SerializerMethodField(
+        help_text="in words, where a side's activation points come from in this campaign and how the "
+        "umpire adds them, as the rules it plays have it"
+    )
 
     def get_segment_turns(self, campaign: models.Campaign) -> list[int]:
         turns, before = getattr(campaign, "turns", None), getattr(campaign, "turns_before", 0)
@@ -230,6 +235,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "next_club_night",
             "next_night_phase",
             "night_in_progress",
+            "activation_points_help",
             "result",
             "winner",
             "finished_day",
@@ -264,6 +270,9 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     @extend_schema_field(serializers.BooleanField(help_text=NIGHT_IN_PROGRESS_HELP))
     def get_night_in_progress(self, campaign: models.Campaign) -> bool:
         return night_in_progress(campaign)
+
+    def get_activation_points_help(self, campaign: models.Campaign) -> str:
+        return activation_points_sources(campaign)
 
 
 FORCE_PUBLIC = frozenset({"id", "side", "name", "nation"})

@@ -18,11 +18,11 @@ from campaign.choices import (
     CampaignStatus,
     EventVerb,
 )
-from campaign.services.activation import Pool, activation_pool_of, day_under_way, turn_check
+from campaign.services.activation import DIVISION_POOLS, Pool, activation_pool_of, day_under_way, turn_check
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
-from campaign.services.rules import optional_rule_on, optional_rule_require, procedure_run
+from campaign.services.rules import optional_rule_on, optional_rule_require, procedure_key, procedure_run
 from campaign.services.supply import supply_cops_isolated, supply_isolate_tonight
 from rules_engine import catalog
 from rules_engine.great_battles.barrage import BarrageOrder
@@ -33,6 +33,7 @@ from rules_engine.great_battles.campaign_pools import (
     MaltaSide,
     lose_points,
 )
+from rules_engine.profiles import CampaignStep
 from rules_engine.registry import TABLES
 from rules_engine.vocab import SupplySituation
 
@@ -466,3 +467,32 @@ def force_cops_action_points(
         after=changes,
     )
     return record
+
+
+def activation_points_sources(campaign: models.Campaign) -> str:
+    """In words, where a side's activation points come from in ``campaign`` and how the umpire adds
+    them, as the services apply the rules it plays (rules notes C-05, CR-03, CR-09): a read, for the
+    day page beside the pool."""
+    carry_over = procedure_key(campaign, CampaignStep.CARRY_OVER)
+    sources = [
+        "a confirmed battle report adds the points it awards and takes off those it spent",
+        "the night rolls to carry the saved points over to the next day (one d10 a point, at or under the "
+        "side's score)"
+        if carry_over is not None and optional_rule_on(campaign, carry_over)
+        else "the night keeps the saved points, up to the side's cap",
+    ]
+    if optional_rule_on(campaign, COPS_ACTION_POINTS) and optional_rule_on(campaign, ACTION_TO_ACTIVATION):
+        sources.insert(
+            0,
+            "the umpire rolls a C Ops' action points (once a division a turn) and saves them as "
+            "activation points, up to the side's cap",
+        )
+    opening = (
+        "The side's own pool pays only for the first turns of day 1, with the scenario's starting points, "
+        "and loses what is left of them that night; from then on each division pays from its own pool, "
+        "which the Forces page shows. "
+        if optional_rule_on(campaign, DIVISION_POOLS)
+        else "The side starts with the scenario's points. "
+    )
+    *first, last = [f"when {source}" for source in sources]
+    return f"{opening}Points come in {', '.join(first)} and {last}."

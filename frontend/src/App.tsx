@@ -31,7 +31,7 @@ function TopBar() {
       </Link>
       {session.data?.authenticated ? (
         <span className="who">
-          <InboxBell /> {session.data.username}{" "}
+          <InboxBell /> <span className="username">{session.data.username}</span>{" "}
           <button
             type="button"
             onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate("/login") })}

@@ -85,3 +85,49 @@ def test_without_variant_one_there_is_no_c_ops_isolation_to_show():
     status = world.client(Role.AXIS_PLAYER).get(world.url("force-force-status", pk=force.public_id)).json()
 
     assert status["cops_isolated_from_source"] is None
+
+
+MALTA_POOL_RULES = [
+    "gb.malta.division_pools",
+    "gb.variant.cops_action_points",
+    "gb.variant.action_to_activation",
+    "gb.activation_carry_over",
+]
+
+
+@pytest.mark.parametrize(
+    ("optional_rules", "said", "not_said"),
+    [
+        (
+            [],
+            ["starts with the scenario's points", "battle report adds", "the night keeps the saved points"],
+            ["C Ops", "division", "rolls to carry"],
+        ),
+        (
+            MALTA_POOL_RULES,
+            [
+                "loses what is left of them that night; from then on each division pays from its own pool",
+                "when the umpire rolls a C Ops' action points (once a division a turn) and saves them",
+                "when a confirmed battle report adds the points it awards",
+                "and when the night rolls to carry the saved points over",
+            ],
+            ["the night keeps"],
+        ),
+    ],
+)
+def test_the_summary_tells_every_member_where_a_sides_activation_points_come_from(
+    optional_rules: list[str], said: list[str], not_said: list[str]
+):
+    """Day 2 of a club night showed both sides at 0 of 20 and nothing said why: the campaign summary
+    says where points come from, as the rules the campaign plays have it (rules notes C-05, CR-03, CR-09)."""
+    world = build_world(optional_rules=optional_rules)
+
+    helps = {
+        role: world.client(role).get(world.url("campaign-detail")).json()["activation_points_help"]
+        for role in (Role.UMPIRE, Role.AXIS_PLAYER, Role.OBSERVER)
+    }
+
+    assert len(set(helps.values())) == 1  # a rule, not a pool: the same words for everybody
+    sentence = helps[Role.UMPIRE]
+    assert [phrase for phrase in said if phrase not in sentence] == []
+    assert [phrase for phrase in not_said if phrase in sentence] == []

@@ -4,13 +4,17 @@ no sideways scrolling and no serious or critical axe-core violation."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 
 import pytest
-from playwright.sync_api import expect
+from django.contrib.auth import get_user_model
+from playwright.sync_api import FloatRect, Locator, Page, expect
 
 from campaign import models, selectors
 from campaign.access import CampaignAccess
-from tests.e2e.conftest import Tab, sign_in
+from campaign.services.audit import Actor
+from campaign.services.orders import side_order_draft, side_order_submit
+from tests.e2e.conftest import PHONE_SIZE, Tab, sign_in
 from tests.e2e.demo import SECTOR, malta_day_one
 from tests.e2e.quality import (
     assert_accessible,
@@ -28,6 +32,7 @@ CAMPAIGN_PAGES = [
     "Map",
     "Forces",
     "Battles",
+    "Orders",
     "Night phase",
     "Roll log",
     "Charts",
@@ -48,7 +53,73 @@ def assert_no_roll_hidden_from(tab: Tab, campaign: models.Campaign, username: st
     assert not shown_ids & hidden_ids
 
 
-def visit_every_page(tab: Tab, base_url: str, username: str) -> None:
+# The innermost of the selected elements whose right edge is past the viewport's (not only the
+# page's scrolling: a table in its own scrolling box may be cut off without the page scrolling).
+PAST_THE_RIGHT_EDGE = """(selector) => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll(selector)]
+        .filter((e) => e.getBoundingClientRect().right > width + 0.5)
+        .map((e) => e.tagName.toLowerCase() + " '" + e.textContent.trim().slice(0, 40) + "' ("
+            + Math.round(e.getBoundingClientRect().right) + "px)");
+}"""
+
+
+def assert_charts_fit(page: Page) -> None:
+    """Every chart, table, caption and cell shown on the charts page ends inside the phone's screen
+    (a table's column headings are for screen readers only there: each cell shows its own)."""
+    page.locator("main table").first.wait_for()  # else this check could not fail
+    shown = "main figure, main figcaption, main table, main caption, main tbody th, main td"
+    past = page.evaluate(PAST_THE_RIGHT_EDGE, shown)
+    assert not past, f"cut off at the right edge at {page.viewport_size}: {past}"
+
+
+def assert_header_on_one_line(page: Page) -> None:
+    """The top bar (name, inbox, who is signed in, Sign out) keeps to one line: lower than two of
+    its buttons stacked."""
+    header = box(page.get_by_role("banner"))
+    button = box(page.get_by_role("banner").get_by_role("button", name="Sign out"))
+    assert header["height"] < 2 * button["height"], f"the header wraps: {header} with a button of {button}"
+
+
+def box(locator: Locator) -> FloatRect:
+    found = locator.bounding_box()
+    assert found is not None, f"{locator} is not shown"
+    return found
+
+
+def apart(a: FloatRect, b: FloatRect, gap: float) -> bool:
+    """At least ``gap`` pixels between the two boxes, across or down."""
+    return (
+        a["x"] + a["width"] + gap <= b["x"]
+        or b["x"] + b["width"] + gap <= a["x"]
+        or a["y"] + a["height"] + gap <= b["y"]
+        or b["y"] + b["height"] + gap <= a["y"]
+    )
+
+
+def assert_order_buttons_apart(page: Page) -> None:
+    """The umpire's Send back and Amend of a queued order have a gap between them."""
+    send_back = page.get_by_role("button", name=re.compile("^Send back order")).first
+    amend = page.get_by_role("button", name=re.compile("^Amend order")).first
+    assert apart(box(send_back), box(amend), 4), f"Send back {box(send_back)} touches Amend {box(amend)}"
+
+
+def axis_order_submitted(campaign: models.Campaign) -> None:
+    """An Axis withdrawal waiting for the umpire's approval, as the Axis player submits it."""
+    axis = campaign.sides.get(is_axis=True)
+    battalion = campaign.battalions.filter(side=axis, in_reserve=False).order_by("code").first()
+    assert battalion is not None
+    player = Actor(user=get_user_model().objects.get(username="axis"), request_id="e2e-setup")
+    order = side_order_draft(
+        campaign.pk, player, side_id=axis.pk, kind="withdraw", payload={"battalion_code": battalion.code}
+    )
+    side_order_submit(campaign.pk, player, order.pk, side_id=axis.pk)
+
+
+def visit_every_page(
+    tab: Tab, base_url: str, username: str, checks: Mapping[str, Callable[[Page], None]] = {}
+) -> None:
+    """Each page's quality, and with ``checks`` what a page of that name must hold besides."""
     campaign = models.Campaign.objects.get()
     battle = models.Battle.objects.get(campaign=campaign)
     page = tab.page
@@ -65,6 +136,7 @@ def visit_every_page(tab: Tab, base_url: str, username: str) -> None:
         navigation.get_by_role("link", name=name, exact=True).click()
         page.wait_for_load_state("networkidle")
         assert_page_quality(page)
+        checks.get(name, lambda page: None)(page)
         tab.shot(re.sub(r"\W+", "-", name.lower()))
 
     navigation.get_by_role("link", name="Roll log", exact=True).click()
@@ -91,8 +163,12 @@ def test_every_page_is_accessible_and_fits_a_desktop(live_server, tab: Tab, user
 
 @pytest.mark.parametrize("username", ["umpire", "axis"])
 def test_every_page_is_accessible_and_fits_a_phone(live_server, phone_tab: Tab, username: str):
-    malta_day_one()
-    visit_every_page(phone_tab, live_server.url, username)
+    axis_order_submitted(malta_day_one())
+    assert phone_tab.page.viewport_size == PHONE_SIZE
+    checks = {"Dashboard": assert_header_on_one_line, "Charts": assert_charts_fit}
+    if username == "umpire":  # the queue's buttons are the umpire's
+        checks["Orders"] = assert_order_buttons_apart
+    visit_every_page(phone_tab, live_server.url, username, checks)
 
 
 def test_the_checks_fail_on_a_page_that_breaks_them(phone_tab: Tab):

@@ -2734,6 +2734,8 @@ export interface components {
             readonly next_night_phase: string | null;
             /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
             readonly night_in_progress: boolean;
+            /** @description in words, where a side's activation points come from in this campaign and how the umpire adds them, as the rules it plays have it */
+            readonly activation_points_help: string;
             /** @description how it ended, once finished */
             result?: string;
             /** @description the winning side's id; null while going on, or drawn */

@@ -110,7 +110,7 @@ function PoolsChart({ stats }: { stats: Statistics }) {
 export function StatisticsTable({ stats }: { stats: Statistics }) {
   return (
     <TableWrap label="Per side and day">
-      <table>
+      <table className="stacked">
         <caption>Per side and day</caption>
         <thead>
           <tr>
@@ -131,16 +131,20 @@ export function StatisticsTable({ stats }: { stats: Statistics }) {
                 (counts ?? []).reduce((total, c) => total + count(c), 0);
               return (
                 <tr key={`${day.day}-${side.id}`}>
-                  <td>{day.day}</td>
-                  <th scope="row">{side.name}</th>
-                  <td>
+                  <td data-label="Day">{day.day}</td>
+                  <th scope="row" data-label="Side">
+                    {side.name}
+                  </th>
+                  <td data-label="Activation points">
                     <Masked value={entry?.activation_points} hidden="hidden" />
                   </td>
-                  <td>
+                  <td data-label="Barrage rounds">
                     <Masked value={entry?.barrage_rounds} hidden="hidden" />
                   </td>
-                  <td>{counts ? sum(inAction) : <Masked value={null} hidden="hidden" />}</td>
-                  <td>
+                  <td data-label="Stands in action">
+                    {counts ? sum(inAction) : <Masked value={null} hidden="hidden" />}
+                  </td>
+                  <td data-label="Stands ok / suppressed / destroyed">
                     {counts ? (
                       `${sum((c) => c.ok)} / ${sum((c) => c.suppressed)} / ${sum((c) => c.destroyed)}`
                     ) : (
@@ -174,7 +178,7 @@ export function DivisionPoolsTable({ stats }: { stats: Statistics }) {
   if (!rows.length) return null;
   return (
     <TableWrap label="Division activation pools at dawn">
-      <table>
+      <table className="stacked">
         <caption>Division activation pools at dawn (carried over the night)</caption>
         <thead>
           <tr>
@@ -187,10 +191,12 @@ export function DivisionPoolsTable({ stats }: { stats: Statistics }) {
         <tbody>
           {rows.map((row) => (
             <tr key={row.key}>
-              <td>{row.day}</td>
-              <td>{row.side}</td>
-              <th scope="row">{row.division}</th>
-              <td>{row.points}</td>
+              <td data-label="Day">{row.day}</td>
+              <td data-label="Side">{row.side}</td>
+              <th scope="row" data-label="Division">
+                {row.division}
+              </th>
+              <td data-label="Activation points">{row.points}</td>
             </tr>
           ))}
         </tbody>

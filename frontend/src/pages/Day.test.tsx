@@ -11,6 +11,7 @@ const CAMPAIGN = {
   current_day: 1,
   day_status: "done",
   segment_turns: [0, 1, 2, 3, 4],
+  activation_points_help: "The side starts with the scenario's points. Points come in when a battle report adds them.",
   sides: [
     { id: 1, name: "Axis", activation_points: 12, activation_cap: null },
     { id: 2, name: "Allied", activation_points: 13, activation_cap: 20 },
@@ -159,6 +160,10 @@ describe("spending activation points", () => {
     renderWithProviders(<ActivationForm campaign={{ ...CAMPAIGN, day_status: "day" }} forces={FORCES} />);
 
     expect(screen.getByText(/Axis holds/)).toHaveTextContent("Axis holds 12 activation points.");
+    // Where the points come from, in the API's words (issue #30: "0 of 20 and nothing explains why").
+    expect(screen.getByText(/^The side starts with/)).toHaveTextContent(
+      "The side starts with the scenario's points. Points come in when a battle report adds them.",
+    );
     expect(await screen.findByRole("radio", { name: "1 Bg costs 2 AP" })).toBeInTheDocument();
     await userEvent.selectOptions(screen.getByLabelText("Turn"), "Turn 3");
     await userEvent.click(screen.getByRole("radio", { name: "1 Bg costs 4 AP" }));

@@ -710,6 +710,8 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
           {noun(side?.activation_points ?? 0, "point")}
           {side?.activation_cap != null ? ` (at most ${side.activation_cap})` : ""}.
         </p>
+        {/* Why the pool holds what it does: the API words it from the rules the campaign plays. */}
+        <p className="muted">{campaign.activation_points_help}</p>
         <fieldset aria-describedby={`${id}-column-errors`}>
           <legend>Column</legend>
           {COLUMNS.map((choice) => {

@@ -406,12 +406,14 @@ function QueuedOrder({
         />
         <FieldErrors id={`${id}-reason-errors`} messages={reasonErrors("send-back")} />
       </div>
-      <button type="button" onClick={() => act.mutate({ id: order.id, action: "send-back", body: { reason } })}>
-        Send back order: {order.label}
-      </button>
-      <button type="button" onClick={() => setAmending(!amending)} aria-expanded={amending}>
-        Amend order: {order.label}
-      </button>
+      <div className="actions">
+        <button type="button" onClick={() => act.mutate({ id: order.id, action: "send-back", body: { reason } })}>
+          Send back order: {order.label}
+        </button>
+        <button type="button" onClick={() => setAmending(!amending)} aria-expanded={amending}>
+          Amend order: {order.label}
+        </button>
+      </div>
       {amending ? (
         <form
           onSubmit={(event) => {
