@@ -21,13 +21,23 @@ from pytest_django import DjangoDbBlocker
 
 from campaign.polls import KEY_PREFIX
 
+# Keys a SCAN step looks at: the database also holds every session the suite signed in (they
+# expire in weeks), and at SCAN's default of 10 each test paid hundreds of round trips for them.
+SCAN_STEP = 10_000
+
+
+def cache_keys_delete(redis_client: redis.Redis, pattern: str) -> None:
+    """The cache's keys matching ``pattern``, deleted by key: ``cache.clear()`` would flush the
+    Celery queues sharing the Redis database."""
+    keys = list(redis_client.scan_iter(match=cache.make_key(pattern), count=SCAN_STEP))
+    if keys:
+        redis_client.delete(*keys)
+
 
 def cache_entries_delete(redis_client: redis.Redis) -> None:
     """The cached force statuses, published versions and key grants: ids and versions repeat from
-    test to test, so no entry may outlive its test. Deleted by key: ``cache.clear()`` would flush
-    the Celery queues sharing the Redis database."""
-    for key in redis_client.scan_iter(match=cache.make_key(KEY_PREFIX + "*")):
-        redis_client.delete(key)
+    test to test, so no entry may outlive its test."""
+    cache_keys_delete(redis_client, KEY_PREFIX + "*")
 
 
 @pytest.fixture(scope="module")

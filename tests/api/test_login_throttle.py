@@ -9,12 +9,12 @@ from typing import Any, ClassVar
 import pytest
 import redis
 from django.contrib.auth.hashers import MD5PasswordHasher
-from django.core.cache import cache
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from api.throttling import KEY_PREFIX
 from tests.campaign.factories import UserFactory
+from tests.shared_rows import cache_keys_delete
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "the-right-password"
@@ -32,9 +32,7 @@ class CountingHasher(MD5PasswordHasher):
 
 
 def throttle_counters_delete(redis_client: redis.Redis) -> None:
-    """Deleted by key: the Celery queues share the database."""
-    for key in redis_client.scan_iter(match=cache.make_key(f"{KEY_PREFIX}:*")):
-        redis_client.delete(key)
+    cache_keys_delete(redis_client, f"{KEY_PREFIX}:*")
 
 
 @pytest.fixture(autouse=True)
