@@ -12,9 +12,10 @@ Pure functions of the sectors and the sides' names: no query, no fog (the ground
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from campaign import models
 
@@ -36,9 +37,13 @@ STEP = 18.0
 STEPS = 24
 # Markers closer than this to a sector's crowd it (the most crowded are placed first in one order).
 CROWD = 150.0
+# The side of the squares boxes and leader lines are filed under, so that a candidate place is
+# checked against what stands near it only (checking all of a 200-sector map's took seconds).
+CELL = 100.0
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # left, top, right, bottom
+Item = TypeVar("Item")
 
 
 def text_width(text: str, size: float) -> float:
@@ -182,6 +187,32 @@ def _crosses(start: Point, end: Point, box: Box) -> bool:
     return True
 
 
+class _Grid(Generic[Item]):
+    """Items filed under every CELL square their bounding box touches: what may overlap or cross
+    a box is among the items filed under the squares it touches."""
+
+    def __init__(self) -> None:
+        self._cells: defaultdict[tuple[int, int], list[Item]] = defaultdict(list)
+
+    @staticmethod
+    def _squares(box: Box) -> Iterator[tuple[int, int]]:
+        for column in range(math.floor(box[0] / CELL), math.floor(box[2] / CELL) + 1):
+            for row in range(math.floor(box[1] / CELL), math.floor(box[3] / CELL) + 1):
+                yield column, row
+
+    def add(self, box: Box, item: Item) -> None:
+        for square in self._squares(box):
+            self._cells[square].append(item)
+
+    def near(self, box: Box) -> Iterator[Item]:
+        for square in self._squares(box):
+            yield from self._cells.get(square, ())
+
+
+def _bounds(start: Point, end: Point) -> Box:
+    return (min(start[0], end[0]), min(start[1], end[1]), max(start[0], end[0]), max(start[1], end[1]))
+
+
 def _place(
     ordered: Sequence[models.Sector], points: Mapping[int, Point], note_width: float
 ) -> tuple[list[Label], int]:
@@ -190,8 +221,10 @@ def _place(
     markers = {
         pk: (x + MARKER[0], y + MARKER[1], x + MARKER[2], y + MARKER[3]) for pk, (x, y) in points.items()
     }
-    taken: list[Box] = list(markers.values())
-    leaders: list[tuple[Point, Point]] = []
+    taken = _Grid[Box]()
+    for marker in markers.values():
+        taken.add(marker, marker)
+    leaders = _Grid[tuple[Point, Point]]()
     name_height = (ASCENT + DESCENT) * NAME_SIZE
     note_height = (ASCENT + DESCENT) * NOTE_SIZE if note_width else 0.0
     labels: list[Label] = []
@@ -200,7 +233,7 @@ def _place(
         point = points[sector.pk]
         width = max(text_width(sector.name, NAME_SIZE), note_width)
         height = name_height + note_height
-        others = [box for box in taken if box != markers[sector.pk]]
+        own_marker = markers[sector.pk]
 
         chosen: tuple[Box, str, Point | None] | None = None
         for step in range(STEPS + 1):
@@ -212,9 +245,16 @@ def _place(
                 nearest = _nearest(box, point)
                 leader = (round(nearest[0], 1), round(nearest[1], 1)) if step else None
                 if (
-                    not any(_overlaps(box, other) for other in taken)
-                    and not any(_crosses(a, b, box) for a, b in leaders)
-                    and (leader is None or not any(_crosses(point, leader, other) for other in others))
+                    not any(_overlaps(box, other) for other in taken.near(box))
+                    and not any(_crosses(a, b, box) for a, b in leaders.near(box))
+                    and (
+                        leader is None
+                        or not any(
+                            _crosses(point, leader, other)
+                            for other in taken.near(_bounds(point, leader))
+                            if other != own_marker
+                        )
+                    )
                 ):
                     chosen = (box, where, leader)
                     break
@@ -240,8 +280,8 @@ def _place(
             )
         )
         if leader is not None:
-            leaders.append((point, leader))
-        taken.append(box)
+            leaders.add(_bounds(point, leader), (point, leader))
+        taken.add(box, box)
     return labels, failures
 
 
@@ -279,7 +319,14 @@ def place_labels(
         )
         return failures, len(moved), length
 
-    best, _ = min((_place(order, points, note_width) for order in orders), key=cost)
+    best: list[Label] = []
+    best_cost: tuple[int, int, float] | None = None
+    for order in orders:
+        placed = _place(order, points, note_width)
+        if best_cost is None or cost(placed) < best_cost:
+            best, best_cost = placed[0], cost(placed)
+        if best_cost == (0, 0, 0.0):
+            break  # every name next to its marker: no later order can do better
     where = {label.sector_id: label for label in best}
     return [where[sector.pk] for sector in drawn]
 
