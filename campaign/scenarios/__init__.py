@@ -21,6 +21,10 @@ SCHEMA_V1_PATH = PACKS_DIR / "schema" / "scenario-v1.json"
 MALTA_PACK_PATH = PACKS_DIR / "malta.yaml"
 
 YAML_SUFFIXES = frozenset({".yaml", ".yml"})
+# LibYAML's safe loader and dumper (PyYAML's wheels carry it): the same documents, written and
+# read several times faster than PyYAML's Python ones (a 500-battalion export took seconds).
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+YAML_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 def _dates_as_text(value: Any) -> Any:
@@ -38,7 +42,7 @@ def pack_parse(text: str, suffix: str) -> Any:
     """The document in ``text``: YAML for ``.yaml``/``.yml``, else JSON."""
     if suffix.lower() in YAML_SUFFIXES:
         try:
-            return _dates_as_text(yaml.safe_load(text))
+            return _dates_as_text(yaml.load(text, Loader=YAML_LOADER))
         except yaml.YAMLError as exc:  # one error type for callers: JSON's is a ValueError too
             raise ValueError(str(exc)) from exc
     return json.loads(text)
@@ -51,7 +55,7 @@ def pack_read(path: Path) -> Any:
 def pack_dumps(pack: dict[str, Any], suffix: str) -> str:
     """``pack`` as YAML for ``.yaml``/``.yml``, else as JSON; keys keep the export's order."""
     if suffix.lower() in YAML_SUFFIXES:
-        return yaml.safe_dump(pack, sort_keys=False, allow_unicode=True, width=110)
+        return yaml.dump(pack, Dumper=YAML_DUMPER, sort_keys=False, allow_unicode=True, width=110)
     return json.dumps(pack, indent=2, ensure_ascii=False) + "\n"
 
 
