@@ -373,7 +373,9 @@ def parallel(pytest_args: Sequence[str]) -> list[str]:
     once: tests/shared_rows.py), and the 30 slowest named at the end, so that a slower suite
     shows where it grew."""
     processes = os.environ.get("TEST_PROCESSES") or str(os.cpu_count() or 1)
-    return ["-n", processes, "--dist", "loadscope", "--durations=30", *pytest_args]
+    # In the order tests/conftest.py gives: xdist's default reorders modules by how many tests
+    # they hold, which sent the long browser modules (a few tests each) to the end of the run.
+    return ["-n", processes, "--dist", "loadscope", "--no-loadscope-reorder", "--durations=30", *pytest_args]
 
 
 def pytest_run(pytest_args: Sequence[str]) -> int:

@@ -33,7 +33,15 @@ def test_the_parallel_run_takes_a_process_per_core_unless_told(monkeypatch):
     monkeypatch.delenv("TEST_PROCESSES", raising=False)
     assert parallel(["-q"])[:2] == ["-n", str(os.cpu_count())]
     monkeypatch.setenv("TEST_PROCESSES", "3")
-    assert parallel(["-q"]) == ["-n", "3", "--dist", "loadscope", "--durations=30", "-q"]
+    assert parallel(["-q"]) == [
+        "-n",
+        "3",
+        "--dist",
+        "loadscope",
+        "--no-loadscope-reorder",
+        "--durations=30",
+        "-q",
+    ]
 
 
 def test_the_fast_tier_leaves_out_every_tier():
