@@ -1741,14 +1741,28 @@ class MembershipSummaryField(serializers.DictField):
         }
 
 
+class SessionKeySerializer(LabelledSerializer[Any]):
+    """The API key a request carries, as its holder may read it (never its secret)."""
+
+    name = serializers.CharField()
+    prefix = serializers.CharField()
+    campaign = serializers.CharField(help_text="the one campaign it reads (its slug)")
+    role = serializers.ChoiceField(choices=MemberRole.choices, help_text="whom it reads as")
+    side = serializers.IntegerField(allow_null=True, help_text="the side it reads as; null: the public view")
+    side_name = serializers.CharField(allow_null=True)
+    can_write = serializers.BooleanField(help_text="granted writes (as the umpire, never membership or keys)")
+
+
 class SessionSerializer(LabelledSerializer[Any]):
-    """Who is signed in, and the campaigns they are a member of."""
+    """Who is asking: the signed-in person and the campaigns they are a member of, or the API key
+    and the one campaign it reads."""
 
     authenticated = serializers.BooleanField()
-    username = serializers.CharField(allow_null=True)
+    username = serializers.CharField(allow_null=True, help_text="null for a key or nobody")
     campaigns = serializers.ListField(
         child=MembershipSummaryField(), help_text="slug, role (with role_label) and side of each membership"
     )
+    api_key = SessionKeySerializer(allow_null=True, help_text="the key the request carries; null: none")
 
 
 # Supply lines -------------------------------------------------------------------

@@ -1678,14 +1678,20 @@ class SessionView(APIView):
         user = request.user
         signed_in = bool(user.is_authenticated)
         get_token(request._request)  # sets the csrftoken cookie for the next unsafe request
+        api_key = request_api_key(request)
+        if api_key is not None:
+            return Response(out.SessionSerializer(selectors.key_session(api_key)).data)
         session = {
             "authenticated": signed_in,
             "username": user.get_username() if signed_in else None,
             "campaigns": selectors.memberships_of(user.pk if signed_in else None),
+            "api_key": None,
         }
         return Response(out.SessionSerializer(session).data)
 
-    @extend_schema(summary="Who you are; sets the CSRF cookie", responses=out.SessionSerializer)
+    @extend_schema(
+        summary="Who you are (a person or an API key); sets the CSRF cookie", responses=out.SessionSerializer
+    )
     def get(self, request: Request) -> Response:
         return self._state(request)
 

@@ -190,6 +190,29 @@ def memberships_of(user_id: int | None) -> QuerySet[models.Membership]:
     )
 
 
+def key_session(api_key: models.CampaignAPIKey) -> dict[str, Any]:
+    """What ``session/`` tells a key's holder: the key (never its secret), and the one campaign it
+    reads listed as a membership would be, in the role the key reads as."""
+    role = access_rules.api_key_role(api_key)
+    side = api_key.side if api_key.side_id is not None else None
+    # Unsaved: the membership the key acts as, in the shape the session lists memberships in.
+    acts_as = models.Membership(campaign=api_key.campaign, role=role, side=side)
+    return {
+        "authenticated": True,
+        "username": None,
+        "campaigns": [acts_as],
+        "api_key": {
+            "name": api_key.name,
+            "prefix": api_key.prefix,
+            "campaign": api_key.campaign.slug,
+            "role": role,
+            "side": api_key.side_id,
+            "side_name": side.name if side is not None else None,
+            "can_write": api_key.can_write,
+        },
+    }
+
+
 def oob_tree(campaign_id: int, side_id: int | None = None) -> list[models.Force]:
     """Forces with battlegroups, battalions and stands: four queries whatever the size."""
     forces = models.Force.objects.filter(campaign_id=campaign_id).select_related(

@@ -415,3 +415,39 @@ def test_the_admin_shows_keys_read_only_and_revokes_through_the_service(world):
     assert revoked.status_code == 302
     assert CampaignAPIKey.objects.get(pk=api_key.pk).revoked
     assert world.campaign.events.filter(verb=EventVerb.API_KEY_REVOKED).count() == 1
+
+
+def test_a_key_asks_session_who_it_is_and_reads_its_campaign_role_side_and_grant(world):
+    side_key = world.keys[Role.ALLIED_KEY]
+    public_key, public_secret = new_key(world)
+    _, write_secret = new_key(world, can_write=True)
+
+    as_side = api_key_client(side_key).get(reverse("api:session"))
+    as_public = api_key_client(public_secret).get(reverse("api:session")).json()
+    as_writer = api_key_client(write_secret).get(reverse("api:session")).json()
+    as_person = world.client(Role.AXIS_PLAYER).get(reverse("api:session")).json()
+
+    assert as_side.status_code == 200
+    assert as_side.json() == {
+        "authenticated": True,
+        "username": None,
+        "campaigns": [
+            {"slug": world.campaign.slug, "role": "player", "role_label": "Player", "side": world.allied.pk}
+        ],
+        "api_key": {
+            "name": CampaignAPIKey.objects.get(prefix=side_key.partition(".")[0]).name,
+            "prefix": side_key.partition(".")[0],
+            "campaign": world.campaign.slug,
+            "role": "player",
+            "role_label": "Player",
+            "side": world.allied.pk,
+            "side_name": "Allied",
+            "can_write": False,
+        },
+    }
+    assert side_key.partition(".")[2] not in as_side.content.decode()  # never its secret
+    assert (as_public["api_key"]["role_label"], as_public["api_key"]["side"]) == ("Observer", None)
+    assert as_public["api_key"]["prefix"] == public_key.prefix
+    assert (as_writer["api_key"]["role"], as_writer["api_key"]["can_write"]) == (MemberRole.UMPIRE, True)
+    assert as_person["api_key"] is None
+    assert as_person["username"] == world.users[Role.AXIS_PLAYER].username

@@ -320,7 +320,7 @@ def test_logging_in_through_the_session_endpoint(world):
         headers={"X-CSRFToken": token},
     )
 
-    assert anonymous == {"authenticated": False, "username": None, "campaigns": []}
+    assert anonymous == {"authenticated": False, "username": None, "campaigns": [], "api_key": None}
     assert no_token.status_code == 403
     assert wrong.status_code == 400
     assert wrong.json()["error"]["code"] == "login_failed"

@@ -2166,7 +2166,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Who you are; sets the CSRF cookie
+         * Who you are (a person or an API key); sets the CSRF cookie
          * @description Session login for browsers and scripts: GET sets the CSRF cookie, POST logs in, DELETE out.
          */
         get: operations["session_retrieve"];
@@ -4855,14 +4855,42 @@ export interface components {
             /** @description the label people read for the code beside it */
             readonly wind_velocity_label: string;
         };
-        /** @description Who is signed in, and the campaigns they are a member of. */
+        /**
+         * @description Who is asking: the signed-in person and the campaigns they are a member of, or the API key
+         *     and the one campaign it reads.
+         */
         Session: {
             authenticated: boolean;
+            /** @description null for a key or nobody */
             username: string | null;
             /** @description slug, role (with role_label) and side of each membership */
             campaigns: {
                 [key: string]: unknown;
             }[];
+            /** @description the key the request carries; null: none */
+            api_key: components["schemas"]["SessionKey"] | null;
+        };
+        /** @description The API key a request carries, as its holder may read it (never its secret). */
+        SessionKey: {
+            name: string;
+            prefix: string;
+            /** @description the one campaign it reads (its slug) */
+            campaign: string;
+            /**
+             * @description whom it reads as
+             *
+             *     * `umpire` - Umpire
+             *     * `player` - Player
+             *     * `observer` - Observer
+             */
+            role: components["schemas"]["RoleEnum"];
+            /** @description the label people read for the code beside it */
+            readonly role_label: string;
+            /** @description the side it reads as; null: the public view */
+            side: number | null;
+            side_name: string | null;
+            /** @description granted writes (as the umpire, never membership or keys) */
+            can_write: boolean;
         };
         /** @description An output serializer whose choices carry their labels. */
         SetupInput: {
