@@ -14,6 +14,8 @@ from typing import Any
 import django_filters as filters  # type: ignore[import-untyped]
 from django import forms
 from django.db.models import Model, Q, QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.request import Request
@@ -48,6 +50,7 @@ def _after(queryset: QuerySet[Any], name: str, value: Any) -> QuerySet[Any]:
     return queryset.filter(pk__gt=position)
 
 
+@extend_schema_field(OpenApiTypes.INT)  # the schema says integer, as the filter reads it (not number)
 class IntegerFilter(filters.NumberFilter):  # type: ignore[misc]
     """A whole number from 0 (ids, day numbers, years): ``?day=0.5`` or ``?day=abc`` is a
     400 naming the parameter, where django-filter's NumberFilter takes any decimal."""
@@ -73,6 +76,21 @@ class CheckedOrderingFilter(OrderingFilter):
             )
             raise ValidationError({self.ordering_param: [f"cannot order by {', '.join(fields)}: {allowed}"]})
         return valid
+
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
+        """The parameter with the keys it takes as an enum (each ascending, and descending with
+        ``-``); a list ordered by several joins them with commas. None where the order is fixed
+        (the cursor-paged lists): there it is refused."""
+        keys = getattr(view, "ordering_fields", None) or []
+        if not keys:
+            return []
+        [parameter] = super().get_schema_operation_parameters(view)
+        parameter["schema"]["enum"] = [order for key in keys for order in (key, f"-{key}")]
+        parameter["description"] = (
+            f"order by {', '.join(keys)} (- first for descending); several, joined by commas, "
+            "order by the first, then the next"
+        )
+        return [parameter]
 
 
 class ForceFilter(filters.FilterSet):  # type: ignore[misc]

@@ -67,6 +67,23 @@ def test_every_operation_documents_the_error_shape(schema):
                 assert {"400", "409"} <= set(operation["responses"]), (method, path)
 
 
+def test_filters_are_typed_as_they_are_read_and_orderings_are_enums(schema):
+    """A filter on ids or numbers is an integer (it refuses 0.5), and ``ordering`` lists the keys
+    each list takes (issue 33)."""
+    orderings = 0
+    for path, operations in schema["paths"].items():
+        for parameter in operations.get("get", {}).get("parameters", []):
+            if parameter["name"] in ("side", "day", "battle"):
+                assert parameter["schema"]["type"] in ("integer", "string"), (path, parameter)
+                assert parameter["schema"]["type"] != "number", (path, parameter)
+            if parameter["name"] == "ordering":
+                orderings += 1
+                keys = parameter["schema"]["enum"]
+                assert keys, path
+                assert {f"-{key}" for key in keys if not key.startswith("-")} <= set(keys), path
+    assert orderings > 10
+
+
 def test_retryable_writes_document_the_idempotency_key_and_examples(schema):
     campaign = "/api/v1/campaigns/{campaign_slug}"
     for path in (f"{campaign}/battles/{{id}}/report/", f"{campaign}/operations/"):

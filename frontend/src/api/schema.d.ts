@@ -5666,8 +5666,8 @@ export interface operations {
     campaigns_list: {
         parameters: {
             query?: {
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by name, start_date, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "name" | "-name" | "start_date" | "-start_date" | "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -5909,8 +5909,8 @@ export interface operations {
     campaigns_api_keys_list: {
         parameters: {
             query?: {
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by created, name (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "created" | "-created" | "name" | "-name";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -6265,8 +6265,8 @@ export interface operations {
                 code?: string;
                 /** @description a force's id */
                 force?: string;
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by code, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "code" | "-code" | "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -6849,13 +6849,12 @@ export interface operations {
         parameters: {
             query?: {
                 day?: number;
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by sector, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "sector" | "-sector" | "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
                 page_size?: number;
-                /** @description a sector's id */
                 sector?: number;
                 /** @description a sector's name */
                 sector_name?: string;
@@ -8241,8 +8240,8 @@ export interface operations {
     campaigns_days_list: {
         parameters: {
             query?: {
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by number (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "number" | "-number";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -9044,18 +9043,14 @@ export interface operations {
             query?: {
                 /** @description the id of an entry: only the entries after it, to poll for what is new since the last one seen */
                 after?: unknown;
-                /** @description events about this battle */
                 battle?: number;
                 /** @description The pagination cursor value. */
                 cursor?: string;
-                /** @description campaign day number */
                 day?: number;
                 /** @description events about this force (its id) */
                 force?: string;
                 /** @description oldest first (the default) or newest first */
                 order?: "oldest" | "newest";
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
                 /** @description Number of results to return per page. */
                 page_size?: number;
                 /**
@@ -9349,8 +9344,8 @@ export interface operations {
                  *     * `Polish` - Polish
                  */
                 nation?: "American" | "British" | "Canadian" | "Commonwealth" | "French" | "German" | "Italian" | "Japanese" | "Polish" | "Soviet";
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by name, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "name" | "-name" | "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -10693,10 +10688,9 @@ export interface operations {
             query?: {
                 /** @description false: still queued; true: carried out in its night phase */
                 applied?: boolean;
-                /** @description the campaign day whose night it is for */
                 day?: number;
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -11053,8 +11047,8 @@ export interface operations {
                  *     * `arrivals` - Arrival rolls
                  */
                 kind?: "arrivals" | "night_phase";
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -11455,8 +11449,8 @@ export interface operations {
                  *     * `arrivals` - Arrival rolls
                  */
                 kind?: "arrivals" | "night_phase";
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -11722,10 +11716,9 @@ export interface operations {
     campaigns_orders_list: {
         parameters: {
             query?: {
-                /** @description the campaign day whose night and dawn it is for */
                 day?: number;
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by id, day_number (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "id" | "-id" | "day_number" | "-day_number";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -12684,8 +12677,8 @@ export interface operations {
     campaigns_reinforcements_list: {
         parameters: {
             query?: {
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by arrival_day, name, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "arrival_day" | "-arrival_day" | "name" | "-name" | "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -12996,14 +12989,11 @@ export interface operations {
                 battle?: number;
                 /** @description The pagination cursor value. */
                 cursor?: string;
-                /** @description campaign day number */
                 day?: number;
                 /** @description a force's id */
                 force?: string;
                 /** @description oldest first (the default) or newest first */
                 order?: "oldest" | "newest";
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
                 /** @description Number of results to return per page. */
                 page_size?: number;
                 /** @description rules catalog key, e.g. gb.weather */
@@ -13527,8 +13517,8 @@ export interface operations {
     campaigns_sectors_list: {
         parameters: {
             query?: {
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by name, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "name" | "-name" | "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -13790,8 +13780,8 @@ export interface operations {
     campaigns_sides_list: {
         parameters: {
             query?: {
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -14169,8 +14159,8 @@ export interface operations {
     campaigns_sides_activation_spends_list: {
         parameters: {
             query?: {
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -14367,8 +14357,8 @@ export interface operations {
                 battalion?: string;
                 /** @description a force's id */
                 force?: string;
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by label, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "label" | "-label" | "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -15341,8 +15331,8 @@ export interface operations {
                  *     * `orders.submitted` - Orders submitted
                  */
                 event?: "arrivals.resolved" | "battle.created" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "orders.submitted" | "sector.control_changed";
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by created_at, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "created_at" | "-created_at" | "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -15912,8 +15902,8 @@ export interface operations {
                  *     * `orders.submitted` - Orders submitted
                  */
                 event?: "arrivals.resolved" | "battle.created" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "orders.submitted" | "sector.control_changed";
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by created_at, last_attempt_at, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "created_at" | "-created_at" | "last_attempt_at" | "-last_attempt_at" | "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
@@ -16180,13 +16170,12 @@ export interface operations {
                  *     * `Polish` - Polish
                  */
                 nation?: "American" | "British" | "Canadian" | "Commonwealth" | "French" | "German" | "Italian" | "Japanese" | "Polish" | "Soviet";
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
+                /** @description order by name, year_from, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "name" | "-name" | "year_from" | "-year_from" | "id" | "-id";
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
                 page_size?: number;
-                /** @description in service in this year */
                 year?: number;
             };
             header?: never;
@@ -16493,8 +16482,6 @@ export interface operations {
                  *     * `draft_filed` - Battle report draft filed
                  */
                 kind?: "battle_assigned" | "draft_filed" | "draft_waiting" | "night_report_ready" | "order_submitted" | "orders_due" | "orders_sent_back";
-                /** @description Which field to use when ordering the results. */
-                ordering?: string;
                 /** @description A page number within the paginated result set. */
                 page?: number;
                 /** @description Number of results to return per page. */
