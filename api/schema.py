@@ -200,6 +200,42 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
     return result
 
 
+RESPONSE_HEADERS = {
+    "ETag": {
+        "schema": {"type": "string"},
+        "description": "the content's version for this reader: send it back in `If-None-Match`, "
+        "and while nothing changed the answer is 304 with no body",
+    },
+    "Location": {"schema": {"type": "string"}, "description": "the URL of what was made or started"},
+    REPLAYED_HEADER: {
+        "schema": {"type": "string", "enum": ["true"]},
+        "description": "present when this is the stored answer to an earlier request with the same "
+        f"`{IDEMPOTENCY_HEADER}`: nothing was done again",
+    },
+}
+
+
+def add_response_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """The headers a client reads, declared where they are sent: ETag on the conditional reads
+    (those answering 304), Location on what is made (201) or started (202), and the replay
+    marker on every success of a write taking an ``Idempotency-Key``."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation["responses"]
+            idempotent = any(p.get("name") == IDEMPOTENCY_HEADER for p in operation.get("parameters", []))
+            for code, response in responses.items():
+                headers = response.setdefault("headers", {})
+                if code in ("200", "304") and "304" in responses:
+                    headers["ETag"] = RESPONSE_HEADERS["ETag"]
+                if code in ("201", "202"):
+                    headers["Location"] = RESPONSE_HEADERS["Location"]
+                if idempotent and code.startswith("2"):
+                    headers[REPLAYED_HEADER] = RESPONSE_HEADERS[REPLAYED_HEADER]
+                if not headers:
+                    del response["headers"]
+    return result
+
+
 IDEMPOTENCY_KEY = OpenApiParameter(
     IDEMPOTENCY_HEADER,
     str,

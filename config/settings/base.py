@@ -203,6 +203,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_error_responses",
+        "api.schema.add_response_headers",
     ],
     # Several models have a "status" (or "kind") with different choices: name each enum.
     "ENUM_NAME_OVERRIDES": {

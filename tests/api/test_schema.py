@@ -84,6 +84,24 @@ def test_filters_are_typed_as_they_are_read_and_orderings_are_enums(schema):
     assert orderings > 10
 
 
+def test_the_headers_a_client_reads_are_declared_where_they_are_sent(schema):
+    paths = schema["paths"]
+    battles = paths["/api/v1/campaigns/{campaign_slug}/battles/"]["post"]["responses"]["201"]["headers"]
+    assert {"Location", "Idempotent-Replayed"} <= set(battles)
+    for conditional in (
+        "/api/v1/campaigns/{campaign_slug}/map/",
+        "/api/v1/campaigns/{campaign_slug}/forces/{id}/status/",
+    ):
+        responses = paths[conditional]["get"]["responses"]
+        assert "ETag" in responses["200"]["headers"], conditional
+        assert "ETag" in responses["304"]["headers"], conditional
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            for code, response in operation["responses"].items():
+                if code == "202":
+                    assert "Location" in response["headers"], (method, path)
+
+
 def test_retryable_writes_document_the_idempotency_key_and_examples(schema):
     campaign = "/api/v1/campaigns/{campaign_slug}"
     for path in (f"{campaign}/battles/{{id}}/report/", f"{campaign}/operations/"):

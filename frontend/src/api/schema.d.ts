@@ -5756,6 +5756,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6005,6 +6009,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6184,6 +6192,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6427,6 +6437,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6524,6 +6536,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6639,6 +6653,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6754,6 +6770,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6956,6 +6976,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7137,6 +7161,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7306,6 +7332,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7493,6 +7521,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7609,6 +7639,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7802,6 +7834,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7918,6 +7952,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8164,6 +8200,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8401,6 +8439,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8574,6 +8614,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8765,6 +8809,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8879,6 +8927,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9512,6 +9562,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9627,6 +9681,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9742,6 +9800,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9857,6 +9917,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9972,6 +10034,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10081,6 +10147,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10090,6 +10158,8 @@ export interface operations {
             /** @description Not modified: the ETag you sent is current. */
             304: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10240,6 +10310,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10347,6 +10421,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10356,6 +10432,8 @@ export interface operations {
             /** @description Not modified: the ETag you sent is current. */
             304: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10501,6 +10579,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10612,6 +10694,8 @@ export interface operations {
             /** @description Removed */
             204: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10785,6 +10869,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10965,6 +11053,8 @@ export interface operations {
             /** @description Taken back */
             204: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11281,6 +11371,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11552,6 +11644,10 @@ export interface operations {
         responses: {
             202: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11826,6 +11922,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12011,6 +12111,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12126,6 +12228,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12235,6 +12339,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12332,6 +12438,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12441,6 +12549,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12532,6 +12642,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12773,6 +12885,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12888,6 +13004,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13173,6 +13291,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13423,6 +13545,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13686,6 +13810,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13949,6 +14075,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14065,6 +14195,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14259,6 +14391,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14543,6 +14679,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14658,6 +14796,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14767,6 +14907,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14856,6 +14998,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15087,6 +15231,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15427,6 +15573,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15609,6 +15759,8 @@ export interface operations {
             /** @description Unsubscribed */
             204: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15705,6 +15857,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15815,6 +15969,10 @@ export interface operations {
         responses: {
             202: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16077,6 +16235,10 @@ export interface operations {
         responses: {
             202: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16394,6 +16556,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16636,6 +16802,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16729,6 +16897,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
