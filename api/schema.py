@@ -216,13 +216,16 @@ RESPONSE_HEADERS = {
 
 
 def add_response_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """The headers a client reads, declared where they are sent: ETag on the conditional reads
-    (those answering 304), Location on what is made (201) or started (202), and the replay
-    marker on every success of a write taking an ``Idempotency-Key``."""
+    """The headers a client reads, declared where they are sent: ETag and 304 on the conditional
+    reads (every read of the base viewset, api.conditional), Location on what is made (201) or
+    started (202), and the replay marker on every success of a write taking an ``Idempotency-Key``."""
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             responses = operation["responses"]
             idempotent = any(p.get("name") == IDEMPOTENCY_HEADER for p in operation.get("parameters", []))
+            conditional = any(p.get("name") == "If-None-Match" for p in operation.get("parameters", []))
+            if conditional and "200" in responses:
+                responses.setdefault("304", dict(NOT_MODIFIED))
             for code, response in responses.items():
                 headers = response.setdefault("headers", {})
                 if code in ("200", "304") and "304" in responses:
@@ -253,6 +256,8 @@ class ApiSchema(AutoSchema):
         parameters = list(super().get_override_parameters())
         if self.method.lower() in WRITE_METHODS:
             parameters.append(IDEMPOTENCY_KEY)
+        if self.method.lower() == "get":
+            parameters.append(IF_NONE_MATCH)
         return parameters
 
 
@@ -260,8 +265,9 @@ IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
     str,
     OpenApiParameter.HEADER,
-    description="The ETag of the status you hold: 304 with no body when it is still current.",
+    description="The ETag of the answer you hold: 304 with no body while it is still current.",
 )
+NOT_MODIFIED = {"description": "Not modified: the ETag you sent is current."}
 
 BATTLE_CREATE_EXAMPLE = OpenApiExample(
     "Local attack",

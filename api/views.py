@@ -4,17 +4,14 @@ the base classes (:mod:`api.viewsets`) carry transactions, scoping and permissio
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from functools import cached_property
 from typing import Any
 
-import orjson
 from django.contrib.auth import authenticate, login, logout
 from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBase
 from django.middleware.csrf import get_token
 from django.utils import timezone
-from django.utils.http import parse_etags
 from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
@@ -27,10 +24,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.utils import encoders, json
 from rest_framework.views import APIView
 
-from api import filters, inputs, schema
+from api import conditional, filters, inputs, schema
 from api import serializers as out
 from api.authentication import REQUEST_STATUS_ATTRIBUTE, grant_store
 from api.pagination import PagePagination, TimelineCursorPagination
@@ -209,11 +205,7 @@ class CampaignViewSet(
         "ones, and those standing on or next to a sector your side's battalions or C Ops stand on, "
         "as the enemy's fog of war says); the battles you see. Umpires see everything. Send the "
         "ETag back in If-None-Match: an unchanged map answers 304 with no body.",
-        parameters=[schema.IF_NONE_MATCH],
-        responses={
-            200: out.MapDocumentSerializer,
-            304: OpenApiResponse(description="Not modified: the ETag you sent is current."),
-        },
+        responses={200: out.MapDocumentSerializer},
     )
     @action(
         detail=True,
@@ -226,12 +218,8 @@ class CampaignViewSet(
     def campaign_map(self, request: Request, **kwargs: Any) -> Response:
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
-        data = out.MapDocumentSerializer(selectors.map_document(access), context=context).data
-        etag = _weak_etag(data)
-        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-        if _matches(request, etag):
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        return Response(data, headers=headers)
+        # Its ETag and 304 are the base viewset's (api.conditional), as for every read.
+        return Response(out.MapDocumentSerializer(selectors.map_document(access), context=context).data)
 
     @extend_schema(
         summary="Chart series: each side's strength and stocks at every dawn",
@@ -345,30 +333,12 @@ class SideViewSet(ReadOnlyCampaignViewSet[models.Side]):
         )
 
 
-def _weak_etag(data: Any) -> str:
-    """An ETag of the response's content, whatever format it is rendered in (hence weak).
-
-    orjson refuses integers beyond 64 bits, which a JSON value read back from PostgreSQL may hold
-    (jsonb keeps 1e308 as a 309-digit number): those are hashed as DRF's encoder renders them."""
-    try:
-        content = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
-    except orjson.JSONEncodeError:
-        content = json.dumps(data, cls=encoders.JSONEncoder, sort_keys=True).encode()
-    return f'W/"{hashlib.sha256(content).hexdigest()[:40]}"'
-
-
 def _status_scope(access: CampaignAccess) -> str:
     """Whose view of a force status: the umpire's, one side's players', or the public one."""
     if access.is_umpire:
         return "umpire"
     side_id = access.player_side_id
     return f"side:{side_id}" if side_id is not None else "public"
-
-
-def _matches(request: Request, etag: str) -> bool:
-    """If-None-Match by weak comparison (RFC 9110 § 13.1.2)."""
-    sent = parse_etags(request.headers.get("If-None-Match", ""))
-    return "*" in sent or etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in sent}
 
 
 @extend_schema(tags=["orders of battle"])
@@ -394,11 +364,7 @@ class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
         "rounds, and the side's latest night report. Send the ETag back in If-None-Match: an "
         "unchanged status answers 304 with no body. An identified enemy force shows only its "
         "identified battalions, with stand counts only when the enemy reveals strengths.",
-        parameters=[schema.IF_NONE_MATCH],
-        responses={
-            200: OpenApiResponse(out.ForceStatusSerializer, examples=[schema.FORCE_STATUS_EXAMPLE]),
-            304: OpenApiResponse(description="Not modified: the ETag you sent is current."),
-        },
+        responses={200: OpenApiResponse(out.ForceStatusSerializer, examples=[schema.FORCE_STATUS_EXAMPLE])},
     )
     @action(
         detail=True,
@@ -419,14 +385,12 @@ class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
             response = HttpResponse(cached.body, content_type=JSONRenderer.media_type)
         else:  # the browsable API and other formats render every time
             data = self._status_data()
-            etag = _weak_etag(data)
-            unchanged = _matches(request, etag)
+            etag = conditional.weak_etag(data)
+            unchanged = conditional.etag_matches(request, etag)
             response = Response(data)
-        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
         if unchanged:
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        for name, value in headers.items():
-            response[name] = value
+            return conditional.not_modified(etag)
+        response["ETag"], response["Cache-Control"] = etag, conditional.CACHE_CONTROL
         return response
 
     @extend_schema(
@@ -554,7 +518,7 @@ class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
     def _status_rendered(self, renderer: JSONRenderer) -> polls.RenderedForceStatus:
         data = self._status_data()
         body = renderer.render(data, JSONRenderer.media_type, self.get_renderer_context())
-        return polls.RenderedForceStatus(body=body, etag=_weak_etag(data))
+        return polls.RenderedForceStatus(body=body, etag=conditional.weak_etag(data))
 
 
 @extend_schema(tags=["orders of battle"])
@@ -1330,15 +1294,6 @@ class SideOrderViewSet(
 
     def visible(self, access: CampaignAccess) -> QuerySet[models.SideOrder]:
         return selectors.side_orders(access)
-
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        response = super().list(request, *args, **kwargs)
-        etag = _weak_etag(response.data)
-        response.headers["ETag"] = etag
-        response.headers["Cache-Control"] = "private, no-cache"
-        if _matches(request, etag):
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=dict(response.headers))
-        return response
 
     @property
     def _ids(self) -> tuple[int, Any]:

@@ -16,10 +16,12 @@ from django.http import HttpRequest, HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status
 from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.viewsets import GenericViewSet
 
+from api import conditional
 from api.idempotency import idempotent_handler
 from api.permissions import (
     CAMPAIGN_KWARG,
@@ -45,7 +47,8 @@ UMPIRES_IN_PERSON = [*CAMPAIGN_PERMISSIONS, IsUmpireInPerson]
 
 class ApiViewSet(GenericViewSet[_M]):
     """Every write runs in one transaction (a refused or crashed request commits nothing)
-    and honours ``Idempotency-Key`` (a retry replays the first answer and changes nothing)."""
+    and honours ``Idempotency-Key`` (a retry replays the first answer and changes nothing);
+    every read carries an ETag and answers 304 to it while it is current."""
 
     schema = ApiSchema()
     # OrderingFilter accepts only these; a subclass lists fields every viewer may see.
@@ -63,6 +66,12 @@ class ApiViewSet(GenericViewSet[_M]):
             if response.status_code >= 400:  # DRF turned an exception into this answer
                 transaction.set_rollback(True)
             return response
+
+    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
+        """Every read with its ETag, or 304 while the caller's is current (api.conditional)."""
+        # DRF's stubs say Response; a paper or a file is an HttpResponse, conditional too.
+        answer = cast(Response, conditional.conditional(request, response))
+        return super().finalize_response(request, answer, *args, **kwargs)
 
     @property
     def actor(self) -> Actor:

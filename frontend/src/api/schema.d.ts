@@ -5673,7 +5673,10 @@ export interface operations {
                 /** @description Number of results to return per page. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5681,11 +5684,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedCampaignList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -5845,7 +5859,10 @@ export interface operations {
     campaigns_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 campaign_slug: string;
             };
@@ -5855,11 +5872,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Campaign"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -5920,7 +5948,10 @@ export interface operations {
                 /** @description Number of results to return per page. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -5931,11 +5962,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedAPIKeyList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -6107,7 +6149,10 @@ export interface operations {
     campaigns_api_keys_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -6119,11 +6164,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["APIKey"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -6283,7 +6339,10 @@ export interface operations {
                 page_size?: number;
                 side?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -6294,11 +6353,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedBattalionList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -6352,7 +6422,10 @@ export interface operations {
     campaigns_battalions_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -6364,11 +6437,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Battalion"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -6887,7 +6971,10 @@ export interface operations {
                  */
                 status?: "closed" | "in_progress" | "planned" | "reported" | "set_up";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -6898,11 +6985,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedBattleList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -7074,7 +7172,10 @@ export interface operations {
     campaigns_battles_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -7087,11 +7188,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Battle"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -7239,7 +7351,10 @@ export interface operations {
     campaigns_battles_draft_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -7252,11 +7367,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OwnDraft"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -7428,7 +7554,10 @@ export interface operations {
     campaigns_battles_drafts_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -7441,11 +7570,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DraftComparison"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -7740,7 +7880,10 @@ export interface operations {
                 /** @description the side it is printed for */
                 side: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -7753,12 +7896,23 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": string;
                     "text/html": string;
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -8048,7 +8202,10 @@ export interface operations {
     campaigns_battles_setup_inputs_list: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -8061,11 +8218,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SetupQuestion"][];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -8119,7 +8287,10 @@ export interface operations {
     campaigns_calendar_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 campaign_slug: string;
             };
@@ -8129,11 +8300,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CalendarLink"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -8285,7 +8467,10 @@ export interface operations {
                 /** @description Number of results to return per page. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -8296,11 +8481,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedDayList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -8354,7 +8550,10 @@ export interface operations {
     campaigns_days_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -8366,11 +8565,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Day"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -8522,7 +8732,10 @@ export interface operations {
                 /** @description the side it is printed for */
                 side: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -8534,12 +8747,23 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": string;
                     "text/html": string;
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -8712,7 +8936,10 @@ export interface operations {
     campaigns_days_dice_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -8724,11 +8951,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DayDice"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -9023,7 +9261,10 @@ export interface operations {
     campaigns_dice_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 campaign_slug: string;
             };
@@ -9033,11 +9274,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DiceSummary"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -9169,7 +9421,10 @@ export interface operations {
                  */
                 verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -9180,11 +9435,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedEventList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -9238,7 +9504,10 @@ export interface operations {
     campaigns_events_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -9250,11 +9519,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -9311,7 +9591,10 @@ export interface operations {
                 /** @description yaml (default) or json */
                 file_format?: "json" | "yaml";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 campaign_slug: string;
             };
@@ -9322,12 +9605,23 @@ export interface operations {
             /** @description the pack (docs/scenario-format.md), as a download */
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/yaml": unknown;
                     "application/json": unknown;
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -9402,7 +9696,10 @@ export interface operations {
                 page_size?: number;
                 side?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -9413,11 +9710,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedForceList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -9471,7 +9779,10 @@ export interface operations {
     campaigns_forces_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -9483,11 +9794,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Force"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -10133,7 +10455,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the status you hold: 304 with no body when it is still current. */
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -10221,7 +10543,10 @@ export interface operations {
                 /** @description Number of results to return per page. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -10232,11 +10557,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedInvitationList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -10409,7 +10745,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag of the status you hold: 304 with no body when it is still current. */
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -10490,7 +10826,10 @@ export interface operations {
     campaigns_members_list: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -10501,11 +10840,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Member"][];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -10780,7 +11130,10 @@ export interface operations {
                 /** @description Number of results to return per page. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -10791,11 +11144,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedNightOrderList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -10967,7 +11331,10 @@ export interface operations {
     campaigns_night_orders_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -10979,11 +11346,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["NightOrder"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -11145,7 +11523,10 @@ export interface operations {
                 page_size?: number;
                 side?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -11156,11 +11537,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedNightReportList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -11214,7 +11606,10 @@ export interface operations {
     campaigns_night_reports_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -11226,11 +11621,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["NightReport"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -11284,7 +11690,10 @@ export interface operations {
     campaigns_notification_emails_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 campaign_slug: string;
             };
@@ -11294,11 +11703,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["NotificationEmails"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -11467,7 +11887,10 @@ export interface operations {
     campaigns_oob_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 campaign_slug: string;
             };
@@ -11477,11 +11900,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderOfBattle"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -11555,7 +11989,10 @@ export interface operations {
                  */
                 status?: "done" | "failed" | "pending" | "running";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -11566,11 +12003,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedOperationList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -11742,7 +12190,10 @@ export interface operations {
     campaigns_operations_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -11754,11 +12205,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Operation"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -11833,7 +12295,10 @@ export interface operations {
                  */
                 status?: "applied" | "approved" | "draft" | "lapsed" | "returned" | "submitted" | "withdrawn";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -11844,11 +12309,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedSideOrderList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -12020,7 +12496,10 @@ export interface operations {
     campaigns_orders_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -12032,11 +12511,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SideOrder"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -12720,7 +13210,10 @@ export interface operations {
     campaigns_orders_deadline_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -12731,11 +13224,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SideOrdersDeadline"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -12796,7 +13300,10 @@ export interface operations {
                 /** @description Number of results to return per page. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -12807,11 +13314,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedReinforcementList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -13131,7 +13649,10 @@ export interface operations {
                 /** @description true: the table's rolls (weather, initiative, wind, turns), of no force, battalion or battle; false: the others */
                 table?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -13142,11 +13663,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedRollList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -13200,7 +13732,10 @@ export interface operations {
     campaigns_rolls_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -13212,11 +13747,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Roll"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -13389,7 +13935,10 @@ export interface operations {
     campaigns_rolls_procedures_list: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -13400,11 +13949,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RollProcedure"][];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -13458,7 +14018,10 @@ export interface operations {
     campaigns_schedule_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 campaign_slug: string;
             };
@@ -13468,11 +14031,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Schedule"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -13648,7 +14222,10 @@ export interface operations {
                 /** @description Number of results to return per page. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -13659,11 +14236,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedSectorList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -13717,7 +14305,10 @@ export interface operations {
     campaigns_sectors_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -13730,11 +14321,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Sector"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -13913,7 +14515,10 @@ export interface operations {
                 /** @description Number of results to return per page. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -13924,11 +14529,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedSideList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -13982,7 +14598,10 @@ export interface operations {
     campaigns_sides_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -13995,11 +14614,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Side"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -14298,7 +14928,10 @@ export interface operations {
                 /** @description Number of results to return per page. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -14311,11 +14944,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedActivationSpendList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -14519,7 +15163,10 @@ export interface operations {
                  */
                 status?: "destroyed" | "ok" | "suppressed";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -14530,11 +15177,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedStandList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -14588,7 +15246,10 @@ export interface operations {
     campaigns_stands_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -14600,11 +15261,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Stand"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -15076,7 +15748,10 @@ export interface operations {
     campaigns_statistics_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 campaign_slug: string;
             };
@@ -15086,11 +15761,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Statistics"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -15144,7 +15830,10 @@ export interface operations {
     campaigns_supply_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 campaign_slug: string;
             };
@@ -15154,11 +15843,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SupplyReview"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -15327,7 +16027,10 @@ export interface operations {
     campaigns_todo_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 campaign_slug: string;
             };
@@ -15337,11 +16040,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Todo"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -15395,7 +16109,10 @@ export interface operations {
     campaigns_victory_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 campaign_slug: string;
             };
@@ -15405,11 +16122,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Victory"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -15484,7 +16212,10 @@ export interface operations {
                 /** @description Number of results to return per page. */
                 page_size?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -15495,11 +16226,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedWebhookList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -15671,7 +16413,10 @@ export interface operations {
     campaigns_webhooks_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -15684,11 +16429,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Webhook"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -16073,7 +16829,10 @@ export interface operations {
                  */
                 status?: "delivered" | "failed" | "pending";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -16086,11 +16845,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedWebhookDeliveryList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -16144,7 +16914,10 @@ export interface operations {
     campaigns_webhooks_deliveries_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
@@ -16159,11 +16932,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -16340,7 +17124,10 @@ export interface operations {
                 page_size?: number;
                 year?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16348,11 +17135,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedEquipmentList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -16406,7 +17204,10 @@ export interface operations {
     equipment_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description A unique integer value identifying this equipment. */
                 id: number;
@@ -16417,11 +17218,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Equipment"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -16475,7 +17287,10 @@ export interface operations {
     invitations_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 token: string;
             };
@@ -16485,11 +17300,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InvitationPreview"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -16655,7 +17481,10 @@ export interface operations {
                 /** @description true: only unread ones */
                 unread?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16663,11 +17492,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaginatedNotificationList"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -16721,7 +17561,10 @@ export interface operations {
     notifications_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -16731,11 +17574,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Notification"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {
@@ -16987,7 +17841,10 @@ export interface operations {
                 /** @description only this campaign's (its slug) */
                 campaign?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -16995,11 +17852,22 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["NotificationCount"];
                 };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Error */
             400: {

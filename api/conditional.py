@@ -1,0 +1,64 @@
+"""Conditional reads: every successful GET of the API carries a weak ETag of what it answers,
+and a request sending that ETag back in ``If-None-Match`` gets 304 with no body while it is
+still current. One home for the ETag, the match and the headers (the base viewset applies them
+to every read; the force status, whose ETag is cached with its body, uses the same helpers)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import orjson
+from django.http import HttpResponseBase
+from django.utils.http import parse_etags
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils import encoders, json
+
+# Private: an answer depends on who asks; no-cache: a cache must ask again before it reuses one.
+CACHE_CONTROL = "private, no-cache"
+
+
+def weak_etag(data: Any) -> str:
+    """An ETag of the response's content, whatever format it is rendered in (hence weak).
+
+    orjson refuses integers beyond 64 bits, which a JSON value read back from PostgreSQL may hold
+    (jsonb keeps 1e308 as a 309-digit number): those are hashed as DRF's encoder renders them."""
+    try:
+        content = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        content = json.dumps(data, cls=encoders.JSONEncoder, sort_keys=True).encode()
+    return _etag_of(content)
+
+
+def _etag_of(content: bytes) -> str:
+    return f'W/"{hashlib.sha256(content).hexdigest()[:40]}"'
+
+
+def etag_matches(request: Request, etag: str) -> bool:
+    """If-None-Match by weak comparison (RFC 9110 § 13.1.2)."""
+    sent = parse_etags(request.headers.get("If-None-Match", ""))
+    return "*" in sent or etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in sent}
+
+
+def not_modified(etag: str) -> Response:
+    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL}
+    return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+
+
+def conditional(request: Request, response: HttpResponseBase) -> HttpResponseBase:
+    """``response`` to a read with its ETag, or 304 when the caller holds it already; anything
+    else (a write, an error, an answer that set its own ETag, a stream) as it is."""
+    if request.method not in ("GET", "HEAD") or response.status_code != status.HTTP_200_OK:
+        return response
+    if response.has_header("ETag") or getattr(response, "streaming", False):
+        return response
+    # A Response is not rendered yet: its data; another answer (a paper, a file) its bytes.
+    etag = weak_etag(response.data) if isinstance(response, Response) else _etag_of(response.content)  # type: ignore[attr-defined]
+    if etag_matches(request, etag):
+        return not_modified(etag)
+    response["ETag"] = etag
+    if not response.has_header("Cache-Control"):
+        response["Cache-Control"] = CACHE_CONTROL
+    return response
