@@ -14,7 +14,7 @@ From there each kind follows the same life, whose parts live here:
 - **Attempts and the retry policy.** A kind that counts its attempts on the row counts each
   one as it starts; after a failed one the next is due ``retry_delay(attempts)`` later (the
   same doubling backoff for every kind: ``WORK_BACKOFF_SECONDS`` times 2 to the attempts made,
-  also as SQL in ``next_attempt_due``), and after ``WORK_MAX_ATTEMPTS`` attempts it gives up
+  ``attempt_due``, and in SQL ``next_attempt_due``), and after ``WORK_MAX_ATTEMPTS`` attempts it gives up
   (``gave_up``) and the row shows failed with the last error. Celery does not count: a task
   retries while its row says the work is still to do.
 """
@@ -56,8 +56,14 @@ def gave_up(attempts: int) -> bool:
     return attempts >= settings.WORK_MAX_ATTEMPTS
 
 
+def attempt_due(attempts: int, last_attempt_at: datetime | None, now: datetime) -> bool:
+    """Whether the next attempt of work that failed ``attempts`` times, the last at
+    ``last_attempt_at`` (None: never tried), is due ``now``."""
+    return last_attempt_at is None or now >= last_attempt_at + timedelta(seconds=retry_delay(attempts))
+
+
 def next_attempt_due(attempts: str, last_attempt_at: str, created_at: str) -> Coalesce:
-    """``retry_delay`` in SQL, over a row's fields: when its next attempt is due (its creation
+    """``attempt_due`` in SQL, over a row's fields: when its next attempt is due (its creation
     when none was made)."""
     backoff = Value(settings.WORK_BACKOFF_SECONDS) * Power(Value(2), F(attempts))
     delay = Func(

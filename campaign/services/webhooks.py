@@ -41,7 +41,7 @@ import ssl
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -55,7 +55,7 @@ from django.utils import timezone
 from campaign import models
 from campaign.access import announced
 from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb
-from campaign.services.background import gave_up, lease_cutoff, next_attempt_due, retry_delay, rows_resend
+from campaign.services.background import attempt_due, gave_up, lease_cutoff, next_attempt_due, rows_resend
 from campaign.services.broker import tasks_send_on_commit
 
 # The task that makes one attempt at a delivery, sent by name: the tasks module imports the services.
@@ -395,9 +395,7 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
             return delivery
         subscription = delivery.subscription
         now = timezone.now()
-        if delivery.last_attempt_at and now < delivery.last_attempt_at + timedelta(
-            seconds=retry_delay(delivery.attempts)
-        ):
+        if not attempt_due(delivery.attempts, delivery.last_attempt_at, now):
             return None
         if not subscription.active:
             delivery.status, delivery.error = DeliveryStatus.FAILED, "the subscription was deactivated"

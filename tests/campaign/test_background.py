@@ -15,7 +15,14 @@ from django.utils import timezone
 
 from campaign import models
 from campaign.choices import EventVerb, MemberRole, NotificationEmail, NotificationKind, OperationStatus
-from campaign.services.background import gave_up, lease_cutoff, next_attempt_due, retry_delay, rows_resend
+from campaign.services.background import (
+    attempt_due,
+    gave_up,
+    lease_cutoff,
+    next_attempt_due,
+    retry_delay,
+    rows_resend,
+)
 from campaign.services.night import night_phase_start
 from campaign.services.notifications import NOTIFICATION_MAIL_TASK, notification_send
 from campaign.services.operations import operation_record_error
@@ -54,6 +61,10 @@ def test_the_sweeper_reads_the_same_due_time_in_sql_as_a_run_in_python(settings)
 
     assert due[tried.pk] == attempted + datetime.timedelta(seconds=retry_delay(3)) != attempted
     assert due[untried.pk] == untried.created_at
+    moment = datetime.timedelta(microseconds=1)
+    assert not attempt_due(3, attempted, due[tried.pk] - moment)
+    assert attempt_due(3, attempted, due[tried.pk])
+    assert attempt_due(0, None, untried.created_at - moment)  # never tried: due at once
 
 
 @pytest.mark.django_db
