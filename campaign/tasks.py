@@ -3,37 +3,32 @@
 from __future__ import annotations
 
 from celery import Task, shared_task
-from django.conf import settings
 from django.utils import timezone
 
 from campaign.choices import DeliveryStatus, OperationStatus
+from campaign.services.background import retry_delay
 from campaign.services.night import NIGHT_REPORTS_NOTIFY_TASK, night_reports_notify
 from campaign.services.notifications import NOTIFICATION_MAIL_TASK, notification_mail, reminders_run
-from campaign.services.operations import (
-    MAX_ATTEMPTS,
-    OPERATION_RUN_TASK,
-    operation_record_error,
-    operation_run,
-)
+from campaign.services.operations import OPERATION_RUN_TASK, operation_record_error, operation_run
 from campaign.services.schedule import club_schedule_run
 from campaign.services.sweep import work_sweep
-from campaign.services.webhooks import WEBHOOK_DELIVER_TASK, webhook_deliver, webhook_retry_delay
+from campaign.services.webhooks import WEBHOOK_DELIVER_TASK, webhook_deliver
+
+# Background tasks retry while their row says the work is still to do: attempts are counted on
+# the row, and the backoff and giving up are the one policy of campaign.services.background.
 
 
-@shared_task(
-    name=OPERATION_RUN_TASK, bind=True, max_retries=MAX_ATTEMPTS, acks_late=True, reject_on_worker_lost=True
-)
+@shared_task(name=OPERATION_RUN_TASK, bind=True, max_retries=None, acks_late=True, reject_on_worker_lost=True)
 def operation_run_task(self: Task[[int], None], operation_id: int) -> None:
     """Run a night phase or arrival rolls; the service skips what is already done."""
     try:
         operation_run(operation_id)
     except Exception as exc:
         # Keep the reason on the operation (failed once attempts run out); retry with backoff.
-        delay = min(2**self.request.retries, settings.OPERATION_RETRY_DELAY_MAX)
-        recorded = operation_record_error(operation_id, f"{type(exc).__name__}: {exc}", retry_in=delay)
+        recorded = operation_record_error(operation_id, f"{type(exc).__name__}: {exc}")
         if recorded.status == OperationStatus.FAILED:
             return
-        raise self.retry(exc=exc, countdown=delay) from exc
+        raise self.retry(exc=exc, countdown=retry_delay(recorded.attempts)) from exc
 
 
 @shared_task(name=NIGHT_REPORTS_NOTIFY_TASK, acks_late=True)
@@ -66,7 +61,6 @@ def work_sweep_task() -> dict[str, list[int]]:
     return work_sweep(timezone.now())
 
 
-# Attempts are counted on the delivery (WEBHOOK_MAX_ATTEMPTS), not by Celery.
 @shared_task(
     name=WEBHOOK_DELIVER_TASK, bind=True, max_retries=None, acks_late=True, reject_on_worker_lost=True
 )
@@ -74,4 +68,4 @@ def webhook_deliver_task(self: Task[[int], None], delivery_id: int) -> None:
     """One attempt at a webhook delivery; retried with exponential backoff while it is pending."""
     delivery = webhook_deliver(delivery_id)
     if delivery is not None and delivery.status == DeliveryStatus.PENDING:
-        raise self.retry(countdown=webhook_retry_delay(delivery.attempts))
+        raise self.retry(countdown=retry_delay(delivery.attempts))

@@ -17,14 +17,16 @@ once the send commits. The notification row is the outbox and its ``email`` stat
 the task sends under the row's lock and marks it sent in the same transaction, so a second run
 of the task finds it sent. A worker that dies between the SMTP hand-over and the commit sends
 again on redelivery (no mail server takes part in our transaction). A task lost on the way
-(the broker down at the commit) is sent again by the sweeper a lease later.
+(the broker down at the commit), or an e-mail the mail server refused, is sent again by the
+sweeper a lease later (``background``: e-mails take a lease, but count no attempts and so never
+give up: a member's news waits for the mail server).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -36,7 +38,8 @@ from campaign import models
 from campaign.access import notification_refused
 from campaign.choices import EventVerb, NotificationEmail, NotificationKind
 from campaign.services.audit import Actor, event_record
-from campaign.services.broker import tasks_send, tasks_send_on_commit
+from campaign.services.background import lease_cutoff, rows_resend
+from campaign.services.broker import tasks_send_on_commit
 from campaign.services.errors import DomainError, NotFoundError
 from rules_engine.vocab import counted
 
@@ -166,23 +169,17 @@ def notification_mail(notification_id: int) -> models.Notification | None:
     return notification
 
 
-@transaction.atomic
 def notification_mails_resend(now: datetime) -> list[int]:
     """The sweeper: send again each pending e-mail a lease old (its task lost, or the mail server
     refused it), taking a new lease on it so the next sweep leaves it alone; rows being sent
     (locked) are skipped."""
-    stale = now - timedelta(seconds=settings.WORK_LEASE_SECONDS)
-    locked = list(
-        models.Notification.objects.select_for_update(skip_locked=True)
-        .filter(email=NotificationEmail.PENDING)
-        .filter(Q(email_tried_at__lt=stale) | Q(email_tried_at__isnull=True, created_at__lt=stale))
-        .order_by("pk")
-        .values_list("pk", flat=True)
+    stale = lease_cutoff(now)
+    return rows_resend(
+        models.Notification.objects.filter(email=NotificationEmail.PENDING),
+        Q(email_tried_at__lt=stale) | Q(email_tried_at__isnull=True, created_at__lt=stale),
+        NOTIFICATION_MAIL_TASK,
+        renew={"email_tried_at": now},
     )
-    if not locked:
-        return []
-    models.Notification.objects.filter(pk__in=locked).update(email_tried_at=now)
-    return tasks_send(NOTIFICATION_MAIL_TASK, locked)
 
 
 @transaction.atomic

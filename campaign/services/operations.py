@@ -9,14 +9,14 @@ halfway is redelivered and continues where the last commit left it.  A step
 whose work grows with the campaign (rolling for every battalion or force)
 commits when it is done; quick set-based steps commit with the step after
 them, and the last transaction also finishes the operation.  Every delivery
-counts as an attempt; past ``MAX_ATTEMPTS`` the operation is marked failed
-with the last error, so a crashing task cannot loop for ever.
+counts as an attempt; once attempts run out (``background.gave_up``) the operation is
+marked failed with the last error, so a crashing task cannot loop for ever.
 
-The row is the outbox: nothing is lost with the task. A run holds a lease on the operation,
-taken as the delivery is counted and renewed by each commit (in the statement that commits);
-a step in progress holds the row lock. ``operations_resend`` (the sweeper, on beat) sends
-again an unfinished operation nobody holds whose lease ran out (``WORK_LEASE_SECONDS``): its
-worker was killed, or the broker was down when the start sent it, or its retry was lost.
+The row is the outbox, with the lifecycle of all background work (``background``): a run
+holds a lease on the operation, taken as the delivery is counted and renewed by each commit
+(in the statement that commits); a step in progress holds the row lock. ``operations_resend``
+(the sweeper, on beat) sends again an unfinished operation nobody holds whose lease ran out:
+its worker was killed, or the broker was down when the start sent it, or its retry was lost.
 The broker's own redelivery of an unacknowledged task waits the visibility timeout (an hour).
 
 While it runs, ``report`` keeps each committed step's part under the step's
@@ -29,11 +29,10 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -46,12 +45,11 @@ from campaign import models
 from campaign.choices import EventVerb, OperationKind, OperationStatus
 from campaign.polls import version_publish
 from campaign.services.audit import SYSTEM, Actor, event_record
-from campaign.services.broker import tasks_send, tasks_send_on_commit
+from campaign.services.background import gave_up, lease_cutoff, lease_end, retry_delay, rows_resend
+from campaign.services.broker import tasks_send_on_commit
 from campaign.services.errors import ConflictError, NotFoundError
 
-MAX_ATTEMPTS = 5
 UNFINISHED = (OperationStatus.PENDING, OperationStatus.RUNNING)
-logger = logging.getLogger(__name__)
 
 # The task that runs an operation, sent by name: the tasks module imports the services.
 OPERATION_RUN_TASK = "campaign.tasks.operation_run_task"
@@ -141,29 +139,18 @@ def operation_reports_write(operation: models.Operation, empty_side: Mapping[str
         return [row[0] for row in cursor.fetchall()]
 
 
-def _lease_end(now: datetime | None = None, extra_seconds: float = 0) -> datetime:
-    return (now or timezone.now()) + timedelta(seconds=settings.WORK_LEASE_SECONDS + extra_seconds)
-
-
 def operations_resend(now: datetime) -> list[int]:
     """The sweeper: send again each unfinished operation whose lease ran out (or that never
     started within a lease of its creation), renewing its lease so that the next sweep leaves
     it to this send. Rows a run has locked are skipped: that run is alive."""
-    lease_over = Q(lease_expires_at__lt=now) | Q(
-        lease_expires_at__isnull=True, created_at__lt=now - timedelta(seconds=settings.WORK_LEASE_SECONDS)
+    never_taken = Q(lease_expires_at__isnull=True, created_at__lt=lease_cutoff(now))
+    lease_over = Q(lease_expires_at__lt=now) | never_taken
+    return rows_resend(
+        models.Operation.objects.filter(status__in=UNFINISHED),
+        lease_over,
+        OPERATION_RUN_TASK,
+        renew={"lease_expires_at": lease_end(now)},
     )
-    with transaction.atomic():
-        stale = list(
-            models.Operation.objects.select_for_update(skip_locked=True)
-            .filter(lease_over, status__in=UNFINISHED)
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
-        if not stale:
-            return []
-        models.Operation.objects.filter(pk__in=stale).update(lease_expires_at=_lease_end(now))
-    logger.warning("sending stale operations again: %s", ", ".join(map(str, stale)))
-    return tasks_send(OPERATION_RUN_TASK, stale)
 
 
 def operation_get(operation_id: int) -> models.Operation:
@@ -232,7 +219,7 @@ def _attempt_count(operation_id: int) -> tuple[str, list[str], int] | None:
             [
                 OperationStatus.RUNNING,
                 now,
-                _lease_end(now),
+                lease_end(now),
                 operation_id,
                 OperationStatus.PENDING,
                 OperationStatus.RUNNING,
@@ -264,23 +251,24 @@ def _fail(operation: models.Operation, reason: str) -> None:
 def _give_up(operation_id: int) -> models.Operation:
     operation = _locked().get(pk=operation_id)
     if operation.status == OperationStatus.RUNNING:
-        _fail(operation, operation.error or f"gave up after {MAX_ATTEMPTS} attempts (the worker kept dying)")
+        reason = f"gave up after {settings.WORK_MAX_ATTEMPTS} attempts (the worker kept dying)"
+        _fail(operation, operation.error or reason)
     return operation
 
 
 @transaction.atomic
-def operation_record_error(operation_id: int, reason: str, retry_in: float) -> models.Operation:
+def operation_record_error(operation_id: int, reason: str) -> models.Operation:
     """Keep the last error; mark the operation failed when no attempt is left, else hold the
-    lease until the retry due in ``retry_in`` seconds has had its time (the sweeper leaves the
-    operation to it)."""
+    lease until the retry due ``background.retry_delay`` later has had its time (the sweeper
+    leaves the operation to it)."""
     operation = models.Operation.objects.select_for_update().get(pk=operation_id)
     if operation.status in (OperationStatus.DONE, OperationStatus.FAILED):
         return operation
     operation.error = reason
-    if operation.attempts >= MAX_ATTEMPTS:
+    if gave_up(operation.attempts):
         _fail(operation, reason)
     else:
-        operation.lease_expires_at = _lease_end(extra_seconds=retry_in)
+        operation.lease_expires_at = lease_end(extra_seconds=retry_delay(operation.attempts))
         operation.save(update_fields=["error", "lease_expires_at"])
     return operation
 
@@ -312,7 +300,7 @@ def _steps_record(operation: models.Operation, parts: dict[str, Any]) -> None:
     _operation_update(
         operation,
         "report = report || %s::jsonb, completed_steps = completed_steps || %s::jsonb, lease_expires_at = %s",
-        [_json(parts), _json(list(parts)), _lease_end()],
+        [_json(parts), _json(list(parts)), lease_end()],
     )
 
 
@@ -354,7 +342,7 @@ def operation_run(operation_id: int) -> models.Operation:
     if counted is None:
         return operation_get(operation_id)
     kind, steps, attempts = counted
-    if attempts > MAX_ATTEMPTS:
+    if gave_up(attempts - 1):  # the attempts before this delivery ran out (killed each time)
         return _give_up(operation_id)
     procedure = PROCEDURES[kind]
     groups = _transactions(steps, procedure.commits_alone)

@@ -4,9 +4,10 @@ Every write that starts background work commits a row first (an operation, a web
 delivery, a notification to e-mail) and sends its task after the commit. A task can be lost:
 the broker is down at that moment, or the worker holding it is killed and the broker would
 hand it out again only after its visibility timeout (an hour). Beat runs this every
-``WORK_SWEEP_INTERVAL`` seconds; each kind of work decides what is stale (see
-``operations_resend``, ``webhook_deliveries_resend`` and ``notification_mails_resend``). A
-second send is harmless: each kind is guarded by its row's state.
+``WORK_SWEEP_INTERVAL`` seconds; each kind of work says which of its rows are stale
+(``operations_resend``, ``webhook_deliveries_resend`` and ``notification_mails_resend``), and
+the lease and the send are the one lifecycle of ``campaign.services.background``. A second
+send is harmless: each kind is guarded by its row's state.
 """
 
 from __future__ import annotations

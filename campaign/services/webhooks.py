@@ -8,10 +8,12 @@ lock on the delivery: a second run of its task waits, then finds it delivered.
 A receiver may still see an attempt twice when a worker dies between its POST
 and the commit, so receivers deduplicate by ``X-Campaign-Delivery``.
 
-The delivery row is the outbox: when its task is lost (the broker was down as the
-event committed, or the worker holding a retry died), ``webhook_deliveries_resend``
-(the sweeper, on beat) sends it again once its next attempt is overdue; a run that
-finds the next attempt not yet due leaves it to the run that made the last one.
+The delivery row is the outbox, with the lifecycle of all background work
+(``background``: attempts, one backoff, giving up): when its task is lost (the broker was
+down as the event committed, or the worker holding a retry died),
+``webhook_deliveries_resend`` (the sweeper, on beat) sends it again once its next attempt
+is a lease overdue; a run that finds the next attempt not yet due leaves it to the run that
+made the last one.
 
 Payloads go to third parties: they carry what a public observer sees (the
 event's kind, day, object and a message without numbers) and ids to fetch the
@@ -39,20 +41,22 @@ import ssl
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
 from campaign import models
 from campaign.access import announced
 from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb
-from campaign.services.broker import tasks_send, tasks_send_on_commit
+from campaign.services.background import attempt_due, gave_up, lease_cutoff, next_attempt_due, rows_resend
+from campaign.services.broker import tasks_send_on_commit
 
 # The task that makes one attempt at a delivery, sent by name: the tasks module imports the services.
 WEBHOOK_DELIVER_TASK = "campaign.tasks.webhook_deliver_task"
@@ -268,23 +272,12 @@ def webhook_deliveries_create(event: models.Event) -> None:
 
 def webhook_deliveries_resend(now: datetime) -> list[int]:
     """The sweeper: send again each pending delivery whose next attempt is overdue by more than
-    ``WORK_LEASE_SECONDS`` (its task was lost); rows being sent (locked) are skipped."""
-    deliveries = connection.ops.quote_name(models.WebhookDelivery._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            SELECT id FROM {deliveries} WHERE status = %s AND COALESCE(
-                last_attempt_at + make_interval(secs => %s * power(2, attempts)), created_at
-            ) < %s ORDER BY id FOR UPDATE SKIP LOCKED
-            """,  # the due time of webhook_retry_delay; the table name comes from the model
-            [
-                DeliveryStatus.PENDING.value,
-                settings.WEBHOOK_BACKOFF_SECONDS,
-                now - timedelta(seconds=settings.WORK_LEASE_SECONDS),
-            ],
-        )
-        overdue = [row[0] for row in cursor.fetchall()]
-    return tasks_send(WEBHOOK_DELIVER_TASK, overdue)
+    a lease (its task was lost); rows being sent (locked) are skipped. Nothing to renew: the
+    send runs the attempt due, which moves the next one."""
+    pending = models.WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING).annotate(
+        due=next_attempt_due("attempts", "last_attempt_at", "created_at")
+    )
+    return rows_resend(pending, Q(due__lt=lease_cutoff(now)), WEBHOOK_DELIVER_TASK)
 
 
 # Sending --------------------------------------------------------------------
@@ -387,9 +380,9 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
     """One attempt at a pending delivery; None when it no longer exists, or when its next
     attempt is not due yet (a run sent again by the sweeper found the retry had made it).
 
-    Delivered on a 2xx answer; failed once ``WEBHOOK_MAX_ATTEMPTS`` attempts
-    failed, at once when the target may not receive webhooks, or when the
-    subscription was deactivated; else still pending.
+    Delivered on a 2xx answer; failed once the attempts run out (``background.gave_up``), at
+    once when the target may not receive webhooks, or when the subscription was deactivated;
+    else still pending.
     """
     with transaction.atomic():
         delivery = (
@@ -402,9 +395,7 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
             return delivery
         subscription = delivery.subscription
         now = timezone.now()
-        if delivery.last_attempt_at and now < delivery.last_attempt_at + timedelta(
-            seconds=webhook_retry_delay(delivery.attempts)
-        ):
+        if not attempt_due(delivery.attempts, delivery.last_attempt_at, now):
             return None
         if not subscription.active:
             delivery.status, delivery.error = DeliveryStatus.FAILED, "the subscription was deactivated"
@@ -415,12 +406,7 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
             delivery.response_status, delivery.error = attempt.response_status, attempt.error
             if attempt.delivered:
                 delivery.status, delivery.delivered_at = DeliveryStatus.DELIVERED, now
-            elif attempt.refused or delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
+            elif attempt.refused or gave_up(delivery.attempts):
                 delivery.status = DeliveryStatus.FAILED
         delivery.save()
     return delivery
-
-
-def webhook_retry_delay(attempts: int) -> float:
-    """Seconds before the next attempt: the backoff doubles with every failed one."""
-    return float(settings.WEBHOOK_BACKOFF_SECONDS * 2**attempts)

@@ -304,13 +304,12 @@ LOGGING = {
 # Seconds to wait after each committed step of a background operation: 0 in
 # production; crash drills (and the tests that kill workers) set it higher.
 OPERATION_STEP_PAUSE = float(env("OPERATION_STEP_PAUSE", "0"))
-# Longest wait, in seconds, between retries of a failing operation task.
-OPERATION_RETRY_DELAY_MAX = int(env("OPERATION_RETRY_DELAY_MAX", "30"))
-# Webhook deliveries: attempts before a delivery is marked failed, the first
-# retry's delay in seconds (doubling after each failed attempt), and how long
-# one POST may take.
-WEBHOOK_MAX_ATTEMPTS = int(env("WEBHOOK_MAX_ATTEMPTS", "6"))
-WEBHOOK_BACKOFF_SECONDS = float(env("WEBHOOK_BACKOFF_SECONDS", "30"))
+# The one retry policy of background work that counts its attempts (operations, webhook
+# deliveries; campaign/services/background.py): attempts before it is marked failed, and the
+# wait after a failed attempt in seconds, this times 2 to the attempts made.
+WORK_MAX_ATTEMPTS = int(env("WORK_MAX_ATTEMPTS", "6"))
+WORK_BACKOFF_SECONDS = float(env("WORK_BACKOFF_SECONDS", "30"))
+# How long one webhook POST may take.
 WEBHOOK_TIMEOUT_SECONDS = float(env("WEBHOOK_TIMEOUT_SECONDS", "5"))
 # Webhooks never reach loopback, private or other non-public addresses; the local and test
 # settings let loopback through for a receiver on the same machine (never in production).

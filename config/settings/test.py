@@ -39,7 +39,6 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     **CELERY_BROKER_TRANSPORT_OPTIONS,
     "visibility_timeout": int(env("CELERY_VISIBILITY_TIMEOUT", "20")),
 }
-OPERATION_RETRY_DELAY_MAX = int(env("OPERATION_RETRY_DELAY_MAX", "1"))
-# Webhook retries within a test's patience: 0.05 s, 0.1 s, 0.2 s, ...
-WEBHOOK_BACKOFF_SECONDS = float(env("WEBHOOK_BACKOFF_SECONDS", "0.025"))
+# Retries within a test's patience: 0.05 s, 0.1 s, 0.2 s, ...
+WORK_BACKOFF_SECONDS = float(env("WORK_BACKOFF_SECONDS", "0.025"))
 WEBHOOK_ALLOW_LOOPBACK = True  # tests' receivers listen on 127.0.0.1 (tests/webhook_receiver.py)

@@ -227,7 +227,7 @@ def test_the_sweeper_sends_a_stale_operation_once_a_lease_and_never_one_a_run_ho
 
 
 def test_a_delivery_sent_again_before_its_next_attempt_is_due_is_left_to_the_retry(broker, settings):
-    settings.WORK_LEASE_SECONDS, settings.WEBHOOK_BACKOFF_SECONDS = 30, 10
+    settings.WORK_LEASE_SECONDS, settings.WORK_BACKOFF_SECONDS = 30, 10
     campaign = campaign_after_day_one(seed="retry")
     with running(Receiver()) as receiver:
         subscription = webhook_subscribe(

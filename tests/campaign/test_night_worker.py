@@ -22,7 +22,7 @@ from campaign import models
 from campaign.choices import OperationStatus
 from campaign.services.errors import ConflictError
 from campaign.services.night import night_phase_start
-from campaign.services.operations import MAX_ATTEMPTS, operation_run
+from campaign.services.operations import operation_run
 from tests.campaign.night_setup import ACTOR, campaign_after_day_one, state_of
 from tests.conftest import WorkerProcess, worker_database_url
 from tests.tiers import needs
@@ -184,7 +184,7 @@ def test_a_task_that_always_fails_stops_and_shows_failed_with_the_reason(workers
 
     wait_for(lambda: operation_of(campaign).status == OperationStatus.FAILED, what="the operation to fail")
     operation = operation_of(campaign)
-    assert operation.attempts == MAX_ATTEMPTS
+    assert operation.attempts == settings.WORK_MAX_ATTEMPTS
     assert "supply_quality" in operation.error
     assert "Bogus" in operation.error
     assert operation.completed_steps == []  # the flip commits with the replacements, which fail

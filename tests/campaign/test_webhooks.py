@@ -147,7 +147,7 @@ def test_a_receiver_always_failing_marks_the_delivery_failed_after_the_last_atte
     delivery = delivery_settled(campaign, receiver)
 
     assert delivery.status == DeliveryStatus.FAILED
-    assert delivery.attempts == settings.WEBHOOK_MAX_ATTEMPTS == len(receiver.requests)
+    assert delivery.attempts == settings.WORK_MAX_ATTEMPTS == len(receiver.requests)
     assert (delivery.response_status, delivery.error) == (500, "HTTP 500 Internal Server Error")
     assert delivery.delivered_at is None
 
