@@ -2,9 +2,10 @@
  * wind, initiative, turns), segments and their arrival rolls on the worker, reinforcements, and
  * activation points spent by column. Players and observers read the day and its public rolls. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { useSectors } from "../api/lists";
+import { useRefreshWhenOperationEnds } from "../api/operations";
 import { queryKeys } from "../api/queryKeys";
 import { asRecord } from "../api/types";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -307,18 +308,8 @@ function ArrivalProgress({ campaign, day }: { campaign: Campaign; day: number })
   });
   const latest = operations.data?.results[0];
   const done = latest?.status === "done";
-  const queryClient = useQueryClient();
-  // When the rolls end (done or failed), what they changed is read again: the reinforcements'
-  // states and actions, the forces, the map, the rolls. Never a screen left on "rolling".
-  const running = latest?.status === "pending" || latest?.status === "running";
-  const [watching, setWatching] = useState(false);
-  useEffect(() => {
-    if (running) setWatching(true);
-    else if (watching && latest) {
-      setWatching(false);
-      refreshAll(queryClient);
-    }
-  }, [running, watching, latest, queryClient]);
+  // No list left on "Rolling for arrival" once the rolls end.
+  useRefreshWhenOperationEnds(latest);
   const reports = useQuery({
     queryKey: queryKeys.arrivalReports(slug, day),
     queryFn: () =>
