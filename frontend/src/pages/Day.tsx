@@ -12,6 +12,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog";
 import { FieldErrors, InputField, fieldErrorsOf } from "../components/FieldErrors";
 import { RollCard } from "../components/RollCard";
 import { RollOverrideForm } from "../components/RollOverrideForm";
+import { TurnField } from "../components/TurnField";
 import { ErrorNotice, ProgressBar, QueryView } from "../components/status";
 import { sideName } from "../lib/sides";
 import { noun, plural } from "../lib/words";
@@ -679,22 +680,7 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
               ))}
             </select>
           </div>
-          <div className="field">
-            <label htmlFor={`${id}-turn`}>Turn</label>
-            <select
-              id={`${id}-turn`}
-              value={turn}
-              aria-describedby={`${id}-turn-errors`}
-              onChange={(e) => setTurn(Number(e.target.value))}
-            >
-              {turns.map((t) => (
-                <option key={t} value={t}>
-                  {t === 0 ? "Dawn" : `Turn ${t}`}
-                </option>
-              ))}
-            </select>
-            <FieldErrors id={`${id}-turn-errors`} messages={errors.turn ?? []} />
-          </div>
+          <TurnField id={id} turns={turns} turn={turn} onChange={setTurn} errors={errors.turn ?? []} />
         </div>
         <p className="pool" aria-live="polite">
           {side?.name ?? "The side"} holds <strong>{side?.activation_points ?? "?"}</strong> activation{" "}
