@@ -8,6 +8,7 @@ from typing import Any
 from rest_framework import serializers
 
 from campaign.choices import (
+    COPS_QUALITY_CHOICES,
     MAP_SUPPLY_SITUATION_CHOICES,
     REPORTED_FUEL_CHOICES,
     WEBHOOK_EVENT_CHOICES,
@@ -22,7 +23,6 @@ from campaign.choices import (
 )
 from campaign.services.days import RANGE_MAX_INCHES
 from rules_engine.great_battles.activation import ActivationColumn, InitiativeRow
-from rules_engine.great_battles.common import Quality as GreatBattlesQuality
 from rules_engine.nineteen43.common import BattleType
 from rules_engine.results import RuleSystem
 from rules_engine.vocab import SupplySituation
@@ -393,9 +393,7 @@ class ArtilleryOrderInput(serializers.Serializer[Mapping[str, Any]]):
 
 class CopsActionPointsInput(serializers.Serializer[Mapping[str, Any]]):
     turn = turn_field()
-    quality = serializers.ChoiceField(
-        choices=enum_choices(GreatBattlesQuality), help_text="the C Ops' quality"
-    )
+    quality = serializers.ChoiceField(choices=COPS_QUALITY_CHOICES, help_text="the C Ops' quality")
     convert = serializers.BooleanField(
         required=False, default=True, help_text="save the actions as the division's activation points"
     )

@@ -26,7 +26,9 @@ from campaign import access as access_rules
 from campaign import models
 from campaign.access import CampaignAccess
 from campaign.choices import (
+    COPS_QUALITY_CHOICES,
     DAY_SEGMENT_CHOICES,
+    FORCE_ACTION_CHOICES,
     MAP_SUPPLY_SITUATION_CHOICES,
     REINFORCEMENT_ACTION_CHOICES,
     SUPPLY_ACTION_CHOICES,
@@ -63,7 +65,7 @@ from campaign.selectors import (
     summary_access,
 )
 from campaign.services.reinforcements import reinforcement_actions
-from campaign.services.scenario_rules import activation_points_sources
+from campaign.services.scenario_rules import activation_points_sources, force_rule_actions
 from rules_engine import catalog, fairness
 from rules_engine.dice import DiceRoll
 from rules_engine.nineteen43.lulls import LullLength
@@ -449,15 +451,43 @@ class BattlegroupTreeSerializer(LabelledModelSerializer[models.Battlegroup]):
 class ForceTreeSerializer(ForceSerializer):
     """A force with its battlegroups, battalions and stands (those the caller may see)."""
 
-    public_fields = FORCE_PUBLIC | {"battlegroups"}  # as the selector filtered them
+    # Its battlegroups as the selector filtered them; its actions are none for a player.
+    public_fields = FORCE_PUBLIC | {"battlegroups", "actions", "actions_labels"}
     battlegroups = BattlegroupTreeSerializer(many=True, read_only=True)
+    actions = serializers.SerializerMethodField(
+        help_text="what you may do with its C Ops now: `roll_cops_action_points` while a day's turns are "
+        "played under variant 1, with `save_action_points` when the roll may save them as activation "
+        "points (umpires; nothing for players)"
+    )
+    actions_labels = serializers.SerializerMethodField(help_text="the actions in words, in their order")
 
     class Meta(ForceSerializer.Meta):
-        fields = [*ForceSerializer.Meta.fields, "battlegroups"]
+        fields = [*ForceSerializer.Meta.fields, "battlegroups", "actions", "actions_labels"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.ChoiceField(choices=FORCE_ACTION_CHOICES)))
+    def get_actions(self, force: models.Force) -> list[str]:
+        access = access_of(self)
+        if not access.is_umpire:
+            return []
+        # The same for every force of the campaign: read once for the whole order of battle.
+        if "force_actions" not in self.context:
+            self.context["force_actions"] = force_rule_actions(access.campaign)
+        actions: list[str] = self.context["force_actions"]
+        return actions
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_actions_labels(self, force: models.Force) -> list[str]:
+        words = dict(FORCE_ACTION_CHOICES)
+        return [words[action] for action in self.get_actions(force)]
 
 
 class OrderOfBattleSerializer(LabelledSerializer[Mapping[str, Any]]):
     forces = ForceTreeSerializer(many=True, read_only=True)
+    cops_qualities = serializers.ListField(
+        child=serializers.ChoiceField(choices=COPS_QUALITY_CHOICES),
+        read_only=True,
+        help_text="the qualities a C Ops may roll its action points at (a force's roll_cops_action_points)",
+    )
     night_in_progress = serializers.BooleanField(read_only=True, help_text=NIGHT_IN_PROGRESS_HELP)
 
 

@@ -50,7 +50,7 @@ from api.viewsets import (
 )
 from campaign import models, paper, polls, selectors
 from campaign.access import CampaignAccess, battle_table_side
-from campaign.choices import OperationKind, PaperFormat
+from campaign.choices import COPS_QUALITY_CHOICES, OperationKind, PaperFormat
 from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
 from campaign.services import battle_drafts as draft_services
@@ -194,7 +194,12 @@ class CampaignViewSet(
             forces = selectors.oob(access)
             night_in_progress = selectors.night_restore_tree(access.campaign.pk, forces)
             data = out.OrderOfBattleSerializer(
-                {"forces": forces, "night_in_progress": night_in_progress}, context=context
+                {
+                    "forces": forces,
+                    "night_in_progress": night_in_progress,
+                    "cops_qualities": [code for code, _ in COPS_QUALITY_CHOICES],
+                },
+                context=context,
             ).data
         return Response(data)
 

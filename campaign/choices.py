@@ -12,6 +12,7 @@ import enum
 
 from django.db import models
 
+from rules_engine.great_battles.common import Quality
 from rules_engine.vocab import DaySegment, SupplySituation, label_of
 
 
@@ -28,6 +29,13 @@ MAP_SUPPLY_SITUATION_CHOICES = [c for c in SUPPLY_SITUATION_CHOICES if c[0] != S
 SUPPLY_ACTION_CHOICES = [("confirm", "Confirm the supply")]
 # What the umpire may do with a force off the table (campaign.services.reinforcements.reinforcement_actions).
 REINFORCEMENT_ACTION_CHOICES = [("schedule", "Schedule its arrival"), ("postpone", "Postpone its arrival")]
+# The qualities the umpire gives a C Ops rolling its action points (variant 1).
+COPS_QUALITY_CHOICES = enum_choices(Quality)
+# What the umpire may do with a division's C Ops now (campaign.services.scenario_rules.force_rule_actions).
+FORCE_ACTION_CHOICES = [
+    ("roll_cops_action_points", "Roll the C Ops' action points"),
+    ("save_action_points", "Save them as the division's activation points"),
+]
 
 
 class PaperFormat(models.TextChoices):

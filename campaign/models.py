@@ -568,6 +568,9 @@ class CampaignDay(models.Model):
     # (battalion code → situation): the night applies the proposal at nightfall with these kept.
     supply_confirmed_at = models.DateTimeField(null=True, blank=True)
     supply_overrides = models.JSONField(default=dict, blank=True)
+    # Battalions a C Ops overrun isolates for tonight (codes): a rule's outcome, not the umpire's
+    # choice, so a later confirmation of the supply keeps them (rules notes MS-04).
+    supply_overrun_isolated = models.JSONField(default=list, blank=True)
     ended_after_turn = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="the Allied turn after which the day-end roll ended the day (Malta)"
     )

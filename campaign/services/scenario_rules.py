@@ -16,6 +16,7 @@ from campaign.choices import (
     ArrivalStatus,
     ArtilleryMode,
     CampaignStatus,
+    DayStatus,
     EventVerb,
 )
 from campaign.services.activation import DIVISION_POOLS, Pool, activation_pool_of, day_under_way, turn_check
@@ -396,6 +397,21 @@ def force_cops_overrun(campaign_id: int, actor: Actor, *, force_id: int, turn: i
         after={"activation_points": change.after, "battalions_isolated": isolated},
     )
     return force
+
+
+def force_rule_actions(campaign: models.Campaign) -> list[str]:
+    """What the umpire may do with a division's C Ops now, the same for every force of ``campaign``
+    (force_cops_action_points refuses anything else): ``roll_cops_action_points`` while a day's
+    turns are played in a campaign playing variant 1, and ``save_action_points`` when the roll may
+    save its actions as activation points (variant 2)."""
+    if campaign.status != CampaignStatus.ACTIVE or not optional_rule_on(campaign, COPS_ACTION_POINTS):
+        return []
+    if not campaign.days.filter(number=campaign.current_day, status=DayStatus.DAY).exists():
+        return []
+    actions = ["roll_cops_action_points"]
+    if optional_rule_on(campaign, ACTION_TO_ACTIVATION):
+        actions.append("save_action_points")
+    return actions
 
 
 @transaction.atomic

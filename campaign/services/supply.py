@@ -190,7 +190,7 @@ class SupplyReview:
 
     @property
     def chosen(self) -> Mapping[str, str]:
-        return self.day.supply_overrides if self.day is not None else {}
+        return supply_kept(self.day) if self.day is not None else {}
 
     @property
     def overrides(self) -> list[dict[str, str]]:
@@ -232,7 +232,7 @@ def supply_cops_isolated(campaign: models.Campaign) -> frozenset[int]:
     umpire's confirmed overrides and an overrun's; off the map, their situations as set)."""
     proposal = supply_proposal(campaign)
     day = campaign.days.filter(number=campaign.current_day).first()
-    final = _final(proposal, day.supply_overrides if day is not None else {}, supply_reported(day))
+    final = _final(proposal, supply_kept(day) if day is not None else {}, supply_reported(day))
     situations: dict[int, set[str]] = defaultdict(set)
     on_table = models.Battalion.objects.filter(campaign=campaign, in_reserve=False).values_list(
         "pk", "battlegroup__force_id", "supply_situation"
@@ -246,8 +246,15 @@ def supply_cops_isolated(campaign: models.Campaign) -> frozenset[int]:
 def supply_isolate_tonight(day: models.CampaignDay, codes: Iterable[str]) -> None:
     """Battalions isolated tonight whatever their lines (a C Ops overrun): kept at nightfall as an
     umpire's override of the day is, and shown with the overrides in the proposal."""
-    day.supply_overrides = {**day.supply_overrides, **dict.fromkeys(codes, SupplySituation.ISOLATED.value)}
-    day.save(update_fields=["supply_overrides"])
+    day.supply_overrun_isolated = sorted({*day.supply_overrun_isolated, *codes})
+    day.save(update_fields=["supply_overrun_isolated"])
+
+
+def supply_kept(day: models.CampaignDay) -> dict[str, str]:
+    """The situations the night keeps over the map's lines (battalion code → situation): a C Ops
+    overrun's isolation, and the umpire's last confirmation, which wins where it names a battalion."""
+    overrun = dict.fromkeys(day.supply_overrun_isolated, SupplySituation.ISOLATED.value)
+    return {**overrun, **day.supply_overrides}
 
 
 def _situations_write(changed: Mapping[int, str]) -> None:
@@ -331,11 +338,13 @@ def supply_confirm(
             )
         chosen[entry.battalion.code] = situation
         reasons.append((entry, situation, reason))
-    final = _final(proposal, chosen, supply_reported(day))
+    # This confirmation replaces the last one whole: a battalion it does not override goes back to
+    # its battle report's or the proposal's situation (a C Ops overrun's isolation stays, MS-04).
+    day.supply_overrides = chosen
+    final = _final(proposal, supply_kept(day), supply_reported(day))
     now = {entry.battalion.id: entry.battalion.situation for entry in proposal.battalions}
     _situations_write({pk: s for pk, s in final.items() if s != now[pk]})
     day.supply_confirmed_at = timezone.now()
-    day.supply_overrides = chosen
     day.save(update_fields=["supply_confirmed_at", "supply_overrides"])
     campaign_save(campaign)
     event_record(
@@ -376,18 +385,19 @@ def supply_night(operation: models.Operation, actor: Actor) -> dict[str, Any]:
     day = operation.day
     proposal = supply_proposal(operation.campaign)
     reported = supply_reported(day)
-    final = _final(proposal, day.supply_overrides, reported)
+    kept_over_lines = supply_kept(day)
+    final = _final(proposal, kept_over_lines, reported)
     before = {entry.battalion.id: entry.battalion.situation for entry in proposal.battalions}
     _situations_write({pk: s for pk, s in final.items() if s != before[pk]})
     confirmed = (
-        f"as the umpire confirmed ({len(day.supply_overrides)} overridden)"
+        f"as the umpire confirmed ({len(kept_over_lines)} overridden)"
         if day.supply_confirmed_at is not None
         else "without the umpire's confirmation: the proposal as it stands"
     )
     kept = sorted(
         code
         for code in reported
-        if code not in day.supply_overrides and code in {e.battalion.code for e in proposal.battalions}
+        if code not in kept_over_lines and code in {e.battalion.code for e in proposal.battalions}
     )
     if kept:
         confirmed += f", battle reports kept for {', '.join(kept)}"
@@ -399,7 +409,7 @@ def supply_night(operation: models.Operation, actor: Actor) -> dict[str, Any]:
         actor,
         after={
             "day": day.number,
-            "overrides": day.supply_overrides,
+            "overrides": kept_over_lines,
             "reported": {code: reported[code].situation for code in kept},
             **_cut_off(proposal, final),
         },

@@ -224,6 +224,8 @@ SPECTACULAR_SETTINGS = {
         "SupplySituationEnum": "campaign.choices.SUPPLY_SITUATION_CHOICES",
         "MapSupplySituationEnum": "campaign.choices.MAP_SUPPLY_SITUATION_CHOICES",
         "SupplyActionEnum": "campaign.choices.SUPPLY_ACTION_CHOICES",
+        "QualityEnum": "campaign.choices.COPS_QUALITY_CHOICES",
+        "ForceActionEnum": "campaign.choices.FORCE_ACTION_CHOICES",
         "TodoKindEnum": "campaign.choices.TodoKind",
         "FuelStateEnum": "campaign.choices.FuelState",
         "ReportedFuelStateEnum": "campaign.choices.REPORTED_FUEL_CHOICES",

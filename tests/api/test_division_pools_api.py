@@ -131,3 +131,33 @@ def test_the_summary_tells_every_member_where_a_sides_activation_points_come_fro
     sentence = helps[Role.UMPIRE]
     assert [phrase for phrase in said if phrase not in sentence] == []
     assert [phrase for phrase in not_said if phrase in sentence] == []
+
+
+@pytest.mark.parametrize(
+    ("optional_rules", "actions"),
+    [
+        ([], []),
+        (["gb.variant.cops_action_points"], ["roll_cops_action_points"]),
+        (MALTA_POOL_RULES, ["roll_cops_action_points", "save_action_points"]),
+    ],
+)
+def test_the_order_of_battle_offers_the_c_ops_roll_as_the_rules_and_the_day_allow(
+    optional_rules: list[str], actions: list[str]
+):
+    """The web app's C Ops form is shown from the forces' actions: the umpire's while a day's turns
+    are played under variant 1 (saving them with variant 2), never a player's; the qualities to
+    roll at come with their labels."""
+    world = build_world(optional_rules=optional_rules)
+
+    def offered(role: Role) -> list[list[str]]:
+        body = world.client(role).get(world.url("campaign-oob")).json()
+        assert body["cops_qualities"] == ["Raw", "Inferior", "Average", "Experienced", "Veteran"]
+        assert body["cops_qualities_labels"] == body["cops_qualities"]
+        return [force["actions"] for force in body["forces"]]
+
+    umpire = offered(Role.UMPIRE)
+    assert umpire
+    assert all(force_actions == actions for force_actions in umpire)
+    assert all(force_actions == [] for force_actions in offered(Role.AXIS_PLAYER))
+    models.CampaignDay.objects.filter(campaign=world.campaign).update(status="night")
+    assert all(force_actions == [] for force_actions in offered(Role.UMPIRE))  # no day's turns under way

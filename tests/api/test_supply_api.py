@@ -3,6 +3,8 @@ writes once a campaign has finished (rules notes MS-04, MS-06)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from campaign import models
@@ -129,6 +131,35 @@ def test_confirming_with_an_override_writes_and_answers_the_proposal_confirmed(w
     assert body["warning"] is None  # confirmed: the night's confirmation has nothing to warn of
     event = world.campaign.events.get(verb=EventVerb.SUPPLY_OVERRIDDEN)
     assert event.after == {"situation": "separated", "reason": "supplied by sea at night"}
+
+
+def test_a_second_confirmation_replaces_the_first_whole(world):
+    """Confirming again is the umpire's whole word on today's supply: A2, overridden the first time
+    and not the second, goes back to the proposal's situation, in the review and on its row."""
+    umpire = world.client(Role.UMPIRE)
+    a2, l1 = world.battalion("A2"), world.battalion("L1")
+
+    def confirm(battalion: models.Battalion, situation: str) -> dict[str, Any]:
+        override = {"battalion": str(battalion.public_id), "situation": situation, "reason": "the table"}
+        response = umpire.post(world.url("campaign-supply"), {"overrides": [override]}, format="json")
+        assert response.status_code == 200, response.json()
+        body: dict[str, Any] = response.json()
+        return body
+
+    confirm(a2, "separated")  # the proposal says isolated
+    assert world.battalion("A2").supply_situation == "separated"
+    body = confirm(l1, "isolated")
+
+    assert body["overrides"] == [{"code": "L1", "situation": "isolated", "situation_label": "Isolated"}]
+    a2_now = next(entry for entry in body["battalions"] if entry["code"] == "A2")
+    assert (a2_now["override"], a2_now["applies"], a2_now["applies_because"]) == (
+        None,
+        "isolated",
+        "the map's proposal",
+    )
+    assert world.battalion("A2").supply_situation == "isolated"
+    assert world.battalion("L1").supply_situation == "isolated"
+    assert world.campaign.days.get(number=2).supply_overrides == {"L1": "isolated"}
 
 
 @pytest.mark.parametrize(

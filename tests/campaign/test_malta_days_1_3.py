@@ -271,8 +271,8 @@ def test_malta_days_one_to_three_with_every_variant_on(django_capture_on_commit_
         assert overrun.before == {"activation_points": pool}
         on_table = campaign.battalions.filter(battlegroup__force=eastern, in_reserve=False)
         assert set(on_table.values_list("supply_situation", flat=True)) == {"isolated"}
-        assert campaign.days.get(number=2).supply_overrides == dict.fromkeys(
-            campaign.battalions.filter(battlegroup__force=eastern).values_list("code", flat=True), "isolated"
+        assert campaign.days.get(number=2).supply_overrun_isolated == sorted(
+            campaign.battalions.filter(battlegroup__force=eastern).values_list("code", flat=True)
         )
 
         # Its C Ops still traces a line to the Grand Harbour, but the division is cut off as

@@ -18,7 +18,13 @@ from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from campaign.services.scenario import scenario_import
 from campaign.services.scenario_rules import force_cops_overrun
-from campaign.services.supply import supply_confirm, supply_cops_isolated, supply_proposal, supply_review
+from campaign.services.supply import (
+    supply_confirm,
+    supply_cops_isolated,
+    supply_kept,
+    supply_proposal,
+    supply_review,
+)
 from tests.campaign.factories import malta_pack_without_supply_drop_zones
 
 pytestmark = pytest.mark.django_db
@@ -227,7 +233,15 @@ def test_a_c_ops_overrun_keeps_its_division_isolated_at_nightfall(malta, django_
         day = confirmed_day(malta)
         force_cops_overrun(malta.pk, ACTOR, force_id=eastern.pk, turn=3)
         day.refresh_from_db()
-        assert day.supply_overrides == dict.fromkeys(["E1", "E2", "E3", "E4", "E5", "T1"], "isolated")
+        assert supply_kept(day) == dict.fromkeys(["E1", "E2", "E3", "E4", "E5", "T1"], "isolated")
+        # The umpire confirms the supply again without naming the division: the overrun is the
+        # rule's, not an override of theirs, so it stays (rules notes MS-04).
+        supply_confirm(malta.pk, ACTOR, [])
+        day.refresh_from_db()
+        assert day.supply_overrides == {}
+        assert supply_kept(day) == dict.fromkeys(["E1", "E2", "E3", "E4", "E5", "T1"], "isolated")
+        division = malta.battalions.filter(battlegroup__force=eastern)
+        assert set(division.values_list("supply_situation", flat=True)) == {"isolated"}
         operation = night_phase_start(malta.pk, ACTOR)
     with django_capture_on_commit_callbacks(execute=False):
         operation_run(operation.pk)

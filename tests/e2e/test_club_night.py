@@ -357,10 +357,10 @@ def on_the_table(campaign: models.Campaign, is_axis: bool, besides: set[str]) ->
 
 def umpire_dawns_day_two(tab: Tab) -> None:
     page = tab.page
-    # A fresh page: the umpire's tab has been open since before the night finished on the worker
-    # (screens stale after background work are issue 30's other part).
-    page.reload()
+    # No reload: the umpire's tab has been open since before the night finished on the worker, and
+    # the web app read again what the night changed when it ended (the dawn form, no night buttons).
     go(tab, "The day")
+    expect(page.get_by_role("button", name="Open the next segment")).to_have_count(0)
     dawn = page.get_by_role("form", name="Dawn of day 2")
     dawn.get_by_role("button", name="Preview the dawn").click()
     dawn.get_by_role("button", name="Dawn day 2…").click()

@@ -3278,6 +3278,12 @@ export interface components {
             /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number | null;
         };
+        /**
+         * @description * `roll_cops_action_points` - Roll the C Ops' action points
+         *     * `save_action_points` - Save them as the division's activation points
+         * @enum {string}
+         */
+        ForceActionEnum: "roll_cops_action_points" | "save_action_points";
         ForceMoveInputRequest: {
             /**
              * Format: int64
@@ -3364,6 +3370,10 @@ export interface components {
             /** @description day segments it has tried to arrive in, the one it arrived in included */
             arrival_attempts?: number | null;
             readonly battlegroups: components["schemas"]["BattlegroupTree"][];
+            /** @description what you may do with its C Ops now: `roll_cops_action_points` while a day's turns are played under variant 1, with `save_action_points` when the roll may save them as activation points (umpires; nothing for players) */
+            readonly actions: components["schemas"]["ForceActionEnum"][];
+            /** @description the actions in words, in their order */
+            readonly actions_labels: string[];
         };
         ForceTurnInputRequest: {
             /** @description the turn of the day under way: 0 is the dawn turn, then 1 to 10 */
@@ -4018,6 +4028,10 @@ export interface components {
         /** @description An output serializer whose choices carry their labels. */
         OrderOfBattle: {
             readonly forces: components["schemas"]["ForceTree"][];
+            /** @description the qualities a C Ops may roll its action points at (a force's roll_cops_action_points) */
+            readonly cops_qualities: components["schemas"]["QualityEnum"][];
+            /** @description the labels people read for the codes beside it */
+            readonly cops_qualities_labels: string[];
             /** @description a night phase is under way: what you see is the state before it, until it is done (never half of it) */
             readonly night_in_progress: boolean;
         };

@@ -2,15 +2,17 @@
  * wind, initiative, turns), segments and their arrival rolls on the worker, reinforcements, and
  * activation points spent by column. Players and observers read the day and its public rolls. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { useSectors } from "../api/lists";
+import { useRefreshWhenOperationEnds } from "../api/operations";
 import { queryKeys } from "../api/queryKeys";
 import { asRecord } from "../api/types";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { FieldErrors, InputField, fieldErrorsOf } from "../components/FieldErrors";
 import { RollCard } from "../components/RollCard";
 import { RollOverrideForm } from "../components/RollOverrideForm";
+import { TurnField } from "../components/TurnField";
 import { ErrorNotice, ProgressBar, QueryView } from "../components/status";
 import { sideName } from "../lib/sides";
 import { noun, plural } from "../lib/words";
@@ -307,18 +309,8 @@ function ArrivalProgress({ campaign, day }: { campaign: Campaign; day: number })
   });
   const latest = operations.data?.results[0];
   const done = latest?.status === "done";
-  const queryClient = useQueryClient();
-  // When the rolls end (done or failed), what they changed is read again: the reinforcements'
-  // states and actions, the forces, the map, the rolls. Never a screen left on "rolling".
-  const running = latest?.status === "pending" || latest?.status === "running";
-  const [watching, setWatching] = useState(false);
-  useEffect(() => {
-    if (running) setWatching(true);
-    else if (watching && latest) {
-      setWatching(false);
-      refreshAll(queryClient);
-    }
-  }, [running, watching, latest, queryClient]);
+  // No list left on "Rolling for arrival" once the rolls end.
+  useRefreshWhenOperationEnds(latest);
   const reports = useQuery({
     queryKey: queryKeys.arrivalReports(slug, day),
     queryFn: () =>
@@ -688,22 +680,7 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
               ))}
             </select>
           </div>
-          <div className="field">
-            <label htmlFor={`${id}-turn`}>Turn</label>
-            <select
-              id={`${id}-turn`}
-              value={turn}
-              aria-describedby={`${id}-turn-errors`}
-              onChange={(e) => setTurn(Number(e.target.value))}
-            >
-              {turns.map((t) => (
-                <option key={t} value={t}>
-                  {t === 0 ? "Dawn" : `Turn ${t}`}
-                </option>
-              ))}
-            </select>
-            <FieldErrors id={`${id}-turn-errors`} messages={errors.turn ?? []} />
-          </div>
+          <TurnField id={id} turns={turns} turn={turn} onChange={setTurn} errors={errors.turn ?? []} />
         </div>
         <p className="pool" aria-live="polite">
           {side?.name ?? "The side"} holds <strong>{side?.activation_points ?? "?"}</strong> activation{" "}

@@ -1,8 +1,9 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Schemas } from "../api/client";
-import { BattalionNode, DivisionEffects } from "./Forces";
+import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
+import { BattalionNode, CopsActionPointsForm, DivisionEffects } from "./Forces";
 
 // An identified enemy battalion whose side hides strengths: public fields only.
 const MASKED: Schemas["BattalionTree"] = {
@@ -107,5 +108,53 @@ describe("a division's force status", () => {
     expect(screen.queryByText(/Carried over/)).not.toBeInTheDocument();
     expect(screen.queryByText("C Ops")).not.toBeInTheDocument();
     expect(screen.getByText("none")).toBeInTheDocument();
+  });
+});
+
+describe("a C Ops' action points", () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const campaign = {
+    slug: "malta",
+    segment_turns: [3, 4],
+    activation_points_help: "Points come in when the umpire rolls a C Ops' action points.",
+  } as unknown as Schemas["Campaign"];
+  const qualities = { cops_qualities: ["Raw", "Average"], cops_qualities_labels: ["Raw", "Average"] } as Pick<
+    Schemas["OrderOfBattle"],
+    "cops_qualities" | "cops_qualities_labels"
+  >;
+  const force = (actions: Schemas["ForceActionEnum"][], labels: string[]) =>
+    ({ id: "00000000-0000-4000-8000-000000000003", name: "Eastern Infantry Command", actions, actions_labels: labels }) as unknown as Schemas["ForceTree"];
+
+  it("rolls at the quality and turn picked, saving them only when the API offers it", async () => {
+    const seen = stubFetch(jsonResponse(201, { id: "r", procedure: "gb.variant.cops_action_points", line: "3 actions" }));
+    renderWithProviders(
+      <CopsActionPointsForm campaign={campaign} force={force(["roll_cops_action_points"], ["Roll the C Ops' action points"])} qualities={qualities} />,
+    );
+
+    expect(screen.getByText(campaign.activation_points_help)).toBeInTheDocument();
+    expect(screen.queryByRole("checkbox")).not.toBeInTheDocument(); // no variant 2: nothing to save them as
+    const roll = screen.getByRole("button", { name: "Roll the C Ops' action points" });
+    expect(roll).toBeDisabled();
+    await userEvent.selectOptions(screen.getByLabelText("Turn"), "4");
+    await userEvent.selectOptions(screen.getByLabelText("Quality of its C Ops"), "Average");
+    await userEvent.click(roll);
+
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    const sent = seen[0];
+    expect(sent && new URL(sent.url).pathname).toBe(
+      "/api/v1/campaigns/malta/forces/00000000-0000-4000-8000-000000000003/cops-action-points/",
+    );
+    expect(await sent?.json()).toEqual({ turn: 4, quality: "Average", convert: false });
+  });
+
+  it("saves them as activation points by default when the API offers it", () => {
+    renderWithProviders(
+      <CopsActionPointsForm
+        campaign={campaign}
+        force={force(["roll_cops_action_points", "save_action_points"], ["Roll", "Save them as the division's activation points"])}
+        qualities={qualities}
+      />,
+    );
+    expect(screen.getByRole("checkbox", { name: "Save them as the division's activation points" })).toBeChecked();
   });
 });

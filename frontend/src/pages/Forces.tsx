@@ -1,8 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
-import { Fragment, useState } from "react";
-import { api, unwrap, type Schemas } from "../api/client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Fragment, useId, useState, type FormEvent } from "react";
+import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
+import { FieldErrors, SubmitErrors, placedErrors } from "../components/FieldErrors";
+import { RollCard } from "../components/RollCard";
 import { StandCorrection } from "../components/StandCorrection";
+import { TurnField } from "../components/TurnField";
 import { Masked, QueryView, StatusIcon } from "../components/status";
 import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
@@ -187,14 +190,92 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: string }) 
   );
 }
 
+type Qualities = Pick<Schemas["OrderOfBattle"], "cops_qualities" | "cops_qualities_labels">;
+
+/** Variant 1: the umpire rolls a division's C Ops action points at the quality they give it, and
+ * (variant 2) saves them as the division's activation points. Offered as the force's actions say. */
+export function CopsActionPointsForm({
+  campaign,
+  force,
+  qualities,
+}: {
+  campaign: Schemas["Campaign"];
+  force: Schemas["ForceTree"];
+  qualities: Qualities;
+}) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const turns = campaign.segment_turns;
+  const canSave = force.actions.includes("save_action_points");
+  const [turn, setTurn] = useState(turns[0] ?? 0);
+  const [quality, setQuality] = useState<Schemas["QualityEnum"] | "">("");
+  const [save, setSave] = useState(canSave);
+  const labelOf = (action: Schemas["ForceActionEnum"]) => force.actions_labels[force.actions.indexOf(action)];
+  const roll = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST("/api/v1/campaigns/{campaign_slug}/forces/{id}/cops-action-points/", {
+          params: { path: { campaign_slug: campaign.slug, id: force.id }, header: { "Idempotency-Key": idempotencyKey() } },
+          body: { turn, quality: quality as Schemas["QualityEnum"], convert: canSave && save },
+        }),
+      ),
+    // The division's pool, the day's points and the roll log changed.
+    onSuccess: () => void queryClient.invalidateQueries(),
+  });
+  const { errorsFor, unplaced } = placedErrors(roll.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    roll.mutate();
+  };
+  return (
+    <form className="card" aria-label={`C Ops action points of ${force.name}`} onSubmit={submit}>
+      <p className="muted">{campaign.activation_points_help}</p>
+      <div className="inline-fields">
+        <TurnField id={id} turns={turns} turn={turn} onChange={setTurn} errors={errorsFor("turn")} />
+        <div className="field">
+          <label htmlFor={`${id}-quality`}>Quality of its C Ops</label>
+          <select
+            id={`${id}-quality`}
+            value={quality}
+            required
+            aria-describedby={`${id}-quality-errors`}
+            onChange={(e) => setQuality(e.target.value as Schemas["QualityEnum"])}
+          >
+            <option value="">Pick its quality</option>
+            {qualities.cops_qualities.map((code, index) => (
+              <option key={code} value={code}>
+                {qualities.cops_qualities_labels[index]}
+              </option>
+            ))}
+          </select>
+          <FieldErrors id={`${id}-quality-errors`} messages={errorsFor("quality")} />
+        </div>
+      </div>
+      {canSave ? (
+        <label className="check">
+          <input type="checkbox" checked={save} onChange={(e) => setSave(e.target.checked)} /> {labelOf("save_action_points")}
+        </label>
+      ) : null}
+      <FieldErrors id={`${id}-convert-errors`} messages={errorsFor("convert")} />
+      <button type="submit" disabled={roll.isPending || !quality}>
+        {labelOf("roll_cops_action_points")}
+      </button>
+      <SubmitErrors error={roll.error} unplaced={unplaced()} />
+      {roll.isSuccess ? <RollCard roll={roll.data} open /> : null}
+    </form>
+  );
+}
+
 function ForceNode({
   force,
   campaign,
   isUmpire,
+  qualities,
 }: {
   force: Schemas["ForceTree"];
   campaign: Schemas["Campaign"];
   isUmpire: boolean;
+  qualities: Qualities;
 }) {
   const [showStatus, setShowStatus] = useState(false);
   // A force of a side the reader does not see in full shows its public fields only (the rest are null).
@@ -233,6 +314,9 @@ function ForceNode({
         {showStatus ? "Hide force status" : "Show force status"}
       </button>
       {showStatus ? <ForceStatusPanel slug={campaign.slug} forceId={force.id} /> : null}
+      {force.actions.includes("roll_cops_action_points") ? (
+        <CopsActionPointsForm campaign={campaign} force={force} qualities={qualities} />
+      ) : null}
       {force.battlegroups.map((group) => (
         <section key={group.id} className="battlegroup">
           <h3>
@@ -267,7 +351,7 @@ export function ForcesPage() {
         {(data) => (
           <ul className="forces">
             {data.forces.map((force) => (
-              <ForceNode key={force.id} force={force} campaign={campaign} isUmpire={isUmpire} />
+              <ForceNode key={force.id} force={force} campaign={campaign} isUmpire={isUmpire} qualities={data} />
             ))}
           </ul>
         )}

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
+import { useRefreshWhenOperationEnds } from "../api/operations";
 import { queryKeys } from "../api/queryKeys";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { NightOrders } from "../components/NightOrders";
@@ -238,6 +239,9 @@ export function NightPage() {
     refetchInterval: (query) => (query.state.data && RUNNING.has(query.state.data.status) ? POLL_MS : false),
   });
   const operation = live.data;
+  // The night changed the day, the forces, the supply and the reserves: the day page offers the
+  // dawn, not the night's buttons, without a reload.
+  useRefreshWhenOperationEnds(operation);
   const finished = operation?.status === "done";
   const reports = useQuery({
     queryKey: queryKeys.nightReports(slug, operation?.id, finished),
