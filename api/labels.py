@@ -110,3 +110,11 @@ class LabelledModelSerializer(serializers.ModelSerializer[_M]):
 
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return with_labels(super().get_fields())
+
+
+def with_field(
+    fields: dict[str, Any], name: str, field: serializers.Field[Any, Any, Any, Any]
+) -> dict[str, Any]:
+    """``fields`` with ``field`` under ``name``: for a name a serializer field has as an attribute
+    ("label", "required"), which a class attribute of that name would shadow."""
+    return {**fields, name: field}

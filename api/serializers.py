@@ -20,7 +20,14 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
-from api.labels import LabelledModelSerializer, LabelledSerializer, add_labels, code_field_name, labels_of
+from api.labels import (
+    LabelledModelSerializer,
+    LabelledSerializer,
+    add_labels,
+    code_field_name,
+    labels_of,
+    with_field,
+)
 from api.permissions import CAMPAIGN_KWARG
 from campaign import access as access_rules
 from campaign import models
@@ -1244,6 +1251,10 @@ class RuleInputSerializer(LabelledSerializer[Mapping[str, Any]]):
     type = serializers.CharField()
     choices = serializers.ListField(child=serializers.CharField(), required=False)
     default = serializers.JSONField(required=False, allow_null=True)
+
+    def get_fields(self) -> dict[str, Any]:
+        label = serializers.CharField(help_text="what a person reads for the input")
+        return with_field(super().get_fields(), "label", label)
 
 
 class RuleEntrySerializer(LabelledSerializer[Any]):

@@ -6,7 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from api import views, views_admin
+from api import views, views_admin, vocabulary
 from api.permissions import CAMPAIGN_KWARG
 
 app_name = "api"
@@ -51,6 +51,7 @@ router.register("rules", views.RuleViewSet, basename="rule")
 urlpatterns = [
     path("", include(router.urls)),
     path("session/", views.SessionView.as_view(), name="session"),
+    path("vocabulary/", vocabulary.VocabularyView.as_view(), name="vocabulary"),
     path("calendar/<str:token>.ics", views_admin.calendar_feed, name="calendar-feed"),
     # The document and its pages follow settings.SPECTACULAR_SETTINGS, as `manage.py spectacular`
     # does; the pages' JavaScript is served from drf-spectacular-sidecar, never a CDN.

@@ -19,6 +19,8 @@ FRONTEND = ROOT / "frontend"
 DIST_INDEX = FRONTEND / "dist" / "index.html"
 SCHEMA_FILE = FRONTEND / "openapi.json"
 TYPES_FILE = FRONTEND / "src" / "api" / "schema.d.ts"
+# The vocabulary the web app's tests read (GET /api/v1/vocabulary/'s answer), written with the types.
+VOCABULARY_FILE = FRONTEND / "src" / "test" / "vocabulary.json"
 # What a build is made from: a change to any of these makes dist/ stale.
 BUILD_INPUTS = ("src", "index.html", "package-lock.json", "vite.config.ts", "tsconfig.json")
 
@@ -83,6 +85,20 @@ def generate_client(schema_file: Path = SCHEMA_FILE, types_file: Path = TYPES_FI
         check=True,
     )
     generate_types(schema_file, types_file)
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "manage.py"),
+            "shell",
+            "--no-imports",
+            "-c",
+            f"import json; from api.vocabulary import VOCABULARY; "
+            f"open({str(VOCABULARY_FILE)!r}, 'w').write(json.dumps(VOCABULARY, indent=2) + '\\n')",
+        ],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
 
 
 def generate_types(schema_file: Path, types_file: Path) -> None:

@@ -160,8 +160,30 @@ def read_input(input_type: type, name: str, raw: Any) -> Any:
     return _coerce(name, hints[name], raw)
 
 
+# The inputs' names in the umpire's words where the name alone says too little.
+INPUT_LABELS = {
+    "terrain": "Terrain between the forces",
+    "scale": "Table size",
+    "front": "Front (air superiority row)",
+    "either_or_pick": "Counterbattery category where the chart gives a choice",
+    "category": "Counterbattery category (instead of the chart's)",
+    "use_suggested_attacker_bonus": "Give the attacker the suggested bonus",
+    "unprinted_year_modifier": "Year modifier the chart does not print",
+    "amphibious_shore_defender": "Defending a shore against a landing",
+    "long_lull_reroll": "Rerolled after a long lull",
+    "commonwealth_as_british": "Commonwealth rolls as British",
+    "recce_counts": "Recce stands count",
+}
+
+
+def input_label(name: str) -> str:
+    """What a person reads for the input ``name``: its words, else the name with spaces."""
+    words = INPUT_LABELS.get(name) or name.replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
 def describe_inputs(input_type: type) -> list[dict[str, Any]]:
-    """Field name, type, choices and default of each input, for people and schemas."""
+    """Field name, label, type, choices and default of each input, for people and schemas."""
     hints = typing.get_type_hints(input_type)
     described = []
     for f in dataclasses.fields(input_type):
@@ -169,7 +191,11 @@ def describe_inputs(input_type: type) -> list[dict[str, Any]]:
         base = next((a for a in typing.get_args(kind) if a is not type(None)), kind)
         if typing.get_origin(kind) is tuple:
             base = typing.get_args(kind)[0]
-        entry: dict[str, Any] = {"name": f.name, "type": getattr(kind, "__name__", str(kind))}
+        entry: dict[str, Any] = {
+            "name": f.name,
+            "label": input_label(f.name),
+            "type": getattr(kind, "__name__", str(kind)),
+        }
         if isinstance(base, type) and issubclass(base, enum.Enum):
             entry["choices"] = [m.value for m in base]
         if f.default is not dataclasses.MISSING:

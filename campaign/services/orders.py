@@ -73,6 +73,17 @@ PAYLOAD_FIELDS: Mapping[str, Mapping[str, tuple[type, bool]]] = {
         "friendly_intervening": (bool, False),
     },
 }
+# What a person reads for each payload field (the order form asks in these words).
+PAYLOAD_FIELD_LABELS: Mapping[str, str] = {
+    "battalion_code": "Battalion",
+    "stand_label": "Stand",
+    "target_battalion_code": "To battalion",
+    "sector": "To sector",
+    "template": "Template",
+    "mode": "Mode",
+    "range_inches": "Range to the nearest enemy (inches)",
+    "friendly_intervening": "Friendly troops intervening",
+}
 OPEN = (SideOrderStatus.DRAFT, SideOrderStatus.RETURNED)
 
 

@@ -39,6 +39,11 @@ class BattleType(enum.Enum):
     MEETING_ENGAGEMENT = "Meeting Engagement"
 
     @property
+    def label(self) -> str:
+        """The code in sentence case, as people write it ("Local attack")."""
+        return self.value[:1] + self.value[1:].lower()
+
+    @property
     def has_roles(self) -> bool:
         """Local attacks and major offensives have an attacker and a defender."""
         return self in (BattleType.LOCAL_ATTACK, BattleType.MAJOR_OFFENSIVE)

@@ -141,7 +141,7 @@ def test_the_umpire_sets_up_a_club_and_a_player_joins_by_link(
 
     # A webhook, pinged: the worker delivers the test event to the receiver.
     page.get_by_label("Address (https://…)").fill(receiver.url)
-    page.get_by_label("A night phase is done").check()
+    page.get_by_label("Night phase done").check()
     page.get_by_role("button", name="Create the webhook").click()
     expect(page.get_by_label("Signing secret")).not_to_have_value("")
     # The new webhook's own button, once its row is listed (a click during the list's re-render

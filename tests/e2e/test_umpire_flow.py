@@ -55,9 +55,9 @@ def test_the_umpire_reports_a_battle_and_runs_the_night_phase(live_server, slow_
 
     g1 = page.get_by_role("group", name="Battalion G1")
     g1.get_by_label("1. Kp").select_option("destroyed")
-    g1.get_by_label("Barrage rounds spent").fill("-1")
+    g1.get_by_label("Barrage rounds fired").fill("-1")
     page.get_by_role("button", name="Submit report").click()
-    rounds = g1.get_by_label("Barrage rounds spent")
+    rounds = g1.get_by_label("Barrage rounds fired")
     expect(rounds).to_have_attribute("aria-invalid", "true")
     expect(rounds).to_have_accessible_description("Ensure this value is greater than or equal to 0.")
     tab.shot("report-field-error")

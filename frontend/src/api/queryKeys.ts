@@ -9,6 +9,7 @@ export type RollQuery = operations["campaigns_rolls_list"]["parameters"]["query"
 
 export const queryKeys = {
   session: ["session"],
+  vocabulary: ["vocabulary"],
   campaigns: ["campaigns"],
   campaign: (slug: string) => ["campaign", slug],
   events: (slug: string) => ["events", slug],

@@ -2186,6 +2186,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/vocabulary/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vocabulary: every enum's codes and labels
+         * @description Read once: it changes only with a new release. Send the ETag back in If-None-Match for a 304 with no body.
+         */
+        get: operations["vocabulary_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2643,10 +2663,10 @@ export interface components {
          */
         BattleStatusEnum: "planned" | "set_up" | "in_progress" | "reported" | "closed";
         /**
-         * @description * `Local Attack` - Local Attack
-         *     * `Major Offensive` - Major Offensive
-         *     * `Stalemated Front` - Stalemated Front
-         *     * `Meeting Engagement` - Meeting Engagement
+         * @description * `Local Attack` - Local attack
+         *     * `Major Offensive` - Major offensive
+         *     * `Stalemated Front` - Stalemated front
+         *     * `Meeting Engagement` - Meeting engagement
          * @enum {string}
          */
         BattleTypeEnum: "Local Attack" | "Major Offensive" | "Stalemated Front" | "Meeting Engagement";
@@ -3215,11 +3235,11 @@ export interface components {
             readonly created_at: string;
         };
         /**
-         * @description * `night.done` - Night Phase Done
-         *     * `arrivals.resolved` - Arrivals Resolved
-         *     * `battle.created` - Battle Created
-         *     * `battle.reported` - Battle Reported
-         *     * `day.dawned` - Day Dawned
+         * @description * `night.done` - Night phase done
+         *     * `arrivals.resolved` - Arrival rolls resolved
+         *     * `battle.created` - Battle created
+         *     * `battle.reported` - Battle reported
+         *     * `day.dawned` - Day dawned
          *     * `sector.control_changed` - Sector changed hands
          *     * `campaign.finished` - Campaign finished
          *     * `orders.submitted` - Orders submitted
@@ -4025,6 +4045,24 @@ export interface components {
          * @enum {string}
          */
         OperationStatusEnum: "pending" | "running" | "done" | "failed";
+        OrderField: {
+            /** @description the key of the order's `payload` */
+            name: string;
+            /** @description its JSON type: string, integer, number or boolean */
+            type: string;
+            /** @description the name of the list in `lists` its codes come from; null: free */
+            choices: string | null;
+            label: string;
+            required: boolean;
+        };
+        OrderFields: {
+            withdraw: components["schemas"]["OrderField"][];
+            attach: components["schemas"]["OrderField"][];
+            detach: components["schemas"]["OrderField"][];
+            move: components["schemas"]["OrderField"][];
+            artillery: components["schemas"]["OrderField"][];
+            deploy: components["schemas"]["OrderField"][];
+        };
         /** @description An output serializer whose choices carry their labels. */
         OrderOfBattle: {
             readonly forces: components["schemas"]["ForceTree"][];
@@ -4708,6 +4746,8 @@ export interface components {
             type: string;
             choices?: string[];
             default?: unknown;
+            /** @description what a person reads for the input */
+            label: string;
         };
         /** @description An output serializer whose choices carry their labels. */
         RuleReference: {
@@ -4917,6 +4957,8 @@ export interface components {
             readonly value_type_label: string;
             /** @description false: the procedure's default applies when left out */
             needed: boolean;
+            /** @description what a person reads for the input */
+            label: string;
         };
         /** @description One set-up step and the inputs the umpire gives it (`inputs` of POST setup/, by `step`). */
         SetupQuestion: {
@@ -5369,6 +5411,12 @@ export interface components {
             /** @description stands in action: ok or suppressed, of battalions on the table (not in reserve, their force arrived); null in a tally recorded before they were counted */
             in_action: number | null;
         };
+        Term: {
+            /** @description the code the API takes and gives */
+            value: string;
+            /** @description what a person reads for it */
+            label: string;
+        };
         /**
          * @description * `Constricted Terrain` - Constricted Terrain
          *     * `Open Terrain` - Open Terrain
@@ -5432,34 +5480,34 @@ export interface components {
          */
         ValueTypeEnum: "choice" | "integer" | "boolean" | "text";
         /**
-         * @description * `campaign.created` - Campaign Created
-         *     * `campaign.started` - Campaign Started
-         *     * `day.dawned` - Day Dawned
-         *     * `segment.advanced` - Segment Advanced
-         *     * `force.deployed` - Force Deployed
-         *     * `reinforcement.scheduled` - Reinforcement Scheduled
-         *     * `reinforcement.postponed` - Reinforcement Postponed
-         *     * `arrival.due` - Arrival Due
-         *     * `activation.spent` - Activation Spent
-         *     * `battle.created` - Battle Created
-         *     * `battle.set_up` - Battle Set Up
-         *     * `battle.reported` - Battle Reported
-         *     * `battle.closed` - Battle Closed
+         * @description * `campaign.created` - Campaign created
+         *     * `campaign.started` - Campaign started
+         *     * `day.dawned` - Day dawned
+         *     * `segment.advanced` - Segment advanced
+         *     * `force.deployed` - Force deployed
+         *     * `reinforcement.scheduled` - Reinforcement scheduled
+         *     * `reinforcement.postponed` - Reinforcement postponed
+         *     * `arrival.due` - Arrival due
+         *     * `activation.spent` - Activation points spent
+         *     * `battle.created` - Battle created
+         *     * `battle.set_up` - Battle set up
+         *     * `battle.reported` - Battle reported
+         *     * `battle.closed` - Battle closed
          *     * `airborne.landed` - Airborne landing
          *     * `battle.lull_checked` - Combat lull checked
-         *     * `roll.overridden` - Roll Overridden
-         *     * `campaign.imported` - Campaign Imported
-         *     * `night.started` - Night Phase Started
-         *     * `night.done` - Night Phase Done
-         *     * `night.order_queued` - Night Order Queued
-         *     * `night.order_cancelled` - Night Order Cancelled
-         *     * `arrivals.started` - Arrivals Started
-         *     * `arrivals.resolved` - Arrivals Resolved
-         *     * `operation.failed` - Operation Failed
-         *     * `umpire.reminded` - Umpire Reminded
-         *     * `admin.corrected` - Admin Corrected
+         *     * `roll.overridden` - Roll overridden
+         *     * `campaign.imported` - Campaign imported
+         *     * `night.started` - Night phase started
+         *     * `night.done` - Night phase done
+         *     * `night.order_queued` - Night order queued
+         *     * `night.order_cancelled` - Night order cancelled
+         *     * `arrivals.started` - Arrival rolls started
+         *     * `arrivals.resolved` - Arrival rolls resolved
+         *     * `operation.failed` - Background work failed
+         *     * `umpire.reminded` - Umpire reminded
+         *     * `admin.corrected` - Corrected by an administrator
          *     * `side.fog_of_war_set` - Fog of war set
-         *     * `admin.deleted` - Admin Deleted
+         *     * `admin.deleted` - Deleted by an administrator
          *     * `api_key.created` - API key created
          *     * `api_key.revoked` - API key revoked
          *     * `webhook.subscribed` - Webhook subscribed
@@ -5555,6 +5603,62 @@ export interface components {
             /** @description of the sectors it holds */
             victory_points: number;
         };
+        Vocabulary: {
+            /** @description every enum by name: its codes and their labels, in order */
+            lists: components["schemas"]["VocabularyLists"];
+            /** @description by sealed order kind: the fields its payload takes */
+            order_fields: components["schemas"]["OrderFields"];
+        };
+        VocabularyLists: {
+            activation_state: components["schemas"]["Term"][];
+            arrival_status: components["schemas"]["Term"][];
+            artillery_mode: components["schemas"]["Term"][];
+            attachment_kind: components["schemas"]["Term"][];
+            battle_status: components["schemas"]["Term"][];
+            battle_type: components["schemas"]["Term"][];
+            campaign_status: components["schemas"]["Term"][];
+            carry_over_direction: components["schemas"]["Term"][];
+            day_segment: components["schemas"]["Term"][];
+            day_status: components["schemas"]["Term"][];
+            delivery_status: components["schemas"]["Term"][];
+            draft_item_kind: components["schemas"]["Term"][];
+            draft_item_status: components["schemas"]["Term"][];
+            draft_status: components["schemas"]["Term"][];
+            event_verb: components["schemas"]["Term"][];
+            event_visibility: components["schemas"]["Term"][];
+            front: components["schemas"]["Term"][];
+            fuel_state: components["schemas"]["Term"][];
+            group_kind: components["schemas"]["Term"][];
+            leader_rating: components["schemas"]["Term"][];
+            link_kind: components["schemas"]["Term"][];
+            map_supply_situation: components["schemas"]["Term"][];
+            member_role: components["schemas"]["Term"][];
+            mobility: components["schemas"]["Term"][];
+            nation: components["schemas"]["Term"][];
+            night_counter: components["schemas"]["Term"][];
+            night_order_kind: components["schemas"]["Term"][];
+            notification_email: components["schemas"]["Term"][];
+            notification_kind: components["schemas"]["Term"][];
+            operation_kind: components["schemas"]["Term"][];
+            operation_status: components["schemas"]["Term"][];
+            paper_format: components["schemas"]["Term"][];
+            reinforcement_action: components["schemas"]["Term"][];
+            reported_fuel: components["schemas"]["Term"][];
+            season: components["schemas"]["Term"][];
+            sector_kind: components["schemas"]["Term"][];
+            side_order_kind: components["schemas"]["Term"][];
+            side_order_status: components["schemas"]["Term"][];
+            stand_status: components["schemas"]["Term"][];
+            stand_type: components["schemas"]["Term"][];
+            supply_action: components["schemas"]["Term"][];
+            supply_quality: components["schemas"]["Term"][];
+            supply_situation: components["schemas"]["Term"][];
+            todo_kind: components["schemas"]["Term"][];
+            visibility: components["schemas"]["Term"][];
+            weather: components["schemas"]["Term"][];
+            webhook_delivery_event: components["schemas"]["Term"][];
+            webhook_event: components["schemas"]["Term"][];
+        };
         /**
          * @description * `C` - Clear
          *     * `D` - Drizzle
@@ -5612,11 +5716,11 @@ export interface components {
             payload: unknown;
         };
         /**
-         * @description * `night.done` - Night Phase Done
-         *     * `arrivals.resolved` - Arrivals Resolved
-         *     * `battle.created` - Battle Created
-         *     * `battle.reported` - Battle Reported
-         *     * `day.dawned` - Day Dawned
+         * @description * `night.done` - Night phase done
+         *     * `arrivals.resolved` - Arrival rolls resolved
+         *     * `battle.created` - Battle created
+         *     * `battle.reported` - Battle reported
+         *     * `day.dawned` - Day dawned
          *     * `sector.control_changed` - Sector changed hands
          *     * `campaign.finished` - Campaign finished
          *     * `orders.submitted` - Orders submitted
@@ -9370,34 +9474,34 @@ export interface operations {
                 /** @description Number of results to return per page. */
                 page_size?: number;
                 /**
-                 * @description * `campaign.created` - Campaign Created
-                 *     * `campaign.started` - Campaign Started
-                 *     * `day.dawned` - Day Dawned
-                 *     * `segment.advanced` - Segment Advanced
-                 *     * `force.deployed` - Force Deployed
-                 *     * `reinforcement.scheduled` - Reinforcement Scheduled
-                 *     * `reinforcement.postponed` - Reinforcement Postponed
-                 *     * `arrival.due` - Arrival Due
-                 *     * `activation.spent` - Activation Spent
-                 *     * `battle.created` - Battle Created
-                 *     * `battle.set_up` - Battle Set Up
-                 *     * `battle.reported` - Battle Reported
-                 *     * `battle.closed` - Battle Closed
+                 * @description * `campaign.created` - Campaign created
+                 *     * `campaign.started` - Campaign started
+                 *     * `day.dawned` - Day dawned
+                 *     * `segment.advanced` - Segment advanced
+                 *     * `force.deployed` - Force deployed
+                 *     * `reinforcement.scheduled` - Reinforcement scheduled
+                 *     * `reinforcement.postponed` - Reinforcement postponed
+                 *     * `arrival.due` - Arrival due
+                 *     * `activation.spent` - Activation points spent
+                 *     * `battle.created` - Battle created
+                 *     * `battle.set_up` - Battle set up
+                 *     * `battle.reported` - Battle reported
+                 *     * `battle.closed` - Battle closed
                  *     * `airborne.landed` - Airborne landing
                  *     * `battle.lull_checked` - Combat lull checked
-                 *     * `roll.overridden` - Roll Overridden
-                 *     * `campaign.imported` - Campaign Imported
-                 *     * `night.started` - Night Phase Started
-                 *     * `night.done` - Night Phase Done
-                 *     * `night.order_queued` - Night Order Queued
-                 *     * `night.order_cancelled` - Night Order Cancelled
-                 *     * `arrivals.started` - Arrivals Started
-                 *     * `arrivals.resolved` - Arrivals Resolved
-                 *     * `operation.failed` - Operation Failed
-                 *     * `umpire.reminded` - Umpire Reminded
-                 *     * `admin.corrected` - Admin Corrected
+                 *     * `roll.overridden` - Roll overridden
+                 *     * `campaign.imported` - Campaign imported
+                 *     * `night.started` - Night phase started
+                 *     * `night.done` - Night phase done
+                 *     * `night.order_queued` - Night order queued
+                 *     * `night.order_cancelled` - Night order cancelled
+                 *     * `arrivals.started` - Arrival rolls started
+                 *     * `arrivals.resolved` - Arrival rolls resolved
+                 *     * `operation.failed` - Background work failed
+                 *     * `umpire.reminded` - Umpire reminded
+                 *     * `admin.corrected` - Corrected by an administrator
                  *     * `side.fog_of_war_set` - Fog of war set
-                 *     * `admin.deleted` - Admin Deleted
+                 *     * `admin.deleted` - Deleted by an administrator
                  *     * `api_key.created` - API key created
                  *     * `api_key.revoked` - API key revoked
                  *     * `webhook.subscribed` - Webhook subscribed
@@ -16209,11 +16313,11 @@ export interface operations {
                 /**
                  * @description subscriptions to this event
                  *
-                 *     * `night.done` - Night Phase Done
-                 *     * `arrivals.resolved` - Arrivals Resolved
-                 *     * `battle.created` - Battle Created
-                 *     * `battle.reported` - Battle Reported
-                 *     * `day.dawned` - Day Dawned
+                 *     * `night.done` - Night phase done
+                 *     * `arrivals.resolved` - Arrival rolls resolved
+                 *     * `battle.created` - Battle created
+                 *     * `battle.reported` - Battle reported
+                 *     * `day.dawned` - Day dawned
                  *     * `sector.control_changed` - Sector changed hands
                  *     * `campaign.finished` - Campaign finished
                  *     * `orders.submitted` - Orders submitted
@@ -16820,11 +16924,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description * `night.done` - Night Phase Done
-                 *     * `arrivals.resolved` - Arrivals Resolved
-                 *     * `battle.created` - Battle Created
-                 *     * `battle.reported` - Battle Reported
-                 *     * `day.dawned` - Day Dawned
+                 * @description * `night.done` - Night phase done
+                 *     * `arrivals.resolved` - Arrival rolls resolved
+                 *     * `battle.created` - Battle created
+                 *     * `battle.reported` - Battle reported
+                 *     * `day.dawned` - Day dawned
                  *     * `sector.control_changed` - Sector changed hands
                  *     * `campaign.finished` - Campaign finished
                  *     * `orders.submitted` - Orders submitted
@@ -18262,6 +18366,54 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    vocabulary_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vocabulary"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

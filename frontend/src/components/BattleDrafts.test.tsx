@@ -86,7 +86,7 @@ describe("a side's draft report", () => {
     expect(screen.getAllByLabelText("Objectives taken (one a line)")).toHaveLength(1);
     const w1 = screen.getByRole("group", { name: "Battalion W1" });
     expect(within(w1).queryByLabelText("Activation points spent")).toBeNull();
-    expect(within(w1).queryByLabelText("Barrage rounds spent")).toBeNull();
+    expect(within(w1).queryByLabelText("Barrage rounds fired")).toBeNull();
     await userEvent.selectOptions(screen.getByLabelText("A Coy"), "suppressed");
     await userEvent.selectOptions(screen.getByLabelText("Winner"), "Axis");
     await userEvent.click(screen.getByRole("button", { name: "Save draft" }));
@@ -117,7 +117,7 @@ describe("a side's draft report", () => {
     expect(await screen.findByText(/Your side has not filed a draft yet\. The other side has not filed yet\./)).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Save draft" }));
 
-    const field = screen.getByLabelText("Barrage rounds spent");
+    const field = screen.getByLabelText("Barrage rounds fired");
     await waitFor(() => expect(field).toHaveAttribute("aria-invalid", "true"));
     expect(field).toHaveAccessibleDescription(message);
   });
@@ -187,7 +187,7 @@ describe("the umpire's comparison of the drafts", () => {
 
     const conflict = await screen.findByRole("group", { name: "G1 1. Kp (now ok)" });
     expect(within(conflict).getByRole("radio", { name: "Axis: suppressed" })).toBeInTheDocument();
-    expect(screen.getByText("Agreed").nextElementSibling).toHaveTextContent("G1: Activation points spent: 3");
+    expect(screen.getByText("Both sides agree").nextElementSibling).toHaveTextContent("G1: Activation points spent: 3");
     expect(screen.getByText("Entered by one side only").nextElementSibling).toHaveTextContent("Winner: Axis (Axis only)");
     await userEvent.click(within(conflict).getByRole("radio", { name: "Allied: destroyed" }));
     await userEvent.click(screen.getByRole("button", { name: "Confirm as the battle's report" }));

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError, api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
+import { labelIn, useTerms } from "../api/vocabulary";
 import { FieldErrors, SubmitErrors, placedErrors } from "./FieldErrors";
 import { ReportForm } from "./ReportForm";
 import { QueryView } from "./status";
@@ -105,6 +106,7 @@ function ItemList({ items, caption }: { items: Item[]; caption: string }) {
  * battle's report. A draft changed since the comparison was read is refused (409): reload. */
 export function DraftComparison({ slug, battle }: { slug: string; battle: Schemas["Battle"] }) {
   const queryClient = useQueryClient();
+  const itemStatuses = useTerms("draft_item_status");
   const compared = useQuery({
     queryKey: queryKeys.battleDrafts(slug, battle.id),
     queryFn: () =>
@@ -195,9 +197,9 @@ export function DraftComparison({ slug, battle }: { slug: string; battle: Schema
               ) : (
                 <p>The drafts do not conflict.</p>
               )}
-              <ItemList caption="Agreed" items={data.items.filter((item) => item.status === "agreed")} />
+              <ItemList caption={labelIn(itemStatuses, "agreed")} items={data.items.filter((item) => item.status === "agreed")} />
               <ItemList
-                caption="Entered by one side only"
+                caption={labelIn(itemStatuses, "one_side")}
                 items={data.items.filter((item) => item.status === "one_side")}
               />
               {stale ? (

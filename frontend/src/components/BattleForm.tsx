@@ -2,18 +2,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
+import { useTerms } from "../api/vocabulary";
 import { FieldErrors, SubmitErrors, placedErrors } from "./FieldErrors";
 
 type Battle = Schemas["Battle"];
 type BattleType = Schemas["BattleTypeEnum"];
-
-// The 1943 battle types, in the words of the set-up page (the codes are those words).
-const BATTLE_TYPES: Record<BattleType, string> = {
-  "Local Attack": "Local attack",
-  "Major Offensive": "Major offensive",
-  "Stalemated Front": "Stalemated front",
-  "Meeting Engagement": "Meeting engagement (no attacker)",
-};
 
 // The picker's choice that names a new table instead of a sector (map-less campaigns only).
 const NEW_TABLE = "new";
@@ -104,6 +97,7 @@ export function BattleForm({
   onCreated?: (battle: Battle) => void;
 }) {
   const queryClient = useQueryClient();
+  const battleTypes = useTerms("battle_type");
   const [first, second] = campaign.sides;
   const [draft, setDraft] = useState<Draft>({
     sector: "",
@@ -184,9 +178,9 @@ export function BattleForm({
           onChange={(e) => change({ battleType: e.target.value as BattleType })}
           aria-describedby="battle-type-errors"
         >
-          {Object.entries(BATTLE_TYPES).map(([type, words]) => (
-            <option key={type} value={type}>
-              {words}
+          {battleTypes.map((type) => (
+            <option key={type.value} value={type.value}>
+              {type.label}
             </option>
           ))}
         </select>

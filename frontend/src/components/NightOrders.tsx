@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { useOrderOfBattle } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
+import { useTerms } from "../api/vocabulary";
 import { battalionsIn } from "../lib/oob";
 import { sideName } from "../lib/sides";
 import { ErrorNotice, QueryView } from "./status";
@@ -10,13 +11,6 @@ import { FieldErrors, SubmitErrors, placedErrors } from "./FieldErrors";
 
 type Kind = Schemas["NightOrderKindEnum"];
 type Order = Schemas["NightOrder"];
-
-// What each order does, in the umpire's words (the list shows the API's labels).
-const KINDS: Record<Kind, string> = {
-  withdraw: "Withdraw a battalion to reserve",
-  attach: "Attach a stand to a battalion",
-  detach: "Detach a stand to a battalion",
-};
 
 function orderWords(order: Order): string {
   if (order.kind === "withdraw") return `${order.battalion} withdraws to reserve`;
@@ -95,6 +89,7 @@ export function NightOrderForm({
 }) {
   const slug = campaign.slug;
   const queryClient = useQueryClient();
+  const kinds = useTerms("night_order_kind");
   const [draft, setDraft] = useState<Draft>({ kind: "withdraw", battalion: "", stand: "", target: "" });
   const [key, setKey] = useState(idempotencyKey);
   const queue = useMutation({
@@ -167,9 +162,9 @@ export function NightOrderForm({
           onChange={(e) => change({ kind: e.target.value as Kind })}
           aria-describedby="order-kind-errors"
         >
-          {Object.entries(KINDS).map(([kind, words]) => (
-            <option key={kind} value={kind}>
-              {words}
+          {kinds.map((kind) => (
+            <option key={kind.value} value={kind.value}>
+              {kind.label}
             </option>
           ))}
         </select>

@@ -61,13 +61,13 @@ describe("the battle report form", () => {
     );
     renderWithProviders(<ReportForm slug="malta-1942" battle={BATTLE} stands={STANDS} />);
 
-    await userEvent.type(screen.getAllByLabelText("Barrage rounds spent")[1]!, "-1");
+    await userEvent.type(screen.getAllByLabelText("Barrage rounds fired")[1]!, "-1");
     await userEvent.click(screen.getByRole("button", { name: "Submit report" }));
 
-    const field = screen.getAllByLabelText("Barrage rounds spent")[1]!;
+    const field = screen.getAllByLabelText("Barrage rounds fired")[1]!;
     await waitFor(() => expect(field).toHaveAttribute("aria-invalid", "true"));
     expect(field).toHaveAccessibleDescription(message);
-    expect(screen.getAllByLabelText("Barrage rounds spent")[0]).toHaveAttribute("aria-invalid", "false");
+    expect(screen.getAllByLabelText("Barrage rounds fired")[0]).toHaveAttribute("aria-invalid", "false");
     expect(screen.getByText("not in battle 12")).toBeInTheDocument();
   });
 

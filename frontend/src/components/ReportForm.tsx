@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
+import { labelIn, useTerms, type Term } from "../api/vocabulary";
 import { FieldErrors, SubmitErrors, placedErrors } from "./FieldErrors";
 
 type Fate = "" | "suppressed" | "destroyed";
@@ -15,21 +16,6 @@ interface BattalionDraft {
   fuel: Schemas["ReportedFuelStateEnum"] | "";
   objectives: string;
 }
-
-// A vehicle battalion's fuel at the end of the battle (1943 fuel supply, when the campaign plays it).
-const FUEL_STATES: Record<Schemas["ReportedFuelStateEnum"], string> = {
-  full: "Full",
-  low: "Low",
-  empty: "Empty (ran out, not refuelled)",
-};
-
-// The situations of the night's replacement chart, in the umpire's words.
-const SUPPLY_SITUATIONS: Record<Schemas["SupplySituationEnum"], string> = {
-  OK: "OK (within 12 in. of the C Ops)",
-  separated: "Separated (over 12 in.)",
-  isolated: "Isolated (no route to the C Ops)",
-  reserve: "In reserve",
-};
 
 function draftOf(code: string): BattalionDraft {
   return { code, fates: {}, activationPoints: "", barrageRounds: "", supply: "", fuel: "", objectives: "" };
@@ -159,6 +145,11 @@ export function ReportForm({
   };
 }) {
   const [battleDraft, setBattleDraft] = useState<BattleDraft>(() => battleFrom(sideDraft?.report));
+  const supplySituations = useTerms("supply_situation");
+  const fuelStates = useTerms("reported_fuel");
+  // A field asks for an item of the report: it reads as the API names the item.
+  const draftItems = useTerms("draft_item_kind");
+  const itemLabel = (kind: Schemas["DraftItemKindEnum"]) => labelIn(draftItems, kind);
   // The umpire reports every field; a side drafts what the API lists for each battalion.
   const asks = (code: string, field: Schemas["DraftableBattalion"]["draftable"][number]) =>
     !sideDraft || (sideDraft.battalions.find((entry) => entry.code === code)?.draftable.includes(field) ?? false);
@@ -229,7 +220,7 @@ export function ReportForm({
       label: string,
       unchanged: string,
       value: string,
-      options: Record<string, string>,
+      options: readonly Term[],
       change: (value: string) => void,
     ) => (
       <div className="field">
@@ -241,9 +232,9 @@ export function ReportForm({
           aria-describedby={`${id(name)}-errors`}
         >
           <option value="">{unchanged}</option>
-          {Object.entries(options).map(([option, words]) => (
-            <option key={option} value={option}>
-              {words}
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
             </option>
           ))}
         </select>
@@ -282,22 +273,22 @@ export function ReportForm({
           messages={[...errorsUnder(`${prefix}.destroyed`), ...errorsUnder(`${prefix}.suppressed`)]}
         />
         {asks(draft.code, "activation_points_spent")
-          ? input("activation_points_spent", "Activation points spent", draft.activationPoints, (text) =>
+          ? input("activation_points_spent", itemLabel("activation_points_spent"), draft.activationPoints, (text) =>
               update(index, { activationPoints: text }),
             )
           : null}
         {asks(draft.code, "barrage_rounds_spent")
-          ? input("barrage_rounds_spent", "Barrage rounds spent", draft.barrageRounds, (text) =>
+          ? input("barrage_rounds_spent", itemLabel("barrage_rounds_spent"), draft.barrageRounds, (text) =>
               update(index, { barrageRounds: text }),
             )
           : null}
         {asks(draft.code, "supply_situation")
-          ? choice("supply_situation", "Supply at the end", "unchanged", draft.supply, SUPPLY_SITUATIONS, (value) =>
+          ? choice("supply_situation", itemLabel("supply_situation"), "unchanged", draft.supply, supplySituations, (value) =>
               update(index, { supply: value as BattalionDraft["supply"] }),
             )
           : null}
         {draft.code in fuel && asks(draft.code, "fuel_state")
-          ? choice("fuel_state", "Fuel at the end", `unchanged (${fuel[draft.code]})`, draft.fuel, FUEL_STATES, (value) =>
+          ? choice("fuel_state", "Fuel at the end", `unchanged (${fuel[draft.code]})`, draft.fuel, fuelStates, (value) =>
               update(index, { fuel: value as BattalionDraft["fuel"] }),
             )
           : null}
@@ -353,9 +344,9 @@ export function ReportForm({
   const outcome = (
     <fieldset className="card">
       <legend>The battle</legend>
-      {asksBattle("winner") ? sideChoice("winner", "Winner", "not said", "Nobody (a draw)") : null}
+      {asksBattle("winner") ? sideChoice("winner", itemLabel("winner"), "not said", "Nobody (a draw)") : null}
       {asksBattle("sector_owner")
-        ? sideChoice("sector_owner", "Who holds the sector now", "unchanged", "Contested")
+        ? sideChoice("sector_owner", itemLabel("sector_owner"), "unchanged", "Contested")
         : null}
       {asksBattle("turn") ? (
         <div className="field">

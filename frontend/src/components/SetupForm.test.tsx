@@ -18,7 +18,7 @@ const BATTLE = {
 } as unknown as Schemas["Battle"];
 
 function input(name: string, extra: Partial<Schemas["SetupInput"]>): Schemas["SetupInput"] {
-  return { name, type: "str", value_type: "text", value_type_label: "Text", needed: true, ...extra };
+  return { name, label: name, type: "str", value_type: "text", value_type_label: "Text", needed: true, ...extra };
 }
 
 const QUESTIONS: Schemas["SetupQuestion"][] = [
@@ -29,8 +29,8 @@ const QUESTIONS: Schemas["SetupQuestion"][] = [
     side: null,
     at_table: false,
     inputs: [
-      input("terrain", { value_type: "choice", choices: ["Constricted Terrain", "Open Terrain"] }),
-      input("scale", { value_type: "choice", choices: ["large", "medium"], needed: false, default: "medium" }),
+      input("terrain", { label: "Terrain between the forces", value_type: "choice", choices: ["Constricted Terrain", "Open Terrain"] }),
+      input("scale", { label: "Table size", value_type: "choice", choices: ["large", "medium"], needed: false, default: "medium" }),
     ],
   },
   {
@@ -39,7 +39,7 @@ const QUESTIONS: Schemas["SetupQuestion"][] = [
     title: "Planned artillery fire",
     side: 1,
     at_table: false,
-    inputs: [input("long_lull_reroll", { value_type: "boolean", needed: false, default: false })],
+    inputs: [input("long_lull_reroll", { label: "Rerolled after a long lull", value_type: "boolean", needed: false, default: false })],
   },
   { step: "n43.troop_reaction@Allied", procedure: "n43.troop_reaction", title: "Troop reaction", side: 2, inputs: [], at_table: false },
 ];

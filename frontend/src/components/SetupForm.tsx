@@ -10,26 +10,6 @@ type Question = Schemas["SetupQuestion"];
 type Input = Schemas["SetupInput"];
 type Answers = Record<string, Record<string, string>>;
 
-// The inputs' names in the umpire's words where the name alone says too little.
-const INPUT_WORDS: Record<string, string> = {
-  terrain: "Terrain between the forces",
-  scale: "Table size",
-  front: "Front (air superiority row)",
-  either_or_pick: "Counterbattery category where the chart gives a choice",
-  category: "Counterbattery category (instead of the chart's)",
-  use_suggested_attacker_bonus: "Give the attacker the suggested bonus",
-  unprinted_year_modifier: "Year modifier the chart does not print",
-  amphibious_shore_defender: "Defending a shore against a landing",
-  long_lull_reroll: "Rerolled after a long lull",
-  commonwealth_as_british: "Commonwealth rolls as British",
-  recce_counts: "Recce stands count",
-};
-
-export function inputWords(name: string): string {
-  const words = INPUT_WORDS[name] ?? name.replaceAll("_", " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 function defaultWords(input: Input): string {
   if (input.default === undefined || input.default === null) return "the chart's";
   if (typeof input.default === "boolean") return input.default ? "yes" : "no";
@@ -114,7 +94,7 @@ export function SetupForm({ campaign, battle }: { campaign: Schemas["Campaign"];
     const blank = input.needed ? "choose…" : `default (${defaultWords(input)})`;
     return (
       <div className="field" key={input.name}>
-        <label htmlFor={id}>{inputWords(input.name)}</label>
+        <label htmlFor={id}>{input.label}</label>
         {input.value_type === "integer" ? (
           <input
             {...common}

@@ -2,19 +2,15 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import type { StandStatus } from "../api/types";
+import { useTerms } from "../api/vocabulary";
 import { FieldErrors, InputField, fieldErrorsOf } from "./FieldErrors";
 import { ErrorNotice } from "./status";
-
-const STATUS_WORDS: [StandStatus, string][] = [
-  ["ok", "OK"],
-  ["suppressed", "Suppressed"],
-  ["destroyed", "Destroyed"],
-];
 
 /** The umpire sets a stand's state by hand, with the reason: a correction on the timeline. */
 export function StandCorrection({ slug, stand }: { slug: string; stand: Pick<Schemas["Stand"], "id" | "label" | "status"> }) {
   const queryClient = useQueryClient();
   const id = useId();
+  const statuses = useTerms("stand_status");
   const [status, setStatus] = useState<StandStatus>(stand.status ?? "ok");
   const [reason, setReason] = useState("");
   const correct = useMutation({
@@ -42,9 +38,9 @@ export function StandCorrection({ slug, stand }: { slug: string; stand: Pick<Sch
           aria-describedby={`${id}-status-errors`}
           onChange={(e) => setStatus(e.target.value as StandStatus)}
         >
-          {STATUS_WORDS.map(([code, words]) => (
-            <option key={code} value={code}>
-              {words}
+          {statuses.map((term) => (
+            <option key={term.value} value={term.value}>
+              {term.label}
             </option>
           ))}
         </select>

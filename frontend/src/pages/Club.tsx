@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
+import { useTerms } from "../api/vocabulary";
 import { Field, ShownOnce } from "../components/Field";
 import { fieldErrorsOf } from "../components/FieldErrors";
 import { ErrorNotice, QueryView } from "../components/status";
@@ -14,11 +15,6 @@ type Side = Schemas["Campaign"]["sides"][number];
 const WEEKDAYS = Array.from({ length: 7 }, (_, day) =>
   new Intl.DateTimeFormat("en-GB", { weekday: "long", timeZone: "UTC" }).format(new Date(Date.UTC(2024, 0, 1 + day))),
 );
-const ROLES: Array<[Role, string]> = [
-  ["player", "Player"],
-  ["observer", "Observer"],
-  ["umpire", "Umpire"],
-];
 
 function dateWords(iso: string): string {
   return new Date(`${iso}T12:00:00Z`).toLocaleDateString("en-GB", {
@@ -260,6 +256,7 @@ function RoleSide({
   onSide: (side: string) => void;
   fields: Record<string, string[]>;
 }) {
+  const roles = useTerms("member_role");
   return (
     <>
       <Field id={`${prefix}-role`} label="Role" errors={fields.role}>
@@ -269,9 +266,9 @@ function RoleSide({
           onChange={(e) => onRole(e.target.value as Role)}
           aria-describedby={`${prefix}-role-errors`}
         >
-          {ROLES.map(([code, label]) => (
-            <option key={code} value={code}>
-              {label}
+          {roles.map((term) => (
+            <option key={term.value} value={term.value}>
+              {term.label}
             </option>
           ))}
         </select>

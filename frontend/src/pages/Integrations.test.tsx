@@ -78,7 +78,7 @@ describe("API keys and webhooks", () => {
     renderPage(true);
     const user = userEvent.setup();
 
-    expect(await screen.findByLabelText("A night phase is done")).not.toBeChecked();
+    expect(await screen.findByLabelText("Night phase done")).not.toBeChecked();
     await user.type(screen.getByLabelText("Address (https://…)"), "https://club.example/hook");
     await user.click(screen.getByRole("button", { name: "Create the webhook" }));
 

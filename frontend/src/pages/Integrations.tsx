@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
+import { useTerms } from "../api/vocabulary";
 import { Field, ShownOnce } from "../components/Field";
 import { fieldErrorsOf } from "../components/FieldErrors";
 import { ErrorNotice, QueryView } from "../components/status";
@@ -9,18 +10,6 @@ import { useCampaign } from "../session";
 
 type WebhookEvent = Schemas["WebhookEventEnum"];
 type Side = Schemas["Campaign"]["sides"][number];
-
-// The events a webhook may ask for, in words (the API's labels come only with a subscription).
-export const WEBHOOK_EVENTS: Record<WebhookEvent, string> = {
-  "day.dawned": "A day dawns",
-  "battle.created": "A battle is created",
-  "battle.reported": "A battle is reported",
-  "arrivals.resolved": "Arrival rolls are resolved",
-  "night.done": "A night phase is done",
-  "sector.control_changed": "A sector changes hands",
-  "campaign.finished": "The campaign ends",
-  "orders.submitted": "A side submits an order (never which side, nor what)",
-};
 
 function when(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "never";
@@ -236,6 +225,7 @@ function WebhookForm({ slug }: { slug: string }) {
   const queryClient = useQueryClient();
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<WebhookEvent[]>([]);
+  const webhookEvents = useTerms("webhook_event");
   const [key, setKey] = useState(idempotencyKey);
   const create = useMutation({
     mutationFn: () =>
@@ -272,12 +262,15 @@ function WebhookForm({ slug }: { slug: string }) {
       </Field>
       <fieldset aria-describedby="webhook-events-errors">
         <legend>Send when</legend>
-        {(Object.keys(WEBHOOK_EVENTS) as WebhookEvent[]).map((verb) => (
-          <label key={verb} className="choice">
-            <input type="checkbox" checked={events.includes(verb)} onChange={(e) => toggle(verb, e.target.checked)} />{" "}
-            {WEBHOOK_EVENTS[verb]}
-          </label>
-        ))}
+        {webhookEvents.map(({ value, label }) => {
+          const verb = value as WebhookEvent;
+          return (
+            <label key={verb} className="choice">
+              <input type="checkbox" checked={events.includes(verb)} onChange={(e) => toggle(verb, e.target.checked)} />{" "}
+              {label}
+            </label>
+          );
+        })}
         <span id="webhook-events-errors" className="field-errors" role={fields.events ? "alert" : undefined}>
           {(fields.events ?? []).join(" ")}
         </span>

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "rea
 import { Link, useNavigate } from "react-router";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
+import { useTerms } from "../api/vocabulary";
 import { FieldErrors, fieldErrorsOf } from "../components/FieldErrors";
 import { MapCanvas } from "../components/MapCanvas";
 import { objectivesOf, useVictory } from "../components/Victory";
@@ -219,8 +220,6 @@ function ControlForm({ slug, campaign, sector }: { slug: string; campaign: Campa
   );
 }
 
-const BATTLE_TYPES = ["Local Attack", "Major Offensive", "Stalemated Front", "Meeting Engagement"] as const;
-
 /** A battle on this contested sector, between battalions on it or next to it; then its page. */
 function CreateBattleForm({
   campaign,
@@ -235,7 +234,8 @@ function CreateBattleForm({
   const near = new Set([sector.id, ...neighbours(map, sector.id).map((neighbour) => neighbour.id)]);
   const candidates = map.battalions.filter((battalion) => battalion.sector != null && near.has(battalion.sector));
   const [first, second] = campaign.sides;
-  const [battleType, setBattleType] = useState<(typeof BATTLE_TYPES)[number]>("Local Attack");
+  const battleTypes = useTerms("battle_type");
+  const [battleType, setBattleType] = useState<Schemas["BattleTypeEnum"]>("Local Attack");
   const [attacker, setAttacker] = useState(String(first?.id ?? ""));
   const [defender, setDefender] = useState(String(second?.id ?? ""));
   const [codes, setCodes] = useState<string[]>([]);
@@ -286,12 +286,12 @@ function CreateBattleForm({
         <select
           id="battle-type"
           value={battleType}
-          onChange={(e) => setBattleType(e.target.value as (typeof BATTLE_TYPES)[number])}
+          onChange={(e) => setBattleType(e.target.value as Schemas["BattleTypeEnum"])}
           aria-describedby="battle-type-errors"
         >
-          {BATTLE_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
+          {battleTypes.map((type) => (
+            <option key={type.value} value={type.value}>
+              {type.label}
             </option>
           ))}
         </select>

@@ -53,7 +53,7 @@ describe("reports, each under its kind", () => {
   });
 
   it("show a night report with the side's own counters", () => {
-    render(<ReportCard report={NIGHT} side="Allied" />);
+    renderWithProviders(<ReportCard report={NIGHT} side="Allied" />);
 
     const card = screen.getByRole("article", { name: "Night report of Allied, day 1" });
     expect(within(card).getByRole("heading")).toHaveTextContent("Allied: Night of day 1");

@@ -3,6 +3,7 @@ import { Fragment, useState } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { useRefreshWhenOperationEnds } from "../api/operations";
 import { queryKeys } from "../api/queryKeys";
+import { useTerms } from "../api/vocabulary";
 import { ConfirmDialog } from "../components/ConfirmDialog";
 import { NightOrders } from "../components/NightOrders";
 import { SupplyReviewPanel, useSupplyReview } from "../components/SupplyReview";
@@ -38,21 +39,11 @@ type NightReportBody = Schemas["NightReportBody"];
 type ArrivalReportBody = Schemas["ArrivalReportBody"];
 type ArrivalReportEntry = Schemas["ArrivalReportEntry"];
 
-/** A side's night counters, shown when the night ran their step (the report holds them then). */
-const NIGHT_COUNTERS: ReadonlyArray<[keyof NightReportBody, string]> = [
-  ["suppressions_flipped", "Suppressed stands back in order"],
-  ["battalions_set_inactive", "Battalions set inactive"],
-  ["fups_moved", "FUPs moved up to their COPs"],
-  ["ammo_markers_rolled", "Battalions rolled for low ammunition"],
-  ["battalions_refuelled", "Vehicle battalions refuelled"],
-  ["forces_to_reroll_availability", "Forces to roll for availability again"],
-  ["battalions_isolated", "Battalions isolated from supply"],
-  ["battalions_separated", "Battalions separated from their C Ops"],
-];
-
 function NightReportCard({ report, side }: { report: Report; side: string }) {
   // The report's kind says which body it carries (ReportCard chose this card by it).
   const body = report.body as NightReportBody;
+  // A side's night counters, shown when the night ran their step (the report holds them then).
+  const counters = useTerms("night_counter").filter(({ value }) => typeof body[value as keyof NightReportBody] === "number");
   return (
     <article className="card night-report" aria-label={`Night report of ${side}, day ${report.day}`}>
       <h3>
@@ -65,10 +56,10 @@ function NightReportCard({ report, side }: { report: Report; side: string }) {
         </dd>
         <dt>Extra stands lost</dt>
         <dd>{body.extra_stands_lost ?? 0}</dd>
-        {NIGHT_COUNTERS.filter(([counter]) => typeof body[counter] === "number").map(([counter, words]) => (
-          <Fragment key={counter}>
-            <dt>{words}</dt>
-            <dd>{String(body[counter])}</dd>
+        {counters.map(({ value, label }) => (
+          <Fragment key={value}>
+            <dt>{label}</dt>
+            <dd>{String(body[value as keyof NightReportBody])}</dd>
           </Fragment>
         ))}
         <dt>Activation points</dt>

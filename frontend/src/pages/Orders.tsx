@@ -6,6 +6,7 @@ import { useOutletContext } from "react-router";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { useOrderOfBattle, useSectors } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
+import { useTerms, useVocabulary, type Term, type VocabularyList } from "../api/vocabulary";
 import { FieldErrors, SubmitErrors, placedErrors } from "../components/FieldErrors";
 import { ErrorNotice, QueryView } from "../components/status";
 import { battalionsIn } from "../lib/oob";
@@ -15,29 +16,7 @@ type Kind = Schemas["SideOrderKindEnum"];
 type Order = Schemas["SideOrder"];
 type Battalion = Schemas["BattalionTree"];
 type Payload = Record<string, string>;
-
-const KINDS: Record<Kind, string> = {
-  withdraw: "Withdraw a battalion to reserve",
-  attach: "Attach a stand",
-  detach: "Detach a stand",
-  move: "Move a battalion on the map",
-  artillery: "Artillery template for the dawn",
-  deploy: "Commit a reserve battalion at dawn",
-};
-// Each kind's fields, in the order the form asks for them.
-const FIELDS: Record<Kind, string[]> = {
-  withdraw: ["battalion_code"],
-  attach: ["battalion_code", "stand_label", "target_battalion_code"],
-  detach: ["battalion_code", "stand_label", "target_battalion_code"],
-  move: ["battalion_code", "sector"],
-  artillery: ["template", "mode"],
-  deploy: ["battalion_code", "range_inches", "friendly_intervening"],
-};
-const MODES: [string, string][] = [
-  ["pre-planned", "Pre-planned (with its turn)"],
-  ["registered", "Pre-registered"],
-  ["on-call", "On call"],
-];
+type OrderField = Schemas["OrderField"];
 
 function orderWords(order: Order): string {
   const p = order.payload as Payload;
@@ -58,16 +37,21 @@ function orderWords(order: Order): string {
   }
 }
 
-/** What the API takes: only the kind's fields, the template and range numbers, the flag a boolean. */
-function payloadOf(kind: Kind, values: Payload): Record<string, unknown> {
+/** What the API takes: only the kind's fields, numbers as numbers, a flag as a boolean. */
+function payloadOf(fields: readonly OrderField[], values: Payload): Record<string, unknown> {
   return Object.fromEntries(
-    FIELDS[kind].map((name) => {
+    fields.map(({ name, type }) => {
       const value = values[name] ?? "";
-      if (name === "friendly_intervening") return [name, value === "true"];
-      if (name === "template" || name === "range_inches") return [name, value === "" ? "" : Number(value)];
+      if (type === "boolean") return [name, value === "true"];
+      if (type === "integer" || type === "number") return [name, value === "" ? "" : Number(value)];
       return [name, value];
     }),
   );
+}
+
+/** The payload fields the API lists for ``kind``, in the order the form asks for them. */
+function useOrderFields(kind: Kind): readonly OrderField[] {
+  return useVocabulary().data?.order_fields[kind] ?? [];
 }
 
 function valuesOf(order: Order): Payload {
@@ -106,6 +90,7 @@ function Deadline({ slug }: { slug: string }) {
 /** The kind's inputs: battalions of ``sideId``, their stands, the map's sectors, a template's mode. */
 function PayloadFields({
   kind,
+  fields,
   values,
   onChange,
   battalions,
@@ -114,6 +99,7 @@ function PayloadFields({
   prefix,
 }: {
   kind: Kind;
+  fields: readonly OrderField[];
   values: Payload;
   onChange: (values: Payload) => void;
   battalions: readonly Battalion[];
@@ -132,28 +118,23 @@ function PayloadFields({
       .filter((stand) => stand.status !== "destroyed")
       .map((stand) => [stand.label, `${stand.label} (${stand.stand_type_label})`]),
     sector: sectors.map((sector) => [sector.key, sector.name]),
-    mode: MODES,
   };
-  const labels: Record<string, string> = {
-    battalion_code: "Battalion",
-    stand_label: "Stand",
-    target_battalion_code: kind === "attach" ? "Attach to battalion" : "Detach to battalion",
-    sector: "To sector",
-    template: "Template",
-    mode: "Mode",
-    range_inches: "Range to the nearest enemy (inches)",
-    friendly_intervening: "Friendly troops intervening",
-  };
+  const lists = useVocabulary().data?.lists;
+  const optionsOf = (field: OrderField): [string, string][] =>
+    field.choices
+      ? (lists?.[field.choices as VocabularyList] ?? []).map((term: Term) => [term.value, term.label])
+      : (options[field.name] ?? []);
   return (
     <>
-      {FIELDS[kind].map((name) => {
+      {fields.map((field) => {
+        const name = field.name;
         const id = `${prefix}-${name}`;
         const messages = errorsFor(`payload.${name}`, name);
         const change = (value: string) => onChange({ ...values, [name]: value });
         return (
           <div className="field" key={name}>
-            <label htmlFor={id}>{labels[name]}</label>
-            {name === "friendly_intervening" ? (
+            <label htmlFor={id}>{field.label}</label>
+            {field.type === "boolean" ? (
               <input
                 id={id}
                 type="checkbox"
@@ -162,13 +143,13 @@ function PayloadFields({
                 aria-invalid={messages.length > 0}
                 aria-describedby={`${id}-errors`}
               />
-            ) : name === "template" || name === "range_inches" ? (
+            ) : field.type === "integer" || field.type === "number" ? (
               <input
                 id={id}
                 type="number"
-                min={name === "template" ? 1 : 0}
-                step={name === "template" ? 1 : "any"}
-                inputMode={name === "template" ? "numeric" : "decimal"}
+                min={field.type === "integer" ? 1 : 0}
+                step={field.type === "integer" ? 1 : "any"}
+                inputMode={field.type === "integer" ? "numeric" : "decimal"}
                 value={values[name] ?? ""}
                 onChange={(e) => change(e.target.value)}
                 aria-invalid={messages.length > 0}
@@ -183,7 +164,7 @@ function PayloadFields({
                 aria-describedby={`${id}-errors`}
               >
                 <option value="">choose…</option>
-                {(options[name] ?? []).map(([code, words]) => (
+                {optionsOf(field).map(([code, words]) => (
                   <option key={code} value={code}>
                     {words}
                   </option>
@@ -215,6 +196,8 @@ function OrderForm({
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<Kind>(editing?.kind ?? "withdraw");
   const [values, setValues] = useState<Payload>(editing ? valuesOf(editing) : {});
+  const fields = useOrderFields(kind);
+  const kinds = useTerms("side_order_kind");
   const [key, setKey] = useState(idempotencyKey);
   const save = useMutation({
     mutationFn: () =>
@@ -222,13 +205,13 @@ function OrderForm({
         ? unwrap(
             api.PATCH("/api/v1/campaigns/{campaign_slug}/orders/{id}/", {
               params: { path: { campaign_slug: slug, id: editing.id } },
-              body: { kind, payload: payloadOf(kind, values) },
+              body: { kind, payload: payloadOf(fields, values) },
             }),
           )
         : unwrap(
             api.POST("/api/v1/campaigns/{campaign_slug}/orders/", {
               params: { path: { campaign_slug: slug }, header: { "Idempotency-Key": key } },
-              body: { kind, payload: payloadOf(kind, values) },
+              body: { kind, payload: payloadOf(fields, values) },
             }),
           ),
     onSuccess: () => {
@@ -257,9 +240,9 @@ function OrderForm({
           }}
           aria-describedby="side-order-kind-errors"
         >
-          {Object.entries(KINDS).map(([code, words]) => (
-            <option key={code} value={code}>
-              {words}
+          {kinds.map((term) => (
+            <option key={term.value} value={term.value}>
+              {term.label}
             </option>
           ))}
         </select>
@@ -267,6 +250,7 @@ function OrderForm({
       </div>
       <PayloadFields
         kind={kind}
+        fields={fields}
         values={values}
         onChange={setValues}
         battalions={battalions}
@@ -384,6 +368,7 @@ function QueuedOrder({
   const [amendReason, setAmendReason] = useState("");
   const [amending, setAmending] = useState(false);
   const [values, setValues] = useState<Payload>(valuesOf(order));
+  const fields = useOrderFields(order.kind);
   const { errorsFor, unplaced } = placedErrors(act.error);
   // Both sending back and amending take a reason: its error shows beside the one that was tried.
   const reasonErrors = (action: string) => (act.variables?.action === action ? errorsFor("reason") : []);
@@ -421,7 +406,7 @@ function QueuedOrder({
             act.mutate({
               id: order.id,
               action: "amend",
-              body: { payload: payloadOf(order.kind, values), reason: amendReason },
+              body: { payload: payloadOf(fields, values), reason: amendReason },
             });
           }}
           aria-label={`Amend order: ${order.label}`}
@@ -429,6 +414,7 @@ function QueuedOrder({
         >
           <PayloadFields
             kind={order.kind}
+            fields={fields}
             values={values}
             onChange={setValues}
             battalions={battalions.filter((b) => b.side === order.side)}

@@ -4,10 +4,14 @@ import { render } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { MemoryRouter } from "react-router";
 import { vi } from "vitest";
+import { queryKeys } from "../api/queryKeys";
 import { createQueryClient } from "../session";
+import vocabulary from "./vocabulary.json";
 
 export function renderWithProviders(ui: ReactElement) {
   const queryClient = createQueryClient({ queries: { retry: false }, mutations: { retry: false } });
+  // The API's vocabulary, read once a session: already there, as after the app's first page.
+  queryClient.setQueryData(queryKeys.vocabulary, vocabulary);
   return render(
     <QueryClientProvider client={queryClient}>
       <MemoryRouter>{ui}</MemoryRouter>
