@@ -21,8 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.conditional import etag_matches, weak_etag
 from api.labels import with_field
-from api.views import _matches, _weak_etag
 from campaign import choices
 from campaign.services.night import COUNTER_WORDS
 from campaign.services.orders import PAYLOAD_FIELD_LABELS, PAYLOAD_FIELDS
@@ -98,7 +98,7 @@ def _order_fields() -> dict[str, list[dict[str, Any]]]:
 
 LISTS = _lists()
 VOCABULARY: Mapping[str, Any] = {"lists": LISTS, "order_fields": _order_fields()}
-ETAG = _weak_etag(VOCABULARY)
+ETAG = weak_etag(VOCABULARY)
 
 
 class TermSerializer(serializers.Serializer[Mapping[str, str]]):
@@ -152,6 +152,6 @@ class VocabularyView(APIView):
     )
     def get(self, request: Request) -> Response:
         headers = {"ETag": ETAG, "Cache-Control": "public, max-age=3600"}
-        if _matches(request, ETAG):
+        if etag_matches(request, ETAG):
             return Response(status=304, headers=headers)
         return Response(VOCABULARY, headers=headers)

@@ -5618,6 +5618,7 @@ export interface components {
             battle_type: components["schemas"]["Term"][];
             campaign_status: components["schemas"]["Term"][];
             carry_over_direction: components["schemas"]["Term"][];
+            cops_quality: components["schemas"]["Term"][];
             day_segment: components["schemas"]["Term"][];
             day_status: components["schemas"]["Term"][];
             delivery_status: components["schemas"]["Term"][];
@@ -5626,6 +5627,7 @@ export interface components {
             draft_status: components["schemas"]["Term"][];
             event_verb: components["schemas"]["Term"][];
             event_visibility: components["schemas"]["Term"][];
+            force_action: components["schemas"]["Term"][];
             front: components["schemas"]["Term"][];
             fuel_state: components["schemas"]["Term"][];
             group_kind: components["schemas"]["Term"][];

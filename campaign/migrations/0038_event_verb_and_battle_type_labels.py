@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0036_segment_wind_choices'),
+        ('campaign', '0037_day_supply_overrun_isolated'),
     ]
 
     operations = [
