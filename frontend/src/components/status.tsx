@@ -1,6 +1,6 @@
 /** Small display pieces: loading and error states, masked values, status icons, progress. */
 import type { UseQueryResult } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { ApiError } from "../api/client";
 import type { StandStatus } from "../api/types";
 import { plural } from "../lib/words";
@@ -11,6 +11,11 @@ export function Loading({ what }: { what: string }) {
       Loading {what}…
     </p>
   );
+}
+
+/** Pages are fetched when first opened (App.tsx): their loading state, in words, until then. */
+export function PageLoading({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading what="the page" />}>{children}</Suspense>;
 }
 
 /** An error as the API reports it: its message and the rule broken (the code is for programs). */
