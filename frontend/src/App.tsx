@@ -1,8 +1,7 @@
-import { lazy } from "react";
 import { Link, Route, Routes, useNavigate } from "react-router";
 import { RequireSession, useSession, useSignOut } from "./session";
 import { InboxBell } from "./components/InboxBell";
-import { PageLoading } from "./components/status";
+import { lazyPage, PageLoading } from "./components/status";
 // The frame of every campaign page (its tabs, 1 KB) comes with the app: on a slow phone a chunk
 // of its own would cost a round trip before the campaign is even asked for.
 import { CampaignLayout } from "./pages/CampaignLayout";
@@ -11,24 +10,24 @@ import { CampaignLayout } from "./pages/CampaignLayout";
 // downloads the code of the page it shows, not of every page (for the dashboard, 103 KB
 // gzipped instead of 263). The import() calls stay literal so Vite can split them and the
 // architecture test can see which pages the router imports.
-const SignInPage = lazy(() => import("./pages/SignIn").then((m) => ({ default: m.SignInPage })));
-const CampaignListPage = lazy(() => import("./pages/CampaignList").then((m) => ({ default: m.CampaignListPage })));
-const NewCampaignPage = lazy(() => import("./pages/NewCampaign").then((m) => ({ default: m.NewCampaignPage })));
-const InboxPage = lazy(() => import("./pages/Inbox").then((m) => ({ default: m.InboxPage })));
-const JoinPage = lazy(() => import("./pages/Join").then((m) => ({ default: m.JoinPage })));
-const DashboardPage = lazy(() => import("./pages/Dashboard").then((m) => ({ default: m.DashboardPage })));
-const DayPage = lazy(() => import("./pages/Day").then((m) => ({ default: m.DayPage })));
-const FogOfWarPage = lazy(() => import("./pages/FogOfWar").then((m) => ({ default: m.FogOfWarPage })));
-const MapPage = lazy(() => import("./pages/Map").then((m) => ({ default: m.MapPage })));
-const ForcesPage = lazy(() => import("./pages/Forces").then((m) => ({ default: m.ForcesPage })));
-const BattlesPage = lazy(() => import("./pages/Battles").then((m) => ({ default: m.BattlesPage })));
-const BattleDetailPage = lazy(() => import("./pages/Battles").then((m) => ({ default: m.BattleDetailPage })));
-const NightPage = lazy(() => import("./pages/Night").then((m) => ({ default: m.NightPage })));
-const OrdersPage = lazy(() => import("./pages/Orders").then((m) => ({ default: m.OrdersPage })));
-const RollsPage = lazy(() => import("./pages/Rolls").then((m) => ({ default: m.RollsPage })));
-const ChartsPage = lazy(() => import("./pages/Charts").then((m) => ({ default: m.ChartsPage })));
-const ClubPage = lazy(() => import("./pages/Club").then((m) => ({ default: m.ClubPage })));
-const IntegrationsPage = lazy(() => import("./pages/Integrations").then((m) => ({ default: m.IntegrationsPage })));
+const SignInPage = lazyPage(() => import("./pages/SignIn"), (m) => m.SignInPage);
+const CampaignListPage = lazyPage(() => import("./pages/CampaignList"), (m) => m.CampaignListPage);
+const NewCampaignPage = lazyPage(() => import("./pages/NewCampaign"), (m) => m.NewCampaignPage);
+const InboxPage = lazyPage(() => import("./pages/Inbox"), (m) => m.InboxPage);
+const JoinPage = lazyPage(() => import("./pages/Join"), (m) => m.JoinPage);
+const DashboardPage = lazyPage(() => import("./pages/Dashboard"), (m) => m.DashboardPage);
+const DayPage = lazyPage(() => import("./pages/Day"), (m) => m.DayPage);
+const FogOfWarPage = lazyPage(() => import("./pages/FogOfWar"), (m) => m.FogOfWarPage);
+const MapPage = lazyPage(() => import("./pages/Map"), (m) => m.MapPage);
+const ForcesPage = lazyPage(() => import("./pages/Forces"), (m) => m.ForcesPage);
+const BattlesPage = lazyPage(() => import("./pages/Battles"), (m) => m.BattlesPage);
+const BattleDetailPage = lazyPage(() => import("./pages/Battles"), (m) => m.BattleDetailPage);
+const NightPage = lazyPage(() => import("./pages/Night"), (m) => m.NightPage);
+const OrdersPage = lazyPage(() => import("./pages/Orders"), (m) => m.OrdersPage);
+const RollsPage = lazyPage(() => import("./pages/Rolls"), (m) => m.RollsPage);
+const ChartsPage = lazyPage(() => import("./pages/Charts"), (m) => m.ChartsPage);
+const ClubPage = lazyPage(() => import("./pages/Club"), (m) => m.ClubPage);
+const IntegrationsPage = lazyPage(() => import("./pages/Integrations"), (m) => m.IntegrationsPage);
 
 function TopBar() {
   const session = useSession();

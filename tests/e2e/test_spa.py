@@ -11,7 +11,11 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.test import Client, override_settings
+from django.http import HttpResponse
+from django.test import Client, RequestFactory, override_settings
+from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
+
+from tests.e2e.conftest import Tab, step
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("built_web_app")]
 
@@ -88,13 +92,28 @@ def test_the_dashboard_needs_at_most_150_kb_of_gzipped_javascript():
 
 
 @override_settings(WHITENOISE_USE_FINDERS=True)  # whitenoise serves the build as it is, not collected
-def test_every_chunk_of_the_app_is_cached_for_a_year_and_index_html_never(client: Client):
+def test_every_chunk_of_the_app_is_cached_for_a_year():
     manifest = json.loads((settings.FRONTEND_DIST / ".vite" / "manifest.json").read_text())
     page = manifest["src/pages/Dashboard.tsx"]["file"]
     entry = next(chunk["file"] for chunk in manifest.values() if chunk.get("isEntry"))
+    whitenoise = WhiteNoiseMiddleware(lambda request: HttpResponse(status=404))
 
     for name in (entry, page):
-        response = client.get(f"/static/{name}")
+        response = whitenoise(RequestFactory().get(f"/static/{name}"))
         assert response.status_code == 200, name
         assert response["Cache-Control"] == "max-age=315360000, public, immutable", name
-    assert client.get("/")["Cache-Control"] == "no-cache"
+
+
+def test_a_page_whose_chunk_is_gone_offers_a_reload_that_brings_it(live_server, tab: Tab):
+    """A tab opened before a deploy asks for a chunk of the old build, which is gone."""
+    page = tab.page
+    gone = re.compile(r"/static/assets/SignIn-[^/]+\.js$")
+    page.route(gone, lambda route: route.fulfill(status=404))
+    page.goto(f"{live_server.url}/login")
+
+    page.get_by_role("alert").filter(has_text="This page could not be loaded.").wait_for()
+    step(tab, "chunk-gone")
+    page.unroute(gone)
+    page.get_by_role("button", name="Reload").click()
+
+    page.get_by_role("button", name="Sign in").wait_for()
