@@ -15,8 +15,6 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory, override_settings
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
-from tests.e2e.conftest import Tab, step
-
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("built_web_app")]
 
 
@@ -102,18 +100,3 @@ def test_every_chunk_of_the_app_is_cached_for_a_year():
         response = whitenoise(RequestFactory().get(f"/static/{name}"))
         assert response.status_code == 200, name
         assert response["Cache-Control"] == "max-age=315360000, public, immutable", name
-
-
-def test_a_page_whose_chunk_is_gone_offers_a_reload_that_brings_it(live_server, tab: Tab):
-    """A tab opened before a deploy asks for a chunk of the old build, which is gone."""
-    page = tab.page
-    gone = re.compile(r"/static/assets/SignIn-[^/]+\.js$")
-    page.route(gone, lambda route: route.fulfill(status=404))
-    page.goto(f"{live_server.url}/login")
-
-    page.get_by_role("alert").filter(has_text="This page could not be loaded.").wait_for()
-    step(tab, "chunk-gone")
-    page.unroute(gone)
-    page.get_by_role("button", name="Reload").click()
-
-    page.get_by_role("button", name="Sign in").wait_for()
