@@ -412,7 +412,11 @@ def test_fast(pytest_args: list[str]) -> int:
     return pytest_run(fast if named_test_paths(pytest_args) else parallel(fast))
 
 
-BENCHMARKS = {"night_phase": "tests.benchmarks.night_phase", "force_status": "tests.benchmarks.force_status"}
+BENCHMARKS = {
+    "night_phase": "tests.benchmarks.night_phase",
+    "force_status": "tests.benchmarks.force_status",
+    "first_load": "tests.benchmarks.first_load",
+}
 # A stopped benchmark stops its gunicorn and drops its database before it exits.
 BENCH_CLEANUP_SECONDS = 60.0
 

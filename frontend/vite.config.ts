@@ -9,7 +9,27 @@ const django = process.env.DJANGO_URL ?? "http://127.0.0.1:8000";
 export default defineConfig(({ command }) => ({
   base: command === "build" ? "/static/" : "/",
   plugins: [react()],
-  build: { outDir: "dist", emptyOutDir: true, chunkSizeWarningLimit: 1000 },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    // .vite/manifest.json: which chunks each page needs (tests/e2e/test_spa.py sums them).
+    manifest: true,
+    chunkSizeWarningLimit: 1000,
+    rolldownOptions: {
+      output: {
+        // Pages are chunks of their own (App.tsx). The libraries every page runs on change
+        // less often than the app: a chunk of their own stays in a phone's cache across deploys.
+        codeSplitting: {
+          groups: [
+            {
+              name: "framework",
+              test: /node_modules[\\/](react|react-dom|react-router|scheduler|@tanstack|openapi-fetch|cookie|set-cookie-parser)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       "/api": django,

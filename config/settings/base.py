@@ -4,6 +4,7 @@ environment (12-factor); local/test add conveniences, production adds checks."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -150,6 +151,19 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # tree passes Django's checks.
 FRONTEND_DIST = BASE_DIR / "frontend" / "dist"
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.is_dir() else []
+
+# Files named after their content never change: browsers keep them for a year without asking
+# again. Vite puts only such files under the web app's assets/ (<name>-<hash>.<ext>: index.html
+# asks for these names, and each page's chunk asks for the chunks it imports); the manifest
+# storage of production adds a <name>.<12 hex digits>.<ext> copy of every static file.
+DJANGO_HASHED_NAME = re.compile(r"^.+\.[0-9a-f]{12}\.\w+$")
+
+
+def static_file_is_immutable(path: str, url: str) -> bool:
+    return url.startswith(f"/{STATIC_URL}assets/") or DJANGO_HASHED_NAME.match(url) is not None
+
+
+WHITENOISE_IMMUTABLE_FILE_TEST = static_file_is_immutable
 
 EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
 # Where members open the web app: notification e-mails link to their page under it. Unset, the

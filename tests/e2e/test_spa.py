@@ -3,11 +3,17 @@ routes, its assets as static files, and nothing of it under the server's own pat
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 import urllib.request
+from typing import Any
 
 import pytest
-from django.test import Client
+from django.conf import settings
+from django.http import HttpResponse
+from django.test import Client, RequestFactory, override_settings
+from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("built_web_app")]
 
@@ -50,3 +56,47 @@ def test_the_admin_and_the_api_keep_their_own_pages(client: Client):
 
 def test_the_app_page_is_read_only(client: Client):
     assert client.post("/campaigns/").status_code == 405
+
+
+# What a club's phone downloads before the first page it opens shows: the dashboard's code.
+FIRST_PAGE_GZIPPED_BYTES = 150 * 1024
+
+
+def chunks_loaded_for(manifest: dict[str, dict[str, Any]], *keys: str) -> set[str]:
+    """Vite's manifest entries ``keys`` and every chunk they import statically, as Vite's
+    loader fetches them (a page's dynamic imports are fetched when it opens)."""
+    loaded: set[str] = set()
+    waiting = list(keys)
+    while waiting:
+        key = waiting.pop()
+        if key not in loaded:
+            loaded.add(key)
+            waiting.extend(manifest[key].get("imports", []))
+    return loaded
+
+
+def test_the_dashboard_needs_at_most_150_kb_of_gzipped_javascript():
+    manifest = json.loads((settings.FRONTEND_DIST / ".vite" / "manifest.json").read_text())
+    entry = next(key for key, chunk in manifest.items() if chunk.get("isEntry"))
+    dashboard = "src/pages/Dashboard.tsx"
+    assert dashboard in manifest[entry]["dynamicImports"], "the pages are chunks of their own"
+
+    files = {manifest[key]["file"] for key in chunks_loaded_for(manifest, entry, dashboard)}
+    gzipped = {name: len(gzip.compress((settings.FRONTEND_DIST / name).read_bytes())) for name in files}
+
+    assert sum(gzipped.values()) <= FIRST_PAGE_GZIPPED_BYTES, gzipped
+    charts = manifest["src/pages/Charts.tsx"]["file"]
+    assert charts not in files, "the charts' library is fetched only by the charts page"
+
+
+@override_settings(WHITENOISE_USE_FINDERS=True)  # whitenoise serves the build as it is, not collected
+def test_every_chunk_of_the_app_is_cached_for_a_year():
+    manifest = json.loads((settings.FRONTEND_DIST / ".vite" / "manifest.json").read_text())
+    page = manifest["src/pages/Dashboard.tsx"]["file"]
+    entry = next(chunk["file"] for chunk in manifest.values() if chunk.get("isEntry"))
+    whitenoise = WhiteNoiseMiddleware(lambda request: HttpResponse(status=404))
+
+    for name in (entry, page):
+        response = whitenoise(RequestFactory().get(f"/static/{name}"))
+        assert response.status_code == 200, name
+        assert response["Cache-Control"] == "max-age=315360000, public, immutable", name

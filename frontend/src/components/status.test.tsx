@@ -1,9 +1,10 @@
 import { render, screen } from "@testing-library/react";
+import type { ComponentType } from "react";
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
 import { OperationProgress } from "../pages/Night";
 import { ApiError } from "../api/client";
-import { ErrorNotice, Masked, ProgressBar, StatusIcon } from "./status";
+import { ErrorNotice, lazyPage, Masked, PageLoading, ProgressBar, StatusIcon } from "./status";
 
 const STATUS_LABELS = { pending: "Pending", running: "Running", done: "Done", failed: "Failed" } as const;
 
@@ -66,5 +67,39 @@ describe("masked and status values", () => {
     expect(alert).toHaveTextContent("already started");
     expect(alert).not.toHaveTextContent("night_phase_exists");
     expect(alert).toHaveTextContent("Rule: one night");
+  });
+});
+
+describe("a page fetched when first shown", () => {
+  it("says it is loading, then shows the page", async () => {
+    let arrive: (module: { Page: ComponentType }) => void = () => {};
+    const Page = lazyPage(
+      () => new Promise<{ Page: ComponentType }>((resolve) => (arrive = resolve)),
+      (m) => m.Page,
+    );
+    render(
+      <PageLoading>
+        <Page />
+      </PageLoading>,
+    );
+
+    expect(screen.getByRole("status")).toHaveTextContent("Loading the page…");
+    arrive({ Page: () => <h1>Dashboard</h1> });
+    expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
+  });
+
+  it("offers a reload when its chunk cannot be fetched (a deploy replaced the build)", async () => {
+    const Page = lazyPage(
+      () => Promise.reject(new TypeError("Failed to fetch dynamically imported module")),
+      () => () => <h1>never</h1>,
+    );
+    render(
+      <PageLoading>
+        <Page />
+      </PageLoading>,
+    );
+
+    expect(await screen.findByRole("alert")).toHaveTextContent("This page could not be loaded.");
+    expect(screen.getByRole("button", { name: "Reload" })).toBeInTheDocument();
   });
 });

@@ -1,6 +1,6 @@
 /** Small display pieces: loading and error states, masked values, status icons, progress. */
 import type { UseQueryResult } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
 import { ApiError } from "../api/client";
 import type { StandStatus } from "../api/types";
 import { plural } from "../lib/words";
@@ -10,6 +10,35 @@ export function Loading({ what }: { what: string }) {
     <p className="loading" role="status">
       Loading {what}…
     </p>
+  );
+}
+
+/** Pages are fetched when first opened (App.tsx): their loading state, in words, until then. */
+export function PageLoading({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading what="the page" />}>{children}</Suspense>;
+}
+
+/** A page fetched when first shown (inside {@link PageLoading}). When its chunk cannot be
+ * fetched (the connection dropped, or a deploy replaced the build this tab runs) the page says
+ * so and offers a reload, instead of an empty screen. */
+export function lazyPage<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType) {
+  return lazy<ComponentType>(() =>
+    load().then(
+      (module) => ({ default: pick(module) }),
+      () => ({ default: PageUnavailable }),
+    ),
+  );
+}
+
+function PageUnavailable() {
+  return (
+    <div className="error" role="alert">
+      <strong>This page could not be loaded.</strong> The connection may have dropped, or the app was updated
+      since this tab was opened.{" "}
+      <button type="button" onClick={() => window.location.reload()}>
+        Reload
+      </button>
+    </div>
   );
 }
 

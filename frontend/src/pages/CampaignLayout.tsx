@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { NavLink, Outlet, useParams } from "react-router";
 import { api, unwrap } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
-import { QueryView } from "../components/status";
+import { PageLoading, QueryView } from "../components/status";
 import type { CampaignContext } from "../session";
 
 function useCampaignSummary(slug: string) {
@@ -45,7 +45,10 @@ export function CampaignLayout() {
                 </NavLink>
               ))}
             </nav>
-            <Outlet context={context} />
+            {/* The tabs stay while another tab's page arrives. */}
+            <PageLoading>
+              <Outlet context={context} />
+            </PageLoading>
           </>
         );
       }}
