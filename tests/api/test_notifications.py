@@ -35,7 +35,7 @@ def test_a_player_reads_their_battles_notifications_with_labels_and_links(world)
     assert newest["campaign"] == world.campaign.slug
     assert newest["campaign_name"] == world.campaign.name
     assert newest["link"] == f"/campaigns/{world.campaign.slug}/battles/{world.planned.pk}"
-    assert newest["body"] == "Axis attack Allied at Mdina (Local Attack). Your battalions: A1."
+    assert newest["body"] == "Axis attack Allied at Mdina (Local attack). Your battalions: A1."
     assert newest["read"] is False
     assert newest["read_at"] is None
     # Nobody else's: the umpire created the battles and the observer fights none.

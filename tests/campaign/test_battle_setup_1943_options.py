@@ -120,7 +120,7 @@ def test_each_sides_news_of_the_battle_says_its_role_as_the_decision_left_it(cam
         enemy = ({"Axis", "Allied"} - {name}).pop()
         role = "attack" if name == "Allied" else "defend against"
         own = "A1" if name == "Axis" else "L1"
-        assert news.body == f"{name} {role} {enemy} at Hal Far (Local Attack). Your battalions: {own}."
+        assert news.body == f"{name} {role} {enemy} at Hal Far (Local attack). Your battalions: {own}."
 
 
 def test_a_battle_without_roles_rolls_no_attacker_decision(campaign):

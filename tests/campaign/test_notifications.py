@@ -95,8 +95,8 @@ def test_a_new_battle_tells_each_sides_players_of_their_own_battalions_only(
             None,
             f"battle:{fought.pk}",
         )
-    assert axis_note.body == "Axis attack Allied at Ta' Qali (Local Attack). Your battalions: A1, A2."
-    assert allied_note.body == "Allied defend against Axis at Ta' Qali (Local Attack). Your battalions: L1."
+    assert axis_note.body == "Axis attack Allied at Ta' Qali (Local attack). Your battalions: A1, A2."
+    assert allied_note.body == "Allied defend against Axis at Ta' Qali (Local attack). Your battalions: L1."
     # The fog of war: neither side reads the other's battalions.
     assert "L1" not in axis_note.body
     assert "A1" not in allied_note.body
