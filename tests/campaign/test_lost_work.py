@@ -186,7 +186,7 @@ def test_a_battle_reported_with_the_broker_down_is_announced_once_it_is_back(bro
         broker.stop()
 
         reported = client.post(
-            f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/report/",
+            f"/api/v1/campaigns/{campaign.slug}/battles/{battle.public_id}/report/",
             {"battalions": [{"code": "A1", "destroyed": ["4"]}]},
             format="json",
         )

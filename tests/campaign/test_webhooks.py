@@ -110,14 +110,14 @@ def test_a_reported_battle_delivers_a_signed_public_webhook(celery_worker, recei
         "event": "battle.reported",
         "campaign": campaign.slug,
         "day": 1,
-        "object": {"type": "Battle", "id": battle.pk, "repr": str(battle)},
+        "object": {"type": "Battle", "id": str(battle.public_id), "repr": str(battle)},
         "message": f"Battle reported: {battle}",
         "created_at": event.created_at.isoformat(),
         "links": {
             "campaign": f"/api/v1/campaigns/{campaign.slug}/",
             "event": f"/api/v1/campaigns/{campaign.slug}/events/{event.public_id}/",
             "day": f"/api/v1/campaigns/{campaign.slug}/days/1/",
-            "object": f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/",
+            "object": f"/api/v1/campaigns/{campaign.slug}/battles/{battle.public_id}/",
         },
     }
     # The timeline tells the umpire the pools spent; a third party reads no numbers.

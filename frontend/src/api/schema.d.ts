@@ -241,10 +241,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Battles (players: the battles their side fights) */
+        /**
+         * Battles (players: the battles their side fights)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_battles_list"];
         put?: never;
-        /** Create a battle (umpires) */
+        /**
+         * Create a battle (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         post: operations["campaigns_battles_create"];
         delete?: never;
         options?: never;
@@ -259,7 +267,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One battle */
+        /**
+         * One battle
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_battles_retrieve"];
         put?: never;
         post?: never;
@@ -278,7 +290,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a reported battle (umpires) */
+        /**
+         * Close a reported battle (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         post: operations["campaigns_battles_close_create"];
         delete?: never;
         options?: never;
@@ -1909,7 +1925,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A subscription's delivery log, newest first (umpires) */
+        /**
+         * A subscription's delivery log, newest first (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_webhooks_deliveries_list"];
         put?: never;
         post?: never;
@@ -1926,7 +1946,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One delivery and its attempts' outcome (umpires) */
+        /**
+         * One delivery and its attempts' outcome (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_webhooks_deliveries_retrieve"];
         put?: never;
         post?: never;
@@ -2518,7 +2542,11 @@ export interface components {
          *     lines only as the enemy's fog of war reveals them.
          */
         Battle: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly day: number;
             sector: number;
             readonly sector_name: string;
@@ -2532,9 +2560,13 @@ export interface components {
             defender: number;
             /** @description from its report; empty: not reported, or nobody won */
             winner?: number | null;
-            /** @description the battle on the same sector the day before */
-            continues?: number | null;
-            readonly feeds: number[];
+            /**
+             * Format: uuid
+             * @description the id of the battle on the same sector the day before
+             */
+            readonly continues: string | null;
+            /** @description ids of the battles forces leave this one for */
+            readonly feeds: string[];
             readonly battalions: string[];
             readonly setup: {
                 [key: string]: unknown;
@@ -2569,12 +2601,12 @@ export interface components {
             defender_id: number;
             battalion_codes: string[];
             /**
-             * Format: int64
-             * @description the battle on the same sector the day before
+             * Format: uuid
+             * @description the id of the battle on the same sector the day before
              */
-            continues_id?: number | null;
-            /** @description battles forces leave this one for */
-            feeds_ids?: number[];
+            continues_id?: string | null;
+            /** @description ids of the battles forces leave this one for */
+            feeds_ids?: string[];
         };
         BattleDraftConfirmInputRequest: {
             /** @description the comparison's revision, as GET drafts/ gave it */
@@ -2599,7 +2631,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         BattleRef: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             sector: number;
             readonly sector_name: string;
             status?: components["schemas"]["BattleStatusEnum"];
@@ -3040,7 +3076,11 @@ export interface components {
          *     what one side alone entered; each conflict waits for the umpire's choice.
          */
         DraftComparison: {
-            battle: number;
+            /**
+             * Format: uuid
+             * @description the battle's id
+             */
+            battle: string;
             /** @description confirm with it: a draft changed since is refused */
             revision: string;
             drafts: components["schemas"]["Draft"][];
@@ -3519,7 +3559,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         MapBattle: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             sector: number;
             status?: components["schemas"]["BattleStatusEnum"];
             /** @description the label people read for the code beside it */
@@ -4026,7 +4070,11 @@ export interface components {
          *     what it says), and what your side may draft of each battalion.
          */
         OwnDraft: {
-            battle: number;
+            /**
+             * Format: uuid
+             * @description the battle's id
+             */
+            battle: string;
             /** @description your side: the draft is its own */
             side: number;
             /** @description null: your side has filed none */
@@ -4520,7 +4568,11 @@ export interface components {
             readonly segment: (components["schemas"]["DaySegmentEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly segment_label: string | null;
-            battle?: number | null;
+            /**
+             * Format: uuid
+             * @description the id of the battle it was rolled for
+             */
+            readonly battle: string | null;
             /**
              * Format: uuid
              * @description the id of the force it was rolled for
@@ -4801,7 +4853,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         SectorBattle: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly day: number;
             status?: components["schemas"]["BattleStatusEnum"];
             /** @description the label people read for the code beside it */
@@ -5523,7 +5579,11 @@ export interface components {
         WeatherEnum: "C" | "D" | "O" | "F";
         /** @description A subscription as its umpires see it: never with its secret. */
         Webhook: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             /** Format: uri */
             url: string;
             events: components["schemas"]["WebhookEventEnum"][];
@@ -5536,7 +5596,11 @@ export interface components {
         };
         /** @description The answer to a subscription: with the secret once, when the service made it. */
         WebhookCreated: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             /** Format: uri */
             url: string;
             events: components["schemas"]["WebhookEventEnum"][];
@@ -5551,7 +5615,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         WebhookDelivery: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly event: components["schemas"]["EventEnum"];
             /** @description the label people read for the code beside it */
             readonly event_label: string;
@@ -7027,8 +7095,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7101,8 +7168,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7190,8 +7256,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7264,8 +7329,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7377,8 +7441,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7451,8 +7514,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7567,8 +7629,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7685,8 +7746,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7760,8 +7820,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7876,8 +7935,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7989,8 +8047,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -9016,8 +9073,8 @@ export interface operations {
             query?: {
                 /** @description the id of an entry: only the entries after it, to poll for what is new since the last one seen */
                 after?: unknown;
-                /** @description events about this battle */
-                battle?: number;
+                /** @description events about this battle (its id) */
+                battle?: string;
                 /** @description The pagination cursor value. */
                 cursor?: string;
                 /** @description campaign day number */
@@ -12965,7 +13022,8 @@ export interface operations {
                 after?: unknown;
                 /** @description battalion code */
                 battalion?: string;
-                battle?: number;
+                /** @description a battle's id */
+                battle?: string;
                 /** @description The pagination cursor value. */
                 cursor?: string;
                 /** @description campaign day number */
@@ -15507,8 +15565,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook subscription. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -15581,8 +15638,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook subscription. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -15672,8 +15728,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook subscription. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -15788,8 +15843,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook subscription. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -15902,7 +15956,7 @@ export interface operations {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
                 /** @description the subscription's id */
-                webhook_pk: number;
+                webhook_pk: string;
             };
             cookie?: never;
         };
@@ -15972,10 +16026,9 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook delivery. */
-                id: number;
+                id: string;
                 /** @description the subscription's id */
-                webhook_pk: number;
+                webhook_pk: string;
             };
             cookie?: never;
         };
@@ -16048,10 +16101,9 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook delivery. */
-                id: number;
+                id: string;
                 /** @description the subscription's id */
-                webhook_pk: number;
+                webhook_pk: string;
             };
             cookie?: never;
         };
