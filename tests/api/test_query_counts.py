@@ -246,7 +246,9 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "webhook-detail": world.url("webhook-detail", pk=webhook.public_id),
         "webhook-delivery-list": world.url("webhook-delivery-list", webhook_pk=webhook.public_id),
         "webhook-delivery-detail": world.url(
-            "webhook-delivery-detail", webhook_pk=webhook.public_id, pk=webhook.deliveries.order_by("pk").first().public_id
+            "webhook-delivery-detail",
+            webhook_pk=webhook.public_id,
+            pk=webhook.deliveries.order_by("pk").first().public_id,
         ),
         "api-key-list": world.url("api-key-list"),
         "api-key-detail": world.url(

@@ -94,7 +94,9 @@ def test_the_secret_is_shown_once_and_only_when_the_service_made_it(world):
     shown = [
         umpire.get(world.url("webhook-list")).json(),
         umpire.get(world.url("webhook-detail", pk=stored.public_id)).json(),
-        umpire.patch(world.url("webhook-detail", pk=stored.public_id), {"active": False}, format="json").json(),
+        umpire.patch(
+            world.url("webhook-detail", pk=stored.public_id), {"active": False}, format="json"
+        ).json(),
     ]
     for body in shown:
         assert not {stored.secret, SECRET, "secret"} & set(strings(body))
@@ -126,7 +128,9 @@ def test_a_patch_is_validated_like_a_subscription(world):
     refused = umpire.patch(
         world.url("webhook-detail", pk=hook.public_id), {"url": "file:///etc/passwd"}, format="json"
     )
-    changed = umpire.patch(world.url("webhook-detail", pk=hook.public_id), {"events": ["night.done"]}, format="json")
+    changed = umpire.patch(
+        world.url("webhook-detail", pk=hook.public_id), {"events": ["night.done"]}, format="json"
+    )
 
     assert (refused.status_code, list(refused.json()["error"]["fields"])) == (400, ["url"])
     assert (changed.status_code, changed.json()["events"]) == (200, ["night.done"])

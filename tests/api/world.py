@@ -511,7 +511,9 @@ def matrix(world: World) -> dict[str, Route]:
         "webhook-delivery-retry": Route(
             world.url("webhook-delivery-retry", webhook_pk=webhook.public_id, pk=ping.public_id), None
         ),
-        "webhook-delivery-list": Route(world.url("webhook-delivery-list", webhook_pk=webhook.public_id), umpire),
+        "webhook-delivery-list": Route(
+            world.url("webhook-delivery-list", webhook_pk=webhook.public_id), umpire
+        ),
         "webhook-delivery-detail": Route(
             world.url("webhook-delivery-detail", webhook_pk=webhook.public_id, pk=ping.public_id), umpire
         ),
