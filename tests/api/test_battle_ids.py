@@ -106,11 +106,13 @@ def test_a_battle_is_named_by_an_id_that_counts_no_battle_created_in_between_els
         ids = {row["id"] for row in reads["battles"]["results"]}
         assert str(named.public_id) in ids, role
         assert all(UUID.fullmatch(i) for i in ids), role
-        by_battle = client.get(world.url("event-list"), {"battle": named.public_id}).json()["results"]
+        by_battle = client.get(world.url("event-list"), {"battle": str(named.public_id)}).json()["results"]
         assert by_battle or role is not Role.UMPIRE  # players read no battle.created
         assert all(e["object_public_id"] == battle["id"] for e in by_battle), role
         assert all(e["object_id"] is None for e in by_battle if e["object_type"] == "Battle"), role
-    fought_rolls = umpire.get(world.url("roll-list"), {"battle": world.fought.public_id, "page_size": 100})
+    fought_rolls = umpire.get(
+        world.url("roll-list"), {"battle": str(world.fought.public_id), "page_size": "100"}
+    )
     assert {roll["battle"] for roll in fought_rolls.json()["results"]} <= {str(world.fought.public_id)}
 
 
