@@ -162,7 +162,7 @@ class NightReportFilter(filters.FilterSet):  # type: ignore[misc]
 class RollFilter(filters.FilterSet):  # type: ignore[misc]
     day = IntegerFilter(field_name="day__number", help_text="campaign day number")
     segment = filters.ChoiceFilter(field_name="segment__segment", choices=DAY_SEGMENT_CHOICES)
-    battle = IntegerFilter(field_name="battle_id")
+    battle = filters.UUIDFilter(field_name="battle__public_id", help_text="a battle's id")
     force = filters.UUIDFilter(field_name="force__public_id", help_text="a force's id")
     battalion = filters.CharFilter(field_name="battalion__code", help_text="battalion code")
     procedure = filters.CharFilter(help_text="rules catalog key, e.g. gb.weather")
@@ -184,13 +184,6 @@ class RollFilter(filters.FilterSet):  # type: ignore[misc]
         return queryset.filter(of_the_table if value else ~of_the_table)
 
 
-def _object_filter(object_type: type[Model]) -> Any:
-    def by_object(queryset: QuerySet[models.Event], name: str, value: int) -> QuerySet[models.Event]:
-        return queryset.filter(object_type=object_type.__name__, object_id=value)
-
-    return by_object
-
-
 def _object_named_filter(object_type: type[Model]) -> Any:
     """Events about the object the API names by ``value``, its public id."""
 
@@ -203,7 +196,9 @@ def _object_named_filter(object_type: type[Model]) -> Any:
 class EventFilter(filters.FilterSet):  # type: ignore[misc]
     day = IntegerFilter(field_name="day_number", help_text="campaign day number")
     verb = filters.ChoiceFilter(choices=EventVerb.choices)
-    battle = IntegerFilter(method=_object_filter(models.Battle), help_text="events about this battle")
+    battle = filters.UUIDFilter(
+        method=_object_named_filter(models.Battle), help_text="events about this battle (its id)"
+    )
     force = filters.UUIDFilter(
         method=_object_named_filter(models.Force), help_text="events about this force (its id)"
     )

@@ -69,11 +69,13 @@ class BattleCreateInput(serializers.Serializer[Mapping[str, Any]]):
     attacker_id = id_field(help_text="side id")
     defender_id = id_field(help_text="side id")
     battalion_codes = serializers.ListField(child=serializers.CharField(max_length=20), allow_empty=False)
-    continues_id = id_field(
-        required=False, allow_null=True, help_text="the battle on the same sector the day before"
+    continues_id = serializers.UUIDField(
+        required=False, allow_null=True, help_text="the id of the battle on the same sector the day before"
     )
     feeds_ids = serializers.ListField(
-        child=id_field(), required=False, help_text="battles forces leave this one for"
+        child=serializers.UUIDField(),
+        required=False,
+        help_text="ids of the battles forces leave this one for",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -81,8 +81,8 @@ ERROR_EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             "summary": "Bad input, naming the field",
             "value": error_body(
                 "invalid",
-                "Battalion ZZ9 is not in battle 12.",
-                {"battalions[0].code": ["Battalion ZZ9 is not in battle 12."]},
+                "Battalion ZZ9 is not in the battle at Hal Far.",
+                {"battalions[0].code": ["Battalion ZZ9 is not in the battle at Hal Far."]},
             ),
         },
         "rule": {
@@ -126,8 +126,8 @@ ERROR_EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             "summary": "Does not fit the campaign's state",
             "value": error_body(
                 "wrong_battle_status",
-                "Battle 12 is closed, not planned or set up or in progress.",
-                {"status": ["Battle 12 is closed, not planned or set up or in progress."]},
+                "The battle at Hal Far is closed, not planned or set up or in progress.",
+                {"status": ["The battle at Hal Far is closed, not planned or set up or in progress."]},
             ),
         }
     },
@@ -356,7 +356,7 @@ FORCE_STATUS_EXAMPLE = OpenApiExample(
                 "location": "battle",
                 "location_label": "In a battle today",
                 "battle": {
-                    "id": 12,
+                    "id": "3c9a1f7e-5b2d-4e8a-9f6c-0d1e2b3a4c5d",
                     "sector": 10,
                     "sector_name": "Ta' Qali",
                     "status": "in_progress",

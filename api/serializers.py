@@ -10,6 +10,7 @@ every other field is null. Inputs are in :mod:`api.inputs`.
 from __future__ import annotations
 
 import calendar
+import uuid
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar, cast
 
@@ -522,9 +523,16 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
     """A battle as its participants see it: enemy battalions, set-up rolls and report
     lines only as the enemy's fog of war reveals them."""
 
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     day = serializers.IntegerField(source="day.number", read_only=True)
     sector_name = serializers.CharField(source="sector.name", read_only=True)
-    feeds = serializers.SerializerMethodField()
+    continues = serializers.UUIDField(
+        source="continues_public_id",
+        read_only=True,
+        allow_null=True,
+        help_text="the id of the battle on the same sector the day before",
+    )
+    feeds = serializers.SerializerMethodField(help_text="ids of the battles forces leave this one for")
     battalions = serializers.SerializerMethodField()
     setup = serializers.SerializerMethodField()
     report = serializers.SerializerMethodField()
@@ -566,8 +574,8 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
             is not None
         )
 
-    def get_feeds(self, battle: models.Battle) -> list[int]:
-        return [fed.pk for fed in battle.feeds.all()]
+    def get_feeds(self, battle: models.Battle) -> list[uuid.UUID]:
+        return [fed.public_id for fed in battle.feeds.all()]
 
     def _visible_sides(self, battle: models.Battle) -> dict[str, int]:
         """Code → side of the battle's battalions the caller may see (prefetched by the selector)."""
@@ -612,6 +620,7 @@ class SectorBattalionSerializer(LabelledModelSerializer[models.Battalion]):
 
 
 class SectorBattleSerializer(LabelledModelSerializer[models.Battle]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     day = serializers.IntegerField(source="day.number", read_only=True)
 
     class Meta:
@@ -723,6 +732,8 @@ class MapBattalionSerializer(FogMaskedSerializer[models.Battalion]):
 
 
 class MapBattleSerializer(LabelledModelSerializer[models.Battle]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+
     class Meta:
         model = models.Battle
         fields = ["id", "sector", "status", "attacker", "defender"]
@@ -1137,6 +1148,12 @@ class RollSerializer(LabelledModelSerializer[models.RollRecord]):
         allow_null=True,
         help_text="the id of the force it was rolled for",
     )
+    battle = serializers.SlugRelatedField[models.Battle](
+        slug_field="public_id",
+        read_only=True,
+        allow_null=True,
+        help_text="the id of the battle it was rolled for",
+    )
     battalion = serializers.CharField(source="battalion.code", read_only=True, allow_null=True)
     output = RollOutputSerializer(
         read_only=True, allow_null=True, help_text="the roll as shown; null for an umpire's override"
@@ -1282,6 +1299,7 @@ class BattleLocation(db_models.TextChoices):
 
 
 class BattleRefSerializer(LabelledModelSerializer[models.Battle]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     sector_name = serializers.CharField(read_only=True)
 
     class Meta:
@@ -1723,6 +1741,7 @@ class StatisticsSerializer(LabelledSerializer[Statistics]):
 class WebhookSerializer(LabelledModelSerializer[models.WebhookSubscription]):
     """A subscription as its umpires see it: never with its secret."""
 
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     events = serializers.ListField(child=serializers.ChoiceField(choices=WEBHOOK_EVENT_CHOICES))
     created_by = serializers.CharField(source="created_by.get_username", read_only=True, allow_null=True)
 
@@ -1749,6 +1768,7 @@ class WebhookCreatedSerializer(WebhookSerializer):
 
 
 class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     event = serializers.ChoiceField(
         source="payload.event", choices=WEBHOOK_DELIVERY_EVENT_CHOICES, read_only=True
     )
@@ -2184,7 +2204,7 @@ class OwnDraftSerializer(LabelledSerializer[Any]):
     """Your side's draft of the battle's report, whether the other side has filed one (never
     what it says), and what your side may draft of each battalion."""
 
-    battle = serializers.IntegerField()
+    battle = serializers.UUIDField(help_text="the battle's id")
     side = serializers.IntegerField(help_text="your side: the draft is its own")
     draft = DraftSerializer(allow_null=True, help_text="null: your side has filed none")
     opponent_filed = serializers.BooleanField(help_text="the other side has filed its draft")
@@ -2220,7 +2240,7 @@ class DraftComparisonSerializer(LabelledSerializer[Any]):
     """Both drafts of a battle compared for the umpire: the proposal is what they agree on and
     what one side alone entered; each conflict waits for the umpire's choice."""
 
-    battle = serializers.IntegerField()
+    battle = serializers.UUIDField(help_text="the battle's id")
     revision = serializers.CharField(help_text="confirm with it: a draft changed since is refused")
     drafts = DraftSerializer(many=True)
     items = DraftItemSerializer(many=True)
@@ -2241,7 +2261,7 @@ def _draft_data(draft: models.BattleDraft, sides: Mapping[int, models.Side]) -> 
 
 def own_draft_data(own: OwnDraft, access: CampaignAccess) -> dict[str, Any]:
     return {
-        "battle": own.battle.pk,
+        "battle": own.battle.public_id,
         "side": own.side_id,
         "draft": _draft_data(own.draft, access.sides) if own.draft else None,
         "opponent_filed": own.opponent_filed,
@@ -2299,7 +2319,7 @@ def draft_comparison_data(compared: DraftComparison, access: CampaignAccess) -> 
             }
         )
     return {
-        "battle": compared.battle.pk,
+        "battle": compared.battle.public_id,
         "revision": compared.comparison.revision,
         "drafts": [_draft_data(draft, sides) for draft in compared.drafts],
         "items": items,

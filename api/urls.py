@@ -36,7 +36,7 @@ router.register(f"{CAMPAIGN}/rolls", views.RollViewSet, basename="roll")
 router.register(f"{CAMPAIGN}/events", views.EventViewSet, basename="event")
 router.register(f"{CAMPAIGN}/webhooks", views.WebhookViewSet, basename="webhook")
 router.register(
-    rf"{CAMPAIGN}/webhooks/(?P<{views.WEBHOOK_KWARG}>[0-9]+)/deliveries",
+    rf"{CAMPAIGN}/webhooks/(?P<{views.WEBHOOK_KWARG}>{views.PublicIdLookup.lookup_value_regex})/deliveries",
     views.WebhookDeliveryViewSet,
     basename="webhook-delivery",
 )

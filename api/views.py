@@ -965,7 +965,11 @@ class ReinforcementViewSet(PublicIdLookup, mixins.ListModelMixin, CampaignScoped
     retrieve=extend_schema(summary="One battle"),
 )
 class BattleViewSet(
-    PaperMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.Battle]
+    PublicIdLookup,
+    PaperMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    CampaignScopedViewSet[models.Battle],
 ):
     model = models.Battle
     serializer_class = out.BattleSerializer
@@ -1159,7 +1163,9 @@ class BattleViewSet(
     def packet(self, request: Request, **kwargs: Any) -> HttpResponse:
         battle, (side_id, paper_format) = self.get_object(), self.paper_query()
         html = paper.packet_html(self.campaign_access.campaign, battle, side_id)
-        return self.paper_response(html, paper_format, side_id, "battle", battle.pk, "packet")
+        return self.paper_response(
+            html, paper_format, side_id, "battle", battle.sector.name, "day", battle.day.number, "packet"
+        )
 
     @extend_schema(
         summary="Check for a combat lull (umpires)",
@@ -1688,7 +1694,10 @@ WEBHOOK_KWARG = "webhook_pk"
     retrieve=extend_schema(summary="One webhook subscription (umpires)"),
 )
 class WebhookViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.WebhookSubscription]
+    PublicIdLookup,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    CampaignScopedViewSet[models.WebhookSubscription],
 ):
     """Subscriptions; their secrets are never shown, except once when the service made one."""
 
@@ -1758,14 +1767,18 @@ class WebhookViewSet(
             self.campaign_access.campaign.pk, self.actor, self.get_object().pk
         )
         queued = out.WebhookDeliverySerializer(delivery, context=self.get_serializer_context())
-        url = self.location(delivery, "webhook-delivery", **{WEBHOOK_KWARG: delivery.subscription_id})
+        url = self.location(
+            delivery, "webhook-delivery", pk=delivery.public_id, **{WEBHOOK_KWARG: self.kwargs["pk"]}
+        )
         return Response(queued.data, status=status.HTTP_202_ACCEPTED, headers={"Location": url})
 
 
 @extend_schema(
     tags=["webhooks"],
     parameters=[
-        OpenApiParameter(WEBHOOK_KWARG, int, OpenApiParameter.PATH, description="the subscription's id")
+        OpenApiParameter(
+            WEBHOOK_KWARG, OpenApiTypes.UUID, OpenApiParameter.PATH, description="the subscription's id"
+        )
     ],
 )
 @extend_schema_view(
@@ -1773,7 +1786,10 @@ class WebhookViewSet(
     retrieve=extend_schema(summary="One delivery and its attempts' outcome (umpires)"),
 )
 class WebhookDeliveryViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.WebhookDelivery]
+    PublicIdLookup,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    CampaignScopedViewSet[models.WebhookDelivery],
 ):
     model = models.WebhookDelivery
     serializer_class = out.WebhookDeliverySerializer
@@ -1782,7 +1798,7 @@ class WebhookDeliveryViewSet(
     ordering_fields = ["created_at", "last_attempt_at", "id"]
 
     def visible(self, access: CampaignAccess) -> QuerySet[models.WebhookDelivery]:
-        subscription = get_object_or_404(selectors.webhooks(access), pk=self.kwargs[WEBHOOK_KWARG])
+        subscription = get_object_or_404(selectors.webhooks(access), public_id=self.kwargs[WEBHOOK_KWARG])
         return selectors.webhook_deliveries(subscription)
 
     @extend_schema(
@@ -1793,10 +1809,8 @@ class WebhookDeliveryViewSet(
     )
     @action(detail=True, methods=["post"])
     def retry(self, request: Request, **kwargs: Any) -> Response:
+        delivery = self.get_object()
         delivery = webhook_services.webhook_delivery_retry(
-            self.campaign_access.campaign.pk,
-            self.actor,
-            int(self.kwargs[WEBHOOK_KWARG]),
-            self.get_object().pk,
+            self.campaign_access.campaign.pk, self.actor, delivery.subscription_id, delivery.pk
         )
         return self.respond(delivery, status.HTTP_202_ACCEPTED)

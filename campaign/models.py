@@ -711,6 +711,9 @@ class Battle(models.Model):
         related_name="battles_won",
         help_text="from its report; empty: not reported, or nobody won",
     )
+    # What the API names it by: every campaign shares the table, and in a campaign of three
+    # sides a player does not read the battles the others fight, which ids in sequence count.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["campaign", "day", "sector__name", "id"]
@@ -1123,6 +1126,9 @@ class WebhookSubscription(models.Model):
     active = models.BooleanField(default=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
+    # What the API names it by: every campaign's subscriptions share the table, which ids in
+    # sequence would count.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["id"]
@@ -1149,6 +1155,9 @@ class WebhookDelivery(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
+    # What the API and the X-Campaign-Delivery header name it by: a receiver reading numbers
+    # would count every campaign's deliveries in between.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["-id"]

@@ -16,7 +16,7 @@ import redis
 from django.conf import settings
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, Count, OuterRef, Prefetch, QuerySet, Subquery, Sum, Value
+from django.db.models import BigIntegerField, Count, F, OuterRef, Prefetch, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -389,7 +389,7 @@ def force_status(force_id: int, battalions: QuerySet[models.Battalion] | None = 
         .exclude(battle__status=BattleStatus.CLOSED)
         .order_by("battle__sector__name", "battle_id")
         .values_list(
-            "battalion_id", "battle_id", "battle__sector_id", "battle__sector__name", "battle__status"
+            "battalion_id", "battle__public_id", "battle__sector_id", "battle__sector__name", "battle__status"
         )
     ):
         battles.setdefault(
@@ -701,13 +701,15 @@ def battles(access: CampaignAccess) -> QuerySet[models.Battle]:
         .filter(access_rules.battles_readable(access))
         .annotate(strengths_hidden=access_rules.battle_strengths_hidden(access, "pk"))
         .select_related("day", "sector")
+        # The battles it continues and feeds, named by their public ids.
+        .annotate(continues_public_id=F("continues__public_id"))
         .prefetch_related(
             Prefetch(
                 "battalions",
                 queryset=battalions(access).only("id", "code", "side_id", "battlegroup_id"),
                 to_attr="visible_battalions",
             ),
-            Prefetch("feeds", queryset=models.Battle.objects.only("id")),
+            Prefetch("feeds", queryset=models.Battle.objects.only("id", "public_id")),
         )
         .order_by("day__number", "sector__name", "pk")
     )
@@ -719,7 +721,7 @@ def rolls(access: CampaignAccess) -> QuerySet[models.RollRecord]:
         models.RollRecord.objects.filter(campaign=access.campaign)
         .filter(access_rules.rolls_readable(access))
         .annotate(strengths_hidden=access_rules.battle_strengths_hidden(access))
-        .select_related("day", "segment", "force", "battalion", "actor", "override_of")
+        .select_related("day", "segment", "battle", "force", "battalion", "actor", "override_of")
     )
 
 
@@ -1472,7 +1474,7 @@ def umpire_todo(campaign: models.Campaign, now: datetime.datetime) -> list[TodoI
     )
     for battle in battles:
         where = f"the battle at {battle.sector.name} (day {battle.day.number})"
-        link = f"{base}/battles/{battle.pk}"
+        link = f"{base}/battles/{battle.public_id}"
         if len(battle.filed) >= 2:
             items.append(
                 TodoItem(

@@ -114,7 +114,7 @@ def battle_draft_save(
         f"Reconcile the two drafts and confirm the report (day {battle.day.number})."
         if both
         else f"The other side's draft is awaited (day {battle.day.number}).",
-        f"/campaigns/{campaign.slug}/battles/{battle.pk}",
+        f"/campaigns/{campaign.slug}/battles/{battle.public_id}",
         actor,
         key=f"battle:{battle.pk}:drafts:{'both' if both else side_id}",  # once each
     )
@@ -127,7 +127,7 @@ def battle_draft_save(
             f"Report the battle at {battle.sector}",
             f"{draft.side.name} has filed its draft report of the battle at {battle.sector} "
             f"(day {battle.day.number}); file yours so the umpire can confirm the report.",
-            f"/campaigns/{campaign.slug}/battles/{battle.pk}",
+            f"/campaigns/{campaign.slug}/battles/{battle.public_id}",
             actor,
             side_id=opponent_id,
             key=f"battle:{battle.pk}:draft",

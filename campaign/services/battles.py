@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -86,7 +87,7 @@ def battle_lock(campaign_id: int, battle_id: int) -> tuple[models.Campaign, mode
     campaign = campaign_lock(campaign_id)
     battle = models.Battle.objects.select_for_update().filter(campaign=campaign, pk=battle_id).first()
     if battle is None:
-        raise NotFoundError(f"battle {battle_id} does not exist", field="battle")
+        raise NotFoundError("no such battle in this campaign", field="battle")
     return campaign, battle
 
 
@@ -94,7 +95,7 @@ def _require_battle_status(battle: models.Battle, *allowed: BattleStatus) -> Non
     if battle.status not in allowed:
         names = " or ".join(s.label.lower() for s in allowed)
         raise ConflictError(
-            f"battle {battle.pk} is {battle.get_status_display().lower()}, not {names}",
+            f"the battle at {battle.sector} is {battle.get_status_display().lower()}, not {names}",
             field="status",
             code="wrong_battle_status",
         )
@@ -111,9 +112,10 @@ def battle_create(
     attacker_id: int,
     defender_id: int,
     battalion_codes: Sequence[str],
-    continues_id: int | None = None,
-    feeds_ids: Sequence[int] = (),
+    continues_id: uuid.UUID | None = None,
+    feeds_ids: Sequence[uuid.UUID] = (),
 ) -> models.Battle:
+    """``continues_id`` and ``feeds_ids`` name battles by their public ids, as the API does."""
     campaign = campaign_lock(campaign_id)
     campaign_require_status(campaign, CampaignStatus.ACTIVE)
     day = campaign.days.filter(number=campaign.current_day).first()
@@ -140,8 +142,10 @@ def battle_create(
         if battalions[code].side_id not in (attacker_id, defender_id):
             raise DomainError(f"battalion {code} belongs to neither side", field=f"battalion_codes[{index}]")
     linked = {
-        b.pk: b
-        for b in campaign.battles.filter(pk__in=[*feeds_ids, *([continues_id] if continues_id else [])])
+        b.public_id: b
+        for b in campaign.battles.filter(
+            public_id__in=[*feeds_ids, *([continues_id] if continues_id else [])]
+        )
     }
     if continues_id is not None and continues_id not in linked:
         raise DomainError(f"battle {continues_id} is not in this campaign", field="continues_id")
@@ -156,7 +160,7 @@ def battle_create(
         battle_type=battle_type,
         attacker_id=attacker_id,
         defender_id=defender_id,
-        continues_id=continues_id,
+        continues=linked[continues_id] if continues_id is not None else None,
     )
     battle.battalions.set(battalions.values())
     if feeds_ids:
@@ -171,7 +175,11 @@ def battle_create(
         f"Battle at {battle.sector}: {sides[attacker_id].name} attack {sides[defender_id].name} "
         f"({battle_type}) with {', '.join(battalion_codes)}",
         actor,
-        after={"sector": sector.key, "battalions": list(battalion_codes), "continues": continues_id},
+        after={
+            "sector": sector.key,
+            "battalions": list(battalion_codes),
+            "continues": str(continues_id) if continues_id else None,
+        },
     )
     _battle_assigned_notify(campaign, battle, sides, [battalions[code] for code in battalion_codes], actor)
     return battle
@@ -214,7 +222,7 @@ def _battle_assigned_notify(
             NotificationKind.BATTLE_ASSIGNED,
             title,
             _battle_assigned_body(battle, sides, side_id, own),
-            f"/campaigns/{campaign.slug}/battles/{battle.pk}",
+            f"/campaigns/{campaign.slug}/battles/{battle.public_id}",
             actor,
             side_id=side_id,
             key=f"battle:{battle.pk}",
@@ -385,6 +393,13 @@ def _attacker_decided(battle: models.Battle, decider_name: str, takes: BattleRol
     return [battle.attacker, battle.defender]
 
 
+def battle_stream(battle: models.Battle) -> tuple[str, int]:
+    """The name of ``battle``'s dice streams: the battle by its place among its campaign's (by
+    creation), not its row number, so a campaign rolls the same dice whatever other campaigns
+    the database holds (rolls already recorded keep the stream names they were rolled under)."""
+    return ("battle", models.Battle.objects.filter(campaign_id=battle.campaign_id, pk__lte=battle.pk).count())
+
+
 def _fuel_supply_roll(
     campaign: models.Campaign,
     actor: Actor,
@@ -392,6 +407,7 @@ def _fuel_supply_roll(
     side: models.Side,
     label: str,
     values: Mapping[str, Any],
+    stream: Sequence[str | int],
 ) -> tuple[dict[str, Any], list[models.RollRecord]]:
     """Fuel tables 1-3 for each of the side's vehicle battalions (000 § 21), by battalion code: one
     that comes out of fuel starts the battle without (tables 2-3 only, N43-29). The side's secret."""
@@ -403,7 +419,7 @@ def _fuel_supply_roll(
             campaign,
             FUEL_SUPPLY,
             {**values, "out_of_fuel": battalion.fuel_state == FuelState.EMPTY},
-            ("battle", battle.pk, "setup", label, battalion.code),
+            (*stream, "setup", label, battalion.code),
             context=context,
             field_prefix=f"inputs.{label}.",
         )
@@ -518,6 +534,7 @@ def battle_setup(
     ]
     labels = {f"{key}@{side.name}" if side else key: key for key in steps for side in _rollers(key, sides)}
     _table_faces_check(campaign, battle, labels, given, table, player_side)
+    stream = battle_stream(battle)
     for key in steps:
         entry = catalog.get_procedure(key)
         assert entry.input_type is not None
@@ -537,7 +554,9 @@ def battle_setup(
                     rule=entry.rule.text(),
                 )
             if key == FUEL_SUPPLY and side is not None:
-                setup[label], fuel_rolls = _fuel_supply_roll(campaign, actor, battle, side, label, values)
+                setup[label], fuel_rolls = _fuel_supply_roll(
+                    campaign, actor, battle, side, label, values, stream
+                )
                 rolls += fuel_rolls
                 continue
             # A side's own set-up rolls are its secrets; those rolled once are both sides' (C-13).
@@ -548,7 +567,7 @@ def battle_setup(
                 campaign,
                 key,
                 values,
-                ("battle", battle.pk, "setup", label),
+                (*stream, "setup", label),
                 context=context,
                 field_prefix=f"inputs.{label}.",
                 table_faces=table.get(label),
@@ -624,7 +643,7 @@ def battle_lull_check(campaign_id: int, actor: Actor, battle_id: int, turn: int)
         campaign,
         "n43.lull_check",
         {"turn": turn, "start_turn": battle.lull_checks_from_turn},
-        ("battle", battle.pk, "lull", turn),
+        (*battle_stream(battle), "lull", turn),
         context=context,
     )
     length = run.outcome.outcome
@@ -735,7 +754,9 @@ def battle_report_check(
         prefix = f"battalions[{i}]"
         code = entry.get("code") if isinstance(entry, Mapping) else None
         if code not in in_battle:
-            raise DomainError(f"battalion {code} is not in battle {battle.pk}", field=f"{prefix}.code")
+            raise DomainError(
+                f"battalion {code} is not in the battle at {battle.sector}", field=f"{prefix}.code"
+            )
         if code in seen_codes:
             raise DomainError(f"battalion {code} is reported twice", field=f"{prefix}.code")
         seen_codes.add(code)

@@ -66,7 +66,7 @@ def objective_award(
             "pool": pool.name,
             "awarded": points,
             "sector": sector.key,
-            "battle": battle.pk,
+            "battle": str(battle.public_id),
             "rule": rules,
         },
     )

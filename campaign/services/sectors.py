@@ -231,7 +231,7 @@ def sector_control_change(
             "sector": sector.key,
             "owner": sides[owner_id] if owner_id is not None else None,
             "reason": reason,
-            "battle": battle.pk if battle is not None else None,
+            "battle": str(battle.public_id) if battle is not None else None,
         },
     )
     if battle is not None and owner_id is not None:

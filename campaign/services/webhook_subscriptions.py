@@ -96,7 +96,7 @@ def webhook_subscribe(
         campaign,
         EventVerb.WEBHOOK_SUBSCRIBED,
         subscription,
-        f"Webhook {subscription.pk} subscribed: {subscription.url}",
+        f"Webhook subscribed: {subscription.url}",
         actor,
         after=_description(subscription),
     )
@@ -113,7 +113,7 @@ def _subscription_lock(
         .first()
     )
     if subscription is None:
-        raise NotFoundError(f"webhook {subscription_id} does not exist", field="webhook")
+        raise NotFoundError("no such webhook in this campaign", field="webhook")
     return campaign, subscription
 
 
@@ -144,7 +144,7 @@ def webhook_update(
         campaign,
         EventVerb.WEBHOOK_UPDATED,
         subscription,
-        f"Webhook {subscription.pk} changed" + (", with a new secret" if secret is not None else ""),
+        f"Webhook to {subscription.url} changed" + (", with a new secret" if secret is not None else ""),
         actor,
         before=before,
         after=_description(subscription),
@@ -160,7 +160,7 @@ def webhook_unsubscribe(campaign_id: int, actor: Actor, subscription_id: int) ->
         campaign,
         EventVerb.WEBHOOK_UNSUBSCRIBED,
         subscription,
-        f"Webhook {subscription.pk} unsubscribed: {subscription.url}",
+        f"Webhook unsubscribed: {subscription.url}",
         actor,
         before=_description(subscription),
     )
@@ -180,7 +180,9 @@ def webhook_ping(campaign_id: int, actor: Actor, subscription_id: int) -> models
         "created_at": timezone.now().isoformat(),
     }
     delivery = models.WebhookDelivery.objects.create(subscription=subscription, event=None, payload=payload)
-    event_record(campaign, EventVerb.WEBHOOK_PINGED, subscription, f"Webhook {subscription.pk} pinged", actor)
+    event_record(
+        campaign, EventVerb.WEBHOOK_PINGED, subscription, f"Webhook to {subscription.url} pinged", actor
+    )
     tasks_send_on_commit(WEBHOOK_DELIVER_TASK, [delivery.pk])
     return delivery
 
@@ -194,17 +196,16 @@ def webhook_delivery_retry(
     campaign, subscription = _subscription_lock(campaign_id, subscription_id)
     delivery = subscription.deliveries.select_for_update().filter(pk=delivery_id).first()
     if delivery is None:
-        raise NotFoundError(f"webhook {subscription_id} has no delivery {delivery_id}", field="delivery")
+        raise NotFoundError(f"the webhook to {subscription.url} has no such delivery", field="delivery")
     if delivery.status != DeliveryStatus.FAILED:
         raise ConflictError(
-            f"delivery {delivery_id} is {delivery.get_status_display().lower()}: "
-            "only a failed one is sent again",
+            f"the delivery is {delivery.get_status_display().lower()}: only a failed one is sent again",
             field="delivery",
             code="wrong_status",
         )
     if not subscription.active:
         raise ConflictError(
-            f"webhook {subscription_id} is switched off: switch it on before sending again",
+            f"the webhook to {subscription.url} is switched off: switch it on before sending again",
             field="webhook",
             code="inactive",
         )
@@ -215,7 +216,7 @@ def webhook_delivery_retry(
         campaign,
         EventVerb.WEBHOOK_RETRIED,
         subscription,
-        f"Webhook {subscription.pk}: delivery {delivery.pk} sent again",
+        f"Webhook to {subscription.url}: a delivery of {delivery.payload['event']} sent again",
         actor,
         before=before,
         after={"status": delivery.status, "attempts": 0},

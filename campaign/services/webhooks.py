@@ -400,7 +400,9 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
         if not subscription.active:
             delivery.status, delivery.error = DeliveryStatus.FAILED, "the subscription was deactivated"
         else:
-            attempt = _post(subscription, delivery.payload["event"], str(delivery.pk), delivery.payload)
+            attempt = _post(
+                subscription, delivery.payload["event"], str(delivery.public_id), delivery.payload
+            )
             delivery.attempts += 1
             delivery.last_attempt_at = now
             delivery.response_status, delivery.error = attempt.response_status, attempt.error

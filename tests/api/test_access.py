@@ -172,7 +172,7 @@ def test_campaign_summary_shows_the_pools_of_the_sides_the_caller_sees_in_full(w
 
 def test_battles_show_enemy_units_and_report_lines_as_the_enemy_reveals(world):
     fought_by = {
-        role: next(b for b in rows(world, role, "battle-list") if b["id"] == world.fought.pk)
+        role: next(b for b in rows(world, role, "battle-list") if b["id"] == str(world.fought.public_id))
         for role in (Role.UMPIRE, Role.AXIS_PLAYER, Role.ALLIED_PLAYER)
     }
 
@@ -257,7 +257,7 @@ def test_detail_rows_a_role_may_not_see_are_404(world):
         (world.url("stand-detail", pk=a2.stands.first().public_id), axis_only),
         (world.url("force-detail", pk=allied_force.public_id), players),
         (world.url("force-force-status", pk=allied_force.public_id), players),
-        (world.url("battle-detail", pk=world.fought.pk), players),
+        (world.url("battle-detail", pk=world.fought.public_id), players),
         (world.url("night-report-detail", pk=allied_report.public_id), allies_only),
         (world.url("roll-detail", pk=a2_roll.public_id), axis_only),
         (world.url("roll-detail", pk=weather.public_id), everybody),
@@ -310,9 +310,9 @@ def test_filters_narrow_the_visible_rows_only(world):
     rolls = world.client(Role.UMPIRE).get(world.url("roll-list"), {"procedure": "gb.weather", "day": 2})
     assert [(r["procedure"], r["day"]) for r in rolls.json()["results"]] == [("gb.weather", 2)]
 
-    events = world.client(Role.UMPIRE).get(world.url("event-list"), {"battle": world.fought.pk}).json()
+    events = world.client(Role.UMPIRE).get(world.url("event-list"), {"battle": world.fought.public_id}).json()
     assert events["results"]
-    assert {e["object_id"] for e in events["results"]} == {world.fought.pk}
+    assert {e["object_public_id"] for e in events["results"]} == {str(world.fought.public_id)}
 
 
 def test_page_size_is_the_clients_up_to_the_maximum():

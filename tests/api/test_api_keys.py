@@ -224,7 +224,7 @@ def test_a_read_only_key_may_not_write(world):
     before = world.state()
 
     response = world.client(Role.ALLIED_KEY).post(
-        world.url("battle-set-up", pk=world.planned.pk), SET_UP, format="json"
+        world.url("battle-set-up", pk=world.planned.public_id), SET_UP, format="json"
     )
 
     assert refusal(response) == (403, "permission_denied")
@@ -235,13 +235,13 @@ def test_a_write_granted_key_makes_the_umpires_writes_recorded_with_its_prefix(w
     api_key, plain = new_key(world, can_write=True)
     key = api_key_client(plain)
 
-    set_up = key.post(world.url("battle-set-up", pk=world.planned.pk), SET_UP, format="json")
+    set_up = key.post(world.url("battle-set-up", pk=world.planned.public_id), SET_UP, format="json")
     report = {"battalions": [{"code": "A1", "destroyed": ["3"]}]}
     first = key.post(
-        world.url("battle-report", pk=world.planned.pk), report, format="json", headers={HEADER: "r1"}
+        world.url("battle-report", pk=world.planned.public_id), report, format="json", headers={HEADER: "r1"}
     )
     retried = key.post(
-        world.url("battle-report", pk=world.planned.pk), report, format="json", headers={HEADER: "r1"}
+        world.url("battle-report", pk=world.planned.public_id), report, format="json", headers={HEADER: "r1"}
     )
 
     assert set_up.status_code == 200, set_up.json()
@@ -374,9 +374,9 @@ def test_no_key_may_read_or_manage_webhooks(world):
     answers = [
         key.get(world.url("webhook-list")),
         key.post(world.url("webhook-list"), body, format="json"),
-        key.patch(world.url("webhook-detail", pk=webhook.pk), {"active": False}, format="json"),
-        key.delete(world.url("webhook-detail", pk=webhook.pk)),
-        key.get(world.url("webhook-delivery-list", webhook_pk=webhook.pk)),
+        key.patch(world.url("webhook-detail", pk=webhook.public_id), {"active": False}, format="json"),
+        key.delete(world.url("webhook-detail", pk=webhook.public_id)),
+        key.get(world.url("webhook-delivery-list", webhook_pk=webhook.public_id)),
     ]
 
     assert [refusal(answer) for answer in answers] == [(403, "permission_denied")] * len(answers)

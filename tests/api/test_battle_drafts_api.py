@@ -32,7 +32,9 @@ CONFLICT = "battalions[A1].stands[3]"
 
 
 def _file(world: World, role: Role, report: dict[str, object]) -> Any:
-    response = world.client(role).put(world.url("battle-draft", pk=world.planned.pk), report, format="json")
+    response = world.client(role).put(
+        world.url("battle-draft", pk=world.planned.public_id), report, format="json"
+    )
     assert response.status_code == 200, response.json()
     return response.json()
 
@@ -63,7 +65,7 @@ def test_players_file_drafts_and_the_umpire_confirms_the_comparison(world):
     assert not hook.deliveries.exists()
 
     umpire = world.client(Role.UMPIRE)
-    compared = umpire.get(world.url("battle-drafts", pk=world.planned.pk)).json()
+    compared = umpire.get(world.url("battle-drafts", pk=world.planned.public_id)).json()
     (conflict,) = [item for item in compared["items"] if item["status"] == "conflict"]
     assert conflict["key"] == CONFLICT
     assert conflict["status_label"] == "The sides disagree"
@@ -77,7 +79,7 @@ def test_players_file_drafts_and_the_umpire_confirms_the_comparison(world):
     (winner,) = [item for item in compared["items"] if item["kind"] == "winner"]
     assert (winner["status"], winner["text"]) == ("one_side", "Nobody")
 
-    confirm = world.url("battle-drafts-confirm", pk=world.planned.pk)
+    confirm = world.url("battle-drafts-confirm", pk=world.planned.public_id)
     unchosen = umpire.post(confirm, {"revision": compared["revision"]}, format="json")
     assert unchosen.status_code == 400
     assert list(unchosen.json()["error"]["fields"]) == [f"choices.{CONFLICT}"]
@@ -97,7 +99,7 @@ def test_players_file_drafts_and_the_umpire_confirms_the_comparison(world):
     assert world.battalion("L1").stands.get(label="3").status == StandStatus.DESTROYED
     assert [d.payload["event"] for d in hook.deliveries.order_by("pk")] == [EventVerb.BATTLE_REPORTED]
     refiled = world.client(Role.AXIS_PLAYER).put(
-        world.url("battle-draft", pk=world.planned.pk), AXIS_DRAFT, format="json"
+        world.url("battle-draft", pk=world.planned.public_id), AXIS_DRAFT, format="json"
     )
     assert refiled.status_code == 409
 
@@ -106,7 +108,7 @@ def test_a_player_never_reads_the_other_sides_draft(world):
     _file(world, Role.AXIS_PLAYER, {**AXIS_DRAFT, "sector_owner": world.axis.pk})
 
     for role in (Role.ALLIED_PLAYER, Role.ALLIED_KEY):
-        seen = world.client(role).get(world.url("battle-draft", pk=world.planned.pk)).json()
+        seen = world.client(role).get(world.url("battle-draft", pk=world.planned.public_id)).json()
         # What the side may draft of each battalion: only the stands of the enemy's.
         drafted = {entry["code"]: entry["draftable"] for entry in seen.pop("battalions")}
         assert seen.pop("draftable") == ["winner", "sector_owner", "turn"]
@@ -114,7 +116,7 @@ def test_a_player_never_reads_the_other_sides_draft(world):
         assert drafted["A1"] == ["destroyed", "suppressed"]
         assert {"activation_points_spent", "supply_situation", "objectives"} <= set(drafted["L1"])
         assert seen == {
-            "battle": world.planned.pk,
+            "battle": str(world.planned.public_id),
             "side": world.allied.pk,
             "draft": None,
             "opponent_filed": True,
@@ -122,7 +124,9 @@ def test_a_player_never_reads_the_other_sides_draft(world):
         # Nor in the timeline: the draft's event is the Axis side's.
         events = world.client(role).get(world.url("event-list"), {"page_size": 100}).json()["results"]
         assert EventVerb.BATTLE_DRAFT_SAVED not in {e["verb"] for e in events}
-        assert world.client(role).get(world.url("battle-drafts", pk=world.planned.pk)).status_code == 403
+        assert (
+            world.client(role).get(world.url("battle-drafts", pk=world.planned.public_id)).status_code == 403
+        )
     axis_events = world.client(Role.AXIS_PLAYER).get(world.url("event-list"), {"page_size": 100}).json()
     assert EventVerb.BATTLE_DRAFT_SAVED in {e["verb"] for e in axis_events["results"]}
 
@@ -130,7 +134,7 @@ def test_a_player_never_reads_the_other_sides_draft(world):
 def test_a_draft_is_refused_with_the_field_named_and_nothing_written(world):
     before = world.state()
     response = world.client(Role.AXIS_PLAYER).put(
-        world.url("battle-draft", pk=world.planned.pk),
+        world.url("battle-draft", pk=world.planned.public_id),
         {"battalions": [{"code": "A1", "destroyed": ["3"]}, {"code": "L2", "destroyed": ["1"]}]},
         format="json",
     )
@@ -142,7 +146,7 @@ def test_a_draft_is_refused_with_the_field_named_and_nothing_written(world):
 
     # What only the enemy's side knows of its battalion is not the Axis player's to draft.
     enemy = world.client(Role.AXIS_PLAYER).put(
-        world.url("battle-draft", pk=world.planned.pk),
+        world.url("battle-draft", pk=world.planned.public_id),
         {"battalions": [{"code": "A1"}, {"code": "L1", "supply_situation": "OK"}]},
         format="json",
     )

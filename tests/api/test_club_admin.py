@@ -455,7 +455,7 @@ def test_a_failed_delivery_is_sent_again_and_a_pending_one_is_a_409():
         subscription=subscription, payload={"event": "ping"}, status=DeliveryStatus.FAILED, attempts=5
     )
     client = signed_in(umpire_of(campaign))
-    retry = url(campaign, "webhook-delivery-retry", webhook_pk=subscription.pk, pk=failed.pk)
+    retry = url(campaign, "webhook-delivery-retry", webhook_pk=subscription.public_id, pk=failed.public_id)
 
     response = client.post(retry)
 
@@ -463,4 +463,4 @@ def test_a_failed_delivery_is_sent_again_and_a_pending_one_is_a_409():
     assert (response.json()["status"], response.json()["attempts"]) == ("pending", 0)
     again = client.post(retry)
     assert again.status_code == 409
-    assert error(again)["message"] == f"Delivery {failed.pk} is pending: only a failed one is sent again."
+    assert error(again)["message"] == "The delivery is pending: only a failed one is sent again."

@@ -555,7 +555,9 @@ def test_a_set_up_override_changes_the_named_values_of_its_step_and_battles_stil
     for role in READERS:
         assert world.client(role).get(world.url("battle-list")).status_code == 200
     for role in (Role.UMPIRE, Role.AXIS_PLAYER):
-        assert world.client(role).get(world.url("battle-detail", pk=world.planned.pk)).status_code == 200
+        assert (
+            world.client(role).get(world.url("battle-detail", pk=world.planned.public_id)).status_code == 200
+        )
     assert scenario_validate(campaign_export(world.campaign.pk)) == []
 
 
@@ -623,7 +625,7 @@ def test_an_override_of_a_value_must_fit_the_column_it_changes(world, procedure,
 
 
 def test_the_umpire_checks_a_combat_lull_and_reads_it_labelled(world):
-    url = world.url("battle-lull-check", pk=world.planned.pk)
+    url = world.url("battle-lull-check", pk=world.planned.public_id)
     umpire = world.client(Role.UMPIRE)
     early = umpire.post(url, {"turn": 1}, format="json")
     set_up(world)

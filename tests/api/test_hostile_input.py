@@ -138,7 +138,7 @@ def test_numbers_beyond_their_bounds_are_refused_naming_the_field(world):
     before = world.state()
 
     report = umpire.post(
-        world.url("battle-report", pk=world.planned.pk),
+        world.url("battle-report", pk=world.planned.public_id),
         {"battalions": [{"code": "A1", "objectives": [{"name": "Mdina", "activation_points": huge}]}]},
         format="json",
     )
@@ -159,7 +159,7 @@ def test_numbers_beyond_their_bounds_are_refused_naming_the_field(world):
         format="json",
     )
     spent = umpire.post(
-        world.url("battle-report", pk=world.planned.pk),
+        world.url("battle-report", pk=world.planned.public_id),
         {"battalions": [{"code": "A1", "activation_points_spent": COUNT_MAX + 1}]},
         format="json",
     )
@@ -205,7 +205,7 @@ def test_a_nul_in_a_header_the_service_stores_is_a_400_naming_it(world, header):
     before = world.state()
 
     response = world.client(Role.UMPIRE).post(
-        world.url("battle-set-up", pk=world.planned.pk), {}, format="json", headers={header: "r\x001"}
+        world.url("battle-set-up", pk=world.planned.public_id), {}, format="json", headers={header: "r\x001"}
     )
 
     refused(response, 400, header)

@@ -145,7 +145,7 @@ DRAFTS = {
 
 
 def webhook_url(name: str) -> Any:
-    return lambda w: w.url(name, pk=w.campaign.webhooks.get().pk)
+    return lambda w: w.url(name, pk=w.campaign.webhooks.get().public_id)
 
 
 def allied_key_prefix(world: World) -> str:
@@ -203,28 +203,35 @@ WRITES: dict[tuple[str, str], Write] = {
         201,
     ),
     ("battle-set-up", "post"): Write(
-        lambda w: w.url("battle-set-up", pk=w.planned.pk),
+        lambda w: w.url("battle-set-up", pk=w.planned.public_id),
         lambda w: {"inputs": {"n43.setup_proximity": {"terrain": "Open Terrain"}}},
         200,
     ),
     ("battle-report", "post"): Write(
-        lambda w: w.url("battle-report", pk=w.planned.pk), lambda w: {"battalions": [{"code": "A1"}]}, 200
+        lambda w: w.url("battle-report", pk=w.planned.public_id),
+        lambda w: {"battalions": [{"code": "A1"}]},
+        200,
     ),
     ("battle-draft", "put"): Write(
-        lambda w: w.url("battle-draft", pk=w.planned.pk),
+        lambda w: w.url("battle-draft", pk=w.planned.public_id),
         lambda w: DRAFTS[Role.AXIS_PLAYER],
         200,
         role=Role.AXIS_PLAYER,
     ),
     ("battle-drafts-confirm", "post"): Write(
-        lambda w: w.url("battle-drafts-confirm", pk=w.planned.pk),
+        lambda w: w.url("battle-drafts-confirm", pk=w.planned.public_id),
         lambda w: {"revision": drafts_revision(w), "choices": {}},
         200,
         drafts_filed,
     ),
-    ("battle-close", "post"): Write(lambda w: w.url("battle-close", pk=w.fought.pk), lambda w: None, 200),
+    ("battle-close", "post"): Write(
+        lambda w: w.url("battle-close", pk=w.fought.public_id), lambda w: None, 200
+    ),
     ("battle-lull-check", "post"): Write(
-        lambda w: w.url("battle-lull-check", pk=w.planned.pk), lambda w: {"turn": 4}, 200, planned_set_up
+        lambda w: w.url("battle-lull-check", pk=w.planned.public_id),
+        lambda w: {"turn": 4},
+        200,
+        planned_set_up,
     ),
     ("operation-list", "post"): Write(
         lambda w: w.url("operation-list"), lambda w: {"kind": OperationKind.ARRIVALS}, 202, due_today
@@ -294,8 +301,8 @@ WRITES: dict[tuple[str, str], Write] = {
     ("webhook-delivery-retry", "post"): Write(
         lambda w: w.url(
             "webhook-delivery-retry",
-            webhook_pk=w.campaign.webhooks.get().pk,
-            pk=models.WebhookDelivery.objects.get(subscription__campaign=w.campaign).pk,
+            webhook_pk=w.campaign.webhooks.get().public_id,
+            pk=models.WebhookDelivery.objects.get(subscription__campaign=w.campaign).public_id,
         ),
         lambda w: None,
         202,

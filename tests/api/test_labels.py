@@ -176,7 +176,7 @@ def test_a_roll_and_the_rules_catalog_name_their_rule_in_words(world):
 
 def test_an_empty_list_is_refused_in_a_sentence_naming_the_list(world):
     response = world.client(Role.UMPIRE).post(
-        world.url("battle-report", pk=world.planned.pk), {"battalions": []}, format="json"
+        world.url("battle-report", pk=world.planned.public_id), {"battalions": []}, format="json"
     )
 
     assert response.status_code == 400
@@ -188,7 +188,7 @@ def test_a_nested_field_error_names_the_field_in_words(world):
     bad = {"battalions": [{"code": "A1", "activation_points_spent": -1}]}
 
     response = world.client(Role.UMPIRE).post(
-        world.url("battle-report", pk=world.planned.pk), bad, format="json"
+        world.url("battle-report", pk=world.planned.public_id), bad, format="json"
     )
 
     assert response.status_code == 400

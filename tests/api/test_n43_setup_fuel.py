@@ -36,7 +36,9 @@ def _battalions(world: World, role: Role) -> dict[str, dict[str, Any]]:
 
 def test_the_set_up_shows_the_high_roller_and_each_sides_fuel_to_that_side(world):
     umpire = world.client(Role.UMPIRE)
-    response = umpire.post(world.url("battle-set-up", pk=world.planned.pk), {"inputs": SETUP}, format="json")
+    response = umpire.post(
+        world.url("battle-set-up", pk=world.planned.public_id), {"inputs": SETUP}, format="json"
+    )
     assert response.status_code == 200, response.content[:300]
     battle = models.Battle.objects.get(pk=world.planned.pk)
     shown = response.json()
@@ -44,7 +46,7 @@ def test_the_set_up_shows_the_high_roller_and_each_sides_fuel_to_that_side(world
     assert set(shown["setup"][f"{FUEL}@Axis"]) == {"A1"}
 
     for role, own, enemy in ((Role.AXIS_PLAYER, "Axis", "Allied"), (Role.ALLIED_PLAYER, "Allied", "Axis")):
-        seen = world.client(role).get(world.url("battle-detail", pk=battle.pk)).json()
+        seen = world.client(role).get(world.url("battle-detail", pk=battle.public_id)).json()
         assert seen["attacker_decided_by"] == battle.attacker_decided_by_id
         assert "n43.attacker_decision" in seen["setup"]  # rolled once, for both sides
         assert f"{FUEL}@{own}" in seen["setup"]
@@ -64,7 +66,7 @@ def test_a_player_sees_their_own_fuel_state_with_its_label_and_not_the_enemys(wo
 
 def test_a_report_changes_fuel_and_refuses_a_bad_one_by_field(world):
     umpire = world.client(Role.UMPIRE)
-    url = world.url("battle-report", pk=world.planned.pk)
+    url = world.url("battle-report", pk=world.planned.public_id)
     world.campaign.battalions.filter(code="L1").update(fuel_state=FuelState.NOT_APPLICABLE)
     before = world.state()
 

@@ -185,7 +185,7 @@ def test_an_order_is_taken_back_before_the_night_and_not_after(world):
 
 
 def test_the_setup_inputs_ask_what_the_campaign_cannot_know(world):
-    response = world.client(Role.UMPIRE).get(world.url("battle-setup-inputs", pk=world.planned.pk))
+    response = world.client(Role.UMPIRE).get(world.url("battle-setup-inputs", pk=world.planned.public_id))
 
     assert response.status_code == 200, response.content
     steps = {question["step"]: question for question in response.json()}
@@ -197,6 +197,6 @@ def test_the_setup_inputs_ask_what_the_campaign_cannot_know(world):
     assert_statuses(
         world,
         "get",
-        world.url("battle-setup-inputs", pk=world.planned.pk),
+        world.url("battle-setup-inputs", pk=world.planned.public_id),
         READ_REFUSED,
     )

@@ -34,7 +34,7 @@ def test_a_player_reads_their_battles_notifications_with_labels_and_links(world)
     assert newest["email_label"] == "Not e-mailed: no address"
     assert newest["campaign"] == world.campaign.slug
     assert newest["campaign_name"] == world.campaign.name
-    assert newest["link"] == f"/campaigns/{world.campaign.slug}/battles/{world.planned.pk}"
+    assert newest["link"] == f"/campaigns/{world.campaign.slug}/battles/{world.planned.public_id}"
     assert newest["body"] == "Axis attack Allied at Mdina (Local attack). Your battalions: A1."
     assert newest["read"] is False
     assert newest["read_at"] is None

@@ -14,6 +14,7 @@ import pypdfium2
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils.text import slugify
 
 from campaign import models
 from tests.e2e.conftest import ARTIFACTS
@@ -75,7 +76,7 @@ def mentions(text: str, label: str) -> bool:
 def test_the_battle_packets_show_the_enemys_strength_only_as_its_fog_allows(campaign: models.Campaign):
     battle = models.Battle.objects.get(campaign=campaign, sector__name=SECTOR)
     axis, allied = campaign.sides.get(is_axis=True), campaign.sides.get(is_axis=False)
-    url = f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/packet/?side="
+    url = f"/api/v1/campaigns/{campaign.slug}/battles/{battle.public_id}/packet/?side="
     g1_labels, w1_labels = stand_labels(campaign, "G1"), stand_labels(campaign, "W1")
 
     allied_packet = printed(signed_in("allied"), f"{url}{allied.pk}", "packet-allied")
@@ -138,7 +139,9 @@ def test_a_player_prints_only_their_own_sides_papers(campaign: models.Campaign):
     allied = signed_in("allied")
 
     briefing = allied.get(f"/api/v1/campaigns/{campaign.slug}/days/1/briefing/?side={axis.pk}")
-    packet = allied.get(f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/packet/?side={axis.pk}")
+    packet = allied.get(
+        f"/api/v1/campaigns/{campaign.slug}/battles/{battle.public_id}/packet/?side={axis.pk}"
+    )
     no_side = allied.get(f"/api/v1/campaigns/{campaign.slug}/days/1/briefing/")
     no_day = signed_in("umpire").get(f"/api/v1/campaigns/{campaign.slug}/days/9/briefing/?side={axis.pk}")
 
@@ -160,7 +163,7 @@ def test_a_paper_as_a_web_page_is_its_pdf_with_the_same_fog(campaign: models.Cam
     battle = models.Battle.objects.get(campaign=campaign, sector__name=SECTOR)
     allied_side = campaign.sides.get(is_axis=False)
     allied = signed_in("allied")
-    url = f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/packet/?side={allied_side.pk}"
+    url = f"/api/v1/campaigns/{campaign.slug}/battles/{battle.public_id}/packet/?side={allied_side.pk}"
 
     pdf = printed(allied, f"{url}&output=pdf", "packet-allied-as-pdf")
     response = allied.get(f"{url}&output=html")
@@ -168,10 +171,8 @@ def test_a_paper_as_a_web_page_is_its_pdf_with_the_same_fog(campaign: models.Cam
 
     assert response.status_code == 200
     assert response["Content-Type"] == "text/html; charset=utf-8"
-    assert (
-        response["Content-Disposition"]
-        == f'inline; filename="malta-1942-battle-{battle.pk}-packet-allied.html"'
-    )
+    named = f"malta-1942-battle-{slugify(battle.sector.name)}-day-{battle.day.number}-packet-allied"
+    assert response["Content-Disposition"] == f'inline; filename="{named}.html"'
     page = page_text(response.content.decode())
     assert "Strength hidden by the enemy's fog of war" in page
     assert not {label for label in stand_labels(campaign, "G1") if mentions(page, label)}

@@ -217,11 +217,11 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "day-detail": world.url("day-detail", number=1),
         "day-briefing": world.url("day-briefing", number=1) + f"?side={side.pk}",
         "battle-list": world.url("battle-list"),
-        "battle-detail": world.url("battle-detail", pk=world.fought.pk),
-        "battle-packet": world.url("battle-packet", pk=world.fought.pk) + f"?side={side.pk}",
-        "battle-setup-inputs": world.url("battle-setup-inputs", pk=world.planned.pk),
-        "battle-draft": world.url("battle-draft", pk=world.planned.pk),
-        "battle-drafts": world.url("battle-drafts", pk=world.planned.pk),
+        "battle-detail": world.url("battle-detail", pk=world.fought.public_id),
+        "battle-packet": world.url("battle-packet", pk=world.fought.public_id) + f"?side={side.pk}",
+        "battle-setup-inputs": world.url("battle-setup-inputs", pk=world.planned.public_id),
+        "battle-draft": world.url("battle-draft", pk=world.planned.public_id),
+        "battle-drafts": world.url("battle-drafts", pk=world.planned.public_id),
         "night-order-list": world.url("night-order-list"),
         "night-order-detail": world.url(
             "night-order-detail", pk=world.campaign.night_orders.first().public_id
@@ -243,10 +243,12 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "event-list": world.url("event-list"),
         "event-detail": world.url("event-detail", pk=world.campaign.events.order_by("pk").first().public_id),
         "webhook-list": world.url("webhook-list"),
-        "webhook-detail": world.url("webhook-detail", pk=webhook.pk),
-        "webhook-delivery-list": world.url("webhook-delivery-list", webhook_pk=webhook.pk),
+        "webhook-detail": world.url("webhook-detail", pk=webhook.public_id),
+        "webhook-delivery-list": world.url("webhook-delivery-list", webhook_pk=webhook.public_id),
         "webhook-delivery-detail": world.url(
-            "webhook-delivery-detail", webhook_pk=webhook.pk, pk=webhook.deliveries.order_by("pk").first().pk
+            "webhook-delivery-detail",
+            webhook_pk=webhook.public_id,
+            pk=webhook.deliveries.order_by("pk").first().public_id,
         ),
         "api-key-list": world.url("api-key-list"),
         "api-key-detail": world.url(

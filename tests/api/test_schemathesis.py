@@ -139,7 +139,7 @@ def existing_values(world: World, role: Role) -> dict[str, list[Any]]:
         )
     notifications = client.get(reverse("api:notification-list"))
     seen["notifications"] = notifications.json()["results"] if notifications.status_code == 200 else []
-    deliveries = client.get(world.url("webhook-delivery-list", webhook_pk=webhook.pk))
+    deliveries = client.get(world.url("webhook-delivery-list", webhook_pk=webhook.public_id))
     seen["deliveries"] = deliveries.json()["results"] if deliveries.status_code == 200 else []
     equipment = client.get(reverse("api:equipment-list"), {"page_size": 20}).json()["results"]
     summary = client.get(world.url("campaign-detail")).json()

@@ -199,7 +199,7 @@ def test_a_finished_campaign_shows_its_result_and_refuses_writes(world):
     for url, data in (
         (world.url("campaign-supply"), {"overrides": []}),
         (world.url("day-dawn"), {}),
-        (world.url("battle-report", pk=world.planned.pk), {"battalions": [{"code": "A1"}]}),
+        (world.url("battle-report", pk=world.planned.public_id), {"battalions": [{"code": "A1"}]}),
     ):
         refused = client.post(url, data, format="json")
         assert refused.status_code == 409, url

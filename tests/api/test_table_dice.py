@@ -42,7 +42,9 @@ def _as(username: str) -> APIClient:
 
 
 def _set_up(client: APIClient, campaign: models.Campaign, battle: models.Battle, **body: Any) -> Any:
-    return client.post(f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/setup/", body, format="json")
+    return client.post(
+        f"/api/v1/campaigns/{campaign.slug}/battles/{battle.public_id}/setup/", body, format="json"
+    )
 
 
 def test_a_player_enters_the_faces_of_their_steps_and_the_roll_log_says_so():
@@ -61,7 +63,7 @@ def test_a_player_enters_the_faces_of_their_steps_and_the_roll_log_says_so():
     assert battle.rolls.filter(at_table=False, changes__setup="n43.planned_fire@Axis").exists()
 
     log = allied.get(f"/api/v1/campaigns/{campaign.slug}/rolls/?page_size=500").json()["results"]
-    shown = {roll["procedure"]: roll["table_roll"] for roll in log if roll["battle"] == battle.pk}
+    shown = {roll["procedure"]: roll["table_roll"] for roll in log if roll["battle"] == str(battle.public_id)}
     assert shown["n43.setup_proximity"] == "rolled at the table by allied"
     assert shown["n43.air_superiority"] == ""
 
@@ -111,7 +113,9 @@ def test_the_umpire_enters_any_step_the_club_rolls_at_the_table():
     assert answer.status_code == 200, answer.json()
     (roll,) = battle.rolls.filter(at_table=True)
     assert roll.table_roll == "rolled at the table by umpire"
-    assert _as("allied").get(f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/").status_code == 200
+    assert (
+        _as("allied").get(f"/api/v1/campaigns/{campaign.slug}/battles/{battle.public_id}/").status_code == 200
+    )
 
 
 def test_players_set_nothing_up_unless_the_club_lets_them_roll_a_step():

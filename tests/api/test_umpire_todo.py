@@ -65,7 +65,7 @@ def test_the_umpire_reads_what_waits_and_is_told_of_orders_and_drafts(django_cap
         items["draft_awaited"]["text"]
         == "Axis filed its draft of the battle at Gudja (day 1); Allied's is awaited"
     )
-    assert items["draft_awaited"]["link"] == f"/campaigns/{campaign.slug}/battles/{battle.pk}"
+    assert items["draft_awaited"]["link"] == f"/campaigns/{campaign.slug}/battles/{battle.public_id}"
     umpire = get_user_model().objects.get(username="umpire")
     told = dict(
         models.Notification.objects.filter(recipient=umpire, campaign=campaign).values_list("kind", "title")

@@ -308,7 +308,7 @@ def test_roll_inputs_and_set_up_results_count_no_stands_the_reader_may_not_see(s
     assert all(isinstance(n, int) and n > 0 for n in units.values())
 
     listed = [r for r in _listed(client, world.url("roll-list")) if r["procedure"] in FIRE]
-    battle = client.get(world.url("battle-detail", pk=planned.pk))
+    battle = client.get(world.url("battle-detail", pk=planned.public_id))
     side_id = seen.reader_side(reader)
     if side_id is None and reader not in (Reader.UMPIRE, Reader.UMPIRE_KEY):
         assert not listed  # neither side of the battle
@@ -690,9 +690,6 @@ NUMBERED = {
     "side": "every member reads every side",
     "sector": "the ground is public",
     "day": "named by its number; every member reads every day",
-    "battle": "a two-side campaign's players read every battle, observers none",
-    "webhook": "umpires in person only, who read every one",
-    "webhook-delivery": "umpires in person only, who read every one",
     "api-key": "umpires in person only, who read every one",
     "member": "umpires in person only, who read every one",
     "invitation": "umpires in person only, who read every one",
@@ -724,7 +721,7 @@ def test_every_route_of_rows_some_reader_may_not_see_names_them_by_public_ids():
 def test_a_numbered_list_is_all_or_nothing_of_the_campaigns_rows_for_every_reader(seen, reader):
     """What NUMBERED claims, read: a reader gets every row of such a list or none."""
     world = seen.world
-    for name in ("side-list", "sector-list", "day-list", "battle-list"):
+    for name in ("side-list", "sector-list", "day-list"):
         everything = {
             row.get("id", row.get("number")) for row in _listed(seen.clients[Reader.UMPIRE], world.url(name))
         }

@@ -51,14 +51,14 @@ def test_only_umpires_see_and_manage_webhooks(world):
     umpire_only = {**WRITE_REFUSED, Role.UMPIRE: 200}
     for url in (
         world.url("webhook-list"),
-        world.url("webhook-detail", pk=hook.pk),
-        world.url("webhook-delivery-list", webhook_pk=hook.pk),
+        world.url("webhook-detail", pk=hook.public_id),
+        world.url("webhook-delivery-list", webhook_pk=hook.public_id),
     ):
         assert_statuses(world, "get", url, umpire_only)
 
     body = {"url": HOOK, "events": ["night.done"]}
     assert_statuses(world, "post", world.url("webhook-list"), {**WRITE_REFUSED, Role.UMPIRE: 201}, body)
-    detail = world.url("webhook-detail", pk=hook.pk)
+    detail = world.url("webhook-detail", pk=hook.public_id)
     assert_statuses(world, "patch", detail, {**WRITE_REFUSED, Role.UMPIRE: 200}, {"active": False})
     assert_statuses(world, "delete", detail, {**WRITE_REFUSED, Role.UMPIRE: 204})
 
@@ -72,8 +72,8 @@ def test_another_campaigns_webhooks_are_not_found(world):
     theirs = webhook_subscribe(other.pk, ACTOR, url=HOOK, events=[EventVerb.DAY_DAWNED])
     umpire = world.client(Role.UMPIRE)
 
-    assert umpire.get(world.url("webhook-detail", pk=theirs.pk)).status_code == 404
-    assert umpire.get(world.url("webhook-delivery-list", webhook_pk=theirs.pk)).status_code == 404
+    assert umpire.get(world.url("webhook-detail", pk=theirs.public_id)).status_code == 404
+    assert umpire.get(world.url("webhook-delivery-list", webhook_pk=theirs.public_id)).status_code == 404
     assert umpire.get(world.url("webhook-list")).json()["results"] == []
 
 
@@ -86,15 +86,17 @@ def test_the_secret_is_shown_once_and_only_when_the_service_made_it(world):
     )
 
     assert made.status_code == given.status_code == 201
-    stored = models.WebhookSubscription.objects.get(pk=made.json()["id"])
+    stored = models.WebhookSubscription.objects.get(public_id=made.json()["id"])
     assert made.json()["secret"] == stored.secret
     assert len(stored.secret) >= 32
-    assert made["Location"].endswith(world.url("webhook-detail", pk=stored.pk))
+    assert made["Location"].endswith(world.url("webhook-detail", pk=stored.public_id))
     assert given.json()["secret"] is None
     shown = [
         umpire.get(world.url("webhook-list")).json(),
-        umpire.get(world.url("webhook-detail", pk=stored.pk)).json(),
-        umpire.patch(world.url("webhook-detail", pk=stored.pk), {"active": False}, format="json").json(),
+        umpire.get(world.url("webhook-detail", pk=stored.public_id)).json(),
+        umpire.patch(
+            world.url("webhook-detail", pk=stored.public_id), {"active": False}, format="json"
+        ).json(),
     ]
     for body in shown:
         assert not {stored.secret, SECRET, "secret"} & set(strings(body))
@@ -124,9 +126,11 @@ def test_a_patch_is_validated_like_a_subscription(world):
     umpire = world.client(Role.UMPIRE)
 
     refused = umpire.patch(
-        world.url("webhook-detail", pk=hook.pk), {"url": "file:///etc/passwd"}, format="json"
+        world.url("webhook-detail", pk=hook.public_id), {"url": "file:///etc/passwd"}, format="json"
     )
-    changed = umpire.patch(world.url("webhook-detail", pk=hook.pk), {"events": ["night.done"]}, format="json")
+    changed = umpire.patch(
+        world.url("webhook-detail", pk=hook.public_id), {"events": ["night.done"]}, format="json"
+    )
 
     assert (refused.status_code, list(refused.json()["error"]["fields"])) == (400, ["url"])
     assert (changed.status_code, changed.json()["events"]) == (200, ["night.done"])
@@ -139,7 +143,7 @@ def test_the_delivery_log_shows_each_delivery_and_filters_by_status(world, recei
     first, second = dawn_event(world), dawn_event(world)
     webhook_deliver(models.WebhookDelivery.objects.get(event=first).pk)
     umpire = world.client(Role.UMPIRE)
-    url = world.url("webhook-delivery-list", webhook_pk=hook.pk)
+    url = world.url("webhook-delivery-list", webhook_pk=hook.public_id)
 
     log = umpire.get(url).json()["results"]
     delivered = umpire.get(url, {"status": DeliveryStatus.DELIVERED}).json()["results"]
@@ -157,7 +161,7 @@ def test_the_delivery_log_shows_each_delivery_and_filters_by_status(world, recei
 def test_the_delivery_log_takes_as_many_queries_for_30_deliveries_as_for_1(world):
     hook = subscription(world)
     umpire = world.client(Role.UMPIRE)
-    url = world.url("webhook-delivery-list", webhook_pk=hook.pk)
+    url = world.url("webhook-delivery-list", webhook_pk=hook.public_id)
     umpire.get(url)  # the session, loaded once
     dawn_event(world)
     one, _ = query_count(umpire, url)
@@ -172,12 +176,12 @@ def test_the_delivery_log_takes_as_many_queries_for_30_deliveries_as_for_1(world
 def test_a_ping_queues_a_delivery_and_sends_nothing_from_the_web_request(world, receiver):
     hook = subscription(world, receiver.url)
 
-    response = world.client(Role.UMPIRE).post(world.url("webhook-ping", pk=hook.pk))
+    response = world.client(Role.UMPIRE).post(world.url("webhook-ping", pk=hook.public_id))
 
     assert response.status_code == 202
     delivery = models.WebhookDelivery.objects.get(subscription=hook)
     assert response.headers["Location"] == "http://testserver" + world.url(
-        "webhook-delivery-detail", webhook_pk=hook.pk, pk=delivery.pk
+        "webhook-delivery-detail", webhook_pk=hook.public_id, pk=delivery.public_id
     )
     assert (response.json()["event"], response.json()["status"]) == ("ping", "pending")
     assert (delivery.event, delivery.attempts) == (None, 0)
@@ -190,8 +194,8 @@ def test_the_worker_sends_a_ping_signed_and_its_delivery_shows_the_answer(celery
     verify_signature = documented_verify_signature()
     umpire = world.client(Role.UMPIRE)
     with running(Receiver()) as happy, running(Receiver(status=500)) as broken:
-        pinged = umpire.post(world.url("webhook-ping", pk=subscription(world, happy.url).pk))
-        refused = umpire.post(world.url("webhook-ping", pk=subscription(world, broken.url).pk))
+        pinged = umpire.post(world.url("webhook-ping", pk=subscription(world, happy.url).public_id))
+        refused = umpire.post(world.url("webhook-ping", pk=subscription(world, broken.url).public_id))
         pending = models.WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING)
         wait_for(lambda: not pending.exists(), what="both pings to be delivered or given up")
 
@@ -209,6 +213,8 @@ def test_the_worker_sends_a_ping_signed_and_its_delivery_shows_the_answer(celery
     )
     [ping] = happy.requests
     assert ping.headers["X-Campaign-Event"] == "ping"
+    # Named as the API names the delivery: a number would count every campaign's deliveries.
+    assert ping.headers["X-Campaign-Delivery"] == delivered["id"]
     assert ping.json()["campaign"] == world.campaign.slug
     assert verify_signature(SECRET, ping.headers, ping.body)
 
@@ -257,7 +263,7 @@ def test_a_subscription_to_an_internal_address_is_refused(world, settings, url):
     hook = subscription(world)
 
     created = umpire.post(world.url("webhook-list"), {"url": url, "events": ["day.dawned"]}, format="json")
-    changed = umpire.patch(world.url("webhook-detail", pk=hook.pk), {"url": url}, format="json")
+    changed = umpire.patch(world.url("webhook-detail", pk=hook.public_id), {"url": url}, format="json")
 
     for response in (created, changed):
         assert response.status_code == 400, response.json()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -24,7 +26,7 @@ def umpire(world: World) -> APIClient:
 
 
 def report_url(world: World, battle: models.Battle | None = None) -> str:
-    return world.url("battle-report", pk=(battle or world.planned).pk)
+    return world.url("battle-report", pk=(battle or world.planned).public_id)
 
 
 GOOD_REPORT = {
@@ -46,8 +48,8 @@ def test_a_battle_is_created_set_up_reported_and_closed_by_the_umpire_alone(worl
     created = assert_statuses(
         world, "post", world.url("battle-list"), {**WRITE_REFUSED, Role.UMPIRE: 201}, body, unchanged=True
     )[Role.UMPIRE]
-    battle = models.Battle.objects.get(pk=created.json()["id"])
-    assert created["Location"].endswith(world.url("battle-detail", pk=battle.pk))
+    battle = models.Battle.objects.get(public_id=created.json()["id"])
+    assert created["Location"].endswith(world.url("battle-detail", pk=battle.public_id))
     assert created.json()["battalions"] == ["A2", "L2"]
     assert battle.sector.key == "village"
     assert created.json()["sector_name"] == "Village"
@@ -56,7 +58,7 @@ def test_a_battle_is_created_set_up_reported_and_closed_by_the_umpire_alone(worl
     set_up = assert_statuses(
         world,
         "post",
-        world.url("battle-set-up", pk=battle.pk),
+        world.url("battle-set-up", pk=battle.public_id),
         {**WRITE_REFUSED, Role.UMPIRE: 200},
         setup,
         unchanged=True,
@@ -76,7 +78,7 @@ def test_a_battle_is_created_set_up_reported_and_closed_by_the_umpire_alone(worl
     closed = assert_statuses(
         world,
         "post",
-        world.url("battle-close", pk=battle.pk),
+        world.url("battle-close", pk=battle.public_id),
         {**WRITE_REFUSED, Role.UMPIRE: 200},
         unchanged=True,
     )[Role.UMPIRE]
@@ -85,9 +87,13 @@ def test_a_battle_is_created_set_up_reported_and_closed_by_the_umpire_alone(worl
 
 def test_players_see_their_set_up_rolls_not_the_enemys(world):
     setup = {"inputs": {"n43.setup_proximity": {"terrain": "Open Terrain"}}}
-    umpire(world).post(world.url("battle-set-up", pk=world.planned.pk), setup, format="json")
+    umpire(world).post(world.url("battle-set-up", pk=world.planned.public_id), setup, format="json")
 
-    seen = world.client(Role.AXIS_PLAYER).get(world.url("battle-detail", pk=world.planned.pk)).json()["setup"]
+    seen = (
+        world.client(Role.AXIS_PLAYER)
+        .get(world.url("battle-detail", pk=world.planned.public_id))
+        .json()["setup"]
+    )
 
     assert "n43.planned_fire@Axis" in seen
     assert "n43.air_superiority" in seen
@@ -138,7 +144,7 @@ def test_a_domain_error_names_the_field_in_the_one_error_shape(world):
     response = umpire(world).post(report_url(world), bad, format="json")
 
     assert response.status_code == 400
-    message = f"Battalion ZZ9 is not in battle {world.planned.pk}."
+    message = f"Battalion ZZ9 is not in the battle at {world.planned.sector}."
     assert response.json() == {
         "error": {
             "code": "invalid",
@@ -191,8 +197,8 @@ def test_shape_errors_come_from_the_input_serializer_with_dotted_paths(world):
 
 
 def test_state_conflicts_are_409_and_unknown_rows_404_in_the_same_shape(world):
-    closing = umpire(world).post(world.url("battle-close", pk=world.planned.pk))
-    missing = umpire(world).post(world.url("battle-close", pk=999_999))
+    closing = umpire(world).post(world.url("battle-close", pk=world.planned.public_id))
+    missing = umpire(world).post(world.url("battle-close", pk=uuid.uuid4()))
     nowhere = umpire(world).get("/api/v1/no-such-endpoint/")
 
     assert closing.status_code == 409
@@ -285,7 +291,7 @@ def test_keys_are_per_user(world):
 def test_session_writes_need_the_csrf_token(world):
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(world.users[Role.UMPIRE])
-    url = world.url("battle-close", pk=world.fought.pk)
+    url = world.url("battle-close", pk=world.fought.public_id)
 
     refused = browser.post(url)
     browser.get(reverse("api:session"))  # sets the csrftoken cookie

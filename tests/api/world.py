@@ -402,7 +402,7 @@ def matrix(world: World) -> dict[str, Route]:
             world.url("day-briefing", number=1) + f"?side={world.allied.pk}", allied_papers
         ),
         "battle-packet": Route(
-            world.url("battle-packet", pk=world.fought.pk) + f"?side={world.allied.pk}",
+            world.url("battle-packet", pk=world.fought.public_id) + f"?side={world.allied.pk}",
             {**allied_papers, Role.OBSERVER: 404},  # observers do not see the battle at all
         ),
         "roll-procedures": Route(world.url("roll-procedures"), everybody),
@@ -467,19 +467,19 @@ def matrix(world: World) -> dict[str, Route]:
         "day-advance-segment": Route(world.url("day-advance-segment", number=2), None),
         "day-day-end-roll": Route(world.url("day-day-end-roll", number=2), None),
         "battle-list": Route(world.url("battle-list"), everybody),
-        "battle-detail": Route(world.url("battle-detail", pk=world.fought.pk), players),
-        "battle-set-up": Route(world.url("battle-set-up", pk=world.planned.pk), None),
-        "battle-report": Route(world.url("battle-report", pk=world.planned.pk), None),
-        "battle-close": Route(world.url("battle-close", pk=world.fought.pk), None),
-        "battle-draft": Route(world.url("battle-draft", pk=world.planned.pk), DRAFTERS),
-        "battle-drafts": Route(world.url("battle-drafts", pk=world.planned.pk), umpire),
-        "battle-drafts-confirm": Route(world.url("battle-drafts-confirm", pk=world.planned.pk), None),
-        "battle-lull-check": Route(world.url("battle-lull-check", pk=world.planned.pk), None),
+        "battle-detail": Route(world.url("battle-detail", pk=world.fought.public_id), players),
+        "battle-set-up": Route(world.url("battle-set-up", pk=world.planned.public_id), None),
+        "battle-report": Route(world.url("battle-report", pk=world.planned.public_id), None),
+        "battle-close": Route(world.url("battle-close", pk=world.fought.public_id), None),
+        "battle-draft": Route(world.url("battle-draft", pk=world.planned.public_id), DRAFTERS),
+        "battle-drafts": Route(world.url("battle-drafts", pk=world.planned.public_id), umpire),
+        "battle-drafts-confirm": Route(world.url("battle-drafts-confirm", pk=world.planned.public_id), None),
+        "battle-lull-check": Route(world.url("battle-lull-check", pk=world.planned.public_id), None),
         "operation-list": Route(world.url("operation-list"), everybody),
         "operation-detail": Route(
             world.url("operation-detail", pk=world.campaign.operations.get().public_id), everybody
         ),
-        "battle-setup-inputs": Route(world.url("battle-setup-inputs", pk=world.planned.pk), umpire),
+        "battle-setup-inputs": Route(world.url("battle-setup-inputs", pk=world.planned.public_id), umpire),
         "night-order-list": Route(world.url("night-order-list"), umpire),
         "night-order-detail": Route(world.url("night-order-detail", pk=order.public_id), umpire),
         "side-order-list": Route(world.url("side-order-list"), everybody),
@@ -506,14 +506,16 @@ def matrix(world: World) -> dict[str, Route]:
             everybody,
         ),
         "webhook-list": Route(world.url("webhook-list"), umpire),
-        "webhook-detail": Route(world.url("webhook-detail", pk=webhook.pk), umpire),
-        "webhook-ping": Route(world.url("webhook-ping", pk=webhook.pk), None),
+        "webhook-detail": Route(world.url("webhook-detail", pk=webhook.public_id), umpire),
+        "webhook-ping": Route(world.url("webhook-ping", pk=webhook.public_id), None),
         "webhook-delivery-retry": Route(
-            world.url("webhook-delivery-retry", webhook_pk=webhook.pk, pk=ping.pk), None
+            world.url("webhook-delivery-retry", webhook_pk=webhook.public_id, pk=ping.public_id), None
         ),
-        "webhook-delivery-list": Route(world.url("webhook-delivery-list", webhook_pk=webhook.pk), umpire),
+        "webhook-delivery-list": Route(
+            world.url("webhook-delivery-list", webhook_pk=webhook.public_id), umpire
+        ),
         "webhook-delivery-detail": Route(
-            world.url("webhook-delivery-detail", webhook_pk=webhook.pk, pk=ping.pk), umpire
+            world.url("webhook-delivery-detail", webhook_pk=webhook.public_id, pk=ping.public_id), umpire
         ),
         "api-key-list": Route(world.url("api-key-list"), umpire),
         "api-key-detail": Route(world.url("api-key-detail", prefix=key_prefix), umpire),

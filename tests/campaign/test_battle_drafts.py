@@ -368,7 +368,7 @@ def test_the_first_draft_tells_the_opponents_players_theirs_is_awaited_and_nothi
     assert waiting.read_at is not None
     reconcile = models.Notification.objects.filter(campaign=campaign, kind=NotificationKind.DRAFT_FILED)
     assert reconcile.filter(read_at__isnull=True).exists()  # the umpire's work is still to do
-    assert waiting.link == f"/campaigns/{campaign.slug}/battles/{battle.pk}"
+    assert waiting.link == f"/campaigns/{campaign.slug}/battles/{battle.public_id}"
     assert "Axis has filed its draft report of the battle at Hal Far" in waiting.body
     assert "destroyed" not in waiting.body
 

@@ -186,7 +186,7 @@ def test_a_battle_reported_with_the_broker_down_is_announced_once_it_is_back(bro
         broker.stop()
 
         reported = client.post(
-            f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/report/",
+            f"/api/v1/campaigns/{campaign.slug}/battles/{battle.public_id}/report/",
             {"battalions": [{"code": "A1", "destroyed": ["4"]}]},
             format="json",
         )
@@ -202,7 +202,7 @@ def test_a_battle_reported_with_the_broker_down_is_announced_once_it_is_back(bro
             lambda: models.WebhookDelivery.objects.get(pk=delivery.pk).status == DeliveryStatus.DELIVERED,
             timeout=60,
         )
-        assert [r.delivery for r in receiver.requests] == [str(delivery.pk)]
+        assert [r.delivery for r in receiver.requests] == [str(delivery.public_id)]
 
 
 def test_the_sweeper_sends_a_stale_operation_once_a_lease_and_never_one_a_run_holds(broker, settings):

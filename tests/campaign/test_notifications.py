@@ -89,7 +89,7 @@ def test_a_new_battle_tells_each_sides_players_of_their_own_battalions_only(
     for note in (axis_note, allied_note):
         assert note.kind == NotificationKind.BATTLE_ASSIGNED
         assert note.title == "Battle at Ta' Qali on day 1"
-        assert note.link == f"/campaigns/{campaign.slug}/battles/{fought.pk}"
+        assert note.link == f"/campaigns/{campaign.slug}/battles/{fought.public_id}"
         assert (note.email, note.read_at, note.dedupe_key) == (
             NotificationEmail.PENDING,
             None,

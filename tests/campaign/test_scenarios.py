@@ -341,7 +341,7 @@ def _play_a_little(campaign: models.Campaign) -> None:
         attacker_id=axis.pk,
         defender_id=allied.pk,
         battalion_codes=["I1", "W3"],
-        feeds_ids=[airfield.pk],
+        feeds_ids=[airfield.public_id],
     )
     battle_setup(
         airfield.campaign_id, umpire, airfield.pk, inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}}
@@ -668,7 +668,7 @@ NOT_IN_PACKS = {
     models.ActivationSpend: {"day", "public_id"},
     models.SideDayTally: {"day"},
     models.ArtilleryOrder: {"day", "public_id"},
-    models.Battle: {"campaign"},
+    models.Battle: {"campaign", "public_id"},
     # The public ids are the service's own names for rows: an import gives the rows new ones.
     models.RollRecord: {"campaign", "public_id"},
     models.Event: {"campaign", "object_id", "object_public_id", "public_id"},

@@ -98,7 +98,7 @@ def test_a_reported_battle_delivers_a_signed_public_webhook(celery_worker, recei
     verify_signature = documented_verify_signature()
     # The battle is announced once; the sides' own timeline entries are not news.
     [received] = receiver.requests
-    assert received.delivery == str(deliveries.get().pk)
+    assert received.delivery == str(deliveries.get().public_id)
     assert verify_signature(SECRET, received.headers, received.body)
     assert not verify_signature("another secret, 16+", received.headers, received.body)
     assert not verify_signature(SECRET, received.headers, received.body.replace(b"day", b"dax"))
@@ -110,14 +110,14 @@ def test_a_reported_battle_delivers_a_signed_public_webhook(celery_worker, recei
         "event": "battle.reported",
         "campaign": campaign.slug,
         "day": 1,
-        "object": {"type": "Battle", "id": battle.pk, "repr": str(battle)},
+        "object": {"type": "Battle", "id": str(battle.public_id), "repr": str(battle)},
         "message": f"Battle reported: {battle}",
         "created_at": event.created_at.isoformat(),
         "links": {
             "campaign": f"/api/v1/campaigns/{campaign.slug}/",
             "event": f"/api/v1/campaigns/{campaign.slug}/events/{event.public_id}/",
             "day": f"/api/v1/campaigns/{campaign.slug}/days/1/",
-            "object": f"/api/v1/campaigns/{campaign.slug}/battles/{battle.pk}/",
+            "object": f"/api/v1/campaigns/{campaign.slug}/battles/{battle.public_id}/",
         },
     }
     # The timeline tells the umpire the pools spent; a third party reads no numbers.
@@ -136,7 +136,7 @@ def test_a_receiver_failing_twice_gets_the_delivery_on_the_third_attempt(celery_
         200,
     )
     assert delivery.delivered_at == delivery.last_attempt_at
-    assert [r.delivery for r in receiver.requests] == [str(delivery.pk)] * 3
+    assert [r.delivery for r in receiver.requests] == [str(delivery.public_id)] * 3
     stamps = [int(r.headers["X-Campaign-Timestamp"]) for r in receiver.requests]
     assert stamps == sorted(stamps)
 

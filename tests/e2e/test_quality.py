@@ -148,7 +148,7 @@ def visit_every_page(
     if username != "umpire":
         assert_no_roll_hidden_from(tab, campaign, username)
 
-    page.goto(f"{base_url}/campaigns/{campaign.slug}/battles/{battle.pk}")
+    page.goto(f"{base_url}/campaigns/{campaign.slug}/battles/{battle.public_id}")
     expect(page.get_by_role("heading", level=1)).to_be_visible()
     page.wait_for_load_state("networkidle")
     assert_page_quality(page)

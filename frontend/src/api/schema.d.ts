@@ -241,10 +241,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Battles (players: the battles their side fights) */
+        /**
+         * Battles (players: the battles their side fights)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_battles_list"];
         put?: never;
-        /** Create a battle (umpires) */
+        /**
+         * Create a battle (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         post: operations["campaigns_battles_create"];
         delete?: never;
         options?: never;
@@ -259,7 +267,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One battle */
+        /**
+         * One battle
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_battles_retrieve"];
         put?: never;
         post?: never;
@@ -278,7 +290,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a reported battle (umpires) */
+        /**
+         * Close a reported battle (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         post: operations["campaigns_battles_close_create"];
         delete?: never;
         options?: never;
@@ -1909,7 +1925,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A subscription's delivery log, newest first (umpires) */
+        /**
+         * A subscription's delivery log, newest first (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_webhooks_deliveries_list"];
         put?: never;
         post?: never;
@@ -1926,7 +1946,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One delivery and its attempts' outcome (umpires) */
+        /**
+         * One delivery and its attempts' outcome (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_webhooks_deliveries_retrieve"];
         put?: never;
         post?: never;
@@ -2538,7 +2562,11 @@ export interface components {
          *     lines only as the enemy's fog of war reveals them.
          */
         Battle: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly day: number;
             sector: number;
             readonly sector_name: string;
@@ -2552,9 +2580,13 @@ export interface components {
             defender: number;
             /** @description from its report; empty: not reported, or nobody won */
             winner?: number | null;
-            /** @description the battle on the same sector the day before */
-            continues?: number | null;
-            readonly feeds: number[];
+            /**
+             * Format: uuid
+             * @description the id of the battle on the same sector the day before
+             */
+            readonly continues: string | null;
+            /** @description ids of the battles forces leave this one for */
+            readonly feeds: string[];
             readonly battalions: string[];
             readonly setup: {
                 [key: string]: unknown;
@@ -2589,12 +2621,12 @@ export interface components {
             defender_id: number;
             battalion_codes: string[];
             /**
-             * Format: int64
-             * @description the battle on the same sector the day before
+             * Format: uuid
+             * @description the id of the battle on the same sector the day before
              */
-            continues_id?: number | null;
-            /** @description battles forces leave this one for */
-            feeds_ids?: number[];
+            continues_id?: string | null;
+            /** @description ids of the battles forces leave this one for */
+            feeds_ids?: string[];
         };
         BattleDraftConfirmInputRequest: {
             /** @description the comparison's revision, as GET drafts/ gave it */
@@ -2619,7 +2651,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         BattleRef: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             sector: number;
             readonly sector_name: string;
             status?: components["schemas"]["BattleStatusEnum"];
@@ -3060,7 +3096,11 @@ export interface components {
          *     what one side alone entered; each conflict waits for the umpire's choice.
          */
         DraftComparison: {
-            battle: number;
+            /**
+             * Format: uuid
+             * @description the battle's id
+             */
+            battle: string;
             /** @description confirm with it: a draft changed since is refused */
             revision: string;
             drafts: components["schemas"]["Draft"][];
@@ -3549,7 +3589,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         MapBattle: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             sector: number;
             status?: components["schemas"]["BattleStatusEnum"];
             /** @description the label people read for the code beside it */
@@ -4078,7 +4122,11 @@ export interface components {
          *     what it says), and what your side may draft of each battalion.
          */
         OwnDraft: {
-            battle: number;
+            /**
+             * Format: uuid
+             * @description the battle's id
+             */
+            battle: string;
             /** @description your side: the draft is its own */
             side: number;
             /** @description null: your side has filed none */
@@ -4572,7 +4620,11 @@ export interface components {
             readonly segment: (components["schemas"]["DaySegmentEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly segment_label: string | null;
-            battle?: number | null;
+            /**
+             * Format: uuid
+             * @description the id of the battle it was rolled for
+             */
+            readonly battle: string | null;
             /**
              * Format: uuid
              * @description the id of the force it was rolled for
@@ -4855,7 +4907,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         SectorBattle: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly day: number;
             status?: components["schemas"]["BattleStatusEnum"];
             /** @description the label people read for the code beside it */
@@ -5671,7 +5727,11 @@ export interface components {
         WeatherEnum: "C" | "D" | "O" | "F";
         /** @description A subscription as its umpires see it: never with its secret. */
         Webhook: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             /** Format: uri */
             url: string;
             events: components["schemas"]["WebhookEventEnum"][];
@@ -5684,7 +5744,11 @@ export interface components {
         };
         /** @description The answer to a subscription: with the secret once, when the service made it. */
         WebhookCreated: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             /** Format: uri */
             url: string;
             events: components["schemas"]["WebhookEventEnum"][];
@@ -5699,7 +5763,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         WebhookDelivery: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly event: components["schemas"]["EventEnum"];
             /** @description the label people read for the code beside it */
             readonly event_label: string;
@@ -7299,8 +7367,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7384,8 +7451,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7478,8 +7544,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7563,8 +7628,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7681,8 +7745,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7766,8 +7829,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -7884,8 +7946,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -8007,8 +8068,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -8093,8 +8153,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -8211,8 +8270,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -8329,8 +8387,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this battle. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -9465,7 +9522,8 @@ export interface operations {
             query?: {
                 /** @description the id of an entry: only the entries after it, to poll for what is new since the last one seen */
                 after?: unknown;
-                battle?: number;
+                /** @description events about this battle (its id) */
+                battle?: string;
                 /** @description The pagination cursor value. */
                 cursor?: string;
                 day?: number;
@@ -13742,7 +13800,8 @@ export interface operations {
                 after?: unknown;
                 /** @description battalion code */
                 battalion?: string;
-                battle?: number;
+                /** @description a battle's id */
+                battle?: string;
                 /** @description The pagination cursor value. */
                 cursor?: string;
                 day?: number;
@@ -16540,8 +16599,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook subscription. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -16625,8 +16683,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook subscription. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -16718,8 +16775,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook subscription. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -16836,8 +16892,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook subscription. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -16957,7 +17012,7 @@ export interface operations {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
                 /** @description the subscription's id */
-                webhook_pk: number;
+                webhook_pk: string;
             };
             cookie?: never;
         };
@@ -17041,10 +17096,9 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook delivery. */
-                id: number;
+                id: string;
                 /** @description the subscription's id */
-                webhook_pk: number;
+                webhook_pk: string;
             };
             cookie?: never;
         };
@@ -17128,10 +17182,9 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this webhook delivery. */
-                id: number;
+                id: string;
                 /** @description the subscription's id */
-                webhook_pk: number;
+                webhook_pk: string;
             };
             cookie?: never;
         };

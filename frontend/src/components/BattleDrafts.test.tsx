@@ -8,7 +8,7 @@ import { DraftComparison, SideDraft } from "./BattleDrafts";
 
 const BATTLE: Schemas["Battle"] = {
   you_set_up: false,
-  id: 12,
+  id: "7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e",
   day: 1,
   sector: 19,
   sector_name: "Gudja",
@@ -69,8 +69,8 @@ describe("a side's draft report", () => {
   it("fills in the side's draft, says whether the other side filed, and saves with PUT draft/", async () => {
     const filed = { battalions: [{ code: "G1", destroyed: ["1. Kp"], activation_points_spent: 3 }, { code: "W1" }] };
     const seen = stubFetch(
-      jsonResponse(200, { battle: 12, side: 1, draft: draft(1, "Axis", filed), opponent_filed: true, battalions: DRAFTED, draftable: ["winner", "sector_owner", "turn"] }),
-      jsonResponse(200, { battle: 12, side: 1, draft: draft(1, "Axis", filed), opponent_filed: true, battalions: DRAFTED, draftable: ["winner", "sector_owner", "turn"] }),
+      jsonResponse(200, { battle: "7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e", side: 1, draft: draft(1, "Axis", filed), opponent_filed: true, battalions: DRAFTED, draftable: ["winner", "sector_owner", "turn"] }),
+      jsonResponse(200, { battle: "7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e", side: 1, draft: draft(1, "Axis", filed), opponent_filed: true, battalions: DRAFTED, draftable: ["winner", "sector_owner", "turn"] }),
     );
     const sides = [
       { id: 1, name: "Axis" },
@@ -94,7 +94,7 @@ describe("a side's draft report", () => {
     await screen.findByText(/Draft saved/);
     const request = seen[1]!;
     expect(request.method).toBe("PUT");
-    expect(request.url).toMatch(/\/api\/v1\/campaigns\/malta-1942\/battles\/12\/draft\/$/);
+    expect(request.url).toMatch(/\/api\/v1\/campaigns\/malta-1942\/battles\/7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e\/draft\/$/);
     expect(await request.json()).toEqual({
       winner: 1,
       battalions: [
@@ -107,7 +107,7 @@ describe("a side's draft report", () => {
   it("shows the API's errors next to the field they name", async () => {
     const message = "battalion W1 has no stand B Coy";
     stubFetch(
-      jsonResponse(200, { battle: 12, side: 1, draft: null, opponent_filed: false, battalions: DRAFTED, draftable: ["winner", "sector_owner", "turn"] }),
+      jsonResponse(200, { battle: "7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e", side: 1, draft: null, opponent_filed: false, battalions: DRAFTED, draftable: ["winner", "sector_owner", "turn"] }),
       jsonResponse(400, {
         error: { code: "invalid", message, fields: { "battalions[0].barrage_rounds_spent": [message] }, rule: null },
       }),
@@ -125,7 +125,7 @@ describe("a side's draft report", () => {
 
 const ITEM = { value: null, stand_now: null, stand_now_label: null };
 const COMPARISON: Schemas["DraftComparison"] = {
-  battle: 12,
+  battle: "7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e",
   revision: "rev-1",
   drafts: [draft(1, "Axis", {}), draft(2, "Allied", {})],
   conflicts: 1,
@@ -194,7 +194,7 @@ describe("the umpire's comparison of the drafts", () => {
 
     await screen.findByText("Report confirmed.");
     const request = seen[1]!;
-    expect(request.url).toMatch(/\/battles\/12\/drafts\/confirm\/$/);
+    expect(request.url).toMatch(/\/battles\/7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e\/drafts\/confirm\/$/);
     expect(request.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
     expect(await request.json()).toEqual({ revision: "rev-1", choices: { "battalions[G1].stands[1. Kp]": 2 } });
   });

@@ -12,7 +12,7 @@ const SECTORS = [
   { id: 12, name: "Hal Far", kind_label: "Airfield", owner_label: "" },
 ] as unknown as Schemas["Sector"][];
 const EARLIER = {
-  id: 4,
+  id: "5d8c2e1a-4b7f-4c3d-9e6a-0f1b2c3d4e5f",
   day: 1,
   sector: 11,
   sector_name: "Gudja",
@@ -31,7 +31,7 @@ const EARLIER = {
 
 describe("the new battle form", () => {
   it("posts the sector, type, sides, battalions of each side and the battle it continues", async () => {
-    const seen = stubFetch(jsonResponse(201, { ...EARLIER, id: 9, day: 2, status: "planned" }));
+    const seen = stubFetch(jsonResponse(201, { ...EARLIER, id: "9a7b6c5d-4e3f-4a2b-8c1d-0e9f8a7b6c5d", day: 2, status: "planned" }));
     let created: Schemas["Battle"] | undefined;
     renderWithProviders(
       <BattleForm
@@ -48,10 +48,10 @@ describe("the new battle form", () => {
     const axis = screen.getByRole("group", { name: "Battalions of Axis" });
     await userEvent.click(within(axis).getByLabelText(/G1/));
     await userEvent.click(within(screen.getByRole("group", { name: "Battalions of Allied" })).getByLabelText(/W1/));
-    await userEvent.selectOptions(screen.getByLabelText("Continues the battle of"), "4");
+    await userEvent.selectOptions(screen.getByLabelText("Continues the battle of"), "5d8c2e1a-4b7f-4c3d-9e6a-0f1b2c3d4e5f");
     await userEvent.click(screen.getByRole("button", { name: "Create battle" }));
 
-    await waitFor(() => expect(created?.id).toBe(9));
+    await waitFor(() => expect(created?.id).toBe("9a7b6c5d-4e3f-4a2b-8c1d-0e9f8a7b6c5d"));
     expect(within(axis).getByLabelText(/G2/).parentElement).toHaveTextContent("(in reserve)");
     const request = seen[0]!;
     expect(request.url).toMatch(/\/api\/v1\/campaigns\/malta-1942\/battles\/$/);
@@ -62,7 +62,7 @@ describe("the new battle form", () => {
       attacker_id: 1,
       defender_id: 2,
       battalion_codes: ["G1", "W1"],
-      continues_id: 4,
+      continues_id: "5d8c2e1a-4b7f-4c3d-9e6a-0f1b2c3d4e5f",
       feeds_ids: [],
     });
   });

@@ -78,7 +78,7 @@ interface Draft {
   defender: number;
   battalions: string[];
   continues: string;
-  feeds: number[];
+  feeds: string[];
 }
 
 /** The umpire's new battle: the sector, its type, who attacks, the battalions of each side, and
@@ -122,7 +122,7 @@ export function BattleForm({
             attacker_id: draft.attacker,
             defender_id: draft.defender,
             battalion_codes: draft.battalions,
-            continues_id: draft.continues ? Number(draft.continues) : null,
+            continues_id: draft.continues || null,
             feeds_ids: draft.feeds,
           },
         }),

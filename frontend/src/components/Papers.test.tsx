@@ -29,15 +29,15 @@ describe("the printable papers", () => {
     render(<BriefingLinks campaign={campaign("player", 2)} />);
     expect(hrefs()).toEqual(["/api/v1/campaigns/malta/days/2/briefing/?side=2"]);
 
-    const battle = { id: 12, attacker: 1, defender: 2 } as Schemas["Battle"];
+    const battle = { id: "7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e", attacker: 1, defender: 2 } as Schemas["Battle"];
     render(<PacketLinks campaign={campaign("observer")} battle={battle} />);
     expect(hrefs()).toEqual(["/api/v1/campaigns/malta/days/2/briefing/?side=2"]);
   });
 
   it("offer a battle's packet to the sides that fight it", () => {
-    const battle = { id: 12, attacker: 1, defender: 2 } as Schemas["Battle"];
+    const battle = { id: "7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e", attacker: 1, defender: 2 } as Schemas["Battle"];
     render(<PacketLinks campaign={campaign("player", 1)} battle={battle} />);
 
-    expect(hrefs()).toEqual(["/api/v1/campaigns/malta/battles/12/packet/?side=1"]);
+    expect(hrefs()).toEqual(["/api/v1/campaigns/malta/battles/7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e/packet/?side=1"]);
   });
 });

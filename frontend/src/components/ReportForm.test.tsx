@@ -8,7 +8,7 @@ import { ReportForm } from "./ReportForm";
 
 const BATTLE: Schemas["Battle"] = {
   you_set_up: false,
-  id: 12,
+  id: "7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e",
   day: 1,
   sector: 19,
   sector_name: "Gudja",
@@ -83,7 +83,7 @@ describe("the battle report form", () => {
 
     await screen.findByText("Report saved.");
     const request = seen[0]!;
-    expect(request.url).toMatch(/\/api\/v1\/campaigns\/malta-1942\/battles\/12\/report\/$/);
+    expect(request.url).toMatch(/\/api\/v1\/campaigns\/malta-1942\/battles\/7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e\/report\/$/);
     expect(request.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
     expect(await request.json()).toEqual({
       battalions: [

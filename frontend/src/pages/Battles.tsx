@@ -94,7 +94,7 @@ export function BattlesPage() {
 
 /** The battles this one continues and those it feeds, as links. */
 function BattleChain({ battle, all, slug }: { battle: Battle; all: Battle[]; slug: string }) {
-  const find = (id: number) => all.find((b) => b.id === id);
+  const find = (id: string) => all.find((b) => b.id === id);
   const earlier: Battle[] = [];
   for (let previous = battle.continues ? find(battle.continues) : undefined; previous; ) {
     earlier.unshift(previous);
@@ -126,7 +126,7 @@ function BattleChain({ battle, all, slug }: { battle: Battle; all: Battle[]; slu
           Feeds:{" "}
           {battle.feeds.map((id) => {
             const fed = find(id);
-            return <span key={id}>{fed ? link(fed) : `battle ${id}`} </span>;
+            return <span key={id}>{fed ? link(fed) : "a battle you do not read"} </span>;
           })}
         </p>
       ) : null}
@@ -186,7 +186,7 @@ function ReportView({ report }: { report: BattleReport }) {
 
 export function BattleDetailPage() {
   const { campaign, isUmpire } = useCampaign();
-  const battleId = Number(useParams().battleId);
+  const battleId = useParams().battleId ?? "";
   const battles = useBattles(campaign.slug);
   const battle = useQuery({
     queryKey: queryKeys.battle(campaign.slug, battleId),

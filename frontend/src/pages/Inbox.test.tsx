@@ -15,7 +15,7 @@ const BATTLE = {
   kind_label: "Battle assigned to you",
   title: "Battle at Gudja on day 1",
   body: "Axis attack Allied at Gudja (Local Attack). Your battalions: II/104.",
-  link: "/campaigns/malta/battles/3",
+  link: "/campaigns/malta/battles/0d3b6a9e-2c4f-4e1a-b8d7-5f6e4c3b2a19",
   read: false,
   read_at: null,
   email: "no_address",
@@ -51,7 +51,7 @@ describe("the inbox", () => {
     const battle = (await screen.findByRole("link", { name: "Battle at Gudja on day 1" })).closest("li");
     expect(battle).not.toBeNull();
     const entry = within(battle as HTMLElement);
-    expect(entry.getByRole("link")).toHaveAttribute("href", "/campaigns/malta/battles/3");
+    expect(entry.getByRole("link")).toHaveAttribute("href", "/campaigns/malta/battles/0d3b6a9e-2c4f-4e1a-b8d7-5f6e4c3b2a19");
     expect(entry.getByText(/Battle assigned to you · Malta 1942/)).toBeInTheDocument();
     expect(entry.getByText("New")).toBeInTheDocument();
     expect(screen.getByText(/Replacements: 2 of 3 returned/)).toBeInTheDocument();

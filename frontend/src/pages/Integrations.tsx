@@ -157,7 +157,7 @@ function Deliveries({ slug, webhook }: { slug: string; webhook: Schemas["Webhook
     refetchInterval: (query) => (query.state.data?.results.some((d) => d.status === "pending") ? 1000 : false),
   });
   const retry = useMutation({
-    mutationFn: (id: number) =>
+    mutationFn: (id: string) =>
       unwrap(
         api.POST("/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/retry/", {
           params: { path: { campaign_slug: slug, webhook_pk: webhook.id, id } },

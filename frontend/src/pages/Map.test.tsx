@@ -86,7 +86,7 @@ const MAP: MapDocument = {
       supply_situation_label: "OK",
     },
   ],
-  battles: [{ id: 40, sector: 11, status: "set_up", status_label: "Set up", attacker: AXIS, defender: ALLIED }],
+  battles: [{ id: "4e2d9c1b-7a5f-4b3e-8c6d-1a0f9e8d7c6b", sector: 11, status: "set_up", status_label: "Set up", attacker: AXIS, defender: ALLIED }],
   // Each side's lines back to its source; G1 at Luqa is cut off (the umpire's view: both sides).
   supply: {
     sides: [
@@ -196,7 +196,7 @@ describe("the campaign map", () => {
     expect(panel).not.toHaveTextContent("W1");
     expect(within(panel).getByRole("link", { name: "Axis attacks Allies" })).toHaveAttribute(
       "href",
-      "/campaigns/malta/battles/40",
+      "/campaigns/malta/battles/4e2d9c1b-7a5f-4b3e-8c6d-1a0f9e8d7c6b",
     );
     expect(panel).not.toHaveTextContent(/set_up|isolated/);
     expect(within(panel).queryByRole("form")).not.toBeInTheDocument(); // a player: no umpire's actions

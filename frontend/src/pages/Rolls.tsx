@@ -24,7 +24,7 @@ function toQuery(params: URLSearchParams): RollQuery {
   return {
     day: numberOf("day"),
     segment: (params.get("segment") || undefined) as Segment | undefined,
-    battle: numberOf("battle"),
+    battle: params.get("battle") || undefined,
     force: params.get("force") || undefined,
     procedure: params.get("procedure") || undefined,
     order: "newest",
