@@ -272,7 +272,7 @@ def _snapshot(campaign: models.Campaign) -> tuple[object, ...]:
 @pytest.mark.parametrize(
     ("report", "field", "message"),
     [
-        ({"battalions": [{"code": "A2", "destroyed": ["2"]}]}, "battalions[0].code", "not in battle"),
+        ({"battalions": [{"code": "A2", "destroyed": ["2"]}]}, "battalions[0].code", "not in the battle at"),
         (
             {"battalions": [{"code": "A1", "destroyed": ["2"], "suppressed": ["2"]}]},
             "battalions[0].suppressed[0]",

@@ -235,7 +235,7 @@ def test_a_report_records_the_winner_and_the_sector_changing_hands(malta, umpire
     assert "sector_owner" not in battle.report
     assert sector(malta, "hal-far").owner == axis
     event = malta.events.get(verb=EventVerb.SECTOR_CONTROL_CHANGED)
-    assert event.after["battle"] == battle.pk
+    assert event.after["battle"] == str(battle.public_id)
     assert event.message == "Hal Far is held by Axis: the battle of day 1"
 
 
