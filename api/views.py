@@ -59,6 +59,7 @@ from campaign.services import campaigns as campaign_services
 from campaign.services import corrections as correction_services
 from campaign.services import days as day_services
 from campaign.services import night as night_services
+from campaign.services import night_orders as night_order_services
 from campaign.services import orders as order_services
 from campaign.services import overrides as override_services
 from campaign.services import reinforcements as reinforcement_services
@@ -1258,7 +1259,7 @@ class NightOrderViewSet(
         examples=[schema.NIGHT_ORDER_EXAMPLE],
     )
     def create(self, request: Request, **kwargs: Any) -> Response:
-        order = night_services.night_order_queue(
+        order = night_order_services.night_order_queue(
             self.campaign_access.campaign.pk, self.actor, **self.validated(inputs.NightOrderInput)
         )
         return self.respond(order, status.HTTP_201_CREATED)
@@ -1269,7 +1270,9 @@ class NightOrderViewSet(
         responses={204: OpenApiResponse(description="Taken back")},
     )
     def destroy(self, request: Request, **kwargs: Any) -> Response:
-        night_services.night_order_cancel(self.campaign_access.campaign.pk, self.actor, self.get_object().pk)
+        night_order_services.night_order_cancel(
+            self.campaign_access.campaign.pk, self.actor, self.get_object().pk
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 from api.conditional import etag_matches, not_modified, weak_etag
 from api.labels import with_field
 from campaign import choices
-from campaign.services.night import COUNTER_WORDS
+from campaign.services.night_report import COUNTER_WORDS
 from campaign.services.orders import PAYLOAD_FIELD_LABELS, PAYLOAD_FIELDS
 from rules_engine import vocab
 from rules_engine.nineteen43.common import BattleType

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from campaign.choices import DeliveryStatus, OperationStatus
 from campaign.services.background import retry_delay
-from campaign.services.night import NIGHT_REPORTS_NOTIFY_TASK, night_reports_notify
+from campaign.services.night_report import NIGHT_REPORTS_NOTIFY_TASK, night_reports_notify
 from campaign.services.notifications import NOTIFICATION_MAIL_TASK, notification_mail, reminders_run
 from campaign.services.operations import OPERATION_RUN_TASK, operation_record_error, operation_run
 from campaign.services.schedule import club_schedule_run

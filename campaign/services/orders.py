@@ -42,7 +42,7 @@ from campaign.services.days import (
     ordered_deployments,
 )
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
-from campaign.services.night import night_order_queue
+from campaign.services.night_orders import night_order_queue
 from campaign.services.notifications import notification_send, notifications_done, reminder_register
 from campaign.services.scenario_rules import artillery_order_check, artillery_order_set
 from campaign.services.sectors import battalion_move

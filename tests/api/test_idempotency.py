@@ -30,7 +30,7 @@ from campaign.services.audit import Actor
 from campaign.services.battle_drafts import battle_draft_save
 from campaign.services.battles import battle_setup
 from campaign.services.memberships import invitation_create
-from campaign.services.night import night_order_queue
+from campaign.services.night_orders import night_order_queue
 from campaign.services.webhook_subscriptions import webhook_subscribe
 from tests.api.test_day_writes import WRITES as DAY_WRITES
 from tests.api.test_day_writes import (

@@ -14,7 +14,8 @@ from rest_framework.test import APIClient
 from campaign import models
 from campaign.choices import ActivationState, OperationStatus
 from campaign.services.battles import battle_report
-from campaign.services.night import night_order_queue, night_phase_start, night_phase_step
+from campaign.services.night import night_phase_start, night_phase_step
+from campaign.services.night_orders import night_order_queue
 from tests.api.world import ACTOR, Role, World, build_world
 from tests.conftest import WorkerProcess, worker_database_url
 from tests.tiers import needs

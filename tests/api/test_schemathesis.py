@@ -35,7 +35,7 @@ from schemathesis.specs.openapi.checks import (
 from campaign import models
 from campaign.choices import EventVerb, MemberRole, NotificationKind
 from campaign.services.memberships import invitation_create
-from campaign.services.night import night_order_queue
+from campaign.services.night_orders import night_order_queue
 from campaign.services.orders import side_order_draft, side_order_submit
 from campaign.services.webhook_subscriptions import webhook_ping, webhook_subscribe
 from tests.api.world import ACTOR, Role, World, build_world

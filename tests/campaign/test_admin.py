@@ -42,7 +42,7 @@ from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.dice import dice_commitment_fields
 from campaign.services.memberships import invitation_create
-from campaign.services.night import night_order_queue
+from campaign.services.night_orders import night_order_queue
 from campaign.services.notifications import notification_send
 from campaign.services.overrides import roll_override
 from campaign.services.webhook_subscriptions import webhook_subscribe

@@ -11,7 +11,7 @@ from campaign import models
 from campaign.access import CampaignAccess, battle_setup_shown
 from campaign.choices import EventVerb, FuelState, MemberRole, NotificationKind
 from campaign.selectors import rolls as rolls_selector
-from campaign.services import night
+from campaign.services import night, night_report
 from campaign.services.audit import Actor
 from campaign.services.battles import battle_create, battle_report, battle_setup, battle_setup_questions
 from campaign.services.days import day_dawn
@@ -285,4 +285,4 @@ def test_a_campaign_without_fuel_supply_plans_no_refuel(campaign, django_capture
     operation = run_night(campaign, django_capture_on_commit_callbacks)
     assert "refuel" not in operation.steps
     assert campaign.battalions.get(code="A1").fuel_state == FuelState.EMPTY
-    assert night.COUNTER_WORDS["battalions_refuelled"] == "Vehicle battalions refuelled"
+    assert night_report.COUNTER_WORDS["battalions_refuelled"] == "Vehicle battalions refuelled"

@@ -10,7 +10,8 @@ from campaign.services.audit import Actor
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.demo import demo_campaign_load, demo_users_ensure
-from campaign.services.night import night_phase_start, night_reports_notify
+from campaign.services.night import night_phase_start
+from campaign.services.night_report import night_reports_notify
 from campaign.services.notifications import notification_mail
 from campaign.services.operations import operation_run
 

@@ -15,7 +15,9 @@ from campaign.services import night
 from campaign.services.battles import battle_create
 from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError
-from campaign.services.night import night_order_queue, night_phase_start
+from campaign.services.night import night_phase_start
+from campaign.services.night_orders import night_order_queue
+from campaign.services.night_report import night_reports_notify
 from campaign.services.notifications import notification_mail
 from campaign.services.operations import operation_run
 from tests.campaign.factories import UserFactory, campaign_with_sides
@@ -30,7 +32,7 @@ def run_night(campaign: models.Campaign, capture) -> models.Operation:
     with capture(execute=False):  # the notifying task, sent after the finishing commit
         done = operation_run(operation.pk)
     with capture(execute=False):  # each e-mail's task, sent after the notifications commit
-        sent = night.night_reports_notify(operation.pk)  # as that task does, on the mail queue's worker
+        sent = night_reports_notify(operation.pk)  # as that task does, on the mail queue's worker
     for notification in sent:
         notification_mail(notification.pk)  # as each e-mail's task does
     return done

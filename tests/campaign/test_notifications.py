@@ -285,7 +285,8 @@ def test_reading_marks_only_the_callers_own():
 def test_a_night_reports_notifications_reach_each_member_their_sides_report_once(
     django_capture_on_commit_callbacks,
 ):
-    from campaign.services.night import night_phase_start, night_reports_notify
+    from campaign.services.night import night_phase_start
+    from campaign.services.night_report import night_reports_notify
     from campaign.services.operations import operation_run
 
     campaign = campaign_with_sides()

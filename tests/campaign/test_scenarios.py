@@ -46,7 +46,8 @@ from campaign.services.campaigns import campaign_start
 from campaign.services.days import DeploymentOrder, day_dawn, segment_advance
 from campaign.services.demo import demo_campaign_load
 from campaign.services.errors import ConflictError, DomainError
-from campaign.services.night import night_order_queue, night_phase_start
+from campaign.services.night import night_phase_start
+from campaign.services.night_orders import night_order_queue
 from campaign.services.operations import operation_run
 from campaign.services.overrides import roll_override
 from campaign.services.scenario import campaign_export, scenario_import

@@ -1,0 +1,92 @@
+"""The night's reports by e-mail: each member told their night report is ready, with its figures."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campaign import models
+from campaign.access import CampaignAccess, reports_for
+from campaign.choices import NotificationKind, OperationStatus
+from campaign.services.audit import Actor
+from campaign.services.notifications import notification_send
+
+# The night phase's actor: its steps' records and its reports' notifications.
+SYSTEM_ACTOR = Actor(request_id="night-phase")
+NIGHT_REPORTS_NOTIFY_TASK = "campaign.tasks.night_reports_notify_task"
+# The e-mail's words for the counters it lists one a line.
+COUNTER_WORDS = {
+    "battalions_isolated": "Battalions isolated from supply",
+    "battalions_separated": "Battalions separated from their C Ops",
+    "fups_moved": "FUPs moved up to their COPs",
+    "suppressions_flipped": "Suppressed stands back in order",
+    "ammo_markers_rolled": "Battalions rolled for their low-ammunition markers",
+    "battalions_refuelled": "Vehicle battalions refuelled",
+    "battalions_set_inactive": "Battalions set inactive",
+    "forces_to_reroll_availability": "Forces to roll for availability again",
+}
+
+
+@transaction.atomic
+def night_reports_notify(operation_id: int) -> list[models.Notification]:
+    """Tell each member their night report is ready (in the inbox, and e-mailed with the report's
+    figures): a player their side's, an umpire every side's, an observer nothing. Once per member
+    and night: the operation is the notifications' subject key, so a second run tells nobody."""
+    operation = models.Operation.objects.select_related("campaign", "day").filter(pk=operation_id).first()
+    if operation is None or operation.status != OperationStatus.DONE:
+        return []
+    campaign = operation.campaign
+    reports = list(operation.night_reports.select_related("side", "day", "operation__segment"))
+    # Members reading the same reports get the same notification: one send for each such group.
+    groups: dict[tuple[int, ...], list[models.Membership]] = {}
+    for membership in campaign.memberships.select_related("user").order_by("pk"):
+        mine = reports_for(CampaignAccess.of_member(campaign, membership), reports)
+        if mine:
+            groups.setdefault(tuple(r.pk for r in mine), []).append(membership)
+    by_id = {report.pk: report for report in reports}
+    title = f"Night report, day {operation.day.number}"
+    sent: list[models.Notification] = []
+    for report_ids, members in groups.items():
+        mine = [by_id[pk] for pk in report_ids]
+        sent += notification_send(
+            campaign,
+            members,
+            NotificationKind.NIGHT_REPORT_READY,
+            title,
+            "\n\n".join(_report_text(r) for r in mine),
+            f"/campaigns/{campaign.slug}/night",
+            SYSTEM_ACTOR,
+            side_id=mine[0].side_id if len(mine) == 1 else None,
+            key=f"operation:{operation.pk}",
+        )
+    return sent
+
+
+def _report_text(report: models.NightReport) -> str:
+    """A side's night report for its e-mail: the side's own figures (as its report holds them)."""
+    body = report.body
+    lines = [f"{report.side.name} — {report.title.lower()}"]
+    lines.append(
+        f"Replacements: {body.get('replacements_returned', 0)} of "
+        f"{body.get('replacements_due', 0)} destroyed stands returned"
+    )
+    if "extra_stands_lost" in body:
+        lines.append(f"Extra stands lost (isolated): {body['extra_stands_lost']}")
+    lines += [f"{words}: {body[counter]}" for counter, words in COUNTER_WORDS.items() if counter in body]
+    lines.append(
+        f"Activation points: {body.get('activation_points_carried', 0)} carried, "
+        f"{body.get('activation_points_lost', 0)} lost"
+    )
+    lines += [
+        f"{d['name']}: {d['carried']} of {d['before']} activation points carried"
+        for d in body.get("divisions", [])
+    ]
+    lines.append(f"Barrage rounds: +{body.get('barrage_rounds_replenished', 0)}")
+    if body.get("moved_to_reserve"):
+        lines.append("To reserve: " + ", ".join(body["moved_to_reserve"]))
+    if body.get("forces_removed"):
+        lines.append("Removed in the night (command failed): " + ", ".join(body["forces_removed"]))
+    if body.get("isolated_battalions"):
+        lines.append("Cut off from supply: " + ", ".join(body["isolated_battalions"]))
+    if body.get("campaign_result"):
+        lines.append(f"The campaign is over. {body['campaign_result']}")
+    return "\n".join(lines)
