@@ -16,7 +16,7 @@ import redis
 from django.conf import settings
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, Count, F, OuterRef, Prefetch, QuerySet, Subquery, Sum, Value
+from django.db.models import BigIntegerField, Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -292,14 +292,11 @@ class NightBefore:
     def restore_row(self, name: str, row: dict[str, Any]) -> None:
         row.update((field, value) for field, value in self._before(name, row["id"]).items() if field in row)
 
-    def stands_of(self, battalion_ids: set[int]) -> dict[int, dict[str, Any]]:
-        """The stands that were in these battalions, with their fields as they were."""
+    def stands_of(self, battalion_ids: set[int]) -> set[int]:
+        """The stands the night wrote that were in these battalions before it."""
         battalion = models.NightSnapshot.FIELDS["stand"].index("battalion_id")
-        return {
-            int(pk): self._before("stand", pk)
-            for pk, values in self.values.get("stand", {}).items()
-            if values[battalion] in battalion_ids
-        }
+        stands = self.values.get("stand", {})
+        return {int(pk) for pk, values in stands.items() if values[battalion] in battalion_ids}
 
 
 def night_before(campaign_id: int, *names: str) -> NightBefore | None:
@@ -428,14 +425,19 @@ def _stand_counts(force_id: int) -> QuerySet[Any, tuple[int, str, str, int]]:
 
 
 def _stand_counts_before(force_id: int, before: NightBefore) -> list[tuple[int, str, str, int]]:
-    """(battalion, stand type, status, count) of the stands the force had before the night."""
+    """(battalion, stand type, status, count) of the stands the force had before the night: its
+    stands now, as they were, and those the night moved out of it (the snapshot holds only the
+    stands the night wrote)."""
     battalion_ids = set(
         models.Battalion.objects.filter(battlegroup__force_id=force_id).values_list("pk", flat=True)
     )
-    was = before.stands_of(battalion_ids)
     counts: Counter[tuple[int, str, str]] = Counter()
-    for pk, stand_type in models.Stand.objects.filter(pk__in=was).values_list("pk", "stand_type"):
-        counts[was[pk]["battalion_id"], stand_type, was[pk]["status"]] += 1
+    for row in models.Stand.objects.filter(
+        Q(battalion_id__in=battalion_ids) | Q(pk__in=before.stands_of(battalion_ids))
+    ).values("id", "battalion_id", "stand_type", "status"):
+        before.restore_row("stand", row)
+        if row["battalion_id"] in battalion_ids:
+            counts[row["battalion_id"], row["stand_type"], row["status"]] += 1
     return [(*key, count) for key, count in counts.items()]
 
 

@@ -114,7 +114,7 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     day.status = DayStatus.NIGHT
     day.save(update_fields=["status"])
     _side_orders_lapse(campaign, day, actor)
-    models.NightSnapshot.objects.create(operation=operation, values=_night_snapshot(campaign.pk))
+    models.NightSnapshot.objects.create(operation=operation, values=_night_snapshot(campaign.pk, day))
     campaign.night_version = campaign.version + 1  # the version this save gives it
     campaign_save(campaign, "night_version")
     return operation
@@ -147,16 +147,31 @@ def _side_orders_lapse(campaign: models.Campaign, day: models.CampaignDay, actor
     )
 
 
-def _night_snapshot(campaign_id: int) -> dict[str, dict[str, list[Any]]]:
+def _night_snapshot(campaign_id: int, day: models.CampaignDay) -> dict[str, dict[str, list[Any]]]:
     """The fields the night writes (``NightSnapshot.FIELDS``) as they are: what reads show until
     its last commit. The night commits a step at a time, so that a crash never repeats a
-    committed step; its commits in between are hidden instead."""
+    committed step; its commits in between are hidden instead. Of the stands, only those the
+    night may write before its replacements (which keep the stands they change: ``_stands_set``),
+    found through indexes: an empty night reads none, whatever the campaign's size."""
     snapshot = {}
     for name, fields in models.NightSnapshot.FIELDS.items():
         model = apps.get_model("campaign", name)
         rows = model._default_manager.filter(**{"pk" if name == "campaign" else "campaign_id": campaign_id})
-        snapshot[name] = {str(pk): values for pk, *values in rows.values_list("pk", *fields).order_by()}
+        values = rows.values_list("pk", *fields).order_by()
+        if name == "stand":
+            values = _stands_written(values, day)
+        snapshot[name] = {str(pk): values for pk, *values in values}
     return snapshot
+
+
+def _stands_written(stands: QuerySet[Any, Any], day: models.CampaignDay) -> QuerySet[Any, Any]:
+    """Of ``stands``, those the steps before the replacements may write: the suppressed back in
+    order, the destroyed the replacements rebuild, and those with an order tonight (none can be
+    queued once the night has started)."""
+    ordered = models.NightOrder.objects.filter(day=day, applied=False, stand__isnull=False).values("stand_id")
+    return stands.filter(status__in=[StandStatus.SUPPRESSED, StandStatus.DESTROYED]).union(
+        stands.filter(pk__in=ordered)
+    )
 
 
 # When a step is planned, decided as the night starts (each step is a committed transaction):
@@ -316,8 +331,14 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
     if key is None:
         return {}
     day = operation.day
+    destroyed_in = models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED)
     battalions = list(
+        # Found through the stands' status index and the battalions' own rows: an empty night
+        # counts no stand.
         models.Battalion.objects.filter(campaign=campaign)
+        .filter(
+            Q(pk__in=destroyed_in.values("battalion_id")) | Q(supply_situation=SupplySituation.ISOLATED.value)
+        )
         .only("code", "side_id", "quality", "in_reserve", "supply_situation", "wiped_out_day")
         .annotate(
             # A stand attached from another unit is not the battalion's own (GB-B-34).
@@ -326,29 +347,21 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
             ),
             lost=Count("stands", filter=Q(stands__status=StandStatus.DESTROYED)),
         )
-        .filter(Q(lost__gt=0) | Q(supply_situation=SupplySituation.ISOLATED.value))
     )
     part: dict[str, Any] = {"sides": {}}
     if not battalions:  # nothing lost, nobody cut off: nothing to read, roll or write
         return part
     supply = dict(campaign.sides.values_list("pk", "supply_quality"))
     # (pk, grade, attached) per stand, without model instances: thousands at a time.
-    destroyed = _stands_by_battalion(
-        models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED).order_by(
-            "battalion_id", "label"
-        )
-    )
+    destroyed = _stands_by_battalion(destroyed_in.order_by("battalion_id", "label"))
+    isolated = [b.pk for b in battalions if b.supply_situation == SupplySituation.ISOLATED.value]
     intact = _stands_by_battalion(
-        models.Stand.objects.filter(
-            campaign=campaign, battalion__supply_situation=SupplySituation.ISOLATED.value
-        )
+        models.Stand.objects.filter(battalion_id__in=isolated)
         .exclude(status=StandStatus.DESTROYED)
         .order_by("battalion_id", "stand_type", "label")
     )
 
-    spared = airborne_spared_extra_loss(
-        campaign, (b.pk for b in battalions if b.supply_situation == SupplySituation.ISOLATED.value)
-    )
+    spared = airborne_spared_extra_loss(campaign, isolated)
     changed: dict[int, tuple[str, str]] = {}  # stand pk → (status, grade)
     to_reserve: set[int] = set()
     rebuilt: set[int] = set()
@@ -397,7 +410,7 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
             )
             if battalion.pk in to_reserve:
                 side.setdefault("moved_to_reserve", []).append(battalion.code)
-    _stands_set(changed)
+    _stands_set(operation, changed)
     models.Battalion.objects.filter(pk__in=to_reserve).update(
         in_reserve=True, wiped_out_day=day.number, sector=None
     )
@@ -447,15 +460,30 @@ def _stands_by_battalion(stands: QuerySet[models.Stand]) -> dict[int, list[tuple
     return grouped
 
 
-def _stands_set(changed: dict[int, tuple[str, str]]) -> None:
-    """One UPDATE for every stand's new status and grade (``bulk_update`` builds a CASE per row)."""
-    table = models.Stand._meta.db_table
+def _stands_set(operation: models.Operation, changed: dict[int, tuple[str, str]]) -> None:
+    """One statement for every stand's new status and grade (``bulk_update`` builds a CASE per
+    row) that also keeps, in the night's snapshot, what the stands were: the snapshot holds only
+    the stands the night writes, and these (an isolated battalion's extra losses) are found here.
+    A stand the snapshot holds already keeps its values from before the night."""
+    stand = models.Stand._meta
+    # The snapshot's fields are the stand's columns (``battalion_id`` its key's), in its order.
+    were = ", ".join(f"stand.{connection.ops.quote_name(f)}" for f in models.NightSnapshot.FIELDS["stand"])
+    snapshot, values = (
+        connection.ops.quote_name(models.NightSnapshot._meta.db_table),
+        connection.ops.quote_name("values"),
+    )
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} AS stand SET status = new.status, grade = new.grade "
-            "FROM unnest(%s::bigint[], %s::text[], %s::text[]) AS new(id, status, grade) "
-            "WHERE stand.id = new.id",
-            [list(changed), [s for s, _ in changed.values()], [g for _, g in changed.values()]],
+            "WITH new AS (SELECT * FROM unnest(%s::bigint[], %s::text[], %s::text[]) "
+            "AS new(id, status, grade)), "
+            f"was AS (SELECT jsonb_object_agg(stand.id::text, jsonb_build_array({were})) AS stands "
+            f"FROM {stand.db_table} AS stand JOIN new ON new.id = stand.id), "
+            f"changed AS (UPDATE {stand.db_table} AS stand SET status = new.status, grade = new.grade "
+            "FROM new WHERE stand.id = new.id) "
+            f"UPDATE {snapshot} SET {values} = jsonb_set({values}, '{{stand}}', "
+            f"coalesce(was.stands, '{{}}') || coalesce({values} -> 'stand', '{{}}')) "
+            "FROM was WHERE operation_id = %s",
+            [list(changed), [s for s, _ in changed.values()], [g for _, g in changed.values()], operation.pk],
         )
 
 

@@ -373,3 +373,67 @@ def test_an_empty_night_runs_in_at_most_twenty_statements(django_capture_on_comm
     assert set(reports) == {"Axis", "Allied"}
     for name, body in reports.items():
         assert (body["side"], body["day"], body["replacements_rolled"]) == (name, 1, 0)
+
+
+@dataclasses.dataclass(frozen=True)
+class EmptyNightWork:
+    statements: int
+    stand_rows_read: int  # rows of the stand table the night's statements read, by scan or index
+    most_rows_returned: int  # the most rows one statement returned or wrote
+    snapshot_stands: int
+
+
+def _stand_rows_read() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) FROM pg_stat_xact_user_tables "
+            "WHERE relid = %s::regclass",
+            [models.Stand._meta.db_table],
+        )
+        return cursor.fetchone()[0]
+
+
+def _empty_night_work(stands_per_battalion: int, capture) -> EmptyNightWork:
+    """The work of a night after a day that changed nothing, its start (and snapshot) included."""
+    campaign = campaign_with_sides(battalions_per_side=3, stands_per_battalion=stands_per_battalion)
+    day_dawn(campaign.pk, ACTOR)
+    returned: list[int] = []
+
+    def rows_returned(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        returned.append(context["cursor"].rowcount)
+        return result
+
+    with connection.cursor() as cursor:
+        # The test's tables are small enough for the planner to scan them whole: what an index
+        # finds must be found through it, as it is in a campaign of thousands of stands, with the
+        # statistics autovacuum would have gathered by nightfall.
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute(f"ANALYZE {models.Stand._meta.db_table}, {models.Battalion._meta.db_table}")
+    read_before = _stand_rows_read()
+    with (
+        CaptureQueriesContext(connection) as queries,
+        connection.execute_wrapper(rows_returned),
+        capture(execute=False),
+    ):
+        operation = night_phase_start(campaign.pk, ACTOR)
+        snapshot = models.NightSnapshot.objects.get(operation=operation).values
+        done = operation_run(operation.pk)
+    assert done.status == OperationStatus.DONE
+    return EmptyNightWork(
+        statements=len(queries),
+        stand_rows_read=_stand_rows_read() - read_before,
+        most_rows_returned=max(returned),
+        snapshot_stands=len(snapshot.get("stand", {})),
+    )
+
+
+def test_an_empty_night_reads_no_stand_whatever_the_campaigns_size(django_capture_on_commit_callbacks):
+    """Nothing changed that day: the night finds that through indexes, without reading the stands
+    (24, then 240 of them), and its snapshot keeps none."""
+    small = _empty_night_work(4, django_capture_on_commit_callbacks)
+    large = _empty_night_work(40, django_capture_on_commit_callbacks)
+    assert large.statements == small.statements
+    assert (small.stand_rows_read, large.stand_rows_read) == (0, 0)
+    assert (small.snapshot_stands, large.snapshot_stands) == (0, 0)
+    assert large.most_rows_returned == small.most_rows_returned < 24
