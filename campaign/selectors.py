@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import redis
 from django.conf import settings
@@ -435,7 +435,7 @@ def _stand_counts_before(force_id: int, before: NightBefore) -> list[tuple[int, 
     for row in models.Stand.objects.filter(
         Q(battalion_id__in=battalion_ids) | Q(pk__in=before.stands_of(battalion_ids))
     ).values("id", "battalion_id", "stand_type", "status"):
-        before.restore_row("stand", row)
+        before.restore_row("stand", cast(dict[str, Any], row))
         if row["battalion_id"] in battalion_ids:
             counts[row["battalion_id"], row["stand_type"], row["status"]] += 1
     return [(*key, count) for key, count in counts.items()]

@@ -390,7 +390,8 @@ def _stand_rows_read() -> int:
             "WHERE relid = %s::regclass",
             [models.Stand._meta.db_table],
         )
-        return cursor.fetchone()[0]
+        (read,) = cursor.fetchone()
+        return int(read)
 
 
 def _empty_night_work(stands_per_battalion: int, capture) -> EmptyNightWork:
