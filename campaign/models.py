@@ -944,7 +944,9 @@ class NightSnapshot(models.Model):
 
     The night commits a step at a time (:mod:`campaign.services.operations`); until its
     last commit, force status and the order of battle show these values, so nobody sees a
-    night half-applied. Deleted when the night finishes.
+    night half-applied. Deleted when the night finishes. It holds every row of the other
+    models but only the stands the night writes (``campaign.services.night``), so that an
+    empty night copies none: a stand it does not hold is as it was.
     """
 
     # Model name → the fields the night's steps and finish write (a step that writes
