@@ -16,7 +16,7 @@ from campaign.models.campaigns import Campaign, Side
 from campaign.models.days import CampaignDay, DaySegmentRecord
 from campaign.models.forces import Battalion, Force
 from rules_engine import fairness
-from rules_engine.presenters import RollOutput
+from rules_engine.results import RollOutput
 
 
 class RollRecord(models.Model):
