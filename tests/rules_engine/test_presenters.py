@@ -1,4 +1,5 @@
-"""A roll's output (rules_engine.results.RollOutput) and die text (presenters): one output per roll, the same read fresh or from what a campaign stored."""
+"""A roll's output (rules_engine.results.RollOutput) and die text (presenters): one output per
+roll, the same read fresh or from what a campaign stored."""
 
 import json
 
