@@ -72,8 +72,8 @@ from campaign.selectors import (
     roll_change_choices,
     summary_access,
 )
+from campaign.services.day_rules import activation_points_sources, force_rule_actions
 from campaign.services.reinforcements import reinforcement_actions
-from campaign.services.scenario_rules import activation_points_sources, force_rule_actions
 from rules_engine import catalog, fairness
 from rules_engine.dice import DiceRoll
 from rules_engine.nineteen43.lulls import LullLength

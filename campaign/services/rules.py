@@ -89,11 +89,11 @@ APPLIED_OPTIONAL_RULES = frozenset(
         "gb.activation_carry_over",  # the night phase's carry-over step
         "gb.variant.ammo_night_removal",  # the night phase's ammo step
         "gb.malta.division_pools",  # activation spends, the night's carry-over, the dawn tallies
-        "gb.malta.day_end",  # scenario_rules.day_end_roll
-        "gb.malta.barrage_orders",  # scenario_rules.artillery_order_set
-        "gb.malta.entrenchment",  # scenario_rules.stand_entrench
-        "gb.malta.air_support",  # scenario_rules.air_support_request
-        "gb.variant.cops_action_points",  # scenario_rules.force_cops_action_points
+        "gb.malta.day_end",  # day_rules.day_end_roll
+        "gb.malta.barrage_orders",  # day_rules.artillery_order_set
+        "gb.malta.entrenchment",  # day_rules.stand_entrench
+        "gb.malta.air_support",  # day_rules.air_support_request
+        "gb.variant.cops_action_points",  # day_rules.force_cops_action_points
         "gb.variant.action_to_activation",  # the same, saving the C Ops' action points
         "gb.initiative_activation",  # activation.battlegroup_initiative_activate
         "gb.airborne.drift_variant",  # airborne: the drift of each landing stand
