@@ -54,6 +54,8 @@ from campaign.choices import COPS_QUALITY_CHOICES, OperationKind, PaperFormat
 from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
 from campaign.services import battle_drafts as draft_services
+from campaign.services import battle_reports as battle_report_services
+from campaign.services import battle_setups as battle_setup_services
 from campaign.services import battles as battle_services
 from campaign.services import campaigns as campaign_services
 from campaign.services import corrections as correction_services
@@ -1017,7 +1019,7 @@ class BattleViewSet(
         given = self.validated(inputs.BattleSetupInput)
         campaign_id = self.campaign_access.campaign.pk
         return self.respond(
-            battle_services.battle_setup(
+            battle_setup_services.battle_setup(
                 campaign_id, self.actor, self.get_object().pk, given.get("inputs"), given.get("faces")
             )
         )
@@ -1053,7 +1055,7 @@ class BattleViewSet(
         )
         if not access.is_umpire and player_side is None:
             raise refused
-        questions: Any = battle_services.battle_setup_questions(access.campaign, battle, player_side)
+        questions: Any = battle_setup_services.battle_setup_questions(access.campaign, battle, player_side)
         return Response(out.SetupQuestionSerializer(questions, many=True).data)
 
     @extend_schema(
@@ -1069,7 +1071,7 @@ class BattleViewSet(
         report = self.validated(inputs.BattleReportInput)
         campaign_id = self.campaign_access.campaign.pk
         return self.respond(
-            battle_services.battle_report(campaign_id, self.actor, self.get_object().pk, report)
+            battle_report_services.battle_report(campaign_id, self.actor, self.get_object().pk, report)
         )
 
     @extend_schema(

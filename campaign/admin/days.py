@@ -9,7 +9,8 @@ from django.utils.safestring import SafeString
 
 from campaign import models
 from campaign.admin.base import EMPTY, ReadOnlyAdmin, UmpireAdmin, UmpireInline, pretty_json
-from campaign.services.battles import battle_close, battle_setup
+from campaign.services.battle_setups import battle_setup
+from campaign.services.battles import battle_close
 
 
 class DaySegmentRecordInline(UmpireInline):

@@ -97,8 +97,8 @@ APPLIED_OPTIONAL_RULES = frozenset(
         "gb.variant.action_to_activation",  # the same, saving the C Ops' action points
         "gb.initiative_activation",  # activation.battlegroup_initiative_activate
         "gb.airborne.drift_variant",  # airborne: the drift of each landing stand
-        "n43.defensive_works",  # battles.battle_setup, each side's works
-        "n43.fuel_supply",  # battles.battle_setup's fuel rolls, the report's and the night's fuel states
+        "n43.defensive_works",  # battle_setups.battle_setup, each side's works
+        "n43.fuel_supply",  # battle_setups.battle_setup's fuel rolls, the report's, the night's fuel states
     }
 )
 

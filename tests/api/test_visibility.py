@@ -34,7 +34,7 @@ from campaign.choices import (
 )
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_setup
+from campaign.services.battle_setups import battle_setup
 from campaign.services.days import segment_advance
 from campaign.services.operations import operation_run
 from campaign.services.orders import side_order_approve

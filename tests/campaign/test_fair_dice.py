@@ -22,7 +22,7 @@ from campaign.choices import EventVerb, OperationStatus
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
 from campaign.scenarios.exporting import campaign_export
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_report
+from campaign.services.battle_reports import battle_report
 from campaign.services.corrections import object_correct
 from campaign.services.days import day_dawn
 from campaign.services.dice import dice_day_seed

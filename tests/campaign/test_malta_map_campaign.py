@@ -14,7 +14,8 @@ from campaign.choices import CampaignStatus, EventVerb, StandStatus
 from campaign.scenarios.exporting import campaign_export
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_report
+from campaign.services.battle_reports import battle_report
+from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError

@@ -19,7 +19,8 @@ from campaign.services.activation import (
     battalion_reactivate,
     battlegroup_initiative_activate,
 )
-from campaign.services.battles import battle_create, battle_report
+from campaign.services.battle_reports import battle_report
+from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.day_rules import (
     air_support_request,

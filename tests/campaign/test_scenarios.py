@@ -42,7 +42,9 @@ from campaign.scenarios.generator import STANDS_PER_BATTALION, synthetic_pack
 from campaign.scenarios.validation import scenario_validate
 from campaign.services.activation import activation_spend
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_report, battle_setup
+from campaign.services.battle_reports import battle_report
+from campaign.services.battle_setups import battle_setup
+from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import DeploymentOrder, day_dawn, segment_advance
 from campaign.services.demo import demo_campaign_load
