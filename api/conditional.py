@@ -42,8 +42,10 @@ def etag_matches(request: Request, etag: str) -> bool:
     return "*" in sent or etag.removeprefix("W/") in {tag.removeprefix("W/") for tag in sent}
 
 
-def not_modified(etag: str) -> Response:
-    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL}
+def not_modified(etag: str, cache_control: str = CACHE_CONTROL) -> Response:
+    """304 with the headers the full answer would carry (RFC 9110 § 15.4.5): its ETag and its
+    Cache-Control, so a paper's lifetime is renewed as its 200 would have set it."""
+    headers = {"ETag": etag, "Cache-Control": cache_control}
     return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
 
 
@@ -56,9 +58,9 @@ def conditional(request: Request, response: HttpResponseBase) -> HttpResponseBas
         return response
     # A Response is not rendered yet: its data; another answer (a paper, a file) its bytes.
     etag = weak_etag(response.data) if isinstance(response, Response) else _etag_of(response.content)  # type: ignore[attr-defined]
-    if etag_matches(request, etag):
-        return not_modified(etag)
-    response["ETag"] = etag
     if not response.has_header("Cache-Control"):
         response["Cache-Control"] = CACHE_CONTROL
+    if etag_matches(request, etag):
+        return not_modified(etag, response["Cache-Control"])
+    response["ETag"] = etag
     return response

@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.conditional import etag_matches, weak_etag
+from api.conditional import etag_matches, not_modified, weak_etag
 from api.labels import with_field
 from campaign import choices
 from campaign.services.night import COUNTER_WORDS
@@ -151,7 +151,7 @@ class VocabularyView(APIView):
         responses=VocabularySerializer,
     )
     def get(self, request: Request) -> Response:
-        headers = {"ETag": ETAG, "Cache-Control": "public, max-age=3600"}
+        cache_control = "public, max-age=3600"
         if etag_matches(request, ETAG):
-            return Response(status=304, headers=headers)
-        return Response(VOCABULARY, headers=headers)
+            return not_modified(ETAG, cache_control)
+        return Response(VOCABULARY, headers={"ETag": ETAG, "Cache-Control": cache_control})

@@ -4,7 +4,11 @@ a side's app polls the campaign and its forces without reading them again."""
 from __future__ import annotations
 
 import pytest
+from django.http import HttpResponse
+from rest_framework.request import Request
+from rest_framework.test import APIRequestFactory
 
+from api.conditional import conditional
 from campaign.services.campaigns import campaign_save
 from tests.api.world import Role
 
@@ -39,3 +43,19 @@ def test_a_refused_read_carries_no_etag(world):
     missing = umpire.get(world.url("force-list") + "?side=x")
     assert missing.status_code == 400
     assert not missing.has_header("ETag")
+
+
+def test_a_304_keeps_the_cache_lifetime_its_answer_sets():
+    """RFC 9110 § 15.4.5: a 304 carries the Cache-Control the 200 would have, so a cache
+    renews an answer's own lifetime (not the API's default) when it revalidates."""
+
+    def answer() -> HttpResponse:
+        response = HttpResponse(b"BEGIN:VCALENDAR")
+        response["Cache-Control"] = "private, max-age=300"
+        return response
+
+    etag = conditional(Request(APIRequestFactory().get("/feed")), answer())["ETag"]
+    revalidated = conditional(Request(APIRequestFactory().get("/feed", HTTP_IF_NONE_MATCH=etag)), answer())
+    assert revalidated.status_code == 304
+    assert revalidated["Cache-Control"] == "private, max-age=300"
+    assert revalidated["ETag"] == etag
