@@ -1,4 +1,8 @@
-"""A campaign's rows as one reader may see them: each a queryset scoped by :mod:`campaign.access`."""
+"""A campaign's rows as one reader may see them: each a queryset scoped by :mod:`campaign.access`.
+
+Every API list and detail starts from one of these querysets, so a hidden row is never
+fetched: detail lookups 404 on it and lists leave it out.
+"""
 
 from __future__ import annotations
 

@@ -346,6 +346,9 @@ def test_every_event_verb_says_who_reads_it():
     assert Visibility.BATTLE not in EVENT_VISIBILITY.values()
 
 
+# --- the map: enemy units only where in contact, or identified (rules notes C-17) ----------
+
+
 # Where each unit stands for the map's fog test. The Axis stands at the north end, the Allies
 # at the south end; they meet between the ridge and the village.
 PLACES = {"A1": "north", "A2": "ridge", "A3": "north", "L1": "bridge", "L2": "village", "L3": "south"}
@@ -555,6 +558,9 @@ def test_every_field_of_the_map_is_what_the_reader_may_read(seen, reader):
     document = seen.clients[reader].get(world.url("campaign-map")).json()
 
     assert document == _expected_map(seen, reader, umpires)
+
+
+# --- identifiers: every table whose rows a reader may see only some of is named by public ids ---
 
 
 # Router basenames whose rows keep their numbers, and why: every reader who reads any of a
