@@ -14,13 +14,11 @@ import contextlib
 import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, cast
+from typing import Any
 
 from django.apps import apps
-from django.core.exceptions import EmptyResultSet
 from django.db import connection, transaction
 from django.db.models import Count, Q, QuerySet
-from django.db.models.sql import UpdateQuery
 
 from campaign import models
 from campaign.access import Owner
@@ -48,6 +46,7 @@ from campaign.services.campaigns import (
 )
 from campaign.services.dice import dice_day_seed
 from campaign.services.errors import ConflictError
+from campaign.services.night_counts import per_side, update_counted_per_side
 from campaign.services.night_orders import night_orders_apply
 from campaign.services.night_report import NIGHT_REPORTS_NOTIFY_TASK, SYSTEM_ACTOR
 from campaign.services.operations import (
@@ -272,42 +271,6 @@ def _night_dice(operation: models.Operation, stream: str, *, copy_open: bool = F
     roll_records_write(rows)
 
 
-def _per_side(counter: str, counts: dict[int, int]) -> dict[str, Any]:
-    """A step's report part: one counter, each side's own."""
-    return {"sides": {str(side_id): {counter: count} for side_id, count in counts.items()}}
-
-
-def _update_counted_per_side(
-    queryset: QuerySet[Any], values: dict[str, Any], side_via: str | None = None
-) -> dict[int, int]:
-    """``queryset.update(**values)`` in one statement that also counts the changed rows of each
-    side: rows that carry ``side_id``, or (``side_via``) a foreign key to a row that does.
-
-    Django's UPDATE cannot return rows, so its SQL runs inside a data-modifying CTE: a side's
-    report counts its own rows at no extra statement, whatever the number of sides.
-    """
-    query = cast(UpdateQuery, queryset.query.chain(UpdateQuery))
-    query.add_update_values(values)
-    try:
-        update, params = query.get_compiler(queryset.db).as_sql()
-    except EmptyResultSet:  # a filter no row can match (``__in=[]``): nothing to update
-        return {}
-    if side_via is None:
-        changed = f"WITH changed AS ({update} RETURNING side_id) SELECT side_id, count(*) FROM changed"
-    else:
-        key = queryset.model._meta.get_field(side_via)
-        assert key.related_model is not None
-        owner = connection.ops.quote_name(key.related_model._meta.db_table)
-        changed = (
-            f"WITH changed AS ({update} RETURNING {connection.ops.quote_name(key.column)} AS owner_id) "
-            f"SELECT owner.side_id, count(*) FROM changed "
-            f"JOIN {owner} AS owner ON owner.id = changed.owner_id"
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(f"{changed} GROUP BY 1", params)
-        return dict(cursor.fetchall())
-
-
 def _fups_to_move(campaign_id: int) -> QuerySet[models.Force]:
     """Forces whose forming-up point stands apart from their C Ops, with the road clear."""
     return models.Force.objects.filter(campaign_id=campaign_id, fup_sector__isnull=False, fup_road_clear=True)
@@ -315,14 +278,14 @@ def _fups_to_move(campaign_id: int) -> QuerySet[models.Force]:
 
 def _move_fups(operation: models.Operation) -> dict[str, Any]:
     # The FUP joins its C Ops: an empty fup_sector is "with its C Ops".
-    moved = _update_counted_per_side(_fups_to_move(operation.campaign_id), {"fup_sector": None})
-    return _per_side("fups_moved", moved)
+    moved = update_counted_per_side(_fups_to_move(operation.campaign_id), {"fup_sector": None})
+    return per_side("fups_moved", moved)
 
 
 def _flip_suppressed(operation: models.Operation) -> dict[str, Any]:
     suppressed = models.Stand.objects.filter(campaign_id=operation.campaign_id, status=StandStatus.SUPPRESSED)
-    flipped = _update_counted_per_side(suppressed, {"status": StandStatus.OK}, side_via="battalion")
-    return _per_side("suppressions_flipped", flipped)
+    flipped = update_counted_per_side(suppressed, {"status": StandStatus.OK}, side_via="battalion")
+    return per_side("suppressions_flipped", flipped)
 
 
 def _replacements(operation: models.Operation) -> dict[str, Any]:
@@ -665,7 +628,7 @@ def _ammo(operation: models.Operation) -> dict[str, Any]:
                 run, {"ammo_low_markers": battalion.ammo_low_markers}, battalion.side_id, battalion=battalion
             )
         models.Battalion.objects.bulk_update(battalions, ["ammo_low_markers"])
-    return _per_side("ammo_markers_rolled", rolled)
+    return per_side("ammo_markers_rolled", rolled)
 
 
 def _refuel(operation: models.Operation) -> dict[str, Any]:
@@ -677,20 +640,20 @@ def _refuel(operation: models.Operation) -> dict[str, Any]:
         supply_situation__in=[SupplySituation.OK.value, SupplySituation.RESERVE.value],
         fuel_state__in=[FuelState.LOW, FuelState.EMPTY],
     )
-    refuelled = Counter(_update_counted_per_side(supplied, {"fuel_state": FuelState.FULL}))
+    refuelled = Counter(update_counted_per_side(supplied, {"fuel_state": FuelState.FULL}))
     separated = battalions.filter(supply_situation=SupplySituation.SEPARATED.value)
     # Low to full before empty to low, so no battalion moves two steps.
     for before, after in ((FuelState.LOW, FuelState.FULL), (FuelState.EMPTY, FuelState.LOW)):
-        refuelled.update(_update_counted_per_side(separated.filter(fuel_state=before), {"fuel_state": after}))
-    return _per_side("battalions_refuelled", dict(refuelled))
+        refuelled.update(update_counted_per_side(separated.filter(fuel_state=before), {"fuel_state": after}))
+    return per_side("battalions_refuelled", dict(refuelled))
 
 
 def _inactive(operation: models.Operation) -> dict[str, Any]:
     active = models.Battalion.objects.filter(campaign_id=operation.campaign_id).exclude(
         activation=ActivationState.INACTIVE
     )
-    inactive = _update_counted_per_side(active, {"activation": ActivationState.INACTIVE})
-    return _per_side("battalions_set_inactive", inactive)
+    inactive = update_counted_per_side(active, {"activation": ActivationState.INACTIVE})
+    return per_side("battalions_set_inactive", inactive)
 
 
 def _availability_reroll(operation: models.Operation) -> dict[str, Any]:
@@ -704,7 +667,7 @@ def _availability_reroll(operation: models.Operation) -> dict[str, Any]:
     to_reroll = campaign.forces.filter(
         arrival_status=ArrivalStatus.WILL_NOT_ARRIVE, availability__in=[a.value for a in rerolled]
     )
-    counts = _update_counted_per_side(
+    counts = update_counted_per_side(
         to_reroll,
         {
             "arrival_status": ArrivalStatus.SCHEDULED,
@@ -713,7 +676,7 @@ def _availability_reroll(operation: models.Operation) -> dict[str, Any]:
             "arrival_attempts": 0,
         },
     )
-    return _per_side("forces_to_reroll_availability", counts)
+    return per_side("forces_to_reroll_availability", counts)
 
 
 @dataclasses.dataclass(frozen=True)
