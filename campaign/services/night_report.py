@@ -7,6 +7,7 @@ from django.db import transaction
 from campaign import models
 from campaign.access import CampaignAccess, reports_for
 from campaign.choices import NotificationKind, OperationStatus
+from campaign.links import campaign_page
 from campaign.services.audit import Actor
 from campaign.services.notifications import notification_send
 
@@ -53,7 +54,7 @@ def night_reports_notify(operation_id: int) -> list[models.Notification]:
             NotificationKind.NIGHT_REPORT_READY,
             title,
             "\n\n".join(_report_text(r) for r in mine),
-            f"/campaigns/{campaign.slug}/night",
+            campaign_page(campaign.slug, "night"),
             SYSTEM_ACTOR,
             side_id=mine[0].side_id if len(mine) == 1 else None,
             key=f"operation:{operation.pk}",
