@@ -21,6 +21,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
+from api.actions import ActionsField, ActionsLabelsField
 from api.labels import (
     LabelledModelSerializer,
     LabelledSerializer,
@@ -34,11 +35,14 @@ from campaign import access as access_rules
 from campaign import models
 from campaign.access import CampaignAccess
 from campaign.choices import (
+    BATTLE_ACTION_CHOICES,
     COPS_QUALITY_CHOICES,
     DAY_SEGMENT_CHOICES,
+    DELIVERY_ACTION_CHOICES,
     FORCE_ACTION_CHOICES,
     MAP_SUPPLY_SITUATION_CHOICES,
     REINFORCEMENT_ACTION_CHOICES,
+    SIDE_ORDER_ACTION_CHOICES,
     SUPPLY_ACTION_CHOICES,
     SUPPLY_SITUATION_CHOICES,
     WEBHOOK_DELIVERY_EVENT_CHOICES,
@@ -72,8 +76,13 @@ from campaign.selectors import (
     roll_change_choices,
     summary_access,
 )
+from campaign.services.battles import battle_actions
+from campaign.services.campaigns import campaign_ended
+from campaign.services.operations import operation_failed, operation_running
+from campaign.services.orders import side_order_actions
 from campaign.services.reinforcements import reinforcement_actions
 from campaign.services.scenario_rules import activation_points_sources, force_rule_actions
+from campaign.services.webhook_subscriptions import delivery_actions
 from rules_engine import catalog, fairness
 from rules_engine.dice import DiceRoll
 from rules_engine.nineteen43.lulls import LullLength
@@ -195,6 +204,10 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
         source="my_side_id", read_only=True, allow_null=True, help_text="the caller's side, if a player"
     )
     sides = serializers.SerializerMethodField()
+    prints_for = serializers.SerializerMethodField(
+        help_text="the ids of the sides whose papers (briefings, battle packets) you may print: every "
+        "side for umpires, their own for players, none for observers"
+    )
     next_club_night = serializers.DateField(
         read_only=True, allow_null=True, help_text="the next club night's date, today included"
     )
@@ -242,6 +255,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "role",
             "side",
             "sides",
+            "prints_for",
             "next_club_night",
             "next_night_phase",
             "night_in_progress",
@@ -276,6 +290,11 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             for side in sides:
                 before.restore(side)
         return SideSummarySerializer(sides, many=True, context=context).data
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_prints_for(self, campaign: models.Campaign) -> list[int]:
+        access = summary_access(campaign)
+        return [side.pk for side in campaign.sides.all() if access.prints_for(side.pk)]
 
     @extend_schema_field(serializers.BooleanField(help_text=NIGHT_IN_PROGRESS_HELP))
     def get_night_in_progress(self, campaign: models.Campaign) -> bool:
@@ -537,10 +556,18 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
     setup = serializers.SerializerMethodField()
     report = serializers.SerializerMethodField()
     lulls = BattleLullSerializer(many=True, read_only=True)
-    you_set_up = serializers.SerializerMethodField(
-        help_text="you may roll its set-up while it is planned: an umpire, or a player of it rolling at "
-        "the table the steps the club lets players roll (the campaign's table_dice)"
+    draft_side = serializers.SerializerMethodField(
+        help_text="your side, whose draft of its report you write and read: null unless you are a player "
+        "of a side fighting it"
     )
+    actions = ActionsField(
+        battle_actions,
+        BATTLE_ACTION_CHOICES,
+        help_text="what you may do with it now: `set_up` while it is planned (an umpire, or a player of "
+        "it rolling at the table the steps the club lets players roll: the campaign's table_dice), "
+        "`draft` your side's report (its players) and `report` it (umpires) until it is reported",
+    )
+    actions_labels = ActionsLabelsField(battle_actions, BATTLE_ACTION_CHOICES)
 
     class Meta:
         model = models.Battle
@@ -562,17 +589,14 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
             "lulls",
             "attacker_decided_by",
             "report",
-            "you_set_up",
+            "draft_side",
+            "actions",
+            "actions_labels",
         ]
 
-    def get_you_set_up(self, battle: models.Battle) -> bool:
-        access = access_of(self)
-        return access.is_umpire or (
-            access_rules.battle_table_side(
-                access.role, access.player_side_id, battle, access.campaign.table_dice
-            )
-            is not None
-        )
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_draft_side(self, battle: models.Battle) -> int | None:
+        return access_rules.battle_draft_reader_side(access_of(self), battle)
 
     def get_feeds(self, battle: models.Battle) -> list[uuid.UUID]:
         return [fed.public_id for fed in battle.feeds.all()]
@@ -867,6 +891,10 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
     )
     steps_done = serializers.SerializerMethodField(help_text="null but for umpires")
     steps_total = serializers.SerializerMethodField(help_text="null but for umpires")
+    running = serializers.SerializerMethodField(
+        help_text="still waiting for a worker or running: its outcome is to come"
+    )
+    failed = serializers.SerializerMethodField(help_text="it gave up; done when neither this nor running")
 
     class Meta:
         model = models.Operation
@@ -877,6 +905,8 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
             "day",
             "segment",
             "status",
+            "running",
+            "failed",
             "steps_done",
             "steps_total",
             "steps",
@@ -896,6 +926,12 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
             kwargs={CAMPAIGN_KWARG: access_of(self).campaign.slug, "pk": operation.public_id},
             request=self.context.get("request"),
         )
+
+    def get_running(self, operation: models.Operation) -> bool:
+        return operation_running(operation)
+
+    def get_failed(self, operation: models.Operation) -> bool:
+        return operation_failed(operation)
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_steps_done(self, operation: models.Operation) -> int:
@@ -1565,6 +1601,14 @@ class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
         allow_null=True,
         help_text="the id of the night order it became",
     )
+    actions = ActionsField(
+        side_order_actions,
+        SIDE_ORDER_ACTION_CHOICES,
+        help_text="what you may do with it now: its side's players `edit` and `submit` a draft or an "
+        "order sent back and `withdraw` it until decided; umpires `approve`, `send_back` or `amend` a "
+        "submitted one",
+    )
+    actions_labels = ActionsLabelsField(side_order_actions, SIDE_ORDER_ACTION_CHOICES)
 
     class Meta:
         model = models.SideOrder
@@ -1584,6 +1628,8 @@ class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
             "submitted_at",
             "decided_by",
             "decided_at",
+            "actions",
+            "actions_labels",
         ]
         read_only_fields = fields
 
@@ -1772,6 +1818,13 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
     event = serializers.ChoiceField(
         source="payload.event", choices=WEBHOOK_DELIVERY_EVENT_CHOICES, read_only=True
     )
+    actions = ActionsField(
+        delivery_actions,
+        DELIVERY_ACTION_CHOICES,
+        help_text="what you may do with it now: `retry` once it failed every retry, while its webhook is "
+        "switched on",
+    )
+    actions_labels = ActionsLabelsField(delivery_actions, DELIVERY_ACTION_CHOICES)
 
     class Meta:
         model = models.WebhookDelivery
@@ -1786,6 +1839,8 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
             "last_attempt_at",
             "delivered_at",
             "payload",
+            "actions",
+            "actions_labels",
         ]
 
 
@@ -1980,6 +2035,7 @@ class VictorySerializer(LabelledSerializer[Any]):
 
     status = serializers.ChoiceField(source="campaign.status", choices=CampaignStatus.choices)
     summary = serializers.CharField(help_text="where the campaign stands, or how it ended, in words")
+    finished = serializers.SerializerMethodField(help_text="the campaign has ended: the summary says how")
     winner = serializers.IntegerField(source="campaign.winner_id", allow_null=True, help_text="once finished")
     result = serializers.CharField(source="campaign.result", help_text="once finished; empty before")
     finished_day = serializers.IntegerField(source="campaign.finished_day", allow_null=True)
@@ -1989,6 +2045,9 @@ class VictorySerializer(LabelledSerializer[Any]):
     )
     end_text = serializers.CharField(allow_null=True, help_text="what ends it if no condition is met")
     sides = VictorySideSerializer(many=True)
+
+    def get_finished(self, standing: Any) -> bool:
+        return campaign_ended(standing.campaign)
 
 
 # The club's administration: members, invitations, schedule, calendar -----------------

@@ -963,7 +963,10 @@ def side_orders(access: CampaignAccess) -> QuerySet[models.SideOrder]:
 
 def webhook_deliveries(subscription: models.WebhookSubscription) -> QuerySet[models.WebhookDelivery]:
     """A subscription's delivery log, newest first."""
-    return models.WebhookDelivery.objects.filter(subscription=subscription).select_related("event")
+    # With its subscription: whether it may be sent again depends on it being switched on.
+    return models.WebhookDelivery.objects.filter(subscription=subscription).select_related(
+        "event", "subscription"
+    )
 
 
 # Supply lines ------------------------------------------------------------------

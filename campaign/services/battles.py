@@ -11,7 +11,14 @@ from django.db import transaction
 from django.db.models import Count
 
 from campaign import models
-from campaign.access import BATTLE_SIDES, Owner, battle_table_side, side_players
+from campaign.access import (
+    BATTLE_SIDES,
+    CampaignAccess,
+    Owner,
+    battle_draft_reader_side,
+    battle_table_side,
+    side_players,
+)
 from campaign.choices import (
     REPORTED_FUEL_CHOICES,
     BattleStatus,
@@ -89,6 +96,30 @@ def battle_lock(campaign_id: int, battle_id: int) -> tuple[models.Campaign, mode
     if battle is None:
         raise NotFoundError("no such battle in this campaign", field="battle")
     return campaign, battle
+
+
+# The statuses a battle is set up from, and takes a report (or a side's draft of one) in: the
+# writes below refuse any other, and battle_actions offers exactly these.
+SET_UP_FROM = (BattleStatus.PLANNED,)
+REPORTABLE = (BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS)
+
+
+def battle_actions(access: CampaignAccess, battle: models.Battle) -> list[str]:
+    """What the reader may do with ``battle`` now: ``set_up`` while it is planned (an umpire, or a
+    player of it rolling at the table what the club lets players roll), ``draft`` their side's
+    report (a player of a side fighting it) and ``report`` it (umpires) until it is reported."""
+    actions = []
+    sets_up = access.is_umpire or (
+        battle_table_side(access.role, access.player_side_id, battle, access.campaign.table_dice) is not None
+    )
+    if sets_up and battle.status in SET_UP_FROM:
+        actions.append("set_up")
+    if battle.status in REPORTABLE:
+        if battle_draft_reader_side(access, battle) is not None:
+            actions.append("draft")
+        if access.is_umpire:
+            actions.append("report")
+    return actions
 
 
 def _require_battle_status(battle: models.Battle, *allowed: BattleStatus) -> None:
@@ -516,7 +547,7 @@ def battle_setup(
     battle for its shared steps and their own side's) enter them.
     """
     campaign, battle = battle_lock(campaign_id, battle_id)
-    _require_battle_status(battle, BattleStatus.PLANNED)
+    _require_battle_status(battle, *SET_UP_FROM)
     player_side = _setup_player_side(campaign, actor, battle)
     given = dict(inputs or {})
     table = dict(faces or {})
@@ -861,7 +892,7 @@ def battle_report_check(
 
 def battle_require_reportable(battle: models.Battle) -> None:
     """A battle takes a report (or a draft of one) until it is reported."""
-    _require_battle_status(battle, BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS)
+    _require_battle_status(battle, *REPORTABLE)
 
 
 @transaction.atomic
