@@ -83,6 +83,7 @@ from campaign.services.orders import side_order_actions
 from campaign.services.reinforcements import reinforcement_actions
 from campaign.services.scenario_rules import activation_points_sources, force_rule_actions
 from campaign.services.webhook_subscriptions import delivery_actions
+from campaign.services.webhooks import delivery_sending
 from rules_engine import catalog, fairness
 from rules_engine.dice import DiceRoll
 from rules_engine.nineteen43.lulls import LullLength
@@ -204,6 +205,9 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
         source="my_side_id", read_only=True, allow_null=True, help_text="the caller's side, if a player"
     )
     sides = serializers.SerializerMethodField()
+    you_umpire = serializers.SerializerMethodField(
+        help_text="you umpire this campaign: its umpire pages and every write are yours"
+    )
     prints_for = serializers.SerializerMethodField(
         help_text="the ids of the sides whose papers (briefings, battle packets) you may print: every "
         "side for umpires, their own for players, none for observers"
@@ -255,6 +259,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "role",
             "side",
             "sides",
+            "you_umpire",
             "prints_for",
             "next_club_night",
             "next_night_phase",
@@ -290,6 +295,9 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             for side in sides:
                 before.restore(side)
         return SideSummarySerializer(sides, many=True, context=context).data
+
+    def get_you_umpire(self, campaign: models.Campaign) -> bool:
+        return summary_access(campaign).is_umpire
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_prints_for(self, campaign: models.Campaign) -> list[int]:
@@ -1825,6 +1833,12 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
         "switched on",
     )
     actions_labels = ActionsLabelsField(delivery_actions, DELIVERY_ACTION_CHOICES)
+    sending = serializers.SerializerMethodField(
+        help_text="a worker is still to send it, or to send it again after a failed attempt"
+    )
+
+    def get_sending(self, delivery: models.WebhookDelivery) -> bool:
+        return delivery_sending(delivery)
 
     class Meta:
         model = models.WebhookDelivery
@@ -1839,6 +1853,7 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
             "last_attempt_at",
             "delivered_at",
             "payload",
+            "sending",
             "actions",
             "actions_labels",
         ]
@@ -2287,6 +2302,9 @@ class DraftItemSerializer(LabelledSerializer[Any]):
     battalion = serializers.CharField(allow_null=True)
     stand = serializers.CharField(allow_null=True)
     status = serializers.ChoiceField(choices=DraftItemStatus.choices)
+    choose = serializers.BooleanField(
+        help_text="the drafts conflict on it: confirming them names the version chosen in `choices`"
+    )
     value = serializers.JSONField(allow_null=True, help_text="the value proposed; null for a conflict")
     text = serializers.CharField(allow_null=True, help_text="the value proposed in words")
     versions = DraftVersionSerializer(many=True, help_text="each draft that entered it, side by side")
@@ -2359,10 +2377,9 @@ def draft_comparison_data(compared: DraftComparison, access: CampaignAccess) -> 
                 "battalion": item.battalion,
                 "stand": item.stand,
                 "status": item.status,
+                "choose": item.choose,
                 "value": item.value,
-                "text": None
-                if item.status == DraftItemStatus.CONFLICT
-                else _value_text(item.kind, item.value, sides),
+                "text": None if item.choose else _value_text(item.kind, item.value, sides),
                 "versions": [
                     {
                         "side": side,
