@@ -78,18 +78,18 @@ from campaign.selectors import (
 )
 from campaign.services.battles import battle_actions
 from campaign.services.campaigns import campaign_ended
+from campaign.services.day_rules import activation_points_sources, force_rule_actions
 from campaign.services.operations import operation_failed, operation_running
 from campaign.services.orders import side_order_actions
 from campaign.services.reinforcements import reinforcement_actions
-from campaign.services.scenario_rules import activation_points_sources, force_rule_actions
 from campaign.services.webhook_subscriptions import delivery_actions
 from campaign.services.webhooks import delivery_sending
 from rules_engine import catalog, fairness
 from rules_engine.dice import DiceRoll
 from rules_engine.nineteen43.lulls import LullLength
-from rules_engine.presenters import RollOutput, describe_rule
+from rules_engine.presenters import describe_rule
 from rules_engine.registry import CatalogError
-from rules_engine.results import Applies, Comparison, Modifier
+from rules_engine.results import Applies, Comparison, Modifier, RollOutput
 from rules_engine.vocab import SupplySituation, Weather
 
 PUBLIC_ID_HELP = "what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing"
@@ -1125,7 +1125,7 @@ class RollModifierSerializer(LabelledSerializer[Modifier]):
 
 
 class RollOutputSerializer(LabelledSerializer[RollOutput]):
-    """One roll as shown (``rules_engine.presenters.RollOutput``): dice and faces, modifiers,
+    """One roll as shown (``rules_engine.results.RollOutput``): dice and faces, modifiers,
     score against threshold or the table cell, the outcome and the rule."""
 
     procedure = serializers.CharField(help_text="the procedure that read it")

@@ -54,15 +54,17 @@ from campaign.choices import COPS_QUALITY_CHOICES, OperationKind, PaperFormat
 from campaign.services import activation as activation_services
 from campaign.services import api_keys as api_key_services
 from campaign.services import battle_drafts as draft_services
+from campaign.services import battle_reports as battle_report_services
+from campaign.services import battle_setups as battle_setup_services
 from campaign.services import battles as battle_services
 from campaign.services import campaigns as campaign_services
 from campaign.services import corrections as correction_services
+from campaign.services import day_rules
 from campaign.services import days as day_services
 from campaign.services import night as night_services
 from campaign.services import orders as order_services
 from campaign.services import overrides as override_services
 from campaign.services import reinforcements as reinforcement_services
-from campaign.services import scenario_rules
 from campaign.services import sectors as sector_services
 from campaign.services import sides as side_services
 from campaign.services import supply as supply_services
@@ -327,7 +329,7 @@ class SideViewSet(ReadOnlyCampaignViewSet[models.Side]):
     def artillery_orders(self, request: Request, **kwargs: Any) -> Response:
         data = self.validated(inputs.ArtilleryOrderInput)
         side = self.get_object()
-        order = scenario_rules.artillery_order_set(
+        order = day_rules.artillery_order_set(
             self.campaign_access.campaign.pk, self.actor, side_id=side.pk, **data
         )
         return self.respond(
@@ -410,7 +412,7 @@ class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
     @action(detail=True, methods=["post"], url_path="air-support")
     def air_support(self, request: Request, **kwargs: Any) -> Response:
         data = self.validated(inputs.ForceTurnInput)
-        record = scenario_rules.air_support_request(
+        record = day_rules.air_support_request(
             self.campaign_access.campaign.pk, self.actor, force_id=self.get_object().pk, **data
         )
         return _roll_answer(self, record)
@@ -425,7 +427,7 @@ class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
     @action(detail=True, methods=["post"], url_path="postpone-arrival")
     def postpone_arrival(self, request: Request, **kwargs: Any) -> Response:
         data = self.validated(inputs.ArrivalPostponeInput)
-        record = scenario_rules.arrival_postpone(
+        record = day_rules.arrival_postpone(
             self.campaign_access.campaign.pk, self.actor, force_id=self.get_object().pk, **data
         )
         return _roll_answer(self, record)
@@ -442,7 +444,7 @@ class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
     @action(detail=True, methods=["post"], url_path="cops-action-points")
     def cops_action_points(self, request: Request, **kwargs: Any) -> Response:
         data = self.validated(inputs.CopsActionPointsInput)
-        record = scenario_rules.force_cops_action_points(
+        record = day_rules.force_cops_action_points(
             self.campaign_access.campaign.pk, self.actor, force_id=self.get_object().pk, **data
         )
         return _roll_answer(self, record)
@@ -457,7 +459,7 @@ class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
     @action(detail=True, methods=["post"], url_path="cops-overrun")
     def cops_overrun(self, request: Request, **kwargs: Any) -> Response:
         data = self.validated(inputs.ForceTurnInput)
-        force = scenario_rules.force_cops_overrun(
+        force = day_rules.force_cops_overrun(
             self.campaign_access.campaign.pk, self.actor, force_id=self.get_object().pk, **data
         )
         return self.respond(force)
@@ -497,7 +499,7 @@ class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
                 force.pk in supply_services.supply_cops_isolated(campaign)
                 if in_full
                 and not selectors.night_in_progress(campaign)
-                and optional_rule_on(campaign, scenario_rules.COPS_ACTION_POINTS)
+                and optional_rule_on(campaign, day_rules.COPS_ACTION_POINTS)
                 else None
             ),
         }
@@ -672,7 +674,7 @@ class StandViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Stand]):
     def entrench(self, request: Request, **kwargs: Any) -> Response:
         data = self.validated(inputs.EntrenchInput)
         stand = self.get_object()
-        scenario_rules.stand_entrench(
+        day_rules.stand_entrench(
             self.campaign_access.campaign.pk,
             self.actor,
             battalion_code=stand.battalion.code,
@@ -690,7 +692,7 @@ class StandViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Stand]):
     @action(detail=True, methods=["post"])
     def move(self, request: Request, **kwargs: Any) -> Response:
         stand = self.get_object()
-        scenario_rules.stand_move(
+        day_rules.stand_move(
             self.campaign_access.campaign.pk,
             self.actor,
             battalion_code=stand.battalion.code,
@@ -856,7 +858,7 @@ class DayViewSet(PaperMixin, ReadOnlyCampaignViewSet[models.CampaignDay]):
         day = self.get_object()
         if day.number != self.campaign_access.campaign.current_day:
             raise DomainError(f"day {day.number} is not the day under way", field="day")
-        record = scenario_rules.day_end_roll(self.campaign_access.campaign.pk, self.actor, **data)
+        record = day_rules.day_end_roll(self.campaign_access.campaign.pk, self.actor, **data)
         return _roll_answer(self, record)
 
 
@@ -1017,7 +1019,7 @@ class BattleViewSet(
         given = self.validated(inputs.BattleSetupInput)
         campaign_id = self.campaign_access.campaign.pk
         return self.respond(
-            battle_services.battle_setup(
+            battle_setup_services.battle_setup(
                 campaign_id, self.actor, self.get_object().pk, given.get("inputs"), given.get("faces")
             )
         )
@@ -1053,7 +1055,7 @@ class BattleViewSet(
         )
         if not access.is_umpire and player_side is None:
             raise refused
-        questions: Any = battle_services.battle_setup_questions(access.campaign, battle, player_side)
+        questions: Any = battle_setup_services.battle_setup_questions(access.campaign, battle, player_side)
         return Response(out.SetupQuestionSerializer(questions, many=True).data)
 
     @extend_schema(
@@ -1069,7 +1071,7 @@ class BattleViewSet(
         report = self.validated(inputs.BattleReportInput)
         campaign_id = self.campaign_access.campaign.pk
         return self.respond(
-            battle_services.battle_report(campaign_id, self.actor, self.get_object().pk, report)
+            battle_report_services.battle_report(campaign_id, self.actor, self.get_object().pk, report)
         )
 
     @extend_schema(

@@ -36,6 +36,7 @@ from api.viewsets import CAMPAIGN_PERMISSIONS, UMPIRES_IN_PERSON, ApiViewSet, Ca
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.scenarios import pack_dumps
+from campaign.scenarios.exporting import campaign_export
 from campaign.services import memberships as membership_services
 from campaign.services import notifications as notification_services
 from campaign.services import scenario as scenario_services
@@ -126,7 +127,7 @@ class CampaignAdminActions(CampaignAccessMixin, ApiViewSet[models.Campaign]):
         file_format = request.query_params.get("file_format", "yaml")
         if file_format not in EXPORT_TYPES:
             raise ValidationError({"file_format": ["Choose yaml or json."]})
-        text = pack_dumps(scenario_services.campaign_export(campaign.pk), f".{file_format}")
+        text = pack_dumps(campaign_export(campaign.pk), f".{file_format}")
         response = HttpResponse(text, content_type=EXPORT_TYPES[file_format])
         response["Content-Disposition"] = f'attachment; filename="{campaign.slug}.{file_format}"'
         return response
