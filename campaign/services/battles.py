@@ -11,7 +11,7 @@ from campaign import models
 from campaign.access import (
     BATTLE_SIDES,
     CampaignAccess,
-    battle_draft_reader_side,
+    battle_draft_side,
     battle_table_side,
     side_players,
 )
@@ -53,13 +53,14 @@ def battle_actions(access: CampaignAccess, battle: models.Battle) -> list[str]:
     player of it rolling at the table what the club lets players roll), ``draft`` their side's
     report (a player of a side fighting it) and ``report`` it (umpires) until it is reported."""
     actions = []
+    side_id = access.playing_side_id
     sets_up = access.is_umpire or (
-        battle_table_side(access.role, access.player_side_id, battle, access.campaign.table_dice) is not None
+        battle_table_side(access.role, side_id, battle, access.campaign.table_dice) is not None
     )
     if sets_up and battle.status in SET_UP_FROM:
         actions.append("set_up")
     if battle.status in REPORTABLE:
-        if battle_draft_reader_side(access, battle) is not None:
+        if battle_draft_side(access.role, side_id, battle) is not None:
             actions.append("draft")
         if access.is_umpire:
             actions.append("report")

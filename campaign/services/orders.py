@@ -104,7 +104,7 @@ def side_order_actions(access: CampaignAccess, order: models.SideOrder) -> list[
     write takes (a day's night phase or a deadline may still refuse it, saying why)."""
     if access.is_umpire:
         mine = [action for action in ACTION_STATUSES if action not in PLAYER_ACTIONS]
-    elif access.player_side_id == order.side_id:
+    elif access.playing_side_id == order.side_id:
         mine = list(PLAYER_ACTIONS)
     else:
         return []
