@@ -4719,7 +4719,7 @@ export interface components {
             readonly applies_to_label: string;
         };
         /**
-         * @description One roll as shown (``rules_engine.results.RollOutput``): dice and faces, modifiers,
+         * @description One roll as shown (``rules_engine.presenters.RollOutput``): dice and faces, modifiers,
          *     score against threshold or the table cell, the outcome and the rule.
          */
         RollOutput: {
