@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from api.labels import LabelledModelSerializer, LabelledSerializer
 from campaign import models
+from campaign.links import page_path
 
 WEEKDAY_CHOICES = [(number, name) for number, name in enumerate(calendar.day_name)]
 
@@ -85,7 +86,7 @@ class InvitationCreatedSerializer(InvitationSerializer):
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_link(self, invitation: models.Invitation) -> str:
         request = self.context["request"]
-        return str(request.build_absolute_uri(f"/join/{self.context['token']}"))
+        return str(request.build_absolute_uri(page_path("join", token=self.context["token"])))
 
 
 class InvitationPreviewSerializer(LabelledModelSerializer[models.Invitation]):

@@ -16,6 +16,7 @@ from campaign.choices import (
     SideOrderStatus,
     TodoKind,
 )
+from campaign.links import battle_page, campaign_page
 from campaign.selectors.schedule import club_schedule_next, deadline_text
 from rules_engine.profiles import CampaignStep, get_profile
 from rules_engine.vocab import PLAYED_DAY_SEGMENTS, DaySegment, counted, label_of
@@ -33,7 +34,6 @@ def umpire_todo(campaign: models.Campaign, now: datetime.datetime) -> list[TodoI
     """What waits for the umpire now, in the order of ``TodoKind``: orders submitted, battles with
     drafts filed (both sides, or one), the day's supply unconfirmed, segments left, arrival rolls
     running, the night phase due. A fixed number of queries, whatever the campaign's size."""
-    base = f"/campaigns/{campaign.slug}"
     items: list[TodoItem] = []
     submitted = models.SideOrder.objects.filter(campaign=campaign, status=SideOrderStatus.SUBMITTED).count()
     if submitted:
@@ -42,7 +42,7 @@ def umpire_todo(campaign: models.Campaign, now: datetime.datetime) -> list[TodoI
             TodoItem(
                 TodoKind.ORDERS_SUBMITTED,
                 f"{submitted} {words} for your approval",
-                f"{base}/orders",
+                campaign_page(campaign.slug, "orders"),
                 submitted,
             )
         )
@@ -55,7 +55,7 @@ def umpire_todo(campaign: models.Campaign, now: datetime.datetime) -> list[TodoI
     )
     for battle in battles:
         where = f"the battle at {battle.sector.name} (day {battle.day.number})"
-        link = f"{base}/battles/{battle.public_id}"
+        link = battle_page(campaign.slug, battle.public_id)
         if len(battle.filed) >= 2:
             items.append(
                 TodoItem(
@@ -85,7 +85,9 @@ def umpire_todo(campaign: models.Campaign, now: datetime.datetime) -> list[TodoI
     if traced and day.supply_confirmed_at is None:
         items.append(
             TodoItem(
-                TodoKind.SUPPLY_UNCONFIRMED, f"Supply of day {day.number} is not confirmed", f"{base}/night"
+                TodoKind.SUPPLY_UNCONFIRMED,
+                f"Supply of day {day.number} is not confirmed",
+                campaign_page(campaign.slug, "night"),
             )
         )
     left: list[DaySegment] = []
@@ -101,7 +103,7 @@ def umpire_todo(campaign: models.Campaign, now: datetime.datetime) -> list[TodoI
             TodoItem(
                 TodoKind.SEGMENTS_LEFT,
                 f"{len(left)} {words} of day {day.number} left to play: next the {label_of(left[0]).lower()}",
-                f"{base}/day",
+                campaign_page(campaign.slug, "day"),
                 len(left),
             )
         )
@@ -115,7 +117,7 @@ def umpire_todo(campaign: models.Campaign, now: datetime.datetime) -> list[TodoI
             TodoItem(
                 TodoKind.ARRIVALS_ROLLING,
                 "Reinforcements are rolling for arrival: wait for their reports",
-                f"{base}/day",
+                campaign_page(campaign.slug, "day"),
                 rolling,
             )
         )
@@ -127,5 +129,5 @@ def umpire_todo(campaign: models.Campaign, now: datetime.datetime) -> list[TodoI
             text += f" (the club's schedule: {deadline_text(scheduled)})"
         if unreported:
             text += f"; {counted(unreported, 'battle')} still to report first"
-        items.append(TodoItem(TodoKind.NIGHT_DUE, text, f"{base}/night"))
+        items.append(TodoItem(TodoKind.NIGHT_DUE, text, campaign_page(campaign.slug, "night")))
     return items

@@ -16,6 +16,7 @@ from django.db import transaction
 from campaign import models
 from campaign.access import battle_draft_side, campaign_umpires, side_players
 from campaign.choices import DraftItemStatus, DraftStatus, EventVerb, NotificationKind
+from campaign.links import battle_page
 from campaign.report_drafts import ANY_SIDE_FIELDS, OWN_SIDE_FIELDS, drafts_compare
 from campaign.selectors import battle_draftable
 from campaign.services.audit import Actor, event_record
@@ -110,7 +111,7 @@ def battle_draft_save(
         f"Reconcile the two drafts and confirm the report (day {battle.day.number})."
         if both
         else f"The other side's draft is awaited (day {battle.day.number}).",
-        f"/campaigns/{campaign.slug}/battles/{battle.public_id}",
+        battle_page(campaign.slug, battle.public_id),
         actor,
         key=f"battle:{battle.pk}:drafts:{'both' if both else side_id}",  # once each
     )
@@ -123,7 +124,7 @@ def battle_draft_save(
             f"Report the battle at {battle.sector}",
             f"{draft.side.name} has filed its draft report of the battle at {battle.sector} "
             f"(day {battle.day.number}); file yours so the umpire can confirm the report.",
-            f"/campaigns/{campaign.slug}/battles/{battle.public_id}",
+            battle_page(campaign.slug, battle.public_id),
             actor,
             side_id=opponent_id,
             key=f"battle:{battle.pk}:draft",

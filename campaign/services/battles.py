@@ -21,6 +21,7 @@ from campaign.choices import (
     EventVerb,
     NotificationKind,
 )
+from campaign.links import battle_page
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
@@ -198,7 +199,7 @@ def _battle_assigned_notify(
             NotificationKind.BATTLE_ASSIGNED,
             title,
             _battle_assigned_body(battle, sides, side_id, own),
-            f"/campaigns/{campaign.slug}/battles/{battle.public_id}",
+            battle_page(campaign.slug, battle.public_id),
             actor,
             side_id=side_id,
             key=f"battle:{battle.pk}",

@@ -41,6 +41,7 @@ from campaign.choices import (
     StandStatus,
     StandType,
 )
+from campaign.links import campaign_page
 from campaign.services.activation import DIVISION_POOLS
 from campaign.services.airborne import airborne_spared_extra_loss
 from campaign.services.audit import Actor, RollContext, event_record, roll_records_copy, roll_records_write
@@ -875,7 +876,7 @@ def night_reports_notify(operation_id: int) -> list[models.Notification]:
             NotificationKind.NIGHT_REPORT_READY,
             title,
             "\n\n".join(_report_text(r) for r in mine),
-            f"/campaigns/{campaign.slug}/night",
+            campaign_page(campaign.slug, "night"),
             SYSTEM_ACTOR,
             side_id=mine[0].side_id if len(mine) == 1 else None,
             key=f"operation:{operation.pk}",

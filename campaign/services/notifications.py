@@ -28,7 +28,6 @@ import hashlib
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
-from django.conf import settings
 from django.core.mail import send_mail
 from django.db import connection, transaction
 from django.db.models import Q
@@ -37,6 +36,7 @@ from django.utils import timezone
 from campaign import models
 from campaign.access import notification_refused
 from campaign.choices import EventVerb, NotificationEmail, NotificationKind
+from campaign.links import web_app_url
 from campaign.services.audit import Actor, event_record
 from campaign.services.background import lease_cutoff, rows_resend
 from campaign.services.broker import tasks_send_on_commit
@@ -139,7 +139,7 @@ def notification_send(
 
 
 def _mail_text(notification: models.Notification) -> str:
-    url = settings.WEB_APP_URL.rstrip("/") + notification.link
+    url = web_app_url(notification.link)
     return (
         f"{notification.body}\n\nIn the web app: {url}\n" if notification.body else f"In the web app: {url}\n"
     )

@@ -32,6 +32,7 @@ from campaign.choices import (
     SideOrderKind,
     SideOrderStatus,
 )
+from campaign.links import campaign_page
 from campaign.selectors import deadline_text, side_orders_day, side_orders_deadline
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
@@ -344,7 +345,7 @@ def side_order_submit(
         NotificationKind.ORDER_SUBMITTED,
         f"{order.side.name} submitted an order for day {order.day_number}",
         f"{order_words(order)}. Approve it, send it back or amend it before the night phase.",
-        f"/campaigns/{campaign.slug}/orders",
+        campaign_page(campaign.slug, "orders"),
         actor,
         key=_submitted_key(order, now),
     )
@@ -582,7 +583,7 @@ REMINDER_ACTOR = Actor(request_id="orders-due-reminder")
 
 
 def _orders_link(campaign: models.Campaign) -> str:
-    return f"/campaigns/{campaign.slug}/orders"
+    return campaign_page(campaign.slug, "orders")
 
 
 # How a side's orders of a day are counted for its players, each status group in its words.
