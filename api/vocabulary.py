@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from api.conditional import etag_matches, not_modified, weak_etag
 from api.labels import with_field
 from campaign import choices
+from campaign.services.memberships import ROLES_WITH_SIDE
 from campaign.services.night_report import COUNTER_WORDS
 from campaign.services.orders import PAYLOAD_FIELD_LABELS, PAYLOAD_FIELDS
 from rules_engine import vocab
@@ -97,7 +98,11 @@ def _order_fields() -> dict[str, list[dict[str, Any]]]:
 
 
 LISTS = _lists()
-VOCABULARY: Mapping[str, Any] = {"lists": LISTS, "order_fields": _order_fields()}
+VOCABULARY: Mapping[str, Any] = {
+    "lists": LISTS,
+    "order_fields": _order_fields(),
+    "roles_with_side": [str(role) for role in ROLES_WITH_SIDE],
+}
 ETAG = weak_etag(VOCABULARY)
 
 
@@ -136,6 +141,10 @@ OrderFieldsSerializer = type(
 class VocabularySerializer(serializers.Serializer[Mapping[str, Any]]):
     lists = ListsSerializer(help_text="every enum by name: its codes and their labels, in order")
     order_fields = OrderFieldsSerializer(help_text="by sealed order kind: the fields its payload takes")
+    roles_with_side = serializers.ListField(
+        child=serializers.ChoiceField(choices=choices.MemberRole.choices),
+        help_text="the members' roles that play a side: a member of one of them names it, of any other none",
+    )
 
 
 class VocabularyView(APIView):

@@ -75,6 +75,8 @@ class CampaignAccess:
     campaign: models.Campaign
     role: MemberRole
     side_id: int | None
+    # A member signed in, not an API key: a side's key reads as its player but writes nothing of it.
+    in_person: bool = True
 
     @classmethod
     def of_api_key(cls, api_key: models.CampaignAPIKey) -> CampaignAccess:
@@ -84,6 +86,7 @@ class CampaignAccess:
             campaign=api_key.campaign,
             role=role,
             side_id=api_key.side_id if role == MemberRole.PLAYER else None,
+            in_person=False,
         )
 
     @classmethod
@@ -114,6 +117,12 @@ class CampaignAccess:
     def player_side_id(self) -> int | None:
         """The reader's side when they are a player; None for umpires and observers."""
         return self.side_id if self.role == MemberRole.PLAYER else None
+
+    @property
+    def playing_side_id(self) -> int | None:
+        """The side whose writes the reader makes as its player (orders, drafts, set-up rolls at the
+        table): a player's, signed in; None for everybody else, a side's API key included."""
+        return self.player_side_id if self.in_person else None
 
     @property
     def is_player(self) -> bool:

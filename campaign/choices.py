@@ -29,6 +29,23 @@ MAP_SUPPLY_SITUATION_CHOICES = [c for c in SUPPLY_SITUATION_CHOICES if c[0] != S
 SUPPLY_ACTION_CHOICES = [("confirm", "Confirm the supply")]
 # What the umpire may do with a force off the table (campaign.services.reinforcements.reinforcement_actions).
 REINFORCEMENT_ACTION_CHOICES = [("schedule", "Schedule its arrival"), ("postpone", "Postpone its arrival")]
+# What a reader may do with a sealed order now (campaign.services.orders.side_order_actions).
+SIDE_ORDER_ACTION_CHOICES = [
+    ("edit", "Edit the order"),
+    ("submit", "Submit the order"),
+    ("withdraw", "Withdraw the order"),
+    ("approve", "Approve the order"),
+    ("send_back", "Send the order back"),
+    ("amend", "Amend the order"),
+]
+# What a reader may do with a battle now (campaign.services.battles.battle_actions).
+BATTLE_ACTION_CHOICES = [
+    ("set_up", "Roll its set-up"),
+    ("draft", "Draft your side's report"),
+    ("report", "Report it"),
+]
+# What the umpire may do with a webhook delivery now (campaign.services.webhooks.delivery_actions).
+DELIVERY_ACTION_CHOICES = [("retry", "Send again")]
 # The qualities the umpire gives a C Ops rolling its action points (variant 1).
 COPS_QUALITY_CHOICES = enum_choices(Quality)
 # What the umpire may do with a division's C Ops now (campaign.services.day_rules.force_rule_actions).

@@ -77,9 +77,14 @@ class Item:
         return DraftItemStatus.AGREED if all(v == values[0] for v in values) else DraftItemStatus.CONFLICT
 
     @property
+    def choose(self) -> bool:
+        """Whether the umpire chooses one of its versions to confirm the drafts: they conflict."""
+        return self.status == DraftItemStatus.CONFLICT
+
+    @property
     def value(self) -> Any:
         """The value proposed: the one all its drafts give; None for a conflict."""
-        return None if self.status == DraftItemStatus.CONFLICT else next(iter(self.versions.values()))
+        return None if self.choose else next(iter(self.versions.values()))
 
 
 @dataclass(frozen=True)
@@ -95,7 +100,7 @@ class Comparison:
 
     @property
     def conflicts(self) -> list[Item]:
-        return self.of_status(DraftItemStatus.CONFLICT)
+        return [item for item in self.items if item.choose]
 
     def report(self, chosen: Mapping[str, int] | None = None) -> dict[str, Any]:
         """The report the items make: agreed and one side's items, and each conflict as the

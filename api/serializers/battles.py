@@ -10,12 +10,14 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.actions import ActionsField, ActionsLabelsField
 from api.labels import LabelledModelSerializer, LabelledSerializer
 from api.serializers.base import PUBLIC_ID_HELP, access_of
 from api.serializers.reference import RuleInputSerializer
 from campaign import access as access_rules
 from campaign import models
-from campaign.choices import enum_choices
+from campaign.choices import BATTLE_ACTION_CHOICES, enum_choices
+from campaign.services.battles import battle_actions
 from rules_engine.nineteen43.lulls import LullLength
 
 
@@ -43,10 +45,18 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
     setup = serializers.SerializerMethodField()
     report = serializers.SerializerMethodField()
     lulls = BattleLullSerializer(many=True, read_only=True)
-    you_set_up = serializers.SerializerMethodField(
-        help_text="you may roll its set-up while it is planned: an umpire, or a player of it rolling at "
-        "the table the steps the club lets players roll (the campaign's table_dice)"
+    draft_side = serializers.SerializerMethodField(
+        help_text="your side, whose draft of its report you write and read: null unless you are a player "
+        "of a side fighting it"
     )
+    actions = ActionsField(
+        battle_actions,
+        BATTLE_ACTION_CHOICES,
+        help_text="what you may do with it now: `set_up` while it is planned (an umpire, or a player of "
+        "it rolling at the table the steps the club lets players roll: the campaign's table_dice), "
+        "`draft` your side's report (its players) and `report` it (umpires) until it is reported",
+    )
+    actions_labels = ActionsLabelsField(battle_actions, BATTLE_ACTION_CHOICES)
 
     class Meta:
         model = models.Battle
@@ -68,17 +78,14 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
             "lulls",
             "attacker_decided_by",
             "report",
-            "you_set_up",
+            "draft_side",
+            "actions",
+            "actions_labels",
         ]
 
-    def get_you_set_up(self, battle: models.Battle) -> bool:
-        access = access_of(self)
-        return access.is_umpire or (
-            access_rules.battle_table_side(
-                access.role, access.player_side_id, battle, access.campaign.table_dice
-            )
-            is not None
-        )
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_draft_side(self, battle: models.Battle) -> int | None:
+        return access_rules.battle_draft_reader_side(access_of(self), battle)
 
     def get_feeds(self, battle: models.Battle) -> list[uuid.UUID]:
         return [fed.public_id for fed in battle.feeds.all()]

@@ -91,6 +91,13 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
         source="my_side_id", read_only=True, allow_null=True, help_text="the caller's side, if a player"
     )
     sides = serializers.SerializerMethodField()
+    you_umpire = serializers.SerializerMethodField(
+        help_text="you umpire this campaign: its umpire pages and every write are yours"
+    )
+    prints_for = serializers.SerializerMethodField(
+        help_text="the ids of the sides whose papers (briefings, battle packets) you may print: every "
+        "side for umpires, their own for players, none for observers"
+    )
     next_club_night = serializers.DateField(
         read_only=True, allow_null=True, help_text="the next club night's date, today included"
     )
@@ -138,6 +145,8 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "role",
             "side",
             "sides",
+            "you_umpire",
+            "prints_for",
             "next_club_night",
             "next_night_phase",
             "night_in_progress",
@@ -172,6 +181,14 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             for side in sides:
                 before.restore(side)
         return SideSummarySerializer(sides, many=True, context=context).data
+
+    def get_you_umpire(self, campaign: models.Campaign) -> bool:
+        return summary_access(campaign).is_umpire
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_prints_for(self, campaign: models.Campaign) -> list[int]:
+        access = summary_access(campaign)
+        return [side.pk for side in campaign.sides.all() if access.prints_for(side.pk)]
 
     @extend_schema_field(serializers.BooleanField(help_text=NIGHT_IN_PROGRESS_HELP))
     def get_night_in_progress(self, campaign: models.Campaign) -> bool:

@@ -77,6 +77,9 @@ class DraftItemSerializer(LabelledSerializer[Any]):
     battalion = serializers.CharField(allow_null=True)
     stand = serializers.CharField(allow_null=True)
     status = serializers.ChoiceField(choices=DraftItemStatus.choices)
+    choose = serializers.BooleanField(
+        help_text="the drafts conflict on it: confirming them names the version chosen in `choices`"
+    )
     value = serializers.JSONField(allow_null=True, help_text="the value proposed; null for a conflict")
     text = serializers.CharField(allow_null=True, help_text="the value proposed in words")
     versions = DraftVersionSerializer(many=True, help_text="each draft that entered it, side by side")
@@ -149,10 +152,9 @@ def draft_comparison_data(compared: DraftComparison, access: CampaignAccess) -> 
                 "battalion": item.battalion,
                 "stand": item.stand,
                 "status": item.status,
+                "choose": item.choose,
                 "value": item.value,
-                "text": None
-                if item.status == DraftItemStatus.CONFLICT
-                else _value_text(item.kind, item.value, sides),
+                "text": None if item.choose else _value_text(item.kind, item.value, sides),
                 "versions": [
                     {
                         "side": side,

@@ -15,6 +15,7 @@ from api.serializers.base import PUBLIC_ID_HELP, access_of
 from campaign import access as access_rules
 from campaign import models
 from campaign.choices import DAY_SEGMENT_CHOICES, ArrivalStatus, OperationKind
+from campaign.services.operations import operation_failed, operation_running
 
 
 class OperationSerializer(LabelledModelSerializer[models.Operation]):
@@ -28,6 +29,10 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
     )
     steps_done = serializers.SerializerMethodField(help_text="null but for umpires")
     steps_total = serializers.SerializerMethodField(help_text="null but for umpires")
+    running = serializers.SerializerMethodField(
+        help_text="still waiting for a worker or running: its outcome is to come"
+    )
+    failed = serializers.SerializerMethodField(help_text="it gave up; done when neither this nor running")
 
     class Meta:
         model = models.Operation
@@ -38,6 +43,8 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
             "day",
             "segment",
             "status",
+            "running",
+            "failed",
             "steps_done",
             "steps_total",
             "steps",
@@ -57,6 +64,12 @@ class OperationSerializer(LabelledModelSerializer[models.Operation]):
             kwargs={CAMPAIGN_KWARG: access_of(self).campaign.slug, "pk": operation.public_id},
             request=self.context.get("request"),
         )
+
+    def get_running(self, operation: models.Operation) -> bool:
+        return operation_running(operation)
+
+    def get_failed(self, operation: models.Operation) -> bool:
+        return operation_failed(operation)
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_steps_done(self, operation: models.Operation) -> int:

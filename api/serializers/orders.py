@@ -7,9 +7,12 @@ from typing import Any
 
 from rest_framework import serializers
 
+from api.actions import ActionsField, ActionsLabelsField
 from api.labels import LabelledModelSerializer, LabelledSerializer
 from api.serializers.base import PUBLIC_ID_HELP
 from campaign import models
+from campaign.choices import SIDE_ORDER_ACTION_CHOICES
+from campaign.services.orders import side_order_actions
 
 
 class NightOrderSerializer(LabelledModelSerializer[models.NightOrder]):
@@ -52,6 +55,14 @@ class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
         allow_null=True,
         help_text="the id of the night order it became",
     )
+    actions = ActionsField(
+        side_order_actions,
+        SIDE_ORDER_ACTION_CHOICES,
+        help_text="what you may do with it now: its side's players `edit` and `submit` a draft or an "
+        "order sent back and `withdraw` it until decided; umpires `approve`, `send_back` or `amend` a "
+        "submitted one",
+    )
+    actions_labels = ActionsLabelsField(side_order_actions, SIDE_ORDER_ACTION_CHOICES)
 
     class Meta:
         model = models.SideOrder
@@ -71,6 +82,8 @@ class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
             "submitted_at",
             "decided_by",
             "decided_at",
+            "actions",
+            "actions_labels",
         ]
         read_only_fields = fields
 

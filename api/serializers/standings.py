@@ -14,6 +14,7 @@ from api.serializers.force_status import StrengthLabelsField, TallyCountsSeriali
 from campaign import models
 from campaign.choices import CampaignStatus
 from campaign.selectors import DayTallies, Statistics
+from campaign.services.campaigns import campaign_ended
 
 
 class StatisticsSideSerializer(LabelledModelSerializer[models.Side]):
@@ -103,6 +104,7 @@ class VictorySerializer(LabelledSerializer[Any]):
 
     status = serializers.ChoiceField(source="campaign.status", choices=CampaignStatus.choices)
     summary = serializers.CharField(help_text="where the campaign stands, or how it ended, in words")
+    finished = serializers.SerializerMethodField(help_text="the campaign has ended: the summary says how")
     winner = serializers.IntegerField(source="campaign.winner_id", allow_null=True, help_text="once finished")
     result = serializers.CharField(source="campaign.result", help_text="once finished; empty before")
     finished_day = serializers.IntegerField(source="campaign.finished_day", allow_null=True)
@@ -112,3 +114,6 @@ class VictorySerializer(LabelledSerializer[Any]):
     )
     end_text = serializers.CharField(allow_null=True, help_text="what ends it if no condition is met")
     sides = VictorySideSerializer(many=True)
+
+    def get_finished(self, standing: Any) -> bool:
+        return campaign_ended(standing.campaign)

@@ -5,10 +5,13 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.actions import ActionsField, ActionsLabelsField
 from api.labels import LabelledModelSerializer
 from api.serializers.base import PUBLIC_ID_HELP
 from campaign import models
-from campaign.choices import WEBHOOK_DELIVERY_EVENT_CHOICES, WEBHOOK_EVENT_CHOICES
+from campaign.choices import DELIVERY_ACTION_CHOICES, WEBHOOK_DELIVERY_EVENT_CHOICES, WEBHOOK_EVENT_CHOICES
+from campaign.services.webhook_subscriptions import delivery_actions
+from campaign.services.webhooks import delivery_sending
 
 
 class WebhookSerializer(LabelledModelSerializer[models.WebhookSubscription]):
@@ -45,6 +48,19 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
     event = serializers.ChoiceField(
         source="payload.event", choices=WEBHOOK_DELIVERY_EVENT_CHOICES, read_only=True
     )
+    actions = ActionsField(
+        delivery_actions,
+        DELIVERY_ACTION_CHOICES,
+        help_text="what you may do with it now: `retry` once it failed every retry, while its webhook is "
+        "switched on",
+    )
+    actions_labels = ActionsLabelsField(delivery_actions, DELIVERY_ACTION_CHOICES)
+    sending = serializers.SerializerMethodField(
+        help_text="a worker is still to send it, or to send it again after a failed attempt"
+    )
+
+    def get_sending(self, delivery: models.WebhookDelivery) -> bool:
+        return delivery_sending(delivery)
 
     class Meta:
         model = models.WebhookDelivery
@@ -59,4 +75,7 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
             "last_attempt_at",
             "delivered_at",
             "payload",
+            "sending",
+            "actions",
+            "actions_labels",
         ]

@@ -135,7 +135,10 @@ def webhooks(access: CampaignAccess) -> QuerySet[models.WebhookSubscription]:
 
 def webhook_deliveries(subscription: models.WebhookSubscription) -> QuerySet[models.WebhookDelivery]:
     """A subscription's delivery log, newest first."""
-    return models.WebhookDelivery.objects.filter(subscription=subscription).select_related("event")
+    # With its subscription: whether it may be sent again depends on it being switched on.
+    return models.WebhookDelivery.objects.filter(subscription=subscription).select_related(
+        "event", "subscription"
+    )
 
 
 def members(access: CampaignAccess) -> QuerySet[models.Membership]:

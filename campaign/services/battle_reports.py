@@ -20,7 +20,7 @@ from campaign.choices import (
 from campaign.services.activation import Pool, activation_pool_of
 from campaign.services.audit import Actor, event_record
 from campaign.services.battle_setups import FUEL_SUPPLY
-from campaign.services.battles import battle_lock, battle_require_status
+from campaign.services.battles import REPORTABLE, battle_lock, battle_require_status
 from campaign.services.campaigns import campaign_save
 from campaign.services.errors import DomainError
 from campaign.services.notifications import notifications_done
@@ -241,7 +241,7 @@ def battle_report_check(
 
 def battle_require_reportable(battle: models.Battle) -> None:
     """A battle takes a report (or a draft of one) until it is reported."""
-    battle_require_status(battle, BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS)
+    battle_require_status(battle, *REPORTABLE)
 
 
 @transaction.atomic

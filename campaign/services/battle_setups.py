@@ -21,6 +21,7 @@ from campaign.choices import (
 )
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.battles import (
+    SET_UP_FROM,
     battle_assigned_restate,
     battle_lock,
     battle_require_status,
@@ -347,7 +348,7 @@ def battle_setup(
     battle for its shared steps and their own side's) enter them.
     """
     campaign, battle = battle_lock(campaign_id, battle_id)
-    battle_require_status(battle, BattleStatus.PLANNED)
+    battle_require_status(battle, *SET_UP_FROM)
     player_side = _setup_player_side(campaign, actor, battle)
     given = dict(inputs or {})
     table = dict(faces or {})

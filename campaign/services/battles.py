@@ -8,7 +8,13 @@ from collections.abc import Mapping, Sequence
 from django.db import transaction
 
 from campaign import models
-from campaign.access import BATTLE_SIDES, side_players
+from campaign.access import (
+    BATTLE_SIDES,
+    CampaignAccess,
+    battle_draft_side,
+    battle_table_side,
+    side_players,
+)
 from campaign.choices import (
     BattleStatus,
     CampaignStatus,
@@ -35,6 +41,31 @@ def battle_lock(campaign_id: int, battle_id: int) -> tuple[models.Campaign, mode
     if battle is None:
         raise NotFoundError("no such battle in this campaign", field="battle")
     return campaign, battle
+
+
+# The statuses a battle is set up from, and takes a report (or a side's draft of one) in: the
+# writes refuse any other (battle_setups, battle_reports), and battle_actions offers exactly these.
+SET_UP_FROM = (BattleStatus.PLANNED,)
+REPORTABLE = (BattleStatus.PLANNED, BattleStatus.SET_UP, BattleStatus.IN_PROGRESS)
+
+
+def battle_actions(access: CampaignAccess, battle: models.Battle) -> list[str]:
+    """What the reader may do with ``battle`` now: ``set_up`` while it is planned (an umpire, or a
+    player of it rolling at the table what the club lets players roll), ``draft`` their side's
+    report (a player of a side fighting it) and ``report`` it (umpires) until it is reported."""
+    actions = []
+    side_id = access.playing_side_id
+    sets_up = access.is_umpire or (
+        battle_table_side(access.role, side_id, battle, access.campaign.table_dice) is not None
+    )
+    if sets_up and battle.status in SET_UP_FROM:
+        actions.append("set_up")
+    if battle.status in REPORTABLE:
+        if battle_draft_side(access.role, side_id, battle) is not None:
+            actions.append("draft")
+        if access.is_umpire:
+            actions.append("report")
+    return actions
 
 
 def battle_require_status(battle: models.Battle, *allowed: BattleStatus) -> None:

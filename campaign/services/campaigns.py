@@ -29,7 +29,7 @@ def campaign_lock(
         campaign = models.Campaign.objects.select_for_update().get(pk=campaign_id)
     except models.Campaign.DoesNotExist:
         raise NotFoundError(f"campaign {campaign_id} does not exist", field="campaign") from None
-    if campaign.status == CampaignStatus.FINISHED and not finished_ok:
+    if campaign_ended(campaign) and not finished_ok:
         raise campaign_finished(campaign)
     if expected_version is not None and campaign.version != expected_version:
         raise ConflictError(
@@ -66,6 +66,11 @@ def campaign_lock_save(campaign_id: int, **values: Any) -> models.Campaign:
         raise NotFoundError(f"campaign {campaign_id} does not exist", field="campaign")
     version_publish(campaign.pk, version_shown(campaign))
     return campaign
+
+
+def campaign_ended(campaign: models.Campaign) -> bool:
+    """Whether the campaign has finished (and is read-only: :func:`campaign_lock` refuses writes)."""
+    return campaign.status == CampaignStatus.FINISHED
 
 
 def campaign_finished(campaign: models.Campaign) -> ConflictError:

@@ -30,9 +30,13 @@ INVITATION_DAYS_MAX = 30
 INITIAL_PASSWORD_BYTES = 12
 
 
+# The roles whose members play a side (and must name one); every other role plays none.
+ROLES_WITH_SIDE = (MemberRole.PLAYER,)
+
+
 def _role_side(campaign: models.Campaign, role: MemberRole, side_id: int | None) -> models.Side | None:
     """The side a member of ``role`` plays: players need one of the campaign's, others none."""
-    if role != MemberRole.PLAYER:
+    if role not in ROLES_WITH_SIDE:
         if side_id is not None:
             raise DomainError(f"only players play a side, not an {role.label.lower()}", field="side")
         return None

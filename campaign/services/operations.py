@@ -51,6 +51,17 @@ from campaign.services.errors import ConflictError, NotFoundError
 
 UNFINISHED = (OperationStatus.PENDING, OperationStatus.RUNNING)
 
+
+def operation_running(operation: models.Operation) -> bool:
+    """Whether ``operation`` is still waiting for a worker or running: its outcome is to come."""
+    return operation.status in UNFINISHED
+
+
+def operation_failed(operation: models.Operation) -> bool:
+    """Whether ``operation`` gave up: what it had done is rolled back, its error says why."""
+    return operation.status == OperationStatus.FAILED
+
+
 # The task that runs an operation, sent by name: the tasks module imports the services.
 OPERATION_RUN_TASK = "campaign.tasks.operation_run_task"
 

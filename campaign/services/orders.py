@@ -23,7 +23,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from campaign import models
-from campaign.access import campaign_umpires, side_players
+from campaign.access import CampaignAccess, campaign_umpires, side_players
 from campaign.choices import (
     CampaignStatus,
     DayStatus,
@@ -86,6 +86,30 @@ PAYLOAD_FIELD_LABELS: Mapping[str, str] = {
     "friendly_intervening": "Friendly troops intervening",
 }
 OPEN = (SideOrderStatus.DRAFT, SideOrderStatus.RETURNED)
+# The statuses each action takes an order from: the writes below refuse any other, and
+# side_order_actions offers exactly these (its side's players the first three, umpires the rest).
+ACTION_STATUSES: Mapping[str, tuple[SideOrderStatus, ...]] = {
+    "edit": OPEN,
+    "submit": OPEN,
+    "withdraw": (*OPEN, SideOrderStatus.SUBMITTED),
+    "approve": (SideOrderStatus.SUBMITTED,),
+    "send_back": (SideOrderStatus.SUBMITTED,),
+    "amend": (SideOrderStatus.SUBMITTED,),
+}
+PLAYER_ACTIONS = ("edit", "submit", "withdraw")
+
+
+def side_order_actions(access: CampaignAccess, order: models.SideOrder) -> list[str]:
+    """What the reader may do with ``order`` as it stands now: its side's players edit, submit and
+    withdraw it, the umpires approve, send back and amend it, each only from the statuses the
+    write takes (a day's night phase or a deadline may still refuse it, saying why)."""
+    if access.is_umpire:
+        mine = [action for action in ACTION_STATUSES if action not in PLAYER_ACTIONS]
+    elif access.playing_side_id == order.side_id:
+        mine = list(PLAYER_ACTIONS)
+    else:
+        return []
+    return [action for action in mine if order.status in ACTION_STATUSES[action]]
 
 
 def _kind_check(kind: str) -> SideOrderKind:
@@ -172,7 +196,8 @@ def _order_lock(campaign: models.Campaign, order_id: int, side_id: int | None = 
     return order
 
 
-def _status_require(order: models.SideOrder, allowed: tuple[SideOrderStatus, ...], doing: str) -> None:
+def _status_require(order: models.SideOrder, action: str, doing: str) -> None:
+    allowed = ACTION_STATUSES[action]
     if order.status not in allowed:
         raise ConflictError(
             f"the order is {order.get_status_display().lower()}: only an order "
@@ -263,7 +288,7 @@ def side_order_edit(
     """The side changes a draft, or an order sent back (which becomes a draft again)."""
     campaign = campaign_lock(campaign_id)
     order = _order_lock(campaign, order_id, side_id)
-    _status_require(order, OPEN, "edited")
+    _status_require(order, "edit", "edited")
     order_kind = _kind_check(kind) if kind is not None else SideOrderKind(order.kind)
     before = {"kind": order.kind, "payload": order.payload}
     order.payload = _payload_check(
@@ -291,7 +316,7 @@ def side_order_submit(
     """The side hands the order to the umpires; refused after the side's deadline, naming it."""
     campaign = campaign_lock(campaign_id)
     order = _order_lock(campaign, order_id, side_id)
-    _status_require(order, OPEN, "submitted")
+    _status_require(order, "submit", "submitted")
     _night_not_started(campaign, order.day_number)
     # As drafting checks it: an order stored before a check existed is refused, naming the field.
     _payload_check(campaign, order.side, SideOrderKind(order.kind), order.payload, order.day_number)
@@ -332,7 +357,7 @@ def side_order_withdraw(campaign_id: int, actor: Actor, order_id: int, *, side_i
     """The side takes an order back before the umpire decides on it."""
     campaign = campaign_lock(campaign_id)
     order = _order_lock(campaign, order_id, side_id)
-    _status_require(order, (*OPEN, SideOrderStatus.SUBMITTED), "withdrawn")
+    _status_require(order, "withdraw", "withdrawn")
     before = order.status
     order.status = SideOrderStatus.WITHDRAWN
     order.save(update_fields=["status", "updated_at"])
@@ -439,7 +464,7 @@ def side_order_approve(campaign_id: int, actor: Actor, order_id: int) -> models.
     campaign = campaign_lock(campaign_id)
     campaign_require_status(campaign, CampaignStatus.ACTIVE)
     order = _order_lock(campaign, order_id)
-    _status_require(order, (SideOrderStatus.SUBMITTED,), "approved")
+    _status_require(order, "approve", "approved")
     day = campaign.days.filter(number=campaign.current_day, status=DayStatus.DAY).first()
     if day is None or day.number != order.day_number:
         under_way = f"day {day.number} is under way" if day is not None else "no day is under way"
@@ -471,7 +496,7 @@ def side_order_return(campaign_id: int, actor: Actor, order_id: int, *, reason: 
         raise DomainError("say why the order is sent back", field="reason")
     campaign = campaign_lock(campaign_id)
     order = _order_lock(campaign, order_id)
-    _status_require(order, (SideOrderStatus.SUBMITTED,), "sent back")
+    _status_require(order, "send_back", "sent back")
     order.status, order.reason = SideOrderStatus.RETURNED, reason
     _decided(order, actor)
     order.save(update_fields=["status", "reason", "decided_by", "decided_at", "updated_at"])
@@ -535,7 +560,7 @@ def side_order_amend(
         raise DomainError("say why the order is amended: its side reads it", field="reason")
     campaign = campaign_lock(campaign_id)
     order = _order_lock(campaign, order_id)
-    _status_require(order, (SideOrderStatus.SUBMITTED,), "amended")
+    _status_require(order, "amend", "amended")
     before = {"payload": order.payload, "reason": order.reason}
     order.payload = _payload_check(campaign, order.side, SideOrderKind(order.kind), payload, order.day_number)
     _approval_rehearse(campaign, actor, order)

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaign import models
+from campaign.access import CampaignAccess
 from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, DeliveryStatus, EventVerb
 from campaign.services.audit import Actor, event_record
 from campaign.services.broker import tasks_send_on_commit
@@ -187,6 +188,17 @@ def webhook_ping(campaign_id: int, actor: Actor, subscription_id: int) -> models
     return delivery
 
 
+# A delivery is sent again once it failed every retry (webhook_delivery_retry refuses any other).
+RETRIABLE = (DeliveryStatus.FAILED,)
+
+
+def delivery_actions(access: CampaignAccess, delivery: models.WebhookDelivery) -> list[str]:
+    """What the reader may do with ``delivery`` now: an umpire sends a failed one again while its
+    webhook is switched on."""
+    retriable = delivery.status in RETRIABLE and delivery.subscription.active
+    return ["retry"] if access.is_umpire and retriable else []
+
+
 @transaction.atomic
 def webhook_delivery_retry(
     campaign_id: int, actor: Actor, subscription_id: int, delivery_id: int
@@ -197,7 +209,7 @@ def webhook_delivery_retry(
     delivery = subscription.deliveries.select_for_update().filter(pk=delivery_id).first()
     if delivery is None:
         raise NotFoundError(f"the webhook to {subscription.url} has no such delivery", field="delivery")
-    if delivery.status != DeliveryStatus.FAILED:
+    if delivery.status not in RETRIABLE:
         raise ConflictError(
             f"the delivery is {delivery.get_status_display().lower()}: only a failed one is sent again",
             field="delivery",

@@ -237,6 +237,11 @@ def webhook_payload(event: models.Event, slug: str) -> dict[str, Any]:
     }
 
 
+def delivery_sending(delivery: models.WebhookDelivery) -> bool:
+    """Whether a worker is still to send ``delivery`` (or send it again after a failed attempt)."""
+    return delivery.status == DeliveryStatus.PENDING
+
+
 def webhook_deliveries_create(event: models.Event) -> None:
     """One pending delivery per active subscription to ``event``'s verb, in one query
     (none for other verbs, nor for per-side entries: a battle is announced once);
@@ -391,7 +396,7 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
             .filter(pk=delivery_id)
             .first()
         )
-        if delivery is None or delivery.status != DeliveryStatus.PENDING:
+        if delivery is None or not delivery_sending(delivery):
             return delivery
         subscription = delivery.subscription
         now = timezone.now()

@@ -10,7 +10,7 @@ import type { Schemas } from "./client";
  */
 export function useRefreshWhenOperationEnds(operation: Schemas["Operation"] | undefined) {
   const queryClient = useQueryClient();
-  const running = operation?.status === "pending" || operation?.status === "running";
+  const running = operation?.running ?? false;
   const [watching, setWatching] = useState(false);
   useEffect(() => {
     if (running) setWatching(true);

@@ -2597,9 +2597,20 @@ export interface components {
             /** @description the high roller of the set-up's attacker decision; empty: not rolled */
             attacker_decided_by?: number | null;
             readonly report: Record<string, never> | null;
-            /** @description you may roll its set-up while it is planned: an umpire, or a player of it rolling at the table the steps the club lets players roll (the campaign's table_dice) */
-            readonly you_set_up: boolean;
+            /** @description your side, whose draft of its report you write and read: null unless you are a player of a side fighting it */
+            readonly draft_side: number | null;
+            /** @description what you may do with it now: `set_up` while it is planned (an umpire, or a player of it rolling at the table the steps the club lets players roll: the campaign's table_dice), `draft` your side's report (its players) and `report` it (umpires) until it is reported */
+            readonly actions: components["schemas"]["BattleActionEnum"][];
+            /** @description the actions in words, in their order */
+            readonly actions_labels: string[];
         };
+        /**
+         * @description * `set_up` - Roll its set-up
+         *     * `draft` - Draft your side's report
+         *     * `report` - Report it
+         * @enum {string}
+         */
+        BattleActionEnum: "set_up" | "draft" | "report";
         BattleCreateInputRequest: {
             /**
              * Format: int64
@@ -2778,6 +2789,10 @@ export interface components {
             /** @description the caller's side, if a player */
             readonly side: number | null;
             readonly sides: components["schemas"]["SideSummary"][];
+            /** @description you umpire this campaign: its umpire pages and every write are yours */
+            readonly you_umpire: boolean;
+            /** @description the ids of the sides whose papers (briefings, battle packets) you may print: every side for umpires, their own for players, none for observers */
+            readonly prints_for: number[];
             /**
              * Format: date
              * @description the next club night's date, today included
@@ -2954,6 +2969,11 @@ export interface components {
          */
         DayStatusEnum: "dawn" | "day" | "night" | "done";
         /**
+         * @description * `retry` - Send again
+         * @enum {string}
+         */
+        DeliveryActionEnum: "retry";
+        /**
          * @description * `pending` - Pending
          *     * `delivered` - Delivered
          *     * `failed` - Failed after every retry
@@ -3121,6 +3141,8 @@ export interface components {
             status: components["schemas"]["DraftItemStatusEnum"];
             /** @description the label people read for the code beside it */
             readonly status_label: string;
+            /** @description the drafts conflict on it: confirming them names the version chosen in `choices` */
+            choose: boolean;
             /** @description the value proposed; null for a conflict */
             value: unknown;
             /** @description the value proposed in words */
@@ -4049,6 +4071,10 @@ export interface components {
             status?: components["schemas"]["OperationStatusEnum"];
             /** @description the label people read for the code beside it */
             readonly status_label: string;
+            /** @description still waiting for a worker or running: its outcome is to come */
+            readonly running: boolean;
+            /** @description it gave up; done when neither this nor running */
+            readonly failed: boolean;
             /** @description null but for umpires */
             readonly steps_done: number | null;
             /** @description null but for umpires */
@@ -5106,7 +5132,21 @@ export interface components {
             readonly decided_by: string | null;
             /** Format: date-time */
             readonly decided_at: string | null;
+            /** @description what you may do with it now: its side's players `edit` and `submit` a draft or an order sent back and `withdraw` it until decided; umpires `approve`, `send_back` or `amend` a submitted one */
+            readonly actions: components["schemas"]["SideOrderActionEnum"][];
+            /** @description the actions in words, in their order */
+            readonly actions_labels: string[];
         };
+        /**
+         * @description * `edit` - Edit the order
+         *     * `submit` - Submit the order
+         *     * `withdraw` - Withdraw the order
+         *     * `approve` - Approve the order
+         *     * `send_back` - Send the order back
+         *     * `amend` - Amend the order
+         * @enum {string}
+         */
+        SideOrderActionEnum: "edit" | "submit" | "withdraw" | "approve" | "send_back" | "amend";
         SideOrderAmendInputRequest: {
             /** @description the whole payload, as the order's kind takes it */
             payload: {
@@ -5608,6 +5648,8 @@ export interface components {
             readonly status_label: string;
             /** @description where the campaign stands, or how it ended, in words */
             summary: string;
+            /** @description the campaign has ended: the summary says how */
+            readonly finished: boolean;
             /** @description once finished */
             winner: number | null;
             /** @description once finished; empty before */
@@ -5664,12 +5706,15 @@ export interface components {
             lists: components["schemas"]["VocabularyLists"];
             /** @description by sealed order kind: the fields its payload takes */
             order_fields: components["schemas"]["OrderFields"];
+            /** @description the members' roles that play a side: a member of one of them names it, of any other none */
+            roles_with_side: components["schemas"]["RoleEnum"][];
         };
         VocabularyLists: {
             activation_state: components["schemas"]["Term"][];
             arrival_status: components["schemas"]["Term"][];
             artillery_mode: components["schemas"]["Term"][];
             attachment_kind: components["schemas"]["Term"][];
+            battle_action: components["schemas"]["Term"][];
             battle_status: components["schemas"]["Term"][];
             battle_type: components["schemas"]["Term"][];
             campaign_status: components["schemas"]["Term"][];
@@ -5677,6 +5722,7 @@ export interface components {
             cops_quality: components["schemas"]["Term"][];
             day_segment: components["schemas"]["Term"][];
             day_status: components["schemas"]["Term"][];
+            delivery_action: components["schemas"]["Term"][];
             delivery_status: components["schemas"]["Term"][];
             draft_item_kind: components["schemas"]["Term"][];
             draft_item_status: components["schemas"]["Term"][];
@@ -5704,6 +5750,7 @@ export interface components {
             reported_fuel: components["schemas"]["Term"][];
             season: components["schemas"]["Term"][];
             sector_kind: components["schemas"]["Term"][];
+            side_order_action: components["schemas"]["Term"][];
             side_order_kind: components["schemas"]["Term"][];
             side_order_status: components["schemas"]["Term"][];
             stand_status: components["schemas"]["Term"][];
@@ -5784,6 +5831,12 @@ export interface components {
             /** Format: date-time */
             delivered_at?: string | null;
             payload: unknown;
+            /** @description a worker is still to send it, or to send it again after a failed attempt */
+            readonly sending: boolean;
+            /** @description what you may do with it now: `retry` once it failed every retry, while its webhook is switched on */
+            readonly actions: components["schemas"]["DeliveryActionEnum"][];
+            /** @description the actions in words, in their order */
+            readonly actions_labels: string[];
         };
         /**
          * @description * `night.done` - Night phase done

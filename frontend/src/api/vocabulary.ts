@@ -23,6 +23,12 @@ export function useTerms(list: VocabularyList): readonly Term[] {
   return useVocabulary().data?.lists[list] ?? [];
 }
 
+/** Whether a member of `role` plays a side (and names it); false until the vocabulary has arrived. */
+export function useRolePlaysSide(): (role: string) => boolean {
+  const roles: readonly string[] = useVocabulary().data?.roles_with_side ?? [];
+  return (role) => roles.includes(role);
+}
+
 /** The label of `value` in `terms`; the value itself for a code the list does not know. */
 export function labelIn(terms: readonly Term[], value: string): string {
   return terms.find((term) => term.value === value)?.label ?? value;

@@ -7,7 +7,6 @@ import { uid } from "../test/fixtures";
 import { DraftComparison, SideDraft } from "./BattleDrafts";
 
 const BATTLE: Schemas["Battle"] = {
-  you_set_up: false,
   id: "7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e",
   day: 1,
   sector: 19,
@@ -26,6 +25,9 @@ const BATTLE: Schemas["Battle"] = {
   lull_checks_from_turn: null,
   lulls: [],
   report: null,
+  draft_side: 1,
+  actions: ["draft"],
+  actions_labels: ["Draft your side's report"],
 };
 
 function stand(id: number, label: string, code: string): Schemas["Stand"] {
@@ -139,6 +141,7 @@ const COMPARISON: Schemas["DraftComparison"] = {
       battalion: "G1",
       stand: "1. Kp",
       status: "conflict",
+      choose: true,
       status_label: "The sides disagree",
       text: null,
       stand_now: "ok",
@@ -156,6 +159,7 @@ const COMPARISON: Schemas["DraftComparison"] = {
       battalion: "G1",
       stand: null,
       status: "agreed",
+      choose: false,
       status_label: "Both sides agree",
       value: 3,
       text: "3",
@@ -169,6 +173,7 @@ const COMPARISON: Schemas["DraftComparison"] = {
       battalion: null,
       stand: null,
       status: "one_side",
+      choose: false,
       status_label: "Entered by one side only",
       value: 1,
       text: "Axis",

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError, api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
-import { labelIn, useTerms } from "../api/vocabulary";
+import { useTerms } from "../api/vocabulary";
 import { FieldErrors, SubmitErrors, placedErrors } from "./FieldErrors";
 import { ReportForm } from "./ReportForm";
 import { QueryView } from "./status";
@@ -40,7 +40,6 @@ export function SideDraft({
         }),
       ),
   });
-  const open = battle.status !== "reported" && battle.status !== "closed";
   return (
     <section aria-labelledby="side-draft-title" className="side-draft">
       <h2 id="side-draft-title">Your side's draft report</h2>
@@ -51,7 +50,7 @@ export function SideDraft({
               {data.draft ? `Your side's draft: ${filedBy(data.draft)}.` : "Your side has not filed a draft yet."}{" "}
               {data.opponent_filed ? "The other side has filed its draft." : "The other side has not filed yet."}
             </p>
-            {open ? (
+            {battle.actions.includes("draft") ? (
               <ReportForm
                 slug={slug}
                 battle={battle}
@@ -90,7 +89,8 @@ function ItemList({ items, caption }: { items: Item[]; caption: string }) {
         {items.map((item) => (
           <li key={item.key}>
             <strong>{itemTitle(item)}</strong>: {item.text ?? ""}
-            {item.status === "one_side" ? (
+            {/* Its versions are the drafts that entered it: one names the side that alone did. */}
+            {item.versions.length === 1 ? (
               <span className="muted"> ({item.versions.map((v) => v.side_name).join(", ")} only)</span>
             ) : null}
             {item.stand_now_label ? <span className="muted"> · now {item.stand_now_label.toLowerCase()}</span> : null}
@@ -148,7 +148,7 @@ export function DraftComparison({ slug, battle }: { slug: string; battle: Schema
       <QueryView query={compared} what="the sides' drafts">
         {(data) => {
           if (!data.drafts.length) return <p className="muted">No side has filed a draft yet.</p>;
-          const conflicts = data.items.filter((item) => item.status === "conflict");
+          const conflicts = data.items.filter((item) => item.choose);
           const submit = (event: FormEvent) => {
             event.preventDefault();
             confirm.mutate(data.revision);
@@ -197,11 +197,14 @@ export function DraftComparison({ slug, battle }: { slug: string; battle: Schema
               ) : (
                 <p>The drafts do not conflict.</p>
               )}
-              <ItemList caption={labelIn(itemStatuses, "agreed")} items={data.items.filter((item) => item.status === "agreed")} />
-              <ItemList
-                caption={labelIn(itemStatuses, "one_side")}
-                items={data.items.filter((item) => item.status === "one_side")}
-              />
+              {/* The rest by how the drafts stand on them, in the vocabulary's order (conflicts are above). */}
+              {itemStatuses.map((term) => (
+                <ItemList
+                  key={term.value}
+                  caption={term.label}
+                  items={data.items.filter((item) => !item.choose && item.status === term.value)}
+                />
+              ))}
               {stale ? (
                 <div className="error" role="alert">
                   <strong>A draft changed since you read this comparison: reload it and choose again.</strong>{" "}

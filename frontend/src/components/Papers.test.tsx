@@ -8,8 +8,10 @@ const SIDES = [
   { id: 2, name: "Allied" },
 ];
 
+/** A campaign summary as a reader of `role` gets it: the API says whose papers they print. */
 function campaign(role: string, side: number | null = null): Schemas["Campaign"] {
-  return { slug: "malta", current_day: 2, role, side, sides: SIDES } as unknown as Schemas["Campaign"];
+  const printsFor = { umpire: [1, 2], player: side === null ? [] : [side] }[role] ?? [];
+  return { slug: "malta", current_day: 2, role, side, sides: SIDES, prints_for: printsFor } as unknown as Schemas["Campaign"];
 }
 
 const hrefs = () => screen.queryAllByRole("link").map((link) => link.getAttribute("href"));

@@ -1,13 +1,13 @@
 /** Links to a side's printable papers (PDF, fog-filtered by the API as the side's players see
- * the campaign): umpires print every side's, a player their own side's, an observer none. */
+ * the campaign), for the sides the API says the reader prints for (`prints_for`). */
 import type { Schemas } from "../api/client";
 
 type Side = Schemas["Campaign"]["sides"][number];
 
 function printableSides(campaign: Schemas["Campaign"], among: number[] | null = null): Side[] {
-  const sides = campaign.sides.filter((side) => among === null || among.includes(side.id));
-  if (campaign.role === "umpire") return sides;
-  return campaign.role === "player" ? sides.filter((side) => side.id === campaign.side) : [];
+  return campaign.sides.filter(
+    (side) => campaign.prints_for.includes(side.id) && (among === null || among.includes(side.id)),
+  );
 }
 
 function PaperLinks({ label, links }: { label: string; links: [string, string][] }) {

@@ -7,7 +7,6 @@ import { CAMPAIGN, uid } from "../test/fixtures";
 import { ReportForm } from "./ReportForm";
 
 const BATTLE: Schemas["Battle"] = {
-  you_set_up: false,
   id: "7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e",
   day: 1,
   sector: 19,
@@ -26,6 +25,9 @@ const BATTLE: Schemas["Battle"] = {
   lull_checks_from_turn: null,
   lulls: [],
   report: null,
+  draft_side: null,
+  actions: ["report"],
+  actions_labels: ["Report it"],
 };
 
 function stand(id: number, label: string, code: string): Schemas["Stand"] {

@@ -24,7 +24,7 @@ describe("victory", () => {
 
   it("shows how a finished campaign ended", async () => {
     const summary = "The campaign ended on day 6. Allied victory: The garrison holds";
-    stubFetch(jsonResponse(200, { ...VICTORY, status: "finished", summary, conditions: [] }));
+    stubFetch(jsonResponse(200, { ...VICTORY, status: "finished", finished: true, summary, conditions: [] }));
     renderWithProviders(<VictoryStanding campaign={CAMPAIGN} />);
 
     expect(await screen.findByText(summary)).toBeInTheDocument();

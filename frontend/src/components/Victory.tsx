@@ -35,7 +35,7 @@ export function VictoryStanding({ campaign }: { campaign: Schemas["Campaign"] })
       <QueryView query={victory} what="the victory conditions">
         {(data) => (
           <>
-            <p className={data.status === "finished" ? "card result" : undefined}>
+            <p className={data.finished ? "card result" : undefined}>
               <strong>{data.summary}</strong>
             </p>
             {data.conditions.length ? (

@@ -19,6 +19,8 @@ function operation(status: Schemas["Operation"]["status"] & keyof typeof STATUS_
     segment_label: null,
     status,
     status_label: STATUS_LABELS[status],
+    running: status === "pending" || status === "running",
+    failed: status === "failed",
     steps_done: done,
     steps_total: total,
     created_at: "2024-01-01T00:00:00Z",

@@ -197,10 +197,8 @@ export function BattleDetailPage() {
         }),
       ),
   });
-  // A player of one of the battle's sides drafts its report (rules notes C-20).
-  const fights = (b: Battle | undefined) =>
-    !isUmpire && campaign.side != null && b !== undefined && [b.attacker, b.defender].includes(campaign.side);
-  const drafter = fights(battle.data);
+  // A player of one of the battle's sides drafts its report (rules notes C-20): the API names their side.
+  const drafter = battle.data?.draft_side != null;
   const oob = useOrderOfBattle(campaign.slug, isUmpire || drafter);
   return (
     <QueryView query={battle} what="the battle">
@@ -217,7 +215,7 @@ export function BattleDetailPage() {
                 fuel[battalion.code] = battalion.fuel_state_label ?? battalion.fuel_state;
             }
         const report = data.report as BattleReport | null;
-        const open = data.status !== "reported" && data.status !== "closed";
+        const reports = data.actions.includes("report");
         return (
           <section>
             <h1>
@@ -235,7 +233,7 @@ export function BattleDetailPage() {
             <PacketLinks campaign={campaign} battle={data} />
             <h2>1943 set-up</h2>
             <SetupResults setup={data.setup} />
-            {data.you_set_up && data.status === "planned" ? <SetupForm campaign={campaign} battle={data} /> : null}
+            {data.actions.includes("set_up") ? <SetupForm campaign={campaign} battle={data} /> : null}
             <h2>Report</h2>
             {report ? <ReportView report={report} /> : <p className="muted">Not reported yet.</p>}
             {drafter ? (
@@ -243,8 +241,8 @@ export function BattleDetailPage() {
                 {() => <SideDraft slug={campaign.slug} battle={data} stands={stands} fuel={fuel} sides={campaign.sides} />}
               </QueryView>
             ) : null}
-            {isUmpire && open ? <DraftComparison key={data.id} slug={campaign.slug} battle={data} /> : null}
-            {isUmpire && open ? (
+            {reports ? <DraftComparison key={data.id} slug={campaign.slug} battle={data} /> : null}
+            {reports ? (
               <QueryView query={oob} what="the battalions' stands">
                 {() => <ReportForm key={data.id} slug={campaign.slug} battle={data} stands={stands} sides={campaign.sides} fuel={fuel} />}
               </QueryView>

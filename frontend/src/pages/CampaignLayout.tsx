@@ -35,7 +35,7 @@ export function CampaignLayout() {
   return (
     <QueryView query={summary} what="the campaign">
       {(campaign) => {
-        const context: CampaignContext = { campaign, isUmpire: campaign.role === "umpire" };
+        const context: CampaignContext = { campaign, isUmpire: campaign.you_umpire };
         return (
           <>
             <nav className="tabs" aria-label="Campaign">

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
-import { useTerms } from "../api/vocabulary";
+import { useRolePlaysSide, useTerms } from "../api/vocabulary";
 import { Field, ShownOnce } from "../components/Field";
 import { fieldErrorsOf } from "../components/FieldErrors";
 import { ErrorNotice, QueryView } from "../components/status";
@@ -257,6 +257,7 @@ function RoleSide({
   fields: Record<string, string[]>;
 }) {
   const roles = useTerms("member_role");
+  const playsSide = useRolePlaysSide();
   return (
     <>
       <Field id={`${prefix}-role`} label="Role" errors={fields.role}>
@@ -273,7 +274,7 @@ function RoleSide({
           ))}
         </select>
       </Field>
-      {role === "player" ? (
+      {playsSide(role) ? (
         <Field id={`${prefix}-side`} label="Side" errors={fields.side}>
           <select
             id={`${prefix}-side`}
@@ -296,6 +297,7 @@ function RoleSide({
 
 function InviteForm({ slug, sides }: { slug: string; sides: Side[] }) {
   const queryClient = useQueryClient();
+  const playsSide = useRolePlaysSide();
   const [role, setRole] = useState<Role>("player");
   const [side, setSide] = useState("");
   const [days, setDays] = useState("7");
@@ -307,7 +309,7 @@ function InviteForm({ slug, sides }: { slug: string; sides: Side[] }) {
           params: { path: { campaign_slug: slug }, header: { "Idempotency-Key": key } },
           body: {
             role,
-            side: role === "player" && side ? Number(side) : null,
+            side: playsSide(role) && side ? Number(side) : null,
             expires_in_days: Number(days),
           },
         }),
@@ -356,6 +358,7 @@ function InviteForm({ slug, sides }: { slug: string; sides: Side[] }) {
 
 function AccountForm({ slug, sides }: { slug: string; sides: Side[] }) {
   const queryClient = useQueryClient();
+  const playsSide = useRolePlaysSide();
   const [username, setUsername] = useState("");
   const [role, setRole] = useState<Role>("player");
   const [side, setSide] = useState("");
@@ -365,7 +368,7 @@ function AccountForm({ slug, sides }: { slug: string; sides: Side[] }) {
       unwrap(
         api.POST("/api/v1/campaigns/{campaign_slug}/members/", {
           params: { path: { campaign_slug: slug }, header: { "Idempotency-Key": key } },
-          body: { username, role, side: role === "player" && side ? Number(side) : null },
+          body: { username, role, side: playsSide(role) && side ? Number(side) : null },
         }),
       ),
     onSuccess: () => {

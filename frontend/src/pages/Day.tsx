@@ -302,13 +302,11 @@ function ArrivalProgress({ campaign, day }: { campaign: Campaign; day: number })
           params: { path: { campaign_slug: slug }, query: { kind: "arrivals", day, ordering: "-id", page_size: 1 } },
         }),
       ),
-    refetchInterval: (query) =>
-      query.state.data?.results.some((operation) => operation.status === "pending" || operation.status === "running")
-        ? POLL_MS
-        : false,
+    refetchInterval: (query) => (query.state.data?.results.some((operation) => operation.running) ? POLL_MS : false),
   });
   const latest = operations.data?.results[0];
-  const done = latest?.status === "done";
+  // Done: neither still to come nor given up.
+  const done = latest !== undefined && !latest.running && !latest.failed;
   // No list left on "Rolling for arrival" once the rolls end.
   useRefreshWhenOperationEnds(latest);
   const reports = useQuery({
@@ -330,7 +328,7 @@ function ArrivalProgress({ campaign, day }: { campaign: Campaign; day: number })
       ) : (
         <ProgressBar label={label} done={latest.steps_done} total={latest.steps_total} />
       )}
-      {latest.status === "failed" ? (
+      {latest.failed ? (
         <p className="error" role="alert">
           The arrival rolls failed{latest.error ? `: ${latest.error}` : "."}
         </p>

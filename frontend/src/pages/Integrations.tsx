@@ -154,7 +154,7 @@ function Deliveries({ slug, webhook }: { slug: string; webhook: Schemas["Webhook
         }),
       ),
     // A delivery is sent by a worker: look again while one is on its way.
-    refetchInterval: (query) => (query.state.data?.results.some((d) => d.status === "pending") ? 1000 : false),
+    refetchInterval: (query) => (query.state.data?.results.some((d) => d.sending) ? 1000 : false),
   });
   const retry = useMutation({
     mutationFn: (id: string) =>
@@ -177,7 +177,7 @@ function Deliveries({ slug, webhook }: { slug: string; webhook: Schemas["Webhook
                 {delivery.attempts === 1 ? "attempt" : "attempts"}
                 {delivery.response_status ? `, answered ${delivery.response_status}` : ""}
                 {delivery.error ? <span className="line"> {delivery.error}</span> : null}{" "}
-                {delivery.status === "failed" ? (
+                {delivery.actions.includes("retry") ? (
                   <button type="button" onClick={() => retry.mutate(delivery.id)} disabled={retry.isPending}>
                     Send again
                   </button>

@@ -460,7 +460,7 @@ export function MapView({
   return (
     <>
       {victory ? (
-        <p className={`map-victory${victory.status === "finished" ? " card result" : ""}`}>
+        <p className={`map-victory${victory.finished ? " card result" : ""}`}>
           <strong>{victory.summary}</strong> {victory.end_text}{" "}
           <Link to={`/campaigns/${campaign.slug}`}>Each side's standing</Link>
         </p>

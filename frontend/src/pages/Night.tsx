@@ -12,7 +12,6 @@ import { sideName } from "../lib/sides";
 import { useCampaign } from "../session";
 
 type Operation = Schemas["Operation"];
-const RUNNING: ReadonlySet<Operation["status"]> = new Set(["pending", "running"]);
 const POLL_MS = 1000;
 
 export function OperationProgress({ operation }: { operation: Operation }) {
@@ -25,7 +24,7 @@ export function OperationProgress({ operation }: { operation: Operation }) {
       ) : (
         <ProgressBar label={label} done={operation.steps_done} total={operation.steps_total} />
       )}
-      {operation.status === "failed" ? (
+      {operation.failed ? (
         <p className="error" role="alert">
           The night phase failed{operation.error ? `: ${operation.error}` : "."}
         </p>
@@ -227,13 +226,14 @@ export function NightPage() {
       ),
     enabled: latest !== undefined,
     initialData: latest,
-    refetchInterval: (query) => (query.state.data && RUNNING.has(query.state.data.status) ? POLL_MS : false),
+    refetchInterval: (query) => (query.state.data?.running ? POLL_MS : false),
   });
   const operation = live.data;
   // The night changed the day, the forces, the supply and the reserves: the day page offers the
   // dawn, not the night's buttons, without a reload.
   useRefreshWhenOperationEnds(operation);
-  const finished = operation?.status === "done";
+  // Done: neither still to come nor given up.
+  const finished = operation !== undefined && !operation.running && !operation.failed;
   const reports = useQuery({
     queryKey: queryKeys.nightReports(slug, operation?.id, finished),
     queryFn: () =>

@@ -32,6 +32,8 @@ function order(id: string, side: number, status: string, extra: Record<string, u
     payload: { battalion_code: code },
     status,
     status_label: { submitted: "Submitted to the umpire", returned: "Sent back by the umpire" }[status] ?? status,
+    // As the API offers them: its side's players an order sent back, the umpires a submitted one.
+    actions: { returned: ["edit", "submit", "withdraw"], submitted: ["approve", "send_back", "amend"] }[status] ?? [],
     reason: "",
     night_order: null,
     created_by: "player",

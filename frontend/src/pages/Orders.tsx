@@ -14,6 +14,7 @@ import type { CampaignContext } from "../session";
 
 type Kind = Schemas["SideOrderKindEnum"];
 type Order = Schemas["SideOrder"];
+type OrderAction = Order["actions"][number];
 type Battalion = Schemas["BattalionTree"];
 type Payload = Record<string, string>;
 type OrderField = Schemas["OrderField"];
@@ -315,24 +316,24 @@ function PlayerOrders({ campaign }: { campaign: Schemas["Campaign"] }) {
           page.results.length ? (
             <ul className="cards side-orders">
               {page.results.map((order) => {
-                const open = order.status === "draft" || order.status === "returned";
+                const may = (action: OrderAction) => order.actions.includes(action);
                 return (
                   <li key={order.id} className="card">
                     <span className="tag">{order.status_label}</span> {orderWords(order)}{" "}
                     <span className="muted">day {order.day}</span>
                     {order.reason ? <p className="reason">Umpire: {order.reason}</p> : null}
                     <div className="actions">
-                      {open ? (
-                        <>
-                          <button type="button" onClick={() => act.mutate({ id: order.id, action: "submit" })}>
-                            Submit order: {order.label}
-                          </button>
-                          <button type="button" onClick={() => setEditing(order)}>
-                            Edit order: {order.label}
-                          </button>
-                        </>
+                      {may("submit") ? (
+                        <button type="button" onClick={() => act.mutate({ id: order.id, action: "submit" })}>
+                          Submit order: {order.label}
+                        </button>
                       ) : null}
-                      {open || order.status === "submitted" ? (
+                      {may("edit") ? (
+                        <button type="button" onClick={() => setEditing(order)}>
+                          Edit order: {order.label}
+                        </button>
+                      ) : null}
+                      {may("withdraw") ? (
                         <button type="button" onClick={() => act.mutate({ id: order.id, action: "withdraw" })}>
                           Withdraw order: {order.label}
                         </button>
@@ -373,33 +374,42 @@ function QueuedOrder({
   // Both sending back and amending take a reason: its error shows beside the one that was tried.
   const reasonErrors = (action: string) => (act.variables?.action === action ? errorsFor("reason") : []);
   const id = `order-${order.id}`;
+  const may = (action: OrderAction) => order.actions.includes(action);
   return (
     <li className="card">
       <span className="tag">{order.side_name}</span> {orderWords(order)} <span className="muted">day {order.day}</span>
+      {may("approve") ? (
+        <div className="actions">
+          <button type="button" onClick={() => act.mutate({ id: order.id, action: "approve" })} disabled={act.isPending}>
+            Approve order: {order.label}
+          </button>
+        </div>
+      ) : null}
+      {may("send_back") ? (
+        <div className="field">
+          <label htmlFor={`${id}-reason`}>Reason to send it back</label>
+          <input
+            id={`${id}-reason`}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            aria-describedby={`${id}-reason-errors`}
+          />
+          <FieldErrors id={`${id}-reason-errors`} messages={reasonErrors("send-back")} />
+        </div>
+      ) : null}
       <div className="actions">
-        <button type="button" onClick={() => act.mutate({ id: order.id, action: "approve" })} disabled={act.isPending}>
-          Approve order: {order.label}
-        </button>
+        {may("send_back") ? (
+          <button type="button" onClick={() => act.mutate({ id: order.id, action: "send-back", body: { reason } })}>
+            Send back order: {order.label}
+          </button>
+        ) : null}
+        {may("amend") ? (
+          <button type="button" onClick={() => setAmending(!amending)} aria-expanded={amending}>
+            Amend order: {order.label}
+          </button>
+        ) : null}
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-reason`}>Reason to send it back</label>
-        <input
-          id={`${id}-reason`}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          aria-describedby={`${id}-reason-errors`}
-        />
-        <FieldErrors id={`${id}-reason-errors`} messages={reasonErrors("send-back")} />
-      </div>
-      <div className="actions">
-        <button type="button" onClick={() => act.mutate({ id: order.id, action: "send-back", body: { reason } })}>
-          Send back order: {order.label}
-        </button>
-        <button type="button" onClick={() => setAmending(!amending)} aria-expanded={amending}>
-          Amend order: {order.label}
-        </button>
-      </div>
-      {amending ? (
+      {amending && may("amend") ? (
         <form
           onSubmit={(event) => {
             event.preventDefault();
@@ -449,8 +459,10 @@ function ApprovalQueue({ campaign }: { campaign: Schemas["Campaign"] }) {
   return (
     <QueryView query={orders} what="the orders">
       {(page) => {
-        const queue = page.results.filter((order) => order.status === "submitted");
-        const decided = page.results.filter((order) => order.status !== "submitted");
+        // Waiting for the umpire: what they may still decide on; the rest is decided (or withdrawn).
+        const waits = (order: Order) => order.actions.includes("approve");
+        const queue = page.results.filter(waits);
+        const decided = page.results.filter((order) => !waits(order));
         const battalions = oob.data ? battalionsIn(oob.data.forces) : [];
         return (
           <>

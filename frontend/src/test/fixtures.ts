@@ -7,6 +7,8 @@ export const CAMPAIGN = {
   current_day: 2,
   day_status: "day",
   role: "umpire",
+  you_umpire: true,
+  prints_for: [1, 2],
   sides: [
     { id: 1, name: "Axis", is_axis: true, activation_points: 8, activation_cap: 20, barrage_rounds: 6 },
     { id: 2, name: "Allied", is_axis: false, activation_points: 13, activation_cap: null, barrage_rounds: 4 },
@@ -48,6 +50,7 @@ export const VICTORY: Schemas["Victory"] = {
   status: "active",
   status_label: "Active",
   summary: "No victory condition is met as the map stands: the campaign goes on.",
+  finished: false,
   winner: null,
   result: "",
   finished_day: null,
