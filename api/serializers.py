@@ -34,6 +34,7 @@ from campaign import access as access_rules
 from campaign import models
 from campaign.access import CampaignAccess
 from campaign.choices import (
+    CAMPAIGN_ACTION_CHOICES,
     COPS_QUALITY_CHOICES,
     DAY_SEGMENT_CHOICES,
     FORCE_ACTION_CHOICES,
@@ -72,6 +73,7 @@ from campaign.selectors import (
     roll_change_choices,
     summary_access,
 )
+from campaign.services.campaign_actions import campaign_actions
 from campaign.services.reinforcements import reinforcement_actions
 from campaign.services.scenario_rules import activation_points_sources, force_rule_actions
 from rules_engine import catalog, fairness
@@ -207,6 +209,15 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
         help_text="in words, where a side's activation points come from in this campaign and how the "
         "umpire adds them, as the rules it plays have it"
     )
+    actions = serializers.SerializerMethodField(
+        help_text="what you may do with the campaign and its day now, each offered exactly when its "
+        "write would be accepted: `start` (POST start/), `dawn` (POST days/dawn/), `open_next_segment` "
+        "(POST days/{number}/advance-segment/; not after the day's last segment), "
+        "`spend_activation_points`, `create_battle`, `queue_night_order`, `run_night` (POST "
+        "operations/ of kind night_phase; not while a battle of the day is unreported) (umpires; "
+        "nothing for players)"
+    )
+    actions_labels = serializers.SerializerMethodField(help_text="the actions in words, in their order")
 
     def get_segment_turns(self, campaign: models.Campaign) -> list[int]:
         turns, before = getattr(campaign, "turns", None), getattr(campaign, "turns_before", 0)
@@ -246,6 +257,8 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "next_night_phase",
             "night_in_progress",
             "activation_points_help",
+            "actions",
+            "actions_labels",
             "result",
             "winner",
             "finished_day",
@@ -283,6 +296,21 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
 
     def get_activation_points_help(self, campaign: models.Campaign) -> str:
         return activation_points_sources(campaign)
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.ChoiceField(choices=CAMPAIGN_ACTION_CHOICES))
+    )
+    def get_actions(self, campaign: models.Campaign) -> list[str]:
+        # Asked once per campaign: the labels below read the same list.
+        cached: dict[int, list[str]] = self.context.setdefault("campaign_actions", {})
+        if campaign.pk not in cached:
+            cached[campaign.pk] = campaign_actions(summary_access(campaign))
+        return cached[campaign.pk]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_actions_labels(self, campaign: models.Campaign) -> list[str]:
+        words = dict(CAMPAIGN_ACTION_CHOICES)
+        return [words[action] for action in self.get_actions(campaign)]
 
 
 FORCE_PUBLIC = frozenset({"id", "side", "name", "nation"})
