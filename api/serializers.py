@@ -73,11 +73,13 @@ from campaign.selectors import (
     roll_change_choices,
     summary_access,
 )
+from campaign.services.activation import activation_costs
 from campaign.services.campaign_actions import campaign_actions
 from campaign.services.reinforcements import reinforcement_actions
 from campaign.services.scenario_rules import activation_points_sources, force_rule_actions
 from rules_engine import catalog, fairness
 from rules_engine.dice import DiceRoll
+from rules_engine.great_battles.activation import ActivationChoice, ActivationColumn
 from rules_engine.nineteen43.lulls import LullLength
 from rules_engine.presenters import RollOutput, describe_rule
 from rules_engine.registry import CatalogError
@@ -178,6 +180,16 @@ NIGHT_IN_PROGRESS_HELP = (
 )
 
 
+class ActivationCostSerializer(LabelledSerializer[ActivationChoice]):
+    """One column of the activation chart at one turn, with its cost."""
+
+    turn = serializers.IntegerField(read_only=True, help_text="0 for the dawn turn, else 1..10")
+    column = serializers.ChoiceField(
+        source="column.value", choices=enum_choices(ActivationColumn), read_only=True
+    )
+    cost = serializers.IntegerField(read_only=True, help_text="in activation points")
+
+
 class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     """The campaign summary: where the day stands, and the sides' pools as the caller may see them."""
 
@@ -208,6 +220,10 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     activation_points_help = serializers.SerializerMethodField(
         help_text="in words, where a side's activation points come from in this campaign and how the "
         "umpire adds them, as the rules it plays have it"
+    )
+    activation_costs = serializers.SerializerMethodField(
+        help_text="the activation chart's columns at each turn of segment_turns with what each costs "
+        "(cheaper at the dawn turn): what a spend chooses from; empty while no segment is under way"
     )
     actions = serializers.SerializerMethodField(
         help_text="what you may do with the campaign and its day now, each offered exactly when its "
@@ -257,6 +273,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "next_night_phase",
             "night_in_progress",
             "activation_points_help",
+            "activation_costs",
             "actions",
             "actions_labels",
             "result",
@@ -296,6 +313,12 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
 
     def get_activation_points_help(self, campaign: models.Campaign) -> str:
         return activation_points_sources(campaign)
+
+    @extend_schema_field(ActivationCostSerializer(many=True))
+    def get_activation_costs(self, campaign: models.Campaign) -> Any:
+        choices = activation_costs(campaign.current_day, self.get_segment_turns(campaign))
+        row = ActivationCostSerializer(context=self.context)
+        return [row.to_representation(choice) for choice in choices]
 
     @extend_schema_field(
         serializers.ListField(child=serializers.ChoiceField(choices=CAMPAIGN_ACTION_CHOICES))

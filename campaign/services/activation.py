@@ -127,6 +127,14 @@ def _pool_book(
     return next(entry.cost for entry in ledger.entries if entry.choice == chosen)
 
 
+def activation_costs(day: int, turns: Sequence[int]) -> list[ActivationChoice]:
+    """Every column of the activation chart at each of ``turns`` of ``day`` (the turns the segment
+    under way plays), each with the cost the chart gives it: what the umpire chooses a spend from."""
+    return [
+        ActivationChoice(day=day, turn=turn, column=column) for turn in turns for column in ActivationColumn
+    ]
+
+
 def activation_spend_refusal(campaign: models.Campaign) -> ConflictError | None:
     """Why no activation points may be spent now, or None (the umpire's ``spend_activation_points``
     action): they are spent while a campaign day is under way."""

@@ -580,7 +580,7 @@ def segment_advance(
     refusal = segment_advance_refusal(campaign, day_number)
     if refusal is not None:
         raise refusal
-    day = campaign.days.order_by("-number").get()
+    day = campaign.days.latest("number")
     order = _segments_opened(day)
     record = _segment_open(campaign, day, PLAYED_DAY_SEGMENTS[order], order, actor)
     campaign_save(campaign, "current_segment")
