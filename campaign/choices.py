@@ -42,7 +42,7 @@ CAMPAIGN_ACTION_CHOICES = [
     ("queue_night_order", "Queue a night order"),
     ("run_night", "Start the night phase"),
 ]
-# What the umpire may do with a division's C Ops now (campaign.services.scenario_rules.force_rule_actions).
+# What the umpire may do with a division's C Ops now (campaign.services.day_rules.force_rule_actions).
 FORCE_ACTION_CHOICES = [
     ("roll_cops_action_points", "Roll the C Ops' action points"),
     ("save_action_points", "Save them as the division's activation points"),

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from campaign.choices import CAMPAIGN_ACTION_CHOICES
-from campaign.services.battles import battle_report
+from campaign.services.battle_reports import battle_report
 from rules_engine.great_battles.activation import ACTIVATION_COST, ActivationColumn, ActivationTiming
 from rules_engine.vocab import PLAYED_DAY_SEGMENTS
 from tests.api.world import ACTOR, Role, World

@@ -14,7 +14,8 @@ from campaign.access import CampaignAccess
 from campaign.choices import CAMPAIGN_ACTION_CHOICES, CampaignStatus, MemberRole
 from campaign.services.activation import activation_spend
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_report
+from campaign.services.battle_reports import battle_report
+from campaign.services.battles import battle_create
 from campaign.services.campaign_actions import UMPIRE_ACTIONS, campaign_actions
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn, segment_advance
