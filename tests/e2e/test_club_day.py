@@ -65,7 +65,7 @@ def test_the_umpire_runs_a_club_day_and_the_player_sees_what_fog_reveals(
     sign_in(tab, live_server.url, "umpire")
     page.get_by_role("link", name=campaign.name).click()
     page.get_by_role("button", name="Start the campaign").click()
-    dawn_link = page.get_by_role("link", name="Dawn day 1…")
+    dawn_link = page.get_by_role("link", name="Dawn the next day…")
     expect(dawn_link).to_be_visible()
     dawn_link.click()
     expect(page.get_by_role("heading", name="Dawn of day 1")).to_be_visible()
