@@ -18,7 +18,9 @@ export function ActivationForm({ campaign, forces }: { campaign: Campaign; force
   const [sideId, setSideId] = useState(campaign.sides[0]?.id ?? 0);
   // The turns the segment under way plays, as the API counts them through the day.
   const turns = campaign.segment_turns;
-  const [turn, setTurn] = useState(turns[0] ?? 0);
+  const [chosenTurn, setTurn] = useState(turns[0] ?? 0);
+  // A segment opened since the turn was chosen: its first turn, not one the segment does not play.
+  const turn = turns.includes(chosenTurn) ? chosenTurn : (turns[0] ?? 0);
   const [column, setColumn] = useState<Schemas["ColumnEnum"]>("1 Bn");
   const [codes, setCodes] = useState<string[]>([]);
   const side = campaign.sides.find((s) => s.id === sideId);
