@@ -139,19 +139,18 @@ def test_the_umpire_runs_a_club_day_and_the_player_sees_what_fog_reveals(
     expect(page.get_by_role("form", name=f"Postpone {panzer.name}")).to_have_count(1 if postponable else 0)
     step(tab, "arrivals")
 
-    # Activation points by column: the Axis buys one battlegroup in the segment just opened (its
-    # first turn, priced by the API: the day's later turns cost twice the dawn's).
+    # Activation points by column: the Axis buys one battlegroup at dawn.
     axis = campaign.sides.get(is_axis=True)
     spend = page.get_by_role("form", name="Spend activation points")
     expect(spend).to_contain_text(f"Axis holds {axis.activation_points} activation points")
     spend.get_by_label("Side").select_option(label="Axis")
-    spend.get_by_role("radio", name="1 Bg costs 4 AP").check()
+    spend.get_by_role("radio", name="1 Bg costs 2 AP").check()
     ramcke = spend.get_by_role("group", name="Fallschirmjäger-Brigade Ramcke")
     ramcke.get_by_role("checkbox", name="G1", exact=False).first.check()
     ramcke.get_by_role("checkbox").nth(1).check()
-    spend.get_by_role("button", name="Spend 4 points on 1 Bg").click()
-    expect(spend.get_by_role("status")).to_contain_text("Axis spent 4 points on 1 Bg")
-    expect(spend).to_contain_text(f"Axis holds {axis.activation_points - 4} activation points")
+    spend.get_by_role("button", name="Spend 2 points on 1 Bg").click()
+    expect(spend.get_by_role("status")).to_contain_text("Axis spent 2 points on 1 Bg")
+    expect(spend).to_contain_text(f"Axis holds {axis.activation_points - 2} activation points")
     step(tab, "activation")
 
     # Override the morning's turns with a reason.
