@@ -48,6 +48,17 @@ BATTLE_ACTION_CHOICES = [
 DELIVERY_ACTION_CHOICES = [("retry", "Send again")]
 # The qualities the umpire gives a C Ops rolling its action points (variant 1).
 COPS_QUALITY_CHOICES = enum_choices(Quality)
+# What the umpire may do with the campaign and its day now (campaign.services.campaign_actions), in
+# the order a day plays them.
+CAMPAIGN_ACTION_CHOICES = [
+    ("start", "Start the campaign"),
+    ("dawn", "Dawn the next day"),
+    ("open_next_segment", "Open the next segment"),
+    ("spend_activation_points", "Spend activation points"),
+    ("create_battle", "Create a battle"),
+    ("queue_night_order", "Queue a night order"),
+    ("run_night", "Start the night phase"),
+]
 # What the umpire may do with a division's C Ops now (campaign.services.day_rules.force_rule_actions).
 FORCE_ACTION_CHOICES = [
     ("roll_cops_action_points", "Roll the C Ops' action points"),

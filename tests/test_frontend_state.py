@@ -33,25 +33,6 @@ COPIES = {
 }
 # Pending copies, each a file and a piece of its line; the lead empties this list as they go.
 PENDING: set[tuple[str, str]] = {
-    # Helper h-dayactions removes the day's copies ("is the day open", "can dawn"): strike these
-    # once that branch is merged.
-    ("pages/Dashboard.tsx", '{campaign.status === "setup" ? ('),
-    (
-        "pages/Dashboard.tsx",
-        '{campaign.status === "active" && (today === 0 || campaign.day_status === "done")',
-    ),
-    ("pages/Dashboard.tsx", '{campaign.status === "active" && campaign.day_status === "day" ? ('),
-    ("pages/Day.tsx", '{isUmpire && campaign.day_status === "day" ? ('),
-    ("pages/Day.tsx", 'const canDawn = campaign.status === "active" && (today === 0 || campaign.day_status'),
-    ("pages/Day.tsx", '{campaign.status === "setup" ? <p>The campaign is being set up'),
-    (
-        "pages/Battles.tsx",
-        'if (!campaign.current_day || campaign.day_status === "night" || campaign.day_status',
-    ),
-    (
-        "components/NightOrders.tsx",
-        'const open = Boolean(campaign.current_day) && campaign.day_status !== "night"',
-    ),
     # Not done yet (h-rowactions ran out of time): which stands an order may name (the orders
     # service's own check), and whether a battle's report asks for fuel (the fuel supply rule).
     ("pages/Orders.tsx", '.filter((stand) => stand.status !== "destroyed")'),

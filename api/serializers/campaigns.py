@@ -13,9 +13,12 @@ from api.labels import LabelledModelSerializer, LabelledSerializer
 from api.permissions import CAMPAIGN_KWARG
 from api.serializers.base import FogMaskedSerializer
 from campaign import models
-from campaign.choices import DayStatus, MemberRole, TodoKind, enum_choices
+from campaign.choices import CAMPAIGN_ACTION_CHOICES, DayStatus, MemberRole, TodoKind, enum_choices
 from campaign.selectors import club_schedule_next, night_before, night_in_progress, summary_access
+from campaign.services.activation import activation_costs
+from campaign.services.campaign_actions import campaign_actions
 from campaign.services.day_rules import activation_points_sources
+from rules_engine.great_battles.activation import ActivationChoice, ActivationColumn
 from rules_engine.vocab import Weather
 
 
@@ -72,6 +75,16 @@ NIGHT_IN_PROGRESS_HELP = (
 )
 
 
+class ActivationCostSerializer(LabelledSerializer[ActivationChoice]):
+    """One column of the activation chart at one turn, with its cost."""
+
+    turn = serializers.IntegerField(read_only=True, help_text="0 for the dawn turn, else 1..10")
+    column = serializers.ChoiceField(
+        source="column.value", choices=enum_choices(ActivationColumn), read_only=True
+    )
+    cost = serializers.IntegerField(read_only=True, help_text="in activation points")
+
+
 class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     """The campaign summary: where the day stands, and the sides' pools as the caller may see them."""
 
@@ -110,6 +123,19 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
         help_text="in words, where a side's activation points come from in this campaign and how the "
         "umpire adds them, as the rules it plays have it"
     )
+    activation_costs = serializers.SerializerMethodField(
+        help_text="the activation chart's columns at each turn of segment_turns with what each costs "
+        "(cheaper at the dawn turn): what a spend chooses from; empty while no segment is under way"
+    )
+    actions = serializers.SerializerMethodField(
+        help_text="what you may do with the campaign and its day now, each offered exactly when its "
+        "write would be accepted: `start` (POST start/), `dawn` (POST days/dawn/), `open_next_segment` "
+        "(POST days/{number}/advance-segment/; not after the day's last segment), "
+        "`spend_activation_points`, `create_battle`, `queue_night_order`, `run_night` (POST "
+        "operations/ of kind night_phase; not while a battle of the day is unreported) (umpires; "
+        "nothing for players)"
+    )
+    actions_labels = serializers.SerializerMethodField(help_text="the actions in words, in their order")
 
     def get_segment_turns(self, campaign: models.Campaign) -> list[int]:
         turns, before = getattr(campaign, "turns", None), getattr(campaign, "turns_before", 0)
@@ -151,6 +177,9 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "next_night_phase",
             "night_in_progress",
             "activation_points_help",
+            "activation_costs",
+            "actions",
+            "actions_labels",
             "result",
             "winner",
             "finished_day",
@@ -196,6 +225,27 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
 
     def get_activation_points_help(self, campaign: models.Campaign) -> str:
         return activation_points_sources(campaign)
+
+    @extend_schema_field(ActivationCostSerializer(many=True))
+    def get_activation_costs(self, campaign: models.Campaign) -> Any:
+        choices = activation_costs(campaign.current_day, self.get_segment_turns(campaign))
+        row = ActivationCostSerializer(context=self.context)
+        return [row.to_representation(choice) for choice in choices]
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.ChoiceField(choices=CAMPAIGN_ACTION_CHOICES))
+    )
+    def get_actions(self, campaign: models.Campaign) -> list[str]:
+        # Asked once per campaign: the labels below read the same list.
+        cached: dict[int, list[str]] = self.context.setdefault("campaign_actions", {})
+        if campaign.pk not in cached:
+            cached[campaign.pk] = campaign_actions(summary_access(campaign))
+        return cached[campaign.pk]
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_actions_labels(self, campaign: models.Campaign) -> list[str]:
+        words = dict(CAMPAIGN_ACTION_CHOICES)
+        return [words[action] for action in self.get_actions(campaign)]
 
 
 class TodoItemSerializer(LabelledSerializer[Any]):

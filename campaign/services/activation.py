@@ -10,7 +10,12 @@ from campaign import models
 from campaign.access import Owner
 from campaign.choices import ActivationState, CampaignStatus, DayStatus, EventVerb
 from campaign.services.audit import Actor, RollContext, event_record
-from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
+from campaign.services.campaigns import (
+    campaign_lock,
+    campaign_require_status,
+    campaign_save,
+    campaign_status_refusal,
+)
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.rules import optional_rule_on, optional_rule_require, procedure_key, procedure_run
 from rules_engine.great_battles.activation import (
@@ -122,6 +127,26 @@ def _pool_book(
     return next(entry.cost for entry in ledger.entries if entry.choice == chosen)
 
 
+def activation_costs(day: int, turns: Sequence[int]) -> list[ActivationChoice]:
+    """Every column of the activation chart at each of ``turns`` of ``day`` (the turns the segment
+    under way plays), each with the cost the chart gives it: what the umpire chooses a spend from."""
+    return [
+        ActivationChoice(day=day, turn=turn, column=column) for turn in turns for column in ActivationColumn
+    ]
+
+
+def activation_spend_refusal(campaign: models.Campaign) -> ConflictError | None:
+    """Why no activation points may be spent now, or None (the umpire's ``spend_activation_points``
+    action): they are spent while a campaign day is under way."""
+    refusal = campaign_status_refusal(campaign, CampaignStatus.ACTIVE)
+    under_way = campaign.days.filter(number=campaign.current_day, status=DayStatus.DAY)
+    if refusal is None and not under_way.exists():
+        refusal = ConflictError(
+            "activation points are spent during a campaign day", field="day", code="no_day"
+        )
+    return refusal
+
+
 @transaction.atomic
 def activation_spend(
     campaign_id: int,
@@ -143,9 +168,10 @@ def activation_spend(
     side = campaign.sides.select_for_update().filter(pk=side_id).first()
     if side is None:
         raise DomainError(f"side {side_id} is not in campaign {campaign.slug}", field="side_id")
-    day = campaign.days.filter(number=campaign.current_day, status=DayStatus.DAY).first()
-    if day is None:
-        raise ConflictError("activation points are spent during a campaign day", field="day", code="no_day")
+    refusal = activation_spend_refusal(campaign)
+    if refusal is not None:
+        raise refusal
+    day = campaign.days.get(number=campaign.current_day, status=DayStatus.DAY)
     chosen = _column(column)
     turn_check(day, turn)
     codes = list(battalion_codes)

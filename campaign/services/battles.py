@@ -18,12 +18,17 @@ from campaign.access import (
 from campaign.choices import (
     BattleStatus,
     CampaignStatus,
+    DayStatus,
     EventVerb,
     NotificationKind,
 )
 from campaign.links import battle_page
 from campaign.services.audit import Actor, RollContext, event_record
-from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
+from campaign.services.campaigns import (
+    campaign_lock,
+    campaign_save,
+    campaign_status_refusal,
+)
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.notifications import notification_send
 from campaign.services.rules import (
@@ -78,6 +83,28 @@ def battle_require_status(battle: models.Battle, *allowed: BattleStatus) -> None
         )
 
 
+def battle_create_refusal(campaign: models.Campaign) -> ConflictError | None:
+    """Why no battle may be created now, or None (the umpire's ``create_battle`` action): battles
+    are fought on a campaign day under way, not once its night phase has started (a battle created
+    then would stay unreported: the night checks for those before it starts)."""
+    refusal = campaign_status_refusal(campaign, CampaignStatus.ACTIVE)
+    if refusal is not None:
+        return refusal
+    day = campaign.days.filter(number=campaign.current_day).first()
+    if day is None:
+        return ConflictError(
+            "battles are fought on a campaign day; dawn one first", field="day", code="no_day"
+        )
+    if day.status != DayStatus.DAY:
+        return ConflictError(
+            f"day {day.number} is {day.get_status_display().lower()}: "
+            "battles are created while it is under way",
+            field="day",
+            code="wrong_day_status",
+        )
+    return None
+
+
 @transaction.atomic
 def battle_create(
     campaign_id: int,
@@ -94,12 +121,10 @@ def battle_create(
 ) -> models.Battle:
     """``continues_id`` and ``feeds_ids`` name battles by their public ids, as the API does."""
     campaign = campaign_lock(campaign_id)
-    campaign_require_status(campaign, CampaignStatus.ACTIVE)
-    day = campaign.days.filter(number=campaign.current_day).first()
-    if day is None:
-        raise ConflictError(
-            "battles are fought on a campaign day; dawn one first", field="day", code="no_day"
-        )
+    refusal = battle_create_refusal(campaign)
+    if refusal is not None:
+        raise refusal
+    day = campaign.days.get(number=campaign.current_day)
     sector = sector_for_battle(campaign, sector_id, sector_name)
     if battle_type not in {t.value for t in BattleType}:
         raise DomainError(

@@ -84,22 +84,38 @@ def campaign_finished(campaign: models.Campaign) -> ConflictError:
     )
 
 
-def campaign_require_status(campaign: models.Campaign, status: CampaignStatus) -> None:
+def campaign_status_refusal(campaign: models.Campaign, status: CampaignStatus) -> ConflictError | None:
+    """Why a write needing ``status`` is refused now, or None when the campaign is in it."""
     if campaign.status != status:
-        raise ConflictError(
+        return ConflictError(
             f"campaign {campaign.slug} is {campaign.get_status_display().lower()}, "
             f"not {status.label.lower()}",
             field="status",
             code="wrong_status",
         )
+    return None
+
+
+def campaign_require_status(campaign: models.Campaign, status: CampaignStatus) -> None:
+    refusal = campaign_status_refusal(campaign, status)
+    if refusal is not None:
+        raise refusal
+
+
+def campaign_start_refusal(campaign: models.Campaign) -> ConflictError | None:
+    """Why the campaign may not start now, or None (the umpire's ``start`` action)."""
+    refusal = campaign_status_refusal(campaign, CampaignStatus.SETUP)
+    if refusal is None and campaign.sides.count() < 2:
+        refusal = ConflictError("a campaign needs two sides to start", field="sides", code="too_few_sides")
+    return refusal
 
 
 @transaction.atomic
 def campaign_start(campaign_id: int, actor: Actor, expected_version: int | None = None) -> models.Campaign:
     campaign = campaign_lock(campaign_id, expected_version)
-    campaign_require_status(campaign, CampaignStatus.SETUP)
-    if campaign.sides.count() < 2:
-        raise ConflictError("a campaign needs two sides to start", field="sides", code="too_few_sides")
+    refusal = campaign_start_refusal(campaign)
+    if refusal is not None:
+        raise refusal
     campaign.status = CampaignStatus.ACTIVE
     campaign_save(campaign, "status")
     event_record(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 
 from campaign import models
 from campaign.access import PRESENT, PUBLIC
@@ -27,7 +27,12 @@ from campaign.services.activation import DIVISION_POOLS
 from campaign.services.airborne import airborne_drops_land
 from campaign.services.arrivals import arrivals_start
 from campaign.services.audit import Actor, RollContext, event_record
-from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
+from campaign.services.campaigns import (
+    campaign_lock,
+    campaign_require_status,
+    campaign_save,
+    campaign_status_refusal,
+)
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.rules import (
     campaign_profile,
@@ -439,18 +444,27 @@ def _deploy(campaign: models.Campaign, orders: Sequence[DeploymentOrder], actor:
         )
 
 
-def _next_day_number(campaign: models.Campaign) -> int:
-    """The number of the day that dawns next, once the day before is through its night phase."""
-    campaign_require_status(campaign, CampaignStatus.ACTIVE)
+def dawn_refusal(campaign: models.Campaign) -> ConflictError | None:
+    """Why the next day may not dawn now, or None (the umpire's ``dawn`` action): the campaign is
+    active and the day before, if any, is through its night phase."""
+    refusal = campaign_status_refusal(campaign, CampaignStatus.ACTIVE)
     previous = campaign.days.order_by("-number").first()
-    if previous is not None and previous.status != DayStatus.DONE:
-        raise ConflictError(
+    if refusal is None and previous is not None and previous.status != DayStatus.DONE:
+        refusal = ConflictError(
             f"day {previous.number} is not over yet: it is {previous.get_status_display().lower()}; "
             "its night phase must finish first",
             field="day",
             code="day_not_over",
         )
-    return (previous.number if previous else 0) + 1
+    return refusal
+
+
+def _next_day_number(campaign: models.Campaign) -> int:
+    """The number of the day that dawns next, once the day before is through its night phase."""
+    refusal = dawn_refusal(campaign)
+    if refusal is not None:
+        raise refusal
+    return (campaign.days.aggregate(last=Max("number"))["last"] or 0) + 1
 
 
 @dataclass(frozen=True)
@@ -515,41 +529,59 @@ def day_dawn(
     return day
 
 
+def _segments_opened(day: models.CampaignDay) -> int:
+    """How many of the day's segments have opened: the order the next one opens at."""
+    last = day.segments.order_by("-order").first()
+    return last.order + 1 if last else 0
+
+
+def segment_advance_refusal(campaign: models.Campaign, day_number: int | None = None) -> ConflictError | None:
+    """Why the next segment of the day (``day_number``, when given) may not open now, or None (the
+    umpire's ``open_next_segment`` action): a day under way, in a profile that plays segments, not
+    ended by the day-end roll, with a segment left to play."""
+    refusal = campaign_status_refusal(campaign, CampaignStatus.ACTIVE)
+    if refusal is not None:
+        return refusal
+    day = campaign.days.order_by("-number").first()
+    if day is None or day.status != DayStatus.DAY:
+        return ConflictError("no campaign day is under way; dawn a day first", field="day", code="no_day")
+    if day_number is not None and day_number != day.number:
+        return ConflictError(
+            f"day {day_number} is not under way; day {day.number} is", field="day", code="not_current_day"
+        )
+    if not procedure_key(campaign, CampaignStep.SEGMENT_TURNS):
+        return ConflictError(
+            f"the {campaign.profile} profile plays the day without segments",
+            field="profile",
+            code="no_segments",
+        )
+    if day.ended_after_turn is not None:
+        return ConflictError(
+            f"the day-end roll ended day {day.number} after Allied turn {day.ended_after_turn}; "
+            "the night phase comes next",
+            field="segment",
+            code="day_over",
+        )
+    if _segments_opened(day) >= len(PLAYED_DAY_SEGMENTS):
+        return ConflictError(
+            f"day {day.number} has played its last segment; the night phase comes next",
+            field="segment",
+            code="day_over",
+        )
+    return None
+
+
 @transaction.atomic
 def segment_advance(
     campaign_id: int, actor: Actor, expected_version: int | None = None, *, day_number: int | None = None
 ) -> models.DaySegmentRecord:
     """Close the current segment and open the next one of the day (``day_number``, when given)."""
     campaign = campaign_lock(campaign_id, expected_version)
-    campaign_require_status(campaign, CampaignStatus.ACTIVE)
-    day = campaign.days.order_by("-number").first()
-    if day is None or day.status != DayStatus.DAY:
-        raise ConflictError("no campaign day is under way; dawn a day first", field="day", code="no_day")
-    if day_number is not None and day_number != day.number:
-        raise ConflictError(
-            f"day {day_number} is not under way; day {day.number} is", field="day", code="not_current_day"
-        )
-    if not procedure_key(campaign, CampaignStep.SEGMENT_TURNS):
-        raise ConflictError(
-            f"the {campaign.profile} profile plays the day without segments",
-            field="profile",
-            code="no_segments",
-        )
-    last = day.segments.order_by("-order").first()
-    order = last.order + 1 if last else 0
-    if day.ended_after_turn is not None:
-        raise ConflictError(
-            f"the day-end roll ended day {day.number} after Allied turn {day.ended_after_turn}; "
-            "the night phase comes next",
-            field="segment",
-            code="day_over",
-        )
-    if order >= len(PLAYED_DAY_SEGMENTS):
-        raise ConflictError(
-            f"day {day.number} has played its last segment; the night phase comes next",
-            field="segment",
-            code="day_over",
-        )
+    refusal = segment_advance_refusal(campaign, day_number)
+    if refusal is not None:
+        raise refusal
+    day = campaign.days.latest("number")
+    order = _segments_opened(day)
     record = _segment_open(campaign, day, PLAYED_DAY_SEGMENTS[order], order, actor)
     campaign_save(campaign, "current_segment")
     return record

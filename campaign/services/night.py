@@ -41,8 +41,8 @@ from campaign.services.broker import tasks_send_on_commit
 from campaign.services.campaigns import (
     campaign_lock,
     campaign_lock_save,
-    campaign_require_status,
     campaign_save,
+    campaign_status_refusal,
 )
 from campaign.services.dice import dice_day_seed
 from campaign.services.errors import ConflictError
@@ -69,23 +69,27 @@ FUEL_SUPPLY = "n43.fuel_supply"
 GRADES = {grade.value: grade for grade in Quality}
 
 
-@transaction.atomic
-def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
-    """Create the night phase of the current day and enqueue it; 409 if not ready."""
-    campaign = campaign_lock(campaign_id)
-    campaign_require_status(campaign, CampaignStatus.ACTIVE)
-    day = campaign.days.filter(number=campaign.current_day).first()
-    if day is None:
-        raise ConflictError("no campaign day is under way", field="day", code="no_day")
-    started_already = ConflictError(
+def _night_started_already(day: models.CampaignDay) -> ConflictError:
+    return ConflictError(
         f"the night phase of day {day.number} has already been started",
         field="day",
         code="night_phase_exists",
     )
+
+
+def night_phase_refusal(campaign: models.Campaign) -> ConflictError | None:
+    """Why the night phase of the current day may not start now, or None (the umpire's
+    ``run_night`` action): the day is under way, its night not started, every battle reported."""
+    refusal = campaign_status_refusal(campaign, CampaignStatus.ACTIVE)
+    if refusal is not None:
+        return refusal
+    day = campaign.days.filter(number=campaign.current_day).first()
+    if day is None:
+        return ConflictError("no campaign day is under way", field="day", code="no_day")
     if models.Operation.objects.filter(campaign=campaign, kind=OperationKind.NIGHT_PHASE, day=day).exists():
-        raise started_already
+        return _night_started_already(day)
     if day.status != DayStatus.DAY:
-        raise ConflictError(
+        return ConflictError(
             f"day {day.number} is {day.get_status_display().lower()}, not under way",
             field="day",
             code="wrong_day_status",
@@ -96,11 +100,22 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
         .values_list("sector__name", flat=True)
     )
     if unreported:
-        raise ConflictError(
+        return ConflictError(
             f"day {day.number} has battles not yet reported: {', '.join(unreported)}",
             field="battles",
             code="battles_unreported",
         )
+    return None
+
+
+@transaction.atomic
+def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
+    """Create the night phase of the current day and enqueue it; 409 if not ready."""
+    campaign = campaign_lock(campaign_id)
+    refusal = night_phase_refusal(campaign)
+    if refusal is not None:
+        raise refusal
+    day = campaign.days.get(number=campaign.current_day)
     operation = operation_start(
         campaign,
         OperationKind.NIGHT_PHASE,
@@ -108,7 +123,7 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
         day=day,
         steps=[step.name for step in NIGHT_STEPS.values() if step.planned(campaign, day)],
         started=(EventVerb.NIGHT_PHASE_STARTED, f"Night phase of day {day.number} started"),
-        duplicate=started_already,
+        duplicate=_night_started_already(day),
     )
     day.status = DayStatus.NIGHT
     day.save(update_fields=["status"])

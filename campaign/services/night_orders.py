@@ -76,18 +76,27 @@ def night_orders_apply(operation: models.Operation) -> dict[str, Any]:
     return part
 
 
-def _day_taking_orders(campaign: models.Campaign) -> models.CampaignDay:
-    """The day whose night the orders are for, refused once its night phase has started (C-11)."""
+def night_order_refusal(campaign: models.Campaign) -> ConflictError | None:
+    """Why no night order may be queued now, or None (the umpire's ``queue_night_order`` action):
+    orders are for the night of a day under way, queued before its night phase starts (C-11)."""
     day = campaign.days.filter(number=campaign.current_day).exclude(status=DayStatus.DONE).first()
     if day is None:
-        raise ConflictError("no campaign day is under way", field="day", code="no_day")
+        return ConflictError("no campaign day is under way", field="day", code="no_day")
     if day.status == DayStatus.NIGHT:
-        raise ConflictError(
+        return ConflictError(
             f"the night phase of day {day.number} has started: orders had to be queued before it",
             field="day",
             code="night_started",
         )
-    return day
+    return None
+
+
+def _day_taking_orders(campaign: models.Campaign) -> models.CampaignDay:
+    """The day whose night the orders are for."""
+    refusal = night_order_refusal(campaign)
+    if refusal is not None:
+        raise refusal
+    return campaign.days.get(number=campaign.current_day)
 
 
 def _attached_after(day: models.CampaignDay, target: models.Battalion, stand: models.Stand) -> list[str]:

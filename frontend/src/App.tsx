@@ -16,7 +16,7 @@ const NewCampaignPage = lazyPage(() => import("./pages/NewCampaign"), (m) => m.N
 const InboxPage = lazyPage(() => import("./pages/Inbox"), (m) => m.InboxPage);
 const JoinPage = lazyPage(() => import("./pages/Join"), (m) => m.JoinPage);
 const DashboardPage = lazyPage(() => import("./pages/Dashboard"), (m) => m.DashboardPage);
-const DayPage = lazyPage(() => import("./pages/Day"), (m) => m.DayPage);
+const DayPage = lazyPage(() => import("./pages/day/DayPage"), (m) => m.DayPage);
 const FogOfWarPage = lazyPage(() => import("./pages/FogOfWar"), (m) => m.FogOfWarPage);
 const MapPage = lazyPage(() => import("./pages/Map"), (m) => m.MapPage);
 const ForcesPage = lazyPage(() => import("./pages/Forces"), (m) => m.ForcesPage);

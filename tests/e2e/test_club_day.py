@@ -65,7 +65,7 @@ def test_the_umpire_runs_a_club_day_and_the_player_sees_what_fog_reveals(
     sign_in(tab, live_server.url, "umpire")
     page.get_by_role("link", name=campaign.name).click()
     page.get_by_role("button", name="Start the campaign").click()
-    dawn_link = page.get_by_role("link", name="Dawn day 1…")
+    dawn_link = page.get_by_role("link", name="Dawn the next day…")
     expect(dawn_link).to_be_visible()
     dawn_link.click()
     expect(page.get_by_role("heading", name="Dawn of day 1")).to_be_visible()
@@ -122,6 +122,20 @@ def test_the_umpire_runs_a_club_day_and_the_player_sees_what_fog_reveals(
     expect(weather.locator(".face").first).to_be_visible()
     step(tab, "day-rolls")
 
+    # Activation points by column: the Axis buys one battlegroup at dawn.
+    axis = campaign.sides.get(is_axis=True)
+    spend = page.get_by_role("form", name="Spend activation points")
+    expect(spend).to_contain_text(f"Axis holds {axis.activation_points} activation points")
+    spend.get_by_label("Side").select_option(label="Axis")
+    spend.get_by_role("radio", name="1 Bg costs 2 AP").check()
+    ramcke = spend.get_by_role("group", name="Fallschirmjäger-Brigade Ramcke")
+    ramcke.get_by_role("checkbox", name="G1", exact=False).first.check()
+    ramcke.get_by_role("checkbox").nth(1).check()
+    spend.get_by_role("button", name="Spend 2 points on 1 Bg").click()
+    expect(spend.get_by_role("status")).to_contain_text("Axis spent 2 points on 1 Bg")
+    expect(spend).to_contain_text(f"Axis holds {axis.activation_points - 2} activation points")
+    step(tab, "activation")
+
     # Open a segment: the arrival rolls run on the worker; the tanks roll.
     page.get_by_role("button", name="Open the next segment").click()
     expect(page.get_by_role("table", name="Segments")).to_contain_text("Morning")
@@ -138,20 +152,6 @@ def test_the_umpire_runs_a_club_day_and_the_player_sees_what_fog_reveals(
     postponable = panzer.arrival_status == ArrivalStatus.ROLLING
     expect(page.get_by_role("form", name=f"Postpone {panzer.name}")).to_have_count(1 if postponable else 0)
     step(tab, "arrivals")
-
-    # Activation points by column: the Axis buys one battlegroup at dawn.
-    axis = campaign.sides.get(is_axis=True)
-    spend = page.get_by_role("form", name="Spend activation points")
-    expect(spend).to_contain_text(f"Axis holds {axis.activation_points} activation points")
-    spend.get_by_label("Side").select_option(label="Axis")
-    spend.get_by_role("radio", name="1 Bg costs 2 AP").check()
-    ramcke = spend.get_by_role("group", name="Fallschirmjäger-Brigade Ramcke")
-    ramcke.get_by_role("checkbox", name="G1", exact=False).first.check()
-    ramcke.get_by_role("checkbox").nth(1).check()
-    spend.get_by_role("button", name="Spend 2 points on 1 Bg").click()
-    expect(spend.get_by_role("status")).to_contain_text("Axis spent 2 points on 1 Bg")
-    expect(spend).to_contain_text(f"Axis holds {axis.activation_points - 2} activation points")
-    step(tab, "activation")
 
     # Override the morning's turns with a reason.
     turns_roll = models.RollRecord.objects.get(

@@ -2301,6 +2301,16 @@ export interface components {
             /** @description send as `Authorization: Api-Key <key>`; shown this once, store it now (null when an Idempotency-Key replays this answer) */
             readonly key: string | null;
         };
+        /** @description One column of the activation chart at one turn, with its cost. */
+        ActivationCost: {
+            /** @description 0 for the dawn turn, else 1..10 */
+            readonly turn: number;
+            readonly column: components["schemas"]["ColumnEnum"];
+            /** @description the label people read for the code beside it */
+            readonly column_label: string;
+            /** @description in activation points */
+            readonly cost: number;
+        };
         /**
          * @description * `inactive` - Inactive
          *     * `activated` - Activated
@@ -2807,12 +2817,29 @@ export interface components {
             readonly night_in_progress: boolean;
             /** @description in words, where a side's activation points come from in this campaign and how the umpire adds them, as the rules it plays have it */
             readonly activation_points_help: string;
+            /** @description the activation chart's columns at each turn of segment_turns with what each costs (cheaper at the dawn turn): what a spend chooses from; empty while no segment is under way */
+            readonly activation_costs: components["schemas"]["ActivationCost"][];
+            /** @description what you may do with the campaign and its day now, each offered exactly when its write would be accepted: `start` (POST start/), `dawn` (POST days/dawn/), `open_next_segment` (POST days/{number}/advance-segment/; not after the day's last segment), `spend_activation_points`, `create_battle`, `queue_night_order`, `run_night` (POST operations/ of kind night_phase; not while a battle of the day is unreported) (umpires; nothing for players) */
+            readonly actions: components["schemas"]["CampaignActionsEnum"][];
+            /** @description the actions in words, in their order */
+            readonly actions_labels: string[];
             /** @description how it ended, once finished */
             result?: string;
             /** @description the winning side's id; null while going on, or drawn */
             winner?: number | null;
             finished_day?: number | null;
         };
+        /**
+         * @description * `start` - Start the campaign
+         *     * `dawn` - Dawn the next day
+         *     * `open_next_segment` - Open the next segment
+         *     * `spend_activation_points` - Spend activation points
+         *     * `create_battle` - Create a battle
+         *     * `queue_night_order` - Queue a night order
+         *     * `run_night` - Start the night phase
+         * @enum {string}
+         */
+        CampaignActionsEnum: "start" | "dawn" | "open_next_segment" | "spend_activation_points" | "create_battle" | "queue_night_order" | "run_night";
         CampaignCreateInputRequest: {
             /**
              * @description the demo campaign, or the scenario pack sent in `pack`
@@ -5717,6 +5744,7 @@ export interface components {
             battle_action: components["schemas"]["Term"][];
             battle_status: components["schemas"]["Term"][];
             battle_type: components["schemas"]["Term"][];
+            campaign_action: components["schemas"]["Term"][];
             campaign_status: components["schemas"]["Term"][];
             carry_over_direction: components["schemas"]["Term"][];
             cops_quality: components["schemas"]["Term"][];

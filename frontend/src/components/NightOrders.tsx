@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { offered } from "../api/campaign";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { useOrderOfBattle } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
@@ -217,7 +218,7 @@ export function NightOrderForm({
 
 /** The umpire's night orders: tonight's queue and a form to add to it, before the night phase. */
 export function NightOrders({ campaign }: { campaign: Schemas["Campaign"] }) {
-  const open = Boolean(campaign.current_day) && campaign.day_status !== "night" && campaign.day_status !== "done";
+  const open = Boolean(offered(campaign, "queue_night_order"));
   const oob = useOrderOfBattle(campaign.slug, open);
   return (
     <section aria-labelledby="night-orders">

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
+import { offered } from "../api/campaign";
 import { api, unwrap, type Schemas } from "../api/client";
 import { useBattles, useOrderOfBattle, useSectors } from "../api/lists";
 import { queryKeys } from "../api/queryKeys";
@@ -23,14 +24,14 @@ function byDay(battles: Battle[]): [number, Battle[]][] {
   return [...days.entries()].sort(([a], [b]) => b - a);
 }
 
-/** The umpire's "New battle" button and form, on a campaign day under way. */
+/** The umpire's "New battle" button and form, while the campaign offers to create a battle. */
 function NewBattle({ battles }: { battles: readonly Battle[] }) {
   const { campaign } = useCampaign();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const oob = useOrderOfBattle(campaign.slug, open);
   const sectors = useSectors(campaign.slug, open);
-  if (!campaign.current_day || campaign.day_status === "night" || campaign.day_status === "done") return null;
+  if (!offered(campaign, "create_battle")) return null;
   if (!open)
     return (
       <p>

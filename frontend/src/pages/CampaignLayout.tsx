@@ -1,16 +1,7 @@
-import { useQuery } from "@tanstack/react-query";
 import { NavLink, Outlet, useParams } from "react-router";
-import { api, unwrap } from "../api/client";
-import { queryKeys } from "../api/queryKeys";
+import { useCampaignSummary } from "../api/campaign";
 import { PageLoading, QueryView } from "../components/status";
 import type { CampaignContext } from "../session";
-
-function useCampaignSummary(slug: string) {
-  return useQuery({
-    queryKey: queryKeys.campaign(slug),
-    queryFn: () => unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/", { params: { path: { campaign_slug: slug } } })),
-  });
-}
 
 const TABS = [
   ["", "Dashboard"],

@@ -5,16 +5,32 @@ import type { Schemas } from "../api/client";
 import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
 import { clubTime, DayControls } from "./Dashboard";
 
-function campaign(overrides: Partial<Schemas["Campaign"]>): Schemas["Campaign"] {
-  return { slug: "malta", status: "active", current_day: 1, day_status: "day", ...overrides } as Schemas["Campaign"];
+// The actions and their words as the API offers them (campaign.choices.CAMPAIGN_ACTION_CHOICES).
+const WORDS = {
+  start: "Start the campaign",
+  dawn: "Dawn the next day",
+  open_next_segment: "Open the next segment",
+  run_night: "Start the night phase",
+} as const;
+
+function campaign(actions: (keyof typeof WORDS)[], overrides: Partial<Schemas["Campaign"]> = {}): Schemas["Campaign"] {
+  return {
+    slug: "malta",
+    status: "active",
+    current_day: 1,
+    day_status: "day",
+    actions,
+    actions_labels: actions.map((action) => WORDS[action]),
+    ...overrides,
+  } as Schemas["Campaign"];
 }
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe("the umpire's day controls", () => {
   it("start a campaign being set up, with an idempotency key", async () => {
-    const seen = stubFetch(jsonResponse(200, campaign({ status: "active", current_day: 0 })));
-    renderWithProviders(<DayControls campaign={campaign({ status: "setup", current_day: 0, day_status: null })} />);
+    const seen = stubFetch(jsonResponse(200, campaign(["dawn"], { current_day: 0 })));
+    renderWithProviders(<DayControls campaign={campaign(["start"], { status: "setup", current_day: 0, day_status: null })} />);
 
     expect(screen.queryByRole("link", { name: /Dawn/ })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Start the campaign" }));
@@ -32,7 +48,7 @@ describe("the umpire's day controls", () => {
         error: { code: "no_next_segment", message: "day 1 has no segment after Night", fields: {}, rule: null },
       }),
     );
-    renderWithProviders(<DayControls campaign={campaign({})} />);
+    renderWithProviders(<DayControls campaign={campaign(["open_next_segment", "run_night"])} />);
 
     expect(screen.queryByRole("link", { name: /Dawn/ })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Open the next segment" }));
@@ -41,10 +57,19 @@ describe("the umpire's day controls", () => {
   });
 
   it("dawn the next day once the night is done", () => {
-    renderWithProviders(<DayControls campaign={campaign({ day_status: "done" })} />);
+    renderWithProviders(<DayControls campaign={campaign(["dawn"], { day_status: "done" })} />);
 
-    expect(screen.getByRole("link", { name: "Dawn day 2…" })).toHaveAttribute("href", "/campaigns/malta/day");
+    expect(screen.getByRole("link", { name: "Dawn the next day…" })).toHaveAttribute("href", "/campaigns/malta/day");
     expect(screen.queryByRole("button", { name: "Open the next segment" })).not.toBeInTheDocument();
+  });
+
+  it("offers no segment after the day's last one, whatever the day's status says", () => {
+    // Day 1 under way in its last segment: the API offers the night, not another segment.
+    renderWithProviders(<DayControls campaign={campaign(["run_night"], { day_status: "day" })} />);
+
+    expect(screen.queryByRole("button", { name: "Open the next segment" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: /Dawn/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Start the campaign" })).not.toBeInTheDocument();
   });
 });
 

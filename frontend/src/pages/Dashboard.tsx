@@ -1,7 +1,9 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
+import { offered } from "../api/campaign";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { cursorOf } from "../api/cursor";
+import { useAdvanceSegment } from "../api/day";
 import { queryKeys } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
 import { BriefingLinks } from "../components/Papers";
@@ -62,10 +64,10 @@ export function clubTime(moment: string): string {
   return `${weekday} ${day} ${MONTHS[month - 1]} ${year}, ${time.slice(0, 5)}`;
 }
 
-/** The umpire's day controls: start the campaign, go to the next day's dawn, open the next segment. */
+/** The umpire's day controls, as the campaign offers them now: start the campaign, go to the next
+ * day's dawn, open the next segment. */
 export function DayControls({ campaign }: { campaign: Schemas["Campaign"] }) {
   const queryClient = useQueryClient();
-  const today = campaign.current_day ?? 0;
   const path = { campaign_slug: campaign.slug };
   const header = () => ({ "Idempotency-Key": idempotencyKey() });
   const refresh = () => {
@@ -77,33 +79,28 @@ export function DayControls({ campaign }: { campaign: Schemas["Campaign"] }) {
       unwrap(api.POST("/api/v1/campaigns/{campaign_slug}/start/", { params: { path, header: header() } })),
     onSuccess: refresh,
   });
-  const advance = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST("/api/v1/campaigns/{campaign_slug}/days/{number}/advance-segment/", {
-          params: { path: { ...path, number: String(today) }, header: header() },
-        }),
-      ),
-    onSuccess: refresh,
-  });
+  const advance = useAdvanceSegment(campaign, refresh);
   const busy = start.isPending || advance.isPending;
   const failed = [start, advance].find((mutation) => mutation.isError);
+  const startLabel = offered(campaign, "start");
+  const dawnLabel = offered(campaign, "dawn");
+  const advanceLabel = offered(campaign, "open_next_segment");
   return (
     <section aria-labelledby="day-controls" className="card">
       <h2 id="day-controls">Umpire</h2>
       <p className="actions">
-        {campaign.status === "setup" ? (
+        {startLabel ? (
           <button type="button" onClick={() => start.mutate()} disabled={busy}>
-            Start the campaign
+            {startLabel}
           </button>
         ) : null}
-        {campaign.status === "active" && (today === 0 || campaign.day_status === "done") ? (
+        {dawnLabel ? (
           // Dawn is previewed and confirmed on the day's page: it cannot be undone.
-          <Link to={`/campaigns/${campaign.slug}/day`}>Dawn day {today + 1}…</Link>
+          <Link to={`/campaigns/${campaign.slug}/day`}>{dawnLabel}…</Link>
         ) : null}
-        {campaign.status === "active" && campaign.day_status === "day" ? (
+        {advanceLabel ? (
           <button type="button" onClick={() => advance.mutate()} disabled={busy}>
-            Open the next segment
+            {advanceLabel}
           </button>
         ) : null}
       </p>

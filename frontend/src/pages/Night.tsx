@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
+import { offered } from "../api/campaign";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { useRefreshWhenOperationEnds } from "../api/operations";
+import { useArrivalReports } from "../api/day";
 import { queryKeys } from "../api/queryKeys";
 import { useTerms } from "../api/vocabulary";
 import { ConfirmDialog } from "../components/ConfirmDialog";
@@ -169,16 +171,7 @@ export function ReportCard({ report, side }: { report: Report; side: string }) {
 /** The arrival reports of the day under way (arrival rolls are made in the day's segments). */
 export function ArrivalReports({ campaign }: { campaign: Schemas["Campaign"] }) {
   const day = campaign.current_day;
-  const reports = useQuery({
-    queryKey: queryKeys.arrivalReports(campaign.slug, day),
-    queryFn: () =>
-      unwrap(
-        api.GET("/api/v1/campaigns/{campaign_slug}/night-reports/", {
-          params: { path: { campaign_slug: campaign.slug }, query: { kind: "arrivals", day, page_size: 100 } },
-        }),
-      ),
-    enabled: Boolean(day),
-  });
+  const reports = useArrivalReports(campaign.slug, day);
   if (!day) return null;
   return (
     <section aria-labelledby="arrival-reports">
@@ -268,7 +261,7 @@ export function NightPage() {
       <h1>Night phase</h1>
       {isUmpire && !startedToday && today ? <SupplyReviewPanel campaign={campaign} /> : null}
       {isUmpire && !startedToday && today ? <NightOrders campaign={campaign} /> : null}
-      {isUmpire && !startedToday && today ? (
+      {offered(campaign, "run_night") ? (
         <p>
           <button type="button" onClick={() => setConfirming(true)} disabled={start.isPending || confirming}>
             {`Start the night phase of day ${today}…`}
@@ -285,7 +278,7 @@ export function NightPage() {
         >
           <p>
             A worker flips suppressions, rolls replacements, carries activation points over and writes each side's
-            night report. Unreported battles of day {today} stay unreported. The night phase cannot be undone.
+            night report. The night phase cannot be undone.
           </p>
           {supply.data?.warning ? (
             <p className="warning" role="alert">

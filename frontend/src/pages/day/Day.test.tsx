@@ -1,9 +1,11 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Schemas } from "../api/client";
-import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
-import { ActivationForm, DawnForm, ScheduleForm } from "./Day";
+import type { Schemas } from "../../api/client";
+import { jsonResponse, renderWithProviders, stubFetch } from "../../test/render";
+import { ActivationForm } from "./Activation";
+import { DawnForm } from "./Dawn";
+import { ScheduleForm } from "./Reinforcements";
 
 const CAMPAIGN = {
   slug: "malta",
@@ -140,31 +142,36 @@ describe("dawn with deployments", () => {
   });
 });
 
-const COSTS = {
-  key: "gb.activation_cost",
-  kind: "table",
-  chart: {
-    "1 Bn": { "Activated at Start of Day": 1, "Activated During Day": 2 },
-    "1 Bg": { "Activated at Start of Day": 2, "Activated During Day": 4 },
-    "2 Bgs": { "Activated at Start of Day": 6, "Activated During Day": 12 },
-    "3 Bgs": { "Activated at Start of Day": 10, "Activated During Day": 20 },
-  },
-};
+// The chart's costs as the API prices each column at each turn of the segment (never the web app's copy).
+const PRICED = {
+  ...CAMPAIGN,
+  day_status: "day",
+  actions: ["open_next_segment", "spend_activation_points"],
+  activation_costs: [0, 1, 2, 3, 4].flatMap((turn) =>
+    (
+      [
+        ["1 Bn", 1],
+        ["1 Bg", 2],
+        ["2 Bgs", 6],
+        ["3 Bgs", 10],
+      ] as const
+    ).map(([column, dawn]) => ({ turn, column, column_label: column, cost: turn === 0 ? dawn : dawn * 2 })),
+  ),
+} as Schemas["Campaign"];
 
 describe("spending activation points", () => {
   it("shows the side's pool, each column's cost at the turn, and the side's battalions by battlegroup", async () => {
     const seen = stubFetch(
-      jsonResponse(200, COSTS),
       jsonResponse(201, { id: 1, side: 1, day: 1, turn: 3, column: "1 Bg", cost: 4, battalions: ["G1", "G2"] }),
     );
-    renderWithProviders(<ActivationForm campaign={{ ...CAMPAIGN, day_status: "day" }} forces={FORCES} />);
+    renderWithProviders(<ActivationForm campaign={PRICED} forces={FORCES} />);
 
     expect(screen.getByText(/Axis holds/)).toHaveTextContent("Axis holds 12 activation points.");
     // Where the points come from, in the API's words (issue #30: "0 of 20 and nothing explains why").
     expect(screen.getByText(/^The side starts with/)).toHaveTextContent(
       "The side starts with the scenario's points. Points come in when a battle report adds them.",
     );
-    expect(await screen.findByRole("radio", { name: "1 Bg costs 2 AP" })).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: "1 Bg costs 2 AP" })).toBeInTheDocument();
     await userEvent.selectOptions(screen.getByLabelText("Turn"), "Turn 3");
     await userEvent.click(screen.getByRole("radio", { name: "1 Bg costs 4 AP" }));
     expect(screen.queryByRole("checkbox", { name: /L1/ })).not.toBeInTheDocument(); // the other side's
@@ -174,14 +181,13 @@ describe("spending activation points", () => {
     await userEvent.click(screen.getByRole("button", { name: "Spend 4 points on 1 Bg" }));
 
     expect(await screen.findByRole("status")).toHaveTextContent("Axis spent 4 points on 1 Bg: G1, G2.");
-    const sent = seen[1];
+    const sent = seen[0];
     expect(sent && new URL(sent.url).pathname).toBe("/api/v1/campaigns/malta/sides/1/activation-spends/");
     expect(await sent?.json()).toEqual({ column: "1 Bg", turn: 3, battalion_codes: ["G1", "G2"] });
   });
 
   it("shows the API's refusal beside the columns and by the button", async () => {
     stubFetch(
-      jsonResponse(200, COSTS),
       jsonResponse(400, {
         error: {
           code: "pool_overspent",
@@ -191,7 +197,7 @@ describe("spending activation points", () => {
         },
       }),
     );
-    renderWithProviders(<ActivationForm campaign={{ ...CAMPAIGN, day_status: "day" }} forces={FORCES} />);
+    renderWithProviders(<ActivationForm campaign={PRICED} forces={FORCES} />);
     await userEvent.selectOptions(screen.getByLabelText("Side"), "Allied");
     expect(screen.getByText(/Allied holds/)).toHaveTextContent("Allied holds 13 activation points (at most 20).");
     await userEvent.click(screen.getByRole("checkbox", { name: /L1 1st Devons/ }));
