@@ -72,11 +72,13 @@ from campaign.selectors import (
     roll_change_choices,
     summary_access,
 )
+from campaign.services.orders import order_sector_names, order_words
 from campaign.services.reinforcements import reinforcement_actions
 from campaign.services.scenario_rules import activation_points_sources, force_rule_actions
 from rules_engine import catalog, fairness
 from rules_engine.dice import DiceRoll
 from rules_engine.nineteen43.lulls import LullLength
+from rules_engine.panzer_korps.wind import wind_words
 from rules_engine.presenters import RollOutput, describe_rule
 from rules_engine.registry import CatalogError
 from rules_engine.results import Applies, Comparison, Modifier
@@ -171,6 +173,9 @@ class SideSummarySerializer(SideSerializer):
         ]
 
 
+WIND_TEXT_HELP = (
+    'the wind as people say it: "light breeze from the South-East", "no wind"; empty before it is rolled'
+)
 NIGHT_IN_PROGRESS_HELP = (
     "a night phase is under way: what you see is the state before it, until it is done (never half of it)"
 )
@@ -189,6 +194,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     )
     wind_direction = serializers.CharField(read_only=True, allow_null=True)
     wind_velocity = serializers.CharField(read_only=True, allow_null=True)
+    wind_text = serializers.SerializerMethodField(help_text=WIND_TEXT_HELP)
     initiative_side = serializers.IntegerField(source="initiative_side_id", read_only=True, allow_null=True)
     role = serializers.ChoiceField(source="my_role", choices=MemberRole.choices, read_only=True)
     side = serializers.IntegerField(
@@ -237,6 +243,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "segment_turns",
             "wind_direction",
             "wind_velocity",
+            "wind_text",
             "initiative_side",
             "version",
             "role",
@@ -254,6 +261,10 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "result": {"help_text": "how it ended, once finished"},
             "winner": {"help_text": "the winning side's id; null while going on, or drawn"},
         }
+
+    def get_wind_text(self, campaign: models.Campaign) -> str:
+        # The segment under way's, annotated by the selector like the two fields above.
+        return wind_words(getattr(campaign, "wind_velocity", None), getattr(campaign, "wind_direction", None))
 
     def get_url(self, campaign: models.Campaign) -> str:
         return reverse(
@@ -500,9 +511,23 @@ class OrderOfBattleSerializer(LabelledSerializer[Mapping[str, Any]]):
 
 
 class SegmentSerializer(LabelledModelSerializer[models.DaySegmentRecord]):
+    wind_text = serializers.SerializerMethodField(help_text=WIND_TEXT_HELP)
+
     class Meta:
         model = models.DaySegmentRecord
-        fields = ["id", "segment", "order", "turns", "initiative_side", "wind_direction", "wind_velocity"]
+        fields = [
+            "id",
+            "segment",
+            "order",
+            "turns",
+            "initiative_side",
+            "wind_direction",
+            "wind_velocity",
+            "wind_text",
+        ]
+
+    def get_wind_text(self, segment: models.DaySegmentRecord) -> str:
+        return wind_words(segment.wind_velocity, segment.wind_direction)
 
 
 class DaySerializer(LabelledModelSerializer[models.CampaignDay]):
@@ -1066,6 +1091,7 @@ class RollDieSerializer(LabelledSerializer[DiceRoll]):
     dice = serializers.CharField(source="kind.value", help_text='as people write them: "d10", "2d6", "½d6"')
     faces = serializers.ListField(child=serializers.IntegerField(), help_text="as thrown")
     total = serializers.IntegerField(help_text="what the rules read from the faces (a ½d6 of 5 reads 3)")
+    text = serializers.CharField(help_text='the throw as people read it: "2d6 [5+1] = 6"')
 
 
 class RollModifierSerializer(LabelledSerializer[Modifier]):
@@ -1565,12 +1591,16 @@ class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
         allow_null=True,
         help_text="the id of the night order it became",
     )
+    words = serializers.SerializerMethodField(
+        help_text='what the order says, in words: "G1 to move to Qrendi" (the sector by its name)'
+    )
 
     class Meta:
         model = models.SideOrder
         fields = [
             "id",
             "label",
+            "words",
             "side",
             "side_name",
             "day",
@@ -1595,6 +1625,13 @@ class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
             help_text='what to call it: its kind, what it names and its day ("Deploy G1, day 2")',
         )
         return fields
+
+    def get_words(self, order: models.SideOrder) -> str:
+        # The campaign's sector names once for a page of orders (the context is the list's).
+        names = self.context.get("order_sector_names")
+        if names is None:
+            names = self.context["order_sector_names"] = order_sector_names(order.campaign_id)
+        return order_words(order, names)
 
 
 class SideOrdersDeadlineSerializer(LabelledSerializer[Mapping[str, Any]]):

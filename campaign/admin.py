@@ -48,7 +48,6 @@ from campaign.services.webhook_subscriptions import (
     webhook_update,
     webhook_validate,
 )
-from rules_engine.presenters import die_text
 from rules_engine.profiles import PROFILES
 
 _M = TypeVar("_M", bound=Model)
@@ -868,7 +867,7 @@ class RollRecordAdmin(ReadOnlyAdmin[models.RollRecord]):
     @admin.display(description="dice")
     def dice(self, record: models.RollRecord) -> str:
         output = record.output
-        return ", ".join(die_text(thrown) for thrown in output.dice) if output and output.dice else EMPTY
+        return ", ".join(thrown.text() for thrown in output.dice) if output and output.dice else EMPTY
 
     @admin.display(description="modifiers")
     def modifiers(self, record: models.RollRecord) -> str:

@@ -24,11 +24,6 @@ def describe_rule(rule: RuleRef) -> dict[str, str]:
     return {**rule.to_dict(), "source_title": rule.source, "text": rule.text()}
 
 
-def die_text(thrown: DiceRoll) -> str:
-    """One throw as the audit trail shows it: ``"2d6 [3+4] = 7"``."""
-    return f"{thrown.kind.value} [{'+'.join(str(face) for face in thrown.faces)}] = {thrown.total}"
-
-
 @dataclass(frozen=True)
 class RollOutput:
     """One roll as shown: the dice and their faces, the modifiers, score against
@@ -125,7 +120,7 @@ class RollOutput:
 
 
 def roll_line(result: RollResult, score: int, threshold: int | None) -> str:
-    """The line people read: ``"To hit, MG at infantry: d10 7 +1 cover = 8 ≤ 9 [MG ≤12"] → hit"``."""
+    """The line people read: ``"To hit, MG at infantry: d10 [7] = 7 +1 cover = 8 ≤ 9 [MG ≤12"] → hit"``."""
     head = f"{result.title}, {result.subject}" if result.subject else result.title
     dice = " ".join(r.text() for r in result.rolls)
     roll_mods = [m for m in result.modifiers if m.applies_to is Applies.ROLL]
