@@ -38,7 +38,7 @@ class ReportBodySchema(OpenApiSerializerExtension):  # type: ignore[no-untyped-c
     """A report's body has its kind's keys and no other (the serializer writes no other): so an
     arrival body, which has a night body's day and side too, matches only its own schema."""
 
-    target_class = "api.serializers.ReportBodySerializer"
+    target_class = "api.serializers.night.ReportBodySerializer"
     match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 PostgreSQL's text and jsonb hold no NUL character, and an unpaired surrogate (JSON's
 ``"\\ud800"``) has no UTF-8 encoding: either would reach the database as an error, a 500.
 The request's path arguments, query parameters and the headers the service stores are
-checked by :class:`StorableTextMiddleware` before any view runs; JSON bodies by
+checked by :class:`api.middleware.StorableTextMiddleware` before any view runs; JSON bodies by
 ``api.parsers.BoundedJSONParser`` as DRF reads them. Form fields need no check here: every
 Django and DRF character field refuses both already.
 """
@@ -11,10 +11,9 @@ Django and DRF character field refuses both already.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import HttpRequest
 from rest_framework.exceptions import ValidationError
 from rest_framework.settings import api_settings
 
@@ -53,7 +52,7 @@ def unstorable_path(value: Any) -> str | None:
     return None
 
 
-def _unstorable_input(request: HttpRequest, view_kwargs: dict[str, Any]) -> str | None:
+def unstorable_input(request: HttpRequest, view_kwargs: dict[str, Any]) -> str | None:
     """The name of the first path argument, query parameter or stored header that cannot be stored."""
     for name, value in view_kwargs.items():
         if isinstance(value, str) and UNSTORABLE.search(value):
@@ -65,27 +64,3 @@ def _unstorable_input(request: HttpRequest, view_kwargs: dict[str, Any]) -> str 
         if UNSTORABLE.search(request.headers.get(header, "")):
             return header
     return None
-
-
-class StorableTextMiddleware:
-    """A 400 naming the path argument, query parameter or header whose text cannot be stored."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
-    def process_view(
-        self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: dict[str, Any]
-    ) -> HttpResponse | None:
-        # api.errors imports DRF's views, which import the parsers, which import this module.
-        from api.errors import API_PREFIX, validation_body
-
-        field = _unstorable_input(request, kwargs)
-        if field is None:
-            return None
-        body = validation_body(unstorable_refused(field))
-        if request.path.startswith(API_PREFIX):
-            return JsonResponse(body, status=400)
-        return HttpResponseBadRequest(body["error"]["message"], content_type="text/plain; charset=utf-8")

@@ -482,7 +482,7 @@ class RollShown:
     inputs: Any
     result: Any
     line: str | None
-    output: Mapping[str, Any] | None  # the roll as presented (rules_engine.presenters), as shown
+    output: Mapping[str, Any] | None  # the roll as presented (rules_engine.results.RollOutput), as shown
 
 
 def roll_shown(

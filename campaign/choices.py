@@ -31,7 +31,7 @@ SUPPLY_ACTION_CHOICES = [("confirm", "Confirm the supply")]
 REINFORCEMENT_ACTION_CHOICES = [("schedule", "Schedule its arrival"), ("postpone", "Postpone its arrival")]
 # The qualities the umpire gives a C Ops rolling its action points (variant 1).
 COPS_QUALITY_CHOICES = enum_choices(Quality)
-# What the umpire may do with a division's C Ops now (campaign.services.scenario_rules.force_rule_actions).
+# What the umpire may do with a division's C Ops now (campaign.services.day_rules.force_rule_actions).
 FORCE_ACTION_CHOICES = [
     ("roll_cops_action_points", "Roll the C Ops' action points"),
     ("save_action_points", "Save them as the division's activation points"),

@@ -1,6 +1,6 @@
 """Two players' drafts of one battle report, compared item by item (rules notes C-20).
 
-A draft has the shape of :func:`campaign.services.battles.battle_report`'s input. Each is
+A draft has the shape of :func:`campaign.services.battle_reports.battle_report`'s input. Each is
 read as items: per battalion, each stand it names (destroyed or suppressed), its points,
 rounds and templates spent, its objectives and its supply situation; and the battle's
 winner, sector owner and turn. Each side drafts only what it may know (``drafted_fields``):

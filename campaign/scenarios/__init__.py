@@ -2,8 +2,8 @@
 
 The format is described in ``docs/scenario-format.md`` and checked by the JSON
 Schema in ``schema/scenario-v2.json`` (version 1 packs: ``scenario-v1.json``, then
-upgraded); ``campaign.services.scenario`` reads and writes it.  This module only knows
-files: where the packs are and how JSON and YAML map to the plain dictionaries the services take.
+upgraded); :mod:`.importing` reads it and :mod:`.exporting` writes it.  This module only knows files:
+where the packs are and how JSON and YAML map to the plain dictionaries the services take.
 """
 
 from __future__ import annotations

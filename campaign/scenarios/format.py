@@ -18,10 +18,10 @@ Rebuild it after a model change with::
 from __future__ import annotations
 
 import json
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connection
 from django.db import models as db_models
@@ -175,6 +175,28 @@ def stand_keys(battalion_code: str, labels: Sequence[str]) -> list[str]:
         seen[label] += 1
         keys.append(f"{battalion_code}/{label}" + (f"#{seen[label]}" if counts[label] > 1 else ""))
     return keys
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+# Helpers the importer and the exporter share, to follow relations by natural key.
+
+
+def known(mapping: Mapping[K, V], key: K | None) -> V | None:
+    return None if key is None else mapping[key]
+
+
+def grouped(items: Iterable[V], parent: Callable[[V], int]) -> dict[int, list[V]]:
+    grouped: dict[int, list[V]] = defaultdict(list)
+    for item in items:
+        grouped[parent(item)].append(item)
+    return grouped
+
+
+def stands_keyed(battalion_code: str, stands: Sequence[models.Stand]) -> Iterable[tuple[str, models.Stand]]:
+    return zip(stand_keys(battalion_code, [stand.label for stand in stands]), stands, strict=True)
 
 
 def segment_key(day_number: int, segment: str) -> str:

@@ -3,7 +3,7 @@
 A player of either side of a battle drafts its report between club nights; the drafts change
 nothing in the campaign. The umpire reads them compared (:mod:`campaign.report_drafts`),
 chooses a side's version for each conflict, and confirms: the report that makes is applied
-by :func:`~campaign.services.battles.battle_report`, the one home of a report's effects.
+by :func:`~campaign.services.battle_reports.battle_report`, the one home of a report's effects.
 """
 
 from __future__ import annotations
@@ -19,12 +19,8 @@ from campaign.choices import DraftItemStatus, DraftStatus, EventVerb, Notificati
 from campaign.report_drafts import ANY_SIDE_FIELDS, OWN_SIDE_FIELDS, drafts_compare
 from campaign.selectors import battle_draftable
 from campaign.services.audit import Actor, event_record
-from campaign.services.battles import (
-    battle_lock,
-    battle_report,
-    battle_report_check,
-    battle_require_reportable,
-)
+from campaign.services.battle_reports import battle_report, battle_report_check, battle_require_reportable
+from campaign.services.battles import battle_lock
 from campaign.services.errors import ConflictError, DomainError, ForbiddenError
 from campaign.services.notifications import notification_send, notifications_done
 from rules_engine.results import to_jsonable

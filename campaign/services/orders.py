@@ -35,6 +35,7 @@ from campaign.choices import (
 from campaign.selectors import deadline_text, side_orders_day, side_orders_deadline
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
+from campaign.services.day_rules import artillery_order_check, artillery_order_set
 from campaign.services.days import (
     DeploymentOrder,
     deployment_plans_check,
@@ -44,7 +45,6 @@ from campaign.services.days import (
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.night import night_order_queue
 from campaign.services.notifications import notification_send, notifications_done, reminder_register
-from campaign.services.scenario_rules import artillery_order_check, artillery_order_set
 from campaign.services.sectors import battalion_move
 
 # Orders the issue lists that sealed orders do not take (yet): refused by name, never accepted

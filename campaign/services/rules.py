@@ -89,16 +89,16 @@ APPLIED_OPTIONAL_RULES = frozenset(
         "gb.activation_carry_over",  # the night phase's carry-over step
         "gb.variant.ammo_night_removal",  # the night phase's ammo step
         "gb.malta.division_pools",  # activation spends, the night's carry-over, the dawn tallies
-        "gb.malta.day_end",  # scenario_rules.day_end_roll
-        "gb.malta.barrage_orders",  # scenario_rules.artillery_order_set
-        "gb.malta.entrenchment",  # scenario_rules.stand_entrench
-        "gb.malta.air_support",  # scenario_rules.air_support_request
-        "gb.variant.cops_action_points",  # scenario_rules.force_cops_action_points
+        "gb.malta.day_end",  # day_rules.day_end_roll
+        "gb.malta.barrage_orders",  # day_rules.artillery_order_set
+        "gb.malta.entrenchment",  # day_rules.stand_entrench
+        "gb.malta.air_support",  # day_rules.air_support_request
+        "gb.variant.cops_action_points",  # day_rules.force_cops_action_points
         "gb.variant.action_to_activation",  # the same, saving the C Ops' action points
         "gb.initiative_activation",  # activation.battlegroup_initiative_activate
         "gb.airborne.drift_variant",  # airborne: the drift of each landing stand
-        "n43.defensive_works",  # battles.battle_setup, each side's works
-        "n43.fuel_supply",  # battles.battle_setup's fuel rolls, the report's and the night's fuel states
+        "n43.defensive_works",  # battle_setups.battle_setup, each side's works
+        "n43.fuel_supply",  # battle_setups.battle_setup's fuel rolls, the report's, the night's fuel states
     }
 )
 

@@ -62,7 +62,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "api.throttling.LoginThrottleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "api.storable_text.StorableTextMiddleware",
+    "api.middleware.StorableTextMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -20,13 +20,14 @@ from campaign.choices import (
     OperationKind,
     OperationStatus,
 )
+from campaign.scenarios.exporting import campaign_export
 from campaign.scenarios.validation import scenario_validate
 from campaign.services.activation import POOL_RULE
-from campaign.services.battles import battle_report, battle_setup
+from campaign.services.battle_reports import battle_report
+from campaign.services.battle_setups import battle_setup
 from campaign.services.days import segment_advance
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
-from campaign.services.scenario import campaign_export
 from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses
 from tests.campaign.factories import campaign_with_sides
 

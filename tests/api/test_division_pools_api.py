@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from campaign import models
-from campaign.services.scenario_rules import force_cops_overrun
+from campaign.services.day_rules import force_cops_overrun
 from tests.api.world import ACTOR, Role, build_world
 
 pytestmark = pytest.mark.django_db

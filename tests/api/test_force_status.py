@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from campaign import models
 from campaign.choices import ArrivalStatus
 from campaign.services.api_keys import api_key_revoke
-from campaign.services.battles import battle_report
+from campaign.services.battle_reports import battle_report
 from campaign.services.corrections import object_correct
 from campaign.services.days import segment_arrivals_start
 from campaign.services.night import night_phase_start

@@ -28,7 +28,7 @@ from campaign.choices import (
 from campaign.selectors import battle_draft_comparison
 from campaign.services.audit import Actor
 from campaign.services.battle_drafts import battle_draft_save
-from campaign.services.battles import battle_setup
+from campaign.services.battle_setups import battle_setup
 from campaign.services.memberships import invitation_create
 from campaign.services.night import night_order_queue
 from campaign.services.webhook_subscriptions import webhook_subscribe

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +15,7 @@ from django.urls import reverse
 from rest_framework import serializers
 from rest_framework.test import APIClient
 
-from api import serializers as output
+from api import serializers as output_package
 from api.labels import LABEL_SUFFIX, LABELS_SUFFIX, LabelledModelSerializer, LabelledSerializer
 from campaign import models
 from campaign.choices import StandType
@@ -68,10 +70,15 @@ def test_every_enum_an_answer_shows_has_its_label_beside_it(schema):
 
 
 def _output_serializers() -> list[type[serializers.BaseSerializer[Any]]]:
+    modules = [
+        importlib.import_module(f"{output_package.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(output_package.__path__)
+    ]
     return [
         kind
-        for _, kind in inspect.getmembers(output, inspect.isclass)
-        if issubclass(kind, serializers.BaseSerializer) and kind.__module__ == output.__name__
+        for module in modules
+        for _, kind in inspect.getmembers(module, inspect.isclass)
+        if issubclass(kind, serializers.BaseSerializer) and kind.__module__ == module.__name__
     ]
 
 

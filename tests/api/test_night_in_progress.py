@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from campaign import models
 from campaign.choices import ActivationState, OperationStatus
-from campaign.services.battles import battle_report
+from campaign.services.battle_reports import battle_report
 from campaign.services.night import night_order_queue, night_phase_start, night_phase_step
 from tests.api.world import ACTOR, Role, World, build_world
 from tests.conftest import WorkerProcess, worker_database_url

@@ -9,7 +9,7 @@ import pytest
 
 from campaign import models
 from campaign.choices import EventVerb
-from campaign.services.battles import battle_report
+from campaign.services.battle_reports import battle_report
 from campaign.services.night import night_phase_start
 from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
-from api.serializers import RuleEntrySerializer
+from api.serializers.reference import RuleEntrySerializer
 from rules_engine import catalog
 from rules_engine.results import RuleSystem
 from tests.api.world import AUTHENTICATE_CHALLENGE

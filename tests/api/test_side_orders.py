@@ -16,7 +16,7 @@ from campaign import models
 from campaign.access import side_players
 from campaign.choices import EventVerb, NotificationKind, SideOrderStatus
 from campaign.selectors import side_orders_deadline
-from campaign.services.battles import battle_report
+from campaign.services.battle_reports import battle_report
 from campaign.services.days import RANGE_MAX_INCHES
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from campaign import models
 from campaign.choices import ArrivalStatus, StandStatus
-from campaign.services.battles import battle_report
+from campaign.services.battle_reports import battle_report
 from campaign.services.days import day_dawn
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run

@@ -11,11 +11,9 @@ detail answers 200 or 404 (never 403: a hidden row does not exist for the reader
 from __future__ import annotations
 
 import base64
-import enum
 import itertools
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
@@ -32,98 +30,25 @@ from campaign.choices import (
     SideOrderStatus,
     Visibility,
 )
-from campaign.services.api_keys import api_key_create
-from campaign.services.audit import Actor
-from campaign.services.battles import battle_setup
-from campaign.services.days import segment_advance
-from campaign.services.operations import operation_run
 from campaign.services.orders import side_order_approve
-from tests.api.world import ACTOR, MAP_SECTORS, READ, Role, World, api_key_client, build_world
+from tests.api.visibility_world import (
+    ARRIVAL_PROCEDURES,
+    CARRY_OVER,
+    Reader,
+    VisibilityWorld,
+    build_visibility_world,
+    event_side_id,
+    may_read_event,
+    may_read_report,
+    may_read_roll,
+    roll_side_id,
+)
+from tests.api.world import ACTOR, MAP_SECTORS, READ, Role, World, build_world
 
 pytestmark = pytest.mark.django_db
 
-CARRY_OVER = "gb.activation_carry_over"
-ARRIVAL_PROCEDURES = {"pk.force_availability", "pk.arrival", "pk.deployment"}
+
 EVERYTHING = {"page_size": 500}
-
-
-class Reader(enum.Enum):
-    UMPIRE = "umpire"
-    UMPIRE_KEY = "write-granted API key"
-    AXIS_PLAYER = "Axis player"
-    ALLIED_PLAYER = "Allied player"
-    OBSERVER = "observer"
-    AXIS_KEY = "read-only API key of the Axis"
-    ALLIED_KEY = "read-only API key of the Allies"
-    CAMPAIGN_KEY = "read-only API key of no side"
-    ANONYMOUS = "anonymous"
-
-
-@dataclass
-class VisibilityWorld:
-    world: World
-    clients: dict[Reader, APIClient]
-
-    @property
-    def sides(self) -> dict[str, models.Side]:
-        return {"Axis": self.world.axis, "Allied": self.world.allied}
-
-    def reader_side(self, reader: Reader) -> int | None:
-        return {
-            Reader.AXIS_PLAYER: self.world.axis.pk,
-            Reader.AXIS_KEY: self.world.axis.pk,
-            Reader.ALLIED_PLAYER: self.world.allied.pk,
-            Reader.ALLIED_KEY: self.world.allied.pk,
-        }.get(reader)
-
-
-def _reserve_due(world: World, side: models.Side) -> models.Force:
-    return models.Force.objects.create(
-        campaign=world.campaign,
-        side=side,
-        name=f"{side.name} reserve",
-        nation=side.nations[0],
-        arrival_status=ArrivalStatus.SCHEDULED,
-        arrival_day=2,
-    )
-
-
-def build_visibility_world() -> VisibilityWorld:
-    world = build_world(optional_rules=[CARRY_OVER])  # the night of day 1 rolls each side's carry-over
-    campaign = world.campaign
-    for side in (world.axis, world.allied):
-        _reserve_due(world, side)
-    segment_advance(campaign.pk, ACTOR)  # the reserves fall due: their arrival rolls start
-    operation_run(campaign.operations.get(kind=OperationKind.ARRIVALS).pk)
-    battle_setup(
-        world.planned.campaign_id,
-        ACTOR,
-        world.planned.pk,
-        inputs={"n43.setup_proximity": {"terrain": "Open Terrain"}},
-    )
-    # A roll for the umpires alone, as an imported pack may hold.
-    weather = campaign.rolls.filter(procedure="gb.weather").first()
-    assert weather is not None
-    weather.pk, weather.public_id, weather.visibility = None, uuid.uuid4(), Visibility.UMPIRE
-    weather.save()
-
-    umpire = Actor(user=world.users[Role.UMPIRE])
-    keys = {
-        Reader.UMPIRE_KEY: api_key_create(campaign.pk, umpire, name="Umpire's tool", can_write=True)[1],
-        Reader.AXIS_KEY: api_key_create(campaign.pk, umpire, name="Axis tracker", side_id=world.axis.pk)[1],
-        Reader.ALLIED_KEY: world.keys[Role.ALLIED_KEY],
-        Reader.CAMPAIGN_KEY: api_key_create(campaign.pk, umpire, name="Club page")[1],
-    }
-    clients = {reader: api_key_client(key) for reader, key in keys.items()}
-    for reader, role in (
-        (Reader.UMPIRE, Role.UMPIRE),
-        (Reader.AXIS_PLAYER, Role.AXIS_PLAYER),
-        (Reader.ALLIED_PLAYER, Role.ALLIED_PLAYER),
-        (Reader.OBSERVER, Role.OBSERVER),
-        (Reader.ANONYMOUS, Role.ANONYMOUS),
-    ):
-        clients[reader] = world.client(role)
-    return VisibilityWorld(world, clients)
 
 
 @pytest.fixture(scope="module")
@@ -136,58 +61,6 @@ def seen(shared_rows: VisibilityWorld) -> VisibilityWorld:
     return shared_rows
 
 
-# What each reader may read, written out here rather than asked of campaign.access.
-
-
-def _may_read_roll(seen: VisibilityWorld, reader: Reader, roll: models.RollRecord) -> bool:
-    if reader in (Reader.UMPIRE, Reader.UMPIRE_KEY):
-        return True
-    side_id = seen.reader_side(reader)
-    battle_sides = {roll.battle.attacker_id, roll.battle.defender_id} if roll.battle else set()
-    return {
-        Visibility.PUBLIC: True,
-        Visibility.BATTLE: side_id in battle_sides,
-        Visibility.SIDE: side_id is not None and side_id == roll.side_id,
-        Visibility.UMPIRE: False,
-    }[Visibility(roll.visibility)]
-
-
-def _may_read_event(seen: VisibilityWorld, reader: Reader, event: models.Event) -> bool:
-    if reader in (Reader.UMPIRE, Reader.UMPIRE_KEY):
-        return True
-    side_id = seen.reader_side(reader)
-    return event.visibility == Visibility.PUBLIC or (side_id is not None and event.side_id == side_id)
-
-
-def _may_read_report(seen: VisibilityWorld, reader: Reader, report: models.NightReport) -> bool:
-    return reader in (Reader.UMPIRE, Reader.UMPIRE_KEY) or report.side_id == seen.reader_side(reader)
-
-
-def _roll_side_id(roll: models.RollRecord) -> int | None:
-    """The side a roll is about, from what it was rolled for (not from its owner)."""
-    if roll.battalion is not None:
-        return roll.battalion.side_id
-    if roll.force is not None:
-        return roll.force.side_id
-    if roll.procedure == CARRY_OVER:
-        return models.Side.objects.get(campaign=roll.campaign, name=roll.inputs["side"]).pk
-    label = str(roll.changes.get("setup", ""))
-    if "@" in label:
-        return models.Side.objects.get(campaign=roll.campaign, name=label.partition("@")[2]).pk
-    return None
-
-
-def _event_side_id(event: models.Event) -> int | None:
-    """The side an event is about, from its subject."""
-    if event.object_type == "Side" or event.object_id is None:
-        return event.object_id
-    if event.object_type == "Force":
-        return models.Force.objects.get(pk=event.object_id).side_id
-    if event.object_type == "Battalion":
-        return models.Battalion.objects.get(pk=event.object_id).side_id
-    return None
-
-
 def test_the_world_has_rows_of_every_owner_for_both_sides(seen):
     world = seen.world
     rolls = list(world.campaign.rolls.select_related("battalion", "force"))
@@ -195,7 +68,7 @@ def test_the_world_has_rows_of_every_owner_for_both_sides(seen):
         own = {r.procedure for r in rolls if r.visibility == Visibility.SIDE and r.side_id == side.pk}
         assert {"gb.night_replacements", CARRY_OVER, "n43.air_presence"} <= own, side.name
         assert own & ARRIVAL_PROCEDURES, side.name
-        assert all(_roll_side_id(r) == side.pk for r in rolls if r.side_id == side.pk)
+        assert all(roll_side_id(r) == side.pk for r in rolls if r.side_id == side.pk)
         events = world.campaign.events.filter(visibility=Visibility.SIDE, side=side)
         assert {EventVerb.BATTLE_REPORTED, EventVerb.ARRIVAL_DUE} <= set(
             events.values_list("verb", flat=True)
@@ -229,9 +102,9 @@ def test_each_list_holds_exactly_what_the_reader_may_read_and_nothing_of_the_oth
     events = list(world.campaign.events.all())
     reports = list(models.NightReport.objects.filter(operation__campaign=world.campaign))
     lists = {
-        "roll-list": {str(r.public_id) for r in rolls if _may_read_roll(seen, reader, r)},
-        "event-list": {str(e.public_id) for e in events if _may_read_event(seen, reader, e)},
-        "night-report-list": {str(r.public_id) for r in reports if _may_read_report(seen, reader, r)},
+        "roll-list": {str(r.public_id) for r in rolls if may_read_roll(seen, reader, r)},
+        "event-list": {str(e.public_id) for e in events if may_read_event(seen, reader, e)},
+        "night-report-list": {str(r.public_id) for r in reports if may_read_report(seen, reader, r)},
     }
     if reader is Reader.ANONYMOUS:
         for name in lists:
@@ -241,8 +114,8 @@ def test_each_list_holds_exactly_what_the_reader_may_read_and_nothing_of_the_oth
     side_id = seen.reader_side(reader)
     enemy = {s.pk for s in seen.sides.values()} - {side_id} if side_id is not None else set()
     about = {
-        "roll-list": {str(r.public_id): _roll_side_id(r) for r in rolls},
-        "event-list": {str(e.public_id): _event_side_id(e) for e in events},
+        "roll-list": {str(r.public_id): roll_side_id(r) for r in rolls},
+        "event-list": {str(e.public_id): event_side_id(e) for e in events},
         "night-report-list": {str(r.public_id): r.side_id for r in reports},
     }
     for name, expected in lists.items():
@@ -260,18 +133,18 @@ def test_each_list_holds_exactly_what_the_reader_may_read_and_nothing_of_the_oth
 def test_each_detail_answers_200_to_who_may_read_it_and_404_to_any_other_member(seen, reader):
     world, client = seen.world, seen.clients[reader]
     details = [
-        (world.url("roll-detail", pk=r.public_id), r.procedure, _may_read_roll(seen, reader, r))
+        (world.url("roll-detail", pk=r.public_id), r.procedure, may_read_roll(seen, reader, r))
         for r in world.campaign.rolls.select_related("battle")
     ]
     details += [
-        (world.url("event-detail", pk=e.public_id), e.verb, _may_read_event(seen, reader, e))
+        (world.url("event-detail", pk=e.public_id), e.verb, may_read_event(seen, reader, e))
         for e in world.campaign.events.all()
     ]
     details += [
         (
             world.url("night-report-detail", pk=r.public_id),
             f"{r.operation.kind} report",
-            _may_read_report(seen, reader, r),
+            may_read_report(seen, reader, r),
         )
         for r in models.NightReport.objects.filter(operation__campaign=world.campaign).select_related(
             "operation"
@@ -287,6 +160,8 @@ def test_each_detail_answers_200_to_who_may_read_it_and_404_to_any_other_member(
 
 
 FIRE = ("n43.planned_fire", "n43.support_fire")
+
+
 MEMBERS = [reader for reader in Reader if reader is not Reader.ANONYMOUS]
 
 
@@ -473,9 +348,12 @@ def test_every_event_verb_says_who_reads_it():
 
 # --- the map: enemy units only where in contact, or identified (rules notes C-17) ----------
 
+
 # Where each unit stands for the map's fog test. The Axis stands at the north end, the Allies
 # at the south end; they meet between the ridge and the village.
 PLACES = {"A1": "north", "A2": "ridge", "A3": "north", "L1": "bridge", "L2": "village", "L3": "south"}
+
+
 # Forces: C Ops, then FUP (None: with its C Ops).
 FORCE_PLACES = {"Axis": ("north", "ridge"), "Allied": ("bridge", "village")}
 
@@ -618,6 +496,8 @@ def test_a_side_that_hides_its_units_in_contact_shows_only_its_identified_ones(s
 # Supply situations for the map's field test: a cut-off battalion of each kind on each side,
 # the Allied ones among those the Axis sees (L1 identified, L2 in contact).
 CUT_OFF_UNITS = {"A1": "separated", "A3": "isolated", "L1": "separated", "L2": "isolated"}
+
+
 # What the map shows of an enemy battalion the reader sees: where it stands, nothing else.
 MAP_ENEMY_BATTALION = frozenset({"id", "code", "name", "side", "side_label", "sector"})
 
@@ -682,6 +562,7 @@ def test_every_field_of_the_map_is_what_the_reader_may_read(seen, reader):
 
 # --- identifiers: every table whose rows a reader may see only some of is named by public ids ---
 
+
 # Router basenames whose rows keep their numbers, and why: every reader who reads any of a
 # campaign's rows reads all of them (or the rows are no campaign's), so a number counts only
 # other campaigns' rows. A new route must be listed here or serve public ids.
@@ -732,6 +613,8 @@ def test_a_numbered_list_is_all_or_nothing_of_the_campaigns_rows_for_every_reade
 
 
 UNIT_ROWS = frozenset({"battalions", "stands", "forces", "battlegroups", "force"})
+
+
 UNIT_REFERENCES = frozenset({"battalion", "battlegroup", "force", "isolated", "separated", "night_order"})
 
 

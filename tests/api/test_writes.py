@@ -14,7 +14,8 @@ from api.errors import exception_handler
 from api.idempotency import HEADER, REPLAYED_HEADER
 from campaign import models
 from campaign.choices import BattleStatus, OperationStatus, StandStatus
-from campaign.services.battles import REPORT_RULE, battle_close, battle_report
+from campaign.services.battle_reports import REPORT_RULE, battle_report
+from campaign.services.battles import battle_close
 from campaign.services.operations import operation_run
 from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses
 

@@ -40,7 +40,8 @@ from campaign.choices import (
 )
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_report
+from campaign.services.battle_reports import battle_report
+from campaign.services.battles import battle_create
 from campaign.services.days import day_dawn
 from campaign.services.dice import dice_commitment_fields
 from campaign.services.memberships import invitation_create

@@ -51,7 +51,8 @@ from campaign import models  # noqa: E402
 from campaign.choices import MemberRole, StandType  # noqa: E402
 from campaign.services.api_keys import api_key_create  # noqa: E402
 from campaign.services.audit import Actor  # noqa: E402
-from campaign.services.battles import battle_create, battle_report  # noqa: E402
+from campaign.services.battle_reports import battle_report  # noqa: E402
+from campaign.services.battles import battle_create  # noqa: E402
 from campaign.services.days import day_dawn  # noqa: E402
 from campaign.services.night import night_phase_start  # noqa: E402
 from campaign.services.operations import operation_run  # noqa: E402

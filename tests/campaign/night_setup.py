@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from campaign import models
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_report
+from campaign.services.battle_reports import battle_report
+from campaign.services.battles import battle_create
 from campaign.services.days import day_dawn
 from campaign.services.dice import dice_commitment_fields
 from tests.campaign.factories import campaign_with_sides

@@ -12,7 +12,8 @@ from campaign.access import CampaignAccess, api_key_role, battle_setup_shown, re
 from campaign.choices import MemberRole, Visibility
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_setup
+from campaign.services.battle_setups import battle_setup
+from campaign.services.battles import battle_create
 from campaign.services.days import day_dawn, segment_advance
 from campaign.services.overrides import roll_override
 from tests.campaign.factories import UserFactory, campaign_with_sides

@@ -8,7 +8,8 @@ import pytest
 
 from campaign import models
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_lull_check, battle_setup
+from campaign.services.battle_setups import battle_setup
+from campaign.services.battles import battle_create, battle_lull_check
 from campaign.services.days import day_dawn
 from campaign.services.dice import dice_commitment_fields
 from tests.campaign.factories import campaign_with_sides

@@ -19,7 +19,8 @@ from campaign.choices import (
 from campaign.selectors import battle_draft_comparison, battle_draft_own
 from campaign.services.audit import Actor
 from campaign.services.battle_drafts import battle_draft_confirm, battle_draft_save
-from campaign.services.battles import battle_create, battle_report
+from campaign.services.battle_reports import battle_report
+from campaign.services.battles import battle_create
 from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError, DomainError, ForbiddenError
 from tests.campaign.factories import campaign_with_sides

@@ -9,7 +9,8 @@ from campaign.access import CampaignAccess
 from campaign.choices import EventVerb, MemberRole
 from campaign.selectors import rolls as rolls_selector
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_lull_check, battle_setup
+from campaign.services.battle_setups import battle_setup
+from campaign.services.battles import battle_create, battle_lull_check
 from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError, DomainError
 from tests.campaign.factories import campaign_with_sides

@@ -13,7 +13,9 @@ from campaign.choices import EventVerb, FuelState, MemberRole, NotificationKind
 from campaign.selectors import rolls as rolls_selector
 from campaign.services import night
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_report, battle_setup, battle_setup_questions
+from campaign.services.battle_reports import battle_report
+from campaign.services.battle_setups import battle_setup, battle_setup_questions
+from campaign.services.battles import battle_create
 from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError, DomainError
 from tests.campaign.factories import UserFactory, campaign_with_sides

@@ -15,7 +15,8 @@ from campaign.choices import EventVerb, StandStatus, StandType
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
 from campaign.services.activation import POOL_RULE, activation_spend
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_setup
+from campaign.services.battle_setups import battle_setup
+from campaign.services.battles import battle_create
 from campaign.services.corrections import object_correct
 from campaign.services.days import day_dawn
 from campaign.services.errors import DomainError

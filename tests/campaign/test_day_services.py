@@ -8,7 +8,9 @@ from campaign import models
 from campaign.choices import ActivationState, BattleStatus, DayStatus, EventVerb, StandStatus
 from campaign.services.activation import activation_spend
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_close, battle_create, battle_report, battle_setup
+from campaign.services.battle_reports import battle_report
+from campaign.services.battle_setups import battle_setup
+from campaign.services.battles import battle_close, battle_create
 from campaign.services.days import DeploymentOrder, day_dawn, segment_advance
 from campaign.services.dice import dice_commitment_fields
 from campaign.services.errors import ConflictError, DomainError

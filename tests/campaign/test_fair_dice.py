@@ -20,8 +20,9 @@ from campaign import models
 from campaign.access import CampaignAccess, rolls_readable
 from campaign.choices import EventVerb, OperationStatus
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
+from campaign.scenarios.exporting import campaign_export
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_report
+from campaign.services.battle_reports import battle_report
 from campaign.services.corrections import object_correct
 from campaign.services.days import day_dawn
 from campaign.services.dice import dice_day_seed
@@ -29,7 +30,7 @@ from campaign.services.errors import DomainError
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from campaign.services.rules import roll_replay
-from campaign.services.scenario import campaign_create, campaign_export, scenario_import
+from campaign.services.scenario import campaign_create, scenario_import
 from rules_engine import fairness
 from rules_engine.dice import SeededDice
 from rules_engine.verify import report_lines, verify

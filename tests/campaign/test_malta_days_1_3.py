@@ -20,16 +20,16 @@ from campaign.choices import DayStatus, EventVerb, StandStatus
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
 from campaign.services.activation import activation_spend
 from campaign.services.campaigns import campaign_start
-from campaign.services.days import segment_advance
-from campaign.services.errors import ConflictError, DomainError
-from campaign.services.rules import roll_replay
-from campaign.services.scenario_rules import (
+from campaign.services.day_rules import (
     arrival_postpone,
     artillery_order_set,
     day_end_roll,
     force_cops_action_points,
     force_cops_overrun,
 )
+from campaign.services.days import segment_advance
+from campaign.services.errors import ConflictError, DomainError
+from campaign.services.rules import roll_replay
 from campaign.services.supply import supply_cops_isolated, supply_proposal
 from rules_engine.great_battles.campaign_pools import C_OPS_OVERRUN_POINTS_LOST
 from tests.campaign.test_malta_map_campaign import Malta

@@ -11,15 +11,17 @@ import pytest
 
 from campaign import models
 from campaign.choices import CampaignStatus, EventVerb, StandStatus
+from campaign.scenarios.exporting import campaign_export
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_report
+from campaign.services.battle_reports import battle_report
+from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
-from campaign.services.scenario import campaign_export, scenario_import
+from campaign.services.scenario import scenario_import
 from campaign.services.sectors import battalion_move, sector_control_set
 from campaign.services.supply import supply_confirm, supply_proposal
 from campaign.services.webhook_subscriptions import webhook_subscribe

@@ -19,15 +19,10 @@ from campaign.services.activation import (
     battalion_reactivate,
     battlegroup_initiative_activate,
 )
-from campaign.services.battles import battle_create, battle_report
+from campaign.services.battle_reports import battle_report
+from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
-from campaign.services.days import day_dawn, segment_advance
-from campaign.services.errors import ConflictError, DomainError
-from campaign.services.night import night_phase_start
-from campaign.services.operations import operation_run
-from campaign.services.rules import roll_replay
-from campaign.services.scenario import scenario_import
-from campaign.services.scenario_rules import (
+from campaign.services.day_rules import (
     air_support_request,
     arrival_postpone,
     artillery_order_set,
@@ -37,6 +32,12 @@ from campaign.services.scenario_rules import (
     stand_entrench,
     stand_move,
 )
+from campaign.services.days import day_dawn, segment_advance
+from campaign.services.errors import ConflictError, DomainError
+from campaign.services.night import night_phase_start
+from campaign.services.operations import operation_run
+from campaign.services.rules import roll_replay
+from campaign.services.scenario import scenario_import
 from tests.campaign.night_setup import ACTOR
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("equipment_reference")]

@@ -14,7 +14,9 @@ from campaign import models
 from campaign.choices import BattleStatus, DayStatus, EventVerb, Visibility
 from campaign.scenarios import MALTA_PACK_PATH, pack_read
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_report, battle_setup
+from campaign.services.battle_reports import battle_report
+from campaign.services.battle_setups import battle_setup
+from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
 from campaign.services.errors import ConflictError, DomainError

@@ -36,12 +36,15 @@ from campaign.choices import (
     StandType,
 )
 from campaign.scenarios import MALTA_PACK_PATH, SCHEMA_PATH, pack_dumps, pack_parse, pack_read, schema_load
+from campaign.scenarios.exporting import campaign_export
 from campaign.scenarios.format import schema_text
 from campaign.scenarios.generator import STANDS_PER_BATTALION, synthetic_pack
 from campaign.scenarios.validation import scenario_validate
 from campaign.services.activation import activation_spend
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_report, battle_setup
+from campaign.services.battle_reports import battle_report
+from campaign.services.battle_setups import battle_setup
+from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import DeploymentOrder, day_dawn, segment_advance
 from campaign.services.demo import demo_campaign_load
@@ -49,7 +52,7 @@ from campaign.services.errors import ConflictError, DomainError
 from campaign.services.night import night_order_queue, night_phase_start
 from campaign.services.operations import operation_run
 from campaign.services.overrides import roll_override
-from campaign.services.scenario import campaign_export, scenario_import
+from campaign.services.scenario import scenario_import
 from campaign.services.sectors import battalion_move, force_move, sector_control_set
 from campaign.services.supply import supply_confirm
 from rules_engine.great_battles.activation import ActivationColumn

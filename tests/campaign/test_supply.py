@@ -10,14 +10,15 @@ from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import EventVerb, MemberRole
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_report
+from campaign.services.battle_reports import battle_report
+from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
+from campaign.services.day_rules import force_cops_overrun
 from campaign.services.days import day_dawn
 from campaign.services.errors import DomainError
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from campaign.services.scenario import scenario_import
-from campaign.services.scenario_rules import force_cops_overrun
 from campaign.services.supply import (
     supply_confirm,
     supply_cops_isolated,

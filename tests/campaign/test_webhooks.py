@@ -17,7 +17,8 @@ from django.urls import reverse
 from campaign import models
 from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb
 from campaign.services.audit import Actor, event_record
-from campaign.services.battles import battle_create, battle_report
+from campaign.services.battle_reports import battle_report
+from campaign.services.battles import battle_create
 from campaign.services.days import day_dawn
 from campaign.services.errors import DomainError
 from campaign.services.webhook_subscriptions import webhook_subscribe

@@ -6,7 +6,8 @@ from django.contrib.auth import get_user_model
 
 from campaign import models
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_create, battle_setup
+from campaign.services.battle_setups import battle_setup
+from campaign.services.battles import battle_create
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn, segment_advance
 from campaign.services.demo import demo_campaign_load, demo_users_ensure

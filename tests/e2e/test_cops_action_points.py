@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from campaign import models
-from campaign.services.scenario_rules import COPS_ACTION_POINTS
+from campaign.services.day_rules import COPS_ACTION_POINTS
 from tests.e2e.conftest import PHONE, Tab, open_tab, sign_in, step
 from tests.e2e.demo import malta_day_one
 

@@ -15,7 +15,7 @@ from playwright.sync_api import ViewportSize, expect
 from campaign import models
 from campaign.choices import NotificationKind
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_report
+from campaign.services.battle_reports import battle_report
 from campaign.services.night import night_phase_start
 from tests.conftest import WorkerProcess
 from tests.e2e.conftest import PHONE, Tab, sign_in

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from campaign import models
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_report
+from campaign.services.battle_reports import battle_report
 from campaign.services.supply import supply_review
 from tests.conftest import WorkerProcess
 from tests.e2e.conftest import Tab, sign_in, step

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from campaign import models
 from campaign.choices import BattleStatus
 from campaign.services.audit import Actor
-from campaign.services.battles import battle_report
+from campaign.services.battle_reports import battle_report
 from campaign.services.corrections import object_correct
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run

@@ -1,11 +1,11 @@
-"""rules_engine.presenters: one output per roll, the same read fresh or from what a campaign stored."""
+"""A roll's output (rules_engine.results.RollOutput) and die text (presenters): one output per
+roll, the same read fresh or from what a campaign stored."""
 
 import json
 
 from rules_engine.dice import DiceKind, DiceRoll, ScriptedDice
 from rules_engine.panzer_korps.night import NightCommandInput, roll_night_command
-from rules_engine.presenters import RollOutput
-from rules_engine.results import Applies, Comparison, Modifier
+from rules_engine.results import Applies, Comparison, Modifier, RollOutput
 from rules_engine.vocab import LeaderRating
 
 LINE = (

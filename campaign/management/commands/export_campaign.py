@@ -4,8 +4,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from campaign.scenarios import pack_dumps
+from campaign.scenarios.exporting import campaign_export
 from campaign.services.errors import DomainError
-from campaign.services.scenario import campaign_export, campaign_id_by_slug
+from campaign.services.scenario import campaign_id_by_slug
 
 
 class Command(BaseCommand):

@@ -1,0 +1,271 @@
+"""The order of battle: forces, battalions, stands and the reinforcements due."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api.labels import LabelledModelSerializer, LabelledSerializer
+from api.serializers.base import PUBLIC_ID_HELP, FogMaskedSerializer, access_of
+from api.serializers.campaigns import NIGHT_IN_PROGRESS_HELP
+from campaign import access as access_rules
+from campaign import models
+from campaign.choices import COPS_QUALITY_CHOICES, FORCE_ACTION_CHOICES, REINFORCEMENT_ACTION_CHOICES
+from campaign.services.day_rules import force_rule_actions
+from campaign.services.reinforcements import reinforcement_actions
+
+FORCE_PUBLIC = frozenset({"id", "side", "name", "nation"})
+# Where a force stands: shown to a reader who does not see its side in full only where the
+# fog of war shows it (the selector's sector_seen and fup_sector_seen annotations).
+FORCE_PLACES = {"sector": "sector_seen", "sector_name": "sector_seen"}
+FORCE_FUP_PLACES = {"fup_sector": "fup_sector_seen", "fup_sector_name": "fup_sector_seen"}
+
+
+class ForceSerializer(FogMaskedSerializer[models.Force]):
+    public_fields = FORCE_PUBLIC
+
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+
+    sector_name = serializers.CharField(
+        source="sector.name", read_only=True, allow_null=True, help_text="where its C Ops stands"
+    )
+    fup_sector_name = serializers.CharField(
+        source="fup_sector.name",
+        read_only=True,
+        allow_null=True,
+        help_text="its forming-up point, when apart from its C Ops (null: with its C Ops)",
+    )
+
+    class Meta:
+        model = models.Force
+        fields = [
+            "id",
+            "side",
+            "name",
+            "nation",
+            "home_nation",
+            "leader_name",
+            "leader_rating",
+            "leader_decorations",
+            "mobility",
+            "sector",
+            "sector_name",
+            "fup_sector",
+            "fup_sector_name",
+            "fup_road_clear",
+            "arrival_status",
+            "arrival_day",
+            "arrival_zone",
+            "deployment_zone",
+            "activation_points",
+            "availability",
+            "arrival_attempts",
+        ]
+
+    def side_id_of(self, instance: models.Force) -> int:
+        return instance.side_id
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        for name in (*FORCE_PLACES, *FORCE_FUP_PLACES):
+            fields[name].allow_null = True
+        return fields
+
+    def to_representation(self, instance: models.Force) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if access_of(self).sees_in_full(instance.side_id):
+            return data
+        # FogMaskedSerializer nulled them; the fog of war shows them where the enemy is in contact.
+        for places in (FORCE_PLACES, FORCE_FUP_PLACES):
+            for name, seen in places.items():
+                if getattr(instance, seen, False):
+                    data[name] = _force_place(instance, name)
+        return data
+
+
+def _force_place(force: models.Force, name: str) -> Any:
+    sector = force.sector if name.startswith("sector") else force.fup_sector
+    if sector is None:
+        return None
+    return sector.name if name.endswith("_name") else sector.pk
+
+
+class StandSerializer(FogMaskedSerializer[models.Stand]):
+    public_fields = frozenset({"id", "battalion", "battalion_code", "label", "stand_type", "status"})
+
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    battalion = serializers.UUIDField(
+        source="battalion.public_id", read_only=True, help_text="the battalion's id"
+    )
+    battalion_code = serializers.CharField(source="battalion.code", read_only=True)
+    equipment = serializers.CharField(
+        source="equipment.key", read_only=True, allow_null=True, help_text="reference equipment key"
+    )
+    equipment_name = serializers.CharField(
+        source="equipment.name", read_only=True, allow_null=True, help_text="the equipment as people name it"
+    )
+
+    class Meta:
+        model = models.Stand
+        fields = [
+            "id",
+            "battalion",
+            "battalion_code",
+            "label",
+            "stand_type",
+            "status",
+            "equipment",
+            "equipment_name",
+            "entrenched",
+            "entrenchment_points",
+            "attached",
+            "attachment_kind",
+            "grade",
+        ]
+
+    def side_id_of(self, instance: models.Stand) -> int:
+        return instance.battalion.side_id
+
+
+class BattalionSerializer(FogMaskedSerializer[models.Battalion]):
+    public_fields = access_rules.BATTALION_PUBLIC
+    strength_fields = access_rules.BATTALION_STRENGTHS
+
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    force = serializers.UUIDField(
+        source="battlegroup.force.public_id", read_only=True, help_text="its force's id"
+    )
+    battlegroup = serializers.UUIDField(
+        source="battlegroup.public_id", read_only=True, help_text="its battlegroup's id"
+    )
+    sector_name = serializers.CharField(
+        source="sector.name", read_only=True, allow_null=True, help_text="where it stands; null: off the map"
+    )
+
+    class Meta:
+        model = models.Battalion
+        fields = [
+            "id",
+            "code",
+            "name",
+            "side",
+            "force",
+            "battlegroup",
+            "quality",
+            "stands_started",
+            "activation",
+            "in_reserve",
+            "supply_situation",
+            "ammo_low_markers",
+            "wiped_out_day",
+            "fuel_state",
+            "sector",
+            "sector_name",
+        ]
+
+    def side_id_of(self, instance: models.Battalion) -> int:
+        return instance.side_id
+
+
+class BattalionTreeSerializer(BattalionSerializer):
+    # The selector already left out stands the caller may not see.
+    public_fields = BattalionSerializer.public_fields | {"stands"}
+    stands = StandSerializer(many=True, read_only=True)
+
+    class Meta(BattalionSerializer.Meta):
+        fields = [*BattalionSerializer.Meta.fields, "stands"]
+
+
+class BattlegroupTreeSerializer(LabelledModelSerializer[models.Battlegroup]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    battalions = BattalionTreeSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = models.Battlegroup
+        fields = ["id", "name", "kind", "has_hq", "battalions"]
+
+
+class ForceTreeSerializer(ForceSerializer):
+    """A force with its battlegroups, battalions and stands (those the caller may see)."""
+
+    # Its battlegroups as the selector filtered them; its actions are none for a player.
+    public_fields = FORCE_PUBLIC | {"battlegroups", "actions", "actions_labels"}
+    battlegroups = BattlegroupTreeSerializer(many=True, read_only=True)
+    actions = serializers.SerializerMethodField(
+        help_text="what you may do with its C Ops now: `roll_cops_action_points` while a day's turns are "
+        "played under variant 1, with `save_action_points` when the roll may save them as activation "
+        "points (umpires; nothing for players)"
+    )
+    actions_labels = serializers.SerializerMethodField(help_text="the actions in words, in their order")
+
+    class Meta(ForceSerializer.Meta):
+        fields = [*ForceSerializer.Meta.fields, "battlegroups", "actions", "actions_labels"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.ChoiceField(choices=FORCE_ACTION_CHOICES)))
+    def get_actions(self, force: models.Force) -> list[str]:
+        access = access_of(self)
+        if not access.is_umpire:
+            return []
+        # The same for every force of the campaign: read once for the whole order of battle.
+        if "force_actions" not in self.context:
+            self.context["force_actions"] = force_rule_actions(access.campaign)
+        actions: list[str] = self.context["force_actions"]
+        return actions
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_actions_labels(self, force: models.Force) -> list[str]:
+        words = dict(FORCE_ACTION_CHOICES)
+        return [words[action] for action in self.get_actions(force)]
+
+
+class OrderOfBattleSerializer(LabelledSerializer[Mapping[str, Any]]):
+    forces = ForceTreeSerializer(many=True, read_only=True)
+    cops_qualities = serializers.ListField(
+        child=serializers.ChoiceField(choices=COPS_QUALITY_CHOICES),
+        read_only=True,
+        help_text="the qualities a C Ops may roll its action points at (a force's roll_cops_action_points)",
+    )
+    night_in_progress = serializers.BooleanField(read_only=True, help_text=NIGHT_IN_PROGRESS_HELP)
+
+
+class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
+    """A force off the table: when and where it is due, and how its arrival rolls stand."""
+
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    actions = serializers.SerializerMethodField(
+        help_text="what you may do with it now: `schedule` while it is off the table, `postpone` while "
+        "it is scheduled or rolling for arrival (umpires; nothing for players)"
+    )
+    actions_labels = serializers.SerializerMethodField(help_text="the actions in words, in their order")
+
+    class Meta:
+        model = models.Force
+        fields = [
+            "id",
+            "side",
+            "name",
+            "nation",
+            "mobility",
+            "arrival_status",
+            "arrival_day",
+            "arrival_zone",
+            "deployment_zone",
+            "availability",
+            "arrival_attempts",
+            "actions",
+            "actions_labels",
+        ]
+
+    @extend_schema_field(
+        serializers.ListField(child=serializers.ChoiceField(choices=REINFORCEMENT_ACTION_CHOICES))
+    )
+    def get_actions(self, force: models.Force) -> list[str]:
+        return reinforcement_actions(force) if access_of(self).is_umpire else []
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_actions_labels(self, force: models.Force) -> list[str]:
+        words = dict(REINFORCEMENT_ACTION_CHOICES)
+        return [words[action] for action in self.get_actions(force)]

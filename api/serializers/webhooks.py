@@ -1,0 +1,62 @@
+"""Webhook subscriptions and their deliveries."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api.labels import LabelledModelSerializer
+from api.serializers.base import PUBLIC_ID_HELP
+from campaign import models
+from campaign.choices import WEBHOOK_DELIVERY_EVENT_CHOICES, WEBHOOK_EVENT_CHOICES
+
+
+class WebhookSerializer(LabelledModelSerializer[models.WebhookSubscription]):
+    """A subscription as its umpires see it: never with its secret."""
+
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    events = serializers.ListField(child=serializers.ChoiceField(choices=WEBHOOK_EVENT_CHOICES))
+    created_by = serializers.CharField(source="created_by.get_username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = models.WebhookSubscription
+        fields = ["id", "url", "events", "active", "created_by", "created_at"]
+
+
+class WebhookCreatedSerializer(WebhookSerializer):
+    """The answer to a subscription: with the secret once, when the service made it."""
+
+    shown_once = ("secret",)  # never copied into a replayed answer (api.idempotency)
+    secret = serializers.SerializerMethodField(
+        help_text="the secret the service made, shown this once; null when you sent your own "
+        "(or when an Idempotency-Key replays this answer)"
+    )
+
+    class Meta(WebhookSerializer.Meta):
+        fields = [*WebhookSerializer.Meta.fields, "secret"]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_secret(self, subscription: models.WebhookSubscription) -> str | None:
+        return subscription.secret if self.context.get("secret_made") else None
+
+
+class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
+    event = serializers.ChoiceField(
+        source="payload.event", choices=WEBHOOK_DELIVERY_EVENT_CHOICES, read_only=True
+    )
+
+    class Meta:
+        model = models.WebhookDelivery
+        fields = [
+            "id",
+            "event",
+            "status",
+            "attempts",
+            "response_status",
+            "error",
+            "created_at",
+            "last_attempt_at",
+            "delivered_at",
+            "payload",
+        ]

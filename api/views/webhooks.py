@@ -1,0 +1,152 @@
+"""Webhook subscriptions and their deliveries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, status
+from rest_framework.decorators import action
+from rest_framework.generics import get_object_or_404
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api import filters, inputs, schema
+from api.serializers.webhooks import WebhookCreatedSerializer, WebhookDeliverySerializer, WebhookSerializer
+from api.views.base import PublicIdLookup
+from api.viewsets import UMPIRES_IN_PERSON, CampaignScopedViewSet
+from campaign import models, selectors
+from campaign.access import CampaignAccess
+from campaign.services import webhook_subscriptions as webhook_services
+
+WEBHOOK_KWARG = "webhook_pk"
+
+
+@extend_schema(tags=["webhooks"])
+@extend_schema_view(
+    list=extend_schema(summary="Webhook subscriptions (umpires)"),
+    retrieve=extend_schema(summary="One webhook subscription (umpires)"),
+)
+class WebhookViewSet(
+    PublicIdLookup,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    CampaignScopedViewSet[models.WebhookSubscription],
+):
+    """Subscriptions; their secrets are never shown, except once when the service made one."""
+
+    model = models.WebhookSubscription
+    serializer_class = WebhookSerializer
+    # Signed in: a subscription a key made would keep sending the timeline out once it is revoked.
+    permission_classes = UMPIRES_IN_PERSON
+    filterset_class = filters.WebhookFilter
+    ordering_fields = ["created_at", "id"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.WebhookSubscription]:
+        return selectors.webhooks(access)
+
+    @extend_schema(
+        summary="Subscribe a URL to events (umpires)",
+        description="Each event a subscription asks for is POSTed to its URL as JSON, signed with "
+        "HMAC-SHA256 (docs/api.md, Webhooks). Omit `secret` and the service makes one: the "
+        "response shows it this once.",
+        request=inputs.WebhookInput,
+        responses={201: WebhookCreatedSerializer},
+        examples=[schema.WEBHOOK_CREATE_EXAMPLE, schema.WEBHOOK_CREATED_EXAMPLE],
+    )
+    def create(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.WebhookInput)
+        subscription = webhook_services.webhook_subscribe(
+            self.campaign_access.campaign.pk, self.actor, **data
+        )
+        return self.respond(
+            subscription,
+            status.HTTP_201_CREATED,
+            serializer_class=WebhookCreatedSerializer,
+            secret_made="secret" not in data,
+        )
+
+    @extend_schema(
+        summary="Change a subscription: URL, events, secret, active (umpires)",
+        request=inputs.WebhookInput,
+        responses=WebhookSerializer,
+    )
+    def partial_update(self, request: Request, **kwargs: Any) -> Response:
+        data = self.validated(inputs.WebhookInput, partial=True)
+        subscription = webhook_services.webhook_update(
+            self.campaign_access.campaign.pk, self.actor, self.get_object().pk, **data
+        )
+        return self.respond(subscription)
+
+    @extend_schema(
+        summary="Unsubscribe, with the delivery log (umpires)",
+        responses={204: OpenApiResponse(description="Unsubscribed")},
+    )
+    def destroy(self, request: Request, **kwargs: Any) -> Response:
+        webhook_services.webhook_unsubscribe(
+            self.campaign_access.campaign.pk, self.actor, self.get_object().pk
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        summary="Send a signed test event (umpires)",
+        description="Queues one delivery with `X-Campaign-Event: ping`, sent by a worker like every "
+        "delivery (and retried like one); the answer's Location is that delivery, in the log.",
+        request=None,
+        responses={202: WebhookDeliverySerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def ping(self, request: Request, **kwargs: Any) -> Response:
+        delivery = webhook_services.webhook_ping(
+            self.campaign_access.campaign.pk, self.actor, self.get_object().pk
+        )
+        queued = WebhookDeliverySerializer(delivery, context=self.get_serializer_context())
+        url = self.location(
+            delivery, "webhook-delivery", pk=delivery.public_id, **{WEBHOOK_KWARG: self.kwargs["pk"]}
+        )
+        return Response(queued.data, status=status.HTTP_202_ACCEPTED, headers={"Location": url})
+
+
+@extend_schema(
+    tags=["webhooks"],
+    parameters=[
+        OpenApiParameter(
+            WEBHOOK_KWARG, OpenApiTypes.UUID, OpenApiParameter.PATH, description="the subscription's id"
+        )
+    ],
+)
+@extend_schema_view(
+    list=extend_schema(summary="A subscription's delivery log, newest first (umpires)"),
+    retrieve=extend_schema(summary="One delivery and its attempts' outcome (umpires)"),
+)
+class WebhookDeliveryViewSet(
+    PublicIdLookup,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    CampaignScopedViewSet[models.WebhookDelivery],
+):
+    model = models.WebhookDelivery
+    serializer_class = WebhookDeliverySerializer
+    permission_classes = UMPIRES_IN_PERSON
+    filterset_class = filters.WebhookDeliveryFilter
+    ordering_fields = ["created_at", "last_attempt_at", "id"]
+
+    def visible(self, access: CampaignAccess) -> QuerySet[models.WebhookDelivery]:
+        subscription = get_object_or_404(selectors.webhooks(access), public_id=self.kwargs[WEBHOOK_KWARG])
+        return selectors.webhook_deliveries(subscription)
+
+    @extend_schema(
+        summary="Send a failed delivery again (umpires)",
+        description="With a fresh count of attempts, by a worker; 409 unless it failed.",
+        request=None,
+        responses={202: WebhookDeliverySerializer},
+    )
+    @action(detail=True, methods=["post"])
+    def retry(self, request: Request, **kwargs: Any) -> Response:
+        delivery = self.get_object()
+        delivery = webhook_services.webhook_delivery_retry(
+            self.campaign_access.campaign.pk, self.actor, delivery.subscription_id, delivery.pk
+        )
+        return self.respond(delivery, status.HTTP_202_ACCEPTED)

@@ -1,0 +1,74 @@
+"""Webhook subscriptions and their deliveries."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.functions import RandomUUID
+from django.db import models
+from django.db.models import Q
+
+from campaign import choices
+from campaign.models.audit import Event
+from campaign.models.campaigns import Campaign
+
+
+class WebhookSubscription(models.Model):
+    """A third-party app's URL, told of a campaign's events, signed with its secret."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=128, help_text="HMAC-SHA256 key of the X-Campaign-Signature header")
+    events = models.JSONField(help_text="event verbs delivered (choices.WEBHOOK_EVENTS)")
+    active = models.BooleanField(default=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # What the API names it by: every campaign's subscriptions share the table, which ids in
+    # sequence would count.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class WebhookDelivery(models.Model):
+    """One event sent (or being sent) to one subscription, with every attempt's outcome;
+    a ping's test event is no campaign event."""
+
+    subscription = models.ForeignKey(WebhookSubscription, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.CASCADE, related_name="webhook_deliveries"
+    )
+    payload = models.JSONField()
+    status = models.CharField(
+        max_length=10, choices=choices.DeliveryStatus.choices, default=choices.DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    # What the API and the X-Campaign-Delivery header name it by: a receiver reading numbers
+    # would count every campaign's deliveries in between.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "webhook deliveries"
+        indexes = [
+            # The sweeper looks for overdue pending deliveries every few seconds.
+            models.Index(
+                fields=["created_at"],
+                condition=Q(status=choices.DeliveryStatus.PENDING),
+                name="webhook_delivery_pending",
+            )
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["subscription", "event"], name="one_delivery_per_event")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payload['event']} → {self.subscription} ({self.status})"

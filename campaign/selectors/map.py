@@ -1,0 +1,63 @@
+"""The campaign map as a reader sees it: sectors, their links and the supply proposal,
+read at one moment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch
+
+from campaign import access as access_rules
+from campaign import map_layout, models
+from campaign.access import CampaignAccess
+from campaign.selectors.force_status import one_moment
+from campaign.selectors.scoped import battalions, forces
+from campaign.selectors.supply import supply_map_part
+
+
+@dataclass(frozen=True)
+class MapDocument:
+    """One side's view of the campaign map (the umpire's: everything), read in one moment."""
+
+    sectors: list[models.Sector]
+    links: list[models.SectorLink]
+    forces: list[models.Force]  # those whose C Ops the reader sees on the map, or off it when their own
+    battalions: list[models.Battalion]
+    battles: list[models.Battle]
+    supply: dict[str, Any]  # supply_map_part's, from these rows
+    labels: list[map_layout.Label]  # where each sector's name stands (the ground's, not fogged)
+
+
+def map_document(access: CampaignAccess) -> MapDocument:
+    """The map as ``access`` sees it, in a constant number of queries whatever its size."""
+    with one_moment():
+        sectors = list(
+            models.Sector.objects.filter(campaign=access.campaign)
+            .prefetch_related(
+                Prefetch("supply_source_for", queryset=models.Side.objects.only("id").order_by("pk"))
+            )
+            .order_by("pk")
+        )
+        links = list(models.SectorLink.objects.filter(campaign=access.campaign).order_by("a_id", "b_id"))
+        seen = list(battalions(access))
+        return MapDocument(
+            sectors=sectors,
+            links=links,
+            forces=list(forces(access).filter(access_rules.force_place_seen(access))),
+            battalions=seen,
+            battles=list(
+                models.Battle.objects.filter(campaign=access.campaign)
+                .filter(access_rules.battles_readable(access))
+                .order_by("pk")
+            ),
+            supply=supply_map_part(access, sectors, links, seen),
+            labels=map_layout.place_labels(
+                sectors,
+                map_layout.map_points(sectors)[1],
+                [
+                    *models.Side.objects.filter(campaign=access.campaign).values_list("name", flat=True),
+                    map_layout.CONTESTED_NOTE,
+                ],
+            ),
+        )
