@@ -26,6 +26,7 @@ from campaign.choices import StandStatus
 from campaign.map_svg import map_svg
 from campaign.services.errors import DomainError, NotFoundError
 from rules_engine import catalog
+from rules_engine.panzer_korps.wind import wind_words
 from rules_engine.registry import CatalogError
 
 
@@ -104,10 +105,15 @@ def _setup_lines(access: CampaignAccess, battle: models.Battle) -> list[SetupLin
 
 def _segments(
     access: CampaignAccess, day: models.CampaignDay, only: set[int] | None = None
-) -> list[tuple[models.DaySegmentRecord, models.Side | None]]:
-    """The day's segments (``only`` those, when given) with the side that has the initiative."""
+) -> list[tuple[models.DaySegmentRecord, models.Side | None, str]]:
+    """The day's segments (``only`` those, when given) with the side that has the initiative and
+    the wind in words."""
     return [
-        (segment, access.sides.get(segment.initiative_side_id) if segment.initiative_side_id else None)
+        (
+            segment,
+            access.sides.get(segment.initiative_side_id) if segment.initiative_side_id else None,
+            wind_words(segment.wind_velocity, segment.wind_direction),
+        )
         for segment in day.segments.all()
         if not only or segment.pk in only
     ]

@@ -146,10 +146,9 @@ class DiceRoll:
     total: int
 
     def text(self) -> str:
-        shown = "+".join(str(face) for face in self.faces)
-        if len(self.faces) > 1 or self.total != self.faces[0]:
-            return f"{self.kind.value} [{shown}]={self.total}"
-        return f"{self.kind.value} {self.total}"
+        """The one way a throw is written, wherever people read it (a roll's line, its card, the
+        papers, the admin): ``"2d6 [5+1] = 6"``, faces apart so "51" never reads as a number."""
+        return f"{self.kind.value} [{'+'.join(str(face) for face in self.faces)}] = {self.total}"
 
     def to_dict(self) -> dict[str, object]:
         return {"dice": self.kind.value, "faces": list(self.faces), "total": self.total}

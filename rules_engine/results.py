@@ -311,7 +311,7 @@ class RollOutput:
 
 
 def roll_line(result: RollResult, score: int, threshold: int | None) -> str:
-    """The line people read: ``"To hit, MG at infantry: d10 7 +1 cover = 8 ≤ 9 [MG ≤12"] → hit"``."""
+    """The line people read: ``"To hit, MG at infantry: d10 [7] = 7 +1 cover = 8 ≤ 9 [MG ≤12"] → hit"``."""
     head = f"{result.title}, {result.subject}" if result.subject else result.title
     dice = " ".join(r.text() for r in result.rolls)
     roll_mods = [m for m in result.modifiers if m.applies_to is Applies.ROLL]

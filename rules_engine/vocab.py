@@ -98,6 +98,29 @@ class LeaderRating(enum.Enum):
     G = "G"
     H = "H"
 
+    @property
+    def character(self) -> str:
+        """The word the chart gives the rating: "Inspirational"."""
+        return _LEADER_CHARACTERS[self]
+
+    @property
+    def label(self) -> str:
+        """The word with its letter, as the rules name it: "Inspirational (rating C)"; never the
+        letter alone, which a club member would have to look up."""
+        return f"{self.character} (rating {self.value})"
+
+
+_LEADER_CHARACTERS = {
+    LeaderRating.A: "Legendary",
+    LeaderRating.B: "Exceptional",
+    LeaderRating.C: "Inspirational",
+    LeaderRating.D: "Gallant",
+    LeaderRating.E: "Career",
+    LeaderRating.F: "Despicable",
+    LeaderRating.G: "Oppressive",
+    LeaderRating.H: "Unreliable",
+}
+
 
 class DaySegment(enum.Enum):
     """Panzer Korps battlefield day segments (003 § Battlefield segment simulator)."""

@@ -20,6 +20,10 @@ from campaign.access import CampaignAccess
 from campaign.choices import StandType
 
 PUBLIC_ID_HELP = "what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing"
+# A segment's wind in words, on the campaign summary and on each segment of a day.
+WIND_TEXT_HELP = (
+    'the wind as people say it: "light breeze from the South-East", "no wind"; empty before it is rolled'
+)
 STAND_TYPE_LABELS = labels_of(StandType.choices)
 
 _M = TypeVar("_M", bound=db_models.Model)

@@ -11,7 +11,7 @@ from rest_framework.reverse import reverse
 
 from api.labels import LabelledModelSerializer, LabelledSerializer
 from api.permissions import CAMPAIGN_KWARG
-from api.serializers.base import FogMaskedSerializer
+from api.serializers.base import WIND_TEXT_HELP, FogMaskedSerializer
 from campaign import models
 from campaign.choices import CAMPAIGN_ACTION_CHOICES, DayStatus, MemberRole, TodoKind, enum_choices
 from campaign.selectors import club_schedule_next, night_before, night_in_progress, summary_access
@@ -19,6 +19,7 @@ from campaign.services.activation import activation_costs
 from campaign.services.campaign_actions import campaign_actions
 from campaign.services.day_rules import activation_points_sources
 from rules_engine.great_battles.activation import ActivationChoice, ActivationColumn
+from rules_engine.panzer_korps.wind import wind_words
 from rules_engine.vocab import Weather
 
 
@@ -98,6 +99,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     )
     wind_direction = serializers.CharField(read_only=True, allow_null=True)
     wind_velocity = serializers.CharField(read_only=True, allow_null=True)
+    wind_text = serializers.SerializerMethodField(help_text=WIND_TEXT_HELP)
     initiative_side = serializers.IntegerField(source="initiative_side_id", read_only=True, allow_null=True)
     role = serializers.ChoiceField(source="my_role", choices=MemberRole.choices, read_only=True)
     side = serializers.IntegerField(
@@ -166,6 +168,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "segment_turns",
             "wind_direction",
             "wind_velocity",
+            "wind_text",
             "initiative_side",
             "version",
             "role",
@@ -188,6 +191,10 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "result": {"help_text": "how it ended, once finished"},
             "winner": {"help_text": "the winning side's id; null while going on, or drawn"},
         }
+
+    def get_wind_text(self, campaign: models.Campaign) -> str:
+        # The segment under way's, annotated by the selector like the two fields above.
+        return wind_words(getattr(campaign, "wind_velocity", None), getattr(campaign, "wind_direction", None))
 
     def get_url(self, campaign: models.Campaign) -> str:
         return reverse(

@@ -7,14 +7,29 @@ from typing import Any
 from rest_framework import serializers
 
 from api.labels import LabelledModelSerializer, LabelledSerializer
-from api.serializers.base import PUBLIC_ID_HELP
+from api.serializers.base import PUBLIC_ID_HELP, WIND_TEXT_HELP
 from campaign import models
+from rules_engine.panzer_korps.wind import wind_words
 
 
 class SegmentSerializer(LabelledModelSerializer[models.DaySegmentRecord]):
+    wind_text = serializers.SerializerMethodField(help_text=WIND_TEXT_HELP)
+
     class Meta:
         model = models.DaySegmentRecord
-        fields = ["id", "segment", "order", "turns", "initiative_side", "wind_direction", "wind_velocity"]
+        fields = [
+            "id",
+            "segment",
+            "order",
+            "turns",
+            "initiative_side",
+            "wind_direction",
+            "wind_velocity",
+            "wind_text",
+        ]
+
+    def get_wind_text(self, segment: models.DaySegmentRecord) -> str:
+        return wind_words(segment.wind_velocity, segment.wind_direction)
 
 
 class DaySerializer(LabelledModelSerializer[models.CampaignDay]):

@@ -12,7 +12,7 @@ from api.labels import LabelledModelSerializer, LabelledSerializer
 from api.serializers.base import PUBLIC_ID_HELP
 from campaign import models
 from campaign.choices import SIDE_ORDER_ACTION_CHOICES
-from campaign.services.orders import side_order_actions
+from campaign.services.orders import order_sector_names, order_words, side_order_actions
 
 
 class NightOrderSerializer(LabelledModelSerializer[models.NightOrder]):
@@ -63,12 +63,16 @@ class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
         "submitted one",
     )
     actions_labels = ActionsLabelsField(side_order_actions, SIDE_ORDER_ACTION_CHOICES)
+    words = serializers.SerializerMethodField(
+        help_text='what the order says, in words: "G1 to move to Qrendi" (the sector by its name)'
+    )
 
     class Meta:
         model = models.SideOrder
         fields = [
             "id",
             "label",
+            "words",
             "side",
             "side_name",
             "day",
@@ -95,6 +99,13 @@ class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):
             help_text='what to call it: its kind, what it names and its day ("Deploy G1, day 2")',
         )
         return fields
+
+    def get_words(self, order: models.SideOrder) -> str:
+        # The campaign's sector names once for a page of orders (the context is the list's).
+        names = self.context.get("order_sector_names")
+        if names is None:
+            names = self.context["order_sector_names"] = order_sector_names(order.campaign_id)
+        return order_words(order, names)
 
 
 class SideOrdersDeadlineSerializer(LabelledSerializer[Mapping[str, Any]]):

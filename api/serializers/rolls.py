@@ -37,6 +37,7 @@ class RollDieSerializer(LabelledSerializer[DiceRoll]):
     dice = serializers.CharField(source="kind.value", help_text='as people write them: "d10", "2d6", "½d6"')
     faces = serializers.ListField(child=serializers.IntegerField(), help_text="as thrown")
     total = serializers.IntegerField(help_text="what the rules read from the faces (a ½d6 of 5 reads 3)")
+    text = serializers.CharField(help_text='the throw as people read it: "2d6 [5+1] = 6"')
 
 
 class RollModifierSerializer(LabelledSerializer[Modifier]):

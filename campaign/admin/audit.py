@@ -13,7 +13,6 @@ from django.utils.safestring import SafeString
 from campaign import models
 from campaign.admin.base import EMPTY, ReadOnlyAdmin, pretty_json
 from campaign.services.rules import roll_replay
-from rules_engine.presenters import die_text
 
 
 def _compact(value: Any) -> str:
@@ -66,7 +65,7 @@ class RollRecordAdmin(ReadOnlyAdmin[models.RollRecord]):
     @admin.display(description="dice")
     def dice(self, record: models.RollRecord) -> str:
         output = record.output
-        return ", ".join(die_text(thrown) for thrown in output.dice) if output and output.dice else EMPTY
+        return ", ".join(thrown.text() for thrown in output.dice) if output and output.dice else EMPTY
 
     @admin.display(description="modifiers")
     def modifiers(self, record: models.RollRecord) -> str:

@@ -43,6 +43,7 @@ from campaign.services.rules import (
 )
 from rules_engine.great_battles.dawn import DEPLOYMENT_RULE, DeploymentCasualties
 from rules_engine.nineteen43.common import AirCoverPriority
+from rules_engine.panzer_korps.wind import wind_words
 from rules_engine.profiles import CampaignStep
 from rules_engine.vocab import (
     PLAYED_DAY_SEGMENTS,
@@ -107,7 +108,7 @@ def date_text(date: datetime.date) -> str:
 def _segment_message(segment: DaySegment, record: models.DaySegmentRecord, initiative: models.Side) -> str:
     # The timeline shows the day beside the message, so the message does not repeat it.
     turns = f"{record.turns} turns" if record.turns is not None else "no turns rolled"
-    wind = " from the ".join(part for part in (record.wind_velocity, record.wind_direction) if part)
+    wind = wind_words(record.wind_velocity, record.wind_direction)
     return f"{label_of(segment)} begins: {turns}, initiative to {initiative.name}" + (
         f", {wind}" if wind else ""
     )

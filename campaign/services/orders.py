@@ -226,8 +226,15 @@ def _inches(value: Any) -> str:
         return f'{str(value)[:20]}"'
 
 
-def order_words(order: models.SideOrder) -> str:
-    """What the order says, for its side's and the umpires' timeline (never a webhook)."""
+def order_sector_names(campaign_id: int) -> dict[str, str]:
+    """The campaign's sector names by the keys move orders store, for :func:`order_words`."""
+    return dict(models.Sector.objects.filter(campaign_id=campaign_id).values_list("key", "name"))
+
+
+def order_words(order: models.SideOrder, sector_names: Mapping[str, str] | None = None) -> str:
+    """What the order says, wherever it is shown (its side's and the umpires' timeline, the orders
+    page; never a webhook): the sector by its name, not the key it is stored by. ``sector_names``
+    (:func:`order_sector_names`) saves a query an order when many are worded."""
     p = order.payload
     match order.kind:
         case SideOrderKind.WITHDRAW:
@@ -236,7 +243,8 @@ def order_words(order: models.SideOrder) -> str:
             verb = "attached" if order.kind == SideOrderKind.ATTACH else "detached"
             return f"{p['battalion_code']}/{p['stand_label']} to be {verb} to {p['target_battalion_code']}"
         case SideOrderKind.MOVE:
-            return f"{p['battalion_code']} to move to {p['sector']}"
+            names = order_sector_names(order.campaign_id) if sector_names is None else sector_names
+            return f"{p['battalion_code']} to move to {names.get(p['sector'], p['sector'])}"
         case SideOrderKind.DEPLOY:
             distance = _inches(p["range_inches"])
             return f"{p['battalion_code']} to deploy from reserve at dawn, {distance} from the enemy"

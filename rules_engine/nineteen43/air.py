@@ -21,7 +21,7 @@ from rules_engine.nineteen43.common import (
 )
 from rules_engine.registry import procedure, table
 from rules_engine.results import Comparison, CompoundResult, Modifier, RollResult, to_jsonable
-from rules_engine.vocab import Front, Nation
+from rules_engine.vocab import Front, Nation, label_of
 
 SUPERIORITY_RULE = ref("2) Air Superiority")
 PRESENCE_RULE = ref("3) Air Presence")
@@ -132,7 +132,11 @@ def roll_air_superiority(inputs: AirSuperiorityInput, dice: DiceSource) -> Compo
         )
         for side in AirSide
     )
-    text = "air parity" if decided.winner is None else f"{decided.winner.value} air superiority by {margin}"
+    text = (
+        "air parity"
+        if decided.winner is None
+        else f"air superiority to the {label_of(decided.winner)} by {margin}"
+    )
     return CompoundResult(title="Air superiority", results=results, outcome=decided, outcome_text=text)
 
 

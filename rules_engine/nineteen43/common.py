@@ -91,9 +91,9 @@ class ReactionProfile(enum.Enum):
 
 
 _PROFILE_LABELS = {
-    ReactionProfile.A: "Highly Responsive",
-    ReactionProfile.B: "Operationally Competent",
-    ReactionProfile.C: "Locally Effective",
+    ReactionProfile.A: "Highly responsive",
+    ReactionProfile.B: "Operationally competent",
+    ReactionProfile.C: "Locally effective",
     ReactionProfile.D: "Uncoordinated",
 }
 

@@ -176,6 +176,6 @@ def roll_troop_reaction(inputs: TroopReactionInput, dice: DiceSource) -> RollRes
         rolls=rolls,
         cell=printed,
         outcome=profile,
-        outcome_text=f"{profile.value}) {profile.label}",
+        outcome_text=f"{profile.label} (reaction profile {profile.value})",
         inputs=as_inputs(inputs),
     )

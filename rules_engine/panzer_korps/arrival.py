@@ -125,7 +125,7 @@ def availability_modifiers(inputs: ForceAvailabilityInput) -> tuple[Modifier, ..
     weather = [c for c in inputs.conditions if c in table_.weather]
     worst = max(weather, key=lambda c: table_.weather[c], default=None)
     return modifiers(
-        (True, f"led by {inputs.leader_rating.value}", table_.force_led_by.get(inputs.leader_rating, 0)),
+        (True, f"led by {inputs.leader_rating.label}", table_.force_led_by.get(inputs.leader_rating, 0)),
         (True, f"ground {inputs.ground.value}", table_.ground.get(inputs.ground, 0)),
         (worst is not None, worst.value if worst else "", table_.weather[worst] if worst else 0),
         (inputs.home_nation, "home nation", table_.home_nation),
@@ -138,7 +138,7 @@ def availability_modifiers(inputs: ForceAvailabilityInput) -> tuple[Modifier, ..
 def roll_force_availability(inputs: ForceAvailabilityInput, dice: DiceSource) -> RollResult:
     _, result = band_result(
         title="Force availability",
-        subject=inputs.force_name or f"force led by {inputs.leader_rating.value}",
+        subject=inputs.force_name or f"force led by {inputs.leader_rating.label}",
         rule=AVAILABILITY_RULE,
         bands=availability_bands(inputs.no_show_from),
         thrown=roll(DiceKind.D10, dice),
@@ -259,7 +259,7 @@ def roll_deployment(inputs: DeploymentInput, dice: DiceSource) -> Deployment:
             DEPLOYMENT_MODIFIERS["advance vs move order"],
         ),
     )
-    subject = inputs.force_name or f"force led by {inputs.leader_rating.value}"
+    subject = inputs.force_name or f"force led by {inputs.leader_rating.label}"
 
     def read(
         title: str, bands: tuple[Band[DeploymentZone], ...], mods: tuple[Modifier, ...]

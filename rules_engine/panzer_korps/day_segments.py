@@ -222,7 +222,7 @@ class SegmentTurns:
 
 def segment_modifiers(inputs: SegmentTurnsInput) -> tuple[Modifier, ...]:
     co_value = co_average_modifier(inputs.co_ratings, inputs.average_rounding)
-    co_names = ",".join(r.value for r in inputs.co_ratings)
+    co_names = ", ".join(r.character for r in inputs.co_ratings)
     conditions = set(inputs.conditions)
     return modifiers(
         (True, f"CO average ({co_names})", co_value),

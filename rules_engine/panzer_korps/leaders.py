@@ -26,14 +26,14 @@ LEADER_RATINGS: dict[LeaderRating, LeaderProfile] = table(
     "Leader character rating and activation roll",
     LEADER_RULE,
     {
-        LeaderRating.A: LeaderProfile("Legendary", 9, 0),
-        LeaderRating.B: LeaderProfile("Exceptional", 8, 0),
-        LeaderRating.C: LeaderProfile("Inspirational", 7, 0),
-        LeaderRating.D: LeaderProfile("Gallant", 6, 0),
-        LeaderRating.E: LeaderProfile("Career", 5, 0),
-        LeaderRating.F: LeaderProfile("Despicable", 4, 0),
-        LeaderRating.G: LeaderProfile("Oppressive", 3, -1),
-        LeaderRating.H: LeaderProfile("Unreliable", 2, -2),
+        LeaderRating.A: LeaderProfile(LeaderRating.A.character, 9, 0),
+        LeaderRating.B: LeaderProfile(LeaderRating.B.character, 8, 0),
+        LeaderRating.C: LeaderProfile(LeaderRating.C.character, 7, 0),
+        LeaderRating.D: LeaderProfile(LeaderRating.D.character, 6, 0),
+        LeaderRating.E: LeaderProfile(LeaderRating.E.character, 5, 0),
+        LeaderRating.F: LeaderProfile(LeaderRating.F.character, 4, 0),
+        LeaderRating.G: LeaderProfile(LeaderRating.G.character, 3, -1),
+        LeaderRating.H: LeaderProfile(LeaderRating.H.character, 2, -2),
     },
 )
 
@@ -54,8 +54,8 @@ _FOUL_WEATHER = frozenset({BattlefieldCondition.RAIN, BattlefieldCondition.MUD, 
 
 
 def leader_label(rating: LeaderRating) -> str:
-    """E.g. "C Inspirational"."""
-    return f"{rating.value} {LEADER_RATINGS[rating].character}"
+    """E.g. "Inspirational (rating C)": the rating's word first, its letter named as one."""
+    return rating.label
 
 
 class CommandOutcome(enum.Enum):

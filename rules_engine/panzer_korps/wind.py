@@ -96,11 +96,13 @@ class Wind:
         return (self.velocity_roll, self.direction_roll)
 
     def line(self) -> str:
-        direction = self.direction.value if self.direction else "unchanged"
-        return (
-            f"{self.velocity_roll.line()}; {self.direction_roll.line()}"
-            f" ⇒ {self.velocity.value} from {direction}"
+        direction = self.direction.value if self.direction else None
+        words = (
+            wind_words(self.velocity.value, direction)
+            if direction
+            else f"{self.velocity.value}, direction unchanged"
         )
+        return f"{self.velocity_roll.line()}; {self.direction_roll.line()} ⇒ {words}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -111,6 +113,16 @@ class Wind:
             "direction_roll": self.direction_roll.to_dict(),
             "line": self.line(),
         }
+
+
+def wind_words(velocity: str | None, direction: str | None) -> str:
+    """The wind as people say it, wherever it is shown: "light breeze from the South-East", "no
+    wind" (a calm has no direction, whatever direction the day carries on); empty before a roll."""
+    if velocity == WindVelocity.NONE.value:
+        return WindVelocity.NONE.value
+    if velocity and direction:
+        return f"{velocity} from the {direction}"
+    return velocity or (f"wind from the {direction}" if direction else "")
 
 
 def season_modifiers(season: Season, late_summer: bool) -> tuple[Any, ...]:

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 from api.pagination import PagePagination
 from campaign import models
 from campaign.choices import EventVerb, Visibility
+from rules_engine.panzer_korps.wind import wind_words
 from tests.api.world import (
     ALLIED_ACTIVATION_POINTS,
     ALLIES_ONLY,
@@ -166,6 +167,7 @@ def test_campaign_summary_shows_the_pools_of_the_sides_the_caller_sees_in_full(w
     assert summary["weather"] in {"C", "D", "O", "F"}
     assert summary["current_segment"] == "early morning"
     assert summary["wind_velocity"]
+    assert summary["wind_text"] == wind_words(summary["wind_velocity"], summary["wind_direction"])
     assert summary["role"] == "observer"
     assert summary["side"] is None
 

@@ -279,6 +279,17 @@ def test_an_amendment_needs_a_reason(world, reason):
     assert models.SideOrder.objects.get(public_id=order["id"]).payload == {"battalion_code": "A2"}
 
 
+def test_an_order_reads_in_words_with_the_sector_by_its_name(world):
+    """Issue 29: the orders page read "G1 moves to qrendi", the sector's key."""
+    move = {"kind": "move", "payload": {"battalion_code": "A2", "sector": "ridge"}}
+    submitted(world, Role.AXIS_PLAYER, move)
+    submitted(world, Role.AXIS_PLAYER, WITHDRAW_A2)
+
+    listed = world.client(Role.AXIS_PLAYER).get(world.url("side-order-list")).json()["results"]
+
+    assert sorted(order["words"] for order in listed) == ["A2 to move to Ridge", "A2 to withdraw to reserve"]
+
+
 def test_an_amendment_is_checked_as_the_action_it_becomes(world):
     """Issue 30: a move amended to where the battalion already stood was accepted, then its
     approval failed ("Battalion W1 is already in Mdina.") however often it was tried."""

@@ -94,9 +94,11 @@ def assert_page_quality(page: Page) -> None:
 
 # What a person reads on the page as it is now, and where the map's names and markers stand: one
 # round trip. Text in code-like boxes (addresses, keys, the feed's lines) and form fields is left
-# out: it is meant to be copied, not read as words.
+# out: it is meant to be copied, not read as words; so is a chart's cell quoted in the chart's own
+# notation (a roll's "Read from the chart"), which the charts page explains.
 READING = """() => {
-    const skip = "code, pre, kbd, samp, input, textarea, script, style, [hidden], .line, [aria-hidden=true]";
+    const skip = "code, pre, kbd, samp, input, textarea, script, style, [hidden], .line, .chart-cell, "
+        + "[aria-hidden=true]";
     // Each text in the sentence it is part of (a doubled word may straddle a link or a bold word).
     const blocks = "p, li, td, th, h1, h2, h3, h4, label, button, a, dd, dt, legend, caption, figcaption, "
         + "summary, option, text";
@@ -104,9 +106,11 @@ READING = """() => {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const parent = node.parentElement;
-        if (!parent || parent.closest(skip) || !node.textContent.trim()) continue;
+        if (!parent || parent.closest(skip)) continue;
         if (!parent.getClientRects().length) continue;  // not rendered (display: none)
         const block = parent.closest(blocks) ?? parent;
+        // A space between two elements ({" "} in JSX) keeps their words apart; alone it is no text.
+        if (!node.textContent.trim() && !sentences.has(block)) continue;
         sentences.set(block, (sentences.get(block) ?? "") + node.textContent);
     }
     const texts = [...sentences.values()];
@@ -131,6 +135,11 @@ DOUBLED_WORD = re.compile(r"\b([A-Za-z]{2,}) \1\b", re.IGNORECASE)
 # "1 points": one of something counted in the plural, not "Day 1 orders" where the 1 names the day.
 ONE_PLURAL = re.compile(r"(?:\b([A-Za-z]+)\.? )?\b1 (?!is\b|was\b|has\b|minus\b|plus\b)([a-z]{2,}s)\b")
 NAMING = {"day", "turn", "segment", "round", "night", "table", "battle", "phase", "week", "no", "number"}
+# A capital letter standing alone as a rating or grade ("led by B", "(C,B)", "A) Highly responsive"): the
+# reader meets a code where the word it stands for belongs. "A" and "I" as words, a letter in a name
+# ("C Ops", "A Coy", "Force A", "rating C") and a compass point after a distance (3" N) are words.
+LETTER_CODE = re.compile(r'(?<![\w\'’./-])(?<!" )(?!A [a-z])(?!I\b)[A-Z](?![\w\'’./-])(?! (?:Ops|Coy)\b)')
+LETTER_NAMES = {"force", "template", "plan", "zone", "column", "table", "rating", "profile", "category"}
 
 
 def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
@@ -141,8 +150,8 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 
 def readability_findings(page: Page) -> list[str]:
     """What a reader should not meet on the page as it is now: a code where words belong, a
-    doubled word, "1 points", and on the map (at its whole-map view) a name overlapping another
-    name or a marker."""
+    doubled word, "1 points", a letter code without its meaning ("led by B"), and on the map (at
+    its whole-map view) a name overlapping another name or a marker."""
     found = page.evaluate(READING)
     findings: list[str] = []
     for text in found["texts"]:
@@ -150,6 +159,10 @@ def readability_findings(page: Page) -> list[str]:
             findings.append(f"a code where words belong ({token!r}) in {text!r}")
         for match in DOUBLED_WORD.finditer(text):
             findings.append(f"a doubled word ({match.group(0)!r}) in {text!r}")
+        for match in LETTER_CODE.finditer(text):
+            before = re.sub(r"[^a-z ]", "", text[: match.start()].lower()).split()
+            if not before or before[-1] not in LETTER_NAMES:
+                findings.append(f"a letter code without its meaning ({match.group(0)!r}) in {text!r}")
         for match in ONE_PLURAL.finditer(text):
             if (match.group(1) or "").lower() not in NAMING:
                 findings.append(f"one counted in the plural ({match.group(0)!r}) in {text!r}")

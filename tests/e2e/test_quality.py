@@ -1,5 +1,5 @@
-"""Every page of the web app, for the umpire and for a player, at 1280 and at 390 px:
-no sideways scrolling and no serious or critical axe-core violation."""
+"""Every page of the web app, for the umpire and for each side's player, at 1280 and at 390 px:
+no sideways scrolling, no serious or critical axe-core violation, every text in words."""
 
 from __future__ import annotations
 
@@ -155,20 +155,37 @@ def visit_every_page(
     tab.shot("battle")
 
 
-@pytest.mark.parametrize("username", ["umpire", "allied"])
-def test_every_page_is_accessible_and_fits_a_desktop(live_server, tab: Tab, username: str):
-    malta_day_one()
-    visit_every_page(tab, live_server.url, username)
+# Every member's view: the umpire's and each side's (fog of war shows each side other words).
+MEMBERS = ["umpire", "axis", "allied"]
 
 
-@pytest.mark.parametrize("username", ["umpire", "axis"])
-def test_every_page_is_accessible_and_fits_a_phone(live_server, phone_tab: Tab, username: str):
+def visit_every_page_as_each_member(
+    tab: Tab, base_url: str, checks: Callable[[str], Mapping[str, Callable[[Page], None]]]
+) -> None:
+    """Each member in turn in the same window, signing out between them (one demo, one server)."""
+    for username in MEMBERS:
+        tab.api_bodies.clear()  # the roll check reads only what this member's pages received
+        visit_every_page(tab, base_url, username, checks(username))
+        tab.page.get_by_role("banner").get_by_role("button", name="Sign out").click()
+        tab.page.get_by_label("Username").wait_for()
+
+
+def test_every_page_is_accessible_and_fits_a_desktop(live_server, tab: Tab):
+    axis_order_submitted(malta_day_one())
+    visit_every_page_as_each_member(tab, live_server.url, lambda username: {})
+
+
+def test_every_page_is_accessible_and_fits_a_phone(live_server, phone_tab: Tab):
     axis_order_submitted(malta_day_one())
     assert phone_tab.page.viewport_size == PHONE_SIZE
-    checks = {"Dashboard": assert_header_on_one_line, "Charts": assert_charts_fit}
-    if username == "umpire":  # the queue's buttons are the umpire's
-        checks["Orders"] = assert_order_buttons_apart
-    visit_every_page(phone_tab, live_server.url, username, checks)
+
+    def checks(username: str) -> Mapping[str, Callable[[Page], None]]:
+        on_a_phone = {"Dashboard": assert_header_on_one_line, "Charts": assert_charts_fit}
+        if username == "umpire":  # the queue's buttons are the umpire's
+            return {**on_a_phone, "Orders": assert_order_buttons_apart}
+        return on_a_phone
+
+    visit_every_page_as_each_member(phone_tab, live_server.url, checks)
 
 
 def test_the_checks_fail_on_a_page_that_breaks_them(phone_tab: Tab):
@@ -184,10 +201,15 @@ def test_the_checks_fail_on_a_page_that_breaks_them(phone_tab: Tab):
         assert_no_horizontal_scroll(page)
 
 
+def findings_on(page: Page, main: str) -> list[str]:
+    """What the readability check finds on a page of ``main``: each finding without its sentence."""
+    page.set_content(f'<html lang="en"><title>t</title><main>{main}</main>')
+    return [finding.split(" in '")[0] for finding in readability_findings(page)]
+
+
 def test_the_readability_check_finds_codes_doubled_words_one_in_the_plural_and_crowded_names(phone_tab: Tab):
-    page = phone_tab.page
-    page.set_content(
-        '<html lang="en"><title>t</title><main>'
+    findings = findings_on(
+        phone_tab.page,
         "<p>Arrives at dz_hal_far on <b>the</b> the first turn, or at st-pauls-bay.</p>"
         "<p>The Axis has 1 points; day 1 orders are in. <code>malta_1942</code> is a slug to copy.</p>"
         '<svg class="map-svg" viewBox="0 0 400 200" width="400" height="200">'
@@ -196,10 +218,9 @@ def test_the_readability_check_finds_codes_doubled_words_one_in_the_plural_and_c
         '<text class="map-name" x="100" y="140" font-size="22" text-anchor="middle">Luqa</text></g>'
         '<g data-sector="gudja"><circle class="map-marker" cx="130" cy="150" r="18"/>'
         '<text class="map-name" x="110" y="150" font-size="22" text-anchor="middle">Gudja</text></g>'
-        "</g></svg></main>"
+        "</g></svg>",
     )
 
-    findings = [finding.split(" in '")[0] for finding in readability_findings(page)]
     assert findings == [
         "a code where words belong ('dz_hal_far')",
         "a code where words belong ('st-pauls-bay')",
@@ -234,3 +255,21 @@ def test_a_player_prints_their_briefing_and_battle_packet_from_the_app(live_serv
     assert answer.body().startswith(b"%PDF")
     assert_page_quality(page)
     tab.shot("battle-with-packet-link")
+
+
+def test_the_readability_check_finds_letter_codes_without_their_meaning(phone_tab: Tab):
+    findings = findings_on(
+        phone_tab.page,
+        "<p>Force led by B Exceptional; CO average (C,B).</p><p>Leader (C)</p>"
+        "<ul><li>A) Highly Responsive</li>"
+        "<li><span>●</span><span>A Coy</span> <span>Infantry</span></li></ul>"
+        "<p>A battalion of Force A moves with its C Ops; I see stand A. at G1 (d6 [3] = 3), "
+        'drifting 3" N, 2" W; Inspirational (rating C).</p>',
+    )
+
+    assert findings == [
+        "a letter code without its meaning ('A')",
+        "a letter code without its meaning ('B')",
+        "a letter code without its meaning ('C')",  # in "(C,B)"
+        "a letter code without its meaning ('C')",  # in "Leader (C)"
+    ]

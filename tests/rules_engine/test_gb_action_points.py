@@ -36,7 +36,8 @@ def test_hq_attached_adds_10_percent():
     result = roll_action_points(ActionPointInput(Quality.AVERAGE, hq_attached=True), ScriptedDice([35]))
     assert (result.score, result.outcome) == (25, 2)
     assert result.line() == (
-        "Action point roll, Average battalion: d100 35 -10 HQ attached = 25 [Average column] → 2 actions"
+        "Action point roll, Average battalion: d100 [35] = 35 -10 HQ attached = 25 "
+        "[Average column] → 2 actions"
     )
 
 

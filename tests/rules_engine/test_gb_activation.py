@@ -202,5 +202,5 @@ def test_initiative_d20_line():
     inputs = InitiativeInput(Nation.GERMAN, Quality.AVERAGE, side_has_activation_points=False)
     assert roll_initiative_activation(inputs, ScriptedDice([14])).line() == (
         "Initiative activation, no AP left (1D20, both actions), German Average HQ battalion: "
-        "d20 14 ≤ 6 [German Average] → not activated"
+        "d20 [14] = 14 ≤ 6 [German Average] → not activated"
     )

@@ -78,7 +78,7 @@ def test_air_attack_line():
         ScriptedDice([4]),
     )
     assert result.line() == (
-        "Air attack, rocket equipped on a vehicle: d10 4 [rocket equipped attacking vehicle and/or "
+        "Air attack, rocket equipped on a vehicle: d10 [4] = 4 [rocket equipped attacking vehicle and/or "
         "bunker: destroy 1-4; In Hard Cover: suppress 1-4] → destroyed"
     )
     assert isinstance(result.rolls[0], DiceRoll)

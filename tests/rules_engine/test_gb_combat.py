@@ -335,7 +335,7 @@ def test_red_black_die_line():
     destroy = roll_fire(inputs, ScriptedDice([1, 15])).to_destroy
     assert destroy is not None
     assert destroy.line() == (
-        "To destroy, Dismounted target: d20 [15]=5 ≤ 4 (6 -1 Veteran target -1 target in hard cover) "
+        "To destroy, Dismounted target: d20 [15] = 5 ≤ 4 (6 -1 Veteran target -1 target in hard cover) "
         '[Infantry Fire ≤1" Dismounted, red number] → suppressed'
     )
 

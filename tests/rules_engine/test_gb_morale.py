@@ -157,6 +157,6 @@ def test_morale_line():
         MoraleInput(4, suppressions=1, eliminations=1, weather=Weather.DRIZZLE), ScriptedDice([40])
     )
     assert result.line() == (
-        "Morale test, count 3: d100 40 ≤ 23 (33 -10 drizzle) [count 3, 4 stands: 33] "
+        "Morale test, count 3: d100 [40] = 40 ≤ 23 (33 -10 drizzle) [count 3, 4 stands: 33] "
         '→ fails: retreat 3" and go to ground'
     )

@@ -258,7 +258,7 @@ def test_suppression_chance_is_one_in_ten_per_stand(stands):
 def test_suppression_roll_line():
     result = roll_bad_going_suppression(BadGoingSuppressionInput(4, "A1"), ScriptedDice([3]))
     assert result.line() == (
-        "Bad going suppression roll, A1: d10 3 ≤ 4 [4 stands] → stand 3 from the left/front suppressed"
+        "Bad going suppression roll, A1: d10 [3] = 3 ≤ 4 [4 stands] → stand 3 from the left/front suppressed"
     )
 
 

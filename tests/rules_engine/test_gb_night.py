@@ -150,7 +150,7 @@ def test_airborne_without_c_ops_isolated_but_no_extra_loss():
 def test_line_reads_for_the_umpire():
     inputs = ReplacementInput(SupplySituation.OK, A, (Quality.AVERAGE,), battalion="A1")
     line = roll_replacements(inputs, ScriptedDice([2])).roll_results()[0].line()
-    assert line.startswith("Replacement, A1 stand 1: d10 2 ≤ 2")
+    assert line.startswith("Replacement, A1 stand 1: d10 [2] = 2 ≤ 2")
     assert "replaced" in line
 
 

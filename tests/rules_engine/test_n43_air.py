@@ -68,6 +68,7 @@ def test_axis_modifier_applies_to_axis_only_and_high_roller_wins():
     assert allies.score == 11
     assert allies.modifiers == ()
     assert result.outcome == AirSuperiority(winner=AirSide.AXIS, margin=3)
+    assert result.outcome_text == "air superiority to the Axis by 3"
     assert axis.outcome == 3
     assert allies.outcome == -3
 

@@ -118,7 +118,7 @@ def test_average_training_roll_recorded():
     result = roll_troop_reaction(TroopReactionInput(CommandSystem.RIGID, Training.AVERAGE), ScriptedDice([3]))
     assert result.natural == 3
     assert result.outcome is ReactionProfile.D
-    assert result.outcome_text == "D) Uncoordinated"
+    assert result.outcome_text == "Uncoordinated (reaction profile D)"
 
 
 @pytest.mark.parametrize(

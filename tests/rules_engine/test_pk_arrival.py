@@ -105,7 +105,8 @@ def test_availability_zero_face_is_late_and_line():
     result = roll_force_availability(ForceAvailabilityInput(L.E), ScriptedDice([10]))
     assert result.outcome is FA.LATE
     assert result.line() == (
-        "Force availability, force led by E: d10 10 [10] → late: rolls for arrival after the 3rd day segment"
+        "Force availability, force led by Career (rating E): d10 [10] = 10 [10] → late: "
+        "rolls for arrival after the 3rd day segment"
     )
 
 
@@ -189,7 +190,7 @@ def test_arrival_example_line():
     result = roll_arrival(ArrivalInput(L.C, segments_since_first_attempt=1), ScriptedDice([27]))
     assert result.outcome is True
     assert result.threshold == 35
-    assert result.line() == "Arrival roll, Force Led by C: d100 27 ≤ 35 (30 +5 per segment) → arrives"
+    assert result.line() == "Arrival roll, Force Led by C: d100 [27] = 27 ≤ 35 (30 +5 per segment) → arrives"
 
 
 @pytest.mark.parametrize(("segments", "threshold"), [(0, 20), (1, 25), (2, 30), (5, 45), (16, 100)])

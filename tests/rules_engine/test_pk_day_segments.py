@@ -99,7 +99,11 @@ def test_condition_lines_stack_once_each():
     result = roll_segment_turns(
         SegmentTurnsInput(DaySegment.MORNING, (L.C,), conditions=conditions), ScriptedDice([6])
     )
-    assert _modifier_map(result) == {"CO average (C)": 2, "rain, sand, mud": -1, "snow, fog, ice, marsh": -2}
+    assert _modifier_map(result) == {
+        "CO average (Inspirational)": 2,
+        "rain, sand, mud": -1,
+        "snow, fog, ice, marsh": -2,
+    }
     assert result.turns == 3  # 6 + 2 - 3 = 5
 
 
@@ -108,7 +112,8 @@ def test_full_turns_roll_line():
     result = roll_segment_turns(inputs, ScriptedDice([4]))
     assert result.turns == 4  # 4 + 3 + 1 = 8
     assert result.turns_roll.line() == (
-        "Turns per segment, afternoon: d6 4 +3 CO average (A,C) +1 air superiority = 8 [7+] → 4 turns"
+        "Turns per segment, afternoon: d6 [4] = 4 +3 CO average (Legendary, Inspirational) "
+        "+1 air superiority = 8 [7+] → 4 turns"
     )
 
 
@@ -217,8 +222,8 @@ def test_initiative_line_and_winner():
     assert result.winner is Side.FIRST
     assert result.winner_name == "Axis"
     assert result.line() == (
-        "Initiative, Axis: d6 2 +3 led by A Legendary = 5 → 5; "
-        "Initiative, Soviets: d6 5 -3 led by H Unreliable = 2 → 2 ⇒ Axis wins"
+        "Initiative, Axis: d6 [2] = 2 +3 led by Legendary (rating A) = 5 → 5; "
+        "Initiative, Soviets: d6 [5] = 5 -3 led by Unreliable (rating H) = 2 → 2 ⇒ Axis wins"
     )
 
 

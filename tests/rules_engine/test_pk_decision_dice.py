@@ -70,7 +70,7 @@ def test_attached_leaders_add_and_line():
     assert result.outcome["move_units"] == 8
     assert result.outcome["free_move_formations"] == 1
     assert result.line() == (
-        "Decision die, Black: d6 4 -1 force group size 8 +2 attached leader ×2 = 5 [Black 5]"
+        "Decision die, Black: d6 [4] = 4 -1 force group size 8 +2 attached leader ×2 = 5 [Black 5]"
         " → move 8 units, auto rally 6, 1 formation free move"
     )
 

@@ -269,8 +269,8 @@ def test_infantry_fire_exchange_line():
     )
     assert result.disorder_markers == 2
     assert result.line() == (
-        "Cover die, medium cover: d8 3 [medium cover d8] → 3; "
-        "Infantry fire, Regulars formed: d10 7 +1 attached MMG = 8 > 3 [Regulars formed d10]"
+        "Cover die, medium cover: d8 [3] = 3 [medium cover d8] → 3; "
+        "Infantry fire, Regulars formed: d10 [7] = 7 +1 attached MMG = 8 > 3 [Regulars formed d10]"
         " → 2 disorder markers"
     )
 

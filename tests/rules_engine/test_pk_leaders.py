@@ -35,7 +35,7 @@ def test_leader_rating_cells(rating, character, activation, morale):
         activation,
         morale,
     )
-    assert leader_label(rating) == f"{rating.value} {character}"
+    assert leader_label(rating) == f"{character} (rating {rating.value})"
 
 
 @pytest.mark.parametrize(("rating", "character", "activation", "morale"), LEADERS)
@@ -77,4 +77,6 @@ def test_night_segment_failure_removes_force_unless_surrounded():
 
 def test_command_roll_line():
     line = roll_command(CommandRollInput(L.C, out_of_supply=True), ScriptedDice([6])).line()
-    assert line == "Command roll, leader C Inspirational: d10 6 +1 out of supply = 7 ≤ 7 → passed"
+    assert (
+        line == "Command roll, leader Inspirational (rating C): d10 [6] = 6 +1 out of supply = 7 ≤ 7 → passed"
+    )

@@ -11,6 +11,7 @@ from rules_engine.panzer_korps.wind import (
     WindInput,
     WindVelocity,
     roll_wind,
+    wind_words,
 )
 from rules_engine.vocab import DaySegment, Season
 
@@ -77,10 +78,17 @@ def test_wind_no_change_keeps_previous_direction():
     assert wind.direction is WindDirection.WEST
     assert not wind.direction_changed
     assert wind.line() == (
-        "Wind velocity, dusk: d6 6 +1 fall = 7 [6+] → heavy wind; "
-        "Wind direction, dusk: d10 10 [9-10] → no change ⇒ heavy wind from West"
+        "Wind velocity, dusk: d6 [6] = 6 +1 fall = 7 [6+] → heavy wind; "
+        "Wind direction, dusk: d10 [10] = 10 [9-10] → no change ⇒ heavy wind from the West"
     )
 
 
 def test_summer_two_is_no_wind():
     assert roll_wind(WindInput(Season.SUMMER), ScriptedDice([4, 1])).velocity is WindVelocity.NONE
+
+
+def test_the_wind_reads_as_people_say_it():
+    assert wind_words("light breeze", "South-East") == "light breeze from the South-East"
+    # A calm has no direction, though the day carries the last one on ("North no wind" was shown).
+    assert wind_words("no wind", "North") == "no wind"
+    assert wind_words(None, None) == ""

@@ -5,13 +5,12 @@ import json
 
 from rules_engine.dice import DiceKind, DiceRoll, ScriptedDice
 from rules_engine.panzer_korps.night import NightCommandInput, roll_night_command
-from rules_engine.presenters import die_text
 from rules_engine.results import Applies, Comparison, Modifier, RollOutput
 from rules_engine.vocab import LeaderRating
 
 LINE = (
-    "Night command roll, KG, leader C Inspirational: d10 4 +1 out of supply +1 fog/visibility problems"
-    " = 6 ≤ 7 → passed"
+    "Night command roll, KG, leader Inspirational (rating C): d10 [4] = 4 +1 out of supply "
+    "+1 fog/visibility problems = 6 ≤ 7 → passed"
 )
 
 
@@ -43,7 +42,7 @@ def test_the_stored_form_is_the_one_campaigns_have_kept():
     assert stored == {
         "procedure": "pk.night_command",
         "title": "Night command roll",
-        "subject": "KG, leader C Inspirational",
+        "subject": "KG, leader Inspirational (rating C)",
         "rule": {
             "system": "Panzer Korps",
             "seed_file": "003_87cc295bdca6f18c.txt",
@@ -90,5 +89,5 @@ def test_a_threshold_modifier_is_read_back_as_one():
 
 
 def test_a_die_reads_as_dice_faces_and_total():
-    assert die_text(DiceRoll(DiceKind.TWO_D6, (3, 4), 7)) == "2d6 [3+4] = 7"
-    assert die_text(DiceRoll(DiceKind.HALF_D6, (5,), 3)) == "½d6 [5] = 3"
+    assert DiceRoll(DiceKind.TWO_D6, (3, 4), 7).text() == "2d6 [3+4] = 7"
+    assert DiceRoll(DiceKind.HALF_D6, (5,), 3).text() == "½d6 [5] = 3"

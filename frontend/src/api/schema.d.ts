@@ -2790,6 +2790,8 @@ export interface components {
             readonly segment_turns: number[];
             readonly wind_direction: string | null;
             readonly wind_velocity: string | null;
+            /** @description the wind as people say it: "light breeze from the South-East", "no wind"; empty before it is rolled */
+            readonly wind_text: string;
             readonly initiative_side: number | null;
             /** @description optimistic concurrency: bumped by every change */
             version?: number;
@@ -3581,14 +3583,14 @@ export interface components {
             readonly expired: boolean;
         };
         /**
-         * @description * `A` - A
-         *     * `B` - B
-         *     * `C` - C
-         *     * `D` - D
-         *     * `E` - E
-         *     * `F` - F
-         *     * `G` - G
-         *     * `H` - H
+         * @description * `A` - Legendary (rating A)
+         *     * `B` - Exceptional (rating B)
+         *     * `C` - Inspirational (rating C)
+         *     * `D` - Gallant (rating D)
+         *     * `E` - Career (rating E)
+         *     * `F` - Despicable (rating F)
+         *     * `G` - Oppressive (rating G)
+         *     * `H` - Unreliable (rating H)
          * @enum {string}
          */
         LeaderRatingEnum: "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H";
@@ -4730,6 +4732,8 @@ export interface components {
             faces: number[];
             /** @description what the rules read from the faces (a ½d6 of 5 reads 3) */
             total: number;
+            /** @description the throw as people read it: "2d6 [5+1] = 6" */
+            text: string;
         };
         /** @description A modifier: on the dice total (a DRM) or on the score needed. */
         RollModifier: {
@@ -5017,6 +5021,8 @@ export interface components {
             wind_velocity?: components["schemas"]["WindVelocityEnum"] | components["schemas"]["BlankEnum"];
             /** @description the label people read for the code beside it */
             readonly wind_velocity_label: string;
+            /** @description the wind as people say it: "light breeze from the South-East", "no wind"; empty before it is rolled */
+            readonly wind_text: string;
         };
         /**
          * @description Who is asking: the signed-in person and the campaigns they are a member of, or the API key
@@ -5132,6 +5138,8 @@ export interface components {
             readonly id: string;
             /** @description what to call it: its kind, what it names and its day ("Deploy G1, day 2") */
             readonly label: string;
+            /** @description what the order says, in words: "G1 to move to Qrendi" (the sector by its name) */
+            readonly words: string;
             readonly side: number;
             readonly side_name: string;
             readonly day: number;

@@ -26,8 +26,8 @@ export function DiceFairness({ slug }: { slug: string }) {
               </code>
             </p>
             <p className="muted">
-              Day {data.rolling_day}&apos;s seed rolls now; it is revealed when that day&apos;s night phase is
-              done.
+              Rolls now come from day {data.rolling_day}&apos;s seed; it is revealed when that day&apos;s night phase
+              is done.
             </p>
             {data.revealed.length ? (
               <table aria-label="Revealed day seeds">

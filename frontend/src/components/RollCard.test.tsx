@@ -33,7 +33,7 @@ const ROLL: Schemas["Roll"] = {
       source_title: "Great Battles of WWII charts",
       text: "Great Battles of WWII charts, Night Phase",
     },
-    dice: [{ dice: "2D6", faces: [5, 3], total: 8 }],
+    dice: [{ dice: "2d6", faces: [5, 3], total: 8, text: "2d6 [5+3] = 8" }],
     natural: 8,
     modifiers: [
       { name: "inferior artillery", value: -1, applies_to: "roll", applies_to_label: "Roll" },
@@ -66,12 +66,18 @@ describe("the roll card", () => {
     expect(screen.getByText("Dice")).toBeVisible();
   });
 
+  it("names the chart's cell it read, without a threshold it does not have", () => {
+    const output = { ...ROLL.output!, threshold: null, threshold_base: null, comparison: null, cell: "Germany/Italy" };
+    render(<RollCard roll={{ ...ROLL, output }} />);
+
+    expect(screen.queryByText("Threshold")).toBeNull();
+    expect(screen.getByText("Read from the chart").nextElementSibling).toHaveTextContent("Germany/Italy");
+  });
+
   it("shows dice, faces, modifiers, threshold, outcome and the rule in words", () => {
     const { container } = render(<RollCard roll={ROLL} />);
 
-    expect(screen.getByText("Dice").nextElementSibling).toHaveTextContent("2D6: 53");
-    expect(screen.getByLabelText("face 5")).toBeInTheDocument();
-    expect(screen.getByLabelText("face 3")).toBeInTheDocument();
+    expect(screen.getByText("Dice").nextElementSibling).toHaveTextContent("2d6 [5+3] = 8");
     expect(screen.getByText("-1 inferior artillery, +1 on-call (to threshold)")).toBeInTheDocument();
     expect(screen.getByText("≥ 7")).toBeInTheDocument();
     expect(screen.getByText("Outcome").nextElementSibling).toHaveTextContent("on time");

@@ -23,16 +23,7 @@ export function RollCard({ roll, open = false }: { roll: Schemas["Roll"]; open?:
         <dl className="facts">
           <dt>Dice</dt>
           <dd>
-            {result.dice.map((thrown, index) => (
-              <span key={index} className="dice">
-                {thrown.dice}:{" "}
-                {thrown.faces.map((face, faceIndex) => (
-                  <span key={faceIndex} className="face" aria-label={`face ${face}`}>
-                    {face}
-                  </span>
-                ))}
-              </span>
-            ))}
+            {result.dice.map((thrown) => thrown.text).join(", ")}
           </dd>
           <dt>Modifiers</dt>
           <dd>
@@ -44,11 +35,20 @@ export function RollCard({ roll, open = false }: { roll: Schemas["Roll"]; open?:
           </dd>
           <dt>Score</dt>
           <dd>{result.score}</dd>
-          <dt>Threshold</dt>
-          <dd>
-            {result.threshold === null ? "none" : `${result.comparison ?? ""} ${result.threshold}`.trim()}
-            {result.cell ? ` [${result.cell}]` : ""}
-          </dd>
+          {result.threshold === null ? null : (
+            <>
+              <dt>Threshold</dt>
+              <dd>{`${result.comparison ?? ""} ${result.threshold}`.trim()}</dd>
+            </>
+          )}
+          {result.cell ? (
+            <>
+              <dt>Read from the chart</dt>
+              <dd>
+                <q className="chart-cell">{result.cell}</q>
+              </dd>
+            </>
+          ) : null}
           <dt>Outcome</dt>
           <dd>{result.outcome_text ?? <span className="masked">hidden</span>}</dd>
           <dt>Rule</dt>

@@ -43,7 +43,13 @@ export function VictoryStanding({ campaign }: { campaign: Schemas["Campaign"] })
                 {data.conditions.map((condition, index) => (
                   <li key={index} className="card" aria-label={`Victory condition ${index + 1}`}>
                     <p>
-                      <span className="tag">{condition.side_name}</span> {condition.result}
+                      {/* "Axis victory on points" names its side already: a tag would read "Axis Axis". */}
+                      {condition.result.startsWith(condition.side_name) ? null : (
+                        <>
+                          <span className="tag">{condition.side_name}</span>{" "}
+                        </>
+                      )}
+                      {condition.result}
                       {condition.met ? <span className="tag">Met</span> : null}
                     </p>
                     <p>{condition.standing}</p>

@@ -443,7 +443,8 @@ function MembersSection({ slug, sides }: { slug: string; sides: Side[] }) {
           <ul className="cards members">
             {list.map((member) => (
               <li key={member.id} className="card member">
-                <strong>{member.username}</strong>{" "}
+                {/* A login name may be a role's word ("umpire"): the dash keeps "umpire — Umpire" two things. */}
+                <strong>{member.username}</strong> —{" "}
                 <span className="muted">
                   {member.role_label}
                   {member.side_name ? ` of ${member.side_name}` : ""}

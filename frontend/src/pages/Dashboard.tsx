@@ -136,11 +136,7 @@ export function DashboardPage() {
           <Masked value={campaign.weather_label} hidden="—" />
         </dd>
         <dt>Wind</dt>
-        <dd>
-          {campaign.wind_direction || campaign.wind_velocity
-            ? `${campaign.wind_direction ?? ""} ${campaign.wind_velocity ?? ""}`.trim()
-            : "—"}
-        </dd>
+        <dd>{campaign.wind_text || "—"}</dd>
         <dt>Initiative</dt>
         <dd>{sideName(campaign, campaign.initiative_side)}</dd>
         <dt>Next club night</dt>

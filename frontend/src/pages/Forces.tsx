@@ -180,7 +180,8 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: string }) 
                 {b.battle ? ` (${b.battle.sector_name})` : ""}
                 {b.stands ? ` · stands ${b.stands.ok} ok, ${b.stands.suppressed} suppressed, ${b.stands.destroyed} destroyed` : ""}
                 {b.supply_situation_label ? ` · supply ${b.supply_situation_label}` : ""}
-                {b.fuel_state_label ? ` · fuel ${b.fuel_state_label}` : ""}
+                {/* A battalion without vehicles has no fuel to speak of ("fuel Not a vehicle company"). */}
+                {b.fuel_state_label && b.fuel_state !== "n/a" ? ` · fuel ${b.fuel_state_label.toLowerCase()}` : ""}
               </li>
             ))}
           </ul>
@@ -289,7 +290,12 @@ function ForceNode({
         <dl className="facts">
           <dt>Leader</dt>
           <dd>
-            <Masked value={force.leader_name} /> (<Masked value={force.leader_rating_label} />)
+            {force.leader_name === "" ? null : (
+              <>
+                <Masked value={force.leader_name} />,{" "}
+              </>
+            )}
+            <Masked value={force.leader_rating_label} />
           </dd>
           <dt>Arrival</dt>
           <dd>
@@ -320,7 +326,11 @@ function ForceNode({
       {force.battlegroups.map((group) => (
         <section key={group.id} className="battlegroup">
           <h3>
-            {group.name} <span className="muted">{group.kind_label}</span>
+            {group.name}
+            {/* "Southern Infantry Brigade" names its kind already: "Brigade" again would double it. */}
+            {group.name.toLowerCase().endsWith(group.kind_label.toLowerCase()) ? null : (
+              <span className="muted"> {group.kind_label}</span>
+            )}
           </h3>
           <ul className="battalions">
             {group.battalions.map((battalion) => (

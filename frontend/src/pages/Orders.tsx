@@ -19,25 +19,6 @@ type Battalion = Schemas["BattalionTree"];
 type Payload = Record<string, string>;
 type OrderField = Schemas["OrderField"];
 
-function orderWords(order: Order): string {
-  const p = order.payload as Payload;
-  switch (order.kind) {
-    case "withdraw":
-      return `${p.battalion_code} withdraws to reserve`;
-    case "attach":
-    case "detach":
-      return `${p.battalion_code}/${p.stand_label} ${order.kind === "attach" ? "attached" : "detached"} to ${p.target_battalion_code}`;
-    case "move":
-      return `${p.battalion_code} moves to ${p.sector}`;
-    case "deploy":
-      return `${p.battalion_code} deploys from reserve at dawn, ${String(p.range_inches)}" from the enemy${
-        String(p.friendly_intervening) === "true" ? ", friendly troops intervening" : ""
-      }`;
-    default:
-      return `Template ${String(p.template)}: ${String(p.mode)}`;
-  }
-}
-
 /** What the API takes: only the kind's fields, numbers as numbers, a flag as a boolean. */
 function payloadOf(fields: readonly OrderField[], values: Payload): Record<string, unknown> {
   return Object.fromEntries(
@@ -319,7 +300,7 @@ function PlayerOrders({ campaign }: { campaign: Schemas["Campaign"] }) {
                 const may = (action: OrderAction) => order.actions.includes(action);
                 return (
                   <li key={order.id} className="card">
-                    <span className="tag">{order.status_label}</span> {orderWords(order)}{" "}
+                    <span className="tag">{order.status_label}</span> {order.words}{" "}
                     <span className="muted">day {order.day}</span>
                     {order.reason ? <p className="reason">Umpire: {order.reason}</p> : null}
                     <div className="actions">
@@ -377,7 +358,7 @@ function QueuedOrder({
   const may = (action: OrderAction) => order.actions.includes(action);
   return (
     <li className="card">
-      <span className="tag">{order.side_name}</span> {orderWords(order)} <span className="muted">day {order.day}</span>
+      <span className="tag">{order.side_name}</span> {order.words} <span className="muted">day {order.day}</span>
       {may("approve") ? (
         <div className="actions">
           <button type="button" onClick={() => act.mutate({ id: order.id, action: "approve" })} disabled={act.isPending}>
@@ -487,7 +468,7 @@ function ApprovalQueue({ campaign }: { campaign: Schemas["Campaign"] }) {
               <ul className="cards side-orders">
                 {decided.map((order) => (
                   <li key={order.id} className="card">
-                    <span className="tag">{order.status_label}</span> {order.side_name}: {orderWords(order)}{" "}
+                    <span className="tag">{order.status_label}</span> {order.side_name}: {order.words}{" "}
                     <span className="muted">day {order.day}</span>
                     {order.reason ? <p className="reason">{order.reason}</p> : null}
                   </li>

@@ -112,6 +112,6 @@ describe("the roll log", () => {
     const link = within(seeds).getByRole("link", { name: "Day 1 dice (JSON)" });
     expect(link).toHaveAttribute("href", "/api/v1/campaigns/malta/days/1/dice/");
     expect(screen.getByText("python -m rules_engine verify day-1-dice.json")).toBeInTheDocument();
-    expect(screen.getByText(/Day 2's seed rolls now/)).toBeInTheDocument();
+    expect(screen.getByText(/Rolls now come from day 2's seed/)).toBeInTheDocument();
   });
 });

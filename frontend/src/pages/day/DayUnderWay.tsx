@@ -134,7 +134,7 @@ export function DayUnderWay({ campaign, isUmpire }: { campaign: Campaign; isUmpi
                         <th scope="row">{segment.segment_label}</th>
                         <td>{segment.turns ?? "—"}</td>
                         <td>{sideName(campaign, segment.initiative_side)}</td>
-                        <td>{[segment.wind_velocity, segment.wind_direction].filter(Boolean).join(" from the ") || "—"}</td>
+                        <td>{segment.wind_text || "—"}</td>
                       </tr>
                     ))}
                   </tbody>
