@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from api.conditional import etag_matches, not_modified, weak_etag
 from api.labels import with_field
 from campaign import choices
+from campaign.map_layout import ALLIED_COLOURS, AXIS_COLOUR
 from campaign.services.memberships import ROLES_WITH_SIDE
 from campaign.services.night_report import COUNTER_WORDS
 from campaign.services.orders import PAYLOAD_FIELD_LABELS, PAYLOAD_FIELDS
@@ -102,6 +103,7 @@ VOCABULARY: Mapping[str, Any] = {
     "lists": LISTS,
     "order_fields": _order_fields(),
     "roles_with_side": [str(role) for role in ROLES_WITH_SIDE],
+    "side_colours": {"axis": AXIS_COLOUR, "allied": list(ALLIED_COLOURS)},
 }
 ETAG = weak_etag(VOCABULARY)
 
@@ -138,6 +140,14 @@ OrderFieldsSerializer = type(
 )
 
 
+class SideColoursSerializer(serializers.Serializer[Mapping[str, Any]]):
+    axis = serializers.CharField(help_text="the Axis side's colour, as CSS")
+    allied = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the other sides' colours, in order: the first side gets the first, and so on round",
+    )
+
+
 class VocabularySerializer(serializers.Serializer[Mapping[str, Any]]):
     lists = ListsSerializer(help_text="every enum by name: its codes and their labels, in order")
     order_fields = OrderFieldsSerializer(help_text="by sealed order kind: the fields its payload takes")
@@ -145,6 +155,7 @@ class VocabularySerializer(serializers.Serializer[Mapping[str, Any]]):
         child=serializers.ChoiceField(choices=choices.MemberRole.choices),
         help_text="the members' roles that play a side: a member of one of them names it, of any other none",
     )
+    side_colours = SideColoursSerializer(help_text="the sides' colours on the map and in the charts")
 
 
 class VocabularyView(APIView):

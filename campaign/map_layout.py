@@ -32,6 +32,11 @@ DESCENT = 0.24
 GAP = 2.0
 # The line under a contested sector's name on paper (a held one's names its holder).
 CONTESTED_NOTE = "contested"
+# The sides' colours, one home for the map on screen and on paper and for the charts (the API's
+# vocabulary sends them to the web app): the Axis red, the Allies blue, any further side from the
+# rest, chosen to be told apart on screen and in grey print.
+AXIS_COLOUR = "#b5473a"
+ALLIED_COLOURS = ("#2f6ea5", "#3f7f3a", "#7a4f9a", "#8a6a1f")
 # Leader lines: a name that finds no free place next to its marker moves out in these steps.
 STEP = 18.0
 STEPS = 24
@@ -340,3 +345,16 @@ def map_points(sectors: Sequence[models.Sector]) -> tuple[dict[int, list[list[Po
         if point is not None:
             points[sector.pk] = point
     return outlines, points
+
+
+def side_colours(sides: Sequence[models.Side]) -> dict[int, str]:
+    """Each side's colour by its id, in the sides' order (the web app's ``sideColours`` alike)."""
+    colours: dict[int, str] = {}
+    allied = 0
+    for side in sides:
+        if side.is_axis:
+            colours[side.pk] = AXIS_COLOUR
+        else:
+            colours[side.pk] = ALLIED_COLOURS[allied % len(ALLIED_COLOURS)]
+            allied += 1
+    return colours

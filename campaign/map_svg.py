@@ -17,27 +17,13 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from campaign import models
-from campaign.map_layout import CONTESTED_NOTE, NAME_SIZE, NOTE_SIZE, RADIUS, map_points
+from campaign.map_layout import CONTESTED_NOTE, NAME_SIZE, NOTE_SIZE, RADIUS, map_points, side_colours
 from campaign.selectors import MapDocument
 
 # Room around everything drawn (markers, names) for the flags and signs beside the markers.
 MARGIN = 40.0
-AXIS_COLOUR = "#b5473a"
-ALLIED_COLOURS = ("#2f6ea5", "#3f7f3a", "#7a4f9a", "#8a6a1f")
 CONTESTED = "url(#contested)"
 KEY_LINE = 34.0
-
-
-def side_colours(sides: Sequence[models.Side]) -> dict[int, str]:
-    colours: dict[int, str] = {}
-    allied = 0
-    for side in sides:
-        if side.is_axis:
-            colours[side.pk] = AXIS_COLOUR
-        else:
-            colours[side.pk] = ALLIED_COLOURS[allied % len(ALLIED_COLOURS)]
-            allied += 1
-    return colours
 
 
 def _num(value: float) -> str:

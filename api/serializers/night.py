@@ -15,6 +15,7 @@ from api.serializers.base import PUBLIC_ID_HELP, access_of
 from campaign import access as access_rules
 from campaign import models
 from campaign.choices import DAY_SEGMENT_CHOICES, ArrivalStatus, OperationKind
+from campaign.services.night_report import COUNTER_WORDS
 from campaign.services.operations import operation_failed, operation_running
 
 
@@ -124,8 +125,8 @@ class NightReportBodySerializer(ReportBodySerializer):
 
     day = serializers.IntegerField()
     side = serializers.CharField(help_text="the side's name")
-    fups_moved = _counter("FUPs moved up to their COPs")
-    suppressions_flipped = _counter("suppressed stands back in order")
+    fups_moved = _counter(COUNTER_WORDS["fups_moved"])
+    suppressions_flipped = _counter(COUNTER_WORDS["suppressions_flipped"])
     replacements_rolled = _counter("replacement rolls made")
     replacements_due = _counter("destroyed stands the replacement rolls were for")
     replacements_returned = _counter("of those, the stands returned")
@@ -142,12 +143,12 @@ class NightReportBodySerializer(ReportBodySerializer):
     activation_points_carried = _counter("activation points carried to the next day")
     activation_points_lost = _counter("activation points lost in the carry-over")
     divisions = NightReportDivisionSerializer(many=True, required=False)
-    ammo_markers_rolled = _counter("battalions rolled for their low-ammunition markers")
-    battalions_refuelled = _counter("vehicle battalions refuelled by the supply services (fuel supply)")
-    battalions_set_inactive = _counter("battalions set inactive")
-    forces_to_reroll_availability = _counter("forces to roll for availability again")
-    battalions_isolated = _counter("battalions isolated from supply at nightfall")
-    battalions_separated = _counter("battalions separated from their C Ops at nightfall")
+    ammo_markers_rolled = _counter(COUNTER_WORDS["ammo_markers_rolled"])
+    battalions_refuelled = _counter(COUNTER_WORDS["battalions_refuelled"])
+    battalions_set_inactive = _counter(COUNTER_WORDS["battalions_set_inactive"])
+    forces_to_reroll_availability = _counter(COUNTER_WORDS["forces_to_reroll_availability"])
+    battalions_isolated = _counter(COUNTER_WORDS["battalions_isolated"])
+    battalions_separated = _counter(COUNTER_WORDS["battalions_separated"])
     isolated_battalions = _names("battalions isolated from supply at nightfall")
     campaign_result = serializers.CharField(
         required=False, help_text="how the campaign ended, when this night ended it"

@@ -12,6 +12,7 @@ from api.labels import LabelledModelSerializer, LabelledSerializer
 from api.serializers.base import PUBLIC_ID_HELP
 from campaign import models
 from campaign.choices import SIDE_ORDER_ACTION_CHOICES
+from campaign.services.night_orders import night_order_words
 from campaign.services.orders import order_sector_names, order_words, side_order_actions
 
 
@@ -24,6 +25,9 @@ class NightOrderSerializer(LabelledModelSerializer[models.NightOrder]):
     battalion = serializers.CharField(source="battalion.code", read_only=True)
     stand = serializers.CharField(source="stand.label", read_only=True, allow_null=True)
     target_battalion = serializers.CharField(source="target_battalion.code", read_only=True, allow_null=True)
+    words = serializers.SerializerMethodField(
+        help_text='what the order says, in words: "A2 to withdraw to reserve"'
+    )
 
     class Meta:
         model = models.NightOrder
@@ -37,7 +41,11 @@ class NightOrderSerializer(LabelledModelSerializer[models.NightOrder]):
             "target_battalion",
             "attachment_kind",
             "applied",
+            "words",
         ]
+
+    def get_words(self, order: models.NightOrder) -> str:
+        return night_order_words(order)
 
 
 class SideOrderSerializer(LabelledModelSerializer[models.SideOrder]):

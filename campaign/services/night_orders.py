@@ -222,20 +222,27 @@ def night_order_queue(
         campaign,
         EventVerb.NIGHT_ORDER_QUEUED,
         order,
-        f"Night order for the night of day {day.number}: {_order_words(order)}",
+        f"Night order for the night of day {day.number}: {night_order_words(order)}",
         actor,
         after={"kind": kind, "battalion": battalion.code, **(check_after or {})},
     )
     return order
 
 
-def _order_words(order: models.NightOrder) -> str:
-    if order.kind == NightOrderKind.WITHDRAW:
-        return f"{order.battalion.code} to withdraw to reserve"
-    assert order.stand is not None
-    assert order.target_battalion is not None
-    verb = "attached" if order.kind == NightOrderKind.ATTACH else "detached"
-    return f"{order.battalion.code}/{order.stand.label} to be {verb} to {order.target_battalion.code}"
+def night_order_words(order: models.NightOrder) -> str:
+    """What the order says, wherever it is shown (the timeline, the night orders' list)."""
+    stand = order.stand.label if order.stand is not None else ""
+    target = order.target_battalion.code if order.target_battalion is not None else ""
+    return battalion_order_words(order.kind, order.battalion.code, stand, target)
+
+
+def battalion_order_words(kind: str, battalion: str, stand: str, target: str) -> str:
+    """A withdrawal, attachment or detachment in words: one sentence for the night order and the
+    sealed order it may come from (:func:`campaign.services.orders.order_words`)."""
+    if kind == NightOrderKind.WITHDRAW:
+        return f"{battalion} to withdraw to reserve"
+    verb = "attached" if kind == NightOrderKind.ATTACH else "detached"
+    return f"{battalion}/{stand} to be {verb} to {target}"
 
 
 @transaction.atomic
@@ -256,7 +263,7 @@ def night_order_cancel(campaign_id: int, actor: Actor, order_id: int) -> None:
             field="day",
             code="night_started",
         )
-    words = _order_words(order)
+    words = night_order_words(order)
     event_record(
         campaign,
         EventVerb.NIGHT_ORDER_CANCELLED,

@@ -14,7 +14,8 @@ from campaign.services.notifications import notification_send
 # The night phase's actor: its steps' records and its reports' notifications.
 SYSTEM_ACTOR = Actor(request_id="night-phase")
 NIGHT_REPORTS_NOTIFY_TASK = "campaign.tasks.night_reports_notify_task"
-# The e-mail's words for the counters it lists one a line.
+# The counters' words, one home: the e-mail lists them one a line, the API documents the report
+# body's fields with them and sends them in the vocabulary (`night_counter`) for the night page.
 COUNTER_WORDS = {
     "battalions_isolated": "Battalions isolated from supply",
     "battalions_separated": "Battalions separated from their C Ops",

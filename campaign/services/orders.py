@@ -44,7 +44,7 @@ from campaign.services.days import (
     ordered_deployments,
 )
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
-from campaign.services.night_orders import night_order_queue
+from campaign.services.night_orders import battalion_order_words, night_order_queue
 from campaign.services.notifications import notification_send, notifications_done, reminder_register
 from campaign.services.sectors import battalion_move
 
@@ -237,11 +237,10 @@ def order_words(order: models.SideOrder, sector_names: Mapping[str, str] | None 
     (:func:`order_sector_names`) saves a query an order when many are worded."""
     p = order.payload
     match order.kind:
-        case SideOrderKind.WITHDRAW:
-            return f"{p['battalion_code']} to withdraw to reserve"
-        case SideOrderKind.ATTACH | SideOrderKind.DETACH:
-            verb = "attached" if order.kind == SideOrderKind.ATTACH else "detached"
-            return f"{p['battalion_code']}/{p['stand_label']} to be {verb} to {p['target_battalion_code']}"
+        case SideOrderKind.WITHDRAW | SideOrderKind.ATTACH | SideOrderKind.DETACH:
+            return battalion_order_words(
+                order.kind, p["battalion_code"], p.get("stand_label", ""), p.get("target_battalion_code", "")
+            )
         case SideOrderKind.MOVE:
             names = order_sector_names(order.campaign_id) if sector_names is None else sector_names
             return f"{p['battalion_code']} to move to {names.get(p['sector'], p['sector'])}"

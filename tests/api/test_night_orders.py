@@ -65,6 +65,8 @@ def test_a_withdrawal_is_queued_listed_and_recorded(world):
     assert order["applied"] is False
     listed = world.client(Role.UMPIRE).get(world.url("night-order-list"), {"applied": "false"}).json()
     assert [o["id"] for o in listed["results"]] == [order["id"]]
+    # The list's words are the timeline's: one sentence, from the domain.
+    assert listed["results"][0]["words"] == order["words"] == "A2 to withdraw to reserve"
     event = world.campaign.events.get(verb=EventVerb.NIGHT_ORDER_QUEUED)
     assert event.message == "Night order for the night of day 2: A2 to withdraw to reserve"
 
@@ -77,6 +79,7 @@ def test_an_attachment_takes_its_kind_from_the_stand_type(world):
     assert response.json()["attachment_kind_label"] == "HQ"
     assert response.json()["stand"] == "1"
     assert response.json()["target_battalion"] == "A1"
+    assert response.json()["words"] == "A2/1 to be attached to A1"
 
 
 def test_a_second_hq_for_one_battalion_is_refused_naming_the_rule(world):

@@ -11,8 +11,8 @@ import pytest
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import MemberRole
-from campaign.map_layout import CONTESTED_NOTE, map_points, place_labels, project_outlines
-from campaign.map_svg import AXIS_COLOUR, CONTESTED, map_svg
+from campaign.map_layout import AXIS_COLOUR, CONTESTED_NOTE, map_points, place_labels, project_outlines
+from campaign.map_svg import CONTESTED, map_svg
 from campaign.paper import briefing_context
 from campaign.selectors import MapDocument
 from tests.e2e.demo import malta_day_one

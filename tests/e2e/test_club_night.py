@@ -186,7 +186,7 @@ def player_drafts_and_orders(
     form.get_by_label("Order", exact=True).select_option("withdraw")
     form.get_by_label("Battalion", exact=True).select_option(order_code)
     form.get_by_role("button", name="Save as draft").click()
-    order = page.locator("li.card", has_text=f"{order_code} withdraws to reserve")
+    order = page.locator("li.card", has_text=f"{order_code} to withdraw to reserve")
     order.get_by_role("button", name="Submit order").click()
     expect(order.get_by_text("Submitted to the umpire")).to_be_visible()
     step(tab, "order-submitted")
@@ -233,7 +233,7 @@ def umpire_decides_the_orders(tab: Tab, campaign: models.Campaign, amended_to: s
     expect(reason).to_have_attribute("aria-invalid", "true")
     reason.fill(AMENDED)
     amend.get_by_role("button", name="Save the amendment").click()
-    expect(page.locator("li.card", has_text=f"{amended_to} withdraws to reserve")).to_be_visible()
+    expect(page.locator("li.card", has_text=f"{amended_to} to withdraw to reserve")).to_be_visible()
     step(tab, "orders-amended")
     axis_order.refresh_from_db()  # its label names the battalion it now orders
     page.get_by_role("button", name=f"Approve order: {axis_order.label}").click()

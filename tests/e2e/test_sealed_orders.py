@@ -44,7 +44,7 @@ def player_submits(tab: Tab, base_url: str, campaign: models.Campaign, username:
     form.get_by_label("Order", exact=True).select_option("withdraw")
     form.get_by_label("Battalion", exact=True).select_option(code)
     form.get_by_role("button", name="Save as draft").click()
-    order = page.locator("li.card", has_text=f"{code} withdraws to reserve")
+    order = page.locator("li.card", has_text=f"{code} to withdraw to reserve")
     expect(order.get_by_text("Draft")).to_be_visible()
     step(tab, "drafted", PHONE_SIZE)
     order.get_by_role("button", name="Submit order").click()
@@ -94,7 +94,7 @@ def test_both_sides_order_by_phone_and_the_umpire_decides(
 
     allied = phones["allied"].page
     allied.reload()
-    returned = allied.locator("li.card", has_text=f"{allied_code} withdraws to reserve")
+    returned = allied.locator("li.card", has_text=f"{allied_code} to withdraw to reserve")
     expect(returned.get_by_text("Sent back by the umpire")).to_be_visible()
     expect(returned.get_by_text(REASON)).to_be_visible()
     step(phones["allied"], "sent-back", PHONE_SIZE)
@@ -112,6 +112,6 @@ def test_both_sides_order_by_phone_and_the_umpire_decides(
     axis = phones["axis"].page
     axis.reload()
     expect(
-        axis.locator("li.card", has_text=f"{axis_code} withdraws to reserve").get_by_text("Applied")
+        axis.locator("li.card", has_text=f"{axis_code} to withdraw to reserve").get_by_text("Applied")
     ).to_be_visible()
     step(phones["axis"], "applied", PHONE_SIZE)

@@ -3872,6 +3872,8 @@ export interface components {
             /** @description the label people read for the code beside it */
             readonly attachment_kind_label: string;
             applied?: boolean;
+            /** @description what the order says, in words: "A2 to withdraw to reserve" */
+            readonly words: string;
         };
         NightOrderInputRequest: {
             kind: components["schemas"]["NightOrderKindEnum"];
@@ -3945,7 +3947,7 @@ export interface components {
             side: string;
             /** @description FUPs moved up to their COPs */
             fups_moved?: number;
-            /** @description suppressed stands back in order */
+            /** @description Suppressed stands back in order */
             suppressions_flipped?: number;
             /** @description replacement rolls made */
             replacements_rolled?: number;
@@ -3977,17 +3979,17 @@ export interface components {
             /** @description activation points lost in the carry-over */
             activation_points_lost?: number;
             divisions?: components["schemas"]["NightReportDivision"][];
-            /** @description battalions rolled for their low-ammunition markers */
+            /** @description Battalions rolled for their low-ammunition markers */
             ammo_markers_rolled?: number;
-            /** @description vehicle battalions refuelled by the supply services (fuel supply) */
+            /** @description Vehicle battalions refuelled */
             battalions_refuelled?: number;
-            /** @description battalions set inactive */
+            /** @description Battalions set inactive */
             battalions_set_inactive?: number;
-            /** @description forces to roll for availability again */
+            /** @description Forces to roll for availability again */
             forces_to_reroll_availability?: number;
-            /** @description battalions isolated from supply at nightfall */
+            /** @description Battalions isolated from supply */
             battalions_isolated?: number;
-            /** @description battalions separated from their C Ops at nightfall */
+            /** @description Battalions separated from their C Ops */
             battalions_separated?: number;
             /** @description battalions isolated from supply at nightfall */
             isolated_battalions?: string[];
@@ -5121,6 +5123,12 @@ export interface components {
             /** @description what the enemy sees: identified_units, battle_results, strengths */
             fog_of_war?: unknown;
         };
+        SideColours: {
+            /** @description the Axis side's colour, as CSS */
+            axis: string;
+            /** @description the other sides' colours, in order: the first side gets the first, and so on round */
+            allied: string[];
+        };
         SideFogInputRequest: {
             /** @description codes of this side's battalions its enemies have identified (the whole list) */
             identified_units: string[];
@@ -5743,6 +5751,8 @@ export interface components {
             order_fields: components["schemas"]["OrderFields"];
             /** @description the members' roles that play a side: a member of one of them names it, of any other none */
             roles_with_side: components["schemas"]["RoleEnum"][];
+            /** @description the sides' colours on the map and in the charts */
+            side_colours: components["schemas"]["SideColours"];
         };
         VocabularyLists: {
             activation_state: components["schemas"]["Term"][];

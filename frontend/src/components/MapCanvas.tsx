@@ -18,6 +18,7 @@ import {
   type Point,
 } from "../lib/map";
 import { plural } from "../lib/words";
+import { useVocabulary } from "../api/vocabulary";
 
 const RADIUS = 18;
 // What a finger or pointer may hit to open a sector: larger than the marker drawn.
@@ -163,7 +164,8 @@ function Legend({ sides, colours }: { sides: MapCanvasProps["sides"]; colours: M
 const NO_OBJECTIVES: ReadonlyMap<number, readonly string[]> = new Map();
 
 export function MapCanvas({ map, sides, selected, onSelect, objectives = NO_OBJECTIVES }: MapCanvasProps) {
-  const colours = useMemo(() => sideColours(sides), [sides]);
+  const palette = useVocabulary().data?.side_colours;
+  const colours = useMemo(() => sideColours(sides, palette), [sides, palette]);
   const sideName = (sideId: number) => sides.find((side) => side.id === sideId)?.name ?? "unknown side";
   const outlines = useMemo(() => projectOutlines(map.sectors), [map.sectors]);
   const points = useMemo(() => {

@@ -11,13 +11,6 @@ import { ErrorNotice, QueryView } from "./status";
 import { FieldErrors, SubmitErrors, placedErrors } from "./FieldErrors";
 
 type Kind = Schemas["NightOrderKindEnum"];
-type Order = Schemas["NightOrder"];
-
-function orderWords(order: Order): string {
-  if (order.kind === "withdraw") return `${order.battalion} withdraws to reserve`;
-  const kind = order.attachment_kind_label ? ` (${order.attachment_kind_label})` : "";
-  return `${order.battalion}/${order.stand} to ${order.target_battalion}${kind}`;
-}
 
 function useNightOrders(slug: string) {
   return useQuery({
@@ -48,7 +41,7 @@ function QueuedOrders({ campaign }: { campaign: Schemas["Campaign"] }) {
           <ul className="cards night-orders">
             {page.results.map((order) => (
               <li key={order.id} className="card">
-                <span className="tag">{order.kind_label}</span> {orderWords(order)}{" "}
+                <span className="tag">{order.kind_label}</span> {order.words}{" "}
                 <span className="muted">
                   {sideName(campaign, order.side)}, night of day {order.day}
                 </span>{" "}
@@ -56,7 +49,7 @@ function QueuedOrders({ campaign }: { campaign: Schemas["Campaign"] }) {
                   type="button"
                   onClick={() => takeBack.mutate(order.id)}
                   disabled={takeBack.isPending}
-                  aria-label={`Take back: ${orderWords(order)}`}
+                  aria-label={`Take back: ${order.words}`}
                 >
                   Take back
                 </button>

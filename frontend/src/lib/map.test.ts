@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
+import vocabulary from "../test/vocabulary.json";
 import { neighbours, projectOutlines, sectorPoint, sideColours, viewBoxOf, type MapDocument } from "./map";
 
 function placed(id: number, geometry: unknown, x: number | null = null, y: number | null = null): Schemas["MapSector"] {
@@ -44,13 +45,16 @@ describe("the map's drawing rules (campaign/map_svg.py follows the same)", () =>
   });
 
   it("gives the Axis red and every other side a colour of its own", () => {
-    const colours = sideColours([
-      { id: 1, is_axis: false },
-      { id: 2, is_axis: true },
-      { id: 3, is_axis: false },
-    ]);
+    const colours = sideColours(
+      [
+        { id: 1, is_axis: false },
+        { id: 2, is_axis: true },
+        { id: 3, is_axis: false },
+      ],
+      vocabulary.side_colours,
+    );
     expect(new Set(colours.values()).size).toBe(3);
-    expect(colours.get(2)).toBe("#b5473a");
+    expect(colours.get(2)).toBe(vocabulary.side_colours.axis);
   });
 
   it("finds a sector's neighbours through links either way, by name", () => {

@@ -81,16 +81,21 @@ export function outlinePath(outline: Point[][]): string {
   return outline.map((ring) => `M${ring.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join("L")}Z`).join("");
 }
 
-/** One colour per side: the Axis red, the Allies blue, any further side from the rest. */
-const AXIS_COLOUR = "#b5473a";
-const ALLIED_COLOURS = ["#2f6ea5", "#3f7f3a", "#7a4f9a", "#8a6a1f"];
 export const CONTESTED_FILL = "url(#contested)";
+// A side's colour before the vocabulary has arrived.
+const NO_COLOUR = "#555";
 
-export function sideColours(sides: readonly { id: number; is_axis?: boolean }[]): Map<number, string> {
+/** Each side's colour from the API's `palette` (the vocabulary's `side_colours`): the Axis its
+ * own, every other side the next of the rest, in the sides' order, as on the printed map. */
+export function sideColours(
+  sides: readonly { id: number; is_axis?: boolean }[],
+  palette: Schemas["SideColours"] | undefined,
+): Map<number, string> {
   const colours = new Map<number, string>();
   let next = 0;
   for (const side of sides) {
-    colours.set(side.id, side.is_axis ? AXIS_COLOUR : (ALLIED_COLOURS[next++ % ALLIED_COLOURS.length] ?? "#555"));
+    const allied = palette?.allied.length ? palette.allied[next++ % palette.allied.length] : undefined;
+    colours.set(side.id, (side.is_axis ? palette?.axis : allied) ?? NO_COLOUR);
   }
   return colours;
 }

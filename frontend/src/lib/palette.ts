@@ -1,7 +1,7 @@
 /**
- * The one home of the app's chart colours: a stand type has the same colour in every chart,
- * and so has a side. Mostly Tableau 10's, chosen to be told apart by most colour-blind readers;
- * every chart also names its series in words (legend, tooltip and the table beside it).
+ * The one home of the app's chart colours: a stand type has the same colour in every chart
+ * (a side's colour is the map's, from the API's vocabulary). Mostly Tableau 10's, chosen to be
+ * told apart by most colour-blind readers; every chart also names its series in words (legend, tooltip and the table beside it).
  */
 import type { Schemas } from "../api/client";
 
@@ -23,9 +23,4 @@ export const STAND_TYPE_COLOURS: Record<StandType, string> = {
 /** A stand type's colour; a type the app does not know yet gets a neutral grey. */
 export function standTypeColour(type: string): string {
   return STAND_TYPE_COLOURS[type as StandType] ?? "#6b6b6b";
-}
-
-/** Axis and Allied sides keep their colours (field grey and khaki-green): one per side. */
-export function sideColour(side: { is_axis?: boolean }): string {
-  return side.is_axis ? "#5b6570" : "#2f5d50";
 }

@@ -3,7 +3,9 @@ import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContai
 import { api, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
 import { Masked, QueryView } from "../components/status";
-import { sideColour, standTypeColour } from "../lib/palette";
+import { useVocabulary } from "../api/vocabulary";
+import { sideColours } from "../lib/map";
+import { standTypeColour } from "../lib/palette";
 import { TableWrap } from "../components/TableWrap";
 import { useCampaign } from "../session";
 
@@ -63,6 +65,7 @@ function StrengthChart({ stats, side }: { stats: Statistics; side: Statistics["s
 }
 
 function PoolsChart({ stats }: { stats: Statistics }) {
+  const colours = sideColours(stats.sides, useVocabulary().data?.side_colours);
   const rows = stats.days.map((day) => {
     const row: Record<string, number | string | null> = { day: `Day ${day.day}` };
     for (const side of stats.sides) {
@@ -89,14 +92,14 @@ function PoolsChart({ stats }: { stats: Statistics }) {
               dataKey={`${side.id}-ap`}
               name={`${side.name}: activation points`}
               isAnimationActive={false}
-              stroke={sideColour(side)}
+              stroke={colours.get(side.id)}
             />,
             <Line
               key={`${side.id}-br`}
               dataKey={`${side.id}-br`}
               name={`${side.name}: barrage rounds`}
               isAnimationActive={false}
-              stroke={sideColour(side)}
+              stroke={colours.get(side.id)}
               strokeDasharray="5 3"
             />,
           ])}
