@@ -31,6 +31,7 @@ from rules_engine.great_battles.campaign_pools import UNSPECIFIED_RESERVE, reser
 from rules_engine.panzer_korps.arrival import ForceAvailability, first_arrival_segment
 from rules_engine.panzer_korps.common import Mobility as ForceMobility
 from rules_engine.profiles import CampaignStep
+from rules_engine.vocab import SupplySituation
 
 SYSTEM_ACTOR = Actor(request_id="arrival-rolls")
 RESERVE_DELAY = "gb.malta.reserve_delay"
@@ -97,6 +98,10 @@ def arrivals_step(operation: models.Operation, step: str) -> dict[str, Any]:
     if placed is not None:
         force_battalions = models.Battalion.objects.filter(battlegroup__force=force, in_reserve=False)
         force_battalions.filter(sector__isnull=True).update(sector=placed)
+        # "Reserve" supply means off the table: on it, in supply until the night traces its line.
+        force_battalions.filter(supply_situation=SupplySituation.RESERVE.value).update(
+            supply_situation=SupplySituation.OK.value
+        )
     models.RollRecord.objects.bulk_create(
         record for run, changes in runs for record in run.records(campaign, SYSTEM_ACTOR, context, changes)
     )

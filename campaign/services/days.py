@@ -428,7 +428,10 @@ def _deploy(campaign: models.Campaign, orders: Sequence[DeploymentOrder], actor:
         # Out of reserve onto the map: where its force's C Ops stands, unless it stands somewhere.
         if battalion.sector_id is None:
             battalion.sector_id = battalion.battlegroup.force.sector_id
-        battalion.save(update_fields=["in_reserve", "sector"])
+        # "Reserve" supply means off the table: on it, it is in supply until the night traces its line.
+        if battalion.supply_situation == SupplySituation.RESERVE.value:
+            battalion.supply_situation = SupplySituation.OK.value
+        battalion.save(update_fields=["in_reserve", "sector", "supply_situation"])
         event_record(
             campaign,
             EventVerb.FORCE_DEPLOYED,

@@ -9,7 +9,8 @@ from campaign.access import CampaignAccess, reports_for
 from campaign.choices import NotificationKind, OperationStatus
 from campaign.links import campaign_page
 from campaign.services.audit import Actor
-from campaign.services.notifications import notification_send
+from campaign.services.notifications import notification_send, notifications_recorded
+from rules_engine.vocab import counted
 
 # The night phase's actor: its steps' records and its reports' notifications.
 SYSTEM_ACTOR = Actor(request_id="night-phase")
@@ -59,6 +60,13 @@ def night_reports_notify(operation_id: int) -> list[models.Notification]:
             SYSTEM_ACTOR,
             side_id=mine[0].side_id if len(mine) == 1 else None,
             key=f"operation:{operation.pk}",
+            recorded=False,
+        )
+    # One line on the timeline for the night, not one per group of readers.
+    if sent:
+        told = counted(len(sent), "member")
+        notifications_recorded(
+            campaign, sent, f"Night report of day {operation.day.number} ready: {told} told", SYSTEM_ACTOR
         )
     return sent
 

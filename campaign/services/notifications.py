@@ -78,6 +78,7 @@ def notification_send(
     *,
     side_id: int | None = None,
     key: str = "",
+    recorded: bool = True,
 ) -> list[models.Notification]:
     """Tell ``recipients`` (memberships of ``campaign``, their users loaded) of something: a
     row in each one's inbox, e-mailed on commit where they take e-mails. ``link`` is the web
@@ -124,18 +125,37 @@ def notification_send(
         )
         for user_id, membership in members.items()
     )
-    event_record(
-        campaign,
-        EventVerb.NOTIFICATIONS_SENT,
-        notifications[0],
-        f"{kind.label}: {title} ({counted(len(notifications), 'member')} told)",
-        actor,
-        after={"kind": kind.value, "recipients": sorted(members), "key": key},
-    )
+    if recorded:
+        notifications_recorded(
+            campaign,
+            notifications,
+            f"{kind.label}: {title}, {counted(len(notifications), 'member')} told",
+            actor,
+        )
     tasks_send_on_commit(
         NOTIFICATION_MAIL_TASK, [n.pk for n in notifications if n.email == NotificationEmail.PENDING]
     )
     return notifications
+
+
+def notifications_recorded(
+    campaign: models.Campaign, notifications: list[models.Notification], text: str, actor: Actor
+) -> None:
+    """One event for the umpires of one subject told to ``notifications``' recipients (the caller
+    that sends a subject in several groups records it once, with every member it told)."""
+    first = notifications[0]
+    event_record(
+        campaign,
+        EventVerb.NOTIFICATIONS_SENT,
+        first,
+        text,
+        actor,
+        after={
+            "kind": first.kind,
+            "recipients": sorted(n.recipient_id for n in notifications),
+            "key": first.dedupe_key,
+        },
+    )
 
 
 def _mail_text(notification: models.Notification) -> str:

@@ -25,6 +25,7 @@ from django.utils import timezone
 from campaign import models
 from campaign.access import CampaignAccess, campaign_umpires, side_players
 from campaign.choices import (
+    ArtilleryMode,
     CampaignStatus,
     DayStatus,
     EventVerb,
@@ -248,7 +249,8 @@ def order_words(order: models.SideOrder, sector_names: Mapping[str, str] | None 
             distance = _inches(p["range_inches"])
             return f"{p['battalion_code']} to deploy from reserve at dawn, {distance} from the enemy"
         case _:
-            return f"artillery template {p['template']} {p['mode']}"
+            # The mode by its label: "pre-registered", not the code "registered" it is stored by.
+            return f"artillery template {p['template']}, {ArtilleryMode(p['mode']).label.lower()}"
 
 
 @transaction.atomic

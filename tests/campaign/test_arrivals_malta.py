@@ -141,6 +141,8 @@ def test_the_seaborne_forces_keep_their_landing_zone_and_count_their_attempts(
         assert force.sector == bay
         on_table = models.Battalion.objects.filter(battlegroup__force=force, in_reserve=False)
         assert set(on_table.values_list("sector", flat=True)) == {bay.pk}
+        # Issue 29: landed, the tanks no longer read "supply Reserve" (the pack's off-table supply).
+        assert "reserve" not in set(on_table.values_list("supply_situation", flat=True))
         deployment = campaign.rolls.filter(procedure="pk.deployment", force=force)  # a flank re-roll is a 2nd
         assert {roll.changes["deployment_zone"] for roll in deployment} == {force.deployment_zone} != {""}
         arrival_rolls = campaign.rolls.filter(procedure="pk.arrival", force=force).count()

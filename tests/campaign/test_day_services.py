@@ -16,6 +16,7 @@ from campaign.services.dice import dice_commitment_fields
 from campaign.services.errors import ConflictError, DomainError
 from campaign.services.overrides import roll_override
 from campaign.services.rules import roll_replay
+from rules_engine.vocab import SupplySituation
 from tests.campaign.factories import campaign_with_sides
 
 pytestmark = pytest.mark.django_db
@@ -111,6 +112,7 @@ def test_deployment_from_reserve_applies_the_chart_casualties(campaign):
     battalion = campaign.battalions.get(code="A1")
     battalion.in_reserve = True
     battalion.sector = None  # reserves are off the map
+    battalion.supply_situation = SupplySituation.RESERVE.value
     battalion.save()
     c_ops = models.Sector.objects.create(campaign=campaign, key="c-ops", name="Qrendi")
     models.Force.objects.filter(pk=battalion.battlegroup.force_id).update(sector=c_ops)
@@ -120,6 +122,8 @@ def test_deployment_from_reserve_applies_the_chart_casualties(campaign):
     battalion.refresh_from_db()
     assert battalion.in_reserve is False
     assert battalion.sector == c_ops  # issue 30: deployed, it stands where its force's C Ops does
+    # Issue 29: on the table it no longer read "supply Reserve".
+    assert battalion.supply_situation == SupplySituation.OK.value
     statuses = sorted(battalion.stands.values_list("status", flat=True))
     # 004 chart 2, dawn phase at 3": 1 stand destroyed, 1 suppressed, retreat 3".
     assert statuses == ["destroyed", "ok", "ok", "suppressed"]

@@ -315,9 +315,13 @@ def test_a_night_reports_notifications_reach_each_member_their_sides_report_once
     assert "Axis — night of day 1" in umpire_note.body
     assert "Allied — night of day 1" in umpire_note.body
     assert len(sent) == 3
+    # Issue 29: one line on the umpires' timeline for the night, not one per group of readers.
+    [event] = campaign.events.filter(verb=EventVerb.NOTIFICATIONS_SENT)
+    assert event.message == "Night report of day 1 ready: 3 members told"
     # A send per group of members reading the same reports, whatever the number of members.
-    # The operation, its reports and the members; then per group two savepoints and four statements.
-    assert len(queries) == 2 + 3 + 3 * 6, [q["sql"] for q in queries]
+    # The operation, its reports and the members; then per group two savepoints and three
+    # statements; then the night's one event.
+    assert len(queries) == 2 + 3 + 3 * 5 + 1, [q["sql"] for q in queries]
 
 
 @pytest.fixture(scope="module")

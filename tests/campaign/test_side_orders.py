@@ -12,7 +12,7 @@ from django.utils import timezone
 from campaign import models, selectors
 from campaign.choices import SideOrderStatus
 from campaign.services.errors import DomainError
-from campaign.services.orders import side_order_approve, side_order_draft, side_order_submit
+from campaign.services.orders import order_words, side_order_approve, side_order_draft, side_order_submit
 from tests.campaign.night_setup import ACTOR
 from tests.e2e.demo import malta_day_one
 
@@ -44,6 +44,8 @@ def test_an_artillery_order_follows_the_scenarios_modes_of_the_day():
 
     assert approved.status == SideOrderStatus.APPLIED
     assert models.ArtilleryOrder.objects.get(side=axis, day__number=1, template=1).mode == "on-call"
+    # Issue 29: the order's words name the mode by its label, not its code.
+    assert order_words(approved) == "artillery template 1, on call"
 
 
 def test_without_a_club_night_the_weekly_time_after_dawn_less_the_lead_closes_orders():
