@@ -31,19 +31,6 @@ COPIES = {
     ),
     "a rule switched on by its key": re.compile(r"\boptional_rules\b"),
 }
-# Pending copies, each a file and a piece of its line; the lead empties this list as they go.
-PENDING: set[tuple[str, str]] = {
-    # Not done yet (h-rowactions ran out of time): which stands an order may name (the orders
-    # service's own check), and whether a battle's report asks for fuel (the fuel supply rule).
-    ("pages/Orders.tsx", '.filter((stand) => stand.status !== "destroyed")'),
-    ("components/NightOrders.tsx", '.filter((stand) => stand.status !== "destroyed")'),
-    ("pages/Battles.tsx", 'campaign.optional_rules.includes("n43.fuel_supply")'),
-    ("pages/Battles.tsx", 'battalion.fuel_state !== "n/a"'),
-}
-
-
-def _pending(name: str, line: str) -> bool:
-    return any(name == file and piece in line for file, piece in PENDING)
 
 
 def copies(root: Path = SOURCE) -> list[str]:
@@ -52,7 +39,7 @@ def copies(root: Path = SOURCE) -> list[str]:
         name = path.relative_to(root).as_posix()
         for number, line in enumerate(path.read_text().splitlines(), start=1):
             for what, pattern in COPIES.items():
-                if pattern.search(line) and not _pending(name, line):
+                if pattern.search(line):
                     found.append(f"{name}:{number}: a state {what}: {line.strip()}")
     return found
 
@@ -78,9 +65,3 @@ def test_the_check_finds_each_kind_of_copy(tmp_path: Path) -> None:
         "looked up in a set of codes",
         "a rule switched on by its key",
     ]
-
-
-def test_every_pending_copy_is_still_there() -> None:
-    """An allowlisted line that is gone is struck from the list, so none outlives its copy."""
-    texts = {path.relative_to(SOURCE).as_posix(): path.read_text() for path in app_sources()}
-    assert [(file, piece) for file, piece in sorted(PENDING) if piece not in texts.get(file, "")] == []

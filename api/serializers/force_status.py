@@ -18,6 +18,7 @@ from campaign import access as access_rules
 from campaign import models
 from campaign.choices import ActivationState, FuelState, StandStatus, StandType, enum_choices
 from campaign.selectors import BattalionStatus, ForceStatus
+from campaign.services.battle_reports import fuel_reported
 from rules_engine.vocab import SupplySituation
 
 
@@ -72,6 +73,11 @@ class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
     activation = serializers.ChoiceField(choices=ActivationState.choices, allow_null=True)
     supply_situation = serializers.ChoiceField(choices=enum_choices(SupplySituation), allow_null=True)
     fuel_state = serializers.ChoiceField(choices=FuelState.choices, allow_null=True)
+    reports_fuel = serializers.BooleanField(
+        allow_null=True,
+        help_text="whether it has fuel to speak of: the campaign plays fuel supply and it has vehicle "
+        "companies (a battle's report gives their fuel)",
+    )
     ammo_low_markers = serializers.IntegerField(allow_null=True)
 
     def to_representation(self, instance: BattalionStatus) -> dict[str, Any]:
@@ -90,11 +96,15 @@ class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
             else None,
             "stands": instance.stands,
             **{name: row[name] for name in self.IN_FULL_ONLY},
+            # It follows from the fuel state, so it is hidden with it.
+            "reports_fuel": fuel_reported(access_of(self).campaign, row["fuel_state"]),
         }
         shown = access_rules.fields_shown(access_of(self), row["side_id"], frozenset(), self.STRENGTH)
         if shown is not None:
             data.update(
-                dict.fromkeys(name for name in (*self.IN_FULL_ONLY, *self.STRENGTH) if name not in shown)
+                dict.fromkeys(
+                    name for name in (*self.IN_FULL_ONLY, "reports_fuel", *self.STRENGTH) if name not in shown
+                )
             )
         return add_labels(self, data)
 

@@ -14,7 +14,9 @@ from api.serializers.campaigns import NIGHT_IN_PROGRESS_HELP
 from campaign import access as access_rules
 from campaign import models
 from campaign.choices import COPS_QUALITY_CHOICES, FORCE_ACTION_CHOICES, REINFORCEMENT_ACTION_CHOICES
+from campaign.services.battle_reports import fuel_reported
 from campaign.services.day_rules import force_rule_actions
+from campaign.services.night_orders import stand_may_be_ordered
 from campaign.services.reinforcements import reinforcement_actions
 
 FORCE_PUBLIC = frozenset({"id", "side", "name", "nation"})
@@ -94,7 +96,10 @@ def _force_place(force: models.Force, name: str) -> Any:
 
 
 class StandSerializer(FogMaskedSerializer[models.Stand]):
-    public_fields = frozenset({"id", "battalion", "battalion_code", "label", "stand_type", "status"})
+    # Whether it may be ordered follows from its status alone, so it is as public as that.
+    public_fields = frozenset(
+        {"id", "battalion", "battalion_code", "label", "stand_type", "status", "may_be_ordered"}
+    )
 
     id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     battalion = serializers.UUIDField(
@@ -106,6 +111,9 @@ class StandSerializer(FogMaskedSerializer[models.Stand]):
     )
     equipment_name = serializers.CharField(
         source="equipment.name", read_only=True, allow_null=True, help_text="the equipment as people name it"
+    )
+    may_be_ordered = serializers.SerializerMethodField(
+        help_text="whether an order (attach, detach) may name it: a destroyed stand takes none"
     )
 
     class Meta:
@@ -124,10 +132,14 @@ class StandSerializer(FogMaskedSerializer[models.Stand]):
             "attached",
             "attachment_kind",
             "grade",
+            "may_be_ordered",
         ]
 
     def side_id_of(self, instance: models.Stand) -> int:
         return instance.battalion.side_id
+
+    def get_may_be_ordered(self, instance: models.Stand) -> bool:
+        return stand_may_be_ordered(instance)
 
 
 class BattalionSerializer(FogMaskedSerializer[models.Battalion]):
@@ -143,6 +155,10 @@ class BattalionSerializer(FogMaskedSerializer[models.Battalion]):
     )
     sector_name = serializers.CharField(
         source="sector.name", read_only=True, allow_null=True, help_text="where it stands; null: off the map"
+    )
+    reports_fuel = serializers.SerializerMethodField(
+        help_text="whether a battle's report gives its fuel at the end: the campaign plays fuel supply "
+        "and it has vehicle companies"
     )
 
     class Meta:
@@ -162,12 +178,16 @@ class BattalionSerializer(FogMaskedSerializer[models.Battalion]):
             "ammo_low_markers",
             "wiped_out_day",
             "fuel_state",
+            "reports_fuel",
             "sector",
             "sector_name",
         ]
 
     def side_id_of(self, instance: models.Battalion) -> int:
         return instance.side_id
+
+    def get_reports_fuel(self, instance: models.Battalion) -> bool:
+        return fuel_reported(access_of(self).campaign, instance.fuel_state)
 
 
 class BattalionTreeSerializer(BattalionSerializer):

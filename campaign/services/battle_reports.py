@@ -24,9 +24,7 @@ from campaign.services.battles import REPORTABLE, battle_lock, battle_require_st
 from campaign.services.campaigns import campaign_save
 from campaign.services.errors import DomainError
 from campaign.services.notifications import notifications_done
-from campaign.services.rules import (
-    optional_rule_require,
-)
+from campaign.services.rules import optional_rule_on, optional_rule_require
 from campaign.services.sectors import sector_control_change
 from rules_engine.great_battles.activation import DAWN_TURN, LAST_TURN
 from rules_engine.great_battles.campaign_pools import ROUNDS_RULE
@@ -50,10 +48,18 @@ def _int_field(entry: Mapping[str, Any], name: str, field: str) -> int:
     return value
 
 
+def fuel_reported(campaign: models.Campaign, fuel_state: str) -> bool:
+    """Whether a battle's report gives the fuel of a battalion in ``fuel_state`` at the end
+    (N43-29): the campaign plays fuel supply and the battalion has vehicle companies. The report
+    form asks exactly these; the force status shows no fuel for the others."""
+    return optional_rule_on(campaign, FUEL_SUPPLY) and fuel_state != FuelState.NOT_APPLICABLE
+
+
 def _reported_fuel(campaign: models.Campaign, battalion: models.Battalion, state: Any, field: str) -> str:
     """A vehicle battalion's fuel at the end of the battle, as the report gives it (N43-29)."""
-    optional_rule_require(campaign, FUEL_SUPPLY, field)
-    if battalion.fuel_state == FuelState.NOT_APPLICABLE:
+    if not fuel_reported(campaign, battalion.fuel_state):
+        # Refused with the reason: the rule switched off, else no vehicle companies.
+        optional_rule_require(campaign, FUEL_SUPPLY, field)
         raise DomainError(
             f"battalion {battalion.code} has no vehicle companies, so no fuel state", field=field
         )

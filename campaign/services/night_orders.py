@@ -99,6 +99,12 @@ def _day_taking_orders(campaign: models.Campaign) -> models.CampaignDay:
     return campaign.days.get(number=campaign.current_day)
 
 
+def stand_may_be_ordered(stand: models.Stand) -> bool:
+    """Whether an order may name ``stand`` (to attach or detach it): a destroyed stand takes none.
+    The order forms offer exactly these."""
+    return stand.status != StandStatus.DESTROYED
+
+
 def _attached_after(day: models.CampaignDay, target: models.Battalion, stand: models.Stand) -> list[str]:
     """The types of the stands attached to ``target`` once tonight's queued orders and ``stand``'s
     are carried out."""
@@ -183,7 +189,7 @@ def night_order_queue(
             raise DomainError(
                 f"stand {stand_label} is not in battalion {battalion_code}", field="stand_label"
             )
-        if stand.status == StandStatus.DESTROYED:
+        if not stand_may_be_ordered(stand):
             raise DomainError(f"stand {stand} is destroyed", field="stand_label")
         if pending.filter(stand=stand).exclude(kind=NightOrderKind.WITHDRAW).exists():
             raise DomainError(f"stand {stand} already has an order tonight", field="stand_label")

@@ -45,7 +45,7 @@ from campaign.services.days import (
     ordered_deployments,
 )
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
-from campaign.services.night_orders import battalion_order_words, night_order_queue
+from campaign.services.night_orders import battalion_order_words, night_order_queue, stand_may_be_ordered
 from campaign.services.notifications import notification_send, notifications_done, reminder_register
 from campaign.services.sectors import battalion_move
 
@@ -158,16 +158,20 @@ def _payload_check(
     for name in ("battalion_code", "target_battalion_code"):
         if name in clean and not side.battalions.filter(code=clean[name]).exists():
             raise DomainError(f"battalion {clean[name]} is not {side.name}'s", field=f"payload.{name}")
-    if (
-        "stand_label" in clean
-        and not models.Stand.objects.filter(
+    if "stand_label" in clean:
+        stand = models.Stand.objects.filter(
             battalion__side=side, battalion__code=clean["battalion_code"], label=clean["stand_label"]
-        ).exists()
-    ):
-        raise DomainError(
-            f"stand {clean['stand_label']} is not in battalion {clean['battalion_code']}",
-            field="payload.stand_label",
-        )
+        ).first()
+        if stand is None:
+            raise DomainError(
+                f"stand {clean['stand_label']} is not in battalion {clean['battalion_code']}",
+                field="payload.stand_label",
+            )
+        # Refused now rather than when the umpire approves it and the night order is queued.
+        if not stand_may_be_ordered(stand):
+            raise DomainError(
+                f"stand {clean['battalion_code']}/{stand.label} is destroyed", field="payload.stand_label"
+            )
     if "sector" in clean and not campaign.sectors.filter(key=clean["sector"]).exists():
         raise DomainError(f"sector {clean['sector']} is not on the campaign map", field="payload.sector")
     if kind == SideOrderKind.ARTILLERY:

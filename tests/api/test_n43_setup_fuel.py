@@ -9,6 +9,7 @@ import pytest
 
 from campaign import models
 from campaign.choices import FuelState
+from tests.api.test_force_status import status_url
 from tests.api.test_hostile_input import refused
 from tests.api.world import Role, World, build_world
 
@@ -62,6 +63,25 @@ def test_a_player_sees_their_own_fuel_state_with_its_label_and_not_the_enemys(wo
     # Each sees the other's identified battalion (the world's fog), but not its fuel.
     assert (allied["A1"]["fuel_state"], allied["A1"]["fuel_state_label"]) == (None, None)
     assert (axis["L1"]["fuel_state"], axis["L1"]["fuel_state_label"]) == (None, None)
+
+
+def test_a_battalion_says_whether_a_report_gives_its_fuel(world):
+    world.campaign.battalions.filter(code="L1").update(fuel_state=FuelState.NOT_APPLICABLE)
+
+    umpire = _battalions(world, Role.UMPIRE)
+    assert (umpire["A1"]["reports_fuel"], umpire["L1"]["reports_fuel"]) == (True, False)
+    # Masked with the fuel state it follows from.
+    assert _battalions(world, Role.ALLIED_PLAYER)["A1"]["reports_fuel"] is None
+    models.Campaign.objects.filter(pk=world.campaign.pk).update(optional_rules=[])
+    assert _battalions(world, Role.UMPIRE)["A1"]["reports_fuel"] is False
+
+
+def test_the_force_status_says_which_battalions_have_fuel_to_speak_of(world):
+    own = world.client(Role.AXIS_PLAYER).get(status_url(world, world.axis)).json()
+    enemy = world.client(Role.ALLIED_PLAYER).get(status_url(world, world.axis)).json()
+
+    assert {b["code"]: b["reports_fuel"] for b in own["battalions"]} == {"A1": True, "A2": False, "A3": False}
+    assert {b["reports_fuel"] for b in enemy["battalions"]} <= {None}
 
 
 def test_a_report_changes_fuel_and_refuses_a_bad_one_by_field(world):

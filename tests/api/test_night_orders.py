@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from campaign import models
-from campaign.choices import EventVerb
+from campaign.choices import EventVerb, StandStatus
 from campaign.services.battle_reports import battle_report
 from campaign.services.night import night_phase_start
 from tests.api.world import ACTOR, WRITE_REFUSED, Role, World, assert_statuses
@@ -161,6 +161,28 @@ def test_a_bad_order_is_a_400_naming_the_field_and_writes_nothing(world, body, f
     refused(queue(world, **body), 400, field)
 
     assert world.state() == before
+
+
+def test_a_destroyed_stand_is_refused_and_its_row_says_no_order_may_name_it(world):
+    models.Stand.objects.filter(pk=hq_of(world, "A2").pk).update(status=StandStatus.DESTROYED)
+
+    error = refused(
+        queue(world, kind="attach", battalion_code="A2", stand_label="1", target_battalion_code="A1"),
+        400,
+        "stand_label",
+    )
+
+    assert "destroyed" in error["message"]
+    forces = world.client(Role.UMPIRE).get(world.url("campaign-oob")).json()["forces"]
+    stands = {
+        (battalion["code"], stand["label"]): stand["may_be_ordered"]
+        for force in forces
+        for group in force["battlegroups"]
+        for battalion in group["battalions"]
+        for stand in battalion["stands"]
+    }
+    assert stands[("A2", "1")] is False
+    assert stands[("A2", "3")] is True
 
 
 def test_a_battalion_is_ordered_to_withdraw_once(world):

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from campaign import models
 from campaign.access import side_players
-from campaign.choices import EventVerb, NotificationKind, SideOrderStatus
+from campaign.choices import EventVerb, NotificationKind, SideOrderStatus, StandStatus
 from campaign.selectors import side_orders_deadline
 from campaign.services.battle_reports import battle_report
 from campaign.services.days import RANGE_MAX_INCHES
@@ -342,6 +342,18 @@ def test_kinds_not_taken_are_refused_by_name(world, kind):
 
     error = refused(response, 400, "kind")
     assert error["message"].startswith(f"'{kind}' orders are not taken")
+
+
+def test_an_order_naming_a_destroyed_stand_is_refused_at_draft(world):
+    world.battalion("A2").stands.filter(label="1").update(status=StandStatus.DESTROYED)
+    body = {
+        "kind": "attach",
+        "payload": {"battalion_code": "A2", "stand_label": "1", "target_battalion_code": "A1"},
+    }
+
+    response = world.client(Role.AXIS_PLAYER).post(world.url("side-order-list"), body, format="json")
+
+    assert "destroyed" in refused(response, 400, "payload.stand_label")["message"]
 
 
 def test_a_payload_is_checked_for_its_kind(world):

@@ -2491,6 +2491,8 @@ export interface components {
             fuel_state?: (components["schemas"]["FuelStateEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly fuel_state_label: string | null;
+            /** @description whether a battle's report gives its fuel at the end: the campaign plays fuel supply and it has vehicle companies */
+            readonly reports_fuel: boolean | null;
             /** @description where it stands; empty: off the map (reserves are) */
             sector?: number | null;
             /** @description where it stands; null: off the map */
@@ -2522,6 +2524,8 @@ export interface components {
             fuel_state: (components["schemas"]["FuelStateEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly fuel_state_label: string | null;
+            /** @description whether it has fuel to speak of: the campaign plays fuel supply and it has vehicle companies (a battle's report gives their fuel) */
+            reports_fuel: boolean | null;
             ammo_low_markers: number | null;
         };
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
@@ -2561,6 +2565,8 @@ export interface components {
             fuel_state?: (components["schemas"]["FuelStateEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly fuel_state_label: string | null;
+            /** @description whether a battle's report gives its fuel at the end: the campaign plays fuel supply and it has vehicle companies */
+            readonly reports_fuel: boolean | null;
             /** @description where it stands; empty: off the map (reserves are) */
             sector?: number | null;
             /** @description where it stands; null: off the map */
@@ -5317,6 +5323,8 @@ export interface components {
             readonly attachment_kind_label: string | null;
             /** @description own quality when it differs from the battalion's */
             grade?: string | null;
+            /** @description whether an order (attach, detach) may name it: a destroyed stand takes none */
+            readonly may_be_ordered: boolean;
         };
         StandCorrectInputRequest: {
             /**

@@ -7,7 +7,13 @@ import { NightOrderForm } from "./NightOrders";
 
 const RULE = "Great Battles of WWII charts, Unit Type Capabilities, Attachment Notes";
 const BATTALIONS = [
-  battalion(1, "W1", 2, { stands: [stand(1, "HQ", "hq", "HQ"), stand(2, "A Coy", "infantry", "Infantry")] }),
+  battalion(1, "W1", 2, {
+    stands: [
+      stand(1, "HQ", "hq", "HQ"),
+      stand(2, "A Coy", "infantry", "Infantry"),
+      { ...stand(3, "B Coy", "infantry", "Infantry"), may_be_ordered: false },
+    ],
+  }),
   battalion(2, "W2", 2),
   battalion(3, "G1", 1),
 ];
@@ -33,7 +39,7 @@ describe("the night order form", () => {
     });
   });
 
-  it("offers the stands of the battalion and the battalions of its side, and shows the attachment check's refusal", async () => {
+  it("offers the stands of the battalion an order may name and the battalions of its side, and shows the attachment check's refusal", async () => {
     const message = "Attaching W1/HQ to W2 breaks the attachment limits: 2 HQ attachments, at most 1.";
     stubFetch(
       jsonResponse(400, {
@@ -45,6 +51,8 @@ describe("the night order form", () => {
     await userEvent.selectOptions(screen.getByLabelText("Order"), "attach");
     await userEvent.selectOptions(screen.getByLabelText("From battalion"), "W1");
     expect(screen.getByRole("option", { name: "A Coy (Infantry)" })).toBeInTheDocument();
+    // The API says no order may name it (destroyed).
+    expect(screen.queryByRole("option", { name: "B Coy (Infantry)" })).toBeNull();
     await userEvent.selectOptions(screen.getByLabelText("Stand"), "HQ");
     const target = screen.getByLabelText("Attach to battalion");
     // Only the battalions of the stand's side.

@@ -183,7 +183,7 @@ export function NightOrderForm({
             draft.stand,
             (stand) => change({ stand }),
             (chosen?.stands ?? [])
-              .filter((stand) => stand.status !== "destroyed")
+              .filter((stand) => stand.may_be_ordered)
               .map((stand) => [
                 stand.label,
                 `${stand.label} (${stand.stand_type_label}${stand.attached ? `, attached: ${stand.attachment_kind_label}` : ""})`,

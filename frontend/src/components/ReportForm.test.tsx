@@ -43,6 +43,7 @@ function stand(id: number, label: string, code: string): Schemas["Stand"] {
     equipment: null,
     equipment_name: null,
     attachment_kind_label: "",
+    may_be_ordered: true,
   };
 }
 

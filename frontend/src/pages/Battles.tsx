@@ -205,14 +205,13 @@ export function BattleDetailPage() {
     <QueryView query={battle} what="the battle">
       {(data) => {
         const stands: Record<string, Schemas["Stand"][]> = {};
-        // The vehicle battalions' fuel, when the campaign plays fuel supply (else no report field).
+        // The fuel of the battalions whose report gives it, as the API says (else no report field).
         const fuel: Record<string, string> = {};
-        const playsFuel = Array.isArray(campaign.optional_rules) && campaign.optional_rules.includes("n43.fuel_supply");
         for (const force of oob.data?.forces ?? [])
           for (const group of force.battlegroups)
             for (const battalion of group.battalions) {
               stands[battalion.code] = battalion.stands;
-              if (playsFuel && battalion.fuel_state && battalion.fuel_state !== "n/a")
+              if (battalion.reports_fuel && battalion.fuel_state)
                 fuel[battalion.code] = battalion.fuel_state_label ?? battalion.fuel_state;
             }
         const report = data.report as BattleReport | null;

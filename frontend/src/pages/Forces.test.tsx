@@ -24,6 +24,7 @@ const MASKED: Schemas["BattalionTree"] = {
   wiped_out_day: null,
   fuel_state: null,
   fuel_state_label: null,
+  reports_fuel: null,
   sector: null,
   sector_name: null,
   stands: [],
@@ -49,8 +50,8 @@ describe("a battalion of the order of battle", () => {
   it("lists its stands by their labels and equipment names, never their codes", async () => {
     const stand = { battalion: "00000000-0000-4000-8000-000000000009", battalion_code: "G1", equipment: null, equipment_name: null, attachment_kind_label: "" };
     const stands: Schemas["Stand"][] = [
-      { ...stand, id: "00000000-0000-4000-8000-000000000001", label: "1. Kp", stand_type: "at_gun", stand_type_label: "AT gun", status: "destroyed", status_label: "Destroyed", equipment: "de_pak38", equipment_name: "5cm PaK 38" },
-      { ...stand, id: "00000000-0000-4000-8000-000000000002", label: "HQ", stand_type: "heavy_weapons", stand_type_label: "Heavy weapons", status: "ok", status_label: "OK", attached: true, attachment_kind: "heavy_weapons", attachment_kind_label: "Heavy weapons" },
+      { ...stand, id: "00000000-0000-4000-8000-000000000001", label: "1. Kp", stand_type: "at_gun", stand_type_label: "AT gun", status: "destroyed", status_label: "Destroyed", may_be_ordered: false, equipment: "de_pak38", equipment_name: "5cm PaK 38" },
+      { ...stand, id: "00000000-0000-4000-8000-000000000002", label: "HQ", stand_type: "heavy_weapons", stand_type_label: "Heavy weapons", status: "ok", status_label: "OK", may_be_ordered: true, attached: true, attachment_kind: "heavy_weapons", attachment_kind_label: "Heavy weapons" },
     ];
     render(
       <ul>

@@ -180,8 +180,8 @@ function ForceStatusPanel({ slug, forceId }: { slug: string; forceId: string }) 
                 {b.battle ? ` (${b.battle.sector_name})` : ""}
                 {b.stands ? ` · stands ${b.stands.ok} ok, ${b.stands.suppressed} suppressed, ${b.stands.destroyed} destroyed` : ""}
                 {b.supply_situation_label ? ` · supply ${b.supply_situation_label}` : ""}
-                {/* A battalion without vehicles has no fuel to speak of ("fuel Not a vehicle company"). */}
-                {b.fuel_state_label && b.fuel_state !== "n/a" ? ` · fuel ${b.fuel_state_label.toLowerCase()}` : ""}
+                {/* Only a battalion with fuel to speak of, as the API says (never "fuel Not a vehicle company"). */}
+                {b.reports_fuel && b.fuel_state_label ? ` · fuel ${b.fuel_state_label.toLowerCase()}` : ""}
               </li>
             ))}
           </ul>

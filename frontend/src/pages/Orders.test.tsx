@@ -112,6 +112,21 @@ describe("the orders page", () => {
     });
   });
 
+  it("offers only the stands the API says an order may name", async () => {
+    const stand = (label: string, may_be_ordered: boolean) => ({ label, stand_type_label: "Infantry", may_be_ordered });
+    const battalion = { code: "L1", name: "", side: 2, in_reserve: false, stands: [stand("A Coy", true), stand("B Coy", false)] };
+    stubApi([], [{ battlegroups: [{ battalions: [battalion] }] }]);
+    renderOrders(false);
+    const user = userEvent.setup();
+
+    await user.selectOptions(await screen.findByLabelText("Order"), "attach");
+    await vi.waitFor(() => expect(screen.getAllByRole("option", { name: "L1" }).length).toBeGreaterThan(0));
+    await user.selectOptions(screen.getByLabelText("Battalion"), "L1");
+
+    expect(screen.getByRole("option", { name: "A Coy (Infantry)" })).toBeInTheDocument();
+    expect(screen.queryByRole("option", { name: "B Coy (Infantry)" })).not.toBeInTheDocument();
+  });
+
   it("lets the umpire send an order back with a reason", async () => {
     const seen = stubApi([order("5b8f3d2e-9c4a-4e6f-8b7d-1a2b3c4d5e6f", 1, "submitted")]);
     renderOrders(true);

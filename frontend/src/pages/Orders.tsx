@@ -97,7 +97,7 @@ function PayloadFields({
       .map((b) => [b.code, `${b.code}${b.name ? ` ${b.name}` : ""}${b.in_reserve ? " (in reserve)" : ""}`]),
     target_battalion_code: battalions.map((b) => [b.code, `${b.code}${b.name ? ` ${b.name}` : ""}`]),
     stand_label: (chosen?.stands ?? [])
-      .filter((stand) => stand.status !== "destroyed")
+      .filter((stand) => stand.may_be_ordered)
       .map((stand) => [stand.label, `${stand.label} (${stand.stand_type_label})`]),
     sector: sectors.map((sector) => [sector.key, sector.name]),
   };

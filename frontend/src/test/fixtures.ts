@@ -33,6 +33,7 @@ export function stand(id: number, label: string, type: Schemas["StandTypeEnum"],
     equipment: null,
     equipment_name: null,
     attachment_kind_label: "",
+    may_be_ordered: true,
   };
 }
 
