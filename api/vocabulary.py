@@ -103,6 +103,7 @@ VOCABULARY: Mapping[str, Any] = {
     "lists": LISTS,
     "order_fields": _order_fields(),
     "roles_with_side": [str(role) for role in ROLES_WITH_SIDE],
+    "roles_with_side_labels": [str(role.label) for role in ROLES_WITH_SIDE],
     "side_colours": {"axis": AXIS_COLOUR, "allied": list(ALLIED_COLOURS)},
 }
 ETAG = weak_etag(VOCABULARY)
@@ -154,6 +155,9 @@ class VocabularySerializer(serializers.Serializer[Mapping[str, Any]]):
     roles_with_side = serializers.ListField(
         child=serializers.ChoiceField(choices=choices.MemberRole.choices),
         help_text="the members' roles that play a side: a member of one of them names it, of any other none",
+    )
+    roles_with_side_labels = serializers.ListField(
+        child=serializers.CharField(), help_text="those roles in words, in their order"
     )
     side_colours = SideColoursSerializer(help_text="the sides' colours on the map and in the charts")
 

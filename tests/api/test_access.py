@@ -231,6 +231,16 @@ def test_operation_reports_are_the_umpires(world):
     assert by_player["steps_done"] is by_player["steps_total"] is by_player["attempts"] is None
 
 
+def _read(body: Any) -> Any:
+    """An answer without what its reader may do with each row (``actions``): a read-only key reads
+    what its side's player reads, but may not write what the player may."""
+    if isinstance(body, dict):
+        return {k: _read(v) for k, v in body.items() if k not in ("actions", "actions_labels")}
+    if isinstance(body, list):
+        return [_read(item) for item in body]
+    return body
+
+
 def test_a_side_key_reads_exactly_what_its_sides_player_reads(world):
     for name, route in matrix(world).items():
         if route.read is None or name in PERSONAL:
@@ -238,7 +248,10 @@ def test_a_side_key_reads_exactly_what_its_sides_player_reads(world):
         as_player = world.client(Role.ALLIED_PLAYER).get(route.url, EVERYTHING)
         as_key = world.client(Role.ALLIED_KEY).get(route.url, EVERYTHING)
 
-        assert (as_key.status_code, as_key.json()) == (as_player.status_code, as_player.json()), name
+        assert (as_key.status_code, _read(as_key.json())) == (
+            as_player.status_code,
+            _read(as_player.json()),
+        ), name
 
 
 def test_detail_rows_a_role_may_not_see_are_404(world):

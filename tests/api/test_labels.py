@@ -222,7 +222,9 @@ def test_a_roll_answers_what_it_shows_typed_and_an_override_shows_none(world):
     assert [r["output"] for r in rolls if "override" in r["result"]] == [None]
     for r in shown:
         output, result = r["output"], r["result"]
-        assert output["dice"] == result["rolls"]
+        # Each throw as recorded, and in words ("2d6 [5+1] = 6").
+        assert [{k: v for k, v in die.items() if k != "text"} for die in output["dice"]] == result["rolls"]
+        assert all(die["text"].endswith(f"= {die['total']}") for die in output["dice"])
         assert output["modifiers"] == [
             {**m, "applies_to_label": m["applies_to"].capitalize()} for m in result["modifiers"]
         ]

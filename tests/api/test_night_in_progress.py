@@ -26,7 +26,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # on a loaded machine (1.5 s did not, with the suite and other work on two cores).
 STEP_PAUSE = "3"
 # The campaign summary's version (for writes) and day status (at night) are as they are.
-AS_IS = ("version", "day_status", "day_status_label")
+# What may change the moment a night starts: its status, and what the umpire may do now (no second
+# night, no next segment); the state the night writes may not show until it ends.
+AS_IS = ("version", "day_status", "day_status_label", "actions", "actions_labels")
 
 
 @pytest.fixture

@@ -137,8 +137,11 @@ ONE_PLURAL = re.compile(r"(?:\b([A-Za-z]+)\.? )?\b1 (?!is\b|was\b|has\b|minus\b|
 NAMING = {"day", "turn", "segment", "round", "night", "table", "battle", "phase", "week", "no", "number"}
 # A capital letter standing alone as a rating or grade ("led by B", "(C,B)", "A) Highly responsive"): the
 # reader meets a code where the word it stands for belongs. "A" and "I" as words, a letter in a name
-# ("C Ops", "A Coy", "Force A", "rating C") and a compass point after a distance (3" N) are words.
-LETTER_CODE = re.compile(r'(?<![\w\'’./-])(?<!" )(?!A [a-z])(?!I\b)[A-Z](?![\w\'’./-])(?! (?:Ops|Coy)\b)')
+# ("C Ops", "A Coy", "Force A", "rating C"), a Roman numeral in a unit's name ("V Battaglione": no
+# rating is V, X or L) and a compass point after a distance (3" N) are words.
+LETTER_CODE = re.compile(
+    r'(?<![\w\'’./-])(?<!" )(?!A [a-z])(?![IVXL]\b)[A-Z](?![\w\'’./-])(?! (?:Ops|Coy)\b)'
+)
 LETTER_NAMES = {"force", "template", "plan", "zone", "column", "table", "rating", "profile", "category"}
 
 

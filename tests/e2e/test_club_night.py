@@ -40,7 +40,7 @@ SECTOR = "Gudja"
 ATTACHMENT_RULE = "Great Battles of WWII charts, Unit Type Capabilities, Attachment Notes"
 NIGHT_TIMEOUT = 120_000
 ENTRY = "Marsaxlokk Bay"
-SENT_BACK = "E battalions hold the line tonight"
+SENT_BACK = "the eastern battalions hold the line tonight"
 AMENDED = "the other battalion needs the night more"
 SUPPLY_REASON = "cut off by the paratroops at dusk"
 # The day each run loads the demo on, months apart: its club nights and deadlines follow it.

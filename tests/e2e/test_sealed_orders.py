@@ -21,7 +21,7 @@ from tests.e2e.demo import malta_day_one
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
 
-REASON = "W battalions hold the line tonight"
+REASON = "the western battalions hold the line tonight"
 
 
 def on_the_table(campaign: models.Campaign, is_axis: bool) -> str:

@@ -5759,6 +5759,8 @@ export interface components {
             order_fields: components["schemas"]["OrderFields"];
             /** @description the members' roles that play a side: a member of one of them names it, of any other none */
             roles_with_side: components["schemas"]["RoleEnum"][];
+            /** @description those roles in words, in their order */
+            roles_with_side_labels: string[];
             /** @description the sides' colours on the map and in the charts */
             side_colours: components["schemas"]["SideColours"];
         };
