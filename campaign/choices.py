@@ -392,6 +392,7 @@ class NotificationEmail(models.TextChoices):
     SENT = "sent", "E-mailed"
     OFF = "off", "Not e-mailed: the member turned e-mails off"
     NO_ADDRESS = "no_address", "Not e-mailed: no address"
+    FAILED = "failed", "Not e-mailed: the mail server refused it every time"
 
 
 class DeliveryStatus(models.TextChoices):

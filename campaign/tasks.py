@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import Task, shared_task
 from django.utils import timezone
 
-from campaign.choices import DeliveryStatus, OperationStatus
+from campaign.choices import DeliveryStatus, NotificationEmail, OperationStatus
 from campaign.services.background import retry_delay
 from campaign.services.night_report import NIGHT_REPORTS_NOTIFY_TASK, night_reports_notify
 from campaign.services.notifications import NOTIFICATION_MAIL_TASK, notification_mail, reminders_run
@@ -37,10 +37,12 @@ def night_reports_notify_task(operation_id: int) -> None:
     night_reports_notify(operation_id)
 
 
-@shared_task(name=NOTIFICATION_MAIL_TASK, acks_late=True)
-def notification_mail_task(notification_id: int) -> None:
-    """E-mail one notification unless it was."""
-    notification_mail(notification_id)
+@shared_task(name=NOTIFICATION_MAIL_TASK, bind=True, max_retries=None, acks_late=True)
+def notification_mail_task(self: Task[[int], None], notification_id: int) -> None:
+    """One attempt at e-mailing a notification; retried with exponential backoff while pending."""
+    notification = notification_mail(notification_id)
+    if notification is not None and notification.email == NotificationEmail.PENDING:
+        raise self.retry(countdown=retry_delay(notification.email_attempts))
 
 
 @shared_task(acks_late=True)

@@ -117,6 +117,10 @@ class Notification(models.Model):
     )
     # The sweeper's lease: a pending e-mail is sent again once this is a lease old (its task lost).
     email_tried_at = models.DateTimeField(null=True, blank=True)
+    # Each send counts an attempt; after WORK_MAX_ATTEMPTS refusals the e-mail is given up
+    # (campaign.services.background's one retry policy), with the mail server's last answer.
+    email_attempts = models.PositiveSmallIntegerField(default=0)
+    email_error = models.CharField(max_length=500, blank=True)
     emailed_at = models.DateTimeField(null=True, blank=True)
     read_at = models.DateTimeField(null=True, blank=True)
     # What the API names it by: ids in sequence would count other members' notifications.

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from smtplib import SMTPException
 
 from django.core.mail import send_mail
 from django.db import connection, transaction
@@ -38,7 +39,7 @@ from campaign.access import notification_refused
 from campaign.choices import EventVerb, NotificationEmail, NotificationKind
 from campaign.links import web_app_url
 from campaign.services.audit import Actor, event_record
-from campaign.services.background import lease_cutoff, rows_resend
+from campaign.services.background import gave_up, lease_cutoff, next_attempt_due, rows_resend
 from campaign.services.broker import tasks_send_on_commit
 from campaign.services.errors import DomainError, NotFoundError
 from rules_engine.vocab import counted
@@ -167,8 +168,9 @@ def _mail_text(notification: models.Notification) -> str:
 
 @transaction.atomic
 def notification_mail(notification_id: int) -> models.Notification | None:
-    """E-mail one notification unless it was (its state is the guard, read under its row lock).
-    A mail server's refusal raises: the row stays pending, for the sweeper's next try."""
+    """One attempt at e-mailing a notification unless it was (its state is the guard, read under
+    its row lock). A mail server's refusal is counted with its answer: the row stays pending for
+    the next attempt (``retry_delay`` later), and is given up as failed after the last."""
     notification = (
         models.Notification.objects.select_for_update(of=("self",))
         .select_related("campaign", "recipient")
@@ -178,27 +180,37 @@ def notification_mail(notification_id: int) -> models.Notification | None:
     if notification is None or notification.email != NotificationEmail.PENDING:
         return notification
     address = notification.recipient.email
-    if address:
+    if not address:  # the address was removed since
+        notification.email = NotificationEmail.NO_ADDRESS
+        notification.save(update_fields=["email"])
+        return notification
+    notification.email_attempts += 1
+    notification.email_tried_at = timezone.now()
+    try:
         send_mail(
             f"{notification.campaign.name}: {notification.title}", _mail_text(notification), None, [address]
         )
+    except (SMTPException, OSError) as refused:  # OSError: no connection to the mail server
+        notification.email_error = (str(refused) or type(refused).__name__)[:500]
+        if gave_up(notification.email_attempts):
+            notification.email = NotificationEmail.FAILED
+    else:
         notification.email, notification.emailed_at = NotificationEmail.SENT, timezone.now()
-    else:  # the address was removed since
-        notification.email = NotificationEmail.NO_ADDRESS
-    notification.save(update_fields=["email", "emailed_at"])
+    notification.save(
+        update_fields=["email", "emailed_at", "email_attempts", "email_tried_at", "email_error"]
+    )
     return notification
 
 
 def notification_mails_resend(now: datetime) -> list[int]:
-    """The sweeper: send again each pending e-mail a lease old (its task lost, or the mail server
-    refused it), taking a new lease on it so the next sweep leaves it alone; rows being sent
-    (locked) are skipped."""
-    stale = lease_cutoff(now)
+    """The sweeper: send again each pending e-mail whose next attempt is overdue by more than a
+    lease (its task lost), taking a new lease on it so the next sweep leaves it alone; rows being
+    sent (locked) are skipped."""
+    pending = models.Notification.objects.filter(email=NotificationEmail.PENDING).annotate(
+        due=next_attempt_due("email_attempts", "email_tried_at", "created_at")
+    )
     return rows_resend(
-        models.Notification.objects.filter(email=NotificationEmail.PENDING),
-        Q(email_tried_at__lt=stale) | Q(email_tried_at__isnull=True, created_at__lt=stale),
-        NOTIFICATION_MAIL_TASK,
-        renew={"email_tried_at": now},
+        pending, Q(due__lt=lease_cutoff(now)), NOTIFICATION_MAIL_TASK, renew={"email_tried_at": now}
     )
 
 

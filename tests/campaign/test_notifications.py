@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import socket
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from django.utils import timezone
 from campaign import models
 from campaign.choices import EventVerb, MemberRole, NotificationEmail, NotificationKind
 from campaign.services.audit import Actor
+from campaign.services.background import retry_delay
 from campaign.services.battles import battle_create
 from campaign.services.broker import tasks_send
 from campaign.services.days import day_dawn
@@ -259,6 +261,35 @@ def test_the_sweeper_sends_again_an_email_whose_task_was_lost_once_a_lease(setti
     notification_mail(note.pk)
     assert notification_mails_resend(now + 10 * lease) == []  # sent: done
     assert "notification_mails" in work_sweep(now)
+
+
+def test_an_email_the_mail_server_refuses_is_tried_again_with_backoff_then_given_up(settings):
+    """A real refusal: the SMTP backend pointed at a loopback port nobody listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", closed_port, 2
+    campaign = campaign_with_sides()
+    who = members(campaign)
+    [note] = notification_send(
+        campaign, [who["axis"]], NotificationKind.ORDERS_DUE, "Orders due", "", "/", ACTOR
+    )
+    for attempt in range(1, settings.WORK_MAX_ATTEMPTS + 1):
+        note = notification_mail(note.pk)
+        assert note.email_attempts == attempt
+        assert note.email_error  # the server's answer, kept for the umpire
+        # Not sent again before its backoff is over (a lease late: its task was lost).
+        due = note.email_tried_at + datetime.timedelta(seconds=retry_delay(attempt))
+        assert notification_mails_resend(due) == []
+        if attempt < settings.WORK_MAX_ATTEMPTS:
+            assert note.email == NotificationEmail.PENDING
+            late = due + datetime.timedelta(seconds=settings.WORK_LEASE_SECONDS + 1)
+            assert notification_mails_resend(late) == [note.pk]
+    assert note.email == NotificationEmail.FAILED
+    assert note.get_email_display() == "Not e-mailed: the mail server refused it every time"
+    assert notification_mail(note.pk).email_attempts == settings.WORK_MAX_ATTEMPTS  # given up: no more
+    assert not mail.outbox
 
 
 def test_reading_marks_only_the_callers_own():

@@ -3254,9 +3254,10 @@ export interface components {
          *     * `sent` - E-mailed
          *     * `off` - Not e-mailed: the member turned e-mails off
          *     * `no_address` - Not e-mailed: no address
+         *     * `failed` - Not e-mailed: the mail server refused it every time
          * @enum {string}
          */
-        EmailEnum: "pending" | "sent" | "off" | "no_address";
+        EmailEnum: "pending" | "sent" | "off" | "no_address" | "failed";
         EntrenchInputRequest: {
             /**
              * @description action points spent digging this time
