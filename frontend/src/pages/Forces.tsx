@@ -16,7 +16,8 @@ function StandItem({ stand, correctIn }: { stand: Stand; correctIn?: string }) {
   return (
     <li className="stand">
       <StatusIcon status={stand.status} label={stand.status_label} /> {stand.label}{" "}
-      <span className="muted">{stand.stand_type_label}</span>
+      {/* A stand named for its type ("HQ") is not named twice. */}
+      {stand.stand_type_label !== stand.label ? <span className="muted">{stand.stand_type_label}</span> : null}
       {stand.equipment_name ? <span className="muted"> · {stand.equipment_name}</span> : null}
       {stand.grade ? <span className="muted"> · grade {stand.grade}</span> : null}
       {stand.entrenched ? <span className="tag">entrenched</span> : null}
