@@ -131,6 +131,8 @@ READING = """() => {
 CODE_TOKEN = re.compile(
     r"(?<![\w/.@-])(?:[a-z0-9]+_[a-z0-9_]+|[a-z]+-[a-z0-9]+-[a-z0-9-]+|[a-z]+-\d+)(?![\w/@-])"
 )
+# A roll opened on its dice reads each throw in words: "2d6 [5+1] = 6".
+DICE_TEXT = re.compile(r"\d*d\d+ \[[\d+]+\] = \d+")
 DOUBLED_WORD = re.compile(r"\b([A-Za-z]{2,}) \1\b", re.IGNORECASE)
 # "1 points": one of something counted in the plural, not "Day 1 orders" where the 1 names the day.
 ONE_PLURAL = re.compile(r"(?:\b([A-Za-z]+)\.? )?\b1 (?!is\b|was\b|has\b|minus\b|plus\b)([a-z]{2,}s)\b")

@@ -17,7 +17,7 @@ from campaign import models
 from campaign.choices import ArrivalStatus, EventVerb, StandStatus, StandType
 from campaign.services.demo import demo_campaign_load, demo_users_ensure
 from tests.e2e.conftest import PHONE, Tab, open_tab, sign_in
-from tests.e2e.quality import assert_readable
+from tests.e2e.quality import DICE_TEXT, assert_readable
 
 # The demo names reference equipment, which an earlier transactional test's flush removed.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
@@ -119,7 +119,7 @@ def test_the_umpire_runs_a_club_day_and_the_player_sees_what_fog_reveals(
     rolls = page.get_by_role("list", name="Rolls of day 1")
     weather = rolls.locator("details.roll-line").filter(has_text="weather").first
     weather.locator("summary").first.click()
-    expect(weather.locator(".face").first).to_be_visible()
+    expect(weather.get_by_text(DICE_TEXT).first).to_be_visible()
     step(tab, "day-rolls")
 
     # Activation points by column: the Axis buys one battlegroup at dawn.

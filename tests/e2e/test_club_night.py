@@ -264,7 +264,7 @@ def umpire_runs_the_night(tab: Tab, campaign: models.Campaign, overridden: str, 
     target.select_option("W2")
     orders.get_by_role("button", name="Queue order").click()
     queued = page.get_by_role("region", name="Night orders for tonight")
-    expect(queued).to_contain_text("W4/MG Pl to W2 (Heavy weapons)")
+    expect(queued).to_contain_text("W4/MG Pl to be attached to W2")
     step(tab, "night-order-queued")
 
     # Supply confirmed with one override and its reason.

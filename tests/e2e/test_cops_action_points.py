@@ -15,6 +15,7 @@ from campaign import models
 from campaign.services.day_rules import COPS_ACTION_POINTS
 from tests.e2e.conftest import PHONE, Tab, open_tab, sign_in, step
 from tests.e2e.demo import malta_day_one
+from tests.e2e.quality import DICE_TEXT
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("equipment_reference")]
 
@@ -51,7 +52,7 @@ def test_the_umpire_rolls_a_c_ops_action_points_and_saves_them(live_server, widt
     roll.click()
     record = form.locator("details.roll")
     expect(record).to_be_visible()
-    expect(record.locator(".face").first).to_be_visible()  # opened on its dice
+    expect(record.get_by_text(DICE_TEXT).first).to_be_visible()  # opened on its dice
     rolled = models.RollRecord.objects.get(campaign=campaign, procedure=COPS_ACTION_POINTS, force=force)
     # Saved as the paying pool's activation points (none to save when it rolled no action).
     assert "activation_points" in rolled.changes or rolled.changes["action_points"] == 0

@@ -55,7 +55,7 @@ def test_a_player_rolls_the_set_up_at_the_table_and_the_roll_log_and_verify_say_
     entered = page.get_by_role("listitem").filter(has_text="Set-up proximity")
     expect(entered).to_contain_text("rolled at the table by allied")
     entered.locator("summary").click()
-    expect(entered.get_by_label("face 4")).to_be_visible()
+    expect(entered.get_by_role("definition").filter(has_text="d6 [4] = 4")).to_be_visible()
     assert_page_quality(page)
     step(tab, "roll log")
 
