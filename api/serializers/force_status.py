@@ -51,6 +51,9 @@ class TallyCountsSerializer(StandCountsSerializer):
     )
 
 
+RESERVE_SUPPLY = SupplySituation.RESERVE.value
+
+
 class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
     """A battalion's state: supply, fuel, location and stand counts."""
 
@@ -71,7 +74,11 @@ class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
     battle = BattleRefSerializer(allow_null=True)
     stands = StandCountsSerializer(allow_null=True, help_text="null when the enemy hides strengths")
     activation = serializers.ChoiceField(choices=ActivationState.choices, allow_null=True)
-    supply_situation = serializers.ChoiceField(choices=enum_choices(SupplySituation), allow_null=True)
+    supply_situation = serializers.ChoiceField(
+        choices=enum_choices(SupplySituation),
+        allow_null=True,
+        help_text="null when the enemy hides it, or for a battalion in reserve: its location says it",
+    )
     fuel_state = serializers.ChoiceField(choices=FuelState.choices, allow_null=True)
     reports_fuel = serializers.BooleanField(
         allow_null=True,
@@ -96,6 +103,8 @@ class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
             else None,
             "stands": instance.stands,
             **{name: row[name] for name in self.IN_FULL_ONLY},
+            # "In reserve · supply Reserve" would say it twice.
+            **({"supply_situation": None} if row["supply_situation"] == RESERVE_SUPPLY else {}),
             # It follows from the fuel state, so it is hidden with it.
             "reports_fuel": fuel_reported(access_of(self).campaign, row["fuel_state"]),
         }

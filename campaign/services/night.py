@@ -330,7 +330,7 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
     if not battalions:  # nothing lost, nobody cut off: nothing to read, roll or write
         return part
     supply = dict(campaign.sides.values_list("pk", "supply_quality"))
-    # (pk, grade, attached) per stand, without model instances: thousands at a time.
+    # A row per stand, without model instances: thousands at a time.
     destroyed = _stands_by_battalion(destroyed_in.order_by("battalion_id", "label"))
     isolated = [b.pk for b in battalions if b.supply_situation == SupplySituation.ISOLATED.value]
     intact = _stands_by_battalion(
@@ -364,13 +364,14 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
                 side_id=battalion.side_id,
             )
             result = run.outcome
-            for (pk, grade, _), fate in zip(stands, result.stands, strict=True):
+            for stand, fate in zip(stands, result.stands, strict=True):
                 if fate.fate is StandFate.REPLACED:
-                    changed[pk] = (StandStatus.OK, fate.returns_as.value if fate.returns_as else grade)
+                    returns_as = fate.returns_as.value if fate.returns_as else stand.grade
+                    changed[stand.pk] = (StandStatus.OK, returns_as)
                     rebuilt.add(battalion.pk)
             extra = intact.get(battalion.pk, [])[: result.extra_stands_lost]
-            changed.update((pk, (StandStatus.DESTROYED, grade)) for pk, grade, _ in extra)
-            if not wiped_out and battalion.alive == sum(1 for _, _, attached in extra if not attached):
+            changed.update((stand.pk, (StandStatus.DESTROYED, stand.grade)) for stand in extra)
+            if not wiped_out and battalion.alive == sum(1 for stand in extra if not stand.attached):
                 to_reserve.add(battalion.pk)  # wiped out tonight: its full day in reserve is tomorrow
             rows = dice.record(
                 run,
@@ -399,7 +400,7 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
 
 def _replacement_inputs(
     battalion: models.Battalion,
-    stands: list[tuple[int, str, bool]],
+    stands: list[Any],
     supply_quality: str,
     day_number: int,
     wiped_out: bool,
@@ -408,8 +409,9 @@ def _replacement_inputs(
     return {
         "situation": SupplySituation.RESERVE if battalion.in_reserve else battalion.supply_situation,
         "supply_quality": supply_quality,
-        "destroyed_grades": tuple(_grade(grade or battalion.quality) for _, grade, _ in stands),
-        "destroyed_attached": tuple(attached for _, _, attached in stands),
+        "destroyed_grades": tuple(_grade(stand.grade or battalion.quality) for stand in stands),
+        "destroyed_attached": tuple(stand.attached for stand in stands),
+        "destroyed_labels": tuple(stand.label for stand in stands),
         "battalion": battalion.code,
         "wiped_out": wiped_out,
         "full_days_waited": day_number - battalion.wiped_out_day if battalion.wiped_out_day else 0,
@@ -431,10 +433,11 @@ def _grade(name: str) -> Quality | str:
     return GRADES.get(name, name)
 
 
-def _stands_by_battalion(stands: QuerySet[models.Stand]) -> dict[int, list[tuple[int, str, bool]]]:
-    grouped: dict[int, list[tuple[int, str, bool]]] = defaultdict(list)
-    for pk, battalion_id, grade, attached in stands.values_list("pk", "battalion_id", "grade", "attached"):
-        grouped[battalion_id].append((pk, grade, attached))
+def _stands_by_battalion(stands: QuerySet[models.Stand]) -> dict[int, list[Any]]:
+    """Each battalion's stands as rows of ``pk``, ``grade``, ``attached`` and ``label``."""
+    grouped: dict[int, list[Any]] = defaultdict(list)
+    for row in stands.values_list("pk", "battalion_id", "grade", "attached", "label", named=True):
+        grouped[row.battalion_id].append(row)
     return grouped
 
 

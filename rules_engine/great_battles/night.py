@@ -180,14 +180,17 @@ class StandFate(enum.Enum):
 class ReplacementInput:
     """One battalion at nightfall.
 
-    ``destroyed_grades`` holds one entry per destroyed stand (its grade) and
-    ``destroyed_attached`` the matching attached flags (empty: none attached).
+    ``destroyed_grades`` holds one entry per destroyed stand (its grade),
+    ``destroyed_attached`` the matching attached flags (empty: none attached) and
+    ``destroyed_labels`` their names for the roll's subject (empty: numbered in order, as
+    rolls recorded before the names were passed read).
     """
 
     situation: SupplySituation
     supply_quality: SupplyQuality
     destroyed_grades: tuple[Quality, ...] = ()
     destroyed_attached: tuple[bool, ...] = ()
+    destroyed_labels: tuple[str, ...] = ()
     battalion: str = ""
     # Every stand destroyed: automatic reserve, reserve rate after a full day (GB-B-03).
     wiped_out: bool = False
@@ -201,6 +204,8 @@ class ReplacementInput:
     def __post_init__(self) -> None:
         if self.destroyed_attached and len(self.destroyed_attached) != len(self.destroyed_grades):
             raise ValueError("destroyed_attached needs one flag per destroyed stand")
+        if self.destroyed_labels and len(self.destroyed_labels) != len(self.destroyed_grades):
+            raise ValueError("destroyed_labels needs one name per destroyed stand")
 
 
 @dataclass(frozen=True)
@@ -257,6 +262,14 @@ def replacement_cell(situation: SupplySituation, supply: SupplyQuality) -> Repla
     return REPLACEMENTS[situation][supply]
 
 
+def _stand_subject(inputs: ReplacementInput, battalion: str, number: int) -> str:
+    """ "1. Kp of G1" by the stand's name; "G1 stand 1" (its place among the destroyed) when
+    the inputs name none, so a roll recorded before names were passed replays as recorded."""
+    if inputs.destroyed_labels:
+        return f"{inputs.destroyed_labels[number - 1]} of {battalion}"
+    return f"{battalion} stand {number}"
+
+
 def _row_read(inputs: ReplacementInput) -> SupplySituation:
     if inputs.wiped_out:
         return SupplySituation.RESERVE
@@ -299,7 +312,7 @@ def roll_replacements(inputs: ReplacementInput, dice: DiceSource) -> Replacement
                 threshold=cell.roll_at_most,
                 passed=(StandFate.REPLACED, replaced_text),
                 failed=(StandFate.NOT_REPLACED, "not replaced"),
-                subject=f"{subject} stand {number}",
+                subject=_stand_subject(inputs, subject, number),
                 cell=cell_name,
                 inputs=roll_inputs,
             )

@@ -59,6 +59,20 @@ def test_own_force_status_holds_strength_battalions_pools_and_the_night_report(w
     assert body["latest_night_report"]["day"] == 1
 
 
+def test_a_battalion_in_reserve_says_so_once(world):
+    """Issue 29: its location reads "In reserve"; its supply ("Reserve") would say it again."""
+    models.Battalion.objects.filter(campaign=world.campaign, code="A2").update(
+        in_reserve=True, supply_situation="reserve"
+    )
+    body = world.client(Role.AXIS_PLAYER).get(status_url(world, world.axis)).json()
+    a2 = next(b for b in body["battalions"] if b["code"] == "A2")
+    assert (a2["location_label"], a2["supply_situation"], a2["supply_situation_label"]) == (
+        "In reserve",
+        None,
+        None,
+    )
+
+
 def test_an_identified_enemy_force_shows_identified_battalions_and_nothing_hidden(world):
     allied_view = world.client(Role.ALLIED_PLAYER).get(status_url(world, world.axis)).json()
     axis_view = world.client(Role.AXIS_PLAYER).get(status_url(world, world.allied)).json()

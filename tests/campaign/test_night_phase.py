@@ -67,7 +67,7 @@ def test_the_night_repairs_flips_carries_and_reports(django_capture_on_commit_ca
     assert reports["Axis"]["moved_to_reserve"] == ["A2"]
     assert reports["Allied"]["extra_stands_lost"] == 1
     assert reports["Allied"]["replacements_rolled"] == sum(
-        1 for r in rolls if r.result["subject"].startswith("L")
+        1 for r in rolls.select_related("battalion") if r.battalion.code.startswith("L")
     )
     assert reports["Axis"]["barrage_rounds_after"] == 15
     # Issue 30: "of" counts the destroyed stands the night considered, isolated L1's unrolled two

@@ -154,6 +154,19 @@ def test_line_reads_for_the_umpire():
     assert "replaced" in line
 
 
+def test_a_named_stand_is_rolled_for_by_its_name():
+    """The service passes the destroyed stands' names: the roll says which stand came back
+    ("2. Kp of A1"), not its place among the destroyed; without names (a roll recorded before
+    they were passed) the subject is as it was recorded, so it still replays."""
+    inputs = ReplacementInput(
+        SupplySituation.OK, A, (Quality.AVERAGE,) * 2, destroyed_labels=("2. Kp", "PzB 41"), battalion="A1"
+    )
+    subjects = [roll.subject for roll in roll_replacements(inputs, ScriptedDice([2, 9])).roll_results()]
+    assert subjects == ["2. Kp of A1", "PzB 41 of A1"]
+    with pytest.raises(ValueError, match="one name per destroyed stand"):
+        ReplacementInput(SupplySituation.OK, A, (Quality.AVERAGE,), destroyed_labels=("2. Kp", "3. Kp"))
+
+
 @pytest.mark.parametrize(
     ("distance", "expected"),
     [

@@ -2518,6 +2518,14 @@ export interface components {
             activation: (components["schemas"]["ActivationEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly activation_label: string | null;
+            /**
+             * @description null when the enemy hides it, or for a battalion in reserve: its location says it
+             *
+             *     * `OK` - OK
+             *     * `separated` - Separated
+             *     * `isolated` - Isolated
+             *     * `reserve` - Reserve
+             */
             supply_situation: (components["schemas"]["SupplySituationEnum"] | components["schemas"]["NullEnum"]) | null;
             /** @description the label people read for the code beside it */
             readonly supply_situation_label: string | null;
