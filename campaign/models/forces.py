@@ -181,6 +181,20 @@ class Battalion(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "code"], name="battalion_code_unique_in_campaign")
         ]
+        # What the night works on, found without reading the campaign's other battalions: an
+        # empty night costs the same at every size (issue 34).
+        indexes = [
+            models.Index(
+                fields=["campaign"],
+                condition=~Q(activation=choices.ActivationState.INACTIVE),
+                name="battalion_not_inactive",
+            ),
+            models.Index(
+                fields=["campaign"],
+                condition=Q(supply_situation=SupplySituation.ISOLATED.value),
+                name="battalion_isolated",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.code

@@ -310,12 +310,12 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
         return {}
     day = operation.day
     destroyed_in = models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED)
+    cut_off = campaign.battalions.filter(supply_situation=SupplySituation.ISOLATED.value)
     battalions = list(
-        # Found through the stands' status index and the battalions' own rows: an empty night
-        # counts no stand.
-        models.Battalion.objects.filter(campaign=campaign)
-        .filter(
-            Q(pk__in=destroyed_in.values("battalion_id")) | Q(supply_situation=SupplySituation.ISOLATED.value)
+        # Through the stands' status index and the isolated battalions' index, never an OR that
+        # reads every battalion: an empty night reads nothing.
+        models.Battalion.objects.filter(
+            pk__in=destroyed_in.values("battalion_id").union(cut_off.values("pk"))
         )
         .only("code", "side_id", "quality", "in_reserve", "supply_situation", "wiped_out_day")
         .annotate(

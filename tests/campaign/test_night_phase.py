@@ -379,24 +379,27 @@ def test_an_empty_night_runs_in_at_most_twenty_statements(django_capture_on_comm
 class EmptyNightWork:
     statements: int
     stand_rows_read: int  # rows of the stand table the night's statements read, by scan or index
-    most_rows_returned: int  # the most rows one statement returned or wrote
+    battalion_rows_read: int  # by the run, after the start's snapshot (which keeps every battalion)
+    most_rows_returned: int  # the most rows one statement of the run returned or wrote
     snapshot_stands: int
 
 
-def _stand_rows_read() -> int:
+def _rows_read(model: type[models.Stand] | type[models.Battalion]) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) FROM pg_stat_xact_user_tables "
             "WHERE relid = %s::regclass",
-            [models.Stand._meta.db_table],
+            [model._meta.db_table],
         )
         (read,) = cursor.fetchone()
         return int(read)
 
 
-def _empty_night_work(stands_per_battalion: int, capture) -> EmptyNightWork:
+def _empty_night_work(battalions_per_side: int, stands_per_battalion: int, capture) -> EmptyNightWork:
     """The work of a night after a day that changed nothing, its start (and snapshot) included."""
-    campaign = campaign_with_sides(battalions_per_side=3, stands_per_battalion=stands_per_battalion)
+    campaign = campaign_with_sides(
+        battalions_per_side=battalions_per_side, stands_per_battalion=stands_per_battalion
+    )
     day_dawn(campaign.pk, ACTOR)
     returned: list[int] = []
 
@@ -411,7 +414,7 @@ def _empty_night_work(stands_per_battalion: int, capture) -> EmptyNightWork:
         # statistics autovacuum would have gathered by nightfall.
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute(f"ANALYZE {models.Stand._meta.db_table}, {models.Battalion._meta.db_table}")
-    read_before = _stand_rows_read()
+    stands_before = _rows_read(models.Stand)
     with (
         CaptureQueriesContext(connection) as queries,
         connection.execute_wrapper(rows_returned),
@@ -419,11 +422,14 @@ def _empty_night_work(stands_per_battalion: int, capture) -> EmptyNightWork:
     ):
         operation = night_phase_start(campaign.pk, ACTOR)
         snapshot = models.NightSnapshot.objects.get(operation=operation).values
+        battalions_before = _rows_read(models.Battalion)
+        returned.clear()  # the start's snapshot keeps every battalion's fields the night may write
         done = operation_run(operation.pk)
     assert done.status == OperationStatus.DONE
     return EmptyNightWork(
         statements=len(queries),
-        stand_rows_read=_stand_rows_read() - read_before,
+        stand_rows_read=_rows_read(models.Stand) - stands_before,
+        battalion_rows_read=_rows_read(models.Battalion) - battalions_before,
         most_rows_returned=max(returned),
         snapshot_stands=len(snapshot.get("stand", {})),
     )
@@ -431,10 +437,12 @@ def _empty_night_work(stands_per_battalion: int, capture) -> EmptyNightWork:
 
 def test_an_empty_night_reads_no_stand_whatever_the_campaigns_size(django_capture_on_commit_callbacks):
     """Nothing changed that day: the night finds that through indexes, without reading the stands
-    (24, then 240 of them), and its snapshot keeps none."""
-    small = _empty_night_work(4, django_capture_on_commit_callbacks)
-    large = _empty_night_work(40, django_capture_on_commit_callbacks)
+    (24, then 2,400 of them) or, once started, the battalions (6, then 60: issue 34, whose night set
+    every one inactive and looked for losses among all), and its snapshot keeps no stand."""
+    small = _empty_night_work(3, 4, django_capture_on_commit_callbacks)
+    large = _empty_night_work(30, 40, django_capture_on_commit_callbacks)
     assert large.statements == small.statements
     assert (small.stand_rows_read, large.stand_rows_read) == (0, 0)
+    assert small.battalion_rows_read == large.battalion_rows_read
     assert (small.snapshot_stands, large.snapshot_stands) == (0, 0)
     assert large.most_rows_returned == small.most_rows_returned < 24
