@@ -24,7 +24,7 @@ from api.serializers.drafts import (
 )
 from api.views.base import UMPIRE_PERMISSIONS, PublicIdLookup
 from api.views.papers import PAPER_FORMAT, PAPER_RESPONSE, PAPER_SIDE, PaperMixin
-from api.viewsets import CampaignScopedViewSet
+from api.viewsets import CampaignScopedViewSet, VersionedListMixin
 from campaign import models, paper, selectors
 from campaign.access import CampaignAccess, battle_table_side
 from campaign.services import battle_drafts as draft_services
@@ -41,6 +41,7 @@ from campaign.services import battles as battle_services
 class BattleViewSet(
     PublicIdLookup,
     PaperMixin,
+    VersionedListMixin[models.Battle],
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     CampaignScopedViewSet[models.Battle],

@@ -9,7 +9,7 @@ from api import filters
 from api.pagination import TimelineCursorPagination
 from api.serializers.events import EventSerializer
 from api.views.base import PublicIdLookup
-from api.viewsets import ReadOnlyCampaignViewSet
+from api.viewsets import ReadOnlyCampaignViewSet, VersionedListMixin
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 
@@ -19,7 +19,7 @@ from campaign.access import CampaignAccess
     list=extend_schema(summary="Event timeline (players: public entries and their own side's)"),
     retrieve=extend_schema(summary="One event"),
 )
-class EventViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Event]):
+class EventViewSet(PublicIdLookup, VersionedListMixin[models.Event], ReadOnlyCampaignViewSet[models.Event]):
     model = models.Event
     serializer_class = EventSerializer
     filterset_class = filters.EventFilter

@@ -27,7 +27,7 @@ from api.serializers.forces import (
 )
 from api.views.base import PublicIdLookup
 from api.views.rolls import ROLL_ANSWER, roll_answer
-from api.viewsets import CampaignScopedViewSet, ReadOnlyCampaignViewSet
+from api.viewsets import CampaignScopedViewSet, ReadOnlyCampaignViewSet, VersionedListMixin
 from campaign import models, polls, selectors
 from campaign.access import CampaignAccess
 from campaign.services import activation as activation_services
@@ -42,7 +42,7 @@ from campaign.services.rules import optional_rule_on
 
 @extend_schema(tags=["orders of battle"])
 @extend_schema_view(list=extend_schema(summary="Sides"), retrieve=extend_schema(summary="One side"))
-class SideViewSet(ReadOnlyCampaignViewSet[models.Side]):
+class SideViewSet(VersionedListMixin[models.Side], ReadOnlyCampaignViewSet[models.Side]):
     model = models.Side
     serializer_class = SideSerializer
 
@@ -103,7 +103,7 @@ def _status_scope(access: CampaignAccess) -> str:
     list=extend_schema(summary="Forces (divisions and independent forces)"),
     retrieve=extend_schema(summary="One force"),
 )
-class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
+class ForceViewSet(PublicIdLookup, VersionedListMixin[models.Force], ReadOnlyCampaignViewSet[models.Force]):
     model = models.Force
     serializer_class = ForceSerializer
     filterset_class = filters.ForceFilter
@@ -280,7 +280,9 @@ class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
 
 @extend_schema(tags=["orders of battle"])
 @extend_schema_view(list=extend_schema(summary="Battalions"), retrieve=extend_schema(summary="One battalion"))
-class BattalionViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Battalion]):
+class BattalionViewSet(
+    PublicIdLookup, VersionedListMixin[models.Battalion], ReadOnlyCampaignViewSet[models.Battalion]
+):
     model = models.Battalion
     serializer_class = BattalionSerializer
     filterset_class = filters.BattalionFilter
@@ -357,7 +359,7 @@ class BattalionViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Battalion]
 
 @extend_schema(tags=["orders of battle"])
 @extend_schema_view(list=extend_schema(summary="Stands"), retrieve=extend_schema(summary="One stand"))
-class StandViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Stand]):
+class StandViewSet(PublicIdLookup, VersionedListMixin[models.Stand], ReadOnlyCampaignViewSet[models.Stand]):
     model = models.Stand
     serializer_class = StandSerializer
     filterset_class = filters.StandFilter

@@ -15,7 +15,7 @@ from api import filters, inputs, schema
 from api.permissions import IsAuthenticatedOrAPIKey, IsCampaignMember, IsSidePlayerInPerson, IsUmpire
 from api.serializers.orders import NightOrderSerializer, SideOrdersDeadlineSerializer, SideOrderSerializer
 from api.views.base import UMPIRE_PERMISSIONS, PublicIdLookup
-from api.viewsets import CampaignScopedViewSet
+from api.viewsets import CampaignScopedViewSet, VersionedListMixin
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.services import night_orders as night_order_services
@@ -32,7 +32,11 @@ from campaign.services import orders as order_services
     retrieve=extend_schema(summary="One night order (umpires)"),
 )
 class NightOrderViewSet(
-    PublicIdLookup, mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.NightOrder]
+    PublicIdLookup,
+    VersionedListMixin[models.NightOrder],
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    CampaignScopedViewSet[models.NightOrder],
 ):
     model = models.NightOrder
     serializer_class = NightOrderSerializer
@@ -86,7 +90,11 @@ SIDE_ORDER_UMPIRE_ACTIONS = frozenset({"approve", "send_back", "amend"})
     retrieve=extend_schema(summary="One sealed order"),
 )
 class SideOrderViewSet(
-    PublicIdLookup, mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.SideOrder]
+    PublicIdLookup,
+    VersionedListMixin[models.SideOrder],
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    CampaignScopedViewSet[models.SideOrder],
 ):
     model = models.SideOrder
     serializer_class = SideOrderSerializer
