@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import filters, inputs, schema
+from api.changes import ChangesMixin
 from api.permissions import IsAuthenticatedOrAPIKey, IsCampaignMember, request_api_key
 from api.serializers.battles import BattleSerializer, SetupQuestionSerializer
 from api.serializers.drafts import (
@@ -41,11 +42,13 @@ from campaign.services import battles as battle_services
 class BattleViewSet(
     PublicIdLookup,
     PaperMixin,
+    ChangesMixin[models.Battle],
     VersionedListMixin[models.Battle],
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     CampaignScopedViewSet[models.Battle],
 ):
+    change_kind = "battle"
     model = models.Battle
     serializer_class = BattleSerializer
     filterset_class = filters.BattleFilter

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import filters, inputs, schema
+from api.changes import ChangesMixin
 from api.permissions import IsAuthenticatedOrAPIKey, IsCampaignMember, IsSidePlayerInPerson, IsUmpire
 from api.serializers.orders import NightOrderSerializer, SideOrdersDeadlineSerializer, SideOrderSerializer
 from api.views.base import UMPIRE_PERMISSIONS, PublicIdLookup
@@ -33,11 +34,13 @@ from campaign.services import orders as order_services
 )
 class NightOrderViewSet(
     PublicIdLookup,
+    ChangesMixin[models.NightOrder],
     VersionedListMixin[models.NightOrder],
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     CampaignScopedViewSet[models.NightOrder],
 ):
+    change_kind = "nightorder"
     model = models.NightOrder
     serializer_class = NightOrderSerializer
     permission_classes = UMPIRE_PERMISSIONS
@@ -91,11 +94,13 @@ SIDE_ORDER_UMPIRE_ACTIONS = frozenset({"approve", "send_back", "amend"})
 )
 class SideOrderViewSet(
     PublicIdLookup,
+    ChangesMixin[models.SideOrder],
     VersionedListMixin[models.SideOrder],
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     CampaignScopedViewSet[models.SideOrder],
 ):
+    change_kind = "sideorder"
     model = models.SideOrder
     serializer_class = SideOrderSerializer
     filterset_class = filters.SideOrderFilter

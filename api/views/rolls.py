@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import filters, inputs, schema
+from api.changes import ChangesMixin
 from api.pagination import TimelineCursorPagination
 from api.serializers.rolls import RollOverrideSerializer, RollProcedureSerializer, RollSerializer
 from api.views.base import PublicIdLookup
@@ -41,8 +42,12 @@ ROLL_ANSWER = {201: RollSerializer}
     retrieve=extend_schema(summary="One roll record"),
 )
 class RollViewSet(
-    PublicIdLookup, VersionedListMixin[models.RollRecord], ReadOnlyCampaignViewSet[models.RollRecord]
+    PublicIdLookup,
+    ChangesMixin[models.RollRecord],
+    VersionedListMixin[models.RollRecord],
+    ReadOnlyCampaignViewSet[models.RollRecord],
 ):
+    change_kind = "rollrecord"
     model = models.RollRecord
     serializer_class = RollSerializer
     filterset_class = filters.RollFilter
