@@ -259,7 +259,16 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         # A changes read from the start: every row seen, as a list reads them (api.changes).
         **{
             f"{name}-changes": world.url(f"{name}-changes")
-            for name in ("force", "battalion", "stand", "battle", "roll", "event", "side-order", "night-order")
+            for name in (
+                "force",
+                "battalion",
+                "stand",
+                "battle",
+                "roll",
+                "event",
+                "side-order",
+                "night-order",
+            )
         },
         "equipment-list": reverse("api:equipment-list"),
         "equipment-detail": reverse(
