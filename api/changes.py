@@ -120,6 +120,7 @@ class ChangesMixin(CampaignScopedViewSet[_M]):
         "and belong to the token (send the same ones). 400 naming `since` for a token altered, of "
         "another list, reader or filters, or older than a month: start again without it.",
         parameters=[OpenApiParameter(SINCE, str, description=SINCE_HELP)],
+        filters=True,
     )
     @action(detail=False, methods=["get"], url_path="changes", pagination_class=None)
     def changes(self, request: Request, **kwargs: Any) -> Response:

@@ -7518,6 +7518,14 @@ export interface operations {
     campaigns_battalions_changes_retrieve: {
         parameters: {
             query?: {
+                /** @description a battlegroup's id */
+                battlegroup?: string;
+                code?: string;
+                /** @description a force's id */
+                force?: string;
+                /** @description order by code, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "code" | "-code" | "id" | "-id";
+                side?: number;
                 /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
                 since?: string;
             };
@@ -8928,8 +8936,22 @@ export interface operations {
     campaigns_battles_changes_retrieve: {
         parameters: {
             query?: {
+                day?: number;
+                /** @description order by sector, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "sector" | "-sector" | "id" | "-id";
+                sector?: number;
+                /** @description a sector's name */
+                sector_name?: string;
                 /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
                 since?: string;
+                /**
+                 * @description * `planned` - Planned
+                 *     * `set_up` - Set up
+                 *     * `in_progress` - In progress
+                 *     * `reported` - Reported
+                 *     * `closed` - Closed
+                 */
+                status?: "closed" | "in_progress" | "planned" | "reported" | "set_up";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -10316,8 +10338,80 @@ export interface operations {
     campaigns_events_changes_retrieve: {
         parameters: {
             query?: {
+                /** @description the id of an entry: only the entries after it, to poll for what is new since the last one seen */
+                after?: unknown;
+                /** @description events about this battle (its id) */
+                battle?: string;
+                day?: number;
+                /** @description events about this force (its id) */
+                force?: string;
                 /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
                 since?: string;
+                /**
+                 * @description * `campaign.created` - Campaign created
+                 *     * `campaign.started` - Campaign started
+                 *     * `day.dawned` - Day dawned
+                 *     * `segment.advanced` - Segment advanced
+                 *     * `force.deployed` - Force deployed
+                 *     * `reinforcement.scheduled` - Reinforcement scheduled
+                 *     * `reinforcement.postponed` - Reinforcement postponed
+                 *     * `arrival.due` - Arrival due
+                 *     * `activation.spent` - Activation points spent
+                 *     * `battle.created` - Battle created
+                 *     * `battle.set_up` - Battle set up
+                 *     * `battle.reported` - Battle reported
+                 *     * `battle.closed` - Battle closed
+                 *     * `airborne.landed` - Airborne landing
+                 *     * `battle.lull_checked` - Combat lull checked
+                 *     * `roll.overridden` - Roll overridden
+                 *     * `campaign.imported` - Campaign imported
+                 *     * `night.started` - Night phase started
+                 *     * `night.done` - Night phase done
+                 *     * `night.order_queued` - Night order queued
+                 *     * `night.order_cancelled` - Night order cancelled
+                 *     * `arrivals.started` - Arrival rolls started
+                 *     * `arrivals.resolved` - Arrival rolls resolved
+                 *     * `operation.failed` - Background work failed
+                 *     * `umpire.reminded` - Umpire reminded
+                 *     * `admin.corrected` - Corrected by an administrator
+                 *     * `side.fog_of_war_set` - Fog of war set
+                 *     * `admin.deleted` - Deleted by an administrator
+                 *     * `api_key.created` - API key created
+                 *     * `api_key.revoked` - API key revoked
+                 *     * `webhook.subscribed` - Webhook subscribed
+                 *     * `webhook.updated` - Webhook changed
+                 *     * `webhook.unsubscribed` - Webhook unsubscribed
+                 *     * `webhook.pinged` - Webhook sent a test event
+                 *     * `force.moved` - Force moved
+                 *     * `battalion.moved` - Battalion moved
+                 *     * `sector.control_changed` - Sector changed hands
+                 *     * `supply.confirmed` - Supply lines confirmed
+                 *     * `supply.overridden` - Supply situation overridden
+                 *     * `supply.applied` - Supply lines applied at nightfall
+                 *     * `objective.awarded` - Objective taken: activation points awarded
+                 *     * `campaign.finished` - Campaign finished
+                 *     * `rule.applied` - Campaign rule applied
+                 *     * `webhook.retried` - Webhook delivery retried
+                 *     * `member.invited` - Member invited
+                 *     * `member.joined` - Member joined
+                 *     * `member.account_created` - Member account created
+                 *     * `member.removed` - Member removed
+                 *     * `calendar.renewed` - Calendar link renewed
+                 *     * `schedule.set` - Club schedule set
+                 *     * `notifications.sent` - Members notified
+                 *     * `member.notification_email_set` - Notification e-mails turned on or off
+                 *     * `order.drafted` - Order drafted
+                 *     * `order.edited` - Order edited
+                 *     * `orders.submitted` - Orders submitted
+                 *     * `order.withdrawn` - Order withdrawn
+                 *     * `order.approved` - Order approved
+                 *     * `order.returned` - Order sent back
+                 *     * `order.amended` - Order amended by the umpire
+                 *     * `orders.lapsed` - Orders not approved before the night phase
+                 *     * `battle.draft_saved` - Battle report drafted
+                 *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
+                 */
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -11352,6 +11446,22 @@ export interface operations {
     campaigns_forces_changes_retrieve: {
         parameters: {
             query?: {
+                /**
+                 * @description * `German` - German
+                 *     * `Italian` - Italian
+                 *     * `Japanese` - Japanese
+                 *     * `British` - British
+                 *     * `Commonwealth` - Commonwealth
+                 *     * `Canadian` - Canadian
+                 *     * `American` - American
+                 *     * `Soviet` - Soviet
+                 *     * `French` - French
+                 *     * `Polish` - Polish
+                 */
+                nation?: "American" | "British" | "Canadian" | "Commonwealth" | "French" | "German" | "Italian" | "Japanese" | "Polish" | "Soviet";
+                /** @description order by name, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "name" | "-name" | "id" | "-id";
+                side?: number;
                 /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
                 since?: string;
             };
@@ -12407,6 +12517,11 @@ export interface operations {
     campaigns_night_orders_changes_retrieve: {
         parameters: {
             query?: {
+                /** @description false: still queued; true: carried out in its night phase */
+                applied?: boolean;
+                day?: number;
+                /** @description order by id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "id" | "-id";
                 /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
                 since?: string;
             };
@@ -14196,8 +14311,24 @@ export interface operations {
     campaigns_orders_changes_retrieve: {
         parameters: {
             query?: {
+                day?: number;
+                /** @description order by id, day_number (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "id" | "-id" | "day_number" | "-day_number";
+                side?: number;
                 /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
                 since?: string;
+                /**
+                 * @description submitted: the approval queue
+                 *
+                 *     * `draft` - Draft
+                 *     * `submitted` - Submitted to the umpire
+                 *     * `returned` - Sent back by the umpire
+                 *     * `approved` - Approved: waiting for its night phase or dawn
+                 *     * `applied` - Applied
+                 *     * `withdrawn` - Withdrawn by the side
+                 *     * `lapsed` - Not approved before the night phase
+                 */
+                status?: "applied" | "approved" | "draft" | "lapsed" | "returned" | "submitted" | "withdrawn";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -15008,8 +15139,33 @@ export interface operations {
     campaigns_rolls_changes_retrieve: {
         parameters: {
             query?: {
+                /** @description the id of an entry: only the entries after it, to poll for what is new since the last one seen */
+                after?: unknown;
+                /** @description battalion code */
+                battalion?: string;
+                /** @description a battle's id */
+                battle?: string;
+                day?: number;
+                /** @description a force's id */
+                force?: string;
+                /** @description rules catalog key, e.g. gb.weather */
+                procedure?: string;
+                /**
+                 * @description * `early morning` - Early morning
+                 *     * `morning` - Morning
+                 *     * `late morning` - Late morning
+                 *     * `midday` - Midday
+                 *     * `afternoon` - Afternoon
+                 *     * `evening` - Evening
+                 *     * `dusk` - Dusk
+                 *     * `night` - Night
+                 *     * `night segment` - Night segment
+                 */
+                segment?: "afternoon" | "dusk" | "early morning" | "evening" | "late morning" | "midday" | "morning" | "night" | "night segment";
                 /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
                 since?: string;
+                /** @description true: the table's rolls (weather, initiative, wind, turns), of no force, battalion or battle; false: the others */
+                table?: boolean;
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -16816,8 +16972,33 @@ export interface operations {
     campaigns_stands_changes_retrieve: {
         parameters: {
             query?: {
+                /** @description battalion code */
+                battalion?: string;
+                /** @description a force's id */
+                force?: string;
+                /** @description order by label, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "label" | "-label" | "id" | "-id";
                 /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
                 since?: string;
+                /**
+                 * @description * `infantry` - Infantry
+                 *     * `smg` - SMG
+                 *     * `engineer` - Engineer
+                 *     * `recce` - Recce
+                 *     * `armour` - Armour
+                 *     * `at_gun` - AT gun
+                 *     * `field_gun` - Field gun
+                 *     * `heavy_weapons` - Heavy weapons
+                 *     * `hq` - HQ
+                 *     * `transport` - Transport
+                 */
+                stand_type?: "armour" | "at_gun" | "engineer" | "field_gun" | "heavy_weapons" | "hq" | "infantry" | "recce" | "smg" | "transport";
+                /**
+                 * @description * `ok` - OK
+                 *     * `suppressed` - Suppressed
+                 *     * `destroyed` - Destroyed
+                 */
+                status?: "destroyed" | "ok" | "suppressed";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
