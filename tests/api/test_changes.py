@@ -206,3 +206,19 @@ def test_a_token_altered_or_of_another_reader_or_query_is_a_400_naming_since(wor
         refused = client.get(f"{other}{joiner}since={token}")
         assert refused.status_code == 400, other
         assert "since" in str(refused.json())
+
+
+def test_a_statement_records_each_row_once_and_each_battalion_and_force_once(world: World):
+    """Issue 34: the records are written a statement at a time (migration 0049), not three a
+    stand: one UPDATE of every stand of a battalion records each stand, the battalion once and its
+    force once, in one trigger run whatever the number of stands."""
+    battalion = models.Battalion.objects.filter(campaign=world.campaign).first()
+    stands = models.Stand.objects.filter(battalion=battalion)
+    before = models.ChangeRecord.objects.filter(campaign_id=world.campaign.pk).count()
+    stands.update(entrenchment_points=1)
+    recorded = models.ChangeRecord.objects.filter(campaign_id=world.campaign.pk).order_by("id")[before:]
+    kinds = [(record.kind, record.row_id) for record in recorded]
+    assert sorted(kinds) == sorted(
+        [("stand", pk) for pk in stands.values_list("pk", flat=True)]
+        + [("battalion", battalion.pk), ("force", battalion.battlegroup.force_id)]
+    )
