@@ -524,15 +524,17 @@ export function MapPage() {
       />
       <QueryView query={map} what="the map">
         {(data) =>
-          at ? (
+          at && data.day != null ? (
             <>
+              {/* The moment drawn (the one before stays while the next loads), in the API's words. */}
               <p className="muted map-replay-note" role="status">
-                {at.title}: the map as {isUmpire ? "it stood" : "your side saw it"} then. Nothing can be changed here.
+                {moments.find((kept) => kept.day === data.day && kept.moment === data.moment)?.title}: the map as{" "}
+                {isUmpire ? "it stood" : "your side saw it"} then. Nothing can be changed here.
               </p>
               <MapView campaign={campaign} map={data} isUmpire={false} />
             </>
           ) : (
-            <MapView campaign={campaign} map={data} isUmpire={isUmpire} victory={victory.data} />
+            <MapView campaign={campaign} map={data} isUmpire={isUmpire && !at} victory={victory.data} />
           )
         }
       </QueryView>
