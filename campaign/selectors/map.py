@@ -61,8 +61,9 @@ def labels_placed(campaign: models.Campaign, sectors: list[models.Sector]) -> li
     )
 
 
-def map_document(access: CampaignAccess) -> MapDocument:
-    """The map as ``access`` sees it, in a constant number of queries whatever its size."""
+def map_document(access: CampaignAccess, *, labels: bool = True) -> MapDocument:
+    """The map as ``access`` sees it, in a constant number of queries whatever its size;
+    without ``labels``, no names placed (a snapshot keeps no ground: its replay places them)."""
     with one_moment():
         sectors = sectors_read(access.campaign)
         links = links_read(access.campaign)
@@ -78,5 +79,5 @@ def map_document(access: CampaignAccess) -> MapDocument:
                 .order_by("pk")
             ),
             supply=supply_map_part(access, sectors, links, seen),
-            labels=labels_placed(access.campaign, sectors),
+            labels=labels_placed(access.campaign, sectors) if labels else [],
         )

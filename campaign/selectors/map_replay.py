@@ -44,7 +44,7 @@ def _audiences(campaign: models.Campaign) -> dict[str, CampaignAccess]:
 
 def map_state(campaign: models.Campaign) -> bytes:
     """The map as every audience sees it now, compressed for a ``MapSnapshot``'s ``state``."""
-    documents = {key: map_document(access) for key, access in _audiences(campaign).items()}
+    documents = {key: map_document(access, labels=False) for key, access in _audiences(campaign).items()}
     full = documents[UMPIRE]
     state: dict[str, Any] = {
         "format": FORMAT,
