@@ -14,6 +14,7 @@ from campaign.choices import (
     WEBHOOK_EVENT_CHOICES,
     ArtilleryMode,
     AttachmentKind,
+    MapMoment,
     MemberRole,
     NightOrderKind,
     OperationKind,
@@ -51,6 +52,37 @@ class PaperInput(serializers.Serializer[Mapping[str, Any]]):
         default=PaperFormat.PDF,
         help_text="a PDF laid out for A4, or the web page it is laid out from (the same paper)",
     )
+
+
+class MapMomentQuery(serializers.Serializer[Mapping[str, Any]]):
+    """The query of the map replayed: a kept moment (both given), or the map as it stands (neither)."""
+
+    day = serializers.IntegerField(
+        min_value=1,
+        max_value=COUNT_MAX,
+        required=False,
+        help_text="the campaign day to replay (with moment)",
+        error_messages={
+            "invalid": "The day must be a whole number, such as 2.",
+            "min_value": "The day must be 1 or more.",
+            "max_value": "The day must be {max_value} or less.",
+        },
+    )
+    moment = serializers.ChoiceField(
+        choices=MapMoment.choices,
+        required=False,
+        help_text="when in that day (with day): at dawn, or after the night",
+        error_messages={"invalid_choice": "The moment must be one of: dawn, night."},
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "day" in attrs and "moment" not in attrs:
+            raise serializers.ValidationError(
+                {"moment": "Say which moment of the day to replay: dawn or night."}
+            )
+        if "moment" in attrs and "day" not in attrs:
+            raise serializers.ValidationError({"day": "Say which day to replay, as a number."})
+        return attrs
 
 
 class BattleCreateInput(serializers.Serializer[Mapping[str, Any]]):

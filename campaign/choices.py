@@ -166,6 +166,13 @@ class DayStatus(models.TextChoices):
     DONE = "done", "Over"
 
 
+class MapMoment(models.TextChoices):
+    """When the map is kept for its replay (``campaign.models.MapSnapshot``)."""
+
+    DAWN = "dawn", "At dawn"
+    NIGHT = "night", "After the night"
+
+
 class BattleStatus(models.TextChoices):
     PLANNED = "planned", "Planned"
     SET_UP = "set_up", "Set up"

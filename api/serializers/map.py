@@ -11,6 +11,7 @@ from api.labels import LabelledModelSerializer, LabelledSerializer
 from api.serializers.base import PUBLIC_ID_HELP, FogMaskedSerializer, access_of
 from campaign import access as access_rules
 from campaign import models
+from campaign.choices import MapMoment
 
 CONTESTED = "Contested"
 
@@ -215,8 +216,34 @@ class MapLabelSerializer(LabelledSerializer[Any]):
     )
 
 
+class MapMomentSerializer(LabelledSerializer[Any]):
+    """A moment kept for the map's replay (``GET map/?day=&moment=``)."""
+
+    day = serializers.IntegerField()
+    moment = serializers.ChoiceField(choices=MapMoment.choices)
+    title = serializers.SerializerMethodField(help_text="what a person reads for it, e.g. Day 2, at dawn")
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        day, moment = instance
+        return super().to_representation({"day": day, "moment": moment})
+
+    def get_title(self, instance: dict[str, Any]) -> str:
+        return f"Day {instance['day']}, {MapMoment(instance['moment']).label.lower()}"
+
+
 class MapDocumentSerializer(LabelledSerializer[Any]):
-    """One side's view of the campaign map (the umpire's: everything)."""
+    """One side's view of the campaign map (the umpire's: everything), as it stands or as it
+    stood at a moment kept for the replay."""
+
+    day = serializers.IntegerField(allow_null=True, help_text="the day replayed; null: the map as it stands")
+    moment = serializers.ChoiceField(
+        choices=MapMoment.choices,
+        allow_null=True,
+        help_text="the moment replayed; null: the map as it stands",
+    )
+    moments = MapMomentSerializer(
+        many=True, read_only=True, help_text="the moments kept for the replay, in order"
+    )
 
     sectors = MapSectorSerializer(many=True, read_only=True)
     links = MapLinkSerializer(many=True, read_only=True)

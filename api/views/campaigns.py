@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,7 +41,7 @@ from api.serializers.supply import SupplyReviewSerializer
 from api.views.base import UMPIRE_PERMISSIONS, IsSignedIn
 from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet
 from campaign import models, selectors
-from campaign.choices import COPS_QUALITY_CHOICES
+from campaign.choices import COPS_QUALITY_CHOICES, MapMoment
 from campaign.scenarios import pack_dumps
 from campaign.scenarios.exporting import campaign_export
 from campaign.services import campaigns as campaign_services
@@ -350,8 +351,15 @@ class CampaignViewSet(
         "and link; the forces and battalions you see on it (your side's all; the enemy's identified "
         "ones, and those standing on or next to a sector your side's battalions or C Ops stand on, "
         "as the enemy's fog of war says); the battles you see. Umpires see everything. Send the "
-        "ETag back in If-None-Match: an unchanged map answers 304 with no body.",
-        responses={200: MapDocumentSerializer},
+        "ETag back in If-None-Match: an unchanged map answers 304 with no body. With `day` and "
+        "`moment` it answers the map replayed: as it stood at that day's dawn or after its night, "
+        "as your side saw it then (kept when it happened); `moments` lists those kept.",
+        parameters=[inputs.MapMomentQuery],
+        responses={
+            200: MapDocumentSerializer,
+            400: OpenApiResponse(description="day or moment unreadable, or one without the other"),
+            404: OpenApiResponse(description="no such moment kept (yet)"),
+        },
     )
     @action(
         detail=True,
@@ -364,8 +372,18 @@ class CampaignViewSet(
     def campaign_map(self, request: Request, **kwargs: Any) -> Response:
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
+        query = inputs.MapMomentQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        if "day" in query.validated_data:
+            day, moment = query.validated_data["day"], query.validated_data["moment"]
+            document = selectors.map_replay(access, day, moment)
+            if document is None:
+                raise Http404(f"Day {day} has no map kept {MapMoment(moment).label.lower()} (yet).")
+        else:
+            document = selectors.map_document(access)
+        document = dataclasses.replace(document, moments=selectors.map_moments(access.campaign))
         # Its ETag and 304 are the base viewset's (api.conditional), as for every read.
-        return Response(MapDocumentSerializer(selectors.map_document(access), context=context).data)
+        return Response(MapDocumentSerializer(document, context=context).data)
 
     @extend_schema(
         summary="Chart series: each side's strength and stocks at every dawn",

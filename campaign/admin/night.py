@@ -1,4 +1,5 @@
-"""The night phase, only ever viewed: operations, snapshots, night reports and orders."""
+"""The night phase, only ever viewed: operations, snapshots (the night's, the map's), night reports
+and orders."""
 
 from __future__ import annotations
 
@@ -39,6 +40,21 @@ class NightSnapshotAdmin(ReadOnlyAdmin[models.NightSnapshot]):
     @admin.display(description="rows kept")
     def rows_kept(self, snapshot: models.NightSnapshot) -> str:
         return ", ".join(f"{name} {len(rows)}" for name, rows in snapshot.values.items())
+
+
+@admin.register(models.MapSnapshot)
+class MapSnapshotAdmin(ReadOnlyAdmin[models.MapSnapshot]):
+    """The map kept at a dawn or after a night, for its replay (``GET map/?day=&moment=``)."""
+
+    list_display = ("__str__", "campaign", "day_number", "moment", "size", "taken_at")
+    list_filter = ("campaign", "moment")
+    list_select_related = ("campaign",)
+    exclude = ("state",)  # compressed: its size shown, its content replayed on the map
+    readonly_fields = ("size",)
+
+    @admin.display(description="size")
+    def size(self, snapshot: models.MapSnapshot) -> str:
+        return f"{len(snapshot.state):,} bytes"
 
 
 @admin.register(models.NightReport)

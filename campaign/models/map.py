@@ -90,3 +90,29 @@ class SectorLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.a} – {self.b} ({self.get_kind_display().lower()})"
+
+
+class MapSnapshot(models.Model):
+    """The map as it stood at a dawn or after a night, kept for its replay (never recomputed).
+
+    ``state`` is zlib-compressed JSON (``campaign.services.map_snapshots``): the moment's rows
+    the map draws, by battalion (never by stand), and what each audience (the umpires, each
+    side, observers) saw of them then, as :mod:`campaign.access` said at that moment.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="map_snapshots")
+    day_number = models.PositiveIntegerField()
+    moment = models.CharField(max_length=5, choices=choices.MapMoment.choices)
+    state = models.BinaryField()
+    taken_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "day_number", "moment"]  # dawn before night
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "day_number", "moment"], name="one_map_snapshot_per_moment"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} day {self.day_number} {self.get_moment_display().lower()}"

@@ -40,6 +40,7 @@ from campaign.selectors.force_status import (
     version_shown,
 )
 from campaign.selectors.map import MapDocument, map_document
+from campaign.selectors.map_replay import map_moments, map_replay, map_state
 from campaign.selectors.members import (
     api_keys,
     campaign_summaries,
@@ -171,6 +172,9 @@ __all__ = [
     "key_session",
     "latest_night_report",
     "map_document",
+    "map_moments",
+    "map_replay",
+    "map_state",
     "member_campaign",
     "member_campaign_id",
     "members",

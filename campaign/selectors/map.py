@@ -3,7 +3,7 @@ read at one moment."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch
@@ -27,19 +27,46 @@ class MapDocument:
     battles: list[models.Battle]
     supply: dict[str, Any]  # supply_map_part's, from these rows
     labels: list[map_layout.Label]  # where each sector's name stands (the ground's, not fogged)
+    # A replay's moment (``campaign.selectors.map_replay``); None: the map as it stands now.
+    day: int | None = None
+    moment: str | None = None
+    # The moments kept for the replay, ``(day number, moment)`` in order; filled by the API's read.
+    moments: list[tuple[int, str]] = field(default_factory=list)
 
 
-def map_document(access: CampaignAccess) -> MapDocument:
-    """The map as ``access`` sees it, in a constant number of queries whatever its size."""
-    with one_moment():
-        sectors = list(
-            models.Sector.objects.filter(campaign=access.campaign)
-            .prefetch_related(
-                Prefetch("supply_source_for", queryset=models.Side.objects.only("id").order_by("pk"))
-            )
-            .order_by("pk")
+def sectors_read(campaign: models.Campaign) -> list[models.Sector]:
+    """The campaign's sectors with the sides each is a source of supply for (two queries)."""
+    return list(
+        models.Sector.objects.filter(campaign=campaign)
+        .prefetch_related(
+            Prefetch("supply_source_for", queryset=models.Side.objects.only("id").order_by("pk"))
         )
-        links = list(models.SectorLink.objects.filter(campaign=access.campaign).order_by("a_id", "b_id"))
+        .order_by("pk")
+    )
+
+
+def links_read(campaign: models.Campaign) -> list[models.SectorLink]:
+    return list(models.SectorLink.objects.filter(campaign=campaign).order_by("a_id", "b_id"))
+
+
+def labels_placed(campaign: models.Campaign, sectors: list[models.Sector]) -> list[map_layout.Label]:
+    """Where each sector's name stands (one query: the sides' names, which the legend shows)."""
+    return map_layout.place_labels(
+        sectors,
+        map_layout.map_points(sectors)[1],
+        [
+            *models.Side.objects.filter(campaign=campaign).values_list("name", flat=True),
+            map_layout.CONTESTED_NOTE,
+        ],
+    )
+
+
+def map_document(access: CampaignAccess, *, labels: bool = True) -> MapDocument:
+    """The map as ``access`` sees it, in a constant number of queries whatever its size;
+    without ``labels``, no names placed (a snapshot keeps no ground: its replay places them)."""
+    with one_moment():
+        sectors = sectors_read(access.campaign)
+        links = links_read(access.campaign)
         seen = list(battalions(access))
         return MapDocument(
             sectors=sectors,
@@ -52,12 +79,5 @@ def map_document(access: CampaignAccess) -> MapDocument:
                 .order_by("pk")
             ),
             supply=supply_map_part(access, sectors, links, seen),
-            labels=map_layout.place_labels(
-                sectors,
-                map_layout.map_points(sectors)[1],
-                [
-                    *models.Side.objects.filter(campaign=access.campaign).values_list("name", flat=True),
-                    map_layout.CONTESTED_NOTE,
-                ],
-            ),
+            labels=labels_placed(access.campaign, sectors) if labels else [],
         )

@@ -18,6 +18,7 @@ from campaign.choices import (
     CampaignStatus,
     DayStatus,
     EventVerb,
+    MapMoment,
     SideOrderKind,
     SideOrderStatus,
     StandStatus,
@@ -34,6 +35,7 @@ from campaign.services.campaigns import (
     campaign_status_refusal,
 )
 from campaign.services.errors import ConflictError, DomainError
+from campaign.services.map_snapshots import map_snapshot_take
 from campaign.services.rules import (
     campaign_profile,
     club_settings,
@@ -530,6 +532,7 @@ def day_dawn(
     day.status = DayStatus.DAY
     day.save(update_fields=["weather", "status"])
     campaign_save(campaign, "current_day", "current_segment")
+    map_snapshot_take(campaign, number, MapMoment.DAWN)  # the map of this dawn, for its replay
     return day
 
 

@@ -30,6 +30,7 @@ from campaign.choices import (
     DayStatus,
     EventVerb,
     FuelState,
+    MapMoment,
     OperationKind,
     SideOrderStatus,
     StandStatus,
@@ -46,6 +47,7 @@ from campaign.services.campaigns import (
 )
 from campaign.services.dice import dice_day_seed
 from campaign.services.errors import ConflictError
+from campaign.services.map_snapshots import map_snapshot_take
 from campaign.services.night_counts import per_side, update_counted_per_side
 from campaign.services.night_orders import night_orders_apply
 from campaign.services.night_report import NIGHT_REPORTS_NOTIFY_TASK, SYSTEM_ACTOR
@@ -207,12 +209,9 @@ def _orders_queued(campaign: models.Campaign, day: models.CampaignDay) -> bool:
     return day.night_orders.filter(applied=False).exists()
 
 
-def _ammo_variant_on(campaign: models.Campaign, day: models.CampaignDay) -> bool:
-    return optional_rule_on(campaign, AMMO_VARIANT)
-
-
-def _fuel_supply_on(campaign: models.Campaign, day: models.CampaignDay) -> bool:
-    return optional_rule_on(campaign, FUEL_SUPPLY)
+def _opted(rule: str) -> Planning:
+    """Planned when the club plays the optional ``rule`` (the ammo variant, fuel supply)."""
+    return lambda campaign, day: optional_rule_on(campaign, rule)
 
 
 def _fups_can_move(campaign: models.Campaign, day: models.CampaignDay) -> bool:
@@ -741,8 +740,8 @@ NIGHT_STEPS = {
         ),
         NightStep("artillery", _artillery),
         NightStep("carry_over", _carry_over),
-        NightStep("ammo", _ammo, _ammo_variant_on, commits_alone=True, counters=("ammo_markers_rolled",)),
-        NightStep("refuel", _refuel, _fuel_supply_on, counters=("battalions_refuelled",)),
+        NightStep("ammo", _ammo, _opted(AMMO_VARIANT), commits_alone=True, counters=("ammo_markers_rolled",)),
+        NightStep("refuel", _refuel, _opted(FUEL_SUPPLY), counters=("battalions_refuelled",)),
         NightStep("inactive", _inactive, counters=("battalions_set_inactive",)),
         NightStep(
             "availability_reroll",
@@ -777,6 +776,7 @@ def night_phase_finish(operation: models.Operation) -> None:
     day.dice_seed = dice_day_seed(campaign, day.number)
     day.save(update_fields=["status", "dice_seed"])
     models.NightSnapshot.objects.filter(operation=operation).delete()
+    map_snapshot_take(campaign, day.number, MapMoment.NIGHT)  # the map after the night, for its replay
     event_record(
         campaign,
         EventVerb.NIGHT_PHASE_DONE,

@@ -19,7 +19,8 @@ from tests.api.world import WRITE_REFUSED, Role, assert_statuses, build_world, q
 
 pytestmark = pytest.mark.django_db
 
-MAP_DOCUMENT_QUERIES = 10
+# Who is asking, the rows of each kind, and the moments kept for the replay (one query).
+MAP_DOCUMENT_QUERIES = 11
 
 
 def _mapped_campaign(battalions: int, sectors: int, seed: str) -> models.Campaign:

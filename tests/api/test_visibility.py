@@ -525,6 +525,11 @@ def _expected_map(seen: VisibilityWorld, reader: Reader, umpires: dict[str, Any]
     own_battalion_ids = {row["id"] for row in umpires["battalions"] if row["side"] == own}
     supply = umpires["supply"]
     return {
+        # Today's map, and the moments kept for its replay: which moments were kept is public.
+        "day": None,
+        "moment": None,
+        "moment_label": None,
+        "moments": umpires["moments"],
         "sectors": umpires["sectors"],
         "links": umpires["links"],
         "labels": umpires["labels"],  # placed round the ground's markers: public, as the ground is

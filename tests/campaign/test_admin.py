@@ -59,6 +59,7 @@ READ_ONLY_MODELS = (
     models.Operation,
     models.NightReport,
     models.NightSnapshot,
+    models.MapSnapshot,
     models.NightOrder,
     models.SideOrder,
     models.BattleDraft,

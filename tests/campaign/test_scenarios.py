@@ -698,6 +698,9 @@ def test_every_campaign_model_and_field_has_a_place_in_the_pack_format():
         models.WebhookDelivery,
         models.CampaignAPIKey,
         models.NightSnapshot,
+        # The map kept at each dawn and night (issue 32): what each side saw then, derived state
+        # the campaign's own rows and events already hold; a pack starts a campaign afresh.
+        models.MapSnapshot,
         # A side's sealed orders: a shareable pack would show them to the enemy's players.
         models.SideOrder,
     }

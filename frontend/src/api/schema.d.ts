@@ -1014,7 +1014,7 @@ export interface paths {
         };
         /**
          * The campaign map, as your side sees it (poll with If-None-Match)
-         * @description One request for the map: every sector (the ground and its owners are public) and link; the forces and battalions you see on it (your side's all; the enemy's identified ones, and those standing on or next to a sector your side's battalions or C Ops stand on, as the enemy's fog of war says); the battles you see. Umpires see everything. Send the ETag back in If-None-Match: an unchanged map answers 304 with no body.
+         * @description One request for the map: every sector (the ground and its owners are public) and link; the forces and battalions you see on it (your side's all; the enemy's identified ones, and those standing on or next to a sector your side's battalions or C Ops stand on, as the enemy's fog of war says); the battles you see. Umpires see everything. Send the ETag back in If-None-Match: an unchanged map answers 304 with no body. With `day` and `moment` it answers the map replayed: as it stood at that day's dawn or after its night, as your side saw it then (kept when it happened); `moments` lists those kept.
          */
         get: operations["campaigns_map_retrieve"];
         put?: never;
@@ -3899,8 +3899,24 @@ export interface components {
             /** Format: double */
             bottom: number;
         };
-        /** @description One side's view of the campaign map (the umpire's: everything). */
+        /**
+         * @description One side's view of the campaign map (the umpire's: everything), as it stands or as it
+         *     stood at a moment kept for the replay.
+         */
         MapDocument: {
+            /** @description the day replayed; null: the map as it stands */
+            day: number | null;
+            /**
+             * @description the moment replayed; null: the map as it stands
+             *
+             *     * `dawn` - At dawn
+             *     * `night` - After the night
+             */
+            moment: (components["schemas"]["MomentEnum"] | components["schemas"]["NullEnum"]) | null;
+            /** @description the label people read for the code beside it */
+            readonly moment_label: string | null;
+            /** @description the moments kept for the replay, in order */
+            readonly moments: components["schemas"]["MapMoment"][];
             readonly sectors: components["schemas"]["MapSector"][];
             readonly links: components["schemas"]["MapLink"][];
             readonly forces: components["schemas"]["MapForce"][];
@@ -3963,6 +3979,15 @@ export interface components {
             kind?: components["schemas"]["LinkKindEnum"];
             /** @description the label people read for the code beside it */
             readonly kind_label: string;
+        };
+        /** @description A moment kept for the map's replay (``GET map/?day=&moment=``). */
+        MapMoment: {
+            day: number;
+            moment: components["schemas"]["MomentEnum"];
+            /** @description the label people read for the code beside it */
+            readonly moment_label: string;
+            /** @description what a person reads for it, e.g. Day 2, at dawn */
+            readonly title: string;
         };
         /** @description An output serializer whose choices carry their labels. */
         MapPoint: {
@@ -4075,6 +4100,12 @@ export interface components {
          * @enum {string}
          */
         ModeEnum: "pre-planned" | "registered" | "on-call";
+        /**
+         * @description * `dawn` - At dawn
+         *     * `night` - After the night
+         * @enum {string}
+         */
+        MomentEnum: "dawn" | "night";
         /**
          * @description * `German` - German
          *     * `Italian` - Italian
@@ -6061,6 +6092,7 @@ export interface components {
             group_kind: components["schemas"]["Term"][];
             leader_rating: components["schemas"]["Term"][];
             link_kind: components["schemas"]["Term"][];
+            map_moment: components["schemas"]["Term"][];
             map_supply_situation: components["schemas"]["Term"][];
             member_role: components["schemas"]["Term"][];
             mobility: components["schemas"]["Term"][];
@@ -11754,7 +11786,17 @@ export interface operations {
     };
     campaigns_map_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the campaign day to replay (with moment) */
+                day?: number;
+                /**
+                 * @description when in that day (with day): at dawn, or after the night
+                 *
+                 *     * `dawn` - At dawn
+                 *     * `night` - After the night
+                 */
+                moment?: "dawn" | "night";
+            };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
                 "If-None-Match"?: string;
@@ -11785,14 +11827,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error */
+            /** @description day or moment unreadable, or one without the other */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error */
             401: {
@@ -11814,14 +11854,12 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description no such moment kept (yet) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error */
             500: {

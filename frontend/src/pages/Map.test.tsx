@@ -47,6 +47,10 @@ function sector(
 
 // Valletta (Allied) — Luqa (contested) — Gudja (Axis), and Mdina off Luqa only by a track.
 const MAP: MapDocument = {
+  day: null,
+  moment: null,
+  moment_label: null,
+  moments: [],
   sectors: [
     sector(10, "valletta", "Valletta", ALLIED, 800, 300),
     sector(11, "luqa", "Luqa", null, 600, 500),

@@ -1,11 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
 import { useTerms } from "../api/vocabulary";
 import { FieldErrors, fieldErrorsOf } from "../components/FieldErrors";
 import { MapCanvas } from "../components/MapCanvas";
+import { MapReplay, type MapMoment } from "../components/MapReplay";
 import { objectivesOf, useVictory } from "../components/Victory";
 import { ErrorNotice, QueryView } from "../components/status";
 import { neighbours, type MapDocument, type MapSector } from "../lib/map";
@@ -14,11 +15,17 @@ import { useCampaign, type CampaignContext } from "../session";
 
 type Campaign = CampaignContext["campaign"];
 
-function useMapDocument(slug: string) {
+function useMapDocument(slug: string, at: MapMoment | null = null) {
   return useQuery({
-    queryKey: queryKeys.map(slug),
+    queryKey: at ? [...queryKeys.map(slug), at.day, at.moment] : queryKeys.map(slug),
     queryFn: () =>
-      unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/map/", { params: { path: { campaign_slug: slug } } })),
+      unwrap(
+        api.GET("/api/v1/campaigns/{campaign_slug}/map/", {
+          params: { path: { campaign_slug: slug }, query: at ? { day: at.day, moment: at.moment } : {} },
+        }),
+      ),
+    // While the replay moves on, the moment before stays drawn until the next one arrives.
+    placeholderData: at ? keepPreviousData : undefined,
   });
 }
 
@@ -492,13 +499,44 @@ export function MapView({
 
 export function MapPage() {
   const { campaign, isUmpire } = useCampaign();
-  const map = useMapDocument(campaign.slug);
+  const live = useMapDocument(campaign.slug);
+  const moments = live.data?.moments ?? [];
+  // The moment the slider shows: null for the map as it stands now.
+  const [shownIndex, setShownIndex] = useState<number | null>(null);
+  const [playing, setPlaying] = useState(false);
+  const at = shownIndex != null ? (moments[shownIndex] ?? null) : null;
+  const replay = useMapDocument(campaign.slug, at);
   const victory = useVictory(campaign.slug);
+  const map = at ? replay : live;
+  const show = useCallback(
+    (index: number) => setShownIndex(index >= moments.length ? null : index),
+    [moments.length],
+  );
   return (
     <section>
       <h1>Map</h1>
+      <MapReplay
+        moments={moments}
+        shown={shownIndex ?? moments.length}
+        onShow={show}
+        playing={playing}
+        onPlaying={setPlaying}
+      />
       <QueryView query={map} what="the map">
-        {(data) => <MapView campaign={campaign} map={data} isUmpire={isUmpire} victory={victory.data} />}
+        {(data) =>
+          at && data.day != null ? (
+            <>
+              {/* The moment drawn (the one before stays while the next loads), in the API's words. */}
+              <p className="muted map-replay-note" role="status">
+                {moments.find((kept) => kept.day === data.day && kept.moment === data.moment)?.title}: the map as{" "}
+                {isUmpire ? "it stood" : "your side saw it"} then. Nothing can be changed here.
+              </p>
+              <MapView campaign={campaign} map={data} isUmpire={false} />
+            </>
+          ) : (
+            <MapView campaign={campaign} map={data} isUmpire={isUmpire && !at} victory={victory.data} />
+          )
+        }
       </QueryView>
     </section>
   );
