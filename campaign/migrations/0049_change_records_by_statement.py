@@ -32,31 +32,31 @@ LANGUAGE sql AS $$
 $$;
 CREATE OR REPLACE FUNCTION campaign_changes_record() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  kind text := TG_ARGV[0];
+  list_kind text := TG_ARGV[0];
 BEGIN
   -- A stand shows in its battalion and force, a battalion in its force: the ones it is in, and
   -- those it left.
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO campaign_changerecord (campaign_id, kind, row_id) SELECT campaign_id, kind, id FROM new_rows;
-    IF kind = 'stand' THEN
+    INSERT INTO campaign_changerecord (campaign_id, kind, row_id) SELECT campaign_id, list_kind, id FROM new_rows;
+    IF list_kind = 'stand' THEN
       PERFORM campaign_changes_battalions(ARRAY(SELECT DISTINCT battalion_id FROM new_rows));
-    ELSIF kind = 'battalion' THEN
+    ELSIF list_kind = 'battalion' THEN
       PERFORM campaign_changes_forces(ARRAY(SELECT DISTINCT battlegroup_id FROM new_rows));
     END IF;
   ELSIF TG_OP = 'UPDATE' THEN
-    INSERT INTO campaign_changerecord (campaign_id, kind, row_id) SELECT campaign_id, kind, id FROM new_rows;
-    IF kind = 'stand' THEN
+    INSERT INTO campaign_changerecord (campaign_id, kind, row_id) SELECT campaign_id, list_kind, id FROM new_rows;
+    IF list_kind = 'stand' THEN
       PERFORM campaign_changes_battalions(
         ARRAY(SELECT battalion_id FROM new_rows UNION SELECT battalion_id FROM old_rows));
-    ELSIF kind = 'battalion' THEN
+    ELSIF list_kind = 'battalion' THEN
       PERFORM campaign_changes_forces(
         ARRAY(SELECT battlegroup_id FROM new_rows UNION SELECT battlegroup_id FROM old_rows));
     END IF;
   ELSE
-    INSERT INTO campaign_changerecord (campaign_id, kind, row_id) SELECT campaign_id, kind, id FROM old_rows;
-    IF kind = 'stand' THEN
+    INSERT INTO campaign_changerecord (campaign_id, kind, row_id) SELECT campaign_id, list_kind, id FROM old_rows;
+    IF list_kind = 'stand' THEN
       PERFORM campaign_changes_battalions(ARRAY(SELECT DISTINCT battalion_id FROM old_rows));
-    ELSIF kind = 'battalion' THEN
+    ELSIF list_kind = 'battalion' THEN
       PERFORM campaign_changes_forces(ARRAY(SELECT DISTINCT battlegroup_id FROM old_rows));
     END IF;
   END IF;
@@ -104,7 +104,7 @@ PREVIOUS_FUNCTIONS_DROP = (
 
 
 class Migration(migrations.Migration):
-    dependencies = [("campaign", "0046_sync_changes")]
+    dependencies = [("campaign", "0047_map_snapshots")]
 
     operations = [
         migrations.RunSQL(

@@ -35,7 +35,7 @@ from campaign.services.campaigns import (
     campaign_status_refusal,
 )
 from campaign.services.errors import ConflictError, DomainError
-from campaign.services.map_snapshots import map_snapshot_take
+from campaign.services.map_snapshots import map_snapshot_after_night_ensure, map_snapshot_take
 from campaign.services.rules import (
     campaign_profile,
     club_settings,
@@ -503,6 +503,7 @@ def day_dawn(
     """Open the next campaign day: weather, reserves deployed (``deployments`` and the sides'
     approved deploy orders for it), the first segment."""
     campaign = campaign_lock(campaign_id, expected_version)
+    map_snapshot_after_night_ensure(campaign)  # the night's map, unless its task took it already
     number = _next_day_number(campaign)
     day = models.CampaignDay.objects.create(
         campaign=campaign, number=number, date=campaign.start_date + datetime.timedelta(days=number - 1)

@@ -30,7 +30,6 @@ from campaign.choices import (
     DayStatus,
     EventVerb,
     FuelState,
-    MapMoment,
     OperationKind,
     SideOrderStatus,
     StandStatus,
@@ -47,7 +46,7 @@ from campaign.services.campaigns import (
 )
 from campaign.services.dice import dice_day_seed
 from campaign.services.errors import ConflictError
-from campaign.services.map_snapshots import map_snapshot_take
+from campaign.services.map_snapshots import MAP_SNAPSHOT_AFTER_NIGHT_TASK
 from campaign.services.night_counts import per_side, update_counted_per_side
 from campaign.services.night_orders import night_orders_apply
 from campaign.services.night_report import NIGHT_REPORTS_NOTIFY_TASK, SYSTEM_ACTOR
@@ -776,7 +775,6 @@ def night_phase_finish(operation: models.Operation) -> None:
     day.dice_seed = dice_day_seed(campaign, day.number)
     day.save(update_fields=["status", "dice_seed"])
     models.NightSnapshot.objects.filter(operation=operation).delete()
-    map_snapshot_take(campaign, day.number, MapMoment.NIGHT)  # the map after the night, for its replay
     event_record(
         campaign,
         EventVerb.NIGHT_PHASE_DONE,
@@ -786,8 +784,9 @@ def night_phase_finish(operation: models.Operation) -> None:
         # Every member reads it: what each side learnt stays in its night report.
         after={"day": day.number, "reports": len(reports), "dice_seed": day.dice_seed},
     )
-    # On the mail queue, not the night's: the night's last commit stays as small at every size.
+    # On queues of their own, not the night's: the night's last commit stays as small at every size.
     tasks_send_on_commit(NIGHT_REPORTS_NOTIFY_TASK, [operation.pk])
+    tasks_send_on_commit(MAP_SNAPSHOT_AFTER_NIGHT_TASK, [operation.pk])
 
 
 operation_kind_register(

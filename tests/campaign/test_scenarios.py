@@ -701,6 +701,9 @@ def test_every_campaign_model_and_field_has_a_place_in_the_pack_format():
         # The map kept at each dawn and night (issue 32): what each side saw then, derived state
         # the campaign's own rows and events already hold; a pack starts a campaign afresh.
         models.MapSnapshot,
+        # What changed since a client's cursor (issue 33): bookkeeping for readers of the API.
+        models.ChangeRecord,
+        models.SyncCursor,
         # A side's sealed orders: a shareable pack would show them to the enemy's players.
         models.SideOrder,
     }
