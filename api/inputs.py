@@ -19,6 +19,7 @@ from campaign.choices import (
     OperationKind,
     PaperFormat,
     StandStatus,
+    WebhookAudience,
     enum_choices,
 )
 from campaign.services.days import RANGE_MAX_INCHES
@@ -231,7 +232,9 @@ class APIKeyCreateInput(serializers.Serializer[Mapping[str, Any]]):
         help_text="side id: the key sees as that side's player; empty: the public (observer) view",
     )
     can_write = serializers.BooleanField(
-        default=False, help_text="the key may make the umpire's writes (and sees all); only without a side"
+        default=False,
+        help_text="without a side: the key may make the umpire's writes (and sees all); with a side: it "
+        "manages that side's webhook subscriptions and writes nothing else",
     )
     expiry_date = serializers.DateTimeField(required=False, allow_null=True, help_text="empty: never expires")
 
@@ -330,6 +333,18 @@ class WebhookInput(serializers.Serializer[Mapping[str, Any]]):
         "returned once in the response",
     )
     active = serializers.BooleanField(required=False, help_text="inactive subscriptions receive nothing")
+    audience = serializers.ChoiceField(
+        choices=WebhookAudience.choices,
+        required=False,
+        help_text="whose eyes it reads with: what it receives, and every link in it, is what that "
+        "audience may read (default umpires; a side's key subscribes for its own side only)",
+    )
+    side = id_field(
+        source="side_id",
+        required=False,
+        allow_null=True,
+        help_text="the side's id, for a side's audience",
+    )
 
 
 class RuleQuery(serializers.Serializer[dict[str, str]]):

@@ -395,6 +395,15 @@ class NotificationEmail(models.TextChoices):
     FAILED = "failed", "Not e-mailed: the mail server refused it every time"
 
 
+class WebhookAudience(models.TextChoices):
+    """Whose eyes a webhook subscription reads with: what it receives, and every link in it, is
+    what that audience may read (campaign.access, one fog for the API and its webhooks)."""
+
+    PUBLIC = "public", "Public: what any observer may read"
+    SIDE = "side", "One side: what its players may read"
+    UMPIRES = "umpires", "Umpires: everything"
+
+
 class DeliveryStatus(models.TextChoices):
     PENDING = "pending", "Pending"
     DELIVERED = "delivered", "Delivered"

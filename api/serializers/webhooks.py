@@ -23,7 +23,7 @@ class WebhookSerializer(LabelledModelSerializer[models.WebhookSubscription]):
 
     class Meta:
         model = models.WebhookSubscription
-        fields = ["id", "url", "events", "active", "created_by", "created_at"]
+        fields = ["id", "url", "events", "active", "audience", "side", "created_by", "created_at"]
 
 
 class WebhookCreatedSerializer(WebhookSerializer):

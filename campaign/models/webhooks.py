@@ -9,7 +9,8 @@ from django.db.models import Q
 
 from campaign import choices
 from campaign.models.audit import Event
-from campaign.models.campaigns import Campaign
+from campaign.models.campaigns import Campaign, Side
+from campaign.models.members import CampaignAPIKey
 
 
 class WebhookSubscription(models.Model):
@@ -20,6 +21,23 @@ class WebhookSubscription(models.Model):
     secret = models.CharField(max_length=128, help_text="HMAC-SHA256 key of the X-Campaign-Signature header")
     events = models.JSONField(help_text="event verbs delivered (choices.WEBHOOK_EVENTS)")
     active = models.BooleanField(default=True)
+    # Whose eyes it reads with (campaign.access): a side's subscription names the side.
+    audience = models.CharField(
+        max_length=10, choices=choices.WebhookAudience.choices, default=choices.WebhookAudience.UMPIRES
+    )
+    side = models.ForeignKey(
+        Side,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="webhooks",
+        help_text="its audience",
+    )
+    # The side's key that made it, if one did: it sends nothing once the key is revoked or
+    # expired, and goes with the key.
+    api_key = models.ForeignKey(
+        CampaignAPIKey, null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks"
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     # What the API names it by: every campaign's subscriptions share the table, which ids in
@@ -28,6 +46,13 @@ class WebhookSubscription(models.Model):
 
     class Meta:
         ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(audience=choices.WebhookAudience.SIDE, side__isnull=False)
+                | (~Q(audience=choices.WebhookAudience.SIDE) & Q(side__isnull=True)),
+                name="webhook_side_audience_names_its_side",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.url

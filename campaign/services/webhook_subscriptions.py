@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from campaign import models
 from campaign.access import CampaignAccess
-from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, DeliveryStatus, EventVerb
+from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, DeliveryStatus, EventVerb, WebhookAudience
 from campaign.services.audit import Actor, event_record
 from campaign.services.broker import tasks_send_on_commit
 from campaign.services.campaigns import campaign_lock
@@ -68,9 +68,34 @@ def webhook_validate(url: str, events: Sequence[str], secret: str | None = None)
         _checked_secret(secret)
 
 
+def _checked_audience(
+    campaign: models.Campaign, audience: str, side_id: int | None
+) -> tuple[str, int | None]:
+    """The audience and its side: a side's subscription names one of the campaign's sides, the
+    others none."""
+    if audience not in WebhookAudience.values:
+        allowed = ", ".join(WebhookAudience.values)
+        raise DomainError(f"{audience!r} is no audience (choose from {allowed})", field="audience")
+    if audience != WebhookAudience.SIDE:
+        if side_id is not None:
+            raise DomainError("only a side's subscription names a side", field="side")
+        return audience, None
+    if side_id is None:
+        raise DomainError("name the side whose news the subscription receives", field="side")
+    if not campaign.sides.filter(pk=side_id).exists():
+        raise DomainError(f"side {side_id} is no side of {campaign.name}", field="side")
+    return audience, side_id
+
+
 def _description(subscription: models.WebhookSubscription) -> dict[str, Any]:
     """What the timeline shows of a subscription: never its secret."""
-    return {"url": subscription.url, "events": list(subscription.events), "active": subscription.active}
+    return {
+        "url": subscription.url,
+        "events": list(subscription.events),
+        "active": subscription.active,
+        "audience": subscription.audience,
+        "side": subscription.side_id,
+    }
 
 
 @transaction.atomic
@@ -82,11 +107,20 @@ def webhook_subscribe(
     events: Sequence[str],
     secret: str | None = None,
     active: bool = True,
+    audience: str = WebhookAudience.UMPIRES,
+    side_id: int | None = None,
+    api_key_id: int | None = None,
 ) -> models.WebhookSubscription:
-    """Subscribe ``url``; without a ``secret`` the service makes one (read it once from the result)."""
+    """Subscribe ``url`` for ``audience`` (what it receives is what that audience reads); without
+    a ``secret`` the service makes one (read it once from the result). ``api_key_id``: the
+    side's key that subscribes (revoking it switches the subscription off)."""
     campaign = campaign_lock(campaign_id, finished_ok=True)
+    audience, side_id = _checked_audience(campaign, audience, side_id)
     subscription = models.WebhookSubscription.objects.create(
         campaign=campaign,
+        audience=audience,
+        side_id=side_id,
+        api_key_id=api_key_id,
         url=_checked_url(url),
         events=_checked_events(events),
         secret=_checked_secret(secret) if secret is not None else secrets.token_urlsafe(32),
@@ -128,10 +162,17 @@ def webhook_update(
     events: Sequence[str] | None = None,
     secret: str | None = None,
     active: bool | None = None,
+    audience: str | None = None,
+    side_id: int | None = None,
 ) -> models.WebhookSubscription:
-    """Change what is given; a new secret signs every attempt from now on."""
+    """Change what is given; a new secret signs every attempt from now on; a new audience
+    (with its side) reads the events from now on."""
     campaign, subscription = _subscription_lock(campaign_id, subscription_id)
     before = _description(subscription)
+    if audience is not None or side_id is not None:
+        subscription.audience, subscription.side_id = _checked_audience(
+            campaign, audience or subscription.audience, side_id
+        )
     if url is not None:
         subscription.url = _checked_url(url)
     if events is not None:
@@ -140,7 +181,7 @@ def webhook_update(
         subscription.secret = _checked_secret(secret)
     if active is not None:
         subscription.active = active
-    subscription.save(update_fields=["url", "events", "secret", "active"])
+    subscription.save(update_fields=["url", "events", "secret", "active", "audience", "side"])
     event_record(
         campaign,
         EventVerb.WEBHOOK_UPDATED,

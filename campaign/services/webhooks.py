@@ -47,14 +47,20 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
 from campaign import models
-from campaign.access import announced
-from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb
+from campaign.access import (
+    CampaignAccess,
+    announced,
+    event_readable,
+    webhook_object_readable,
+    webhook_reader,
+)
+from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb, MemberRole
 from campaign.services.background import attempt_due, gave_up, lease_cutoff, next_attempt_due, rows_resend
 from campaign.services.broker import tasks_send_on_commit
 
@@ -202,20 +208,31 @@ def url_refusal(url: str) -> str | None:
 # Fan-out --------------------------------------------------------------------
 
 
-def _links(event: models.Event, slug: str) -> dict[str, str]:
-    """API paths (positional arguments: the campaign's slug first) to fetch more with."""
-    links = {
-        "campaign": reverse("api:campaign-detail", args=[slug]),
-        "event": reverse("api:event-detail", args=[slug, event.public_id]),
-    }
+def _links(event: models.Event, slug: str, reader: CampaignAccess, object_readable: bool) -> dict[str, str]:
+    """API paths (positional arguments: the campaign's slug first) to fetch more with: only
+    what the subscription's audience may read (each answers 200 to its key)."""
+    links = {"campaign": reverse("api:campaign-detail", args=[slug])}
+    if event_readable(reader, event):
+        links["event"] = reverse("api:event-detail", args=[slug, event.public_id])
     if event.day_number:
         links["day"] = reverse("api:day-detail", args=[slug, event.day_number])
     if event.verb == EventVerb.NIGHT_PHASE_DONE and event.day_number:  # the day's seed is revealed
         links["dice"] = reverse("api:day-dice", args=[slug, event.day_number])
+        report = _night_report(event, reader)
+        if report is not None:  # a side's own report of the night
+            links["report"] = reverse("api:night-report-detail", args=[slug, report.public_id])
     route = OBJECT_ROUTES.get(event.object_type)
-    if route and event.object_id is not None:
+    if route and event.object_id is not None and object_readable:
         links["object"] = reverse(route, args=[slug, _object_named(event)])
     return links
+
+
+def _night_report(event: models.Event, reader: CampaignAccess) -> models.NightReport | None:
+    """A side audience's report of the night ``event`` finished (umpires read every side's)."""
+    side_id = reader.player_side_id
+    if side_id is None or event.object_type != models.Operation.__name__ or event.object_id is None:
+        return None
+    return models.NightReport.objects.filter(operation_id=event.object_id, side_id=side_id).first()
 
 
 def _object_named(event: models.Event) -> int | str | None:
@@ -223,17 +240,28 @@ def _object_named(event: models.Event) -> int | str | None:
     return str(event.object_public_id) if event.object_public_id is not None else event.object_id
 
 
-def webhook_payload(event: models.Event, slug: str) -> dict[str, Any]:
-    """What every subscriber to ``event`` receives (the body of each attempt)."""
+def webhook_payload(
+    event: models.Event, slug: str, reader: CampaignAccess | None = None
+) -> dict[str, Any] | None:
+    """What every subscriber to ``event`` of one audience (``reader``, the umpires by default)
+    receives (the body of each attempt); None when that audience may read neither the event
+    nor what it is about (the other side's battle, its sealed orders)."""
+    reader = reader or CampaignAccess(event.campaign, MemberRole.UMPIRE, None, in_person=False)
+    readable = event_readable(reader, event)
+    object_readable = webhook_object_readable(reader, event)
+    if not (readable or object_readable):
+        return None
     return {
-        "id": str(event.public_id),  # as the API names it (rules notes C-14)
+        # As the API names it (rules notes C-14); null when the audience may not read the event
+        # itself (a battle's report, whose entry is the umpires'): its object link is the way in.
+        "id": str(event.public_id) if readable else None,
         "event": event.verb,
         "campaign": slug,
         "day": event.day_number,
         "object": {"type": event.object_type, "id": _object_named(event), "repr": event.object_repr},
         "message": PUBLIC_MESSAGES[event.verb].format(day=event.day_number, repr=event.object_repr),
         "created_at": event.created_at.isoformat(),
-        "links": _links(event, slug),
+        "links": _links(event, slug, reader, object_readable),
     }
 
 
@@ -243,36 +271,32 @@ def delivery_sending(delivery: models.WebhookDelivery) -> bool:
 
 
 def webhook_deliveries_create(event: models.Event) -> None:
-    """One pending delivery per active subscription to ``event``'s verb, in one query
-    (none for other verbs, nor for per-side entries: a battle is announced once);
-    their tasks are enqueued when the transaction commits."""
+    """One pending delivery per active subscription to ``event``'s verb whose audience may read
+    it (none for other verbs, nor for per-side entries: a battle is announced once), each with
+    its audience's payload (computed once per audience); their tasks are enqueued when the
+    transaction commits."""
     if event.verb not in WEBHOOK_EVENTS or not announced(event):
         return
-    payload = webhook_payload(event, event.campaign.slug)
-    deliveries = connection.ops.quote_name(models.WebhookDelivery._meta.db_table)
-    subscriptions = connection.ops.quote_name(models.WebhookSubscription._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            INSERT INTO {deliveries}
-                (subscription_id, event_id, payload, status, attempts, error, created_at)
-            SELECT id, %s, %s::jsonb, %s, 0, '', %s FROM {subscriptions}
-            WHERE campaign_id = %s AND active AND events @> %s::jsonb
-            ORDER BY id
-            RETURNING id
-            """,  # table names come from the models; every value is a parameter
-            [
-                event.pk,
-                json.dumps(payload, cls=DjangoJSONEncoder),
-                DeliveryStatus.PENDING.value,
-                timezone.now(),
-                event.campaign_id,
-                json.dumps([event.verb]),
-            ],
-        )
-        delivery_ids = [row[0] for row in cursor.fetchall()]
-    if delivery_ids:
-        tasks_send_on_commit(WEBHOOK_DELIVER_TASK, delivery_ids)
+    # A subscription a side's key made sends nothing once that key is revoked or expired.
+    key_valid = Q(api_key__isnull=True) | Q(api_key__revoked=False) & (
+        Q(api_key__expiry_date__isnull=True) | Q(api_key__expiry_date__gt=timezone.now())
+    )
+    subscriptions = models.WebhookSubscription.objects.filter(
+        key_valid, campaign_id=event.campaign_id, active=True, events__contains=[event.verb]
+    ).order_by("id")
+    payloads: dict[tuple[str, int | None], dict[str, Any] | None] = {}
+    deliveries = []
+    for subscription in subscriptions:
+        subscription.campaign = event.campaign
+        audience = (subscription.audience, subscription.side_id)
+        if audience not in payloads:
+            payloads[audience] = webhook_payload(event, event.campaign.slug, webhook_reader(subscription))
+        payload = payloads[audience]
+        if payload is not None:
+            deliveries.append(models.WebhookDelivery(subscription=subscription, event=event, payload=payload))
+    if deliveries:
+        created = models.WebhookDelivery.objects.bulk_create(deliveries)
+        tasks_send_on_commit(WEBHOOK_DELIVER_TASK, [delivery.pk for delivery in created])
 
 
 def webhook_deliveries_resend(now: datetime) -> list[int]:

@@ -1854,13 +1854,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Webhook subscriptions (umpires)
+         * Webhook subscriptions (umpires; side write keys)
          * @description Subscriptions; their secrets are never shown, except once when the service made one.
          */
         get: operations["campaigns_webhooks_list"];
         put?: never;
         /**
-         * Subscribe a URL to events (umpires)
+         * Subscribe a URL to events (umpires; side write keys)
          * @description Each event a subscription asks for is POSTed to its URL as JSON, signed with HMAC-SHA256 (docs/api.md, Webhooks). Omit `secret` and the service makes one: the response shows it this once.
          */
         post: operations["campaigns_webhooks_create"];
@@ -1878,21 +1878,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One webhook subscription (umpires)
+         * One webhook subscription (umpires; side write keys)
          * @description Subscriptions; their secrets are never shown, except once when the service made one.
          */
         get: operations["campaigns_webhooks_retrieve"];
         put?: never;
         post?: never;
         /**
-         * Unsubscribe, with the delivery log (umpires)
+         * Unsubscribe, with the delivery log (umpires; side write keys)
          * @description Subscriptions; their secrets are never shown, except once when the service made one.
          */
         delete: operations["campaigns_webhooks_destroy"];
         options?: never;
         head?: never;
         /**
-         * Change a subscription: URL, events, secret, active (umpires)
+         * Change a subscription: URL, events, secret, active (umpires; side write keys)
          * @description Subscriptions; their secrets are never shown, except once when the service made one.
          */
         patch: operations["campaigns_webhooks_partial_update"];
@@ -1908,7 +1908,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a signed test event (umpires)
+         * Send a signed test event (umpires; side write keys)
          * @description Queues one delivery with `X-Campaign-Event: ping`, sent by a worker like every delivery (and retried like one); the answer's Location is that delivery, in the log.
          */
         post: operations["campaigns_webhooks_ping_create"];
@@ -1926,7 +1926,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A subscription's delivery log, newest first (umpires)
+         * A subscription's delivery log, newest first (umpires; side write keys)
          * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
          *     a reader does not see.
          */
@@ -1947,7 +1947,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One delivery and its attempts' outcome (umpires)
+         * One delivery and its attempts' outcome (umpires; side write keys)
          * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
          *     a reader does not see.
          */
@@ -1970,7 +1970,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a failed delivery again (umpires)
+         * Send a failed delivery again (umpires; side write keys)
          * @description With a fresh count of attempts, by a worker; 409 unless it failed.
          */
         post: operations["campaigns_webhooks_deliveries_retry_create"];
@@ -2266,7 +2266,7 @@ export interface components {
              */
             side?: number | null;
             /**
-             * @description the key may make the umpire's writes (and sees all); only without a side
+             * @description without a side: the key may make the umpire's writes (and sees all); with a side: it manages that side's webhook subscriptions and writes nothing else
              * @default false
              */
             can_write: boolean;
@@ -2448,6 +2448,13 @@ export interface components {
          * @enum {string}
          */
         AttachmentKindEnum: "hq" | "heavy_weapons" | "other";
+        /**
+         * @description * `public` - Public: what any observer may read
+         *     * `side` - One side: what its players may read
+         *     * `umpires` - Umpires: everything
+         * @enum {string}
+         */
+        AudienceEnum: "public" | "side" | "umpires";
         /**
          * @description * `demo` - The Malta 1942 demo
          *     * `pack` - A scenario pack file
@@ -4576,6 +4583,19 @@ export interface components {
             secret?: string;
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
+            /**
+             * @description whose eyes it reads with: what it receives, and every link in it, is what that audience may read (default umpires; a side's key subscribes for its own side only)
+             *
+             *     * `public` - Public: what any observer may read
+             *     * `side` - One side: what its players may read
+             *     * `umpires` - Umpires: everything
+             */
+            audience?: components["schemas"]["AudienceEnum"];
+            /**
+             * Format: int64
+             * @description the side's id, for a side's audience
+             */
+            side?: number | null;
         };
         /**
          * @description * `Raw` - Raw
@@ -5826,6 +5846,7 @@ export interface components {
             todo_kind: components["schemas"]["Term"][];
             visibility: components["schemas"]["Term"][];
             weather: components["schemas"]["Term"][];
+            webhook_audience: components["schemas"]["Term"][];
             webhook_delivery_event: components["schemas"]["Term"][];
             webhook_event: components["schemas"]["Term"][];
         };
@@ -5850,6 +5871,11 @@ export interface components {
             /** @description the labels people read for the codes beside it */
             readonly events_labels: string[];
             active?: boolean;
+            audience?: components["schemas"]["AudienceEnum"];
+            /** @description the label people read for the code beside it */
+            readonly audience_label: string;
+            /** @description its audience */
+            side?: number | null;
             readonly created_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
@@ -5867,6 +5893,11 @@ export interface components {
             /** @description the labels people read for the codes beside it */
             readonly events_labels: string[];
             active?: boolean;
+            audience?: components["schemas"]["AudienceEnum"];
+            /** @description the label people read for the code beside it */
+            readonly audience_label: string;
+            /** @description its audience */
+            side?: number | null;
             readonly created_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
@@ -5924,6 +5955,19 @@ export interface components {
             secret?: string;
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
+            /**
+             * @description whose eyes it reads with: what it receives, and every link in it, is what that audience may read (default umpires; a side's key subscribes for its own side only)
+             *
+             *     * `public` - Public: what any observer may read
+             *     * `side` - One side: what its players may read
+             *     * `umpires` - Umpires: everything
+             */
+            audience?: components["schemas"]["AudienceEnum"];
+            /**
+             * Format: int64
+             * @description the side's id, for a side's audience
+             */
+            side?: number | null;
         };
         /**
          * @description * `North` - North
