@@ -20,6 +20,7 @@ from campaign.choices import (
     PaperFormat,
     StandStatus,
     WebhookAudience,
+    WebhookKind,
     enum_choices,
 )
 from campaign.services.days import RANGE_MAX_INCHES
@@ -333,6 +334,12 @@ class WebhookInput(serializers.Serializer[Mapping[str, Any]]):
         "returned once in the response",
     )
     active = serializers.BooleanField(required=False, help_text="inactive subscriptions receive nothing")
+    kind = serializers.ChoiceField(
+        choices=WebhookKind.choices,
+        required=False,
+        help_text="json (default): the service's signed JSON; discord: a Discord channel's webhook URL "
+        "(https://discord.com/api/webhooks/...), posted Discord's message in words; set when subscribing",
+    )
     audience = serializers.ChoiceField(
         choices=WebhookAudience.choices,
         required=False,

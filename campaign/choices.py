@@ -404,6 +404,14 @@ class WebhookAudience(models.TextChoices):
     UMPIRES = "umpires", "Umpires: everything"
 
 
+class WebhookKind(models.TextChoices):
+    """What a subscription's URL reads: the service's signed JSON, or a Discord channel's webhook
+    (Discord's own message: content and embeds in words)."""
+
+    JSON = "json", "Signed JSON for an app"
+    DISCORD = "discord", "Discord channel"
+
+
 class DeliveryStatus(models.TextChoices):
     PENDING = "pending", "Pending"
     DELIVERED = "delivered", "Delivered"

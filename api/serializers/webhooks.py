@@ -23,7 +23,7 @@ class WebhookSerializer(LabelledModelSerializer[models.WebhookSubscription]):
 
     class Meta:
         model = models.WebhookSubscription
-        fields = ["id", "url", "events", "active", "audience", "side", "created_by", "created_at"]
+        fields = ["id", "url", "kind", "events", "active", "audience", "side", "created_by", "created_at"]
 
 
 class WebhookCreatedSerializer(WebhookSerializer):
@@ -73,6 +73,7 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
             "error",
             "created_at",
             "last_attempt_at",
+            "next_attempt_at",
             "delivered_at",
             "payload",
             "sending",

@@ -89,6 +89,7 @@ class WebhookViewSet(
     )
     def partial_update(self, request: Request, **kwargs: Any) -> Response:
         data = self.validated(inputs.WebhookInput, partial=True)
+        data.pop("kind", None)  # a channel's kind is set when subscribing
         if request_api_key(request) is not None:  # a side's key keeps its subscriptions its side's
             data.pop("audience", None)
             data.pop("side_id", None)

@@ -21,6 +21,9 @@ class WebhookSubscription(models.Model):
     secret = models.CharField(max_length=128, help_text="HMAC-SHA256 key of the X-Campaign-Signature header")
     events = models.JSONField(help_text="event verbs delivered (choices.WEBHOOK_EVENTS)")
     active = models.BooleanField(default=True)
+    kind = models.CharField(
+        max_length=10, choices=choices.WebhookKind.choices, default=choices.WebhookKind.JSON
+    )
     # Whose eyes it reads with (campaign.access): a side's subscription names the side.
     audience = models.CharField(
         max_length=10, choices=choices.WebhookAudience.choices, default=choices.WebhookAudience.UMPIRES
@@ -75,6 +78,9 @@ class WebhookDelivery(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
+    # When a pending delivery's next attempt is due after a failed one: the backoff's, or later
+    # when the receiver asked to wait (a 429's Retry-After); None before the first attempt.
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
     # What the API and the X-Campaign-Delivery header name it by: a receiver reading numbers
     # would count every campaign's deliveries in between.

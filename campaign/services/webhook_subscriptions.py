@@ -17,10 +17,18 @@ from django.utils import timezone
 
 from campaign import models
 from campaign.access import CampaignAccess
-from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, DeliveryStatus, EventVerb, WebhookAudience
+from campaign.choices import (
+    WEBHOOK_EVENTS,
+    WEBHOOK_PING,
+    DeliveryStatus,
+    EventVerb,
+    WebhookAudience,
+    WebhookKind,
+)
 from campaign.services.audit import Actor, event_record
 from campaign.services.broker import tasks_send_on_commit
 from campaign.services.campaigns import campaign_lock
+from campaign.services.discord import discord_url_refusal
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.webhooks import WEBHOOK_DELIVER_TASK, url_refusal
 
@@ -36,6 +44,15 @@ def _checked_url(url: str) -> str:
     if refusal := url_refusal(url):
         raise DomainError(refusal, field="url", code="invalid_url")
     return url
+
+
+def _checked_kind(kind: str, url: str) -> str:
+    if kind not in WebhookKind.values:
+        allowed = ", ".join(WebhookKind.values)
+        raise DomainError(f"{kind!r} is no kind of webhook (choose from {allowed})", field="kind")
+    if kind == WebhookKind.DISCORD and (refusal := discord_url_refusal(url)):
+        raise DomainError(refusal, field="url", code="invalid_url")
+    return kind
 
 
 def _checked_events(events: Sequence[str]) -> list[str]:
@@ -94,6 +111,7 @@ def _description(subscription: models.WebhookSubscription) -> dict[str, Any]:
         "events": list(subscription.events),
         "active": subscription.active,
         "audience": subscription.audience,
+        "kind": subscription.kind,
         "side": subscription.side_id,
     }
 
@@ -110,18 +128,21 @@ def webhook_subscribe(
     audience: str = WebhookAudience.UMPIRES,
     side_id: int | None = None,
     api_key_id: int | None = None,
+    kind: str = WebhookKind.JSON,
 ) -> models.WebhookSubscription:
     """Subscribe ``url`` for ``audience`` (what it receives is what that audience reads); without
     a ``secret`` the service makes one (read it once from the result). ``api_key_id``: the
     side's key that subscribes (revoking it switches the subscription off)."""
     campaign = campaign_lock(campaign_id, finished_ok=True)
     audience, side_id = _checked_audience(campaign, audience, side_id)
+    url = _checked_url(url)
     subscription = models.WebhookSubscription.objects.create(
         campaign=campaign,
+        kind=_checked_kind(kind, url),
         audience=audience,
         side_id=side_id,
         api_key_id=api_key_id,
-        url=_checked_url(url),
+        url=url,
         events=_checked_events(events),
         secret=_checked_secret(secret) if secret is not None else secrets.token_urlsafe(32),
         active=active,
@@ -175,6 +196,7 @@ def webhook_update(
         )
     if url is not None:
         subscription.url = _checked_url(url)
+        _checked_kind(subscription.kind, subscription.url)
     if events is not None:
         subscription.events = _checked_events(events)
     if secret is not None:
@@ -264,7 +286,8 @@ def webhook_delivery_retry(
         )
     before = {"status": delivery.status, "attempts": delivery.attempts}
     delivery.status, delivery.attempts, delivery.last_attempt_at = DeliveryStatus.PENDING, 0, None
-    delivery.save(update_fields=["status", "attempts", "last_attempt_at"])
+    delivery.next_attempt_at = None
+    delivery.save(update_fields=["status", "attempts", "last_attempt_at", "next_attempt_at"])
     event_record(
         campaign,
         EventVerb.WEBHOOK_RETRIED,

@@ -30,6 +30,7 @@ lookup could answer otherwise); redirects are failed attempts, not followed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import http.client
@@ -60,9 +61,18 @@ from campaign.access import (
     webhook_object_readable,
     webhook_reader,
 )
-from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb, MemberRole
-from campaign.services.background import attempt_due, gave_up, lease_cutoff, next_attempt_due, rows_resend
+from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb, MemberRole, WebhookKind
+from campaign.services.background import (
+    attempt_due,
+    gave_up,
+    lease_cutoff,
+    next_attempt_at,
+    next_attempt_due,
+    rows_resend,
+)
 from campaign.services.broker import tasks_send_on_commit
+from campaign.services.discord import discord_message
+from campaign.services.night_words import night_report_lines
 
 # The task that makes one attempt at a delivery, sent by name: the tasks module imports the services.
 WEBHOOK_DELIVER_TASK = "campaign.tasks.webhook_deliver_task"
@@ -70,6 +80,10 @@ URL_SCHEMES = ("http", "https")
 USER_AGENT = "campaign-service-webhooks/1"
 # What a receiver's answer may say about it in the delivery log.
 ERROR_MAX_LENGTH = 500
+TOO_MANY_REQUESTS = 429
+# How much of a 429's body is read for its retry_after, and the longest wait honoured.
+RESPONSE_READ_MAX = 4096
+RETRY_AFTER_MAX_SECONDS = 3600.0
 
 # The message a third party reads: nothing a public observer would not see.
 PUBLIC_MESSAGES: Mapping[str, str] = {
@@ -265,6 +279,15 @@ def webhook_payload(
     }
 
 
+def _discord_details(event: models.Event, reader: CampaignAccess) -> list[tuple[str, str]]:
+    """A Discord embed's fields: a side's own night-report figures, for its channel."""
+    report = _night_report(event, reader) if event.verb == EventVerb.NIGHT_PHASE_DONE else None
+    if report is None:
+        return []
+    lines = night_report_lines(report)
+    return [(name, value) for name, _, value in (line.partition(": ") for line in lines[1:])]
+
+
 def delivery_sending(delivery: models.WebhookDelivery) -> bool:
     """Whether a worker is still to send ``delivery`` (or send it again after a failed attempt)."""
     return delivery.status == DeliveryStatus.PENDING
@@ -284,13 +307,17 @@ def webhook_deliveries_create(event: models.Event) -> None:
     subscriptions = models.WebhookSubscription.objects.filter(
         key_valid, campaign_id=event.campaign_id, active=True, events__contains=[event.verb]
     ).order_by("id")
-    payloads: dict[tuple[str, int | None], dict[str, Any] | None] = {}
+    payloads: dict[tuple[str, int | None, str], dict[str, Any] | None] = {}
     deliveries = []
     for subscription in subscriptions:
         subscription.campaign = event.campaign
-        audience = (subscription.audience, subscription.side_id)
+        audience = (subscription.audience, subscription.side_id, subscription.kind)
         if audience not in payloads:
-            payloads[audience] = webhook_payload(event, event.campaign.slug, webhook_reader(subscription))
+            reader = webhook_reader(subscription)
+            payload = webhook_payload(event, event.campaign.slug, reader)
+            if payload is not None and subscription.kind == WebhookKind.DISCORD:
+                payload["discord"] = discord_message(payload, _discord_details(event, reader))
+            payloads[audience] = payload
         payload = payloads[audience]
         if payload is not None:
             deliveries.append(models.WebhookDelivery(subscription=subscription, event=event, payload=payload))
@@ -304,7 +331,7 @@ def webhook_deliveries_resend(now: datetime) -> list[int]:
     a lease (its task was lost); rows being sent (locked) are skipped. Nothing to renew: the
     send runs the attempt due, which moves the next one."""
     pending = models.WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING).annotate(
-        due=next_attempt_due("attempts", "last_attempt_at", "created_at")
+        due=next_attempt_due("attempts", "last_attempt_at", "created_at", "next_attempt_at")
     )
     return rows_resend(pending, Q(due__lt=lease_cutoff(now)), WEBHOOK_DELIVER_TASK)
 
@@ -326,6 +353,8 @@ class Attempt:
     response_status: int | None
     error: str
     refused: bool = False
+    # Seconds the receiver asked to wait before the next attempt (a 429's retry_after).
+    wait_seconds: float = 0
 
     @property
     def delivered(self) -> bool:
@@ -361,6 +390,20 @@ def _resolved(host: str, port: int) -> list[IPAddress]:
     return list(dict.fromkeys(ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in infos))
 
 
+def _wait_asked(response: http.client.HTTPResponse) -> float:
+    """Seconds a 429 asks to wait: Discord's JSON ``retry_after`` or the Retry-After header
+    (seconds), whichever is longer; 0 when it says nothing readable."""
+    waits = [0.0]
+    with contextlib.suppress(ValueError):
+        waits.append(float(response.getheader("Retry-After") or 0))
+    try:
+        body = json.loads(response.read(RESPONSE_READ_MAX) or b"{}")
+        waits.append(float(body.get("retry_after") or 0) if isinstance(body, dict) else 0)
+    except (ValueError, TypeError, OSError, http.client.HTTPException):
+        pass
+    return min(max(waits), RETRY_AFTER_MAX_SECONDS)
+
+
 def _post(subscription: models.WebhookSubscription, event: str, delivery: str, payload: Any) -> Attempt:
     """One signed POST, made only to a public address the URL's host resolves to now (a
     literal address resolves to itself, in any of its forms)."""
@@ -378,6 +421,8 @@ def _post(subscription: models.WebhookSubscription, event: str, delivery: str, p
         if refusal := address_refusal(address):
             error = f"{host} resolves to {refusal} ({address}): webhooks only go to public internet addresses"
             return Attempt(None, error[:ERROR_MAX_LENGTH], refused=True)
+    if subscription.kind == WebhookKind.DISCORD:  # Discord's own message, not the service's JSON
+        payload = payload.get("discord") or discord_message(payload)
     body = json.dumps(payload, cls=DjangoJSONEncoder, separators=(",", ":")).encode()
     timestamp = str(int(time.time()))
     headers = {
@@ -394,15 +439,19 @@ def _post(subscription: models.WebhookSubscription, event: str, delivery: str, p
     connection = connection_class(host, parts.port, str(addresses[0]), settings.WEBHOOK_TIMEOUT_SECONDS)
     try:
         connection.request("POST", target, body=body, headers=headers)
-        # Only the status is read: a redirect (3xx) is a failed attempt, never followed.
+        # Only the status is read (and a 429's wait): a redirect (3xx) is a failed attempt, never followed.
         response = connection.getresponse()
+        wait = _wait_asked(response) if response.status == TOO_MANY_REQUESTS else 0
     except (OSError, http.client.HTTPException) as exc:  # unreachable, timed out, garbled
         return Attempt(None, f"{type(exc).__name__}: {exc}"[:ERROR_MAX_LENGTH])
     finally:
         connection.close()
     if 200 <= response.status < 300:
         return Attempt(response.status, "")
-    return Attempt(response.status, f"HTTP {response.status} {response.reason}"[:ERROR_MAX_LENGTH])
+    error = f"HTTP {response.status} {response.reason}"
+    if wait:
+        error += f": asked to wait {wait:g} seconds"
+    return Attempt(response.status, error[:ERROR_MAX_LENGTH], wait_seconds=wait)
 
 
 def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
@@ -424,7 +473,7 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
             return delivery
         subscription = delivery.subscription
         now = timezone.now()
-        if not attempt_due(delivery.attempts, delivery.last_attempt_at, now):
+        if not attempt_due(delivery.attempts, delivery.last_attempt_at, now, delivery.next_attempt_at):
             return None
         if not subscription.active:
             delivery.status, delivery.error = DeliveryStatus.FAILED, "the subscription was deactivated"
@@ -435,9 +484,12 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
             delivery.attempts += 1
             delivery.last_attempt_at = now
             delivery.response_status, delivery.error = attempt.response_status, attempt.error
+            delivery.next_attempt_at = None
             if attempt.delivered:
                 delivery.status, delivery.delivered_at = DeliveryStatus.DELIVERED, now
             elif attempt.refused or gave_up(delivery.attempts):
                 delivery.status = DeliveryStatus.FAILED
+            else:
+                delivery.next_attempt_at = next_attempt_at(delivery.attempts, now, attempt.wait_seconds)
         delivery.save()
     return delivery

@@ -3,6 +3,8 @@ one side, the umpires), and every link it is sent answers 200 to that audience's
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from campaign import models
@@ -32,7 +34,7 @@ def _subscribe(world: World, url: str, audience: str, side: models.Side | None =
     )
 
 
-def _links_answer(payloads: list[dict], key: str) -> dict[str, int]:
+def _links_answer(payloads: list[dict[str, Any]], key: str) -> dict[str, int]:
     client = api_key_client(key)
     return {link: client.get(link).status_code for payload in payloads for link in payload["links"].values()}
 

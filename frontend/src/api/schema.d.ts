@@ -2449,13 +2449,6 @@ export interface components {
          */
         AttachmentKindEnum: "hq" | "heavy_weapons" | "other";
         /**
-         * @description * `public` - Public: what any observer may read
-         *     * `side` - One side: what its players may read
-         *     * `umpires` - Umpires: everything
-         * @enum {string}
-         */
-        AudienceEnum: "public" | "side" | "umpires";
-        /**
          * @description * `demo` - The Malta 1942 demo
          *     * `pack` - A scenario pack file
          * @enum {string}
@@ -4584,13 +4577,20 @@ export interface components {
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
             /**
+             * @description json (default): the service's signed JSON; discord: a Discord channel's webhook URL (https://discord.com/api/webhooks/...), posted Discord's message in words; set when subscribing
+             *
+             *     * `json` - Signed JSON for an app
+             *     * `discord` - Discord channel
+             */
+            kind?: components["schemas"]["WebhookKindEnum"];
+            /**
              * @description whose eyes it reads with: what it receives, and every link in it, is what that audience may read (default umpires; a side's key subscribes for its own side only)
              *
              *     * `public` - Public: what any observer may read
              *     * `side` - One side: what its players may read
              *     * `umpires` - Umpires: everything
              */
-            audience?: components["schemas"]["AudienceEnum"];
+            audience?: components["schemas"]["WebhookAudienceEnum"];
             /**
              * Format: int64
              * @description the side's id, for a side's audience
@@ -5849,6 +5849,7 @@ export interface components {
             webhook_audience: components["schemas"]["Term"][];
             webhook_delivery_event: components["schemas"]["Term"][];
             webhook_event: components["schemas"]["Term"][];
+            webhook_kind: components["schemas"]["Term"][];
         };
         /**
          * @description * `C` - Clear
@@ -5867,11 +5868,14 @@ export interface components {
             readonly id: string;
             /** Format: uri */
             url: string;
+            kind?: components["schemas"]["WebhookKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
             events: components["schemas"]["WebhookEventEnum"][];
             /** @description the labels people read for the codes beside it */
             readonly events_labels: string[];
             active?: boolean;
-            audience?: components["schemas"]["AudienceEnum"];
+            audience?: components["schemas"]["WebhookAudienceEnum"];
             /** @description the label people read for the code beside it */
             readonly audience_label: string;
             /** @description its audience */
@@ -5880,6 +5884,13 @@ export interface components {
             /** Format: date-time */
             readonly created_at: string;
         };
+        /**
+         * @description * `public` - Public: what any observer may read
+         *     * `side` - One side: what its players may read
+         *     * `umpires` - Umpires: everything
+         * @enum {string}
+         */
+        WebhookAudienceEnum: "public" | "side" | "umpires";
         /** @description The answer to a subscription: with the secret once, when the service made it. */
         WebhookCreated: {
             /**
@@ -5889,11 +5900,14 @@ export interface components {
             readonly id: string;
             /** Format: uri */
             url: string;
+            kind?: components["schemas"]["WebhookKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
             events: components["schemas"]["WebhookEventEnum"][];
             /** @description the labels people read for the codes beside it */
             readonly events_labels: string[];
             active?: boolean;
-            audience?: components["schemas"]["AudienceEnum"];
+            audience?: components["schemas"]["WebhookAudienceEnum"];
             /** @description the label people read for the code beside it */
             readonly audience_label: string;
             /** @description its audience */
@@ -5924,6 +5938,8 @@ export interface components {
             readonly created_at: string;
             /** Format: date-time */
             last_attempt_at?: string | null;
+            /** Format: date-time */
+            next_attempt_at?: string | null;
             /** Format: date-time */
             delivered_at?: string | null;
             payload: unknown;
@@ -5956,19 +5972,32 @@ export interface components {
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
             /**
+             * @description json (default): the service's signed JSON; discord: a Discord channel's webhook URL (https://discord.com/api/webhooks/...), posted Discord's message in words; set when subscribing
+             *
+             *     * `json` - Signed JSON for an app
+             *     * `discord` - Discord channel
+             */
+            kind?: components["schemas"]["WebhookKindEnum"];
+            /**
              * @description whose eyes it reads with: what it receives, and every link in it, is what that audience may read (default umpires; a side's key subscribes for its own side only)
              *
              *     * `public` - Public: what any observer may read
              *     * `side` - One side: what its players may read
              *     * `umpires` - Umpires: everything
              */
-            audience?: components["schemas"]["AudienceEnum"];
+            audience?: components["schemas"]["WebhookAudienceEnum"];
             /**
              * Format: int64
              * @description the side's id, for a side's audience
              */
             side?: number | null;
         };
+        /**
+         * @description * `json` - Signed JSON for an app
+         *     * `discord` - Discord channel
+         * @enum {string}
+         */
+        WebhookKindEnum: "json" | "discord";
         /**
          * @description * `North` - North
          *     * `North-East` - North-East
