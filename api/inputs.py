@@ -340,6 +340,11 @@ class WebhookInput(serializers.Serializer[Mapping[str, Any]]):
         help_text="json (default): the service's signed JSON; discord: a Discord channel's webhook URL "
         "(https://discord.com/api/webhooks/...), posted Discord's message in words; set when subscribing",
     )
+    hold_for_approval = serializers.BooleanField(
+        required=False,
+        help_text="hold each post until an umpire publishes it (or discards it): nothing reaches the "
+        "receiver before the umpire checked it",
+    )
     audience = serializers.ChoiceField(
         choices=WebhookAudience.choices,
         required=False,

@@ -722,6 +722,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     # A side's pools, arrivals, entrenchments and artillery: its own (the day-end roll passes PUBLIC).
     EventVerb.RULE_APPLIED: Visibility.SIDE,
     EventVerb.WEBHOOK_RETRIED: Visibility.UMPIRE,
+    EventVerb.WEBHOOK_PUBLISHED: Visibility.UMPIRE,
+    EventVerb.WEBHOOK_DISCARDED: Visibility.UMPIRE,
     # Who plays in the campaign, and how they were let in, is the umpires' to manage.
     EventVerb.MEMBER_INVITED: Visibility.UMPIRE,
     EventVerb.MEMBER_JOINED: Visibility.UMPIRE,

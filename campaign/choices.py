@@ -45,7 +45,7 @@ BATTLE_ACTION_CHOICES = [
     ("report", "Report it"),
 ]
 # What the umpire may do with a webhook delivery now (campaign.services.webhooks.delivery_actions).
-DELIVERY_ACTION_CHOICES = [("retry", "Send again")]
+DELIVERY_ACTION_CHOICES = [("retry", "Send again"), ("publish", "Publish"), ("discard", "Discard")]
 # The qualities the umpire gives a C Ops rolling its action points (variant 1).
 COPS_QUALITY_CHOICES = enum_choices(Quality)
 # What the umpire may do with the campaign and its day now (campaign.services.campaign_actions), in
@@ -323,6 +323,8 @@ class EventVerb(models.TextChoices):
     CAMPAIGN_FINISHED = "campaign.finished", "Campaign finished"
     RULE_APPLIED = "rule.applied", "Campaign rule applied"
     WEBHOOK_RETRIED = "webhook.retried", "Webhook delivery retried"
+    WEBHOOK_PUBLISHED = "webhook.published", "Held webhook post published"
+    WEBHOOK_DISCARDED = "webhook.discarded", "Held webhook post discarded"
     MEMBER_INVITED = "member.invited", "Member invited"
     MEMBER_JOINED = "member.joined", "Member joined"
     MEMBER_ACCOUNT_CREATED = "member.account_created", "Member account created"
@@ -416,3 +418,6 @@ class DeliveryStatus(models.TextChoices):
     PENDING = "pending", "Pending"
     DELIVERED = "delivered", "Delivered"
     FAILED = "failed", "Failed after every retry"
+    # A channel that holds its posts: each waits for an umpire to publish or discard it.
+    HELD = "held", "Held for an umpire's approval"
+    DISCARDED = "discarded", "Discarded by an umpire"

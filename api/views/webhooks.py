@@ -17,6 +17,7 @@ from api import filters, inputs, schema
 from api.permissions import (
     IsAuthenticatedOrAPIKey,
     IsCampaignMember,
+    IsUmpireInPerson,
     IsUmpireInPersonOrSideWriteKey,
     request_api_key,
     side_key_writes,
@@ -32,6 +33,8 @@ from campaign.services import webhook_subscriptions as webhook_services
 WEBHOOK_KWARG = "webhook_pk"
 # Not IsUmpireOrReadOnly: a side's write-granted key reads as its player, yet manages its side's.
 WEBHOOK_PERMISSIONS = [IsAuthenticatedOrAPIKey, IsCampaignMember, IsUmpireInPersonOrSideWriteKey]
+# What the club reads is the umpire's to publish, signed in: never a key's.
+UMPIRES_ONLY = [*WEBHOOK_PERMISSIONS, IsUmpireInPerson]
 
 
 @extend_schema(tags=["webhooks"])
@@ -163,6 +166,34 @@ class WebhookDeliveryViewSet(
         request=None,
         responses={202: WebhookDeliverySerializer},
     )
+    @extend_schema(
+        summary="Publish a held post (umpires)",
+        description="A post held for approval goes to its receiver, sent by a worker; 409 unless held.",
+        request=None,
+        responses={202: WebhookDeliverySerializer},
+    )
+    @action(detail=True, methods=["post"], permission_classes=UMPIRES_ONLY)
+    def publish(self, request: Request, **kwargs: Any) -> Response:
+        delivery = self.get_object()
+        delivery = webhook_services.webhook_delivery_publish(
+            self.campaign_access.campaign.pk, self.actor, delivery.subscription_id, delivery.pk
+        )
+        return self.respond(delivery, status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        summary="Discard a held post (umpires)",
+        description="It never reaches its receiver and stays in the log; 409 unless held.",
+        request=None,
+        responses={200: WebhookDeliverySerializer},
+    )
+    @action(detail=True, methods=["post"], permission_classes=UMPIRES_ONLY)
+    def discard(self, request: Request, **kwargs: Any) -> Response:
+        delivery = self.get_object()
+        delivery = webhook_services.webhook_delivery_discard(
+            self.campaign_access.campaign.pk, self.actor, delivery.subscription_id, delivery.pk
+        )
+        return self.respond(delivery)
+
     @action(detail=True, methods=["post"])
     def retry(self, request: Request, **kwargs: Any) -> Response:
         delivery = self.get_object()

@@ -24,6 +24,8 @@ class WebhookSubscription(models.Model):
     kind = models.CharField(
         max_length=10, choices=choices.WebhookKind.choices, default=choices.WebhookKind.JSON
     )
+    # Each post waits for an umpire to publish it (or discard it): nothing reaches the club first.
+    hold_for_approval = models.BooleanField(default=False)
     # Whose eyes it reads with (campaign.access): a side's subscription names the side.
     audience = models.CharField(
         max_length=10, choices=choices.WebhookAudience.choices, default=choices.WebhookAudience.UMPIRES

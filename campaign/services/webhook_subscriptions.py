@@ -112,6 +112,7 @@ def _description(subscription: models.WebhookSubscription) -> dict[str, Any]:
         "active": subscription.active,
         "audience": subscription.audience,
         "kind": subscription.kind,
+        "hold_for_approval": subscription.hold_for_approval,
         "side": subscription.side_id,
     }
 
@@ -129,6 +130,7 @@ def webhook_subscribe(
     side_id: int | None = None,
     api_key_id: int | None = None,
     kind: str = WebhookKind.JSON,
+    hold_for_approval: bool = False,
 ) -> models.WebhookSubscription:
     """Subscribe ``url`` for ``audience`` (what it receives is what that audience reads); without
     a ``secret`` the service makes one (read it once from the result). ``api_key_id``: the
@@ -139,6 +141,7 @@ def webhook_subscribe(
     subscription = models.WebhookSubscription.objects.create(
         campaign=campaign,
         kind=_checked_kind(kind, url),
+        hold_for_approval=hold_for_approval,
         audience=audience,
         side_id=side_id,
         api_key_id=api_key_id,
@@ -185,6 +188,7 @@ def webhook_update(
     active: bool | None = None,
     audience: str | None = None,
     side_id: int | None = None,
+    hold_for_approval: bool | None = None,
 ) -> models.WebhookSubscription:
     """Change what is given; a new secret signs every attempt from now on; a new audience
     (with its side) reads the events from now on."""
@@ -203,7 +207,11 @@ def webhook_update(
         subscription.secret = _checked_secret(secret)
     if active is not None:
         subscription.active = active
-    subscription.save(update_fields=["url", "events", "secret", "active", "audience", "side"])
+    if hold_for_approval is not None:
+        subscription.hold_for_approval = hold_for_approval
+    subscription.save(
+        update_fields=["url", "events", "secret", "active", "audience", "side", "hold_for_approval"]
+    )
     event_record(
         campaign,
         EventVerb.WEBHOOK_UPDATED,
@@ -257,9 +265,76 @@ RETRIABLE = (DeliveryStatus.FAILED,)
 
 def delivery_actions(access: CampaignAccess, delivery: models.WebhookDelivery) -> list[str]:
     """What the reader may do with ``delivery`` now: an umpire sends a failed one again while its
-    webhook is switched on."""
-    retriable = delivery.status in RETRIABLE and delivery.subscription.active
-    return ["retry"] if access.is_umpire and retriable else []
+    webhook is switched on, and publishes or discards a held one."""
+    if not access.is_umpire:
+        return []
+    if delivery.status == DeliveryStatus.HELD:
+        return ["publish", "discard"] if delivery.subscription.active else ["discard"]
+    return ["retry"] if delivery.status in RETRIABLE and delivery.subscription.active else []
+
+
+def _held_delivery(
+    campaign_id: int, subscription_id: int, delivery_id: int
+) -> tuple[models.Campaign, models.WebhookSubscription, models.WebhookDelivery]:
+    campaign, subscription = _subscription_lock(campaign_id, subscription_id)
+    delivery = subscription.deliveries.select_for_update().filter(pk=delivery_id).first()
+    if delivery is None:
+        raise NotFoundError(f"the webhook to {subscription.url} has no such delivery", field="delivery")
+    if delivery.status != DeliveryStatus.HELD:
+        raise ConflictError(
+            f"the delivery is {delivery.get_status_display().lower()}: "
+            "only a held one is published or discarded",
+            field="delivery",
+            code="wrong_status",
+        )
+    return campaign, subscription, delivery
+
+
+@transaction.atomic
+def webhook_delivery_publish(
+    campaign_id: int, actor: Actor, subscription_id: int, delivery_id: int
+) -> models.WebhookDelivery:
+    """An umpire lets a held post go: a worker sends it like any delivery."""
+    campaign, subscription, delivery = _held_delivery(campaign_id, subscription_id, delivery_id)
+    if not subscription.active:
+        raise ConflictError(
+            f"the webhook to {subscription.url} is switched off: switch it on before publishing",
+            field="webhook",
+            code="inactive",
+        )
+    delivery.status = DeliveryStatus.PENDING
+    delivery.save(update_fields=["status"])
+    event_record(
+        campaign,
+        EventVerb.WEBHOOK_PUBLISHED,
+        subscription,
+        f"Webhook to {subscription.url}: a held post of {delivery.payload['event']} published",
+        actor,
+        before={"status": DeliveryStatus.HELD},
+        after={"status": delivery.status},
+    )
+    tasks_send_on_commit(WEBHOOK_DELIVER_TASK, [delivery.pk])
+    return delivery
+
+
+@transaction.atomic
+def webhook_delivery_discard(
+    campaign_id: int, actor: Actor, subscription_id: int, delivery_id: int
+) -> models.WebhookDelivery:
+    """An umpire keeps a held post from the club for good (it stays in the log)."""
+    campaign, subscription, delivery = _held_delivery(campaign_id, subscription_id, delivery_id)
+    delivery.status = DeliveryStatus.DISCARDED
+    delivery.save(update_fields=["status"])
+    event_record(
+        campaign,
+        EventVerb.WEBHOOK_DISCARDED,
+        subscription,
+        f"Webhook to {subscription.url}: a held post of {delivery.payload['event']} discarded",
+        actor,
+        before={"status": DeliveryStatus.HELD},
+        after={"status": delivery.status},
+    )
+    return delivery
 
 
 @transaction.atomic

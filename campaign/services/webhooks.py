@@ -320,10 +320,16 @@ def webhook_deliveries_create(event: models.Event) -> None:
             payloads[audience] = payload
         payload = payloads[audience]
         if payload is not None:
-            deliveries.append(models.WebhookDelivery(subscription=subscription, event=event, payload=payload))
+            status = DeliveryStatus.HELD if subscription.hold_for_approval else DeliveryStatus.PENDING
+            deliveries.append(
+                models.WebhookDelivery(subscription=subscription, event=event, payload=payload, status=status)
+            )
     if deliveries:
         created = models.WebhookDelivery.objects.bulk_create(deliveries)
-        tasks_send_on_commit(WEBHOOK_DELIVER_TASK, [delivery.pk for delivery in created])
+        # Held posts wait for an umpire (webhook_subscriptions.webhook_delivery_publish).
+        sent = [delivery.pk for delivery in created if delivery.status == DeliveryStatus.PENDING]
+        if sent:
+            tasks_send_on_commit(WEBHOOK_DELIVER_TASK, sent)
 
 
 def webhook_deliveries_resend(now: datetime) -> list[int]:

@@ -3,13 +3,16 @@ one side, the umpires), and every link it is sent answers 200 to that audience's
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
+from django.db import transaction
 
 from campaign import models
 from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb, WebhookAudience
 from campaign.services.api_keys import api_key_create, api_key_revoke
+from campaign.services.audit import event_record
 from campaign.services.battle_reports import battle_report
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
@@ -154,3 +157,71 @@ def test_an_audience_without_its_side_is_refused_naming_the_field(world, body, f
     assert refused.status_code == 400
     assert field in str(refused.json())
     assert models.WebhookSubscription.objects.count() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_approval_on_nothing_is_posted_until_the_umpire_publishes(celery_worker):
+    world = build_world()
+    _, plain = api_key_create(
+        world.campaign.pk, ACTOR, name="Axis bot", side_id=world.axis.pk, can_write=True
+    )
+    umpire = world.client(Role.UMPIRE)
+    with running(Receiver()) as channel:
+        hook = webhook_subscribe(
+            world.campaign.pk,
+            ACTOR,
+            url=channel.url,
+            events=["night.done"],
+            secret=SECRET,
+            audience=WebhookAudience.SIDE,
+            side_id=world.axis.pk,
+            hold_for_approval=True,
+        )
+        battle_report(
+            world.campaign.pk,
+            ACTOR,
+            world.planned.pk,
+            {"battalions": [{"code": "A1", "destroyed": ["3"]}, {"code": "L1", "destroyed": []}]},
+        )
+        operation_run(night_phase_start(world.campaign.pk, ACTOR).pk)
+        held = models.WebhookDelivery.objects.get(subscription=hook)
+        time.sleep(1)  # a worker had the time to send it, were it not held
+        log = umpire.get(world.url("webhook-delivery-list", webhook_pk=hook.public_id)).json()["results"]
+        publish = world.url("webhook-delivery-publish", webhook_pk=hook.public_id, pk=held.public_id)
+        by_key = api_key_client(plain).post(publish)
+        before = list(channel.requests)
+        published = umpire.post(publish)
+        wait_for(lambda: len(channel.requests) == 1, what="the published post")
+
+    assert before == []
+    assert (log[0]["status"], log[0]["status_label"], log[0]["actions"]) == (
+        DeliveryStatus.HELD,
+        DeliveryStatus.HELD.label,
+        ["publish", "discard"],
+    )
+    assert by_key.status_code == 403  # the umpire checks what the club reads, signed in
+    assert published.status_code == 202
+    assert channel.requests[0].json()["links"]["report"]
+    held.refresh_from_db()
+    assert held.status == DeliveryStatus.DELIVERED
+
+
+def test_a_discarded_post_never_goes_and_stays_in_the_log(world):
+    hook = webhook_subscribe(
+        world.campaign.pk, ACTOR, url=HOOK, events=["day.dawned"], hold_for_approval=True
+    )
+    with transaction.atomic():
+        event_record(world.campaign, EventVerb.DAY_DAWNED, world.campaign, "Day 3 dawns", ACTOR)
+    held = models.WebhookDelivery.objects.get(subscription=hook)
+    umpire = world.client(Role.UMPIRE)
+    url = world.url("webhook-delivery-discard", webhook_pk=hook.public_id, pk=held.public_id)
+
+    discarded = umpire.post(url)
+    again = umpire.post(url)
+
+    assert (discarded.status_code, discarded.json()["status"], discarded.json()["actions"]) == (
+        200,
+        DeliveryStatus.DISCARDED,
+        [],
+    )
+    assert again.status_code == 409

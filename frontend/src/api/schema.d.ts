@@ -1960,7 +1960,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/retry/": {
+    "/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/discard/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discard a held post (umpires)
+         * @description It never reaches its receiver and stays in the log; 409 unless held.
+         */
+        post: operations["campaigns_webhooks_deliveries_discard_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/publish/": {
         parameters: {
             query?: never;
             header?: never;
@@ -1972,6 +1992,26 @@ export interface paths {
         /**
          * Send a failed delivery again (umpires; side write keys)
          * @description With a fresh count of attempts, by a worker; 409 unless it failed.
+         */
+        post: operations["campaigns_webhooks_deliveries_publish_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/retry/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
          */
         post: operations["campaigns_webhooks_deliveries_retry_create"];
         delete?: never;
@@ -3013,16 +3053,20 @@ export interface components {
         DayStatusEnum: "dawn" | "day" | "night" | "done";
         /**
          * @description * `retry` - Send again
+         *     * `publish` - Publish
+         *     * `discard` - Discard
          * @enum {string}
          */
-        DeliveryActionEnum: "retry";
+        DeliveryActionEnum: "retry" | "publish" | "discard";
         /**
          * @description * `pending` - Pending
          *     * `delivered` - Delivered
          *     * `failed` - Failed after every retry
+         *     * `held` - Held for an umpire's approval
+         *     * `discarded` - Discarded by an umpire
          * @enum {string}
          */
-        DeliveryStatusEnum: "pending" | "delivered" | "failed";
+        DeliveryStatusEnum: "pending" | "delivered" | "failed" | "held" | "discarded";
         DeploymentInputRequest: {
             /** @description code of a battalion in reserve */
             battalion: string;
@@ -4583,6 +4627,8 @@ export interface components {
              *     * `discord` - Discord channel
              */
             kind?: components["schemas"]["WebhookKindEnum"];
+            /** @description hold each post until an umpire publishes it (or discards it): nothing reaches the receiver before the umpire checked it */
+            hold_for_approval?: boolean;
             /**
              * @description whose eyes it reads with: what it receives, and every link in it, is what that audience may read (default umpires; a side's key subscribes for its own side only)
              *
@@ -5700,6 +5746,8 @@ export interface components {
          *     * `campaign.finished` - Campaign finished
          *     * `rule.applied` - Campaign rule applied
          *     * `webhook.retried` - Webhook delivery retried
+         *     * `webhook.published` - Held webhook post published
+         *     * `webhook.discarded` - Held webhook post discarded
          *     * `member.invited` - Member invited
          *     * `member.joined` - Member joined
          *     * `member.account_created` - Member account created
@@ -5720,7 +5768,7 @@ export interface components {
          *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "notifications.sent" | "member.notification_email_set" | "order.drafted" | "order.edited" | "orders.submitted" | "order.withdrawn" | "order.approved" | "order.returned" | "order.amended" | "orders.lapsed" | "battle.draft_saved" | "battle.drafts_confirmed";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "webhook.published" | "webhook.discarded" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "notifications.sent" | "member.notification_email_set" | "order.drafted" | "order.edited" | "orders.submitted" | "order.withdrawn" | "order.approved" | "order.returned" | "order.amended" | "orders.lapsed" | "battle.draft_saved" | "battle.drafts_confirmed";
         /** @description The victory conditions and each side's standing (``campaign.selectors.victory_standing``). */
         Victory: {
             status: components["schemas"]["CampaignStatusEnum"];
@@ -5880,6 +5928,7 @@ export interface components {
             readonly audience_label: string;
             /** @description its audience */
             side?: number | null;
+            hold_for_approval?: boolean;
             readonly created_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
@@ -5912,6 +5961,7 @@ export interface components {
             readonly audience_label: string;
             /** @description its audience */
             side?: number | null;
+            hold_for_approval?: boolean;
             readonly created_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
@@ -5945,10 +5995,24 @@ export interface components {
             payload: unknown;
             /** @description a worker is still to send it, or to send it again after a failed attempt */
             readonly sending: boolean;
-            /** @description what you may do with it now: `retry` once it failed every retry, while its webhook is switched on */
+            /** @description what you may do with it now (umpires): `retry` once it failed every retry, while its webhook is switched on; `publish` or `discard` a post held for approval */
             readonly actions: components["schemas"]["DeliveryActionEnum"][];
             /** @description the actions in words, in their order */
             readonly actions_labels: string[];
+        };
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        WebhookDeliveryRequest: {
+            status?: components["schemas"]["DeliveryStatusEnum"];
+            attempts?: number;
+            response_status?: number | null;
+            error?: string;
+            /** Format: date-time */
+            last_attempt_at?: string | null;
+            /** Format: date-time */
+            next_attempt_at?: string | null;
+            /** Format: date-time */
+            delivered_at?: string | null;
+            payload: unknown;
         };
         /**
          * @description * `night.done` - Night phase done
@@ -5978,6 +6042,8 @@ export interface components {
              *     * `discord` - Discord channel
              */
             kind?: components["schemas"]["WebhookKindEnum"];
+            /** @description hold each post until an umpire publishes it (or discards it): nothing reaches the receiver before the umpire checked it */
+            hold_for_approval?: boolean;
             /**
              * @description whose eyes it reads with: what it receives, and every link in it, is what that audience may read (default umpires; a side's key subscribes for its own side only)
              *
@@ -9769,6 +9835,8 @@ export interface operations {
                  *     * `campaign.finished` - Campaign finished
                  *     * `rule.applied` - Campaign rule applied
                  *     * `webhook.retried` - Webhook delivery retried
+                 *     * `webhook.published` - Held webhook post published
+                 *     * `webhook.discarded` - Held webhook post discarded
                  *     * `member.invited` - Member invited
                  *     * `member.joined` - Member joined
                  *     * `member.account_created` - Member account created
@@ -9788,7 +9856,7 @@ export interface operations {
                  *     * `battle.draft_saved` - Battle report drafted
                  *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.discarded" | "webhook.pinged" | "webhook.published" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -17192,8 +17260,10 @@ export interface operations {
                  * @description * `pending` - Pending
                  *     * `delivered` - Delivered
                  *     * `failed` - Failed after every retry
+                 *     * `held` - Held for an umpire's approval
+                 *     * `discarded` - Discarded by an umpire
                  */
-                status?: "delivered" | "failed" | "pending";
+                status?: "delivered" | "discarded" | "failed" | "held" | "pending";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -17363,7 +17433,102 @@ export interface operations {
             };
         };
     };
-    campaigns_webhooks_deliveries_retry_create: {
+    campaigns_webhooks_deliveries_discard_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                id: string;
+                /** @description the subscription's id */
+                webhook_pk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_webhooks_deliveries_publish_create: {
         parameters: {
             query?: never;
             header?: {
@@ -17433,6 +17598,125 @@ export interface operations {
             };
             /** @description Error */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_webhooks_deliveries_retry_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                id: string;
+                /** @description the subscription's id */
+                webhook_pk: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["WebhookDeliveryRequest"];
+                "multipart/form-data": components["schemas"]["WebhookDeliveryRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
