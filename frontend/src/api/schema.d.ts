@@ -3668,11 +3668,12 @@ export interface components {
         LinkKindEnum: "road" | "track" | "none";
         /**
          * @description * `reserve` - In reserve
+         *     * `not_arrived` - Not on the table: its force has not arrived
          *     * `battle` - In a battle today
          *     * `uncommitted` - On the table, in no battle
          * @enum {string}
          */
-        LocationEnum: "reserve" | "battle" | "uncommitted";
+        LocationEnum: "reserve" | "not_arrived" | "battle" | "uncommitted";
         LoginInputRequest: {
             username: string;
             password: string;
