@@ -161,12 +161,6 @@ class WebhookDeliveryViewSet(
         return selectors.webhook_deliveries(subscription)
 
     @extend_schema(
-        summary="Send a failed delivery again (umpires; side write keys)",
-        description="With a fresh count of attempts, by a worker; 409 unless it failed.",
-        request=None,
-        responses={202: WebhookDeliverySerializer},
-    )
-    @extend_schema(
         summary="Publish a held post (umpires)",
         description="A post held for approval goes to its receiver, sent by a worker; 409 unless held.",
         request=None,
@@ -194,6 +188,12 @@ class WebhookDeliveryViewSet(
         )
         return self.respond(delivery)
 
+    @extend_schema(
+        summary="Send a failed delivery again (umpires; side write keys)",
+        description="With a fresh count of attempts, by a worker; 409 unless it failed.",
+        request=None,
+        responses={202: WebhookDeliverySerializer},
+    )
     @action(detail=True, methods=["post"])
     def retry(self, request: Request, **kwargs: Any) -> Response:
         delivery = self.get_object()

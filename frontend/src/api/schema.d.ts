@@ -1990,8 +1990,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a failed delivery again (umpires; side write keys)
-         * @description With a fresh count of attempts, by a worker; 409 unless it failed.
+         * Publish a held post (umpires)
+         * @description A post held for approval goes to its receiver, sent by a worker; 409 unless held.
          */
         post: operations["campaigns_webhooks_deliveries_publish_create"];
         delete?: never;
@@ -2010,8 +2010,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
-         *     a reader does not see.
+         * Send a failed delivery again (umpires; side write keys)
+         * @description With a fresh count of attempts, by a worker; 409 unless it failed.
          */
         post: operations["campaigns_webhooks_deliveries_retry_create"];
         delete?: never;
@@ -6000,20 +6000,6 @@ export interface components {
             readonly actions: components["schemas"]["DeliveryActionEnum"][];
             /** @description the actions in words, in their order */
             readonly actions_labels: string[];
-        };
-        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
-        WebhookDeliveryRequest: {
-            status?: components["schemas"]["DeliveryStatusEnum"];
-            attempts?: number;
-            response_status?: number | null;
-            error?: string;
-            /** Format: date-time */
-            last_attempt_at?: string | null;
-            /** Format: date-time */
-            next_attempt_at?: string | null;
-            /** Format: date-time */
-            delivered_at?: string | null;
-            payload: unknown;
         };
         /**
          * @description * `night.done` - Night phase done
@@ -17642,16 +17628,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookDeliveryRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["WebhookDeliveryRequest"];
-                "multipart/form-data": components["schemas"]["WebhookDeliveryRequest"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            200: {
+            202: {
                 headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
                     /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -17700,24 +17682,6 @@ export interface operations {
             };
             /** @description Error */
             409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Error */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
