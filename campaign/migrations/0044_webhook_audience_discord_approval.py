@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0048_battalion_night_indexes'),
+        ('campaign', '0046_sync_changes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
