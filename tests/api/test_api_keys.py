@@ -289,6 +289,8 @@ UMPIRES_IN_PERSON = frozenset(
         "webhook-detail",
         "webhook-ping",
         "webhook-delivery-retry",
+        "webhook-delivery-publish",
+        "webhook-delivery-discard",
     }
 )
 WRITES = sorted(
