@@ -20,6 +20,8 @@ from campaign.choices import (
     OperationKind,
     PaperFormat,
     StandStatus,
+    WebhookAudience,
+    WebhookKind,
     enum_choices,
 )
 from campaign.services.days import RANGE_MAX_INCHES
@@ -263,7 +265,9 @@ class APIKeyCreateInput(serializers.Serializer[Mapping[str, Any]]):
         help_text="side id: the key sees as that side's player; empty: the public (observer) view",
     )
     can_write = serializers.BooleanField(
-        default=False, help_text="the key may make the umpire's writes (and sees all); only without a side"
+        default=False,
+        help_text="without a side: the key may make the umpire's writes (and sees all); with a side: it "
+        "manages that side's webhook subscriptions and writes nothing else",
     )
     expiry_date = serializers.DateTimeField(required=False, allow_null=True, help_text="empty: never expires")
 
@@ -362,6 +366,29 @@ class WebhookInput(serializers.Serializer[Mapping[str, Any]]):
         "returned once in the response",
     )
     active = serializers.BooleanField(required=False, help_text="inactive subscriptions receive nothing")
+    kind = serializers.ChoiceField(
+        choices=WebhookKind.choices,
+        required=False,
+        help_text="json (default): the service's signed JSON; discord: a Discord channel's webhook URL "
+        "(https://discord.com/api/webhooks/...), posted Discord's message in words; set when subscribing",
+    )
+    hold_for_approval = serializers.BooleanField(
+        required=False,
+        help_text="hold each post until an umpire publishes it (or discards it): nothing reaches the "
+        "receiver before the umpire checked it",
+    )
+    audience = serializers.ChoiceField(
+        choices=WebhookAudience.choices,
+        required=False,
+        help_text="whose eyes it reads with: what it receives, and every link in it, is what that "
+        "audience may read (default umpires; a side's key subscribes for its own side only)",
+    )
+    side = id_field(
+        source="side_id",
+        required=False,
+        allow_null=True,
+        help_text="the side's id, for a side's audience",
+    )
 
 
 class RuleQuery(serializers.Serializer[dict[str, str]]):

@@ -123,6 +123,28 @@ class IsUmpireInPerson(IsUmpire):
         return request_api_key(request) is None and super().has_permission(request, view)
 
 
+class IsUmpireInPersonOrSideWriteKey(IsUmpireInPerson):
+    """Webhooks: the umpire signed in, or a side's write-granted key for its own side's
+    subscriptions (the view scopes them; revoking the key switches them off)."""
+
+    message = (
+        "Only an umpire of this campaign, signed in, or a side's API key with write permission "
+        "(for its own side) may manage webhooks."
+    )
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        if request_api_key(request) is not None:
+            return side_key_writes(request) and _scoped(view) is not None
+        return super().has_permission(request, view)
+
+
+def side_key_writes(request: Request) -> bool:
+    """Whether the request comes with a side's write-granted API key (which manages its side's
+    webhook subscriptions, nothing else)."""
+    api_key = request_api_key(request)
+    return api_key is not None and api_key.can_write and api_key.side_id is not None
+
+
 class IsSidePlayerInPerson(BasePermission):
     """A player of the campaign, logged in: a side's read-only key reads as its player but never
     writes its orders."""

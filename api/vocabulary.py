@@ -26,7 +26,7 @@ from api.labels import with_field
 from campaign import choices
 from campaign.map_layout import ALLIED_COLOURS, AXIS_COLOUR
 from campaign.services.memberships import ROLES_WITH_SIDE
-from campaign.services.night_report import COUNTER_WORDS
+from campaign.services.night_words import COUNTER_WORDS
 from campaign.services.orders import PAYLOAD_FIELD_LABELS, PAYLOAD_FIELDS
 from rules_engine import vocab
 from rules_engine.nineteen43.common import BattleType

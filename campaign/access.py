@@ -19,13 +19,13 @@ the webhooks ask here; none decides it for itself.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, reduce
 from operator import attrgetter, or_
 from typing import Any
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Value
+from django.db.models import BooleanField, Exists, ExpressionWrapper, Model, OuterRef, Q, QuerySet, Value
 
 from campaign import models
 from campaign.choices import (
@@ -36,6 +36,7 @@ from campaign.choices import (
     OperationKind,
     SideOrderStatus,
     Visibility,
+    WebhookAudience,
 )
 from rules_engine.fairness import PUBLIC_AUDIENCE
 from rules_engine.nineteen43.artillery import FIELD_STRENGTH_CLASSES, allotment_words
@@ -150,10 +151,22 @@ class CampaignAccess:
 
 
 def api_key_role(api_key: models.CampaignAPIKey) -> MemberRole:
-    """A write-granted key acts for the umpire; a side's key sees as its player; else an observer."""
-    if api_key.can_write:
-        return MemberRole.UMPIRE
-    return MemberRole.PLAYER if api_key.side_id is not None else MemberRole.OBSERVER
+    """A write-granted key of no side acts for the umpire; a side's key sees as its player
+    (write-granted, it manages its side's webhook subscriptions, nothing else); else an observer."""
+    if api_key.side_id is not None:
+        return MemberRole.PLAYER
+    return MemberRole.UMPIRE if api_key.can_write else MemberRole.OBSERVER
+
+
+def webhooks_managed(access: CampaignAccess, side_key_writes: bool = False) -> Q:
+    """The webhook subscriptions the reader reads and manages: the umpires' every one; a side's
+    write-granted key (``side_key_writes``) its own side's; nobody else any."""
+    if access.is_umpire:
+        return Q()
+    side_id = access.player_side_id
+    if side_key_writes and not access.in_person and side_id is not None:
+        return Q(audience=WebhookAudience.SIDE, side_id=side_id)
+    return NOTHING
 
 
 # Rows ------------------------------------------------------------------------
@@ -377,6 +390,54 @@ def notification_refused(
     if side_id is None or CampaignAccess.of_member(campaign, membership).sees_in_full(side_id):
         return None
     return f"member {membership.pk} does not see side {side_id} in full"
+
+
+def webhook_reader(subscription: models.WebhookSubscription) -> CampaignAccess:
+    """Whose eyes a webhook subscription reads with (its audience): the umpires', a side's
+    player's, or a public observer's; a key's, never a member in person."""
+    audience = subscription.audience
+    if audience == WebhookAudience.SIDE and subscription.side_id is not None:
+        role, side_id = MemberRole.PLAYER, subscription.side_id
+    elif audience == WebhookAudience.UMPIRES:
+        role, side_id = MemberRole.UMPIRE, None
+    else:
+        role, side_id = MemberRole.OBSERVER, None
+    return CampaignAccess(campaign=subscription.campaign, role=role, side_id=side_id, in_person=False)
+
+
+def event_readable(access: CampaignAccess, event: models.Event) -> bool:
+    """:func:`events_readable` of one event already loaded."""
+    if access.is_umpire or event.visibility == Visibility.PUBLIC:
+        return True
+    side_id = access.player_side_id
+    return event.visibility == Visibility.SIDE and side_id is not None and event.side_id == side_id
+
+
+# What a webhook's audience must read of an event's object to be told of it, by model name.
+def _everybody(access: CampaignAccess) -> Q:
+    return Q()
+
+
+WEBHOOK_OBJECTS_READABLE: Mapping[str, tuple[type[Model], Callable[[CampaignAccess], Q]]] = {
+    model.__name__: (model, readable)
+    for model, readable in (
+        (models.Battle, battles_readable),
+        (models.Operation, operations_readable),
+        (models.Sector, _everybody),  # the ground is public
+        (models.SideOrder, side_orders_readable),
+    )
+}
+
+
+def webhook_object_readable(access: CampaignAccess, event: models.Event) -> bool:
+    """Whether the audience reads the object ``event`` is about (a battle its side fights)."""
+    known = WEBHOOK_OBJECTS_READABLE.get(event.object_type)
+    if known is None or event.object_id is None:
+        return False
+    if access.is_umpire:
+        return True
+    model, readable = known
+    return bool(model._default_manager.filter(readable(access), pk=event.object_id).exists())
 
 
 def announced(event: models.Event) -> bool:
@@ -661,6 +722,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     # A side's pools, arrivals, entrenchments and artillery: its own (the day-end roll passes PUBLIC).
     EventVerb.RULE_APPLIED: Visibility.SIDE,
     EventVerb.WEBHOOK_RETRIED: Visibility.UMPIRE,
+    EventVerb.WEBHOOK_PUBLISHED: Visibility.UMPIRE,
+    EventVerb.WEBHOOK_DISCARDED: Visibility.UMPIRE,
     # Who plays in the campaign, and how they were let in, is the umpires' to manage.
     EventVerb.MEMBER_INVITED: Visibility.UMPIRE,
     EventVerb.MEMBER_JOINED: Visibility.UMPIRE,

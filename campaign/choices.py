@@ -45,7 +45,7 @@ BATTLE_ACTION_CHOICES = [
     ("report", "Report it"),
 ]
 # What the umpire may do with a webhook delivery now (campaign.services.webhooks.delivery_actions).
-DELIVERY_ACTION_CHOICES = [("retry", "Send again")]
+DELIVERY_ACTION_CHOICES = [("retry", "Send again"), ("publish", "Publish"), ("discard", "Discard")]
 # The qualities the umpire gives a C Ops rolling its action points (variant 1).
 COPS_QUALITY_CHOICES = enum_choices(Quality)
 # What the umpire may do with the campaign and its day now (campaign.services.campaign_actions), in
@@ -330,6 +330,8 @@ class EventVerb(models.TextChoices):
     CAMPAIGN_FINISHED = "campaign.finished", "Campaign finished"
     RULE_APPLIED = "rule.applied", "Campaign rule applied"
     WEBHOOK_RETRIED = "webhook.retried", "Webhook delivery retried"
+    WEBHOOK_PUBLISHED = "webhook.published", "Held webhook post published"
+    WEBHOOK_DISCARDED = "webhook.discarded", "Held webhook post discarded"
     MEMBER_INVITED = "member.invited", "Member invited"
     MEMBER_JOINED = "member.joined", "Member joined"
     MEMBER_ACCOUNT_CREATED = "member.account_created", "Member account created"
@@ -402,7 +404,27 @@ class NotificationEmail(models.TextChoices):
     FAILED = "failed", "Not e-mailed: the mail server refused it every time"
 
 
+class WebhookAudience(models.TextChoices):
+    """Whose eyes a webhook subscription reads with: what it receives, and every link in it, is
+    what that audience may read (campaign.access, one fog for the API and its webhooks)."""
+
+    PUBLIC = "public", "Public: what any observer may read"
+    SIDE = "side", "One side: what its players may read"
+    UMPIRES = "umpires", "Umpires: everything"
+
+
+class WebhookKind(models.TextChoices):
+    """What a subscription's URL reads: the service's signed JSON, or a Discord channel's webhook
+    (Discord's own message: content and embeds in words)."""
+
+    JSON = "json", "Signed JSON for an app"
+    DISCORD = "discord", "Discord channel"
+
+
 class DeliveryStatus(models.TextChoices):
     PENDING = "pending", "Pending"
     DELIVERED = "delivered", "Delivered"
     FAILED = "failed", "Failed after every retry"
+    # A channel that holds its posts: each waits for an umpire to publish or discard it.
+    HELD = "held", "Held for an umpire's approval"
+    DISCARDED = "discarded", "Discarded by an umpire"

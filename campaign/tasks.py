@@ -77,4 +77,7 @@ def webhook_deliver_task(self: Task[[int], None], delivery_id: int) -> None:
     """One attempt at a webhook delivery; retried with exponential backoff while it is pending."""
     delivery = webhook_deliver(delivery_id)
     if delivery is not None and delivery.status == DeliveryStatus.PENDING:
-        raise self.retry(countdown=retry_delay(delivery.attempts))
+        countdown = retry_delay(delivery.attempts)
+        if delivery.next_attempt_at is not None:  # a receiver that asked to wait longer (429)
+            countdown = max(countdown, (delivery.next_attempt_at - timezone.now()).total_seconds())
+        raise self.retry(countdown=countdown)

@@ -15,7 +15,7 @@ from api.serializers.base import PUBLIC_ID_HELP, access_of
 from campaign import access as access_rules
 from campaign import models
 from campaign.choices import DAY_SEGMENT_CHOICES, ArrivalStatus, OperationKind
-from campaign.services.night_report import COUNTER_WORDS
+from campaign.services.night_words import COUNTER_WORDS
 from campaign.services.operations import operation_failed, operation_running
 
 

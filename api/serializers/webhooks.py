@@ -23,7 +23,18 @@ class WebhookSerializer(LabelledModelSerializer[models.WebhookSubscription]):
 
     class Meta:
         model = models.WebhookSubscription
-        fields = ["id", "url", "events", "active", "created_by", "created_at"]
+        fields = [
+            "id",
+            "url",
+            "kind",
+            "events",
+            "active",
+            "audience",
+            "side",
+            "hold_for_approval",
+            "created_by",
+            "created_at",
+        ]
 
 
 class WebhookCreatedSerializer(WebhookSerializer):
@@ -51,8 +62,8 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
     actions = ActionsField(
         delivery_actions,
         DELIVERY_ACTION_CHOICES,
-        help_text="what you may do with it now: `retry` once it failed every retry, while its webhook is "
-        "switched on",
+        help_text="what you may do with it now (umpires): `retry` once it failed every retry, while its "
+        "webhook is switched on; `publish` or `discard` a post held for approval",
     )
     actions_labels = ActionsLabelsField(delivery_actions, DELIVERY_ACTION_CHOICES)
     sending = serializers.SerializerMethodField(
@@ -73,6 +84,7 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
             "error",
             "created_at",
             "last_attempt_at",
+            "next_attempt_at",
             "delivered_at",
             "payload",
             "sending",

@@ -9,7 +9,8 @@ from django.db.models import Q
 
 from campaign import choices
 from campaign.models.audit import Event
-from campaign.models.campaigns import Campaign
+from campaign.models.campaigns import Campaign, Side
+from campaign.models.members import CampaignAPIKey
 
 
 class WebhookSubscription(models.Model):
@@ -20,6 +21,28 @@ class WebhookSubscription(models.Model):
     secret = models.CharField(max_length=128, help_text="HMAC-SHA256 key of the X-Campaign-Signature header")
     events = models.JSONField(help_text="event verbs delivered (choices.WEBHOOK_EVENTS)")
     active = models.BooleanField(default=True)
+    kind = models.CharField(
+        max_length=10, choices=choices.WebhookKind.choices, default=choices.WebhookKind.JSON
+    )
+    # Each post waits for an umpire to publish it (or discard it): nothing reaches the club first.
+    hold_for_approval = models.BooleanField(default=False)
+    # Whose eyes it reads with (campaign.access): a side's subscription names the side.
+    audience = models.CharField(
+        max_length=10, choices=choices.WebhookAudience.choices, default=choices.WebhookAudience.UMPIRES
+    )
+    side = models.ForeignKey(
+        Side,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="webhooks",
+        help_text="its audience",
+    )
+    # The side's key that made it, if one did: it sends nothing once the key is revoked or
+    # expired, and goes with the key.
+    api_key = models.ForeignKey(
+        CampaignAPIKey, null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks"
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
     # What the API names it by: every campaign's subscriptions share the table, which ids in
@@ -28,6 +51,13 @@ class WebhookSubscription(models.Model):
 
     class Meta:
         ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(audience=choices.WebhookAudience.SIDE, side__isnull=False)
+                | (~Q(audience=choices.WebhookAudience.SIDE) & Q(side__isnull=True)),
+                name="webhook_side_audience_names_its_side",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.url
@@ -50,6 +80,9 @@ class WebhookDelivery(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
+    # When a pending delivery's next attempt is due after a failed one: the backoff's, or later
+    # when the receiver asked to wait (a 429's Retry-After); None before the first attempt.
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
     # What the API and the X-Campaign-Delivery header name it by: a receiver reading numbers
     # would count every campaign's deliveries in between.

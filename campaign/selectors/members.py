@@ -126,11 +126,12 @@ def api_keys(access: CampaignAccess) -> QuerySet[models.CampaignAPIKey]:
     return queryset.select_related("side", "created_by").order_by("-created", "prefix")
 
 
-def webhooks(access: CampaignAccess) -> QuerySet[models.WebhookSubscription]:
-    """Umpires only: where the campaign's events go is theirs to know."""
-    if not access.is_umpire:
-        return models.WebhookSubscription.objects.none()
-    return models.WebhookSubscription.objects.filter(campaign=access.campaign).select_related("created_by")
+def webhooks(access: CampaignAccess, side_key_writes: bool = False) -> QuerySet[models.WebhookSubscription]:
+    """Where the campaign's events go is the umpires' to know; a side's write-granted key
+    (``side_key_writes``) knows its own side's subscriptions (``access.webhooks_managed``)."""
+    return models.WebhookSubscription.objects.filter(
+        access_rules.webhooks_managed(access, side_key_writes), campaign=access.campaign
+    ).select_related("created_by")
 
 
 def webhook_deliveries(subscription: models.WebhookSubscription) -> QuerySet[models.WebhookDelivery]:

@@ -56,11 +56,6 @@ def api_key_create(
         side = models.Side.objects.filter(campaign=campaign, pk=side_id).first()
         if side is None:
             raise DomainError(f"side {side_id} is not a side of {campaign.name}", field="side")
-        if can_write:
-            raise DomainError(
-                "a write-granted key acts for the umpire and sees the whole campaign: leave its side empty",
-                field="can_write",
-            )
     if expiry_date is not None and expiry_date <= timezone.now():
         raise DomainError("the expiry date must be in the future", field="expiry_date")
     api_key, plain = models.CampaignAPIKey.objects.create_key(
@@ -101,11 +96,14 @@ def api_key_revoke(campaign_id: int, actor: Actor, prefix: str) -> models.Campai
     before = _description(api_key)
     api_key.revoked = True
     api_key.save(update_fields=["revoked"])
+    # What the key subscribed stops sending: a revoked key's news stops with it.
+    switched_off = api_key.webhooks.filter(active=True).update(active=False)
     event_record(
         campaign,
         EventVerb.API_KEY_REVOKED,
         campaign,
-        f"API key {prefix} ({api_key.name}) revoked",
+        f"API key {prefix} ({api_key.name}) revoked"
+        + (f"; its {switched_off} webhook subscription(s) switched off" if switched_off else ""),
         actor,
         before=before,
         after=_description(api_key),

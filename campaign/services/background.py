@@ -28,7 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models import F, Func, Q, QuerySet, Value
-from django.db.models.functions import Coalesce, Power
+from django.db.models.functions import Coalesce, Greatest, Power
 from django.utils import timezone
 
 from campaign.services.broker import tasks_send
@@ -56,20 +56,35 @@ def gave_up(attempts: int) -> bool:
     return attempts >= settings.WORK_MAX_ATTEMPTS
 
 
-def attempt_due(attempts: int, last_attempt_at: datetime | None, now: datetime) -> bool:
+def attempt_due(
+    attempts: int, last_attempt_at: datetime | None, now: datetime, not_before: datetime | None = None
+) -> bool:
     """Whether the next attempt of work that failed ``attempts`` times, the last at
-    ``last_attempt_at`` (None: never tried), is due ``now``."""
+    ``last_attempt_at`` (None: never tried), is due ``now``; never before ``not_before`` (a
+    receiver that asked to wait)."""
+    if not_before is not None and now < not_before:
+        return False
     return last_attempt_at is None or now >= last_attempt_at + timedelta(seconds=retry_delay(attempts))
 
 
-def next_attempt_due(attempts: str, last_attempt_at: str, created_at: str) -> Coalesce:
+def next_attempt_at(attempts: int, now: datetime, wait_seconds: float = 0) -> datetime:
+    """When the next attempt of work that just failed its ``attempts``-th time is due: the
+    backoff's delay, or ``wait_seconds`` when the other end asked for longer (Retry-After)."""
+    return now + timedelta(seconds=max(retry_delay(attempts), wait_seconds))
+
+
+def next_attempt_due(
+    attempts: str, last_attempt_at: str, created_at: str, not_before: str | None = None
+) -> Coalesce | Greatest:
     """``attempt_due`` in SQL, over a row's fields: when its next attempt is due (its creation
-    when none was made)."""
+    when none was made), never before the ``not_before`` field (NULL: no such wait)."""
     backoff = Value(settings.WORK_BACKOFF_SECONDS) * Power(Value(2), F(attempts))
     delay = Func(
         backoff, template="make_interval(secs => %(expressions)s)", output_field=models.DurationField()
     )
-    return Coalesce(F(last_attempt_at) + delay, F(created_at), output_field=models.DateTimeField())
+    due = Coalesce(F(last_attempt_at) + delay, F(created_at), output_field=models.DateTimeField())
+    # PostgreSQL's GREATEST ignores NULLs.
+    return Greatest(due, F(not_before), output_field=models.DateTimeField()) if not_before else due
 
 
 def rows_resend(

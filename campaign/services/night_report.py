@@ -9,24 +9,13 @@ from campaign.access import CampaignAccess, reports_for
 from campaign.choices import NotificationKind, OperationStatus
 from campaign.links import campaign_page
 from campaign.services.audit import Actor
+from campaign.services.night_words import night_report_lines
 from campaign.services.notifications import notification_send, notifications_recorded
 from rules_engine.vocab import counted
 
 # The night phase's actor: its steps' records and its reports' notifications.
 SYSTEM_ACTOR = Actor(request_id="night-phase")
 NIGHT_REPORTS_NOTIFY_TASK = "campaign.tasks.night_reports_notify_task"
-# The counters' words, one home: the e-mail lists them one a line, the API documents the report
-# body's fields with them and sends them in the vocabulary (`night_counter`) for the night page.
-COUNTER_WORDS = {
-    "battalions_isolated": "Battalions isolated from supply",
-    "battalions_separated": "Battalions separated from their C Ops",
-    "fups_moved": "FUPs moved up to their COPs",
-    "suppressions_flipped": "Suppressed stands back in order",
-    "ammo_markers_rolled": "Battalions rolled for their low-ammunition markers",
-    "battalions_refuelled": "Vehicle battalions refuelled",
-    "battalions_set_inactive": "Battalions set inactive",
-    "forces_to_reroll_availability": "Forces to roll for availability again",
-}
 
 
 @transaction.atomic
@@ -72,31 +61,4 @@ def night_reports_notify(operation_id: int) -> list[models.Notification]:
 
 
 def _report_text(report: models.NightReport) -> str:
-    """A side's night report for its e-mail: the side's own figures (as its report holds them)."""
-    body = report.body
-    lines = [f"{report.side.name} — {report.title.lower()}"]
-    lines.append(
-        f"Replacements: {body.get('replacements_returned', 0)} of "
-        f"{body.get('replacements_due', 0)} destroyed stands returned"
-    )
-    if "extra_stands_lost" in body:
-        lines.append(f"Extra stands lost (isolated): {body['extra_stands_lost']}")
-    lines += [f"{words}: {body[counter]}" for counter, words in COUNTER_WORDS.items() if counter in body]
-    lines.append(
-        f"Activation points: {body.get('activation_points_carried', 0)} carried, "
-        f"{body.get('activation_points_lost', 0)} lost"
-    )
-    lines += [
-        f"{d['name']}: {d['carried']} of {d['before']} activation points carried"
-        for d in body.get("divisions", [])
-    ]
-    lines.append(f"Barrage rounds: +{body.get('barrage_rounds_replenished', 0)}")
-    if body.get("moved_to_reserve"):
-        lines.append("To reserve: " + ", ".join(body["moved_to_reserve"]))
-    if body.get("forces_removed"):
-        lines.append("Removed in the night (command failed): " + ", ".join(body["forces_removed"]))
-    if body.get("isolated_battalions"):
-        lines.append("Cut off from supply: " + ", ".join(body["isolated_battalions"]))
-    if body.get("campaign_result"):
-        lines.append(f"The campaign is over. {body['campaign_result']}")
-    return "\n".join(lines)
+    return "\n".join(night_report_lines(report))

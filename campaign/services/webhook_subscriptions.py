@@ -17,10 +17,18 @@ from django.utils import timezone
 
 from campaign import models
 from campaign.access import CampaignAccess
-from campaign.choices import WEBHOOK_EVENTS, WEBHOOK_PING, DeliveryStatus, EventVerb
+from campaign.choices import (
+    WEBHOOK_EVENTS,
+    WEBHOOK_PING,
+    DeliveryStatus,
+    EventVerb,
+    WebhookAudience,
+    WebhookKind,
+)
 from campaign.services.audit import Actor, event_record
 from campaign.services.broker import tasks_send_on_commit
 from campaign.services.campaigns import campaign_lock
+from campaign.services.discord import discord_url_refusal
 from campaign.services.errors import ConflictError, DomainError, NotFoundError
 from campaign.services.webhooks import WEBHOOK_DELIVER_TASK, url_refusal
 
@@ -36,6 +44,15 @@ def _checked_url(url: str) -> str:
     if refusal := url_refusal(url):
         raise DomainError(refusal, field="url", code="invalid_url")
     return url
+
+
+def _checked_kind(kind: str, url: str) -> str:
+    if kind not in WebhookKind.values:
+        allowed = ", ".join(WebhookKind.values)
+        raise DomainError(f"{kind!r} is no kind of webhook (choose from {allowed})", field="kind")
+    if kind == WebhookKind.DISCORD and (refusal := discord_url_refusal(url)):
+        raise DomainError(refusal, field="url", code="invalid_url")
+    return kind
 
 
 def _checked_events(events: Sequence[str]) -> list[str]:
@@ -68,9 +85,36 @@ def webhook_validate(url: str, events: Sequence[str], secret: str | None = None)
         _checked_secret(secret)
 
 
+def _checked_audience(
+    campaign: models.Campaign, audience: str, side_id: int | None
+) -> tuple[str, int | None]:
+    """The audience and its side: a side's subscription names one of the campaign's sides, the
+    others none."""
+    if audience not in WebhookAudience.values:
+        allowed = ", ".join(WebhookAudience.values)
+        raise DomainError(f"{audience!r} is no audience (choose from {allowed})", field="audience")
+    if audience != WebhookAudience.SIDE:
+        if side_id is not None:
+            raise DomainError("only a side's subscription names a side", field="side")
+        return audience, None
+    if side_id is None:
+        raise DomainError("name the side whose news the subscription receives", field="side")
+    if not campaign.sides.filter(pk=side_id).exists():
+        raise DomainError(f"side {side_id} is no side of {campaign.name}", field="side")
+    return audience, side_id
+
+
 def _description(subscription: models.WebhookSubscription) -> dict[str, Any]:
     """What the timeline shows of a subscription: never its secret."""
-    return {"url": subscription.url, "events": list(subscription.events), "active": subscription.active}
+    return {
+        "url": subscription.url,
+        "events": list(subscription.events),
+        "active": subscription.active,
+        "audience": subscription.audience,
+        "kind": subscription.kind,
+        "hold_for_approval": subscription.hold_for_approval,
+        "side": subscription.side_id,
+    }
 
 
 @transaction.atomic
@@ -82,12 +126,26 @@ def webhook_subscribe(
     events: Sequence[str],
     secret: str | None = None,
     active: bool = True,
+    audience: str = WebhookAudience.UMPIRES,
+    side_id: int | None = None,
+    api_key_id: int | None = None,
+    kind: str = WebhookKind.JSON,
+    hold_for_approval: bool = False,
 ) -> models.WebhookSubscription:
-    """Subscribe ``url``; without a ``secret`` the service makes one (read it once from the result)."""
+    """Subscribe ``url`` for ``audience`` (what it receives is what that audience reads); without
+    a ``secret`` the service makes one (read it once from the result). ``api_key_id``: the
+    side's key that subscribes (revoking it switches the subscription off)."""
     campaign = campaign_lock(campaign_id, finished_ok=True)
+    audience, side_id = _checked_audience(campaign, audience, side_id)
+    url = _checked_url(url)
     subscription = models.WebhookSubscription.objects.create(
         campaign=campaign,
-        url=_checked_url(url),
+        kind=_checked_kind(kind, url),
+        hold_for_approval=hold_for_approval,
+        audience=audience,
+        side_id=side_id,
+        api_key_id=api_key_id,
+        url=url,
         events=_checked_events(events),
         secret=_checked_secret(secret) if secret is not None else secrets.token_urlsafe(32),
         active=active,
@@ -128,19 +186,32 @@ def webhook_update(
     events: Sequence[str] | None = None,
     secret: str | None = None,
     active: bool | None = None,
+    audience: str | None = None,
+    side_id: int | None = None,
+    hold_for_approval: bool | None = None,
 ) -> models.WebhookSubscription:
-    """Change what is given; a new secret signs every attempt from now on."""
+    """Change what is given; a new secret signs every attempt from now on; a new audience
+    (with its side) reads the events from now on."""
     campaign, subscription = _subscription_lock(campaign_id, subscription_id)
     before = _description(subscription)
+    if audience is not None or side_id is not None:
+        subscription.audience, subscription.side_id = _checked_audience(
+            campaign, audience or subscription.audience, side_id
+        )
     if url is not None:
         subscription.url = _checked_url(url)
+        _checked_kind(subscription.kind, subscription.url)
     if events is not None:
         subscription.events = _checked_events(events)
     if secret is not None:
         subscription.secret = _checked_secret(secret)
     if active is not None:
         subscription.active = active
-    subscription.save(update_fields=["url", "events", "secret", "active"])
+    if hold_for_approval is not None:
+        subscription.hold_for_approval = hold_for_approval
+    subscription.save(
+        update_fields=["url", "events", "secret", "active", "audience", "side", "hold_for_approval"]
+    )
     event_record(
         campaign,
         EventVerb.WEBHOOK_UPDATED,
@@ -194,9 +265,76 @@ RETRIABLE = (DeliveryStatus.FAILED,)
 
 def delivery_actions(access: CampaignAccess, delivery: models.WebhookDelivery) -> list[str]:
     """What the reader may do with ``delivery`` now: an umpire sends a failed one again while its
-    webhook is switched on."""
-    retriable = delivery.status in RETRIABLE and delivery.subscription.active
-    return ["retry"] if access.is_umpire and retriable else []
+    webhook is switched on, and publishes or discards a held one."""
+    if not access.is_umpire:
+        return []
+    if delivery.status == DeliveryStatus.HELD:
+        return ["publish", "discard"] if delivery.subscription.active else ["discard"]
+    return ["retry"] if delivery.status in RETRIABLE and delivery.subscription.active else []
+
+
+def _held_delivery(
+    campaign_id: int, subscription_id: int, delivery_id: int
+) -> tuple[models.Campaign, models.WebhookSubscription, models.WebhookDelivery]:
+    campaign, subscription = _subscription_lock(campaign_id, subscription_id)
+    delivery = subscription.deliveries.select_for_update().filter(pk=delivery_id).first()
+    if delivery is None:
+        raise NotFoundError(f"the webhook to {subscription.url} has no such delivery", field="delivery")
+    if delivery.status != DeliveryStatus.HELD:
+        raise ConflictError(
+            f"the delivery is {delivery.get_status_display().lower()}: "
+            "only a held one is published or discarded",
+            field="delivery",
+            code="wrong_status",
+        )
+    return campaign, subscription, delivery
+
+
+@transaction.atomic
+def webhook_delivery_publish(
+    campaign_id: int, actor: Actor, subscription_id: int, delivery_id: int
+) -> models.WebhookDelivery:
+    """An umpire lets a held post go: a worker sends it like any delivery."""
+    campaign, subscription, delivery = _held_delivery(campaign_id, subscription_id, delivery_id)
+    if not subscription.active:
+        raise ConflictError(
+            f"the webhook to {subscription.url} is switched off: switch it on before publishing",
+            field="webhook",
+            code="inactive",
+        )
+    delivery.status = DeliveryStatus.PENDING
+    delivery.save(update_fields=["status"])
+    event_record(
+        campaign,
+        EventVerb.WEBHOOK_PUBLISHED,
+        subscription,
+        f"Webhook to {subscription.url}: a held post of {delivery.payload['event']} published",
+        actor,
+        before={"status": DeliveryStatus.HELD},
+        after={"status": delivery.status},
+    )
+    tasks_send_on_commit(WEBHOOK_DELIVER_TASK, [delivery.pk])
+    return delivery
+
+
+@transaction.atomic
+def webhook_delivery_discard(
+    campaign_id: int, actor: Actor, subscription_id: int, delivery_id: int
+) -> models.WebhookDelivery:
+    """An umpire keeps a held post from the club for good (it stays in the log)."""
+    campaign, subscription, delivery = _held_delivery(campaign_id, subscription_id, delivery_id)
+    delivery.status = DeliveryStatus.DISCARDED
+    delivery.save(update_fields=["status"])
+    event_record(
+        campaign,
+        EventVerb.WEBHOOK_DISCARDED,
+        subscription,
+        f"Webhook to {subscription.url}: a held post of {delivery.payload['event']} discarded",
+        actor,
+        before={"status": DeliveryStatus.HELD},
+        after={"status": delivery.status},
+    )
+    return delivery
 
 
 @transaction.atomic
@@ -223,7 +361,8 @@ def webhook_delivery_retry(
         )
     before = {"status": delivery.status, "attempts": delivery.attempts}
     delivery.status, delivery.attempts, delivery.last_attempt_at = DeliveryStatus.PENDING, 0, None
-    delivery.save(update_fields=["status", "attempts", "last_attempt_at"])
+    delivery.next_attempt_at = None
+    delivery.save(update_fields=["status", "attempts", "last_attempt_at", "next_attempt_at"])
     event_record(
         campaign,
         EventVerb.WEBHOOK_RETRIED,

@@ -30,6 +30,7 @@ lookup could answer otherwise); redirects are failed attempts, not followed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import http.client
@@ -47,16 +48,31 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
 from campaign import models
-from campaign.access import announced
-from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb
-from campaign.services.background import attempt_due, gave_up, lease_cutoff, next_attempt_due, rows_resend
+from campaign.access import (
+    CampaignAccess,
+    announced,
+    event_readable,
+    webhook_object_readable,
+    webhook_reader,
+)
+from campaign.choices import WEBHOOK_EVENTS, DeliveryStatus, EventVerb, MemberRole, WebhookKind
+from campaign.services.background import (
+    attempt_due,
+    gave_up,
+    lease_cutoff,
+    next_attempt_at,
+    next_attempt_due,
+    rows_resend,
+)
 from campaign.services.broker import tasks_send_on_commit
+from campaign.services.discord import discord_message
+from campaign.services.night_words import night_report_lines
 
 # The task that makes one attempt at a delivery, sent by name: the tasks module imports the services.
 WEBHOOK_DELIVER_TASK = "campaign.tasks.webhook_deliver_task"
@@ -64,6 +80,10 @@ URL_SCHEMES = ("http", "https")
 USER_AGENT = "campaign-service-webhooks/1"
 # What a receiver's answer may say about it in the delivery log.
 ERROR_MAX_LENGTH = 500
+TOO_MANY_REQUESTS = 429
+# How much of a 429's body is read for its retry_after, and the longest wait honoured.
+RESPONSE_READ_MAX = 4096
+RETRY_AFTER_MAX_SECONDS = 3600.0
 
 # The message a third party reads: nothing a public observer would not see.
 PUBLIC_MESSAGES: Mapping[str, str] = {
@@ -202,20 +222,31 @@ def url_refusal(url: str) -> str | None:
 # Fan-out --------------------------------------------------------------------
 
 
-def _links(event: models.Event, slug: str) -> dict[str, str]:
-    """API paths (positional arguments: the campaign's slug first) to fetch more with."""
-    links = {
-        "campaign": reverse("api:campaign-detail", args=[slug]),
-        "event": reverse("api:event-detail", args=[slug, event.public_id]),
-    }
+def _links(event: models.Event, slug: str, reader: CampaignAccess, object_readable: bool) -> dict[str, str]:
+    """API paths (positional arguments: the campaign's slug first) to fetch more with: only
+    what the subscription's audience may read (each answers 200 to its key)."""
+    links = {"campaign": reverse("api:campaign-detail", args=[slug])}
+    if event_readable(reader, event):
+        links["event"] = reverse("api:event-detail", args=[slug, event.public_id])
     if event.day_number:
         links["day"] = reverse("api:day-detail", args=[slug, event.day_number])
     if event.verb == EventVerb.NIGHT_PHASE_DONE and event.day_number:  # the day's seed is revealed
         links["dice"] = reverse("api:day-dice", args=[slug, event.day_number])
+        report = _night_report(event, reader)
+        if report is not None:  # a side's own report of the night
+            links["report"] = reverse("api:night-report-detail", args=[slug, report.public_id])
     route = OBJECT_ROUTES.get(event.object_type)
-    if route and event.object_id is not None:
+    if route and event.object_id is not None and object_readable:
         links["object"] = reverse(route, args=[slug, _object_named(event)])
     return links
+
+
+def _night_report(event: models.Event, reader: CampaignAccess) -> models.NightReport | None:
+    """A side audience's report of the night ``event`` finished (umpires read every side's)."""
+    side_id = reader.player_side_id
+    if side_id is None or event.object_type != models.Operation.__name__ or event.object_id is None:
+        return None
+    return models.NightReport.objects.filter(operation_id=event.object_id, side_id=side_id).first()
 
 
 def _object_named(event: models.Event) -> int | str | None:
@@ -223,18 +254,38 @@ def _object_named(event: models.Event) -> int | str | None:
     return str(event.object_public_id) if event.object_public_id is not None else event.object_id
 
 
-def webhook_payload(event: models.Event, slug: str) -> dict[str, Any]:
-    """What every subscriber to ``event`` receives (the body of each attempt)."""
+def webhook_payload(
+    event: models.Event, slug: str, reader: CampaignAccess | None = None
+) -> dict[str, Any] | None:
+    """What every subscriber to ``event`` of one audience (``reader``, the umpires by default)
+    receives (the body of each attempt); None when that audience may read neither the event
+    nor what it is about (the other side's battle, its sealed orders)."""
+    reader = reader or CampaignAccess(event.campaign, MemberRole.UMPIRE, None, in_person=False)
+    readable = event_readable(reader, event)
+    object_readable = webhook_object_readable(reader, event)
+    if not (readable or object_readable):
+        return None
     return {
-        "id": str(event.public_id),  # as the API names it (rules notes C-14)
+        # As the API names it (rules notes C-14); null when the audience may not read the event
+        # itself (a battle's report, whose entry is the umpires'): its object link is the way in.
+        "id": str(event.public_id) if readable else None,
         "event": event.verb,
         "campaign": slug,
         "day": event.day_number,
         "object": {"type": event.object_type, "id": _object_named(event), "repr": event.object_repr},
         "message": PUBLIC_MESSAGES[event.verb].format(day=event.day_number, repr=event.object_repr),
         "created_at": event.created_at.isoformat(),
-        "links": _links(event, slug),
+        "links": _links(event, slug, reader, object_readable),
     }
+
+
+def _discord_details(event: models.Event, reader: CampaignAccess) -> list[tuple[str, str]]:
+    """A Discord embed's fields: a side's own night-report figures, for its channel."""
+    report = _night_report(event, reader) if event.verb == EventVerb.NIGHT_PHASE_DONE else None
+    if report is None:
+        return []
+    lines = night_report_lines(report)
+    return [(name, value) for name, _, value in (line.partition(": ") for line in lines[1:])]
 
 
 def delivery_sending(delivery: models.WebhookDelivery) -> bool:
@@ -243,36 +294,42 @@ def delivery_sending(delivery: models.WebhookDelivery) -> bool:
 
 
 def webhook_deliveries_create(event: models.Event) -> None:
-    """One pending delivery per active subscription to ``event``'s verb, in one query
-    (none for other verbs, nor for per-side entries: a battle is announced once);
-    their tasks are enqueued when the transaction commits."""
+    """One pending delivery per active subscription to ``event``'s verb whose audience may read
+    it (none for other verbs, nor for per-side entries: a battle is announced once), each with
+    its audience's payload (computed once per audience); their tasks are enqueued when the
+    transaction commits."""
     if event.verb not in WEBHOOK_EVENTS or not announced(event):
         return
-    payload = webhook_payload(event, event.campaign.slug)
-    deliveries = connection.ops.quote_name(models.WebhookDelivery._meta.db_table)
-    subscriptions = connection.ops.quote_name(models.WebhookSubscription._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            INSERT INTO {deliveries}
-                (subscription_id, event_id, payload, status, attempts, error, created_at)
-            SELECT id, %s, %s::jsonb, %s, 0, '', %s FROM {subscriptions}
-            WHERE campaign_id = %s AND active AND events @> %s::jsonb
-            ORDER BY id
-            RETURNING id
-            """,  # table names come from the models; every value is a parameter
-            [
-                event.pk,
-                json.dumps(payload, cls=DjangoJSONEncoder),
-                DeliveryStatus.PENDING.value,
-                timezone.now(),
-                event.campaign_id,
-                json.dumps([event.verb]),
-            ],
-        )
-        delivery_ids = [row[0] for row in cursor.fetchall()]
-    if delivery_ids:
-        tasks_send_on_commit(WEBHOOK_DELIVER_TASK, delivery_ids)
+    # A subscription a side's key made sends nothing once that key is revoked or expired.
+    key_valid = Q(api_key__isnull=True) | Q(api_key__revoked=False) & (
+        Q(api_key__expiry_date__isnull=True) | Q(api_key__expiry_date__gt=timezone.now())
+    )
+    subscriptions = models.WebhookSubscription.objects.filter(
+        key_valid, campaign_id=event.campaign_id, active=True, events__contains=[event.verb]
+    ).order_by("id")
+    payloads: dict[tuple[str, int | None, str], dict[str, Any] | None] = {}
+    deliveries = []
+    for subscription in subscriptions:
+        subscription.campaign = event.campaign
+        audience = (subscription.audience, subscription.side_id, subscription.kind)
+        if audience not in payloads:
+            reader = webhook_reader(subscription)
+            payload = webhook_payload(event, event.campaign.slug, reader)
+            if payload is not None and subscription.kind == WebhookKind.DISCORD:
+                payload["discord"] = discord_message(payload, _discord_details(event, reader))
+            payloads[audience] = payload
+        payload = payloads[audience]
+        if payload is not None:
+            status = DeliveryStatus.HELD if subscription.hold_for_approval else DeliveryStatus.PENDING
+            deliveries.append(
+                models.WebhookDelivery(subscription=subscription, event=event, payload=payload, status=status)
+            )
+    if deliveries:
+        created = models.WebhookDelivery.objects.bulk_create(deliveries)
+        # Held posts wait for an umpire (webhook_subscriptions.webhook_delivery_publish).
+        sent = [delivery.pk for delivery in created if delivery.status == DeliveryStatus.PENDING]
+        if sent:
+            tasks_send_on_commit(WEBHOOK_DELIVER_TASK, sent)
 
 
 def webhook_deliveries_resend(now: datetime) -> list[int]:
@@ -280,7 +337,7 @@ def webhook_deliveries_resend(now: datetime) -> list[int]:
     a lease (its task was lost); rows being sent (locked) are skipped. Nothing to renew: the
     send runs the attempt due, which moves the next one."""
     pending = models.WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING).annotate(
-        due=next_attempt_due("attempts", "last_attempt_at", "created_at")
+        due=next_attempt_due("attempts", "last_attempt_at", "created_at", "next_attempt_at")
     )
     return rows_resend(pending, Q(due__lt=lease_cutoff(now)), WEBHOOK_DELIVER_TASK)
 
@@ -302,6 +359,8 @@ class Attempt:
     response_status: int | None
     error: str
     refused: bool = False
+    # Seconds the receiver asked to wait before the next attempt (a 429's retry_after).
+    wait_seconds: float = 0
 
     @property
     def delivered(self) -> bool:
@@ -337,6 +396,20 @@ def _resolved(host: str, port: int) -> list[IPAddress]:
     return list(dict.fromkeys(ipaddress.ip_address(str(info[4][0]).partition("%")[0]) for info in infos))
 
 
+def _wait_asked(response: http.client.HTTPResponse) -> float:
+    """Seconds a 429 asks to wait: Discord's JSON ``retry_after`` or the Retry-After header
+    (seconds), whichever is longer; 0 when it says nothing readable."""
+    waits = [0.0]
+    with contextlib.suppress(ValueError):
+        waits.append(float(response.getheader("Retry-After") or 0))
+    try:
+        body = json.loads(response.read(RESPONSE_READ_MAX) or b"{}")
+        waits.append(float(body.get("retry_after") or 0) if isinstance(body, dict) else 0)
+    except (ValueError, TypeError, OSError, http.client.HTTPException):
+        pass
+    return min(max(waits), RETRY_AFTER_MAX_SECONDS)
+
+
 def _post(subscription: models.WebhookSubscription, event: str, delivery: str, payload: Any) -> Attempt:
     """One signed POST, made only to a public address the URL's host resolves to now (a
     literal address resolves to itself, in any of its forms)."""
@@ -354,6 +427,8 @@ def _post(subscription: models.WebhookSubscription, event: str, delivery: str, p
         if refusal := address_refusal(address):
             error = f"{host} resolves to {refusal} ({address}): webhooks only go to public internet addresses"
             return Attempt(None, error[:ERROR_MAX_LENGTH], refused=True)
+    if subscription.kind == WebhookKind.DISCORD:  # Discord's own message, not the service's JSON
+        payload = payload.get("discord") or discord_message(payload)
     body = json.dumps(payload, cls=DjangoJSONEncoder, separators=(",", ":")).encode()
     timestamp = str(int(time.time()))
     headers = {
@@ -370,15 +445,19 @@ def _post(subscription: models.WebhookSubscription, event: str, delivery: str, p
     connection = connection_class(host, parts.port, str(addresses[0]), settings.WEBHOOK_TIMEOUT_SECONDS)
     try:
         connection.request("POST", target, body=body, headers=headers)
-        # Only the status is read: a redirect (3xx) is a failed attempt, never followed.
+        # Only the status is read (and a 429's wait): a redirect (3xx) is a failed attempt, never followed.
         response = connection.getresponse()
+        wait = _wait_asked(response) if response.status == TOO_MANY_REQUESTS else 0
     except (OSError, http.client.HTTPException) as exc:  # unreachable, timed out, garbled
         return Attempt(None, f"{type(exc).__name__}: {exc}"[:ERROR_MAX_LENGTH])
     finally:
         connection.close()
     if 200 <= response.status < 300:
         return Attempt(response.status, "")
-    return Attempt(response.status, f"HTTP {response.status} {response.reason}"[:ERROR_MAX_LENGTH])
+    error = f"HTTP {response.status} {response.reason}"
+    if wait:
+        error += f": asked to wait {wait:g} seconds"
+    return Attempt(response.status, error[:ERROR_MAX_LENGTH], wait_seconds=wait)
 
 
 def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
@@ -400,7 +479,7 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
             return delivery
         subscription = delivery.subscription
         now = timezone.now()
-        if not attempt_due(delivery.attempts, delivery.last_attempt_at, now):
+        if not attempt_due(delivery.attempts, delivery.last_attempt_at, now, delivery.next_attempt_at):
             return None
         if not subscription.active:
             delivery.status, delivery.error = DeliveryStatus.FAILED, "the subscription was deactivated"
@@ -411,9 +490,12 @@ def webhook_deliver(delivery_id: int) -> models.WebhookDelivery | None:
             delivery.attempts += 1
             delivery.last_attempt_at = now
             delivery.response_status, delivery.error = attempt.response_status, attempt.error
+            delivery.next_attempt_at = None
             if attempt.delivered:
                 delivery.status, delivery.delivered_at = DeliveryStatus.DELIVERED, now
             elif attempt.refused or gave_up(delivery.attempts):
                 delivery.status = DeliveryStatus.FAILED
+            else:
+                delivery.next_attempt_at = next_attempt_at(delivery.attempts, now, attempt.wait_seconds)
         delivery.save()
     return delivery

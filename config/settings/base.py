@@ -233,6 +233,8 @@ SPECTACULAR_SETTINGS = {
         "GroupKindEnum": "campaign.choices.GroupKind",
         "DaySegmentEnum": "campaign.choices.DAY_SEGMENT_CHOICES",
         "DeliveryStatusEnum": "campaign.choices.DeliveryStatus",
+        "WebhookKindEnum": "campaign.choices.WebhookKind",
+        "WebhookAudienceEnum": "campaign.choices.WebhookAudience",
         "WebhookEventEnum": "campaign.choices.WEBHOOK_EVENT_CHOICES",
         "LinkKindEnum": "campaign.choices.LinkKind",
         "SupplySituationEnum": "campaign.choices.SUPPLY_SITUATION_CHOICES",

@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from api.vocabulary import domain_enums
 from campaign import choices
-from campaign.services.night_report import COUNTER_WORDS
+from campaign.services.night_words import COUNTER_WORDS
 from campaign.services.orders import PAYLOAD_FIELDS
 
 

@@ -518,6 +518,12 @@ def matrix(world: World) -> dict[str, Route]:
         "webhook-delivery-retry": Route(
             world.url("webhook-delivery-retry", webhook_pk=webhook.public_id, pk=ping.public_id), None
         ),
+        "webhook-delivery-publish": Route(
+            world.url("webhook-delivery-publish", webhook_pk=webhook.public_id, pk=ping.public_id), None
+        ),
+        "webhook-delivery-discard": Route(
+            world.url("webhook-delivery-discard", webhook_pk=webhook.public_id, pk=ping.public_id), None
+        ),
         "webhook-delivery-list": Route(
             world.url("webhook-delivery-list", webhook_pk=webhook.public_id), umpire
         ),

@@ -11,7 +11,7 @@ from campaign import models
 from campaign.access import CampaignAccess, battle_setup_shown
 from campaign.choices import EventVerb, FuelState, MemberRole, NotificationKind
 from campaign.selectors import rolls as rolls_selector
-from campaign.services import night, night_report
+from campaign.services import night, night_words
 from campaign.services.audit import Actor
 from campaign.services.battle_reports import battle_report
 from campaign.services.battle_setups import battle_setup, battle_setup_questions
@@ -287,4 +287,4 @@ def test_a_campaign_without_fuel_supply_plans_no_refuel(campaign, django_capture
     operation = run_night(campaign, django_capture_on_commit_callbacks)
     assert "refuel" not in operation.steps
     assert campaign.battalions.get(code="A1").fuel_state == FuelState.EMPTY
-    assert night_report.COUNTER_WORDS["battalions_refuelled"] == "Vehicle battalions refuelled"
+    assert night_words.COUNTER_WORDS["battalions_refuelled"] == "Vehicle battalions refuelled"

@@ -2034,13 +2034,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Webhook subscriptions (umpires)
+         * Webhook subscriptions (umpires; side write keys)
          * @description Subscriptions; their secrets are never shown, except once when the service made one.
          */
         get: operations["campaigns_webhooks_list"];
         put?: never;
         /**
-         * Subscribe a URL to events (umpires)
+         * Subscribe a URL to events (umpires; side write keys)
          * @description Each event a subscription asks for is POSTed to its URL as JSON, signed with HMAC-SHA256 (docs/api.md, Webhooks). Omit `secret` and the service makes one: the response shows it this once.
          */
         post: operations["campaigns_webhooks_create"];
@@ -2058,21 +2058,21 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One webhook subscription (umpires)
+         * One webhook subscription (umpires; side write keys)
          * @description Subscriptions; their secrets are never shown, except once when the service made one.
          */
         get: operations["campaigns_webhooks_retrieve"];
         put?: never;
         post?: never;
         /**
-         * Unsubscribe, with the delivery log (umpires)
+         * Unsubscribe, with the delivery log (umpires; side write keys)
          * @description Subscriptions; their secrets are never shown, except once when the service made one.
          */
         delete: operations["campaigns_webhooks_destroy"];
         options?: never;
         head?: never;
         /**
-         * Change a subscription: URL, events, secret, active (umpires)
+         * Change a subscription: URL, events, secret, active (umpires; side write keys)
          * @description Subscriptions; their secrets are never shown, except once when the service made one.
          */
         patch: operations["campaigns_webhooks_partial_update"];
@@ -2088,7 +2088,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a signed test event (umpires)
+         * Send a signed test event (umpires; side write keys)
          * @description Queues one delivery with `X-Campaign-Event: ping`, sent by a worker like every delivery (and retried like one); the answer's Location is that delivery, in the log.
          */
         post: operations["campaigns_webhooks_ping_create"];
@@ -2106,7 +2106,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A subscription's delivery log, newest first (umpires)
+         * A subscription's delivery log, newest first (umpires; side write keys)
          * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
          *     a reader does not see.
          */
@@ -2127,13 +2127,53 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One delivery and its attempts' outcome (umpires)
+         * One delivery and its attempts' outcome (umpires; side write keys)
          * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
          *     a reader does not see.
          */
         get: operations["campaigns_webhooks_deliveries_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/discard/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discard a held post (umpires)
+         * @description It never reaches its receiver and stays in the log; 409 unless held.
+         */
+        post: operations["campaigns_webhooks_deliveries_discard_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/publish/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a held post (umpires)
+         * @description A post held for approval goes to its receiver, sent by a worker; 409 unless held.
+         */
+        post: operations["campaigns_webhooks_deliveries_publish_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2150,7 +2190,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a failed delivery again (umpires)
+         * Send a failed delivery again (umpires; side write keys)
          * @description With a fresh count of attempts, by a worker; 409 unless it failed.
          */
         post: operations["campaigns_webhooks_deliveries_retry_create"];
@@ -2446,7 +2486,7 @@ export interface components {
              */
             side?: number | null;
             /**
-             * @description the key may make the umpire's writes (and sees all); only without a side
+             * @description without a side: the key may make the umpire's writes (and sees all); with a side: it manages that side's webhook subscriptions and writes nothing else
              * @default false
              */
             can_write: boolean;
@@ -3213,16 +3253,20 @@ export interface components {
         DayStatusEnum: "dawn" | "day" | "night" | "done";
         /**
          * @description * `retry` - Send again
+         *     * `publish` - Publish
+         *     * `discard` - Discard
          * @enum {string}
          */
-        DeliveryActionEnum: "retry";
+        DeliveryActionEnum: "retry" | "publish" | "discard";
         /**
          * @description * `pending` - Pending
          *     * `delivered` - Delivered
          *     * `failed` - Failed after every retry
+         *     * `held` - Held for an umpire's approval
+         *     * `discarded` - Discarded by an umpire
          * @enum {string}
          */
-        DeliveryStatusEnum: "pending" | "delivered" | "failed";
+        DeliveryStatusEnum: "pending" | "delivered" | "failed" | "held" | "discarded";
         DeploymentInputRequest: {
             /** @description code of a battalion in reserve */
             battalion: string;
@@ -4838,6 +4882,28 @@ export interface components {
             secret?: string;
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
+            /**
+             * @description json (default): the service's signed JSON; discord: a Discord channel's webhook URL (https://discord.com/api/webhooks/...), posted Discord's message in words; set when subscribing
+             *
+             *     * `json` - Signed JSON for an app
+             *     * `discord` - Discord channel
+             */
+            kind?: components["schemas"]["WebhookKindEnum"];
+            /** @description hold each post until an umpire publishes it (or discards it): nothing reaches the receiver before the umpire checked it */
+            hold_for_approval?: boolean;
+            /**
+             * @description whose eyes it reads with: what it receives, and every link in it, is what that audience may read (default umpires; a side's key subscribes for its own side only)
+             *
+             *     * `public` - Public: what any observer may read
+             *     * `side` - One side: what its players may read
+             *     * `umpires` - Umpires: everything
+             */
+            audience?: components["schemas"]["WebhookAudienceEnum"];
+            /**
+             * Format: int64
+             * @description the side's id, for a side's audience
+             */
+            side?: number | null;
         };
         /**
          * @description * `Raw` - Raw
@@ -5972,6 +6038,8 @@ export interface components {
          *     * `campaign.finished` - Campaign finished
          *     * `rule.applied` - Campaign rule applied
          *     * `webhook.retried` - Webhook delivery retried
+         *     * `webhook.published` - Held webhook post published
+         *     * `webhook.discarded` - Held webhook post discarded
          *     * `member.invited` - Member invited
          *     * `member.joined` - Member joined
          *     * `member.account_created` - Member account created
@@ -5992,7 +6060,7 @@ export interface components {
          *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "notifications.sent" | "member.notification_email_set" | "order.drafted" | "order.edited" | "orders.submitted" | "order.withdrawn" | "order.approved" | "order.returned" | "order.amended" | "orders.lapsed" | "battle.draft_saved" | "battle.drafts_confirmed";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "webhook.published" | "webhook.discarded" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "notifications.sent" | "member.notification_email_set" | "order.drafted" | "order.edited" | "orders.submitted" | "order.withdrawn" | "order.approved" | "order.returned" | "order.amended" | "orders.lapsed" | "battle.draft_saved" | "battle.drafts_confirmed";
         /** @description The victory conditions and each side's standing (``campaign.selectors.victory_standing``). */
         Victory: {
             status: components["schemas"]["CampaignStatusEnum"];
@@ -6119,8 +6187,10 @@ export interface components {
             todo_kind: components["schemas"]["Term"][];
             visibility: components["schemas"]["Term"][];
             weather: components["schemas"]["Term"][];
+            webhook_audience: components["schemas"]["Term"][];
             webhook_delivery_event: components["schemas"]["Term"][];
             webhook_event: components["schemas"]["Term"][];
+            webhook_kind: components["schemas"]["Term"][];
         };
         /**
          * @description * `C` - Clear
@@ -6139,14 +6209,30 @@ export interface components {
             readonly id: string;
             /** Format: uri */
             url: string;
+            kind?: components["schemas"]["WebhookKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
             events: components["schemas"]["WebhookEventEnum"][];
             /** @description the labels people read for the codes beside it */
             readonly events_labels: string[];
             active?: boolean;
+            audience?: components["schemas"]["WebhookAudienceEnum"];
+            /** @description the label people read for the code beside it */
+            readonly audience_label: string;
+            /** @description its audience */
+            side?: number | null;
+            hold_for_approval?: boolean;
             readonly created_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
         };
+        /**
+         * @description * `public` - Public: what any observer may read
+         *     * `side` - One side: what its players may read
+         *     * `umpires` - Umpires: everything
+         * @enum {string}
+         */
+        WebhookAudienceEnum: "public" | "side" | "umpires";
         /** @description The answer to a subscription: with the secret once, when the service made it. */
         WebhookCreated: {
             /**
@@ -6156,10 +6242,19 @@ export interface components {
             readonly id: string;
             /** Format: uri */
             url: string;
+            kind?: components["schemas"]["WebhookKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
             events: components["schemas"]["WebhookEventEnum"][];
             /** @description the labels people read for the codes beside it */
             readonly events_labels: string[];
             active?: boolean;
+            audience?: components["schemas"]["WebhookAudienceEnum"];
+            /** @description the label people read for the code beside it */
+            readonly audience_label: string;
+            /** @description its audience */
+            side?: number | null;
+            hold_for_approval?: boolean;
             readonly created_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
@@ -6187,11 +6282,13 @@ export interface components {
             /** Format: date-time */
             last_attempt_at?: string | null;
             /** Format: date-time */
+            next_attempt_at?: string | null;
+            /** Format: date-time */
             delivered_at?: string | null;
             payload: unknown;
             /** @description a worker is still to send it, or to send it again after a failed attempt */
             readonly sending: boolean;
-            /** @description what you may do with it now: `retry` once it failed every retry, while its webhook is switched on */
+            /** @description what you may do with it now (umpires): `retry` once it failed every retry, while its webhook is switched on; `publish` or `discard` a post held for approval */
             readonly actions: components["schemas"]["DeliveryActionEnum"][];
             /** @description the actions in words, in their order */
             readonly actions_labels: string[];
@@ -6217,7 +6314,35 @@ export interface components {
             secret?: string;
             /** @description inactive subscriptions receive nothing */
             active?: boolean;
+            /**
+             * @description json (default): the service's signed JSON; discord: a Discord channel's webhook URL (https://discord.com/api/webhooks/...), posted Discord's message in words; set when subscribing
+             *
+             *     * `json` - Signed JSON for an app
+             *     * `discord` - Discord channel
+             */
+            kind?: components["schemas"]["WebhookKindEnum"];
+            /** @description hold each post until an umpire publishes it (or discards it): nothing reaches the receiver before the umpire checked it */
+            hold_for_approval?: boolean;
+            /**
+             * @description whose eyes it reads with: what it receives, and every link in it, is what that audience may read (default umpires; a side's key subscribes for its own side only)
+             *
+             *     * `public` - Public: what any observer may read
+             *     * `side` - One side: what its players may read
+             *     * `umpires` - Umpires: everything
+             */
+            audience?: components["schemas"]["WebhookAudienceEnum"];
+            /**
+             * Format: int64
+             * @description the side's id, for a side's audience
+             */
+            side?: number | null;
         };
+        /**
+         * @description * `json` - Signed JSON for an app
+         *     * `discord` - Discord channel
+         * @enum {string}
+         */
+        WebhookKindEnum: "json" | "discord";
         /**
          * @description * `North` - North
          *     * `North-East` - North-East
@@ -10183,6 +10308,8 @@ export interface operations {
                  *     * `campaign.finished` - Campaign finished
                  *     * `rule.applied` - Campaign rule applied
                  *     * `webhook.retried` - Webhook delivery retried
+                 *     * `webhook.published` - Held webhook post published
+                 *     * `webhook.discarded` - Held webhook post discarded
                  *     * `member.invited` - Member invited
                  *     * `member.joined` - Member joined
                  *     * `member.account_created` - Member account created
@@ -10202,7 +10329,7 @@ export interface operations {
                  *     * `battle.draft_saved` - Battle report drafted
                  *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.discarded" | "webhook.pinged" | "webhook.published" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -10425,6 +10552,8 @@ export interface operations {
                  *     * `campaign.finished` - Campaign finished
                  *     * `rule.applied` - Campaign rule applied
                  *     * `webhook.retried` - Webhook delivery retried
+                 *     * `webhook.published` - Held webhook post published
+                 *     * `webhook.discarded` - Held webhook post discarded
                  *     * `member.invited` - Member invited
                  *     * `member.joined` - Member joined
                  *     * `member.account_created` - Member account created
@@ -10444,7 +10573,7 @@ export interface operations {
                  *     * `battle.draft_saved` - Battle report drafted
                  *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.discarded" | "webhook.pinged" | "webhook.published" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -18287,8 +18416,10 @@ export interface operations {
                  * @description * `pending` - Pending
                  *     * `delivered` - Delivered
                  *     * `failed` - Failed after every retry
+                 *     * `held` - Held for an umpire's approval
+                 *     * `discarded` - Discarded by an umpire
                  */
-                status?: "delivered" | "failed" | "pending";
+                status?: "delivered" | "discarded" | "failed" | "held" | "pending";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -18440,6 +18571,198 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_webhooks_deliveries_discard_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                id: string;
+                /** @description the subscription's id */
+                webhook_pk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_webhooks_deliveries_publish_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                id: string;
+                /** @description the subscription's id */
+                webhook_pk: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    /** @description the URL of what was made or started */
+                    Location?: string;
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -86,6 +86,50 @@ describe("API keys and webhooks", () => {
     expect(screen.getByRole("group", { name: "Send when" })).toHaveAccessibleDescription("Choose at least one event.");
   });
 
+  it("show a webhook's kind and audience in the API's words, and publish a held post from its actions", async () => {
+    const webhook = {
+      id: "7d1c",
+      url: "https://discord.com/api/webhooks/1/a",
+      kind: "discord",
+      kind_label: "Discord channel",
+      events: ["night.done"],
+      events_labels: ["Night phase done"],
+      active: true,
+      audience: "side",
+      audience_label: "One side: what its players may read",
+      side: 2,
+      hold_for_approval: true,
+      created_by: "umpire",
+      created_at: "2026-12-03T20:00:00Z",
+    };
+    const held = {
+      id: "9e2f",
+      event: "night.done",
+      event_label: "Night phase done",
+      status: "held",
+      status_label: "Held for an umpire's approval",
+      attempts: 0,
+      sending: false,
+      actions: ["publish", "discard"],
+      actions_labels: ["Publish", "Discard"],
+    };
+    const seen = stubFetch(
+      jsonResponse(200, EMPTY),
+      jsonResponse(200, { ...EMPTY, count: 1, results: [webhook] }),
+      jsonResponse(200, { ...EMPTY, count: 1, results: [held] }),
+      jsonResponse(202, { ...held, status: "pending", actions: [], actions_labels: [] }),
+      jsonResponse(200, EMPTY),
+    );
+    renderPage(true);
+    const user = userEvent.setup();
+
+    expect(await screen.findByText(/Discord channel, for One side: what its players may read/)).toBeInTheDocument();
+    expect(screen.getByText("Posts wait for an umpire's approval")).toBeInTheDocument();
+    await user.click(await screen.findByRole("button", { name: "Publish" }));
+
+    await vi.waitFor(() => expect(seen.some((r) => r.url.endsWith("/deliveries/9e2f/publish/"))).toBe(true));
+  });
+
   it("are the umpire's only", () => {
     renderPage(false);
 

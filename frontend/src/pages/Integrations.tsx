@@ -156,13 +156,22 @@ function Deliveries({ slug, webhook }: { slug: string; webhook: Schemas["Webhook
     // A delivery is sent by a worker: look again while one is on its way.
     refetchInterval: (query) => (query.state.data?.results.some((d) => d.sending) ? 1000 : false),
   });
-  const retry = useMutation({
-    mutationFn: (id: string) =>
-      unwrap(
-        api.POST("/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/retry/", {
-          params: { path: { campaign_slug: slug, webhook_pk: webhook.id, id } },
-        }),
-      ),
+  // The row's actions come from the API (retry a failed post; publish or discard a held one).
+  const act = useMutation({
+    mutationFn: ({ id, action }: { id: string; action: string }) => {
+      const params = { path: { campaign_slug: slug, webhook_pk: webhook.id, id } };
+      if (action === "publish")
+        return unwrap(
+          api.POST("/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/publish/", { params }),
+        );
+      if (action === "discard")
+        return unwrap(
+          api.POST("/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/discard/", { params }),
+        );
+      return unwrap(
+        api.POST("/api/v1/campaigns/{campaign_slug}/webhooks/{webhook_pk}/deliveries/{id}/retry/", { params }),
+      );
+    },
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.deliveries(slug, webhook.id) }),
   });
   return (
@@ -170,18 +179,23 @@ function Deliveries({ slug, webhook }: { slug: string; webhook: Schemas["Webhook
       {(page) =>
         page.results.length ? (
           <ul className="deliveries" aria-label={`Deliveries to ${webhook.url}`}>
-            {retry.error ? <ErrorNotice error={retry.error} /> : null}
+            {act.error ? <ErrorNotice error={act.error} /> : null}
             {page.results.map((delivery) => (
               <li key={delivery.id}>
                 {delivery.event_label}: <strong>{delivery.status_label}</strong> after {delivery.attempts ?? 0}{" "}
                 {delivery.attempts === 1 ? "attempt" : "attempts"}
                 {delivery.response_status ? `, answered ${delivery.response_status}` : ""}
                 {delivery.error ? <span className="line"> {delivery.error}</span> : null}{" "}
-                {delivery.actions.includes("retry") ? (
-                  <button type="button" onClick={() => retry.mutate(delivery.id)} disabled={retry.isPending}>
-                    Send again
+                {delivery.actions.map((action, index) => (
+                  <button
+                    key={action}
+                    type="button"
+                    onClick={() => act.mutate({ id: delivery.id, action })}
+                    disabled={act.isPending}
+                  >
+                    {delivery.actions_labels[index]}
                   </button>
-                ) : null}
+                ))}
               </li>
             ))}
           </ul>
@@ -207,6 +221,10 @@ function WebhookCard({ slug, webhook }: { slug: string; webhook: Schemas["Webhoo
   return (
     <li className="card webhook" aria-label={`Webhook ${webhook.url}`}>
       <p className="line">{webhook.url}</p>
+      <p>
+        {webhook.kind_label}, for {webhook.audience_label}
+        {webhook.hold_for_approval ? <span className="tag">Posts wait for an umpire's approval</span> : null}
+      </p>
       <p>
         {webhook.events_labels.join(", ")}
         {webhook.active === false ? <span className="tag">Switched off</span> : null}
