@@ -161,11 +161,10 @@ WRITE_METHODS = {"post", "put", "patch", "delete"}
 def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> Iterator[str]:
     yield "401"  # a bad API key is refused everywhere, even where no login is needed
     yield "403"
-    # A path naming a row, or a page past the last (DRF's page number pagination).
-    if "{" in path or any(p.get("name") == "page" for p in operation.get("parameters", [])):
+    if "{" in path:  # a path naming a row (a page past the last is a 400 naming page)
         yield "404"
-    if method in WRITE_METHODS or operation.get("parameters"):
-        yield "400"
+    # Every operation refuses an unknown query parameter (api.contract).
+    yield "400"
     if method in WRITE_METHODS:
         yield "409"
     if "requestBody" in operation:  # the parsers' refusals: JSON, form or multipart, and not too large

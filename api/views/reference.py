@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import filters, inputs
+from api.contract import StrictQueryMixin
 from api.pagination import PagePagination
 from api.permissions import IsAuthenticatedOrAPIKey
 from api.serializers.reference import EquipmentSerializer, RuleEntrySerializer
@@ -39,7 +40,7 @@ class EquipmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
 
 
 @extend_schema(tags=["reference"])
-class RuleViewSet(viewsets.ViewSet):
+class RuleViewSet(StrictQueryMixin, viewsets.ViewSet):
     """The rules catalog (``rules_engine.catalog``): every table and procedure of the three systems."""
 
     permission_classes = [IsAuthenticatedOrAPIKey]

@@ -330,16 +330,19 @@ def test_filters_narrow_the_visible_rows_only(world):
     assert {e["object_public_id"] for e in events["results"]} == {str(world.fought.public_id)}
 
 
-def test_page_size_is_the_clients_up_to_the_maximum():
+def test_page_size_is_the_clients_from_one_to_the_maximum():
     campaign = campaign_with_sides(battalions_per_side=70, stands_per_battalion=4)
     client = APIClient()
     client.force_login(models.Membership.objects.get(campaign=campaign).user)
     url = reverse("api:stand-list", kwargs={"campaign_slug": campaign.slug})
 
     small = client.get(url, {"page_size": 5}).json()
-    capped = client.get(url, {"page_size": 100_000}).json()
+    largest = client.get(url, {"page_size": 500}).json()
+    too_large = client.get(url, {"page_size": 501})
 
     assert len(small["results"]) == 5
     assert small["count"] == 560
     assert small["next"]
-    assert len(capped["results"]) == PagePagination.max_page_size == 500
+    assert len(largest["results"]) == PagePagination.max_page_size == 500
+    assert too_large.status_code == 400
+    assert too_large.json()["error"]["fields"] == {"page_size": ["must be a whole number from 1 to 500, not '501'"]}
