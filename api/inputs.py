@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
@@ -43,14 +43,22 @@ FORM_FIELDS = frozenset({"csrfmiddlewaretoken"})
 class Input(serializers.Serializer[_T]):
     """Every input's base: a field it does not have is a 400 naming it and the fields it takes,
     never ignored (``"colour": "red"`` on a battle is a mistake the sender should hear of).
-    Nested inputs are inputs too, so ``battalions[0].colour`` is named by its path."""
+    Nested inputs are inputs too, so ``battalions[0].colour`` is named by its path. A field an
+    input once took says why it is gone (``retired``), so no client thinks it still counts."""
+
+    retired: ClassVar[dict[str, str]] = {}
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
             unknown = sorted(set(data) - set(self.fields) - FORM_FIELDS)
             if unknown:
-                takes = ", ".join(self.fields)
-                raise ValidationError({name: [f"is not a field of this input (it takes {takes})"] for name in unknown})
+                takes = f"it takes {', '.join(self.fields)}" if self.fields else "it takes none"
+                raise ValidationError(
+                    {
+                        name: [self.retired.get(name, f"is not a field of this input ({takes})")]
+                        for name in unknown
+                    }
+                )
         return super().to_internal_value(data)
 
 
@@ -414,22 +422,16 @@ class ArtilleryOrderInput(Input[Mapping[str, Any]]):
 
 
 class CopsActionPointsInput(Input[Mapping[str, Any]]):
+    retired = {
+        "isolated_from_source": "the C Ops' isolation is read from the supply lines "
+        "(with the umpire's confirmed overrides), not sent: confirm supply instead"
+    }
+
     turn = turn_field()
     quality = serializers.ChoiceField(choices=COPS_QUALITY_CHOICES, help_text="the C Ops' quality")
     convert = serializers.BooleanField(
         required=False, default=True, help_text="save the actions as the division's activation points"
     )
-
-    def validate(self, attrs: Mapping[str, Any]) -> Mapping[str, Any]:
-        # The flag this input once took: refused, not ignored, so no client thinks it still counts.
-        if "isolated_from_source" in self.initial_data:
-            raise serializers.ValidationError(
-                {
-                    "isolated_from_source": "the C Ops' isolation is read from the supply lines "
-                    "(with the umpire's confirmed overrides), not sent: confirm supply instead"
-                }
-            )
-        return attrs
 
 
 class InitiativeActivationInput(Input[Mapping[str, Any]]):

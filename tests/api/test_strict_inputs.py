@@ -43,7 +43,7 @@ def test_an_unknown_body_field_is_a_400_naming_it_and_nothing_is_made(world):
 
     [message] = fields_of(response)["colour"]
     assert message.startswith("is not a field of this input (it takes sector, sector_name, battle_type, attacker_id")
-    assert "colour" in response.json()["error"]["message"]
+    assert "colour" in response.json()["error"]["message"].lower()
     assert (models.Battle.objects.count(), models.Event.objects.count()) == before
     # The same body without it is made: the field was the only fault.
     made = world.client(Role.UMPIRE).post(world.url("battle-list"), battle_body(world), format="json")
