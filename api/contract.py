@@ -14,10 +14,13 @@ import threading
 from typing import Any
 
 from drf_spectacular.generators import SchemaGenerator
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated, ValidationError
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
+
+from api import rate_limits
 
 # Read by DRF itself on every view: ``?format=json`` picks the renderer (the browsable API's links).
 ALWAYS_ACCEPTED = frozenset({api_settings.URL_FORMAT_OVERRIDE or "format"})
@@ -34,12 +37,12 @@ def declared_query_parameters() -> dict[_Key, frozenset[str]]:
         return _declared
     with _lock:
         if _declared is None:
-            generator = SchemaGenerator()
-            schema = generator.get_schema(request=None, public=True)
+            generator = SchemaGenerator()  # type: ignore[no-untyped-call]
+            schema = generator.get_schema(request=None, public=True)  # type: ignore[no-untyped-call]
             paths = schema.get("paths", {})
             declared: dict[_Key, frozenset[str]] = {}
             # The views as the document was made from them, with their paths as it writes them.
-            for path, _regex, method, view in generator._get_paths_and_endpoints():
+            for path, _regex, method, view in generator._get_paths_and_endpoints():  # type: ignore[no-untyped-call]
                 operation = paths.get(path, {}).get(method.lower())
                 if operation is None:  # left out of the document (its own pages)
                     continue
@@ -66,10 +69,24 @@ def check_query_parameters(view: APIView, request: Request) -> None:
     raise ValidationError({name: [f"is not a query parameter of this request ({takes})"] for name in unknown})
 
 
-class StrictQueryMixin:
-    """For every API view: its query parameters are checked once the caller is let in (a caller
-    who may not see the resource learns nothing of its parameters)."""
+class ApiContractMixin:
+    """Every API view's side of the contract, in this order: who is asking (a bad key is counted
+    as anybody at its address, then refused), their rate limit counted (429 when over), the
+    permissions, and the query parameters checked (a caller who may not see the resource learns
+    nothing of its parameters); every response then says where the caller stands in its limit."""
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        view: APIView = self  # type: ignore[assignment]
+        try:
+            view.perform_authentication(request)
+        except (AuthenticationFailed, NotAuthenticated):
+            rate_limits.admit(request)  # DRF left the request anonymous: counted by its address
+            raise
+        rate_limits.admit(request)
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
-        check_query_parameters(self, request)  # type: ignore[arg-type]
+        check_query_parameters(view, request)
+
+    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
+        rate_limits.add_headers(request, response)
+        answer: Response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        return answer

@@ -14,7 +14,6 @@ from rest_framework import pagination
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 
-
 # The most rows one page holds, on every list (page-numbered or cursor-paged).
 MAX_PAGE_SIZE = 500
 
@@ -52,7 +51,7 @@ class PagePagination(pagination.PageNumberPagination):
         """DRF's page, with a 400 naming ``page`` where DRF answers 404 (``?page=9`` of two)."""
         try:
             return super().paginate_queryset(queryset, request, view)
-        except pagination.NotFound:
+        except NotFound:
             raw = request.query_params.get(self.page_query_param, "")
             page_size = self.get_page_size(request)
             last = max(1, -(-self.django_paginator_class(queryset, page_size).count // page_size))
@@ -120,7 +119,9 @@ class TimelineCursorPagination(pagination.CursorPagination):
             "description": "oldest first (the default) or newest first",
             "schema": {"type": "string", "enum": list(self.ORDERS), "default": "oldest"},
         }
-        parameters = _bounded(super().get_schema_operation_parameters(view), self.page_size_query_param, self.max_page_size)
+        parameters = _bounded(
+            super().get_schema_operation_parameters(view), self.page_size_query_param, self.max_page_size
+        )
         return [*parameters, order]
 
     def paginate_queryset(

@@ -356,4 +356,6 @@ def test_page_size_is_the_clients_from_one_to_the_maximum():
     assert small["next"]
     assert len(largest["results"]) == PagePagination.max_page_size == 500
     assert too_large.status_code == 400
-    assert too_large.json()["error"]["fields"] == {"page_size": ["must be a whole number from 1 to 500, not '501'"]}
+    assert too_large.json()["error"]["fields"] == {
+        "page_size": ["must be a whole number from 1 to 500, not '501'"]
+    }

@@ -42,7 +42,9 @@ def test_an_unknown_body_field_is_a_400_naming_it_and_nothing_is_made(world):
     )
 
     [message] = fields_of(response)["colour"]
-    assert message.startswith("is not a field of this input (it takes sector, sector_name, battle_type, attacker_id")
+    assert message.startswith(
+        "is not a field of this input (it takes sector, sector_name, battle_type, attacker_id"
+    )
     assert "colour" in response.json()["error"]["message"].lower()
     assert (models.Battle.objects.count(), models.Event.objects.count()) == before
     # The same body without it is made: the field was the only fault.
@@ -68,7 +70,9 @@ def test_every_input_is_strict():
     classes = [
         value
         for value in vars(inputs).values()
-        if isinstance(value, type) and value.__module__ == inputs.__name__ and value.__name__.endswith(("Input", "Query"))
+        if isinstance(value, type)
+        and value.__module__ == inputs.__name__
+        and value.__name__.endswith(("Input", "Query"))
     ]
     assert len(classes) > 40
     assert [c.__name__ for c in classes if not issubclass(c, Input)] == []
@@ -93,7 +97,8 @@ def test_an_unknown_query_parameter_is_a_400_naming_it_and_what_it_takes(world, 
 
 def test_declared_query_parameters_are_accepted(world):
     response = world.client(Role.UMPIRE).get(
-        world.url("force-list"), {"side": world.axis.pk, "ordering": "-id", "page": 1, "page_size": 2, "format": "json"}
+        world.url("force-list"),
+        {"side": world.axis.pk, "ordering": "-id", "page": 1, "page_size": 2, "format": "json"},
     )
     assert response.status_code == 200, response.content
     session = world.client(Role.UMPIRE).get(reverse("api:session"), {"campaign": "x"})
@@ -111,7 +116,9 @@ def test_the_check_reads_the_document_once_per_process():
 def test_page_sizes_have_the_same_bounds_on_every_list(world, route, size):
     response = world.client(Role.UMPIRE).get(world.url(route), {"page_size": size})
 
-    assert fields_of(response) == {"page_size": [f"must be a whole number from 1 to {MAX_PAGE_SIZE}, not {size!r}"]}
+    assert fields_of(response) == {
+        "page_size": [f"must be a whole number from 1 to {MAX_PAGE_SIZE}, not {size!r}"]
+    }
 
 
 def test_a_page_past_the_last_is_a_400_naming_page_and_the_last(world):
