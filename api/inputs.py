@@ -144,10 +144,14 @@ class ObjectiveInput(Input[Mapping[str, Any]]):
 class ReportedBattalionInput(Input[Mapping[str, Any]]):
     code = serializers.CharField(max_length=20)
     destroyed = serializers.ListField(
-        child=serializers.CharField(max_length=60), required=False, help_text="stand labels"
+        child=serializers.CharField(max_length=60),
+        required=False,
+        help_text='the stands destroyed, each by its label ("1. Kp") or its id',
     )
     suppressed = serializers.ListField(
-        child=serializers.CharField(max_length=60), required=False, help_text="stand labels"
+        child=serializers.CharField(max_length=60),
+        required=False,
+        help_text='the stands suppressed, each by its label ("1. Kp") or its id',
     )
     activation_points_spent = count_field(required=False)
     barrage_rounds_spent = count_field(required=False)

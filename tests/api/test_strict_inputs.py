@@ -132,3 +132,36 @@ def test_a_page_past_the_last_is_a_400_naming_page_and_the_last(world):
 
     assert fields_of(past) == {"page": [f"must be a page from 1 to {last}, not '{last + 1}'"]}
     assert list(fields_of(nonsense)) == ["page"]
+
+
+SET_UP = {"inputs": {"n43.setup_proximity": {"terrain": "Open Terrain"}}}
+
+
+def test_a_report_names_stands_by_label_or_id_and_a_wrong_one_lists_the_labels(world):
+    umpire = world.client(Role.UMPIRE)
+    assert (
+        umpire.post(world.url("battle-set-up", pk=world.planned.public_id), SET_UP, format="json").status_code
+        == 200
+    )
+    a1 = world.battalion("A1")
+    labels = list(a1.stands.order_by("label").values_list("label", flat=True))
+    by_id, by_label = a1.stands.exclude(status="destroyed").order_by("label")[:2]
+    url = world.url("battle-report", pk=world.planned.public_id)
+
+    wrong = umpire.post(url, {"battalions": [{"code": "A1", "destroyed": ["nine"]}]}, format="json")
+    assert fields_of(wrong) == {
+        "battalions[0].destroyed[0]": [
+            "Stand nine is not in battalion A1: name a stand by its label or id "
+            f"(its labels: {', '.join(labels)})."
+        ]
+    }
+
+    report = {
+        "battalions": [{"code": "A1", "destroyed": [str(by_id.public_id)], "suppressed": [by_label.label]}]
+    }
+    reported = umpire.post(url, report, format="json")
+
+    assert reported.status_code == 200, reported.content
+    by_id.refresh_from_db()
+    by_label.refresh_from_db()
+    assert (by_id.status, by_label.status) == ("destroyed", "suppressed")
