@@ -4832,9 +4832,9 @@ export interface components {
          */
         ReportedBattalionInputRequest: {
             code: string;
-            /** @description stand labels */
+            /** @description the stands destroyed, each by its label ("1. Kp") or its id */
             destroyed?: string[];
-            /** @description stand labels */
+            /** @description the stands suppressed, each by its label ("1. Kp") or its id */
             suppressed?: string[];
             activation_points_spent?: number;
             barrage_rounds_spent?: number;
@@ -5272,6 +5272,8 @@ export interface components {
             prefix: string;
             /** @description the one campaign it reads (its slug) */
             campaign: string;
+            /** @description that campaign's name */
+            campaign_name: string;
             /**
              * @description whom it reads as
              *
