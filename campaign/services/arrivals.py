@@ -249,5 +249,5 @@ def arrivals_finish(operation: models.Operation) -> None:
 # Each force's arrival rolls commit as they are made.
 operation_kind_register(
     OperationKind.ARRIVALS,
-    OperationProcedure(step=arrivals_step, commits_alone=lambda step: True, finish=arrivals_finish),
+    OperationProcedure(step=arrivals_step, commits_alone=lambda step, part: True, finish=arrivals_finish),
 )

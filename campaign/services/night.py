@@ -492,9 +492,8 @@ def _night_command(operation: models.Operation) -> dict[str, Any]:
     part: dict[str, Any] = {"sides": {}}
     with _night_dice(operation, "command") as dice:
         for force in forces:
-            surrounded = (
-                force.isolated == force.battalions_on_table
-            )  # every battalion on the table cut off (PK-30)
+            # Every battalion on the table cut off (PK-30).
+            surrounded = force.isolated == force.battalions_on_table
             run = dice.roll(
                 key,
                 {
@@ -705,8 +704,9 @@ class NightStep:
     name: str
     run: Callable[[models.Operation], dict[str, Any]]
     planned: Planning = _always
-    # A step that rolls for every battalion or force commits when done, so a crash after it
-    # never rolls again; the quick set-based steps commit with the step after them.
+    # A step that rolls for every battalion or force commits when done if it rolled (its part
+    # names the sides it rolled for), so a crash after it never rolls again; the quick set-based
+    # steps commit with the step after them.
     commits_alone: bool = False
     counters: tuple[str, ...] = ()
 
@@ -794,7 +794,7 @@ operation_kind_register(
     OperationKind.NIGHT_PHASE,
     OperationProcedure(
         step=night_phase_step,
-        commits_alone=lambda step: NIGHT_STEPS[step].commits_alone,
+        commits_alone=lambda step, part: NIGHT_STEPS[step].commits_alone and bool(part.get("sides")),
         finish=night_phase_finish,
     ),
 )

@@ -73,7 +73,10 @@ class OperationProcedure:
     """How one kind of operation is applied: a step at a time, then the finish."""
 
     step: StepFunction
-    commits_alone: Callable[[str], bool]  # whether a step's transaction ends with it
+    # Whether a step's transaction ends with it, given the part of the report it made: a step
+    # that rolled commits, so a crash after it never rolls again; one that rolled nothing has
+    # nothing to lose and goes on in the same transaction.
+    commits_alone: Callable[[str, dict[str, Any]], bool]
     finish: Callable[[models.Operation], None]
 
 
@@ -194,19 +197,6 @@ def _report_assembled(steps: list[str], parts: dict[str, Any]) -> dict[str, Any]
         if step in parts:
             report = merge_report(report, parts[step])
     return report
-
-
-def _transactions(steps: list[str], commits_alone: Callable[[str], bool]) -> list[list[str]]:
-    """The steps, grouped by the transaction that applies them: a group ends with a step that
-    commits alone, or with the last step (whose transaction also finishes)."""
-    groups: list[list[str]] = [[]]
-    for step in steps:
-        groups[-1].append(step)
-        if commits_alone(step):
-            groups.append([])
-    if len(groups) > 1 and not groups[-1]:
-        groups.pop()
-    return groups
 
 
 def _locked() -> QuerySet[models.Operation]:
@@ -356,29 +346,30 @@ def operation_run(operation_id: int) -> models.Operation:
     if gave_up(attempts - 1):  # the attempts before this delivery ran out (killed each time)
         return _give_up(operation_id)
     procedure = PROCEDURES[kind]
-    groups = _transactions(steps, procedure.commits_alone)
     parts: dict[str, Any] = {}
     operation: models.Operation | None = None
-    for number, group in enumerate(groups, 1):
-        last = number == len(groups)
+    finished = False
+    while not finished:
         with transaction.atomic():
             operation = _locked().get(pk=operation_id)
             if operation.status != OperationStatus.RUNNING:
                 break  # a concurrent delivery finished it, or it failed
+            to_apply = [step for step in steps if step not in operation.completed_steps and step not in parts]
+            applied: dict[str, Any] = {}
             with _collector_paused():
-                applied = {
-                    step: procedure.step(operation, step)
-                    for step in group
-                    if step not in operation.completed_steps
-                }
+                for step in to_apply:
+                    applied[step] = procedure.step(operation, step)
+                    if step != to_apply[-1] and procedure.commits_alone(step, applied[step]):
+                        break
             parts.update(applied)
-            if last:
+            finished = len(applied) == len(to_apply)
+            if finished:
                 _finish(operation, procedure, parts)
-            elif applied:
+            else:
                 _steps_record(operation, applied)
-        if applied and not last:
+        if not finished:
             # Crash drills: a pause after a commit leaves room to kill a worker (the commit
             # renewed the lease).
             time.sleep(settings.OPERATION_STEP_PAUSE)
-    assert operation is not None  # there is always a group: the last one finishes
+    assert operation is not None  # the loop ran at least once
     return operation
