@@ -62,6 +62,12 @@ class Input(serializers.Serializer[_T]):
         return super().to_internal_value(data)
 
 
+class QueryInput(serializers.Serializer[_T]):
+    """The shape of a request's query parameters: they share the query with paging and
+    ``format``, and an unknown one is refused before (api.contract checks the query against
+    the operation's parameters in the OpenAPI document), so this one does not refuse them again."""
+
+
 def id_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=1, max_value=ID_MAX, **kwargs)
 
@@ -70,7 +76,7 @@ def count_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=COUNT_MAX, **kwargs)
 
 
-class PaperInput(Input[Mapping[str, Any]]):
+class PaperInput(QueryInput[Mapping[str, Any]]):
     """The query of a printable paper (a briefing, a battle packet)."""
 
     side = id_field(help_text="the side it is printed for (players: their own)")
@@ -364,7 +370,7 @@ class WebhookInput(Input[Mapping[str, Any]]):
     active = serializers.BooleanField(required=False, help_text="inactive subscriptions receive nothing")
 
 
-class RuleQuery(Input[dict[str, str]]):
+class RuleQuery(QueryInput[dict[str, str]]):
     system = serializers.ChoiceField(choices=[s.value for s in RuleSystem], required=False)
     kind = serializers.ChoiceField(choices=["procedure", "table"], required=False)
 
