@@ -6,6 +6,7 @@ to every read; the force status, whose ETag is cached with its body, uses the sa
 from __future__ import annotations
 
 import hashlib
+import time
 from typing import Any
 
 import orjson
@@ -15,6 +16,10 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils import encoders, json
+
+from api.permissions import request_api_key
+from campaign.access import CampaignAccess
+from campaign.selectors.force_status import version_shown
 
 # Private: an answer depends on who asks; no-cache: a cache must ask again before it reuses one.
 CACHE_CONTROL = "private, no-cache"
@@ -30,6 +35,33 @@ def weak_etag(data: Any) -> str:
     except orjson.JSONEncodeError:
         content = json.dumps(data, cls=encoders.JSONEncoder, sort_keys=True).encode()
     return _etag_of(content)
+
+
+def version_etag(request: Request, access: CampaignAccess, *, clock: bool = False) -> str:
+    """An ETag computed before any row is read: of the campaign's version shown (every committed
+    change bumps it; during a night the one reads show), the reader (role, side, person or key:
+    fog of war differs per reader), the path with its query, and what the answer is rendered as.
+    ``clock``: the answer also reads the clock (the next night phase's moment), so the ETag turns
+    every minute too."""
+    user = request.user
+    api_key = request_api_key(request)
+    reader = [
+        access.role,
+        access.side_id,
+        access.in_person,
+        user.pk if user is not None and user.is_authenticated else None,
+        api_key.prefix if api_key is not None else None,
+    ]
+    parts = [
+        "version",
+        version_shown(access.campaign),
+        reader,
+        request.get_full_path(),
+        request.headers.get("Accept", ""),
+        request.headers.get("Accept-Language", ""),
+        int(time.time() // 60) if clock else None,
+    ]
+    return _etag_of(orjson.dumps(parts, default=str))
 
 
 def _etag_of(content: bytes) -> str:

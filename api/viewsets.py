@@ -157,3 +157,19 @@ class CampaignScopedViewSet(CampaignAccessMixin, ApiViewSet[_M]):
 
 class ReadOnlyCampaignViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[_M]):
     pass
+
+
+class VersionedListMixin(CampaignScopedViewSet[_M]):
+    """A list whose answer changes only with the campaign's version (every committed change bumps
+    it) and who reads it: its ETag is of that version, the reader and the query, so a poll sending
+    it back is answered 304 before a row is read (:func:`api.conditional.version_etag`)."""
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        etag = conditional.version_etag(request, self.campaign_access)
+        if conditional.etag_matches(request, etag):
+            return conditional.not_modified(etag)
+        response: Response = super().list(request, *args, **kwargs)  # type: ignore[misc]
+        if response.status_code == status.HTTP_200_OK:
+            response["ETag"] = etag
+            response["Cache-Control"] = conditional.CACHE_CONTROL
+        return response

@@ -24,6 +24,7 @@ from rules_engine.vocab import SupplySituation
 
 class BattleLocation(db_models.TextChoices):
     RESERVE = "reserve", "In reserve"
+    NOT_ARRIVED = "not_arrived", "Not on the table: its force has not arrived"
     BATTLE = "battle", "In a battle today"
     UNCOMMITTED = "uncommitted", "On the table, in no battle"
 
@@ -91,6 +92,8 @@ class BattalionStatusSerializer(LabelledSerializer[BattalionStatus]):
         row = instance.battalion
         if row["in_reserve"]:
             location = BattleLocation.RESERVE
+        elif not self.context.get("force_present", True):
+            location = BattleLocation.NOT_ARRIVED
         else:
             location = BattleLocation.BATTLE if instance.battle is not None else BattleLocation.UNCOMMITTED
         battle = instance.battle
@@ -201,7 +204,8 @@ class ForceStatusSerializer(LabelledSerializer[ForceStatus]):
     @extend_schema_field(BattalionStatusSerializer(many=True))
     def get_battalions(self, status: ForceStatus) -> list[dict[str, Any]]:
         """The battalions the caller may see (the selector left out the others)."""
-        battalion = BattalionStatusSerializer(context=self.context)
+        present = status.force.arrival_status in access_rules.PRESENT
+        battalion = BattalionStatusSerializer(context={**self.context, "force_present": present})
         return [battalion.to_representation(row) for row in status.battalions]
 
     @extend_schema_field(NightReportSerializer(allow_null=True))

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import filters, inputs, schema
+from api.changes import ChangesMixin
 from api.permissions import IsAuthenticatedOrAPIKey, IsCampaignMember, request_api_key
 from api.serializers.battles import BattleSerializer, SetupQuestionSerializer
 from api.serializers.drafts import (
@@ -24,7 +25,7 @@ from api.serializers.drafts import (
 )
 from api.views.base import UMPIRE_PERMISSIONS, PublicIdLookup
 from api.views.papers import PAPER_FORMAT, PAPER_RESPONSE, PAPER_SIDE, PaperMixin
-from api.viewsets import CampaignScopedViewSet
+from api.viewsets import CampaignScopedViewSet, VersionedListMixin
 from campaign import models, paper, selectors
 from campaign.access import CampaignAccess, battle_table_side
 from campaign.services import battle_drafts as draft_services
@@ -41,10 +42,13 @@ from campaign.services import battles as battle_services
 class BattleViewSet(
     PublicIdLookup,
     PaperMixin,
+    ChangesMixin[models.Battle],
+    VersionedListMixin[models.Battle],
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     CampaignScopedViewSet[models.Battle],
 ):
+    change_kind = "battle"
     model = models.Battle
     serializer_class = BattleSerializer
     filterset_class = filters.BattleFilter

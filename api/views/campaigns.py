@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api import inputs, schema
+from api import conditional, inputs, schema
 from api.permissions import (
     CAMPAIGN_KWARG,
     CampaignAccessMixin,
@@ -266,8 +266,16 @@ class CampaignViewSet(
             return super().list(request, *args, **kwargs)
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """With an ETag of the campaign's version, the reader and the minute (its next night phase
+        is read against the clock): a poll sending it back is answered 304 before a row is read."""
+        etag = conditional.version_etag(request, self.campaign_access, clock=True)
+        if conditional.etag_matches(request, etag):
+            return conditional.not_modified(etag)
         with selectors.one_moment():
-            return super().retrieve(request, *args, **kwargs)
+            response = super().retrieve(request, *args, **kwargs)
+        response["ETag"] = etag
+        response["Cache-Control"] = conditional.CACHE_CONTROL
+        return response
 
     @extend_schema(
         summary="Start the campaign (umpires; idempotent)",

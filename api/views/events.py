@@ -6,10 +6,11 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from api import filters
+from api.changes import ChangesMixin
 from api.pagination import TimelineCursorPagination
 from api.serializers.events import EventSerializer
 from api.views.base import PublicIdLookup
-from api.viewsets import ReadOnlyCampaignViewSet
+from api.viewsets import ReadOnlyCampaignViewSet, VersionedListMixin
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 
@@ -19,7 +20,13 @@ from campaign.access import CampaignAccess
     list=extend_schema(summary="Event timeline (players: public entries and their own side's)"),
     retrieve=extend_schema(summary="One event"),
 )
-class EventViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Event]):
+class EventViewSet(
+    PublicIdLookup,
+    ChangesMixin[models.Event],
+    VersionedListMixin[models.Event],
+    ReadOnlyCampaignViewSet[models.Event],
+):
+    change_kind = "event"
     model = models.Event
     serializer_class = EventSerializer
     filterset_class = filters.EventFilter

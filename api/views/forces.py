@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from api import conditional, filters, inputs, schema
 from api.authentication import REQUEST_STATUS_ATTRIBUTE, grant_store
+from api.changes import ChangesMixin
 from api.permissions import request_api_key
 from api.serializers.campaigns import SideSerializer
 from api.serializers.days import ArtilleryOrderSerializer
@@ -27,7 +28,7 @@ from api.serializers.forces import (
 )
 from api.views.base import PublicIdLookup
 from api.views.rolls import ROLL_ANSWER, roll_answer
-from api.viewsets import CampaignScopedViewSet, ReadOnlyCampaignViewSet
+from api.viewsets import CampaignScopedViewSet, ReadOnlyCampaignViewSet, VersionedListMixin
 from campaign import models, polls, selectors
 from campaign.access import CampaignAccess
 from campaign.services import activation as activation_services
@@ -42,7 +43,7 @@ from campaign.services.rules import optional_rule_on
 
 @extend_schema(tags=["orders of battle"])
 @extend_schema_view(list=extend_schema(summary="Sides"), retrieve=extend_schema(summary="One side"))
-class SideViewSet(ReadOnlyCampaignViewSet[models.Side]):
+class SideViewSet(VersionedListMixin[models.Side], ReadOnlyCampaignViewSet[models.Side]):
     model = models.Side
     serializer_class = SideSerializer
 
@@ -103,7 +104,14 @@ def _status_scope(access: CampaignAccess) -> str:
     list=extend_schema(summary="Forces (divisions and independent forces)"),
     retrieve=extend_schema(summary="One force"),
 )
-class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
+class ForceViewSet(
+    PublicIdLookup,
+    ChangesMixin[models.Force],
+    VersionedListMixin[models.Force],
+    ReadOnlyCampaignViewSet[models.Force],
+):
+    change_kind = "force"
+    fog_signature = ("sector_seen", "fup_sector_seen")
     model = models.Force
     serializer_class = ForceSerializer
     filterset_class = filters.ForceFilter
@@ -280,7 +288,13 @@ class ForceViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Force]):
 
 @extend_schema(tags=["orders of battle"])
 @extend_schema_view(list=extend_schema(summary="Battalions"), retrieve=extend_schema(summary="One battalion"))
-class BattalionViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Battalion]):
+class BattalionViewSet(
+    PublicIdLookup,
+    ChangesMixin[models.Battalion],
+    VersionedListMixin[models.Battalion],
+    ReadOnlyCampaignViewSet[models.Battalion],
+):
+    change_kind = "battalion"
     model = models.Battalion
     serializer_class = BattalionSerializer
     filterset_class = filters.BattalionFilter
@@ -357,7 +371,13 @@ class BattalionViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Battalion]
 
 @extend_schema(tags=["orders of battle"])
 @extend_schema_view(list=extend_schema(summary="Stands"), retrieve=extend_schema(summary="One stand"))
-class StandViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.Stand]):
+class StandViewSet(
+    PublicIdLookup,
+    ChangesMixin[models.Stand],
+    VersionedListMixin[models.Stand],
+    ReadOnlyCampaignViewSet[models.Stand],
+):
+    change_kind = "stand"
     model = models.Stand
     serializer_class = StandSerializer
     filterset_class = filters.StandFilter

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from api import filters, inputs, schema
 from api.serializers.night import NightReportSerializer, OperationSerializer
 from api.views.base import PublicIdLookup
-from api.viewsets import CampaignScopedViewSet, ReadOnlyCampaignViewSet
+from api.viewsets import CampaignScopedViewSet, ReadOnlyCampaignViewSet, VersionedListMixin
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.choices import OperationKind
@@ -61,7 +61,9 @@ class OperationViewSet(
     list=extend_schema(summary="Night and arrival reports, each of its kind (players: their side's)"),
     retrieve=extend_schema(summary="One night or arrival report"),
 )
-class NightReportViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.NightReport]):
+class NightReportViewSet(
+    PublicIdLookup, VersionedListMixin[models.NightReport], ReadOnlyCampaignViewSet[models.NightReport]
+):
     model = models.NightReport
     serializer_class = NightReportSerializer
     filterset_class = filters.NightReportFilter

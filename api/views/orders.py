@@ -12,10 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import filters, inputs, schema
+from api.changes import ChangesMixin
 from api.permissions import IsAuthenticatedOrAPIKey, IsCampaignMember, IsSidePlayerInPerson, IsUmpire
 from api.serializers.orders import NightOrderSerializer, SideOrdersDeadlineSerializer, SideOrderSerializer
 from api.views.base import UMPIRE_PERMISSIONS, PublicIdLookup
-from api.viewsets import CampaignScopedViewSet
+from api.viewsets import CampaignScopedViewSet, VersionedListMixin
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.services import night_orders as night_order_services
@@ -32,8 +33,14 @@ from campaign.services import orders as order_services
     retrieve=extend_schema(summary="One night order (umpires)"),
 )
 class NightOrderViewSet(
-    PublicIdLookup, mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.NightOrder]
+    PublicIdLookup,
+    ChangesMixin[models.NightOrder],
+    VersionedListMixin[models.NightOrder],
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    CampaignScopedViewSet[models.NightOrder],
 ):
+    change_kind = "nightorder"
     model = models.NightOrder
     serializer_class = NightOrderSerializer
     permission_classes = UMPIRE_PERMISSIONS
@@ -86,8 +93,14 @@ SIDE_ORDER_UMPIRE_ACTIONS = frozenset({"approve", "send_back", "amend"})
     retrieve=extend_schema(summary="One sealed order"),
 )
 class SideOrderViewSet(
-    PublicIdLookup, mixins.ListModelMixin, mixins.RetrieveModelMixin, CampaignScopedViewSet[models.SideOrder]
+    PublicIdLookup,
+    ChangesMixin[models.SideOrder],
+    VersionedListMixin[models.SideOrder],
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    CampaignScopedViewSet[models.SideOrder],
 ):
+    change_kind = "sideorder"
     model = models.SideOrder
     serializer_class = SideOrderSerializer
     filterset_class = filters.SideOrderFilter

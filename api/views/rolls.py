@@ -12,10 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import filters, inputs, schema
+from api.changes import ChangesMixin
 from api.pagination import TimelineCursorPagination
 from api.serializers.rolls import RollOverrideSerializer, RollProcedureSerializer, RollSerializer
 from api.views.base import PublicIdLookup
-from api.viewsets import CampaignScopedViewSet, ReadOnlyCampaignViewSet
+from api.viewsets import CampaignScopedViewSet, ReadOnlyCampaignViewSet, VersionedListMixin
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.services import overrides as override_services
@@ -40,7 +41,13 @@ ROLL_ANSWER = {201: RollSerializer}
     list=extend_schema(summary="Roll log (players: their own units' rolls)"),
     retrieve=extend_schema(summary="One roll record"),
 )
-class RollViewSet(PublicIdLookup, ReadOnlyCampaignViewSet[models.RollRecord]):
+class RollViewSet(
+    PublicIdLookup,
+    ChangesMixin[models.RollRecord],
+    VersionedListMixin[models.RollRecord],
+    ReadOnlyCampaignViewSet[models.RollRecord],
+):
+    change_kind = "rollrecord"
     model = models.RollRecord
     serializer_class = RollSerializer
     filterset_class = filters.RollFilter

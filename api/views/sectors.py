@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from api import inputs
 from api.serializers.map import SectorSerializer
-from api.viewsets import ReadOnlyCampaignViewSet
+from api.viewsets import ReadOnlyCampaignViewSet, VersionedListMixin
 from campaign import models, selectors
 from campaign.access import CampaignAccess
 from campaign.services import sectors as sector_services
@@ -23,7 +23,7 @@ from campaign.services import sectors as sector_services
     list=extend_schema(summary="Sectors of the campaign map, with what you see on them"),
     retrieve=extend_schema(summary="One sector"),
 )
-class SectorViewSet(ReadOnlyCampaignViewSet[models.Sector]):
+class SectorViewSet(VersionedListMixin[models.Sector], ReadOnlyCampaignViewSet[models.Sector]):
     model = models.Sector
     serializer_class = SectorSerializer
     ordering_fields = ["name", "id"]

@@ -34,6 +34,7 @@ from campaign.models.members import (
     calendar_token_new,
 )
 from campaign.models.night import NightOrder, NightReport, NightSnapshot, Operation, SideOrder
+from campaign.models.sync import ChangeRecord, SyncCursor
 from campaign.models.webhooks import WebhookDelivery, WebhookSubscription
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "CampaignAPIKey",
     "CampaignAPIKeyManager",
     "CampaignDay",
+    "ChangeRecord",
     "ClubNight",
     "DaySegmentRecord",
     "Equipment",
@@ -70,6 +72,7 @@ __all__ = [
     "SideDayTally",
     "SideOrder",
     "Stand",
+    "SyncCursor",
     "WebhookDelivery",
     "WebhookSubscription",
     "activation_turn_name",

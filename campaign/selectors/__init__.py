@@ -5,6 +5,7 @@ One module per thing read (:mod:`.scoped` a reader's querysets, :mod:`.force_sta
 :mod:`.map`, :mod:`.members`, :mod:`.drafts`, :mod:`.schedule`, :mod:`.dice`, :mod:`.standing`, :mod:`.todo`);
 this package names them all, so a caller reads ``selectors.<name>`` wherever the read lives."""
 
+from campaign.selectors.changes import Changes, change_last, changes_since, fog_digest, rows_seen, sync_cursor
 from campaign.selectors.dice import (
     ROLL_COLUMN_CHOICES,
     ROLL_SIDE_COLUMNS,
@@ -117,6 +118,7 @@ __all__ = [
     "ROLL_SIDE_COLUMNS",
     "AudienceSeeds",
     "BattalionStatus",
+    "Changes",
     "ClubSchedule",
     "ConditionStanding",
     "DayDice",
@@ -147,6 +149,8 @@ __all__ = [
     "battles",
     "calendar_feed",
     "campaign_summaries",
+    "change_last",
+    "changes_since",
     "club_night_orders_deadline",
     "club_schedule",
     "club_schedule_last",
@@ -158,6 +162,7 @@ __all__ = [
     "dice_summary",
     "equipment",
     "events",
+    "fog_digest",
     "force_key",
     "force_status",
     "forces",
@@ -186,6 +191,7 @@ __all__ = [
     "roll_change_choices",
     "roll_procedures",
     "rolls",
+    "rows_seen",
     "sectors",
     "side_orders",
     "side_orders_day",
@@ -196,6 +202,7 @@ __all__ = [
     "summary_access",
     "supply_map",
     "supply_map_part",
+    "sync_cursor",
     "umpire_todo",
     "version_shown",
     "victory_standing",

@@ -17,7 +17,7 @@ from campaign.services.days import segment_arrivals_start
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from tests.api.world import ACTOR, Role, World, api_key_client, query_count
-from tests.campaign.factories import ForceFactory
+from tests.campaign.factories import BattalionFactory, BattlegroupFactory, ForceFactory
 from tests.redis_monitor import redis_commands
 
 pytestmark = pytest.mark.django_db
@@ -71,6 +71,16 @@ def test_a_battalion_in_reserve_says_so_once(world):
         None,
         None,
     )
+
+
+def test_the_battalions_of_a_force_on_its_way_are_not_on_the_table(world):
+    """Issue 33: they read "On the table, in no battle" before their force had landed."""
+    force = ForceFactory(side=world.axis, campaign=world.campaign, arrival_status=ArrivalStatus.SCHEDULED)
+    BattalionFactory(battlegroup=BattlegroupFactory(force=force), code="R1")
+    body = world.client(Role.AXIS_PLAYER).get(world.url("force-force-status", pk=force.public_id)).json()
+    assert [(b["code"], b["location"], b["location_label"]) for b in body["battalions"]] == [
+        ("R1", "not_arrived", "Not on the table: its force has not arrived")
+    ]
 
 
 def test_an_identified_enemy_force_shows_identified_battalions_and_nothing_hidden(world):

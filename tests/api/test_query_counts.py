@@ -54,6 +54,7 @@ UMPIRE_ONLY = {
     "battle-setup-inputs",
     "night-order-list",
     "night-order-detail",
+    "night-order-changes",
     "battle-drafts",
 }
 # A battle's players' own: the umpire gets 403 (they compare both drafts at battle-drafts).
@@ -255,6 +256,20 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
             "api-key-detail",
             prefix=CampaignAPIKey.objects.filter(campaign=world.campaign).order_by("pk").first().prefix,
         ),
+        # A changes read from the start: every row seen, as a list reads them (api.changes).
+        **{
+            f"{name}-changes": world.url(f"{name}-changes")
+            for name in (
+                "force",
+                "battalion",
+                "stand",
+                "battle",
+                "roll",
+                "event",
+                "side-order",
+                "night-order",
+            )
+        },
         "equipment-list": reverse("api:equipment-list"),
         "equipment-detail": reverse(
             "api:equipment-detail", kwargs={"pk": models.Equipment.objects.first().pk}

@@ -500,6 +500,12 @@ def matrix(world: World) -> dict[str, Route]:
         ),
         "roll-override": Route(world.url("roll-override", pk=world.campaign.rolls.first().public_id), None),
         "event-list": Route(world.url("event-list"), everybody),
+        # A list's changes read as its list (api.changes).
+        **{
+            f"{name}-changes": Route(world.url(f"{name}-changes"), everybody)
+            for name in ("force", "battalion", "stand", "battle", "side-order", "roll", "event")
+        },
+        "night-order-changes": Route(world.url("night-order-changes"), umpire),
         "event-detail": Route(
             world.url(
                 "event-detail", pk=world.campaign.events.filter(verb=EventVerb.DAY_DAWNED).first().public_id

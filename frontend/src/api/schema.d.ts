@@ -234,6 +234,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/battalions/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes since a token (sync a copy of the list)
+         * @description Without `since`: every row you see, `complete`, and a token. With the token of your last read: the rows changed or newly seen, the ids of rows deleted or no longer seen, and the next token; the same token back while nothing changed. The list's filters apply and belong to the token (send the same ones). 400 naming `since` for a token altered, of another list, reader or filters, or older than a month: start again without it.
+         */
+        get: operations["campaigns_battalions_changes_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/battles/": {
         parameters: {
             query?: never;
@@ -458,6 +478,26 @@ export interface paths {
          * @description Each set-up step of the campaign's profile (per side where each side rolls) with the inputs the campaign cannot supply: give them to `POST setup/` as `inputs[step]`. Those `needed` have no default; those `at_table` you may roll at the table (`faces[step]`). A player of the battle, where the club lets players roll at the table, reads the steps rolled once for both sides and their own side's; 403 for anybody else.
          */
         get: operations["campaigns_battles_setup_inputs_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/battles/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes since a token (sync a copy of the list)
+         * @description Without `since`: every row you see, `complete`, and a token. With the token of your last read: the rows changed or newly seen, the ids of rows deleted or no longer seen, and the next token; the same token back while nothing changed. The list's filters apply and belong to the token (send the same ones). 400 naming `since` for a token altered, of another list, reader or filters, or older than a month: start again without it.
+         */
+        get: operations["campaigns_battles_changes_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -722,6 +762,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/events/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes since a token (sync a copy of the list)
+         * @description Without `since`: every row you see, `complete`, and a token. With the token of your last read: the rows changed or newly seen, the ids of rows deleted or no longer seen, and the next token; the same token back while nothing changed. The list's filters apply and belong to the token (send the same ones). 400 naming `since` for a token altered, of another list, reader or filters, or older than a month: start again without it.
+         */
+        get: operations["campaigns_events_changes_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/export/": {
         parameters: {
             query?: never;
@@ -904,6 +964,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/forces/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes since a token (sync a copy of the list)
+         * @description Without `since`: every row you see, `complete`, and a token. With the token of your last read: the rows changed or newly seen, the ids of rows deleted or no longer seen, and the next token; the same token back while nothing changed. The list's filters apply and belong to the token (send the same ones). 400 naming `since` for a token altered, of another list, reader or filters, or older than a month: start again without it.
+         */
+        get: operations["campaigns_forces_changes_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/invitations/": {
         parameters: {
             query?: never;
@@ -1030,6 +1110,26 @@ export interface paths {
          * @description Only before its night phase starts (409 after).
          */
         delete: operations["campaigns_night_orders_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/night-orders/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes since a token (sync a copy of the list)
+         * @description Without `since`: every row you see, `complete`, and a token. With the token of your last read: the rows changed or newly seen, the ids of rows deleted or no longer seen, and the next token; the same token back while nothing changed. The list's filters apply and belong to the token (send the same ones). 400 naming `since` for a token altered, of another list, reader or filters, or older than a month: start again without it.
+         */
+        get: operations["campaigns_night_orders_changes_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1318,6 +1418,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/orders/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes since a token (sync a copy of the list)
+         * @description Without `since`: every row you see, `complete`, and a token. With the token of your last read: the rows changed or newly seen, the ids of rows deleted or no longer seen, and the next token; the same token back while nothing changed. The list's filters apply and belong to the token (send the same ones). 400 naming `since` for a token altered, of another list, reader or filters, or older than a month: start again without it.
+         */
+        get: operations["campaigns_orders_changes_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/orders/deadline/": {
         parameters: {
             query?: never;
@@ -1444,6 +1564,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/rolls/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes since a token (sync a copy of the list)
+         * @description Without `since`: every row you see, `complete`, and a token. With the token of your last read: the rows changed or newly seen, the ids of rows deleted or no longer seen, and the next token; the same token back while nothing changed. The list's filters apply and belong to the token (send the same ones). 400 naming `since` for a token altered, of another list, reader or filters, or older than a month: start again without it.
+         */
+        get: operations["campaigns_rolls_changes_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/rolls/procedures/": {
         parameters: {
             query?: never;
@@ -1495,7 +1635,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sectors of the campaign map, with what you see on them */
+        /**
+         * Sectors of the campaign map, with what you see on them
+         * @description A list whose answer changes only with the campaign's version (every committed change bumps
+         *     it) and who reads it: its ETag is of that version, the reader and the query, so a poll sending
+         *     it back is answered 304 before a row is read (:func:`api.conditional.version_etag`).
+         */
         get: operations["campaigns_sectors_list"];
         put?: never;
         post?: never;
@@ -1512,7 +1657,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One sector */
+        /**
+         * One sector
+         * @description A list whose answer changes only with the campaign's version (every committed change bumps
+         *     it) and who reads it: its ETag is of that version, the reader and the query, so a poll sending
+         *     it back is answered 304 before a row is read (:func:`api.conditional.version_etag`).
+         */
         get: operations["campaigns_sectors_retrieve"];
         put?: never;
         post?: never;
@@ -1549,7 +1699,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sides */
+        /**
+         * Sides
+         * @description A list whose answer changes only with the campaign's version (every committed change bumps
+         *     it) and who reads it: its ETag is of that version, the reader and the query, so a poll sending
+         *     it back is answered 304 before a row is read (:func:`api.conditional.version_etag`).
+         */
         get: operations["campaigns_sides_list"];
         put?: never;
         post?: never;
@@ -1566,7 +1721,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One side */
+        /**
+         * One side
+         * @description A list whose answer changes only with the campaign's version (every committed change bumps
+         *     it) and who reads it: its ETag is of that version, the reader and the query, so a poll sending
+         *     it back is answered 304 before a row is read (:func:`api.conditional.version_etag`).
+         */
         get: operations["campaigns_sides_retrieve"];
         put?: never;
         post?: never;
@@ -1736,6 +1896,26 @@ export interface paths {
          * @description It leaves its entrenchment, finished or not.
          */
         post: operations["campaigns_stands_move_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/stands/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes since a token (sync a copy of the list)
+         * @description Without `since`: every row you see, `complete`, and a token. With the token of your last read: the rows changed or newly seen, the ids of rows deleted or no longer seen, and the next token; the same token back while nothing changed. The list's filters apply and belong to the token (send the same ones). 400 naming `since` for a token altered, of another list, reader or filters, or older than a month: start again without it.
+         */
+        get: operations["campaigns_stands_changes_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2522,6 +2702,16 @@ export interface components {
             /** @description where it stands; null: off the map */
             readonly sector_name: string | null;
         };
+        BattalionChanges: {
+            /** @description rows changed, or that you see since */
+            readonly changed: components["schemas"]["Battalion"][];
+            /** @description ids of rows deleted, or that you no longer see: drop them from your copy */
+            readonly removed: string[];
+            /** @description send it as `since` to read what changes next */
+            readonly next: string;
+            /** @description `changed` holds every row you see (a start, or a change of the fog of war's settings): replace your copy with it, less `removed` */
+            readonly complete: boolean;
+        };
         /**
          * @description Every input's base: a field it does not have is a 400 naming it and the fields it takes,
          *     never ignored (``"colour": "red"`` on a battle is a mistake the sender should hear of).
@@ -2665,6 +2855,16 @@ export interface components {
          * @enum {string}
          */
         BattleActionEnum: "set_up" | "draft" | "report";
+        BattleChanges: {
+            /** @description rows changed, or that you see since */
+            readonly changed: components["schemas"]["Battle"][];
+            /** @description ids of rows deleted, or that you no longer see: drop them from your copy */
+            readonly removed: string[];
+            /** @description send it as `since` to read what changes next */
+            readonly next: string;
+            /** @description `changed` holds every row you see (a start, or a change of the fog of war's settings): replace your copy with it, less `removed` */
+            readonly complete: boolean;
+        };
         /**
          * @description Every input's base: a field it does not have is a 400 naming it and the fields it takes,
          *     never ignored (``"colour": "red"`` on a battle is a mistake the sender should hear of).
@@ -3442,6 +3642,16 @@ export interface components {
             /** Format: date-time */
             readonly created_at: string;
         };
+        EventChanges: {
+            /** @description rows changed, or that you see since */
+            readonly changed: components["schemas"]["Event"][];
+            /** @description ids of rows deleted, or that you no longer see: drop them from your copy */
+            readonly removed: string[];
+            /** @description send it as `since` to read what changes next */
+            readonly next: string;
+            /** @description `changed` holds every row you see (a start, or a change of the fog of war's settings): replace your copy with it, less `removed` */
+            readonly complete: boolean;
+        };
         /**
          * @description * `night.done` - Night phase done
          *     * `arrivals.resolved` - Arrival rolls resolved
@@ -3512,6 +3722,16 @@ export interface components {
          * @enum {string}
          */
         ForceActionEnum: "roll_cops_action_points" | "save_action_points";
+        ForceChanges: {
+            /** @description rows changed, or that you see since */
+            readonly changed: components["schemas"]["Force"][];
+            /** @description ids of rows deleted, or that you no longer see: drop them from your copy */
+            readonly removed: string[];
+            /** @description send it as `since` to read what changes next */
+            readonly next: string;
+            /** @description `changed` holds every row you see (a start, or a change of the fog of war's settings): replace your copy with it, less `removed` */
+            readonly complete: boolean;
+        };
         /**
          * @description Every input's base: a field it does not have is a 400 naming it and the fields it takes,
          *     never ignored (``"colour": "red"`` on a battle is a mistake the sender should hear of).
@@ -3750,11 +3970,12 @@ export interface components {
         LinkKindEnum: "road" | "track" | "none";
         /**
          * @description * `reserve` - In reserve
+         *     * `not_arrived` - Not on the table: its force has not arrived
          *     * `battle` - In a battle today
          *     * `uncommitted` - On the table, in no battle
          * @enum {string}
          */
-        LocationEnum: "reserve" | "battle" | "uncommitted";
+        LocationEnum: "reserve" | "not_arrived" | "battle" | "uncommitted";
         /**
          * @description Every input's base: a field it does not have is a 400 naming it and the fields it takes,
          *     never ignored (``"colour": "red"`` on a battle is a mistake the sender should hear of).
@@ -4027,6 +4248,16 @@ export interface components {
             applied?: boolean;
             /** @description what the order says, in words: "A2 to withdraw to reserve" */
             readonly words: string;
+        };
+        NightOrderChanges: {
+            /** @description rows changed, or that you see since */
+            readonly changed: components["schemas"]["NightOrder"][];
+            /** @description ids of rows deleted, or that you no longer see: drop them from your copy */
+            readonly removed: string[];
+            /** @description send it as `since` to read what changes next */
+            readonly next: string;
+            /** @description `changed` holds every row you see (a start, or a change of the fog of war's settings): replace your copy with it, less `removed` */
+            readonly complete: boolean;
         };
         /**
          * @description Every input's base: a field it does not have is a 400 naming it and the fields it takes,
@@ -4933,6 +5164,16 @@ export interface components {
             /** Format: date-time */
             readonly created_at: string;
         };
+        RollChanges: {
+            /** @description rows changed, or that you see since */
+            readonly changed: components["schemas"]["Roll"][];
+            /** @description ids of rows deleted, or that you no longer see: drop them from your copy */
+            readonly removed: string[];
+            /** @description send it as `since` to read what changes next */
+            readonly next: string;
+            /** @description `changed` holds every row you see (a start, or a change of the fog of war's settings): replace your copy with it, less `removed` */
+            readonly complete: boolean;
+        };
         /** @description One throw: the dice, the faces as thrown, and the total the rules read. */
         RollDie: {
             /** @description as people write them: "d10", "2d6", "½d6" */
@@ -5437,6 +5678,16 @@ export interface components {
             /** @description why the umpire amends it: shown to its side, kept in the event */
             reason: string;
         };
+        SideOrderChanges: {
+            /** @description rows changed, or that you see since */
+            readonly changed: components["schemas"]["SideOrder"][];
+            /** @description ids of rows deleted, or that you no longer see: drop them from your copy */
+            readonly removed: string[];
+            /** @description send it as `since` to read what changes next */
+            readonly next: string;
+            /** @description `changed` holds every row you see (a start, or a change of the fog of war's settings): replace your copy with it, less `removed` */
+            readonly complete: boolean;
+        };
         /**
          * @description Every input's base: a field it does not have is a 400 naming it and the fields it takes,
          *     never ignored (``"colour": "red"`` on a battle is a mistake the sender should hear of).
@@ -5570,6 +5821,16 @@ export interface components {
             grade?: string | null;
             /** @description whether an order (attach, detach) may name it: a destroyed stand takes none */
             readonly may_be_ordered: boolean;
+        };
+        StandChanges: {
+            /** @description rows changed, or that you see since */
+            readonly changed: components["schemas"]["Stand"][];
+            /** @description ids of rows deleted, or that you no longer see: drop them from your copy */
+            readonly removed: string[];
+            /** @description send it as `since` to read what changes next */
+            readonly next: string;
+            /** @description `changed` holds every row you see (a start, or a change of the fog of war's settings): replace your copy with it, less `removed` */
+            readonly complete: boolean;
         };
         /**
          * @description Every input's base: a field it does not have is a 400 naming it and the fields it takes,
@@ -8595,6 +8856,175 @@ export interface operations {
             };
         };
     };
+    campaigns_battalions_changes_retrieve: {
+        parameters: {
+            query?: {
+                /** @description a battlegroup's id */
+                battlegroup?: string;
+                code?: string;
+                /** @description a force's id */
+                force?: string;
+                /** @description order by code, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "code" | "-code" | "id" | "-id";
+                side?: number;
+                /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
+                since?: string;
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BattalionChanges"];
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_battles_list: {
         parameters: {
             query?: {
@@ -10919,6 +11349,181 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SetupQuestion"][];
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_battles_changes_retrieve: {
+        parameters: {
+            query?: {
+                day?: number;
+                /** @description order by sector, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "sector" | "-sector" | "id" | "-id";
+                sector?: number;
+                /** @description a sector's name */
+                sector_name?: string;
+                /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
+                since?: string;
+                /**
+                 * @description * `planned` - Planned
+                 *     * `set_up` - Set up
+                 *     * `in_progress` - In progress
+                 *     * `reported` - Reported
+                 *     * `closed` - Closed
+                 */
+                status?: "closed" | "in_progress" | "planned" | "reported" | "set_up";
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BattleChanges"];
                 };
             };
             /** @description Not modified: the ETag you sent is current. */
@@ -13419,6 +14024,239 @@ export interface operations {
             };
         };
     };
+    campaigns_events_changes_retrieve: {
+        parameters: {
+            query?: {
+                /** @description the id of an entry: only the entries after it, to poll for what is new since the last one seen */
+                after?: unknown;
+                /** @description events about this battle (its id) */
+                battle?: string;
+                day?: number;
+                /** @description events about this force (its id) */
+                force?: string;
+                /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
+                since?: string;
+                /**
+                 * @description * `campaign.created` - Campaign created
+                 *     * `campaign.started` - Campaign started
+                 *     * `day.dawned` - Day dawned
+                 *     * `segment.advanced` - Segment advanced
+                 *     * `force.deployed` - Force deployed
+                 *     * `reinforcement.scheduled` - Reinforcement scheduled
+                 *     * `reinforcement.postponed` - Reinforcement postponed
+                 *     * `arrival.due` - Arrival due
+                 *     * `activation.spent` - Activation points spent
+                 *     * `battle.created` - Battle created
+                 *     * `battle.set_up` - Battle set up
+                 *     * `battle.reported` - Battle reported
+                 *     * `battle.closed` - Battle closed
+                 *     * `airborne.landed` - Airborne landing
+                 *     * `battle.lull_checked` - Combat lull checked
+                 *     * `roll.overridden` - Roll overridden
+                 *     * `campaign.imported` - Campaign imported
+                 *     * `night.started` - Night phase started
+                 *     * `night.done` - Night phase done
+                 *     * `night.order_queued` - Night order queued
+                 *     * `night.order_cancelled` - Night order cancelled
+                 *     * `arrivals.started` - Arrival rolls started
+                 *     * `arrivals.resolved` - Arrival rolls resolved
+                 *     * `operation.failed` - Background work failed
+                 *     * `umpire.reminded` - Umpire reminded
+                 *     * `admin.corrected` - Corrected by an administrator
+                 *     * `side.fog_of_war_set` - Fog of war set
+                 *     * `admin.deleted` - Deleted by an administrator
+                 *     * `api_key.created` - API key created
+                 *     * `api_key.revoked` - API key revoked
+                 *     * `webhook.subscribed` - Webhook subscribed
+                 *     * `webhook.updated` - Webhook changed
+                 *     * `webhook.unsubscribed` - Webhook unsubscribed
+                 *     * `webhook.pinged` - Webhook sent a test event
+                 *     * `force.moved` - Force moved
+                 *     * `battalion.moved` - Battalion moved
+                 *     * `sector.control_changed` - Sector changed hands
+                 *     * `supply.confirmed` - Supply lines confirmed
+                 *     * `supply.overridden` - Supply situation overridden
+                 *     * `supply.applied` - Supply lines applied at nightfall
+                 *     * `objective.awarded` - Objective taken: activation points awarded
+                 *     * `campaign.finished` - Campaign finished
+                 *     * `rule.applied` - Campaign rule applied
+                 *     * `webhook.retried` - Webhook delivery retried
+                 *     * `member.invited` - Member invited
+                 *     * `member.joined` - Member joined
+                 *     * `member.account_created` - Member account created
+                 *     * `member.removed` - Member removed
+                 *     * `calendar.renewed` - Calendar link renewed
+                 *     * `schedule.set` - Club schedule set
+                 *     * `notifications.sent` - Members notified
+                 *     * `member.notification_email_set` - Notification e-mails turned on or off
+                 *     * `order.drafted` - Order drafted
+                 *     * `order.edited` - Order edited
+                 *     * `orders.submitted` - Orders submitted
+                 *     * `order.withdrawn` - Order withdrawn
+                 *     * `order.approved` - Order approved
+                 *     * `order.returned` - Order sent back
+                 *     * `order.amended` - Order amended by the umpire
+                 *     * `orders.lapsed` - Orders not approved before the night phase
+                 *     * `battle.draft_saved` - Battle report drafted
+                 *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
+                 */
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.pinged" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventChanges"];
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_export_retrieve: {
         parameters: {
             query?: {
@@ -15037,6 +15875,183 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForceStatus"];
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_forces_changes_retrieve: {
+        parameters: {
+            query?: {
+                /**
+                 * @description * `German` - German
+                 *     * `Italian` - Italian
+                 *     * `Japanese` - Japanese
+                 *     * `British` - British
+                 *     * `Commonwealth` - Commonwealth
+                 *     * `Canadian` - Canadian
+                 *     * `American` - American
+                 *     * `Soviet` - Soviet
+                 *     * `French` - French
+                 *     * `Polish` - Polish
+                 */
+                nation?: "American" | "British" | "Canadian" | "Commonwealth" | "French" | "German" | "Italian" | "Japanese" | "Polish" | "Soviet";
+                /** @description order by name, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "name" | "-name" | "id" | "-id";
+                side?: number;
+                /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
+                since?: string;
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForceChanges"];
                 };
             };
             /** @description Not modified: the ETag you sent is current. */
@@ -16918,6 +17933,172 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_night_orders_changes_retrieve: {
+        parameters: {
+            query?: {
+                /** @description false: still queued; true: carried out in its night phase */
+                applied?: boolean;
+                day?: number;
+                /** @description order by id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "id" | "-id";
+                /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
+                since?: string;
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NightOrderChanges"];
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
                     "RateLimit-Limit"?: number;
@@ -20117,6 +21298,183 @@ export interface operations {
             };
         };
     };
+    campaigns_orders_changes_retrieve: {
+        parameters: {
+            query?: {
+                day?: number;
+                /** @description order by id, day_number (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "id" | "-id" | "day_number" | "-day_number";
+                side?: number;
+                /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
+                since?: string;
+                /**
+                 * @description submitted: the approval queue
+                 *
+                 *     * `draft` - Draft
+                 *     * `submitted` - Submitted to the umpire
+                 *     * `returned` - Sent back by the umpire
+                 *     * `approved` - Approved: waiting for its night phase or dawn
+                 *     * `applied` - Applied
+                 *     * `withdrawn` - Withdrawn by the side
+                 *     * `lapsed` - Not approved before the night phase
+                 */
+                status?: "applied" | "approved" | "draft" | "lapsed" | "returned" | "submitted" | "withdrawn";
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SideOrderChanges"];
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_orders_deadline_retrieve: {
         parameters: {
             query?: never;
@@ -21387,6 +22745,192 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_rolls_changes_retrieve: {
+        parameters: {
+            query?: {
+                /** @description the id of an entry: only the entries after it, to poll for what is new since the last one seen */
+                after?: unknown;
+                /** @description battalion code */
+                battalion?: string;
+                /** @description a battle's id */
+                battle?: string;
+                day?: number;
+                /** @description a force's id */
+                force?: string;
+                /** @description rules catalog key, e.g. gb.weather */
+                procedure?: string;
+                /**
+                 * @description * `early morning` - Early morning
+                 *     * `morning` - Morning
+                 *     * `late morning` - Late morning
+                 *     * `midday` - Midday
+                 *     * `afternoon` - Afternoon
+                 *     * `evening` - Evening
+                 *     * `dusk` - Dusk
+                 *     * `night` - Night
+                 *     * `night segment` - Night segment
+                 */
+                segment?: "afternoon" | "dusk" | "early morning" | "evening" | "late morning" | "midday" | "morning" | "night" | "night segment";
+                /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
+                since?: string;
+                /** @description true: the table's rolls (weather, initiative, wind, turns), of no force, battalion or battle; false: the others */
+                table?: boolean;
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RollChanges"];
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
                     "RateLimit-Limit"?: number;
@@ -24560,6 +26104,192 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_stands_changes_retrieve: {
+        parameters: {
+            query?: {
+                /** @description battalion code */
+                battalion?: string;
+                /** @description a force's id */
+                force?: string;
+                /** @description order by label, id (- first for descending); several, joined by commas, order by the first, then the next */
+                ordering?: "label" | "-label" | "id" | "-id";
+                /** @description the `next` token of your last changes read: only what changed since; without it, every row you see (`complete`), to start from */
+                since?: string;
+                /**
+                 * @description * `infantry` - Infantry
+                 *     * `smg` - SMG
+                 *     * `engineer` - Engineer
+                 *     * `recce` - Recce
+                 *     * `armour` - Armour
+                 *     * `at_gun` - AT gun
+                 *     * `field_gun` - Field gun
+                 *     * `heavy_weapons` - Heavy weapons
+                 *     * `hq` - HQ
+                 *     * `transport` - Transport
+                 */
+                stand_type?: "armour" | "at_gun" | "engineer" | "field_gun" | "heavy_weapons" | "hq" | "infantry" | "recce" | "smg" | "transport";
+                /**
+                 * @description * `ok` - OK
+                 *     * `suppressed` - Suppressed
+                 *     * `destroyed` - Destroyed
+                 */
+                status?: "destroyed" | "ok" | "suppressed";
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandChanges"];
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
                     "RateLimit-Limit"?: number;
