@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
 
 from campaign.choices import (
     COPS_QUALITY_CHOICES,
@@ -37,6 +38,39 @@ COUNT_MAX = 32767
 LAST_TURN = 10
 
 
+_T = TypeVar("_T")
+# Sent by Django's and the browsable API's HTML forms along with the fields.
+FORM_FIELDS = frozenset({"csrfmiddlewaretoken"})
+
+
+class Input(serializers.Serializer[_T]):
+    """Every input's base: a field it does not have is a 400 naming it and the fields it takes,
+    never ignored (``"colour": "red"`` on a battle is a mistake the sender should hear of).
+    Nested inputs are inputs too, so ``battalions[0].colour`` is named by its path. A field an
+    input once took says why it is gone (``retired``), so no client thinks it still counts."""
+
+    retired: ClassVar[dict[str, str]] = {}
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(set(data) - set(self.fields) - FORM_FIELDS)
+            if unknown:
+                takes = f"it takes {', '.join(self.fields)}" if self.fields else "it takes none"
+                raise ValidationError(
+                    {
+                        name: [self.retired.get(name, f"is not a field of this input ({takes})")]
+                        for name in unknown
+                    }
+                )
+        return super().to_internal_value(data)
+
+
+class QueryInput(serializers.Serializer[_T]):
+    """The shape of a request's query parameters: they share the query with paging and
+    ``format``, and an unknown one is refused before (api.contract checks the query against
+    the operation's parameters in the OpenAPI document), so this one does not refuse them again."""
+
+
 def id_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=1, max_value=ID_MAX, **kwargs)
 
@@ -45,7 +79,7 @@ def count_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=COUNT_MAX, **kwargs)
 
 
-class PaperInput(serializers.Serializer[Mapping[str, Any]]):
+class PaperInput(QueryInput[Mapping[str, Any]]):
     """The query of a printable paper (a briefing, a battle packet)."""
 
     side = id_field(help_text="the side it is printed for (players: their own)")
@@ -56,7 +90,7 @@ class PaperInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class MapMomentQuery(serializers.Serializer[Mapping[str, Any]]):
+class MapMomentQuery(QueryInput[Mapping[str, Any]]):
     """The query of the map replayed: a kept moment (both given), or the map as it stands (neither)."""
 
     day = serializers.IntegerField(
@@ -87,7 +121,7 @@ class MapMomentQuery(serializers.Serializer[Mapping[str, Any]]):
         return attrs
 
 
-class BattleCreateInput(serializers.Serializer[Mapping[str, Any]]):
+class BattleCreateInput(Input[Mapping[str, Any]]):
     sector = id_field(
         source="sector_id",
         required=False,
@@ -120,7 +154,7 @@ class BattleCreateInput(serializers.Serializer[Mapping[str, Any]]):
         return attrs
 
 
-class BattleSetupInput(serializers.Serializer[Mapping[str, Any]]):
+class BattleSetupInput(Input[Mapping[str, Any]]):
     inputs = serializers.DictField(
         child=serializers.DictField(),
         required=False,
@@ -136,24 +170,28 @@ class BattleSetupInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class BattleLullCheckInput(serializers.Serializer[Mapping[str, Any]]):
+class BattleLullCheckInput(Input[Mapping[str, Any]]):
     turn = serializers.IntegerField(
         min_value=1, max_value=99, help_text="the battle turn starting its assault phase"
     )
 
 
-class ObjectiveInput(serializers.Serializer[Mapping[str, Any]]):
+class ObjectiveInput(Input[Mapping[str, Any]]):
     name = serializers.CharField(max_length=200)
     activation_points = count_field(required=False)
 
 
-class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
+class ReportedBattalionInput(Input[Mapping[str, Any]]):
     code = serializers.CharField(max_length=20)
     destroyed = serializers.ListField(
-        child=serializers.CharField(max_length=60), required=False, help_text="stand labels"
+        child=serializers.CharField(max_length=60),
+        required=False,
+        help_text='the stands destroyed, each by its label ("1. Kp") or its id',
     )
     suppressed = serializers.ListField(
-        child=serializers.CharField(max_length=60), required=False, help_text="stand labels"
+        child=serializers.CharField(max_length=60),
+        required=False,
+        help_text='the stands suppressed, each by its label ("1. Kp") or its id',
     )
     activation_points_spent = count_field(required=False)
     barrage_rounds_spent = count_field(required=False)
@@ -172,7 +210,7 @@ class ReportedBattalionInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class BattleReportInput(serializers.Serializer[Mapping[str, Any]]):
+class BattleReportInput(Input[Mapping[str, Any]]):
     battalions = ReportedBattalionInput(many=True, allow_empty=False)
     turn = serializers.IntegerField(
         min_value=0,
@@ -194,7 +232,7 @@ class BattleReportInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class BattleDraftConfirmInput(serializers.Serializer[Mapping[str, Any]]):
+class BattleDraftConfirmInput(Input[Mapping[str, Any]]):
     revision = serializers.CharField(
         max_length=64, help_text="the comparison's revision, as GET drafts/ gave it"
     )
@@ -206,7 +244,7 @@ class BattleDraftConfirmInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class ForceMoveInput(serializers.Serializer[Mapping[str, Any]]):
+class ForceMoveInput(Input[Mapping[str, Any]]):
     sector = id_field(
         source="sector_id",
         allow_null=True,
@@ -217,7 +255,7 @@ class ForceMoveInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class BattalionMoveInput(serializers.Serializer[Mapping[str, Any]]):
+class BattalionMoveInput(Input[Mapping[str, Any]]):
     sector = id_field(
         source="sector_id",
         allow_null=True,
@@ -225,14 +263,14 @@ class BattalionMoveInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class SectorControlInput(serializers.Serializer[Mapping[str, Any]]):
+class SectorControlInput(Input[Mapping[str, Any]]):
     owner = id_field(
         source="owner_id", allow_null=True, help_text="the side that holds it now; null: contested"
     )
     reason = serializers.CharField(max_length=500, help_text="why it changes hands (every member reads it)")
 
 
-class NightOrderInput(serializers.Serializer[Mapping[str, Any]]):
+class NightOrderInput(Input[Mapping[str, Any]]):
     kind = serializers.ChoiceField(choices=NightOrderKind.choices)
     battalion_code = serializers.CharField(
         max_length=20, help_text="the battalion withdrawing, or whose stand is attached or detached"
@@ -256,7 +294,7 @@ class NightOrderInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class APIKeyCreateInput(serializers.Serializer[Mapping[str, Any]]):
+class APIKeyCreateInput(Input[Mapping[str, Any]]):
     name = serializers.CharField(max_length=50, help_text="who uses the key, for what")
     side = id_field(
         source="side_id",
@@ -272,7 +310,7 @@ class APIKeyCreateInput(serializers.Serializer[Mapping[str, Any]]):
     expiry_date = serializers.DateTimeField(required=False, allow_null=True, help_text="empty: never expires")
 
 
-class OperationStartInput(serializers.Serializer[Mapping[str, Any]]):
+class OperationStartInput(Input[Mapping[str, Any]]):
     kind = serializers.ChoiceField(
         choices=OperationKind.choices,
         help_text="arrival rolls start on their own when a segment opens; start them here for forces "
@@ -283,7 +321,7 @@ class OperationStartInput(serializers.Serializer[Mapping[str, Any]]):
 RANGE_NEEDED = "Give the range to the nearest enemy, in inches: the deployment chart is read by it."
 
 
-class DeploymentInput(serializers.Serializer[Mapping[str, Any]]):
+class DeploymentInput(Input[Mapping[str, Any]]):
     battalion = serializers.CharField(max_length=20, help_text="code of a battalion in reserve")
     range_inches = serializers.FloatField(
         min_value=0,
@@ -299,24 +337,24 @@ class DeploymentInput(serializers.Serializer[Mapping[str, Any]]):
     friendly_intervening = serializers.BooleanField(default=False)
 
 
-class DayDawnInput(serializers.Serializer[Mapping[str, Any]]):
+class DayDawnInput(Input[Mapping[str, Any]]):
     deployments = DeploymentInput(many=True, required=False, help_text="battalions leaving reserve at dawn")
 
 
-class ReinforcementPostponeInput(serializers.Serializer[Mapping[str, Any]]):
+class ReinforcementPostponeInput(Input[Mapping[str, Any]]):
     day = serializers.IntegerField(
         min_value=1, max_value=COUNT_MAX, help_text="the later campaign day it is due on instead"
     )
 
 
-class StandCorrectInput(serializers.Serializer[Mapping[str, Any]]):
+class StandCorrectInput(Input[Mapping[str, Any]]):
     status = serializers.ChoiceField(
         choices=StandStatus.choices, help_text="the stand's state as it should be"
     )
     reason = serializers.CharField(max_length=500, help_text="why, for the timeline")
 
 
-class SideFogInput(serializers.Serializer[Mapping[str, Any]]):
+class SideFogInput(Input[Mapping[str, Any]]):
     identified_units = serializers.ListField(
         child=serializers.CharField(max_length=20),
         allow_empty=True,
@@ -329,7 +367,7 @@ class SideFogInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class ActivationSpendInput(serializers.Serializer[Mapping[str, Any]]):
+class ActivationSpendInput(Input[Mapping[str, Any]]):
     column = serializers.ChoiceField(
         choices=enum_choices(ActivationColumn), help_text="activation chart column"
     )
@@ -339,18 +377,18 @@ class ActivationSpendInput(serializers.Serializer[Mapping[str, Any]]):
     battalion_codes = serializers.ListField(child=serializers.CharField(max_length=20), allow_empty=False)
 
 
-class RollOverrideInput(serializers.Serializer[Mapping[str, Any]]):
+class RollOverrideInput(Input[Mapping[str, Any]]):
     changes = serializers.DictField(allow_empty=False, help_text="value the roll set → the umpire's value")
     reason = serializers.CharField(max_length=500)
 
 
-class ReinforcementScheduleInput(serializers.Serializer[Mapping[str, Any]]):
+class ReinforcementScheduleInput(Input[Mapping[str, Any]]):
     force_id = serializers.UUIDField(help_text="the force's id")
     day = serializers.IntegerField(min_value=1, max_value=COUNT_MAX, help_text="the campaign day it is due")
     zone = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
 
 
-class WebhookInput(serializers.Serializer[Mapping[str, Any]]):
+class WebhookInput(Input[Mapping[str, Any]]):
     """A subscription; a PATCH sends only what changes."""
 
     url = serializers.CharField(max_length=500, help_text="http:// or https:// URL that receives the POSTs")
@@ -391,17 +429,17 @@ class WebhookInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class RuleQuery(serializers.Serializer[dict[str, str]]):
+class RuleQuery(QueryInput[dict[str, str]]):
     system = serializers.ChoiceField(choices=[s.value for s in RuleSystem], required=False)
     kind = serializers.ChoiceField(choices=["procedure", "table"], required=False)
 
 
-class LoginInput(serializers.Serializer[dict[str, str]]):
+class LoginInput(Input[dict[str, str]]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=1024, style={"input_type": "password"})
 
 
-class SupplyOverrideInput(serializers.Serializer[Mapping[str, Any]]):
+class SupplyOverrideInput(Input[Mapping[str, Any]]):
     battalion = serializers.UUIDField(help_text="the battalion's id (on the map)")
     situation = serializers.ChoiceField(
         choices=MAP_SUPPLY_SITUATION_CHOICES,
@@ -413,7 +451,7 @@ class SupplyOverrideInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class SupplyConfirmInput(serializers.Serializer[Mapping[str, Any]]):
+class SupplyConfirmInput(Input[Mapping[str, Any]]):
     overrides = SupplyOverrideInput(many=True, required=False, help_text="battalions confirmed otherwise")
 
 
@@ -424,7 +462,7 @@ def turn_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=10, help_text=TURN_HELP, **kwargs)
 
 
-class DayEndRollInput(serializers.Serializer[Mapping[str, Any]]):
+class DayEndRollInput(Input[Mapping[str, Any]]):
     allied_turn = serializers.IntegerField(
         min_value=1,
         max_value=10,
@@ -432,46 +470,40 @@ class DayEndRollInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class ForceTurnInput(serializers.Serializer[Mapping[str, Any]]):
+class ForceTurnInput(Input[Mapping[str, Any]]):
     turn = turn_field()
 
 
-class ArrivalPostponeInput(serializers.Serializer[Mapping[str, Any]]):
+class ArrivalPostponeInput(Input[Mapping[str, Any]]):
     entry_point = serializers.CharField(max_length=60, help_text="where the force will enter instead")
 
 
-class EntrenchInput(serializers.Serializer[Mapping[str, Any]]):
+class EntrenchInput(Input[Mapping[str, Any]]):
     action_points = count_field(required=False, default=0, help_text="action points spent digging this time")
     at_start = serializers.BooleanField(
         required=False, default=False, help_text="an Allied stand outside a town starting entrenched (day 1)"
     )
 
 
-class ArtilleryOrderInput(serializers.Serializer[Mapping[str, Any]]):
+class ArtilleryOrderInput(Input[Mapping[str, Any]]):
     template = serializers.IntegerField(min_value=1, max_value=COUNT_MAX, help_text="the template's number")
     mode = serializers.ChoiceField(choices=ArtilleryMode.choices)
 
 
-class CopsActionPointsInput(serializers.Serializer[Mapping[str, Any]]):
+class CopsActionPointsInput(Input[Mapping[str, Any]]):
+    retired = {
+        "isolated_from_source": "the C Ops' isolation is read from the supply lines "
+        "(with the umpire's confirmed overrides), not sent: confirm supply instead"
+    }
+
     turn = turn_field()
     quality = serializers.ChoiceField(choices=COPS_QUALITY_CHOICES, help_text="the C Ops' quality")
     convert = serializers.BooleanField(
         required=False, default=True, help_text="save the actions as the division's activation points"
     )
 
-    def validate(self, attrs: Mapping[str, Any]) -> Mapping[str, Any]:
-        # The flag this input once took: refused, not ignored, so no client thinks it still counts.
-        if "isolated_from_source" in self.initial_data:
-            raise serializers.ValidationError(
-                {
-                    "isolated_from_source": "the C Ops' isolation is read from the supply lines "
-                    "(with the umpire's confirmed overrides), not sent: confirm supply instead"
-                }
-            )
-        return attrs
 
-
-class InitiativeActivationInput(serializers.Serializer[Mapping[str, Any]]):
+class InitiativeActivationInput(Input[Mapping[str, Any]]):
     turn = turn_field()
     row = serializers.ChoiceField(
         choices=enum_choices(InitiativeRow),
@@ -480,7 +512,7 @@ class InitiativeActivationInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class CampaignCreateInput(serializers.Serializer[Mapping[str, Any]]):
+class CampaignCreateInput(Input[Mapping[str, Any]]):
     based_on = serializers.ChoiceField(
         choices=[("demo", "The Malta 1942 demo"), ("pack", "A scenario pack file")],
         help_text="the demo campaign, or the scenario pack sent in `pack`",
@@ -504,24 +536,24 @@ class CampaignCreateInput(serializers.Serializer[Mapping[str, Any]]):
         return attrs
 
 
-class MemberCreateInput(serializers.Serializer[Mapping[str, Any]]):
+class MemberCreateInput(Input[Mapping[str, Any]]):
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=MemberRole.choices)
     side = id_field(required=False, allow_null=True, help_text="the side's id, for a player")
 
 
-class InvitationCreateInput(serializers.Serializer[Mapping[str, Any]]):
+class InvitationCreateInput(Input[Mapping[str, Any]]):
     role = serializers.ChoiceField(choices=MemberRole.choices)
     side = id_field(required=False, allow_null=True, help_text="the side's id, for a player")
     expires_in_days = serializers.IntegerField(min_value=1, max_value=30, default=7)
 
 
-class ClubNightInput(serializers.Serializer[Mapping[str, Any]]):
+class ClubNightInput(Input[Mapping[str, Any]]):
     campaign_day = serializers.IntegerField(min_value=1, max_value=COUNT_MAX)
     play_date = serializers.DateField(help_text="the real date the club plays that campaign day")
 
 
-class ScheduleInput(serializers.Serializer[Mapping[str, Any]]):
+class ScheduleInput(Input[Mapping[str, Any]]):
     night_weekday = serializers.IntegerField(
         min_value=0, max_value=6, allow_null=True, help_text="0 = Monday; null with no weekly night phase"
     )
@@ -536,19 +568,19 @@ class ScheduleInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class NotificationEmailsInput(serializers.Serializer[Mapping[str, Any]]):
+class NotificationEmailsInput(Input[Mapping[str, Any]]):
     notification_emails = serializers.BooleanField(
         help_text="false: notifications of this campaign reach only your inbox, not your e-mail"
     )
 
 
-class NotificationsReadAllInput(serializers.Serializer[Mapping[str, Any]]):
+class NotificationsReadAllInput(Input[Mapping[str, Any]]):
     campaign = serializers.SlugField(
         required=False, help_text="only this campaign's (its slug); every campaign's without it"
     )
 
 
-class SideOrderInput(serializers.Serializer[Mapping[str, Any]]):
+class SideOrderInput(Input[Mapping[str, Any]]):
     kind = serializers.CharField(
         max_length=20,
         help_text="withdraw, attach, detach, move, artillery or deploy (activation is refused, named)",
@@ -561,18 +593,18 @@ class SideOrderInput(serializers.Serializer[Mapping[str, Any]]):
     )
 
 
-class SideOrderEditInput(serializers.Serializer[Mapping[str, Any]]):
+class SideOrderEditInput(Input[Mapping[str, Any]]):
     kind = serializers.CharField(
         max_length=20, required=False, help_text="as when drafted; unchanged if left out"
     )
     payload = serializers.DictField(required=False, help_text="the whole payload; unchanged if left out")
 
 
-class SideOrderReturnInput(serializers.Serializer[Mapping[str, Any]]):
+class SideOrderReturnInput(Input[Mapping[str, Any]]):
     reason = serializers.CharField(max_length=2000, help_text="why the order is sent back, for its side")
 
 
-class SideOrderAmendInput(serializers.Serializer[Mapping[str, Any]]):
+class SideOrderAmendInput(Input[Mapping[str, Any]]):
     payload = serializers.DictField(help_text="the whole payload, as the order's kind takes it")
     reason = serializers.CharField(
         max_length=2000, help_text="why the umpire amends it: shown to its side, kept in the event"

@@ -1,5 +1,6 @@
-"""Page sizes are the client's to choose, up to a ceiling; a page size or cursor that
-means nothing is a 400 naming the parameter, never ignored or a crash."""
+"""Page sizes are the client's to choose, from 1 to one ceiling on every list; a page size,
+page or cursor that means nothing (0, 1000, a page past the last, an edited cursor) is a 400
+naming the parameter, never ignored, silently capped or a 404."""
 
 from __future__ import annotations
 
@@ -13,26 +14,57 @@ from rest_framework import pagination
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 
+# The most rows one page holds, on every list (page-numbered or cursor-paged).
+MAX_PAGE_SIZE = 500
+
 
 def _page_size(paginator: Any, request: Request) -> int:
-    """``?page_size=``: a whole number from 1, capped at ``max_page_size``; the default without it."""
+    """``?page_size=``: a whole number from 1 to ``max_page_size``; the default without it."""
     name, ceiling = paginator.page_size_query_param, paginator.max_page_size
     raw = request.query_params.get(name)
     if raw is None:
         return int(paginator.page_size)
-    if not raw.isdigit() or int(raw) < 1:
+    if not raw.isdigit() or not 1 <= int(raw) <= ceiling:
         raise ValidationError({name: [f"must be a whole number from 1 to {ceiling}, not {raw!r}"]})
-    return min(int(raw), int(ceiling))
+    return int(raw)
+
+
+def _bounded(parameters: list[dict[str, Any]], name: str, ceiling: int) -> list[dict[str, Any]]:
+    """The schema's page size parameter with its bounds, as :func:`_page_size` reads it."""
+    for parameter in parameters:
+        if parameter["name"] == name:
+            parameter["schema"] = {**parameter["schema"], "minimum": 1, "maximum": ceiling}
+    return parameters
 
 
 class PagePagination(pagination.PageNumberPagination):
-    """``?page=`` and ``?page_size=`` (at most ``max_page_size``) for every list."""
+    """``?page=`` (from 1 to the last page; 1 on an empty list) and ``?page_size=`` (1 to
+    ``max_page_size``) for every list."""
 
     page_size_query_param = "page_size"
-    max_page_size = 500
+    max_page_size = MAX_PAGE_SIZE
 
     def get_page_size(self, request: Request) -> int:
         return _page_size(self, request)
+
+    def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> list[Any] | None:
+        """DRF's page, with a 400 naming ``page`` where DRF answers 404 (``?page=9`` of two)."""
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except NotFound:
+            raw = request.query_params.get(self.page_query_param, "")
+            page_size = self.get_page_size(request)
+            last = max(1, -(-self.django_paginator_class(queryset, page_size).count // page_size))
+            raise ValidationError(
+                {self.page_query_param: [f"must be a page from 1 to {last}, not {raw!r}"]}
+            ) from None
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_query_param:
+                parameter["schema"] = {**parameter["schema"], "minimum": 1}
+        return _bounded(parameters, self.page_size_query_param, self.max_page_size)
 
 
 # What DRF writes in a cursor: its offset, reverse flag and position, each once.
@@ -65,7 +97,7 @@ class TimelineCursorPagination(pagination.CursorPagination):
     ordering = "id"
     page_size = 100
     page_size_query_param = "page_size"
-    max_page_size = 1000
+    max_page_size = MAX_PAGE_SIZE
     order_query_param = "order"
     ORDERS = {"oldest": ("id",), "newest": ("-id",)}
 
@@ -87,7 +119,10 @@ class TimelineCursorPagination(pagination.CursorPagination):
             "description": "oldest first (the default) or newest first",
             "schema": {"type": "string", "enum": list(self.ORDERS), "default": "oldest"},
         }
-        return [*super().get_schema_operation_parameters(view), order]
+        parameters = _bounded(
+            super().get_schema_operation_parameters(view), self.page_size_query_param, self.max_page_size
+        )
+        return [*parameters, order]
 
     def paginate_queryset(
         self, queryset: QuerySet[Any], request: Request, view: Any = None

@@ -153,6 +153,15 @@ ERROR_EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
             ),
         }
     },
+    "429": {
+        "limited": {
+            "summary": "Over the caller's rate limit",
+            "value": error_body(
+                "rate_limited",
+                "Too many requests from a read-only API key: 600 per 60 seconds. Try again in 12 seconds.",
+            ),
+        }
+    },
     "500": {"crash": {"summary": "A bug", "value": error_body("server_error", "Internal server error.")}},
 }
 WRITE_METHODS = {"post", "put", "patch", "delete"}
@@ -161,11 +170,10 @@ WRITE_METHODS = {"post", "put", "patch", "delete"}
 def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> Iterator[str]:
     yield "401"  # a bad API key is refused everywhere, even where no login is needed
     yield "403"
-    # A path naming a row, or a page past the last (DRF's page number pagination).
-    if "{" in path or any(p.get("name") == "page" for p in operation.get("parameters", [])):
+    if "{" in path:  # a path naming a row (a page past the last is a 400 naming page)
         yield "404"
-    if method in WRITE_METHODS or operation.get("parameters"):
-        yield "400"
+    # Every operation refuses an unknown query parameter (api.contract).
+    yield "400"
     if method in WRITE_METHODS:
         yield "409"
     if "requestBody" in operation:  # the parsers' refusals: JSON, form or multipart, and not too large
@@ -173,12 +181,19 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> Iterat
         yield "415"
     if any(p.get("name") == IDEMPOTENCY_HEADER for p in operation.get("parameters", [])):
         yield "422"
+    yield "429"  # every operation counts against its caller's rate limit (api.rate_limits)
     yield "500"
 
 
 CHALLENGE_HEADER = {
     "schema": {"type": "string"},
     "description": '`Api-Key realm="api"`: log in (session) or send a campaign\'s API key',
+}
+
+
+RETRY_AFTER_HEADER = {
+    "schema": {"type": "integer", "minimum": 1},
+    "description": "seconds until the rate limit's window ends and requests are admitted again",
 }
 
 
@@ -196,6 +211,8 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
                 }
                 if status == "401":
                     response["headers"] = {"WWW-Authenticate": CHALLENGE_HEADER}
+                if status == "429":
+                    response["headers"] = {"Retry-After": RETRY_AFTER_HEADER}
                 operation["responses"].setdefault(status, response)
     return result
 
@@ -207,6 +224,23 @@ RESPONSE_HEADERS = {
         "and while nothing changed the answer is 304 with no body",
     },
     "Location": {"schema": {"type": "string"}, "description": "the URL of what was made or started"},
+    # draft-ietf-httpapi-ratelimit-headers, on every response of a counted request (api.rate_limits)
+    "RateLimit-Limit": {
+        "schema": {"type": "integer"},
+        "description": "requests this caller's kind may make per window (docs/api.md, Rate limits)",
+    },
+    "RateLimit-Remaining": {
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "requests left in the current window",
+    },
+    "RateLimit-Reset": {
+        "schema": {"type": "integer", "minimum": 1},
+        "description": "seconds until the window ends",
+    },
+    "RateLimit-Policy": {
+        "schema": {"type": "string"},
+        "description": "the limit and its window in seconds: `600;w=60`",
+    },
     REPLAYED_HEADER: {
         "schema": {"type": "string", "enum": ["true"]},
         "description": "present when this is the stored answer to an earlier request with the same "
@@ -215,10 +249,14 @@ RESPONSE_HEADERS = {
 }
 
 
+RATE_LIMIT_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy")
+
+
 def add_response_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """The headers a client reads, declared where they are sent: ETag and 304 on the conditional
     reads (every read of the base viewset, api.conditional), Location on what is made (201) or
-    started (202), and the replay marker on every success of a write taking an ``Idempotency-Key``."""
+    started (202), the replay marker on every success of a write taking an ``Idempotency-Key``, and
+    the caller's rate limit on every response."""
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             responses = operation["responses"]
@@ -234,8 +272,29 @@ def add_response_headers(result: dict[str, Any], **kwargs: Any) -> dict[str, Any
                     headers["Location"] = RESPONSE_HEADERS["Location"]
                 if idempotent and code.startswith("2"):
                     headers[REPLAYED_HEADER] = RESPONSE_HEADERS[REPLAYED_HEADER]
+                for name in RATE_LIMIT_HEADERS:
+                    headers[name] = RESPONSE_HEADERS[name]
                 if not headers:
                     del response["headers"]
+    return result
+
+
+# Operations on their way out, by operationId: what to use instead and the date they go (docs/api.md,
+# Deprecation policy; docs/api-changelog.md says when each was marked). None yet.
+DEPRECATED: dict[str, str] = {}
+
+
+def mark_deprecated(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Each operation in :data:`DEPRECATED` flagged ``deprecated`` with its note: generated clients
+    warn when it is called."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            note = DEPRECATED.get(operation.get("operationId", ""))
+            if note is not None:
+                operation["deprecated"] = True
+                operation["description"] = (
+                    f"**Deprecated**: {note}\n\n{operation.get('description', '')}".strip()
+                )
     return result
 
 

@@ -22,6 +22,7 @@ from rest_framework.reverse import reverse
 from rest_framework.viewsets import GenericViewSet
 
 from api import conditional
+from api.contract import ApiContractMixin
 from api.idempotency import idempotent_handler
 from api.permissions import (
     CAMPAIGN_KWARG,
@@ -45,10 +46,11 @@ CAMPAIGN_PERMISSIONS = [IsAuthenticatedOrAPIKey, IsCampaignMember, IsUmpireOrRea
 UMPIRES_IN_PERSON = [*CAMPAIGN_PERMISSIONS, IsUmpireInPerson]
 
 
-class ApiViewSet(GenericViewSet[_M]):
+class ApiViewSet(ApiContractMixin, GenericViewSet[_M]):
     """Every write runs in one transaction (a refused or crashed request commits nothing)
     and honours ``Idempotency-Key`` (a retry replays the first answer and changes nothing);
-    every read carries an ETag and answers 304 to it while it is current."""
+    every read carries an ETag and answers 304 to it while it is current; a query parameter the
+    operation does not declare is a 400 naming it (:mod:`api.contract`)."""
 
     schema = ApiSchema()
     # OrderingFilter accepts only these; a subclass lists fields every viewer may see.

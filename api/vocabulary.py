@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.conditional import etag_matches, not_modified, weak_etag
+from api.contract import ApiContractMixin
 from api.labels import with_field
 from campaign import choices
 from campaign.map_layout import ALLIED_COLOURS, AXIS_COLOUR
@@ -162,7 +163,7 @@ class VocabularySerializer(serializers.Serializer[Mapping[str, Any]]):
     side_colours = SideColoursSerializer(help_text="the sides' colours on the map and in the charts")
 
 
-class VocabularyView(APIView):
+class VocabularyView(ApiContractMixin, APIView):
     """The words of every code the API takes or gives; the same for every reader."""
 
     permission_classes = [AllowAny]

@@ -30,6 +30,7 @@ class SessionKeySerializer(LabelledSerializer[Any]):
     name = serializers.CharField()
     prefix = serializers.CharField()
     campaign = serializers.CharField(help_text="the one campaign it reads (its slug)")
+    campaign_name = serializers.CharField(help_text="that campaign's name")
     role = serializers.ChoiceField(choices=MemberRole.choices, help_text="whom it reads as")
     side = serializers.IntegerField(allow_null=True, help_text="the side it reads as; null: the public view")
     side_name = serializers.CharField(allow_null=True)

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import filters, inputs
+from api.contract import ApiContractMixin
 from api.pagination import PagePagination
 from api.permissions import IsAuthenticatedOrAPIKey
 from api.serializers.reference import EquipmentSerializer, RuleEntrySerializer
@@ -39,7 +40,7 @@ class EquipmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiView
 
 
 @extend_schema(tags=["reference"])
-class RuleViewSet(viewsets.ViewSet):
+class RuleViewSet(ApiContractMixin, viewsets.ViewSet):
     """The rules catalog (``rules_engine.catalog``): every table and procedure of the three systems."""
 
     permission_classes = [IsAuthenticatedOrAPIKey]
@@ -65,7 +66,7 @@ class RuleViewSet(viewsets.ViewSet):
         ]
         paginator = self.pagination_class()
         # Django's paginator pages a list as well as a queryset.
-        page: list[Any] | None = paginator.paginate_queryset(entries, request, view=self)  # type: ignore[arg-type]
+        page: list[Any] | None = paginator.paginate_queryset(entries, request, view=self)
         return paginator.get_paginated_response(RuleEntrySerializer(page, many=True).data)
 
     @extend_schema(

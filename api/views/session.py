@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import inputs
+from api.contract import ApiContractMixin
 from api.permissions import request_api_key
 from api.serializers.session import SessionSerializer
 from campaign import selectors
@@ -20,7 +21,7 @@ from campaign.services.errors import DomainError
 
 
 @extend_schema(tags=["session"])
-class SessionView(APIView):
+class SessionView(ApiContractMixin, APIView):
     """Session login for browsers and scripts: GET sets the CSRF cookie, POST logs in, DELETE out."""
 
     permission_classes = [AllowAny]

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0046_sync_changes'),
+        ('campaign', '0049_change_records_by_statement'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

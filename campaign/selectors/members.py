@@ -44,6 +44,7 @@ def key_session(api_key: models.CampaignAPIKey) -> dict[str, Any]:
             "name": api_key.name,
             "prefix": api_key.prefix,
             "campaign": api_key.campaign.slug,
+            "campaign_name": api_key.campaign.name,
             "role": role,
             "side": api_key.side_id,
             "side_name": side.name if side is not None else None,

@@ -147,16 +147,24 @@ def battle_report_check(
             raise DomainError(f"battalion {code} is reported twice", field=f"{prefix}.code")
         seen_codes.add(code)
         battalion = in_battle[code]
+        # A stand is named by its label ("1. Kp") or its id (its public id, as the API lists it).
         stands = {s.label: s for s in battalion.stands.all()}
+        stands_by_id = {str(s.public_id): s for s in stands.values()}
         for outcome, status in (("destroyed", StandStatus.DESTROYED), ("suppressed", StandStatus.SUPPRESSED)):
             labels = entry.get(outcome, [])
             if not isinstance(labels, list):
-                raise DomainError(f"{outcome} must be a list of stand labels", field=f"{prefix}.{outcome}")
+                raise DomainError(
+                    f"{outcome} must be a list of stand labels or ids", field=f"{prefix}.{outcome}"
+                )
             for j, label in enumerate(labels):
                 field = f"{prefix}.{outcome}[{j}]"
-                stand = stands.get(label)
+                stand = stands.get(label) or stands_by_id.get(str(label).strip().lower())
                 if stand is None:
-                    raise DomainError(f"stand {label} is not in battalion {code}", field=field)
+                    raise DomainError(
+                        f"stand {label} is not in battalion {code}: name a stand by its label or id "
+                        f"(its labels: {', '.join(stands) or 'none'})",
+                        field=field,
+                    )
                 if stand.pk in named_stands:
                     raise DomainError(f"stand {code}/{label} is named twice in the report", field=field)
                 if stand.status == StandStatus.DESTROYED:

@@ -127,6 +127,14 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 AUTHENTICATION_BACKENDS = ["api.throttling.LoginThrottleBackend", "api.auth_backends.ModelBackend"]
 # An account's and the service's budgets are at least twice an address's: what one address
 # spends of them leaves another address its whole budget (api.throttling).
+# Requests per window for each kind of caller (api/rate_limits.py, docs/api.md "Rate limits"):
+# a read-only API key, a key granted writes, a signed-in person (the web app polls), anybody else.
+API_RATE_LIMITS = {
+    "read_key": env("API_RATE_LIMIT_READ_KEY", "600/minute"),
+    "write_key": env("API_RATE_LIMIT_WRITE_KEY", "300/minute"),
+    "session": env("API_RATE_LIMIT_SESSION", "1200/minute"),
+    "anonymous": env("API_RATE_LIMIT_ANONYMOUS", "120/minute"),
+}
 LOGIN_THROTTLE_RATES = {
     "address": env("LOGIN_THROTTLE_ADDRESS_RATE", "10/minute"),
     "account": env("LOGIN_THROTTLE_ACCOUNT_RATE", "20/minute"),
@@ -204,7 +212,7 @@ REST_FRAMEWORK = {
 # examples are in api/schema.py.
 SPECTACULAR_SETTINGS = {
     "TITLE": "Campaign service API",
-    "VERSION": "1.0.0",
+    "VERSION": "1.1.0",
     "DESCRIPTION": (
         "Campaigns, orders of battle, force status, battles, night phases and the roll log of a "
         "club's WWII miniature wargames campaign. Session authentication (send the `csrftoken` "
@@ -218,6 +226,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.add_error_responses",
         "api.schema.add_response_headers",
+        "api.schema.mark_deprecated",
     ],
     # Several models have a "status" (or "kind") with different choices: name each enum.
     "ENUM_NAME_OVERRIDES": {

@@ -440,6 +440,7 @@ def test_a_key_asks_session_who_it_is_and_reads_its_campaign_role_side_and_grant
             "name": CampaignAPIKey.objects.get(prefix=side_key.partition(".")[0]).name,
             "prefix": side_key.partition(".")[0],
             "campaign": world.campaign.slug,
+            "campaign_name": world.campaign.name,
             "role": "player",
             "role_label": "Player",
             "side": world.allied.pk,

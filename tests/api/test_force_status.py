@@ -288,7 +288,8 @@ def test_a_warm_poll_with_an_api_key_sends_no_statement_and_one_redis_command(wo
     assert again["ETag"] == first["ETag"]
     # No statement, so no connection health check either (it runs with a cursor's first statement).
     assert queries.captured_queries == body_queries.captured_queries == []
-    assert unchanged_commands.sent_names == body_commands.sent_names == ["EVALSHA"]  # one round trip
+    # Two round trips: the key's rate limit counted (api.rate_limits), the status read.
+    assert unchanged_commands.sent_names == body_commands.sent_names == ["EVALSHA", "EVALSHA"]
     assert not any("body" in command for command in unchanged_commands.scripted)  # a 304 reads no body
     assert any("body" in command for command in body_commands.scripted)
 

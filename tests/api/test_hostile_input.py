@@ -105,10 +105,11 @@ def test_a_page_size_that_is_no_whole_number_is_a_400(world, route, value):
     refused(response, 400, "page_size")
 
 
-def test_a_page_size_over_the_ceiling_is_capped_not_refused(world):
+def test_a_page_size_over_the_ceiling_is_refused_naming_it(world):
     response = world.client(Role.UMPIRE).get(world.url("battalion-list"), {"page_size": "100000"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
+    assert list(response.json()["error"]["fields"]) == ["page_size"]
 
 
 @pytest.mark.parametrize(
