@@ -13,6 +13,6 @@ A module per part of the campaign; Django's autodiscovery imports only this pack
 imports each module, whose pages register themselves as they load.
 """
 
-from campaign.admin import audit, campaigns, days, forces, members, night
+from campaign.admin import audit, campaigns, days, forces, members, night, sync
 
-__all__ = ["audit", "campaigns", "days", "forces", "members", "night"]
+__all__ = ["audit", "campaigns", "days", "forces", "members", "night", "sync"]

@@ -98,6 +98,21 @@ def failed_delivery(world: World) -> None:
     )
 
 
+def held_delivery(world: World) -> None:
+    hooked(world)
+    models.WebhookDelivery.objects.create(
+        subscription=world.campaign.webhooks.get(), payload={"event": "ping"}, status="held"
+    )
+
+
+def delivery_url(name: str) -> Any:
+    return lambda w: w.url(
+        name,
+        webhook_pk=w.campaign.webhooks.get().public_id,
+        pk=models.WebhookDelivery.objects.get(subscription__campaign=w.campaign).public_id,
+    )
+
+
 def invited_elsewhere(world: World) -> None:
     """An invitation to another campaign, which the umpire of this one follows."""
     other = campaign_with_sides(battalions_per_side=1)
@@ -299,14 +314,13 @@ WRITES: dict[tuple[str, str], Write] = {
         invited_elsewhere,
     ),
     ("webhook-delivery-retry", "post"): Write(
-        lambda w: w.url(
-            "webhook-delivery-retry",
-            webhook_pk=w.campaign.webhooks.get().public_id,
-            pk=models.WebhookDelivery.objects.get(subscription__campaign=w.campaign).public_id,
-        ),
-        lambda w: None,
-        202,
-        failed_delivery,
+        delivery_url("webhook-delivery-retry"), lambda w: None, 202, failed_delivery
+    ),
+    ("webhook-delivery-publish", "post"): Write(
+        delivery_url("webhook-delivery-publish"), lambda w: None, 202, held_delivery
+    ),
+    ("webhook-delivery-discard", "post"): Write(
+        delivery_url("webhook-delivery-discard"), lambda w: None, 200, held_delivery
     ),
     ("force-move", "post"): Write(
         lambda w: w.url("force-move", pk=w.battalion("A1").battlegroup.force.public_id),

@@ -118,7 +118,7 @@ def test_a_battle_names_the_side_whose_draft_its_reader_writes(world):
 
 @pytest.mark.parametrize("status", DeliveryStatus.values)
 @pytest.mark.parametrize("active", [True, False])
-def test_a_delivery_offers_retry_exactly_when_it_is_accepted(world, status, active):
+def test_a_delivery_offers_each_action_exactly_when_it_is_accepted(world, status, active):
     client = world.client(Role.UMPIRE)
     created = client.post(
         world.url("webhook-list"),
@@ -134,9 +134,12 @@ def test_a_delivery_offers_retry_exactly_when_it_is_accepted(world, status, acti
     url = world.url("webhook-delivery-detail", webhook_pk=subscription.public_id, pk=delivery.public_id)
 
     read = client.get(url).json()
-    with transaction.atomic():
-        retried = client.post(f"{url}retry/", format="json")
-        transaction.set_rollback(True)
+    accepted = []
+    for action in ("retry", "publish", "discard"):
+        with transaction.atomic():
+            if client.post(f"{url}{action}/", format="json").status_code < 300:
+                accepted.append(action)
+            transaction.set_rollback(True)
 
-    assert read["actions"] == (["retry"] if retried.status_code == 202 else [])
+    assert read["actions"] == accepted
     assert read["sending"] == (status == DeliveryStatus.PENDING)

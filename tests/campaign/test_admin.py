@@ -60,6 +60,8 @@ READ_ONLY_MODELS = (
     models.NightReport,
     models.NightSnapshot,
     models.MapSnapshot,
+    models.ChangeRecord,
+    models.SyncCursor,
     models.NightOrder,
     models.SideOrder,
     models.BattleDraft,
@@ -169,6 +171,9 @@ def full_campaign(umpire: Any) -> models.Campaign:
     operation = models.Operation.objects.create(campaign=campaign, kind=OperationKind.NIGHT_PHASE, day=day)
     models.NightReport.objects.create(operation=operation, side=axis, day=day, body={"replacements": 1})
     models.NightSnapshot.objects.create(operation=operation, values={"side": {str(axis.pk): [0, 0, 0]}})
+    models.SyncCursor.objects.create(
+        campaign=campaign, kind="force", reader="umpire", change_id=0, fog="", rows={}
+    )
     notification_send(
         campaign,
         [campaign.memberships.select_related("user").get(user=player)],
