@@ -17,6 +17,7 @@ from campaign.services.battle_reports import battle_report
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn, segment_advance
 from campaign.services.demo import demo_campaign_load, demo_users_ensure
+from campaign.services.map_snapshots import map_snapshot_after_night
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from tests.e2e.conftest import Tab
@@ -75,7 +76,8 @@ def two_days() -> tuple[models.Campaign, list[dict[str, Seen]]]:
         if day == 2:
             day_dawn(campaign.pk, actor)
             moments.append(seen_now(campaign))
-        operation_run(night_phase_start(campaign.pk, actor).pk)
+        night = operation_run(night_phase_start(campaign.pk, actor).pk)
+        map_snapshot_after_night(night.pk)  # as its task does on a worker, once the night is in
         moments.append(seen_now(campaign))
     campaign.refresh_from_db()
     return campaign, moments
