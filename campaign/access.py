@@ -470,6 +470,18 @@ def battalion_fields_shown(access: CampaignAccess, side_id: int) -> frozenset[st
     return fields_shown(access, side_id, BATTALION_PUBLIC, BATTALION_STRENGTHS)
 
 
+# The statistics' figures of a side (campaign.selectors.statistics), per figure: who holds the
+# sectors is public (rules notes C-17); the stands a side lost, had suppressed and got back are
+# its strengths, shown to a reader who does not see it in full only where its fog of war reveals
+# strengths; its pools (activation points, barrage rounds) never, as the campaign summary shows them.
+STATISTICS_PUBLIC = frozenset({"side", "sectors_held", "victory_points"})
+STATISTICS_STRENGTHS = frozenset({"stands_lost", "stands_suppressed", "stands_replaced"})
+
+
+def statistics_figures_shown(access: CampaignAccess, side_id: int) -> frozenset[str] | None:
+    return fields_shown(access, side_id, STATISTICS_PUBLIC, STATISTICS_STRENGTHS)
+
+
 # What of a night operation only umpires see: its steps and attempts count the whole
 # campaign's units and retries, both sides' (rules notes C-14).
 OPERATION_UMPIRE_ONLY = frozenset(

@@ -13,11 +13,19 @@ from api.serializers.base import PUBLIC_ID_HELP, FogMaskedSerializer, access_of
 from api.serializers.campaigns import NIGHT_IN_PROGRESS_HELP
 from campaign import access as access_rules
 from campaign import models
-from campaign.choices import COPS_QUALITY_CHOICES, FORCE_ACTION_CHOICES, REINFORCEMENT_ACTION_CHOICES
+from campaign.choices import (
+    COPS_QUALITY_CHOICES,
+    FORCE_ACTION_CHOICES,
+    REINFORCEMENT_ACTION_CHOICES,
+    BattleStatus,
+    enum_choices,
+)
+from campaign.selectors import BattalionHistory, BattleServed, NightServed
 from campaign.services.battle_reports import fuel_reported
 from campaign.services.day_rules import force_rule_actions
 from campaign.services.night_orders import stand_may_be_ordered
 from campaign.services.reinforcements import reinforcement_actions
+from rules_engine.nineteen43.common import BattleType
 
 FORCE_PUBLIC = frozenset({"id", "side", "name", "nation"})
 # Where a force stands: shown to a reader who does not see its side in full only where the
@@ -289,3 +297,63 @@ class ReinforcementSerializer(LabelledModelSerializer[models.Force]):
     def get_actions_labels(self, force: models.Force) -> list[str]:
         words = dict(REINFORCEMENT_ACTION_CHOICES)
         return [words[action] for action in self.get_actions(force)]
+
+
+class BattleServedSerializer(LabelledSerializer[BattleServed]):
+    """A battle the battalion fought, with its line of the report as battle reports show it."""
+
+    id = serializers.UUIDField(source="battle.public_id", help_text="the battle's id")
+    day = serializers.IntegerField(source="battle.day.number")
+    sector_name = serializers.CharField(source="battle.sector.name")
+    battle_type = serializers.ChoiceField(source="battle.battle_type", choices=enum_choices(BattleType))
+    status = serializers.ChoiceField(source="battle.status", choices=BattleStatus.choices)
+    attacker_name = serializers.CharField(source="battle.attacker.name")
+    defender_name = serializers.CharField(source="battle.defender.name")
+    winner_name = serializers.CharField(
+        source="battle.winner.name",
+        allow_null=True,
+        default=None,
+        help_text="null: not reported, or nobody won",
+    )
+    stands_lost = serializers.IntegerField(
+        allow_null=True, help_text="destroyed in it; null: not reported, or its line is hidden from you"
+    )
+    stands_suppressed = serializers.IntegerField(allow_null=True)
+    activation_points_spent = serializers.IntegerField(allow_null=True)
+
+
+class NightServedSerializer(LabelledSerializer[NightServed]):
+    day = serializers.IntegerField(help_text="the day whose night it was")
+    stands_replaced = serializers.IntegerField(help_text="destroyed stands its replacement rolls returned")
+    lines = serializers.ListField(child=serializers.CharField(), help_text="the rolls, one a die, in words")
+
+
+class MoveSerializer(LabelledModelSerializer[models.Event]):
+    day = serializers.IntegerField(source="day_number", allow_null=True)
+    message = serializers.CharField(help_text="from where to where, in words")
+    at = serializers.DateTimeField(source="created_at")
+
+    class Meta:
+        model = models.Event
+        fields = ["day", "message", "at"]
+
+
+class BattalionHistorySerializer(LabelledSerializer[BattalionHistory]):
+    """A battalion's service history (``campaign.selectors.battalion_history``)."""
+
+    battalion = BattalionSerializer()
+    battles_fought = serializers.SerializerMethodField(help_text="the battles of it you may read")
+    stands_lost = serializers.IntegerField(
+        allow_null=True, help_text="in those battles; null when no line of theirs is shown to you"
+    )
+    stands_replaced = serializers.IntegerField(help_text="by the night replacement rolls you may read")
+    moves_made = serializers.SerializerMethodField(help_text="the moves you may read")
+    battles = BattleServedSerializer(many=True)
+    nights = NightServedSerializer(many=True, help_text="the nights it rolled for replacements")
+    moves = MoveSerializer(many=True)
+
+    def get_battles_fought(self, history: BattalionHistory) -> int:
+        return len(history.battles)
+
+    def get_moves_made(self, history: BattalionHistory) -> int:
+        return len(history.moves)

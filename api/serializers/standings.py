@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.reverse import reverse
 
 from api.labels import LabelledModelSerializer, LabelledSerializer
+from api.permissions import CAMPAIGN_KWARG
 from api.serializers.base import access_of
 from api.serializers.campaigns import SideSummarySerializer
 from api.serializers.force_status import StrengthLabelsField, TallyCountsSerializer, stand_type_labels
 from campaign import models
+from campaign.access import statistics_figures_shown
 from campaign.choices import CampaignStatus
-from campaign.selectors import DayTallies, Statistics
+from campaign.selectors import DayTallies, SideDay, Statistics
 from campaign.services.campaigns import campaign_ended
 
 
@@ -23,18 +27,48 @@ class StatisticsSideSerializer(LabelledModelSerializer[models.Side]):
         fields = ["id", "name", "is_axis"]
 
 
-class SideTallySerializer(LabelledSerializer[models.SideDayTally]):
-    """One side at one dawn: pools as the campaign summary shows them, strength only in full."""
+# Each day's figures of a side, in the words the web app and the CSV show them by.
+FIGURE_WORDS = {
+    "stands_lost": "Stands lost",
+    "stands_suppressed": "Stands suppressed",
+    "stands_replaced": "Stands replaced",
+    "activation_points_earned": "Activation points earned",
+    "activation_points_spent": "Activation points spent",
+    "activation_points_carried": "Activation points carried over",
+    "barrage_rounds_fired": "Barrage rounds fired",
+    "barrage_rounds_replenished": "Barrage rounds replenished",
+    "sectors_held": "Sectors held",
+    "victory_points": "Victory points held",
+}
+FIGURE_HELP = {
+    "stands_lost": "destroyed in the day's confirmed battles, and lost by isolation in its night",
+    "stands_suppressed": "in the day's confirmed battles",
+    "stands_replaced": "returned by the night's replacement rolls",
+    "activation_points_earned": "awarded for objectives taken in the day's battles",
+    "activation_points_spent": "on activations and in the day's battles",
+    "activation_points_carried": "carried over the night to the next day; null until the night",
+    "barrage_rounds_fired": "in the day's confirmed battles",
+    "barrage_rounds_replenished": "by the night; null until the night",
+    "sectors_held": "at the day's end, or now while the day goes on",
+    "victory_points": "of the sectors held then",
+}
+
+
+class SideTallySerializer(LabelledSerializer[SideDay]):
+    """One side on one day: its pools and strength at dawn as the campaign summary shows them
+    (strength only in full), and the day's figures as its fog of war shows each."""
 
     side = serializers.IntegerField(source="side_id")
-    activation_points = serializers.IntegerField(allow_null=True)
+    activation_points = serializers.IntegerField(source="tally.activation_points", allow_null=True)
     division_activation_points = serializers.DictField(
+        source="tally.division_activation_points",
         child=serializers.IntegerField(),
         allow_null=True,
         help_text="division → its own activation pool at dawn (Malta); null unless the caller sees the side",
     )
-    barrage_rounds = serializers.IntegerField(allow_null=True)
+    barrage_rounds = serializers.IntegerField(source="tally.barrage_rounds", allow_null=True)
     strength = serializers.DictField(
+        source="tally.strength",
         child=TallyCountsSerializer(),
         allow_null=True,
         help_text="stand type → status → count, and stands in action; null unless the caller sees "
@@ -42,18 +76,32 @@ class SideTallySerializer(LabelledSerializer[models.SideDayTally]):
     )
     strength_labels = serializers.SerializerMethodField()
 
-    @extend_schema_field(StrengthLabelsField)
-    def get_strength_labels(self, tally: models.SideDayTally) -> dict[str, str] | None:
-        return stand_type_labels(tally.strength)
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        for name, help_text in FIGURE_HELP.items():
+            fields[name] = serializers.IntegerField(
+                source=f"figures.{name}",
+                allow_null=True,
+                help_text=f"{help_text}; null where hidden from you",
+            )
+        return fields
 
-    def to_representation(self, instance: models.SideDayTally) -> dict[str, Any]:
+    @extend_schema_field(StrengthLabelsField)
+    def get_strength_labels(self, side_day: SideDay) -> dict[str, str] | None:
+        return stand_type_labels(side_day.tally.strength)
+
+    def to_representation(self, instance: SideDay) -> dict[str, Any]:
         data: dict[str, Any] = super().to_representation(instance)
-        shown = SideSummarySerializer.shown_fields(access_of(self), instance.side_id)
+        access = access_of(self)
+        shown = SideSummarySerializer.shown_fields(access, instance.side_id)
         if shown is not None:
             data.update({name: None for name in ("activation_points", "barrage_rounds") if name not in shown})
             if "activation_points" not in shown:
                 data["division_activation_points"] = None
             data["strength"] = data["strength_labels"] = None
+        figures_shown = statistics_figures_shown(access, instance.side_id)
+        if figures_shown is not None:
+            data.update({name: None for name in FIGURE_WORDS if name not in figures_shown})
         return data
 
 
@@ -63,11 +111,34 @@ class StatisticsDaySerializer(LabelledSerializer[DayTallies]):
     sides = SideTallySerializer(source="tallies", many=True)
 
 
+class StatisticsFigureSerializer(serializers.Serializer[Any]):
+    key = serializers.CharField(help_text="the field of each side's entry")
+    title = serializers.CharField(help_text="the figure in words")
+
+
+class StatisticsLinksSerializer(serializers.Serializer[Any]):
+    csv = serializers.CharField(help_text="the same figures as a CSV file, a row per day and side")
+
+
 class StatisticsSerializer(LabelledSerializer[Statistics]):
-    """The charts' series: each side's strength and stocks at every dawn."""
+    """The charts' series: each side's strength and stocks at every dawn, and each day's figures."""
 
     sides = StatisticsSideSerializer(many=True)
     days = StatisticsDaySerializer(many=True)
+    figures = serializers.SerializerMethodField(help_text="each day's figures of a side, in order, in words")
+    links = serializers.SerializerMethodField()
+
+    @extend_schema_field(StatisticsFigureSerializer(many=True))
+    def get_figures(self, stats: Statistics) -> list[dict[str, str]]:
+        return [{"key": key, "title": title} for key, title in FIGURE_WORDS.items()]
+
+    @extend_schema_field(StatisticsLinksSerializer)
+    def get_links(self, stats: Statistics) -> dict[str, str]:
+        slug = access_of(self).campaign.slug
+        url = reverse(
+            "api:campaign-statistics", kwargs={CAMPAIGN_KWARG: slug}, request=self.context.get("request")
+        )
+        return {"csv": f"{url}?format=csv"}
 
 
 class VictorySectorSerializer(LabelledSerializer[Any]):
@@ -117,3 +188,23 @@ class VictorySerializer(LabelledSerializer[Any]):
 
     def get_finished(self, standing: Any) -> bool:
         return campaign_ended(standing.campaign)
+
+
+def statistics_table(data: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """The statistics' answer (``StatisticsSerializer``'s data) as a table for CSV, a row per day and
+    side: the same figures, null where hidden from the reader."""
+    names = {side["id"]: side["name"] for side in data["sides"]}
+    pools = {"activation_points": "Activation points at dawn", "barrage_rounds": "Barrage rounds at dawn"}
+    columns = ["Day", "Date", "Side", *pools.values(), *(figure["title"] for figure in data["figures"])]
+    rows = [
+        [
+            day["day"],
+            day["date"],
+            names[entry["side"]],
+            *(entry[name] for name in pools),
+            *(entry[figure["key"]] for figure in data["figures"]),
+        ]
+        for day in data["days"]
+        for entry in day["sides"]
+    ]
+    return {"columns": columns, "rows": rows}

@@ -18,6 +18,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from api import conditional, inputs, schema
@@ -30,13 +31,14 @@ from api.permissions import (
     authenticated_user_id,
     request_api_key,
 )
+from api.renderers import CSVRenderer
 from api.serializers.campaigns import CampaignSerializer, TodoSerializer
 from api.serializers.club import CalendarLinkSerializer, ScheduleSerializer
 from api.serializers.dice import DiceSummarySerializer
 from api.serializers.forces import OrderOfBattleSerializer
 from api.serializers.map import MapDocumentSerializer
 from api.serializers.notifications import NotificationEmailsSerializer
-from api.serializers.standings import StatisticsSerializer, VictorySerializer
+from api.serializers.standings import StatisticsSerializer, VictorySerializer, statistics_table
 from api.serializers.supply import SupplyReviewSerializer
 from api.views.base import UMPIRE_PERMISSIONS, IsSignedIn
 from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet
@@ -53,6 +55,14 @@ from campaign.services.demo import demo_campaign_create
 
 # JSON is UTF-8 by definition (RFC 8259), so it takes no charset; YAML names it.
 EXPORT_TYPES = {"yaml": "application/yaml; charset=utf-8", "json": "application/json"}
+
+STATISTICS_FORMAT = OpenApiParameter(
+    "format",
+    str,
+    OpenApiParameter.QUERY,
+    enum=["json", "csv"],
+    description="`csv`: the same figures as a CSV file to download, a row per day and side",
+)
 
 
 class IsMemberInPerson(BasePermission):
@@ -386,17 +396,41 @@ class CampaignViewSet(
         return Response(MapDocumentSerializer(document, context=context).data)
 
     @extend_schema(
-        summary="Chart series: each side's strength and stocks at every dawn",
-        description="One entry per campaign day and side, taken as the day dawned. Null where you may "
-        "not see the value: activation points and barrage rounds as the campaign summary shows them, "
-        "strength only for the sides you see in full.",
-        responses=OpenApiResponse(StatisticsSerializer, examples=[schema.STATISTICS_EXAMPLE]),
+        summary="Statistics: each side's strength and stocks at every dawn, and each day's figures",
+        description="One entry per campaign day and side: its pools and strength as the day dawned, "
+        "and the day's figures (`figures` names them in words, in order): stands lost, suppressed and "
+        "replaced, activation points earned, spent and carried over, barrage rounds fired and "
+        "replenished, sectors and victory points held at the day's end. Each is read from what was "
+        "recorded: the battle reports, the activation spends, the night reports, the roll log and the "
+        "events. Null where you may not see the value: pools as the campaign summary shows them, "
+        "strength only for the sides you see in full, stands lost, suppressed and replaced where the "
+        "side's fog of war reveals strengths; who holds the sectors is public. `?format=csv` (or "
+        "`Accept: text/csv`): the same figures as a CSV file, a row per day and side (`links.csv`).",
+        parameters=[STATISTICS_FORMAT],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                StatisticsSerializer, examples=[schema.STATISTICS_EXAMPLE]
+            ),
+            (200, "text/csv"): OpenApiTypes.STR,
+        },
     )
-    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    @action(
+        detail=True,
+        methods=["get"],
+        pagination_class=None,
+        filter_backends=[],
+        renderer_classes=[*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer],
+    )
     def statistics(self, request: Request, **kwargs: Any) -> Response:
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
-        return Response(StatisticsSerializer(selectors.statistics(access), context=context).data)
+        data = StatisticsSerializer(selectors.statistics(access), context=context).data
+        if request.accepted_renderer.format != CSVRenderer.format:
+            return Response(data)
+        filename = f"{access.campaign.slug}-statistics.csv"
+        return Response(
+            statistics_table(data), headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+        )
 
     @extend_schema(
         summary="The umpire's to-do: what waits for them now (umpires)",

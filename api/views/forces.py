@@ -21,6 +21,7 @@ from api.serializers.campaigns import SideSerializer
 from api.serializers.days import ArtilleryOrderSerializer
 from api.serializers.force_status import ForceStatusSerializer
 from api.serializers.forces import (
+    BattalionHistorySerializer,
     BattalionSerializer,
     ForceSerializer,
     ReinforcementSerializer,
@@ -302,6 +303,19 @@ class BattalionViewSet(
 
     def visible(self, access: CampaignAccess) -> QuerySet[models.Battalion]:
         return selectors.battalions(access).select_related("battlegroup__force", "sector")
+
+    @extend_schema(
+        summary="A battalion's service history",
+        description="The battles it fought, with its stands lost and suppressed and the activation "
+        "points it spent in each, the nights it rolled for replacements and the stands they returned, "
+        "and its moves: all read from what was recorded then, as you may read it (the battles your "
+        "side fought, report lines as battle reports show them, the rolls and moves of your side).",
+        responses=BattalionHistorySerializer,
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def history(self, request: Request, **kwargs: Any) -> Response:
+        history = selectors.battalion_history(self.campaign_access, self.get_object())
+        return Response(BattalionHistorySerializer(history, context=self.get_serializer_context()).data)
 
     @extend_schema(
         summary="Move a battalion (umpires; idempotent)",

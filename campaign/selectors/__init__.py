@@ -2,7 +2,8 @@
 may see of them is :mod:`campaign.access`'s to say.
 
 One module per thing read (:mod:`.scoped` a reader's querysets, :mod:`.force_status`, :mod:`.supply`,
-:mod:`.map`, :mod:`.members`, :mod:`.drafts`, :mod:`.schedule`, :mod:`.dice`, :mod:`.standing`, :mod:`.todo`);
+:mod:`.map`, :mod:`.members`, :mod:`.drafts`, :mod:`.schedule`, :mod:`.dice`, :mod:`.standing`,
+:mod:`.statistics`, :mod:`.todo`);
 this package names them all, so a caller reads ``selectors.<name>`` wherever the read lives."""
 
 from campaign.selectors.changes import Changes, change_last, changes_since, fog_digest, rows_seen, sync_cursor
@@ -94,13 +95,21 @@ from campaign.selectors.scoped import (
 )
 from campaign.selectors.standing import (
     ConditionStanding,
-    DayTallies,
     SectorHeld,
     SideStanding,
-    Statistics,
     VictoryStanding,
-    statistics,
     victory_standing,
+)
+from campaign.selectors.statistics import (
+    BattalionHistory,
+    BattleServed,
+    DayTallies,
+    NightServed,
+    SideDay,
+    SideDayFigures,
+    Statistics,
+    battalion_history,
+    statistics,
 )
 from campaign.selectors.supply import (
     CUT_OFF,
@@ -118,7 +127,9 @@ __all__ = [
     "ROLL_COLUMN_CHOICES",
     "ROLL_SIDE_COLUMNS",
     "AudienceSeeds",
+    "BattalionHistory",
     "BattalionStatus",
+    "BattleServed",
     "Changes",
     "ClubSchedule",
     "ConditionStanding",
@@ -130,8 +141,11 @@ __all__ = [
     "ForceStatus",
     "MapDocument",
     "NightBefore",
+    "NightServed",
     "OwnDraft",
     "SectorHeld",
+    "SideDay",
+    "SideDayFigures",
     "SideStanding",
     "Statistics",
     "SupplyBattalion",
@@ -142,6 +156,7 @@ __all__ = [
     "activation_spends",
     "api_keys",
     "artillery_orders",
+    "battalion_history",
     "battalions",
     "battle_battalions",
     "battle_draft_comparison",

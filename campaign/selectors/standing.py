@@ -1,4 +1,4 @@
-"""How the campaign stands: each side's statistics by day and the scenario's victory conditions."""
+"""How the campaign stands: the scenario's victory conditions and where each side is against them."""
 
 from __future__ import annotations
 
@@ -8,37 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign import models
-from campaign.access import CampaignAccess
 from campaign.choices import (
     CampaignStatus,
 )
-
-
-@dataclass(frozen=True)
-class DayTallies:
-    day: models.CampaignDay
-    tallies: list[models.SideDayTally]
-
-
-@dataclass(frozen=True)
-class Statistics:
-    sides: list[models.Side]
-    days: list[DayTallies]
-
-
-def statistics(access: CampaignAccess) -> Statistics:
-    """Every side's dawn tallies, day by day, in one query; the serializer masks what is hidden."""
-    tallies = (
-        models.SideDayTally.objects.filter(day__campaign=access.campaign)
-        .select_related("day")
-        .order_by("day__number", "side_id")
-    )
-    days: list[DayTallies] = []
-    for tally in tallies:
-        if not days or days[-1].day.pk != tally.day_id:
-            days.append(DayTallies(tally.day, []))
-        days[-1].tallies.append(tally)
-    return Statistics(sides=[access.sides[pk] for pk in sorted(access.sides)], days=days)
 
 
 @dataclass(frozen=True)

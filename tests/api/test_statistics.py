@@ -3,13 +3,16 @@ and the next club night in the campaign summary."""
 
 from __future__ import annotations
 
+import csv
 import datetime
+import io
 from typing import Any
 
 import pytest
 from django.db.models import Count
 from django.utils import timezone
 
+from api.serializers.standings import FIGURE_WORDS
 from campaign import models
 from campaign.choices import ArrivalStatus, StandStatus
 from campaign.services.battle_reports import battle_report
@@ -34,6 +37,16 @@ HIDDEN = {
     "strength": None,
     "strength_labels": None,
 }
+DAWN = tuple(HIDDEN)
+FIGURES = tuple(FIGURE_WORDS)
+POOLS = (
+    "activation_points_earned",
+    "activation_points_spent",
+    "activation_points_carried",
+    "barrage_rounds_fired",
+    "barrage_rounds_replenished",
+)
+STRENGTHS = ("stands_lost", "stands_suppressed", "stands_replaced")
 
 
 def statistics(world: World, role: Role) -> dict[str, Any]:
@@ -70,8 +83,9 @@ def another_day(world: World) -> None:
     day_dawn(world.campaign.pk, ACTOR)
 
 
-def by_side(day: dict[str, Any]) -> dict[int, dict[str, Any]]:
-    return {entry["side"]: {k: v for k, v in entry.items() if k != "side"} for entry in day["sides"]}
+def by_side(day: dict[str, Any], keys: tuple[str, ...] = DAWN) -> dict[int, dict[str, Any]]:
+    """Each side's entry of ``day``: its dawn tally, or the figures named by ``keys``."""
+    return {entry["side"]: {k: entry[k] for k in keys} for entry in day["sides"]}
 
 
 def test_the_umpire_sees_every_sides_tally_at_every_dawn(world):
@@ -119,7 +133,7 @@ def test_an_observer_sees_the_days_and_sides_but_no_values(world):
 
     assert [d["day"] for d in data["days"]] == [1, 2]
     assert len(data["sides"]) == 2
-    assert all(entry == {"side": entry["side"], **HIDDEN} for day in data["days"] for entry in day["sides"])
+    assert all(by_side(day)[side["id"]] == HIDDEN for day in data["days"] for side in data["sides"])
 
 
 def test_outsiders_get_404_and_the_anonymous_401(world):
@@ -156,3 +170,57 @@ def test_the_summary_names_the_next_club_night_today_included(world):
     assert none_yet is None
     assert client.get(url).json()["next_club_night"] == today.isoformat()
     assert client.get("/api/v1/campaigns/").json()["results"][0]["next_club_night"] == today.isoformat()
+
+
+def test_each_figure_is_shown_to_a_player_as_the_enemys_fog_of_war_allows(world):
+    """The Allied side reveals no strengths: the Axis player sees who holds the sectors, never its
+    stands lost, suppressed or replaced, nor its pools. The Axis reveals strengths: the Allied
+    player sees those three, and still not its pools."""
+    umpire = statistics(world, Role.UMPIRE)
+    as_axis = statistics(world, Role.AXIS_PLAYER)
+    as_allied = statistics(world, Role.ALLIED_PLAYER)
+
+    for full, axis_day, allied_day in zip(umpire["days"], as_axis["days"], as_allied["days"], strict=True):
+        everything = by_side(full, FIGURES)
+        assert by_side(axis_day, FIGURES)[world.axis.pk] == everything[world.axis.pk]
+        assert by_side(axis_day, FIGURES)[world.allied.pk] == {
+            **everything[world.allied.pk],
+            **dict.fromkeys(STRENGTHS + POOLS, None),
+        }
+        assert by_side(allied_day, FIGURES)[world.axis.pk] == {
+            **everything[world.axis.pk],
+            **dict.fromkeys(POOLS, None),
+        }
+    # Day 1's battle destroyed stand "2" of every battalion: three a side.
+    first = by_side(umpire["days"][0], FIGURES)
+    assert first[world.axis.pk]["stands_lost"] >= 3
+    assert first[world.allied.pk]["stands_lost"] >= 3
+    assert [figure["key"] for figure in umpire["figures"]] == list(FIGURES)
+
+
+def test_the_csv_has_the_same_figures_as_the_json_for_each_reader(world):
+    for role in (Role.UMPIRE, Role.AXIS_PLAYER, Role.OBSERVER):
+        data = statistics(world, role)
+        response = world.client(role).get(data["links"]["csv"])
+
+        assert response.status_code == 200
+        assert response["Content-Type"] == "text/csv; charset=utf-8"
+        assert response["Content-Disposition"] == f'attachment; filename="{world.campaign.slug}-statistics.csv"'
+        assert response.has_header("ETag")
+        header, *rows = list(csv.reader(io.StringIO(response.content.decode())))
+        assert header[:5] == ["Day", "Date", "Side", "Activation points at dawn", "Barrage rounds at dawn"]
+        assert header[5:] == [figure["title"] for figure in data["figures"]]
+        names = {side["id"]: side["name"] for side in data["sides"]}
+        expected = [
+            [
+                str(day["day"]),
+                day["date"],
+                names[entry["side"]],
+                *("" if entry[k] is None else str(entry[k]) for k in ("activation_points", "barrage_rounds")),
+                *("" if entry[k] is None else str(entry[k]) for k in FIGURES),
+            ]
+            for day in data["days"]
+            for entry in day["sides"]
+        ]
+        assert rows == expected
+    assert world.client(Role.ANONYMOUS).get(data["links"]["csv"]).status_code == 401
