@@ -346,7 +346,9 @@ class BattalionHistorySerializer(LabelledSerializer[BattalionHistory]):
     stands_lost = serializers.IntegerField(
         allow_null=True, help_text="in those battles; null when no line of theirs is shown to you"
     )
-    stands_replaced = serializers.IntegerField(help_text="by the night replacement rolls you may read")
+    stands_replaced = serializers.IntegerField(
+        allow_null=True, help_text="by its nights' replacement rolls; null unless you see its side in full"
+    )
     moves_made = serializers.SerializerMethodField(help_text="the moves you may read")
     battles = BattleServedSerializer(many=True)
     nights = NightServedSerializer(many=True, help_text="the nights it rolled for replacements")

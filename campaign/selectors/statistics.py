@@ -174,6 +174,7 @@ def _replacement_rolls(rolls: Any) -> Iterable[tuple[int, int, int]]:
         .values_list(
             "day__number", "side_id", "battalion_id", "stream", Cast(KT("changes__replaced"), IntegerField())
         )
+        .order_by()  # the model's ordering would join the DISTINCT and count every die
         .distinct()
     )
 
@@ -237,10 +238,7 @@ class BattalionHistory:
     nights: list[NightServed]
     moves: list[models.Event]
     stands_lost: int | None  # in its battles; None: the reader sees none of their lines
-
-    @property
-    def stands_replaced(self) -> int:
-        return sum(night.stands_replaced for night in self.nights)
+    stands_replaced: int | None  # None: its side's replacement rolls are not the reader's to read
 
 
 def battalion_history(access: CampaignAccess, battalion: models.Battalion) -> BattalionHistory:
@@ -284,4 +282,10 @@ def battalion_history(access: CampaignAccess, battalion: models.Battalion) -> Ba
     )
     lost = [b.stands_lost for b in served if b.stands_lost is not None]
     any_shown = bool(lost) or not served
-    return BattalionHistory(battalion, served, list(nights.values()), moves, sum(lost) if any_shown else None)
+    # A side's replacement rolls are its own (and the umpires'): for anybody else, none is not zero.
+    replaced = (
+        sum(n.stands_replaced for n in nights.values()) if access.sees_in_full(battalion.side_id) else None
+    )
+    return BattalionHistory(
+        battalion, served, list(nights.values()), moves, sum(lost) if any_shown else None, replaced
+    )

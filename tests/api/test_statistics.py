@@ -205,7 +205,9 @@ def test_the_csv_has_the_same_figures_as_the_json_for_each_reader(world):
 
         assert response.status_code == 200
         assert response["Content-Type"] == "text/csv; charset=utf-8"
-        assert response["Content-Disposition"] == f'attachment; filename="{world.campaign.slug}-statistics.csv"'
+        assert (
+            response["Content-Disposition"] == f'attachment; filename="{world.campaign.slug}-statistics.csv"'
+        )
         assert response.has_header("ETag")
         header, *rows = list(csv.reader(io.StringIO(response.content.decode())))
         assert header[:5] == ["Day", "Date", "Side", "Activation points at dawn", "Barrage rounds at dawn"]

@@ -174,6 +174,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/battalions/{id}/history/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A battalion's service history
+         * @description The battles it fought, with its stands lost and suppressed and the activation points it spent in each, the nights it rolled for replacements and the stands they returned, and its moves: all read from what was recorded then, as you may read it (the battles your side fought, report lines as battle reports show them, the rolls and moves of your side).
+         */
+        get: operations["campaigns_battalions_history_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/battalions/{id}/initiative-activation/": {
         parameters: {
             query?: never;
@@ -1950,8 +1970,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Chart series: each side's strength and stocks at every dawn
-         * @description One entry per campaign day and side, taken as the day dawned. Null where you may not see the value: activation points and barrage rounds as the campaign summary shows them, strength only for the sides you see in full.
+         * Statistics: each side's strength and stocks at every dawn, and each day's figures
+         * @description One entry per campaign day and side: its pools and strength as the day dawned, and the day's figures (`figures` names them in words, in order): stands lost, suppressed and replaced, activation points earned, spent and carried over, barrage rounds fired and replenished, sectors and victory points held at the day's end. Each is read from what was recorded: the battle reports, the activation spends, the night reports, the roll log and the events. Null where you may not see the value: pools as the campaign summary shows them, strength only for the sides you see in full, stands lost, suppressed and replaced where the side's fog of war reveals strengths; who holds the sectors is public. `?format=csv` (or `Accept: text/csv`): the same figures as a CSV file, a row per day and side (`links.csv`).
          */
         get: operations["campaigns_statistics_retrieve"];
         put?: never;
@@ -2752,6 +2772,22 @@ export interface components {
             /** @description `changed` holds every row you see (a start, or a change of the fog of war's settings): replace your copy with it, less `removed` */
             readonly complete: boolean;
         };
+        /** @description A battalion's service history (``campaign.selectors.battalion_history``). */
+        BattalionHistory: {
+            battalion: components["schemas"]["Battalion"];
+            /** @description the battles of it you may read */
+            readonly battles_fought: number;
+            /** @description in those battles; null when no line of theirs is shown to you */
+            stands_lost: number | null;
+            /** @description by its nights' replacement rolls; null unless you see its side in full */
+            stands_replaced: number | null;
+            /** @description the moves you may read */
+            readonly moves_made: number;
+            battles: components["schemas"]["BattleServed"][];
+            /** @description the nights it rolled for replacements */
+            nights: components["schemas"]["NightServed"][];
+            moves: components["schemas"]["Move"][];
+        };
         /**
          * @description Every input's base: a field it does not have is a 400 naming it and the fields it takes,
          *     never ignored (``"colour": "red"`` on a battle is a mistake the sender should hear of).
@@ -3005,6 +3041,30 @@ export interface components {
              * @description who holds the battle's sector now (a side of the battle; null: contested); leave out when control does not change
              */
             sector_owner?: number | null;
+        };
+        /** @description A battle the battalion fought, with its line of the report as battle reports show it. */
+        BattleServed: {
+            /**
+             * Format: uuid
+             * @description the battle's id
+             */
+            id: string;
+            day: number;
+            sector_name: string;
+            battle_type: components["schemas"]["BattleTypeEnum"];
+            /** @description the label people read for the code beside it */
+            readonly battle_type_label: string;
+            status: components["schemas"]["BattleStatusEnum"];
+            /** @description the label people read for the code beside it */
+            readonly status_label: string;
+            attacker_name: string;
+            defender_name: string;
+            /** @description null: not reported, or nobody won */
+            winner_name?: string | null;
+            /** @description destroyed in it; null: not reported, or its line is hidden from you */
+            stands_lost: number | null;
+            stands_suppressed: number | null;
+            activation_points_spent: number | null;
         };
         /**
          * @description Every input's base: a field it does not have is a 400 naming it and the fields it takes,
@@ -4288,6 +4348,14 @@ export interface components {
          * @enum {string}
          */
         MomentEnum: "dawn" | "night";
+        /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
+        Move: {
+            day: number | null;
+            /** @description from where to where, in words */
+            message: string;
+            /** Format: date-time */
+            at: string;
+        };
         /**
          * @description * `German` - German
          *     * `Italian` - Italian
@@ -4469,6 +4537,15 @@ export interface components {
             before: number;
             /** @description activation points carried to the next day */
             carried: number;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        NightServed: {
+            /** @description the day whose night it was */
+            day: number;
+            /** @description destroyed stands its replacement rolls returned */
+            stands_replaced: number;
+            /** @description the rolls, one a die, in words */
+            lines: string[];
         };
         /**
          * @description * `0` - Monday
@@ -5864,7 +5941,10 @@ export interface components {
             barrage_templates?: number | null;
             barrage_templates_in_use?: number | null;
         };
-        /** @description One side at one dawn: pools as the campaign summary shows them, strength only in full. */
+        /**
+         * @description One side on one day: its pools and strength at dawn as the campaign summary shows them
+         *     (strength only in full), and the day's figures as its fog of war shows each.
+         */
         SideTally: {
             side: number;
             activation_points: number | null;
@@ -5881,6 +5961,26 @@ export interface components {
             readonly strength_labels: {
                 [key: string]: string;
             } | null;
+            /** @description destroyed in the day's confirmed battles, and lost by isolation in its night; null where hidden from you */
+            stands_lost: number | null;
+            /** @description in the day's confirmed battles; null where hidden from you */
+            stands_suppressed: number | null;
+            /** @description returned by the night's replacement rolls; null where hidden from you */
+            stands_replaced: number | null;
+            /** @description awarded for objectives taken in the day's battles; null where hidden from you */
+            activation_points_earned: number | null;
+            /** @description on activations and in the day's battles; null where hidden from you */
+            activation_points_spent: number | null;
+            /** @description carried over the night to the next day; null until the night; null where hidden from you */
+            activation_points_carried: number | null;
+            /** @description in the day's confirmed battles; null where hidden from you */
+            barrage_rounds_fired: number | null;
+            /** @description by the night; null until the night; null where hidden from you */
+            barrage_rounds_replenished: number | null;
+            /** @description at the day's end, or now while the day goes on; null where hidden from you */
+            sectors_held: number | null;
+            /** @description of the sectors held then; null where hidden from you */
+            victory_points: number | null;
         };
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Stand: {
@@ -5974,10 +6074,13 @@ export interface components {
          * @enum {string}
          */
         StandTypeEnum: "infantry" | "smg" | "engineer" | "recce" | "armour" | "at_gun" | "field_gun" | "heavy_weapons" | "hq" | "transport";
-        /** @description The charts' series: each side's strength and stocks at every dawn. */
+        /** @description The charts' series: each side's strength and stocks at every dawn, and each day's figures. */
         Statistics: {
             sides: components["schemas"]["StatisticsSide"][];
             days: components["schemas"]["StatisticsDay"][];
+            /** @description each day's figures of a side, in order, in words */
+            readonly figures: components["schemas"]["StatisticsFigure"][];
+            readonly links: components["schemas"]["StatisticsLinks"];
         };
         /** @description An output serializer whose choices carry their labels. */
         StatisticsDay: {
@@ -5985,6 +6088,16 @@ export interface components {
             /** Format: date */
             date: string;
             sides: components["schemas"]["SideTally"][];
+        };
+        StatisticsFigure: {
+            /** @description the field of each side's entry */
+            key: string;
+            /** @description the figure in words */
+            title: string;
+        };
+        StatisticsLinks: {
+            /** @description the same figures as a CSV file, a row per day and side */
+            csv: string;
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         StatisticsSide: {
@@ -8310,6 +8423,165 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_battalions_history_retrieve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BattalionHistory"];
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
                     "RateLimit-Limit"?: number;
@@ -26686,7 +26958,10 @@ export interface operations {
     };
     campaigns_statistics_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `csv`: the same figures as a CSV file to download, a row per day and side */
+                format?: "csv" | "json";
+            };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
                 "If-None-Match"?: string;
@@ -26714,6 +26989,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Statistics"];
+                    "text/csv": string;
                 };
             };
             /** @description Not modified: the ETag you sent is current. */
