@@ -111,12 +111,12 @@ class StatisticsDaySerializer(LabelledSerializer[DayTallies]):
     sides = SideTallySerializer(source="tallies", many=True)
 
 
-class StatisticsFigureSerializer(serializers.Serializer[Any]):
+class StatisticsFigureSerializer(LabelledSerializer[Any]):
     key = serializers.CharField(help_text="the field of each side's entry")
     title = serializers.CharField(help_text="the figure in words")
 
 
-class StatisticsLinksSerializer(serializers.Serializer[Any]):
+class StatisticsLinksSerializer(LabelledSerializer[Any]):
     csv = serializers.CharField(help_text="the same figures as a CSV file, a row per day and side")
 
 

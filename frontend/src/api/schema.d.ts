@@ -6089,12 +6089,14 @@ export interface components {
             date: string;
             sides: components["schemas"]["SideTally"][];
         };
+        /** @description An output serializer whose choices carry their labels. */
         StatisticsFigure: {
             /** @description the field of each side's entry */
             key: string;
             /** @description the figure in words */
             title: string;
         };
+        /** @description An output serializer whose choices carry their labels. */
         StatisticsLinks: {
             /** @description the same figures as a CSV file, a row per day and side */
             csv: string;
