@@ -25,7 +25,8 @@ const BattleDetailPage = lazyPage(() => import("./pages/Battles"), (m) => m.Batt
 const NightPage = lazyPage(() => import("./pages/Night"), (m) => m.NightPage);
 const OrdersPage = lazyPage(() => import("./pages/Orders"), (m) => m.OrdersPage);
 const RollsPage = lazyPage(() => import("./pages/Rolls"), (m) => m.RollsPage);
-const ChartsPage = lazyPage(() => import("./pages/Charts"), (m) => m.ChartsPage);
+const StatisticsPage = lazyPage(() => import("./pages/Statistics"), (m) => m.StatisticsPage);
+const BattalionHistoryPage = lazyPage(() => import("./pages/BattalionHistory"), (m) => m.BattalionHistoryPage);
 const ClubPage = lazyPage(() => import("./pages/Club"), (m) => m.ClubPage);
 const IntegrationsPage = lazyPage(() => import("./pages/Integrations"), (m) => m.IntegrationsPage);
 
@@ -109,12 +110,13 @@ export function App() {
             <Route path="fog" element={<FogOfWarPage />} />
             <Route path="map" element={<MapPage />} />
             <Route path="forces" element={<ForcesPage />} />
+            <Route path="forces/battalions/:battalionId" element={<BattalionHistoryPage />} />
             <Route path="battles" element={<BattlesPage />} />
             <Route path="battles/:battleId" element={<BattleDetailPage />} />
             <Route path="night" element={<NightPage />} />
             <Route path="orders" element={<OrdersPage />} />
             <Route path="rolls" element={<RollsPage />} />
-            <Route path="charts" element={<ChartsPage />} />
+            <Route path="statistics" element={<StatisticsPage />} />
             <Route path="club" element={<ClubPage />} />
             <Route path="integrations" element={<IntegrationsPage />} />
           </Route>

@@ -15,6 +15,8 @@ export const queryKeys = {
   events: (slug: string) => ["events", slug],
   days: (slug: string) => ["days", slug],
   statistics: (slug: string) => ["statistics", slug],
+  // Under "oob": what a battle report or a correction invalidates refreshes the history too.
+  battalionHistory: (slug: string, battalionId: string) => ["oob", slug, "history", battalionId],
   oob: (slug: string) => ["oob", slug],
   forceStatus: (slug: string, forceId: string) => ["force-status", slug, forceId],
   battles: (slug: string) => ["battles", slug],

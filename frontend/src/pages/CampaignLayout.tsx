@@ -12,7 +12,7 @@ const TABS = [
   ["orders", "Orders"],
   ["night", "Night phase"],
   ["rolls", "Roll log"],
-  ["charts", "Charts"],
+  ["statistics", "Statistics"],
   ["club", "Club"],
 ] as const;
 const UMPIRE_TABS = [

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useId, useState, type FormEvent } from "react";
+import { Link } from "react-router";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
 import { FieldErrors, SubmitErrors, placedErrors } from "../components/FieldErrors";
@@ -49,7 +50,15 @@ const BATTALION_FACTS: ReadonlyArray<[string, (b: Schemas["BattalionTree"]) => u
 
 /** A battalion as the reader may see it: an identified enemy battalion shows what its side's fog
  * of war reveals (its name; its stands when it reveals strengths) and nothing in place of the rest. */
-export function BattalionNode({ battalion, correctIn }: { battalion: Schemas["BattalionTree"]; correctIn?: string }) {
+export function BattalionNode({
+  battalion,
+  correctIn,
+  historyIn,
+}: {
+  battalion: Schemas["BattalionTree"];
+  correctIn?: string;
+  historyIn?: string;
+}) {
   const facts = BATTALION_FACTS.map(([name, value]) => [name, value(battalion)] as const).filter(
     ([, value]) => value !== null && value !== undefined,
   );
@@ -62,6 +71,13 @@ export function BattalionNode({ battalion, correctIn }: { battalion: Schemas["Ba
           {battalion.in_reserve ? <span className="tag">reserve</span> : null}
           {enemy ? <span className="tag">identified</span> : null}
         </summary>
+        {historyIn ? (
+          <p>
+            <Link to={`/campaigns/${historyIn}/forces/battalions/${battalion.id}`}>
+              Service history of {battalion.code}
+            </Link>
+          </p>
+        ) : null}
         {facts.length ? (
           <dl className="facts">
             {facts.map(([name, value]) => (
@@ -335,7 +351,12 @@ function ForceNode({
           </h3>
           <ul className="battalions">
             {group.battalions.map((battalion) => (
-              <BattalionNode key={battalion.id} battalion={battalion} correctIn={isUmpire ? campaign.slug : undefined} />
+              <BattalionNode
+                key={battalion.id}
+                battalion={battalion}
+                correctIn={isUmpire ? campaign.slug : undefined}
+                historyIn={campaign.slug}
+              />
             ))}
           </ul>
         </section>

@@ -11,6 +11,8 @@ import { useCampaign } from "../session";
 
 type Statistics = Schemas["Statistics"];
 type Counts = Schemas["TallyCounts"];
+type SideDay = Statistics["days"][number]["sides"][number];
+type FigureKey = Statistics["figures"][number]["key"] & keyof SideDay;
 
 function tally(day: Statistics["days"][number], sideId: number) {
   return day.sides.find((entry) => entry.side === sideId);
@@ -208,7 +210,137 @@ export function DivisionPoolsTable({ stats }: { stats: Statistics }) {
   );
 }
 
-export function ChartsPage() {
+/** The API's words for a figure (``figures``), so the legends say what the API says. */
+function titleOf(stats: Statistics, key: string): string {
+  return stats.figures.find((figure) => figure.key === key)?.title ?? key;
+}
+
+/** A day's figure per side, one series a side and figure: null where hidden (no bar, no point). */
+export function figureSeries(stats: Statistics, keys: readonly FigureKey[]) {
+  const rows = stats.days.map((day) => {
+    const row: Record<string, number | string | null> = { day: `Day ${day.day}` };
+    for (const side of stats.sides) {
+      const entry = tally(day, side.id);
+      for (const key of keys) row[`${side.id}-${key}`] = (entry?.[key] as number | null | undefined) ?? null;
+    }
+    return row;
+  });
+  const series = stats.sides.flatMap((side) =>
+    keys.map((key, index) => ({
+      dataKey: `${side.id}-${key}`,
+      name: `${side.name}: ${titleOf(stats, key).toLowerCase()}`,
+      side,
+      index,
+    })),
+  );
+  return { rows, series };
+}
+
+const LOSSES: readonly FigureKey[] = ["stands_lost", "stands_replaced"];
+const GROUND: readonly FigureKey[] = ["sectors_held", "victory_points"];
+
+function LossesChart({ stats }: { stats: Statistics }) {
+  const colours = sideColours(stats.sides, useVocabulary().data?.side_colours);
+  const { rows, series } = figureSeries(stats, LOSSES);
+  return (
+    <figure className="chart" aria-label="Stands lost and replaced">
+      <figcaption>Stands lost and replaced per side and day</figcaption>
+      <ResponsiveContainer width="100%" height={260}>
+        <BarChart data={rows}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="day" />
+          <YAxis allowDecimals={false} />
+          <Tooltip />
+          <Legend />
+          {/* A side's colour for both its bars; its replacements paler. */}
+          {series.map(({ dataKey, name, side, index }) => (
+            <Bar
+              key={dataKey}
+              dataKey={dataKey}
+              name={name}
+              fill={colours.get(side.id)}
+              fillOpacity={index ? 0.45 : 1}
+              isAnimationActive={false}
+            />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}
+
+function GroundChart({ stats }: { stats: Statistics }) {
+  const colours = sideColours(stats.sides, useVocabulary().data?.side_colours);
+  const { rows, series } = figureSeries(stats, GROUND);
+  return (
+    <figure className="chart" aria-label="Sectors and victory points held">
+      <figcaption>Sectors and victory points held at each day&apos;s end</figcaption>
+      <ResponsiveContainer width="100%" height={260}>
+        <LineChart data={rows}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="day" />
+          <YAxis allowDecimals={false} />
+          <Tooltip />
+          <Legend />
+          {series.map(({ dataKey, name, side, index }) => (
+            <Line
+              key={dataKey}
+              dataKey={dataKey}
+              name={name}
+              stroke={colours.get(side.id)}
+              strokeDasharray={index ? "5 3" : undefined}
+              isAnimationActive={false}
+            />
+          ))}
+        </LineChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}
+
+/** Every figure of every side and day, in the API's words and order. */
+export function FiguresTable({ stats }: { stats: Statistics }) {
+  return (
+    <TableWrap label="The day's figures">
+      <table className="stacked">
+        <caption>Each day&apos;s figures per side</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Side</th>
+            {stats.figures.map((figure) => (
+              <th key={figure.key} scope="col">
+                {figure.title}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {stats.days.flatMap((day) =>
+            stats.sides.map((side) => {
+              const entry = tally(day, side.id);
+              return (
+                <tr key={`${day.day}-${side.id}`}>
+                  <td data-label="Day">{day.day}</td>
+                  <th scope="row" data-label="Side">
+                    {side.name}
+                  </th>
+                  {stats.figures.map((figure) => (
+                    <td key={figure.key} data-label={figure.title}>
+                      <Masked value={entry?.[figure.key as FigureKey]} hidden="hidden" />
+                    </td>
+                  ))}
+                </tr>
+              );
+            }),
+          )}
+        </tbody>
+      </table>
+    </TableWrap>
+  );
+}
+
+export function StatisticsPage() {
   const { campaign } = useCampaign();
   const statistics = useQuery({
     queryKey: queryKeys.statistics(campaign.slug),
@@ -221,11 +353,22 @@ export function ChartsPage() {
   });
   return (
     <section>
-      <h1>Charts</h1>
+      <h1>Statistics</h1>
       <QueryView query={statistics} what="the statistics">
         {(stats) =>
           stats.days.length ? (
             <>
+              <p>
+                <a href={stats.links.csv} download>
+                  Download the figures (CSV)
+                </a>
+              </p>
+              <h2>Losses and ground</h2>
+              <div className="charts">
+                <LossesChart stats={stats} />
+                <GroundChart stats={stats} />
+              </div>
+              <FiguresTable stats={stats} />
               <h2>Force strength by stand type</h2>
               <div className="charts">
                 {stats.sides.map((side) => (

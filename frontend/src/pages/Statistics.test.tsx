@@ -2,14 +2,45 @@ import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
 import { STAND_TYPE_COLOURS } from "../lib/palette";
-import { DivisionPoolsTable, StatisticsTable, strengthSeries } from "./Charts";
+import { DivisionPoolsTable, FiguresTable, StatisticsTable, figureSeries, strengthSeries } from "./Statistics";
 
 const AXIS = { id: 1, name: "Axis", is_axis: true };
 const ALLIED = { id: 2, name: "Allied", is_axis: false };
 
 // Day 1: the Axis has 6 infantry stands, 2 of them in reserve; day 2 an older tally without in_action.
+const FIGURES = {
+  stands_lost: 2,
+  stands_suppressed: 1,
+  stands_replaced: 1,
+  activation_points_earned: 0,
+  activation_points_spent: 3,
+  activation_points_carried: 2,
+  barrage_rounds_fired: 1,
+  barrage_rounds_replenished: 4,
+  sectors_held: 5,
+  victory_points: 2,
+};
+// What the Axis player sees of the Allied figures when the Allies hide their strengths.
+const ENEMY_FIGURES = {
+  ...FIGURES,
+  stands_lost: null,
+  stands_suppressed: null,
+  stands_replaced: null,
+  activation_points_earned: null,
+  activation_points_spent: null,
+  activation_points_carried: null,
+  barrage_rounds_fired: null,
+  barrage_rounds_replenished: null,
+};
+
 const STATS: Schemas["Statistics"] = {
   sides: [AXIS, ALLIED],
+  figures: [
+    { key: "stands_lost", title: "Stands lost" },
+    { key: "stands_replaced", title: "Stands replaced" },
+    { key: "sectors_held", title: "Sectors held" },
+  ],
+  links: { csv: "/api/v1/campaigns/malta/statistics/?format=csv" },
   days: [
     {
       day: 1,
@@ -25,6 +56,7 @@ const STATS: Schemas["Statistics"] = {
             hq: { ok: 1, suppressed: 0, destroyed: 0, in_action: 1 },
           },
           strength_labels: { infantry: "Infantry", hq: "HQ" },
+          ...FIGURES,
         },
         {
           side: 2,
@@ -36,6 +68,7 @@ const STATS: Schemas["Statistics"] = {
             infantry: { ok: 4, suppressed: 0, destroyed: 0, in_action: 4 },
           },
           strength_labels: { hq: "HQ", infantry: "Infantry" },
+          ...FIGURES,
         },
       ],
     },
@@ -50,6 +83,8 @@ const STATS: Schemas["Statistics"] = {
           barrage_rounds: 8,
           strength: { infantry: { ok: 3, suppressed: 1, destroyed: 2, in_action: null } },
           strength_labels: { infantry: "Infantry" },
+          ...FIGURES,
+          stands_lost: 3,
         },
         {
           side: 2,
@@ -58,6 +93,7 @@ const STATS: Schemas["Statistics"] = {
           barrage_rounds: null,
           strength: null,
           strength_labels: null,
+          ...ENEMY_FIGURES,
         },
       ],
     },
@@ -132,5 +168,45 @@ describe("the division pools table", () => {
     const { container } = render(<DivisionPoolsTable stats={STATS} />);
 
     expect(container).toBeEmptyDOMElement();
+  });
+});
+
+describe("the day's figures", () => {
+  it("chart each side's figure per day, a hidden one as no value, named in the API's words", () => {
+    const { rows, series } = figureSeries(STATS, ["stands_lost", "stands_replaced"]);
+
+    expect(rows[1]).toEqual({
+      day: "Day 2",
+      "1-stands_lost": 3,
+      "1-stands_replaced": 1,
+      "2-stands_lost": null,
+      "2-stands_replaced": null,
+    });
+    expect(series.map((entry) => entry.name)).toEqual([
+      "Axis: stands lost",
+      "Axis: stands replaced",
+      "Allied: stands lost",
+      "Allied: stands replaced",
+    ]);
+  });
+
+  it("list every figure the API names, hidden ones in words", () => {
+    render(<FiguresTable stats={STATS} />);
+
+    expect(screen.getAllByRole("columnheader").map((cell) => cell.textContent)).toEqual([
+      "Day",
+      "Side",
+      "Stands lost",
+      "Stands replaced",
+      "Sectors held",
+    ]);
+    const enemyDayTwo = screen.getAllByRole("row")[4]?.querySelectorAll("td, th") ?? [];
+    expect([...enemyDayTwo].map((cell) => cell.textContent)).toEqual([
+      "2",
+      "Allied",
+      "hidden",
+      "hidden",
+      "5",
+    ]);
   });
 });
