@@ -40,6 +40,7 @@ FIGURE_WORDS = {
     "sectors_held": "Sectors held",
     "victory_points": "Victory points held",
 }
+AFTER_NIGHT = frozenset({"activation_points_carried", "barrage_rounds_replenished"})
 FIGURE_HELP = {
     "stands_lost": "destroyed in the day's confirmed battles, and lost by isolation in its night",
     "stands_suppressed": "in the day's confirmed battles",
@@ -109,11 +110,17 @@ class StatisticsDaySerializer(LabelledSerializer[DayTallies]):
     day = serializers.IntegerField(source="day.number")
     date = serializers.DateField(source="day.date")
     sides = SideTallySerializer(source="tallies", many=True)
+    night_done = serializers.BooleanField(
+        help_text="its night phase is done: the figures taken after the night are known (null before it)"
+    )
 
 
 class StatisticsFigureSerializer(LabelledSerializer[Any]):
     key = serializers.CharField(help_text="the field of each side's entry")
     title = serializers.CharField(help_text="the figure in words")
+    after_night = serializers.BooleanField(
+        help_text="taken by the night phase: null until the day's night is done"
+    )
 
 
 class StatisticsLinksSerializer(LabelledSerializer[Any]):
@@ -129,8 +136,11 @@ class StatisticsSerializer(LabelledSerializer[Statistics]):
     links = serializers.SerializerMethodField()
 
     @extend_schema_field(StatisticsFigureSerializer(many=True))
-    def get_figures(self, stats: Statistics) -> list[dict[str, str]]:
-        return [{"key": key, "title": title} for key, title in FIGURE_WORDS.items()]
+    def get_figures(self, stats: Statistics) -> list[dict[str, Any]]:
+        return [
+            {"key": key, "title": title, "after_night": key in AFTER_NIGHT}
+            for key, title in FIGURE_WORDS.items()
+        ]
 
     @extend_schema_field(StatisticsLinksSerializer)
     def get_links(self, stats: Statistics) -> dict[str, str]:

@@ -65,6 +65,7 @@ class SideDay:
 class DayTallies:
     day: models.CampaignDay
     tallies: list[SideDay]
+    night_done: bool  # its night's report is in: the night's figures are known
 
 
 @dataclass(frozen=True)
@@ -107,10 +108,11 @@ def statistics(access: CampaignAccess) -> Statistics:
             if owner is not None:
                 figures[day, owner].sectors_held += 1
                 figures[day, owner].victory_points += points[sector_id]
+    nights = {day for (day, _), side in figures.items() if side.barrage_rounds_replenished is not None}
     days: list[DayTallies] = []
     for tally in tallies:
         if not days or days[-1].day.pk != tally.day_id:
-            days.append(DayTallies(tally.day, []))
+            days.append(DayTallies(tally.day, [], tally.day.number in nights))
         days[-1].tallies.append(SideDay(tally, figures[tally.day.number, tally.side_id]))
     return Statistics(sides=[access.sides[pk] for pk in sorted(access.sides)], days=days)
 

@@ -55,9 +55,9 @@ def two_days() -> models.Campaign:
         day_dawn(campaign.pk, actor)
         segment_advance(campaign.pk, actor)
         if day == 2:  # off the map and back, as the umpire corrects a slip
-            g1 = campaign.battalions.get(code="G1")
-            battalion_move(campaign.pk, actor, g1.pk, sector_id=None)
-            battalion_move(campaign.pk, actor, g1.pk, sector_id=g1.sector_id)
+            moved = campaign.battalions.get(code="G1")
+            battalion_move(campaign.pk, actor, moved.pk, sector_id=None)
+            battalion_move(campaign.pk, actor, moved.pk, sector_id=moved.sector_id)
         if day == 1:
             activation_spend(
                 campaign.pk, actor, side_id=axis.pk, column="1 Bn", turn=1, battalion_codes=["G2"]
@@ -106,6 +106,7 @@ def recomputed(campaign: models.Campaign) -> dict[tuple[int, str], dict[str, int
     side_of = {code: sides[side] for code, side in campaign.battalions.values_list("code", "side_id")}
     figures: dict[tuple[int, str], Counter[str]] = defaultdict(Counter)
     for battle in campaign.battles.exclude(report=None).select_related("day"):
+        assert battle.report is not None
         for line in battle.report["battalions"]:
             counts = figures[battle.day.number, side_of[line["code"]]]
             counts["stands_lost"] += len(line.get("destroyed", []))
@@ -118,6 +119,9 @@ def recomputed(campaign: models.Campaign) -> dict[tuple[int, str], dict[str, int
     for spend in models.ActivationSpend.objects.filter(day__campaign=campaign).select_related("day"):
         figures[spend.day.number, sides[spend.side_id]]["activation_points_spent"] += spend.cost
     for event in campaign.events.filter(verb="objective.awarded"):
+        assert event.day_number is not None
+        assert event.object_id is not None
+        assert event.after is not None
         figures[event.day_number, sides[event.object_id]]["activation_points_earned"] += event.after[
             "awarded"
         ]

@@ -147,6 +147,8 @@ def step(tab: Tab, name: str, first: ViewportSize = DESKTOP) -> None:
     sizes = [(DESKTOP, "1280"), (PHONE_SIZE, "390")]
     for size, suffix in sizes if first == DESKTOP else reversed(sizes):
         page.set_viewport_size(size)
+        # Two frames: the page's resize observers (a chart's container) have drawn it at the new width.
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         assert_page_quality(page)
         tab.shot(f"{name}-{suffix}")
     page.set_viewport_size(first)

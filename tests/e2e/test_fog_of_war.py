@@ -63,9 +63,9 @@ def test_a_player_of_side_b_sees_no_hidden_strength_of_side_a(live_server, phone
     tab.shot("forces")
     forces_html = page.content()
 
-    page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Charts").click()
+    page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Statistics").click()
     expect(page.get_by_role("figure", name=f"Strength of {axis.name}")).to_contain_text("hidden")
-    tab.shot("charts")
+    tab.shot("statistics")
 
     axis_labels = set(models.Stand.objects.filter(battalion__side=axis).values_list("label", flat=True))
     allied_labels = set(models.Stand.objects.exclude(battalion__side=axis).values_list("label", flat=True))

@@ -35,7 +35,7 @@ CAMPAIGN_PAGES = [
     "Orders",
     "Night phase",
     "Roll log",
-    "Charts",
+    "Statistics",
     "Club",
 ]
 UMPIRE_PAGES = ["Fog of war", "API keys & webhooks"]
@@ -65,7 +65,7 @@ PAST_THE_RIGHT_EDGE = """(selector) => {
 
 
 def assert_charts_fit(page: Page) -> None:
-    """Every chart, table, caption and cell shown on the charts page ends inside the phone's screen
+    """Every chart, table, caption and cell shown on the statistics page ends inside the phone's screen
     (a table's column headings are for screen readers only there: each cell shows its own)."""
     page.locator("main table").first.wait_for()  # else this check could not fail
     shown = "main figure, main figcaption, main table, main caption, main tbody th, main td"
@@ -180,7 +180,7 @@ def test_every_page_is_accessible_and_fits_a_phone(live_server, phone_tab: Tab):
     assert phone_tab.page.viewport_size == PHONE_SIZE
 
     def checks(username: str) -> Mapping[str, Callable[[Page], None]]:
-        on_a_phone = {"Dashboard": assert_header_on_one_line, "Charts": assert_charts_fit}
+        on_a_phone = {"Dashboard": assert_header_on_one_line, "Statistics": assert_charts_fit}
         if username == "umpire":  # the queue's buttons are the umpire's
             return {**on_a_phone, "Orders": assert_order_buttons_apart}
         return on_a_phone

@@ -85,8 +85,8 @@ def test_the_dashboard_needs_at_most_150_kb_of_gzipped_javascript():
     gzipped = {name: len(gzip.compress((settings.FRONTEND_DIST / name).read_bytes())) for name in files}
 
     assert sum(gzipped.values()) <= FIRST_PAGE_GZIPPED_BYTES, gzipped
-    charts = manifest["src/pages/Charts.tsx"]["file"]
-    assert charts not in files, "the charts' library is fetched only by the charts page"
+    charts = manifest["src/pages/Statistics.tsx"]["file"]
+    assert charts not in files, "the charts' library is fetched only by the statistics page"
 
 
 @override_settings(WHITENOISE_USE_FINDERS=True)  # whitenoise serves the build as it is, not collected

@@ -6088,6 +6088,8 @@ export interface components {
             /** Format: date */
             date: string;
             sides: components["schemas"]["SideTally"][];
+            /** @description its night phase is done: the figures taken after the night are known (null before it) */
+            night_done: boolean;
         };
         /** @description An output serializer whose choices carry their labels. */
         StatisticsFigure: {
@@ -6095,6 +6097,8 @@ export interface components {
             key: string;
             /** @description the figure in words */
             title: string;
+            /** @description taken by the night phase: null until the day's night is done */
+            after_night: boolean;
         };
         /** @description An output serializer whose choices carry their labels. */
         StatisticsLinks: {

@@ -36,15 +36,17 @@ const ENEMY_FIGURES = {
 const STATS: Schemas["Statistics"] = {
   sides: [AXIS, ALLIED],
   figures: [
-    { key: "stands_lost", title: "Stands lost" },
-    { key: "stands_replaced", title: "Stands replaced" },
-    { key: "sectors_held", title: "Sectors held" },
+    { key: "stands_lost", title: "Stands lost", after_night: false },
+    { key: "stands_replaced", title: "Stands replaced", after_night: false },
+    { key: "activation_points_carried", title: "Activation points carried over", after_night: true },
+    { key: "sectors_held", title: "Sectors held", after_night: false },
   ],
   links: { csv: "/api/v1/campaigns/malta/statistics/?format=csv" },
   days: [
     {
       day: 1,
       date: "1942-07-10",
+      night_done: true,
       sides: [
         {
           side: 1,
@@ -75,6 +77,7 @@ const STATS: Schemas["Statistics"] = {
     {
       day: 2,
       date: "1942-07-11",
+      night_done: false,
       sides: [
         {
           side: 1,
@@ -85,6 +88,7 @@ const STATS: Schemas["Statistics"] = {
           strength_labels: { infantry: "Infantry" },
           ...FIGURES,
           stands_lost: 3,
+          activation_points_carried: null,
         },
         {
           side: 2,
@@ -190,7 +194,7 @@ describe("the day's figures", () => {
     ]);
   });
 
-  it("list every figure the API names, hidden ones in words", () => {
+  it("list every figure the API names, hidden ones and those the night has not taken yet in words", () => {
     render(<FiguresTable stats={STATS} />);
 
     expect(screen.getAllByRole("columnheader").map((cell) => cell.textContent)).toEqual([
@@ -198,6 +202,7 @@ describe("the day's figures", () => {
       "Side",
       "Stands lost",
       "Stands replaced",
+      "Activation points carried over",
       "Sectors held",
     ]);
     const enemyDayTwo = screen.getAllByRole("row")[4]?.querySelectorAll("td, th") ?? [];
@@ -206,7 +211,10 @@ describe("the day's figures", () => {
       "Allied",
       "hidden",
       "hidden",
+      "after the night",
       "5",
     ]);
+    const ownDayOne = screen.getAllByRole("row")[1]?.querySelectorAll("td, th") ?? [];
+    expect([...ownDayOne].map((cell) => cell.textContent)).toEqual(["1", "Axis", "2", "1", "2", "5"]);
   });
 });

@@ -327,7 +327,10 @@ export function FiguresTable({ stats }: { stats: Statistics }) {
                   </th>
                   {stats.figures.map((figure) => (
                     <td key={figure.key} data-label={figure.title}>
-                      <Masked value={entry?.[figure.key as FigureKey]} hidden="hidden" />
+                      <Masked
+                        value={entry?.[figure.key as FigureKey]}
+                        hidden={figure.after_night && !day.night_done ? "after the night" : "hidden"}
+                      />
                     </td>
                   ))}
                 </tr>
