@@ -75,7 +75,7 @@ class Statistics:
 
 
 def statistics(access: CampaignAccess) -> Statistics:
-    """Every side's dawn tallies and figures, day by day: ten queries however many days."""
+    """Every side's dawn tallies and figures, day by day: nine queries, however many days."""
     campaign = access.campaign
     tallies = list(
         models.SideDayTally.objects.filter(day__campaign=campaign)
