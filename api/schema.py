@@ -561,6 +561,7 @@ STATISTICS_EXAMPLE = OpenApiExample(
             {
                 "day": 1,
                 "date": "1942-07-10",
+                "night_done": True,
                 "sides": [
                     {
                         "side": 1,
@@ -570,11 +571,28 @@ STATISTICS_EXAMPLE = OpenApiExample(
                             "hq": {"ok": 4, "suppressed": 0, "destroyed": 0, "in_action": 4},
                             "infantry": {"ok": 12, "suppressed": 0, "destroyed": 0, "in_action": 10},
                         },
+                        "stands_lost": 2,
+                        "stands_replaced": 1,
+                        "activation_points_spent": 5,
+                        "sectors_held": 4,
+                        "victory_points": 2,
                     },
-                    {"side": 2, "activation_points": None, "barrage_rounds": None, "strength": None},
+                    {
+                        "side": 2,
+                        "activation_points": None,
+                        "barrage_rounds": None,
+                        "strength": None,
+                        "stands_lost": None,
+                        "stands_replaced": None,
+                        "activation_points_spent": None,
+                        "sectors_held": 16,
+                        "victory_points": 31,
+                    },
                 ],
             }
         ],
+        "figures": [{"key": "stands_lost", "title": "Stands lost", "after_night": False}],
+        "links": {"csv": "https://club.example/api/v1/campaigns/malta-1942/statistics/?format=csv"},
     },
     response_only=True,
 )
