@@ -15,9 +15,8 @@ from api.serializers.base import access_of
 from api.serializers.campaigns import SideSummarySerializer
 from api.serializers.force_status import StrengthLabelsField, TallyCountsSerializer, stand_type_labels
 from campaign import models
-from campaign.access import statistics_figures_shown
 from campaign.choices import CampaignStatus
-from campaign.selectors import DayTallies, SideDay, Statistics
+from campaign.selectors import AFTER_NIGHT, FIGURE_WORDS, DayTallies, SideDay, Statistics, figures_shown
 from campaign.services.campaigns import campaign_ended
 
 
@@ -27,20 +26,6 @@ class StatisticsSideSerializer(LabelledModelSerializer[models.Side]):
         fields = ["id", "name", "is_axis"]
 
 
-# Each day's figures of a side, in the words the web app and the CSV show them by.
-FIGURE_WORDS = {
-    "stands_lost": "Stands lost",
-    "stands_suppressed": "Stands suppressed",
-    "stands_replaced": "Stands replaced",
-    "activation_points_earned": "Activation points earned",
-    "activation_points_spent": "Activation points spent",
-    "activation_points_carried": "Activation points carried over",
-    "barrage_rounds_fired": "Barrage rounds fired",
-    "barrage_rounds_replenished": "Barrage rounds replenished",
-    "sectors_held": "Sectors held",
-    "victory_points": "Victory points held",
-}
-AFTER_NIGHT = frozenset({"activation_points_carried", "barrage_rounds_replenished"})
 FIGURE_HELP = {
     "stands_lost": "destroyed in the day's confirmed battles, and lost by isolation in its night",
     "stands_suppressed": "in the day's confirmed battles",
@@ -100,9 +85,7 @@ class SideTallySerializer(LabelledSerializer[SideDay]):
             if "activation_points" not in shown:
                 data["division_activation_points"] = None
             data["strength"] = data["strength_labels"] = None
-        figures_shown = statistics_figures_shown(access, instance.side_id)
-        if figures_shown is not None:
-            data.update({name: None for name in FIGURE_WORDS if name not in figures_shown})
+        data.update(figures_shown(access, instance))
         return data
 
 

@@ -101,6 +101,8 @@ from campaign.selectors.standing import (
     victory_standing,
 )
 from campaign.selectors.statistics import (
+    AFTER_NIGHT,
+    FIGURE_WORDS,
     BattalionHistory,
     BattleServed,
     DayTallies,
@@ -109,6 +111,7 @@ from campaign.selectors.statistics import (
     SideDayFigures,
     Statistics,
     battalion_history,
+    figures_shown,
     statistics,
 )
 from campaign.selectors.supply import (
@@ -122,8 +125,10 @@ from campaign.selectors.supply import (
 from campaign.selectors.todo import TodoItem, umpire_todo
 
 __all__ = [
+    "AFTER_NIGHT",
     "BATTALION_STATUS_FIELDS",
     "CUT_OFF",
+    "FIGURE_WORDS",
     "ROLL_COLUMN_CHOICES",
     "ROLL_SIDE_COLUMNS",
     "AudienceSeeds",
@@ -178,6 +183,7 @@ __all__ = [
     "dice_summary",
     "equipment",
     "events",
+    "figures_shown",
     "fog_digest",
     "force_key",
     "force_status",

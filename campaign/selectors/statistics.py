@@ -26,6 +26,7 @@ from campaign.access import (
     battles_readable,
     events_readable,
     rolls_readable,
+    statistics_figures_shown,
 )
 from campaign.choices import EventVerb
 
@@ -47,6 +48,23 @@ class SideDayFigures:
     barrage_rounds_replenished: int | None = None  # by the night; None: no night yet
     sectors_held: int = 0  # at the day's end (or now, for a day still under way)
     victory_points: int = 0  # of the sectors held then
+
+
+# Each day's figures of a side in words (the API's `figures`, the CSV's columns, the chronicle),
+# and those the night phase takes (unknown until the day's night is done).
+FIGURE_WORDS = {
+    "stands_lost": "Stands lost",
+    "stands_suppressed": "Stands suppressed",
+    "stands_replaced": "Stands replaced",
+    "activation_points_earned": "Activation points earned",
+    "activation_points_spent": "Activation points spent",
+    "activation_points_carried": "Activation points carried over",
+    "barrage_rounds_fired": "Barrage rounds fired",
+    "barrage_rounds_replenished": "Barrage rounds replenished",
+    "sectors_held": "Sectors held",
+    "victory_points": "Victory points held",
+}
+AFTER_NIGHT = frozenset({"activation_points_carried", "barrage_rounds_replenished"})
 
 
 @dataclass(frozen=True)
@@ -72,6 +90,15 @@ class DayTallies:
 class Statistics:
     sides: list[models.Side]
     days: list[DayTallies]
+
+
+def figures_shown(access: CampaignAccess, side_day: SideDay) -> dict[str, int | None]:
+    """The side's figures of the day as ``access`` may read them: None where hidden."""
+    shown = statistics_figures_shown(access, side_day.side_id)
+    return {
+        name: getattr(side_day.figures, name) if shown is None or name in shown else None
+        for name in FIGURE_WORDS
+    }
 
 
 def statistics(access: CampaignAccess) -> Statistics:

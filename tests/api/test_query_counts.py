@@ -209,6 +209,7 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "force-force-status": world.url("force-force-status", pk=force.public_id),
         "battalion-list": world.url("battalion-list"),
         "battalion-detail": world.url("battalion-detail", pk=battalion.public_id),
+        "battalion-history": world.url("battalion-history", pk=battalion.public_id),
         "sector-list": world.url("sector-list"),
         "sector-detail": world.url("sector-detail", pk=world.sector("village").pk),
         "campaign-map": world.url("campaign-map"),

@@ -12,9 +12,9 @@ import pytest
 from django.db.models import Count
 from django.utils import timezone
 
-from api.serializers.standings import FIGURE_WORDS
 from campaign import models
 from campaign.choices import ArrivalStatus, StandStatus
+from campaign.selectors import FIGURE_WORDS
 from campaign.services.battle_reports import battle_report
 from campaign.services.days import day_dawn
 from campaign.services.night import night_phase_start

@@ -451,6 +451,7 @@ def matrix(world: World) -> dict[str, Route]:
         "sector-control": Route(world.url("sector-control", pk=world.sector("village").pk), None),
         "campaign-map": Route(world.url("campaign-map"), everybody),
         "battalion-detail": Route(world.url("battalion-detail", pk=l1.public_id), players),
+        "battalion-history": Route(world.url("battalion-history", pk=l1.public_id), players),
         "battalion-deactivate": Route(world.url("battalion-deactivate", pk=l1.public_id), None),
         "battalion-reactivate": Route(world.url("battalion-reactivate", pk=l1.public_id), None),
         "battalion-initiative-activation": Route(

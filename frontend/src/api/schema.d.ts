@@ -680,6 +680,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/days/chronicle/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A side's chronicle of the campaign so far (PDF)
+         * @description A page a day: that day's map as it was kept after its night (at its dawn until then) and as the side saw it then, the battles it fought with their outcome, and each side's figures of the day (`GET statistics/`) as the side's fog of war shows them: the enemy's hidden strengths and pools are not in it. Umpires print any side's, players their own.
+         */
+        get: operations["campaigns_days_chronicle_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/days/dawn/": {
         parameters: {
             query?: never;
@@ -13435,6 +13455,170 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_days_chronicle_retrieve: {
+        parameters: {
+            query: {
+                /** @description `pdf`: PDF, laid out for A4 paper; `html`: Web page, to read on a screen or print from the browser */
+                output?: "html" | "pdf";
+                /** @description the side it is printed for */
+                side: number;
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Error */
             429: {
