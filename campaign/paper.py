@@ -1,5 +1,5 @@
-"""Printable papers for one side: the day's briefing, a battle's packet and the campaign's
-chronicle so far, as PDF or as the web page the PDF is laid out from.
+"""Printable papers for one side: the day's briefing and a battle's packet, as PDF or as the
+web page the PDF is laid out from.
 
 Each shows the campaign as that side's players see it (:meth:`CampaignAccess.of_side`, the
 API's fog of war): their own battalions with every stand's state, the enemy's only as far as
@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 from campaign import access as access_rules
 from campaign import models, selectors
 from campaign.access import CampaignAccess
-from campaign.choices import MapMoment, StandStatus
+from campaign.choices import StandStatus
 from campaign.map_svg import map_svg
 from campaign.services.errors import DomainError, NotFoundError
 from rules_engine import catalog
@@ -191,65 +191,6 @@ def packet_context(campaign: models.Campaign, battle: models.Battle, side_id: in
     }
 
 
-@dataclass(frozen=True)
-class ChronicleDay:
-    day: models.CampaignDay
-    map_svg: str | None  # the map kept after its night (at its dawn until then), as the side saw it
-    battles: list[models.Battle]
-    figures: list[tuple[str, list[str]]]  # each side's name and its figures in words
-
-
-def _figure_words(value: int | None, name: str, night_done: bool) -> str:
-    if value is not None:
-        return str(value)
-    return "after the night" if name in selectors.AFTER_NIGHT and not night_done else "hidden"
-
-
-def chronicle_context(campaign: models.Campaign, side_id: int) -> dict[str, Any]:
-    """The campaign so far, a page a day, as the side's players saw it: that day's map as kept
-    then (the past's fog), its battles, and each side's figures as the fog shows them."""
-    access, side = _side_view(campaign, side_id)
-    stats = selectors.statistics(access)
-    names = {pk: other.name for pk, other in access.sides.items()}
-    battles = list(
-        selectors.battles(access)
-        .select_related("day", "sector", "attacker", "defender", "winner")
-        .order_by("pk")
-    )
-    sides = list(access.sides.values())
-    days = []
-    for entry in stats.days:
-        number = entry.day.number
-        document = selectors.map_replay(access, number, MapMoment.NIGHT) or selectors.map_replay(
-            access, number, MapMoment.DAWN
-        )
-        placed = document is not None and any(sector.placed for sector in document.sectors)
-        figures = [
-            (
-                names[side_day.side_id],
-                [
-                    _figure_words(value, name, entry.night_done)
-                    for name, value in selectors.figures_shown(access, side_day).items()
-                ],
-            )
-            for side_day in entry.tallies
-        ]
-        days.append(
-            ChronicleDay(
-                day=entry.day,
-                map_svg=map_svg(document, sides, title=f"Day {number}") if document and placed else None,
-                battles=[battle for battle in battles if battle.day_id == entry.day.pk],
-                figures=figures,
-            )
-        )
-    return {
-        "campaign": campaign,
-        "side": side,
-        "days": days,
-        "figure_words": list(selectors.FIGURE_WORDS.values()),
-    }
-
-
 class PaperUnavailable(DomainError):
     """This machine lacks what WeasyPrint lays out text with."""
 
@@ -282,9 +223,3 @@ def packet_html(campaign: models.Campaign, battle: models.Battle, side_id: int) 
     with selectors.one_moment():
         context = packet_context(campaign, battle, side_id)
     return render_to_string("campaign/paper/packet.html", context)
-
-
-def chronicle_html(campaign: models.Campaign, side_id: int) -> str:
-    with selectors.one_moment():
-        context = chronicle_context(campaign, side_id)
-    return render_to_string("campaign/paper/chronicle.html", context)

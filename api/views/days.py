@@ -133,21 +133,6 @@ class DayViewSet(PaperMixin, ReadOnlyCampaignViewSet[models.CampaignDay]):
         return self.paper_response(html, paper_format, side_id, "day", day.number, "briefing")
 
     @extend_schema(
-        summary="A side's chronicle of the campaign so far (PDF)",
-        description="A page a day: that day's map as it was kept after its night (at its dawn until "
-        "then) and as the side saw it then, the battles it fought with their outcome, and each side's "
-        "figures of the day (`GET statistics/`) as the side's fog of war shows them: the enemy's "
-        "hidden strengths and pools are not in it. Umpires print any side's, players their own.",
-        parameters=[PAPER_SIDE, PAPER_FORMAT],
-        responses=PAPER_RESPONSE,
-    )
-    @action(detail=False, methods=["get"], filter_backends=[], pagination_class=None)
-    def chronicle(self, request: Request, **kwargs: Any) -> HttpResponse:
-        side_id, paper_format = self.paper_query()
-        html = paper.chronicle_html(self.campaign_access.campaign, side_id)
-        return self.paper_response(html, paper_format, side_id, "chronicle")
-
-    @extend_schema(
         summary="Roll for the day's end after an Allied turn (umpires; Malta; idempotent)",
         description="After Allied turns 7 to 10 a d10 at or above the turn number ends the day: the "
         "segment under way is cut at that turn and no later segment opens (the night phase comes "

@@ -50,7 +50,7 @@ class SideDayFigures:
     victory_points: int = 0  # of the sectors held then
 
 
-# Each day's figures of a side in words (the API's `figures`, the CSV's columns, the chronicle),
+# Each day's figures of a side in words (the API's `figures`, the CSV's columns),
 # and those the night phase takes (unknown until the day's night is done).
 FIGURE_WORDS = {
     "stands_lost": "Stands lost",

@@ -50,7 +50,7 @@ def everything(url: str) -> dict[str, int]:
 # The same for every caller, and real vehicles' names may look like battalion codes (the L3 tankette).
 REFERENCE = {"equipment-list", "equipment-detail", "rule-list", "rule-detail"}
 # PDFs, whose text tests/api/test_papers.py searches for hidden codes.
-PAPERS = {"day-briefing", "day-chronicle", "battle-packet"}
+PAPERS = {"day-briefing", "battle-packet"}
 
 
 def rows(world: World, role: Role, name: str) -> list[dict[str, Any]]:

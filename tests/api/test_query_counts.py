@@ -218,7 +218,6 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "day-list": world.url("day-list"),
         "day-detail": world.url("day-detail", number=1),
         "day-briefing": world.url("day-briefing", number=1) + f"?side={side.pk}",
-        "day-chronicle": world.url("day-chronicle") + f"?side={side.pk}",
         "battle-list": world.url("battle-list"),
         "battle-detail": world.url("battle-detail", pk=world.fought.public_id),
         "battle-packet": world.url("battle-packet", pk=world.fought.public_id) + f"?side={side.pk}",
@@ -317,7 +316,7 @@ def test_every_get_endpoint_of_the_router_has_an_entry(worlds):
 # A paper's PDF is its web page laid out by WeasyPrint, which reads nothing (campaign.paper.pdf):
 # at one battalion a side each paper is counted as both, which must agree; at BIG as its web page
 # only, the same reads without laying out 128 pages (most of this module's time when it did).
-PAPERS = {"day-briefing", "day-chronicle", "battle-packet"}
+PAPERS = {"day-briefing", "battle-packet"}
 
 
 def paper_outputs(name: str, url: str, size: int) -> list[tuple[str, str]]:

@@ -28,7 +28,6 @@ from campaign.services.map_snapshots import map_snapshot_after_night
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from campaign.services.sectors import battalion_move
-from tests.api.test_papers import pdf_text
 from tests.api.world import query_count
 from tests.e2e.demo import gudja_battle
 
@@ -225,30 +224,3 @@ def test_a_history_reads_as_many_statements_however_long_the_service(campaign):
 
     assert counts["G1"] == counts["G2"]
 
-
-def test_the_chronicle_prints_each_days_battles_and_figures_without_the_enemys_hidden_ones(campaign):
-    axis = campaign.sides.get(is_axis=True)
-    chronicle = f"/api/v1/campaigns/{campaign.slug}/days/chronicle/?side="
-    url = f"{chronicle}{axis.pk}"
-    player = signed_in("axis")
-
-    response = player.get(url)
-    text = pdf_text(response.content, "chronicle-axis")
-
-    assert response["Content-Type"] == "application/pdf"
-    assert response["Content-Disposition"] == f'inline; filename="{campaign.slug}-chronicle-axis.pdf"'
-    day_one, day_two = text.split("Day 2, 11 Jul 1942")
-    assert "Day 1, 10 Jul 1942" in day_one
-    # Each day's page: its battle, and the map as it was kept then (Gudja changed hands twice).
-    assert "Gudja: Local attack, Axis against Allied (reported; won by Axis)" in day_one
-    assert "Gudja Axis" in day_one
-    assert "Gudja: Local attack, Axis against Allied (reported; won by Allied)" in day_two
-    assert "Gudja Allied" in day_two
-    # Each side's row of each day reads as the statistics answer the Axis player, the enemy's
-    # hidden figures as "hidden": the same fog, none of the Allied strengths it hides.
-    shown = api_figures(player, campaign)
-    for (_, side), figures in shown.items():
-        words = ["hidden" if value is None else str(value) for value in figures.values()]
-        assert f"{side} {' '.join(words)}" in text
-    assert any(value is None for value in shown[1, "Allied"].values())
-    assert player.get(f"{chronicle}{campaign.sides.get(is_axis=False).pk}").status_code == 403

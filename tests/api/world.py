@@ -402,7 +402,6 @@ def matrix(world: World) -> dict[str, Route]:
         "day-briefing": Route(
             world.url("day-briefing", number=1) + f"?side={world.allied.pk}", allied_papers
         ),
-        "day-chronicle": Route(world.url("day-chronicle") + f"?side={world.allied.pk}", allied_papers),
         "battle-packet": Route(
             world.url("battle-packet", pk=world.fought.public_id) + f"?side={world.allied.pk}",
             {**allied_papers, Role.OBSERVER: 404},  # observers do not see the battle at all

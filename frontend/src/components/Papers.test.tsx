@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
-import { BriefingLinks, ChronicleLinks, PacketLinks } from "./Papers";
+import { BriefingLinks, PacketLinks } from "./Papers";
 
 const SIDES = [
   { id: 1, name: "Axis" },
@@ -41,12 +41,5 @@ describe("the printable papers", () => {
     render(<PacketLinks campaign={campaign("player", 1)} battle={battle} />);
 
     expect(hrefs()).toEqual(["/api/v1/campaigns/malta/battles/7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e/packet/?side=1"]);
-  });
-
-  it("let a player print the chronicle as their own side saw it", () => {
-    render(<ChronicleLinks campaign={campaign("player", 1)} />);
-
-    expect(hrefs()).toEqual(["/api/v1/campaigns/malta/days/chronicle/?side=1"]);
-    expect(screen.getByRole("link", { name: "Axis's chronicle (PDF)" })).toBeInTheDocument();
   });
 });

@@ -45,13 +45,3 @@ export function PacketLinks({ campaign, battle }: { campaign: Schemas["Campaign"
   ]);
   return <PaperLinks label="Print" links={links} />;
 }
-
-/** The campaign's chronicle so far, as each side the reader prints for saw it. */
-export function ChronicleLinks({ campaign }: { campaign: Schemas["Campaign"] }) {
-  const base = `/api/v1/campaigns/${campaign.slug}/days/chronicle/`;
-  const links = printableSides(campaign).map((side): [string, string] => [
-    `${base}?side=${side.id}`,
-    `${side.name}'s chronicle (PDF)`,
-  ]);
-  return <PaperLinks label="Print" links={links} />;
-}

@@ -2,7 +2,6 @@ import { useQuery } from "@tanstack/react-query";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { api, unwrap, type Schemas } from "../api/client";
 import { queryKeys } from "../api/queryKeys";
-import { ChronicleLinks } from "../components/Papers";
 import { Masked, QueryView } from "../components/status";
 import { useVocabulary } from "../api/vocabulary";
 import { sideColours } from "../lib/map";
@@ -367,7 +366,6 @@ export function StatisticsPage() {
                   Download the figures (CSV)
                 </a>
               </p>
-              <ChronicleLinks campaign={campaign} />
               <h2>Losses and ground</h2>
               <div className="charts">
                 <LossesChart stats={stats} />
