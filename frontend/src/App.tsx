@@ -25,6 +25,7 @@ const BattleDetailPage = lazyPage(() => import("./pages/Battles"), (m) => m.Batt
 const NightPage = lazyPage(() => import("./pages/Night"), (m) => m.NightPage);
 const OrdersPage = lazyPage(() => import("./pages/Orders"), (m) => m.OrdersPage);
 const RollsPage = lazyPage(() => import("./pages/Rolls"), (m) => m.RollsPage);
+const TimelinePage = lazyPage(() => import("./pages/Timeline"), (m) => m.TimelinePage);
 const ChartsPage = lazyPage(() => import("./pages/Charts"), (m) => m.ChartsPage);
 const ClubPage = lazyPage(() => import("./pages/Club"), (m) => m.ClubPage);
 const IntegrationsPage = lazyPage(() => import("./pages/Integrations"), (m) => m.IntegrationsPage);
@@ -114,6 +115,7 @@ export function App() {
             <Route path="night" element={<NightPage />} />
             <Route path="orders" element={<OrdersPage />} />
             <Route path="rolls" element={<RollsPage />} />
+            <Route path="timeline" element={<TimelinePage />} />
             <Route path="charts" element={<ChartsPage />} />
             <Route path="club" element={<ClubPage />} />
             <Route path="integrations" element={<IntegrationsPage />} />

@@ -182,6 +182,7 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "campaign-detail": world.url("campaign-detail"),
         "campaign-oob": world.url("campaign-oob"),
         "campaign-statistics": world.url("campaign-statistics"),
+        "campaign-timeline": world.url("campaign-timeline"),
         "campaign-victory": world.url("campaign-victory"),
         "campaign-todo": world.url("campaign-todo"),
         "campaign-dice": world.url("campaign-dice"),

@@ -80,6 +80,7 @@ def test_every_input_is_strict():
     assert [c.__name__ for c in classes if issubclass(c, QueryInput)] == [
         "QueryInput",
         "PaperInput",
+        "TimelineQuery",
         "MapMomentQuery",
         "RuleQuery",
     ]

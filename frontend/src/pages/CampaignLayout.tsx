@@ -12,6 +12,7 @@ const TABS = [
   ["orders", "Orders"],
   ["night", "Night phase"],
   ["rolls", "Roll log"],
+  ["timeline", "Timeline"],
   ["charts", "Charts"],
   ["club", "Club"],
 ] as const;
