@@ -184,7 +184,7 @@ class TimelineKind(models.TextChoices):
     LOSSES = "losses", "Losses and replacements"
     ARRIVAL = "arrival", "Arrivals"
     ORDERS = "orders", "Orders carried out"
-    NIGHT = "night", "The night"
+    NIGHT = "night", "The night's results"
 
 
 class BattleStatus(models.TextChoices):

@@ -132,7 +132,9 @@ def _battle_losses(access: CampaignAccess, battle: models.Battle, battalions: li
         lost[side_id] = lost.get(side_id, 0) + len(line.get("destroyed", []))
     if not any(lost.values()):
         return ""
-    counts = ", ".join(f"{access.sides[side_id].name} {count}" for side_id, count in sorted(lost.items()))
+    counts = ", ".join(
+        f"{access.sides[side_id].name} {count}" for side_id, count in sorted(lost.items()) if count
+    )
     return f"Stands destroyed at {battle.sector.name}: {counts}"
 
 

@@ -6300,7 +6300,7 @@ export interface components {
          *     * `losses` - Losses and replacements
          *     * `arrival` - Arrivals
          *     * `orders` - Orders carried out
-         *     * `night` - The night
+         *     * `night` - The night's results
          * @enum {string}
          */
         TimelineEntryKindEnum: "day" | "battle" | "control" | "losses" | "arrival" | "orders" | "night";
@@ -27556,7 +27556,7 @@ export interface operations {
                  *     * `losses` - Losses and replacements
                  *     * `arrival` - Arrivals
                  *     * `orders` - Orders carried out
-                 *     * `night` - The night
+                 *     * `night` - The night's results
                  */
                 kind?: "day" | "battle" | "control" | "losses" | "arrival" | "orders" | "night";
                 /** @description only the entries of this side (its id, as the campaign summary gives it) */

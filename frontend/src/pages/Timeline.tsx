@@ -136,7 +136,7 @@ export function TimelinePage() {
     force: forces.map((force) => [String(force.id), force.name]),
     kind: kinds.map((term) => [term.value, term.label]),
   };
-  const labels: Record<Filter, string> = { side: "Side", force: "Force", kind: "What" };
+  const labels: Record<Filter, string> = { side: "Side", force: "Force", kind: "Kind of entry" };
   const choose = (name: Filter, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
