@@ -162,6 +162,8 @@ def test_the_umpire_writes_the_journal_and_every_member_reads_it(world):
         days = timeline(world, role)
         assert days[0]["day"]["journal"] == "Rain on Ta' Qali; the Axis pushed on."
         assert days[1]["day"]["journal"] == ""
+    chronicle = world.client(Role.AXIS_PLAYER).get(world.url("campaign-chronicle"), {"output": "html"})
+    assert "Rain on Ta&#x27; Qali; the Axis pushed on." in chronicle.content.decode()
     # The same text again changes nothing.
     again = world.state()
     world.client(Role.UMPIRE).put(url, {"text": "Rain on Ta' Qali; the Axis pushed on."})

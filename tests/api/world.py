@@ -395,6 +395,8 @@ def matrix(world: World) -> dict[str, Route]:
         "campaign-timeline": Route(world.url("campaign-timeline"), everybody),
         "day-journal": Route(world.url("day-journal", number=1), None),
         "campaign-victory": Route(world.url("campaign-victory"), everybody),
+        # Printed for its reader, through their fog (tests/api/test_chronicle.py); as its web page here.
+        "campaign-chronicle": Route(world.url("campaign-chronicle") + "?output=html", everybody),
         "campaign-todo": Route(world.url("campaign-todo"), umpire),
         "campaign-dice": Route(world.url("campaign-dice"), everybody),
         "day-dice": Route(world.url("day-dice", number=1), everybody),
