@@ -46,7 +46,8 @@ def worker_warm_up() -> None:
     app.amqp.send_task_message  # noqa: B018  (the sender, built at its first use)
     uuid()  # a sent task's id: the first costs milliseconds
     try:
-        connection.ensure_connection()
+        with connection.cursor() as cursor:  # psycopg's array dumper compiles its patterns once
+            cursor.execute("SELECT %s::text[]", [["worker-warm-up"]])
         cache.has_key("worker-warm-up")
         with app.producer_or_acquire() as producer:
             for queue in app.amqp.queues.values():
