@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 ROOT = Path(__file__).resolve().parent.parent
 FRONTEND = ROOT / "frontend"
@@ -29,12 +30,17 @@ class NodeMissing(RuntimeError):
     pass
 
 
-def _node_tool(*command: str, check: bool = True) -> int:
-    """Runs ``npm`` or ``npx`` in frontend/; its exit status."""
+def _node_command(*command: str) -> list[str]:
+    """``npm`` or ``npx`` with its arguments, found on the PATH."""
     executable = shutil.which(command[0])
     if executable is None:
         raise NodeMissing(f"{command[0]} is missing: the web app (frontend/) needs Node.js 20.19 or later")
-    return subprocess.run([executable, *command[1:]], cwd=FRONTEND, check=check).returncode
+    return [executable, *command[1:]]
+
+
+def _node_tool(*command: str, check: bool = True) -> int:
+    """Runs ``npm`` or ``npx`` in frontend/; its exit status."""
+    return subprocess.run(_node_command(*command), cwd=FRONTEND, check=check).returncode
 
 
 def ensure_node_modules() -> None:
@@ -62,9 +68,16 @@ def build() -> None:
     _node_tool("npm", "run", "build")
 
 
-def unit_tests() -> int:
-    """Vitest, once; its exit status."""
-    return _node_tool("npx", "--no", "vitest", "run", check=False)
+def unit_tests_start(output: BinaryIO) -> subprocess.Popen[bytes]:
+    """Vitest, once, started in a process group of its own with its output to ``output``: it
+    runs beside pytest, whose browser and worker tests leave the cores idle while they wait."""
+    return subprocess.Popen(
+        _node_command("npx", "--no", "vitest", "run"),
+        cwd=FRONTEND,
+        stdout=output,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
 
 
 def generate_client(schema_file: Path = SCHEMA_FILE, types_file: Path = TYPES_FILE) -> None:

@@ -31,6 +31,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -336,24 +337,47 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
     return 1
 
 
-def frontend_checks(unit_tests: bool = True) -> int:
-    """Build the web app (the browser tests use it) and, with ``unit_tests``, run its unit tests
-    (Vitest).
+def frontend_build_for_tests() -> int | None:
+    """Build the web app (the browser tests use it); its exit status, None without Node.
 
     Without Node the browser tests skip, which CI (CI=true) counts as a failure;
     CI fails here already."""
-    print("Building and unit-testing the web app" if unit_tests else "Building the web app", flush=True)
+    print("Building the web app", flush=True)
     try:
         frontend_build.build()
-        return frontend_build.unit_tests() if unit_tests else 0
+        return 0
     except frontend_build.NodeMissing as missing:
         if os.environ.get("CI") == "true":
             raise
         print(f"      skipped: {missing}", flush=True)
-        return 0
+        return None
     except subprocess.CalledProcessError as failure:
         print(f"      web app build failed: {failure}", flush=True)
         return failure.returncode or 1
+
+
+@contextlib.contextmanager
+def unit_tests_beside() -> Iterator[Callable[[], int]]:
+    """The web app's unit tests (Vitest) running while the block runs; yields the wait for their
+    exit status, which prints their output then (not interleaved with pytest's). A stop signal
+    stops them with the block."""
+    with tempfile.TemporaryFile() as output:
+        started = time.monotonic()
+        vitest = frontend_build.unit_tests_start(output)
+
+        def wait() -> int:
+            status = vitest.wait()
+            output.seek(0)
+            sys.stdout.flush()
+            sys.stdout.buffer.write(output.read())
+            print(f"[time] web app unit tests: {time.monotonic() - started:.0f} s, beside pytest", flush=True)
+            return status
+
+        try:
+            yield wait
+        finally:
+            if vitest.returncode is None:
+                stop_groups([vitest])
 
 
 # The tests that serve the built web app: the browser tests, and `make run`'s.
@@ -405,16 +429,19 @@ def pytest_run(pytest_args: Sequence[str]) -> int:
 
 
 def test(pytest_args: list[str]) -> int:
-    """Every test (the web app's too), or the pytest ``pytest_args`` name without the web app's
-    build and unit tests unless those tests need them."""
+    """Every test (the web app's too, Vitest beside pytest), or the pytest ``pytest_args`` name
+    without the web app's build and unit tests unless those tests need them."""
     build, unit_tests = web_app_work(pytest_args)
     started = time.monotonic()
-    frontend_status = frontend_checks(unit_tests) if build else 0
+    built = frontend_build_for_tests() if build else None
     if build:
-        print(f"[time] web app: {time.monotonic() - started:.0f} s", flush=True)
-    started = time.monotonic()
-    pytest_status = pytest_run(pytest_args if named_test_paths(pytest_args) else parallel(pytest_args))
-    print(f"[time] pytest: {time.monotonic() - started:.0f} s", flush=True)
+        print(f"[time] web app build: {time.monotonic() - started:.0f} s", flush=True)
+    with contextlib.ExitStack() as beside:
+        wait_for_unit_tests = beside.enter_context(unit_tests_beside()) if unit_tests and built == 0 else None
+        started = time.monotonic()
+        pytest_status = pytest_run(pytest_args if named_test_paths(pytest_args) else parallel(pytest_args))
+        print(f"[time] pytest: {time.monotonic() - started:.0f} s", flush=True)
+        frontend_status = wait_for_unit_tests() if wait_for_unit_tests else built or 0
     return pytest_status or frontend_status
 
 
