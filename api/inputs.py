@@ -21,10 +21,12 @@ from campaign.choices import (
     OperationKind,
     PaperFormat,
     StandStatus,
+    TimelineKind,
     WebhookAudience,
     WebhookKind,
     enum_choices,
 )
+from campaign.models.days import JOURNAL_MAX_LENGTH
 from campaign.services.days import RANGE_MAX_INCHES
 from rules_engine.great_battles.activation import ActivationColumn, InitiativeRow
 from rules_engine.nineteen43.common import BattleType
@@ -79,14 +81,54 @@ def count_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=COUNT_MAX, **kwargs)
 
 
-class PaperInput(QueryInput[Mapping[str, Any]]):
-    """The query of a printable paper (a briefing, a battle packet)."""
+class PaperFormatQuery(QueryInput[Mapping[str, Any]]):
+    """The query of a printable paper printed for its reader (the chronicle)."""
 
-    side = id_field(help_text="the side it is printed for (players: their own)")
     output = serializers.ChoiceField(
         choices=PaperFormat.choices,
         default=PaperFormat.PDF,
         help_text="a PDF laid out for A4, or the web page it is laid out from (the same paper)",
+    )
+
+
+class PaperInput(PaperFormatQuery):
+    """The query of a side's printable paper (a briefing, a battle packet)."""
+
+    side = id_field(help_text="the side it is printed for (players: their own)")
+
+
+class TimelineQuery(QueryInput[Mapping[str, Any]]):
+    """The timeline's filters: each narrows it, none given shows everything the reader sees."""
+
+    side = id_field(
+        required=False,
+        help_text="only the entries of this side (its id, as the campaign summary gives it)",
+        error_messages={
+            "invalid": "The side must be a side's id, as the campaign summary gives it.",
+            "max_value": "No such side in this campaign.",
+        },
+    )
+    force = serializers.UUIDField(
+        required=False,
+        help_text="only the entries about this force (its id): its moves, its battalions' battles",
+        error_messages={"invalid": "The force must be a force's id, as the order of battle gives it."},
+    )
+    kind = serializers.ChoiceField(
+        choices=TimelineKind.choices,
+        required=False,
+        help_text="only the entries of this kind",
+        error_messages={"invalid_choice": "The kind must be one of: " + ", ".join(TimelineKind.values) + "."},
+    )
+
+
+class DayJournalInput(Input[Mapping[str, Any]]):
+    """The umpire's journal of a day: the whole text, replacing what was there (blank clears it)."""
+
+    text = serializers.CharField(
+        allow_blank=True,
+        max_length=JOURNAL_MAX_LENGTH,
+        help_text=f"the day as the umpire tells it, for every member (at most {JOURNAL_MAX_LENGTH})",
+        error_messages={"max_length": "Keep the journal to {max_length} characters."},
     )
 
 

@@ -760,6 +760,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     # A draft is its side's (the other side never reads it); its confirmation the umpires'.
     EventVerb.BATTLE_DRAFT_SAVED: Visibility.SIDE,
     EventVerb.BATTLE_DRAFTS_CONFIRMED: Visibility.UMPIRE,
+    # The journal is the umpire's public account of the day: every member reads it.
+    EventVerb.DAY_JOURNAL_WRITTEN: Visibility.PUBLIC,
 }
 
 

@@ -59,6 +59,8 @@ CAMPAIGN_ACTION_CHOICES = [
     ("queue_night_order", "Queue a night order"),
     ("run_night", "Start the night phase"),
 ]
+# What a reader may do with a day of the timeline now (campaign.services.journal.day_actions).
+DAY_ACTION_CHOICES = [("write_journal", "Write the day's journal")]
 # What the umpire may do with a division's C Ops now (campaign.services.day_rules.force_rule_actions).
 FORCE_ACTION_CHOICES = [
     ("roll_cops_action_points", "Roll the C Ops' action points"),
@@ -171,6 +173,18 @@ class MapMoment(models.TextChoices):
 
     DAWN = "dawn", "At dawn"
     NIGHT = "night", "After the night"
+
+
+class TimelineKind(models.TextChoices):
+    """What an entry of the campaign's timeline tells (campaign.selectors.timeline), its filter's choices."""
+
+    DAY = "day", "The day's course"
+    BATTLE = "battle", "Battles"
+    CONTROL = "control", "Control changes"
+    LOSSES = "losses", "Losses and replacements"
+    ARRIVAL = "arrival", "Arrivals"
+    ORDERS = "orders", "Orders carried out"
+    NIGHT = "night", "The night's results"
 
 
 class BattleStatus(models.TextChoices):
@@ -350,6 +364,7 @@ class EventVerb(models.TextChoices):
     SIDE_ORDERS_LAPSED = "orders.lapsed", "Orders not approved before the night phase"
     BATTLE_DRAFT_SAVED = "battle.draft_saved", "Battle report drafted"
     BATTLE_DRAFTS_CONFIRMED = "battle.drafts_confirmed", "Drafted battle reports confirmed"
+    DAY_JOURNAL_WRITTEN = "day.journal_written", "Day's journal written"
 
 
 # The events a webhook subscription may ask for: the moments other clubs' apps act on.

@@ -16,6 +16,8 @@ PAGES = {
     "battle": f"{CAMPAIGN}/battles/:battleId",
     "night": f"{CAMPAIGN}/night",
     "orders": f"{CAMPAIGN}/orders",
+    "rolls": f"{CAMPAIGN}/rolls",
+    "timeline": f"{CAMPAIGN}/timeline",
     "join": "/join/:token",
 }
 PARAMETER = re.compile(r":(\w+)")

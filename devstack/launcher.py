@@ -53,6 +53,8 @@ LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/" + DATABASE_NAME
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 DEMO_LOGINS = [("umpire", "umpire"), ("axis", "axis"), ("allied", "allied")]
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# Night workers run below the web's CPU priority (docker-compose.yml: their cpu_shares).
+NIGHT_WORKER_NICE = ("nice", "-n", "10")
 # How long a stopped child may take before its group is killed: a Celery worker's warm
 # shutdown waits for its task, which is requeued (acks_late) and safe to run again.
 STOP_GRACE_SECONDS = 4.0
@@ -281,13 +283,26 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
     step(5, total, "Starting the web server, two Celery workers and Celery beat")
     DATA.mkdir(parents=True, exist_ok=True)
     queues = queue_names(env.get("CELERY_QUEUE", "celery"))
-    worker = [str(BIN / "celery"), "-A", "config", "worker", "-l", "INFO", "--concurrency", "1"]
+    worker = [str(BIN / "celery"), "-A", "config", "worker", "-l", "INFO"]
     commands = {
         "web": [str(BIN / "python"), "manage.py", "runserver", "--noreload", f"0.0.0.0:{port}"],
         # Nights on a worker of their own: deliveries, e-mails and the sweeper never wait behind one.
-        "worker": [*worker, "-n", "operations@%h", "-Q", queues["operations"]],
+        # A process a core, at a lower CPU priority: a burst of nights uses every core the web
+        # leaves idle and never delays a request (issue 34).
+        "worker": [
+            *NIGHT_WORKER_NICE,
+            *worker,
+            "--concurrency",
+            str(os.cpu_count() or 1),
+            "-n",
+            "operations@%h",
+            "-Q",
+            queues["operations"],
+        ],
         "messages-worker": [
             *worker,
+            "--concurrency",
+            "1",
             "-n",
             "messages@%h",
             "-Q",

@@ -37,7 +37,11 @@ class DaySerializer(LabelledModelSerializer[models.CampaignDay]):
 
     class Meta:
         model = models.CampaignDay
-        fields = ["id", "number", "date", "weather", "status", "segments"]
+        fields = ["id", "number", "date", "weather", "status", "segments", "journal", "journal_written_at"]
+        extra_kwargs = {
+            "journal": {"read_only": True, "help_text": "the umpire's public account of the day"},
+            "journal_written_at": {"read_only": True},
+        }
 
 
 class ActivationSpendSerializer(LabelledModelSerializer[models.ActivationSpend]):

@@ -40,10 +40,13 @@ from api.serializers.map import MapDocumentSerializer
 from api.serializers.notifications import NotificationEmailsSerializer
 from api.serializers.standings import StatisticsSerializer, VictorySerializer, statistics_table
 from api.serializers.supply import SupplyReviewSerializer
+from api.serializers.timeline import TimelineSerializer
 from api.views.base import UMPIRE_PERMISSIONS, IsSignedIn
+from api.views.papers import PAPER_FORMAT, PAPER_RESPONSE, paper_http_response
 from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet
 from campaign import models, selectors
-from campaign.choices import COPS_QUALITY_CHOICES, MapMoment
+from campaign.choices import COPS_QUALITY_CHOICES, MapMoment, PaperFormat, TimelineKind
+from campaign.chronicle import chronicle_html
 from campaign.scenarios import pack_dumps
 from campaign.scenarios.exporting import campaign_export
 from campaign.services import campaigns as campaign_services
@@ -396,6 +399,46 @@ class CampaignViewSet(
         return Response(MapDocumentSerializer(document, context=context).data)
 
     @extend_schema(
+        summary="The campaign's timeline, day by day (poll with If-None-Match)",
+        description="Every day dawned, the first first: its weather and segments, the umpire's journal "
+        "(public), how many of its rolls you may read, and its entries in the order they happened "
+        "(battles with their results, control changes, losses and replacements, arrivals, orders "
+        "carried out, the night's results), each with links to its battle, rolls or report. Told "
+        "from what was recorded as it happened (events, battles, night reports, rolls), as your fog "
+        "of war allows: exactly the entries the event, battle, report and roll lists show you. "
+        "`side`, `force` and `kind` narrow the entries; the days stay.",
+        parameters=[inputs.TimelineQuery],
+        responses={
+            200: TimelineSerializer,
+            400: OpenApiResponse(description="a filter unreadable, or a side or force you do not see"),
+        },
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def timeline(self, request: Request, **kwargs: Any) -> Response:
+        access = self.campaign_access
+        etag = conditional.version_etag(request, access)
+        if conditional.etag_matches(request, etag):
+            return conditional.not_modified(etag)
+        query = inputs.TimelineQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        wanted = query.validated_data
+        side_id, force_id = wanted.get("side"), None
+        if side_id is not None and side_id not in access.sides:
+            raise ValidationError({"side": ["No such side in this campaign."]})
+        if "force" in wanted:
+            force_id = selectors.force_key(access, wanted["force"])
+            if force_id is None:
+                raise ValidationError({"force": ["No force with this id that you can see."]})
+        kind = TimelineKind(wanted["kind"]) if "kind" in wanted else None
+        with selectors.one_moment():
+            days = selectors.timeline(access, selectors.TimelineFilter(side_id, force_id, kind))
+            context = {**self.get_serializer_context(), "access": access}
+            response = Response(TimelineSerializer({"days": days}, context=context).data)
+        response["ETag"] = etag
+        response["Cache-Control"] = conditional.CACHE_CONTROL
+        return response
+
+    @extend_schema(
         summary="Statistics: each side's strength and stocks at every dawn, and each day's figures",
         description="One entry per campaign day and side: its pools and strength as the day dawned, "
         "and the day's figures (`figures` names them in words, in order): stands lost, suppressed and "
@@ -430,6 +473,29 @@ class CampaignViewSet(
         filename = f"{access.campaign.slug}-statistics.csv"
         return Response(
             statistics_table(data), headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+        )
+
+    @extend_schema(
+        summary="The chronicle: the campaign so far, a page per day (PDF)",
+        description="Each day's weather and segments, its map as it stood after the day's night (or "
+        "at its dawn) as you saw it then, and its battles with their results and the report's lines "
+        "you may read: printed for you, through the same fog of war as every read (an umpire's copy "
+        "shows everything, a player's the campaign as their side saw it).",
+        parameters=[PAPER_FORMAT],
+        responses=PAPER_RESPONSE,
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def chronicle(self, request: Request, **kwargs: Any) -> HttpResponse:
+        query = inputs.PaperFormatQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        access = self.campaign_access
+        reader = access.sides[access.player_side_id].name if access.player_side_id else access.role.label
+        return paper_http_response(
+            chronicle_html(access),
+            PaperFormat(query.validated_data["output"]),
+            access.campaign.slug,
+            "chronicle",
+            reader,
         )
 
     @extend_schema(

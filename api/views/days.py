@@ -17,15 +17,17 @@ from rest_framework.response import Response
 from api import inputs, schema
 from api.serializers.days import ActivationSpendSerializer, DawnPreviewSerializer, DaySerializer
 from api.serializers.dice import DayDiceSerializer
-from api.views.base import PublicIdLookup
+from api.views.base import UMPIRE_PERMISSIONS, PublicIdLookup
 from api.views.papers import PAPER_FORMAT, PAPER_RESPONSE, PAPER_SIDE, PaperMixin
 from api.views.rolls import ROLL_ANSWER, roll_answer
 from api.viewsets import CampaignScopedViewSet, ReadOnlyCampaignViewSet
 from campaign import models, paper, selectors
 from campaign.access import CampaignAccess
+from campaign.models.days import JOURNAL_MAX_LENGTH
 from campaign.services import activation as activation_services
 from campaign.services import day_rules
 from campaign.services import days as day_services
+from campaign.services import journal as journal_services
 from campaign.services.errors import ConflictError, DomainError
 
 
@@ -89,6 +91,23 @@ class DayViewSet(PaperMixin, ReadOnlyCampaignViewSet[models.CampaignDay]):
     def advance_segment(self, request: Request, **kwargs: Any) -> Response:
         day = self.get_object()
         day_services.segment_advance(self.campaign_access.campaign.pk, self.actor, day_number=day.number)
+        return self.respond(day)
+
+    @extend_schema(
+        summary="Write the day's journal (umpires)",
+        description="The umpire's short account of the day, which the timeline shows every member: "
+        "the whole text, replacing the one there was (blank clears it), at most "
+        f"{JOURNAL_MAX_LENGTH} characters. Written again with the same text, nothing changes. "
+        "Answers the day.",
+        request=inputs.DayJournalInput,
+        responses=DaySerializer,
+    )
+    @action(detail=True, methods=["put"], permission_classes=UMPIRE_PERMISSIONS)
+    def journal(self, request: Request, **kwargs: Any) -> Response:
+        text = self.validated(inputs.DayJournalInput)["text"]
+        day = journal_services.day_journal_write(
+            self.campaign_access.campaign.pk, self.actor, int(self.kwargs["number"]), text
+        )
         return self.respond(day)
 
     @extend_schema(

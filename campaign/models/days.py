@@ -13,6 +13,8 @@ from rules_engine.panzer_korps.wind import WindDirection, WindVelocity
 from rules_engine.vocab import DaySegment as Segment
 from rules_engine.vocab import Weather
 
+JOURNAL_MAX_LENGTH = 2000
+
 
 class CampaignDay(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="days")
@@ -36,6 +38,9 @@ class CampaignDay(models.Model):
     dice_seed = models.CharField(
         max_length=64, blank=True, help_text="the day's dice seed, revealed after its night phase"
     )
+    # The umpire's short account of the day: public, shown on the timeline to every member.
+    journal = models.TextField(max_length=JOURNAL_MAX_LENGTH, blank=True)
+    journal_written_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["campaign", "number"]

@@ -126,7 +126,7 @@ DAY = Level(
     models.CampaignDay,
     (
         "number", "date", "weather", "status", "dawned_at", "ended_after_turn", "supply_confirmed_at",
-        "supply_overrides", "supply_overrun_isolated", "dice_seed",
+        "supply_overrides", "supply_overrun_isolated", "dice_seed", "journal", "journal_written_at",
     ),
 )  # fmt: skip
 SEGMENT = Level(models.DaySegmentRecord, ("segment", "order", "turns", "wind_direction", "wind_velocity"))

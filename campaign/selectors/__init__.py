@@ -3,7 +3,7 @@ may see of them is :mod:`campaign.access`'s to say.
 
 One module per thing read (:mod:`.scoped` a reader's querysets, :mod:`.force_status`, :mod:`.supply`,
 :mod:`.map`, :mod:`.members`, :mod:`.drafts`, :mod:`.schedule`, :mod:`.dice`, :mod:`.standing`,
-:mod:`.statistics`, :mod:`.todo`);
+:mod:`.statistics`, :mod:`.timeline`, :mod:`.todo`);
 this package names them all, so a caller reads ``selectors.<name>`` wherever the read lives."""
 
 from campaign.selectors.changes import Changes, change_last, changes_since, fog_digest, rows_seen, sync_cursor
@@ -122,6 +122,7 @@ from campaign.selectors.supply import (
     supply_map,
     supply_map_part,
 )
+from campaign.selectors.timeline import TimelineDay, TimelineEntry, TimelineFilter, TimelineLink, timeline
 from campaign.selectors.todo import TodoItem, umpire_todo
 
 __all__ = [
@@ -156,6 +157,10 @@ __all__ = [
     "SupplyBattalion",
     "SupplyForce",
     "SupplyMap",
+    "TimelineDay",
+    "TimelineEntry",
+    "TimelineFilter",
+    "TimelineLink",
     "TodoItem",
     "VictoryStanding",
     "activation_spends",
@@ -228,6 +233,7 @@ __all__ = [
     "supply_map",
     "supply_map_part",
     "sync_cursor",
+    "timeline",
     "umpire_todo",
     "version_shown",
     "victory_standing",

@@ -47,7 +47,7 @@ from campaign.services.campaigns import (
 from campaign.services.dice import dice_day_seed
 from campaign.services.errors import ConflictError
 from campaign.services.map_snapshots import MAP_SNAPSHOT_AFTER_NIGHT_TASK
-from campaign.services.night_counts import per_side, update_counted_per_side
+from campaign.services.night_counts import AnyOf, per_side, update_counted_per_side
 from campaign.services.night_orders import night_orders_apply
 from campaign.services.night_report import NIGHT_REPORTS_NOTIFY_TASK, SYSTEM_ACTOR
 from campaign.services.operations import (
@@ -309,12 +309,12 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
     day = operation.day
     destroyed_in = models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED)
     cut_off = campaign.battalions.filter(supply_situation=SupplySituation.ISOLATED.value)
+    lost_or_cut_off = destroyed_in.order_by().values("battalion_id").union(cut_off.order_by().values("pk"))
     battalions = list(
         # Through the stands' status index and the isolated battalions' index, never an OR that
         # reads every battalion: an empty night reads nothing.
-        models.Battalion.objects.filter(
-            pk__in=destroyed_in.values("battalion_id").union(cut_off.values("pk"))
-        )
+        models.Battalion.objects.filter(AnyOf("pk", lost_or_cut_off))
+        .order_by("code")  # the campaign's order, without a join to the campaign
         .only("code", "side_id", "quality", "in_reserve", "supply_situation", "wiped_out_day")
         .annotate(
             # A stand attached from another unit is not the battalion's own (GB-B-34).

@@ -25,6 +25,7 @@ const BattleDetailPage = lazyPage(() => import("./pages/Battles"), (m) => m.Batt
 const NightPage = lazyPage(() => import("./pages/Night"), (m) => m.NightPage);
 const OrdersPage = lazyPage(() => import("./pages/Orders"), (m) => m.OrdersPage);
 const RollsPage = lazyPage(() => import("./pages/Rolls"), (m) => m.RollsPage);
+const TimelinePage = lazyPage(() => import("./pages/Timeline"), (m) => m.TimelinePage);
 const StatisticsPage = lazyPage(() => import("./pages/Statistics"), (m) => m.StatisticsPage);
 const BattalionHistoryPage = lazyPage(() => import("./pages/BattalionHistory"), (m) => m.BattalionHistoryPage);
 const ClubPage = lazyPage(() => import("./pages/Club"), (m) => m.ClubPage);
@@ -116,6 +117,7 @@ export function App() {
             <Route path="night" element={<NightPage />} />
             <Route path="orders" element={<OrdersPage />} />
             <Route path="rolls" element={<RollsPage />} />
+            <Route path="timeline" element={<TimelinePage />} />
             <Route path="statistics" element={<StatisticsPage />} />
             <Route path="club" element={<ClubPage />} />
             <Route path="integrations" element={<IntegrationsPage />} />

@@ -286,6 +286,9 @@ WRITES: dict[tuple[str, str], Write] = {
         },
         200,
     ),
+    ("day-journal", "put"): Write(
+        lambda w: w.url("day-journal", number=1), lambda w: {"text": "Rain, and the Axis pushed on."}, 200
+    ),
     ("campaign-calendar-renew", "post"): Write(
         lambda w: w.url("campaign-calendar-renew"), lambda w: None, 200
     ),

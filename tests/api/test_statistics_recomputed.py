@@ -223,4 +223,3 @@ def test_a_history_reads_as_many_statements_however_long_the_service(campaign):
         assert response.status_code == 200
 
     assert counts["G1"] == counts["G2"]
-

@@ -55,7 +55,7 @@ from campaign.services.api_keys import api_key_create  # noqa: E402
 from campaign.services.audit import Actor  # noqa: E402
 from campaign.services.night import night_phase_start  # noqa: E402
 from config.celery_app import app  # noqa: E402
-from devstack.launcher import BIN, start_group, stop_groups  # noqa: E402
+from devstack.launcher import BIN, NIGHT_WORKER_NICE, start_group, stop_groups  # noqa: E402
 from tests.benchmarks.figures import Figure, report  # noqa: E402
 from tests.benchmarks.force_status import GUNICORN_WORKERS, _default_signals, gunicorn  # noqa: E402
 from tests.campaign.night_setup import campaign_after_day_one  # noqa: E402
@@ -67,8 +67,24 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 WORKER_STOP_SECONDS = 30.0
 
 
+# Sizes a preset stands for; options given with it win. "federation": the clubs of a federation on
+# one machine, one evening's nights started in one burst, its web polled all the while.
+PRESETS: dict[str, dict[str, Any]] = {
+    "federation": {
+        "campaigns": 300,
+        "sizes": "3,10,30",
+        "workers": os.cpu_count() or 1,
+        "pollers": 4,
+        "poll_rate": 10.0,
+        "idle_seconds": 10.0,
+        "timeout": 1800.0,
+    },
+}
+
+
 def options(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="make bench-scale ARGS=...", description=__doc__.split("\n")[0])
+    parser.add_argument("--preset", choices=sorted(PRESETS), help="a set-up's sizes (options win)")
     parser.add_argument("--campaigns", type=int, default=6, help="K campaigns (default 6)")
     parser.add_argument(
         "--sizes", default="3,10,30", help="battalions a side, cycled over the campaigns (default 3,10,30)"
@@ -84,6 +100,15 @@ def options(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--timeout", type=float, default=600.0, help="longest wait for the nights (default 600)"
     )
+    parser.add_argument(
+        "--nice",
+        type=int,
+        default=NIGHT_WORKER_NICE[-1],
+        help=f"the workers' niceness, as make run starts them (default {NIGHT_WORKER_NICE[-1]})",
+    )
+    preset = parser.parse_known_args(argv)[0].preset
+    if preset:
+        parser.set_defaults(**PRESETS[preset])
     return parser.parse_args(argv)
 
 
@@ -199,11 +224,13 @@ def floor(built: list[dict[str, Any]], concurrency: int) -> dict[str, Any]:
 
 
 @contextmanager
-def workers(count: int) -> Iterator[list[int]]:
-    """``count`` worker processes on the operations queue (one pool process each); their pids."""
+def workers(count: int, niceness: int) -> Iterator[list[int]]:
+    """``count`` worker processes on the operations queue (one pool process each) at
+    ``niceness``; their pids."""
     queue = settings.CELERY_QUEUE_NAMES["operations"]
     env = {**os.environ, "DATABASE_URL": worker_database_url()}
-    command = [str(BIN / "celery"), "-A", "config", "worker", "-l", "WARNING", "--concurrency", "1"]
+    command = ["nice", "-n", str(niceness), str(BIN / "celery"), "-A", "config", "worker", "-l", "WARNING"]
+    command += ["--concurrency", "1"]
     started = [
         start_group(
             [*command, "-Q", queue, "-n", f"scale-{RUN_ID}-{n}@%h", "--without-gossip", "--without-mingle"],
@@ -334,7 +361,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         statements = warm_poll_statements(built[0])
         floor_figures = floor(built, args.workers)
         env = {**os.environ, "DATABASE_URL": worker_database_url()}
-        with gunicorn("config.wsgi:application", env) as port, workers(args.workers) as worker_pids:
+        with (
+            gunicorn("config.wsgi:application", env) as port,
+            workers(args.workers, args.nice) as worker_pids,
+        ):
             web_pids = [pid for pid, _ in tree([os.getpid()]) if _is_gunicorn(pid)]
             http_warm_up(port, built, rounds=4 * GUNICORN_WORKERS)
             with pollers(port, built, args.pollers, args.poll_rate) as polls:
@@ -360,6 +390,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "nights": figure(
             count=nights,
             workers=args.workers,
+            niceness=args.nice,
             seconds=round(seconds, 3),
             nights_per_minute=round(throughput, 1),
             cpu_ms_per_night=round(worker_cpu * 1000 / nights, 1),

@@ -6,6 +6,7 @@
 import type { operations } from "./schema";
 
 export type RollQuery = operations["campaigns_rolls_list"]["parameters"]["query"];
+export type TimelineQuery = operations["campaigns_timeline_retrieve"]["parameters"]["query"];
 
 export const queryKeys = {
   session: ["session"],
@@ -17,6 +18,9 @@ export const queryKeys = {
   statistics: (slug: string) => ["statistics", slug],
   // Under "oob": what a battle report or a correction invalidates refreshes the history too.
   battalionHistory: (slug: string, battalionId: string) => ["oob", slug, "history", battalionId],
+  // Every filter's timeline, under one key: a journal written refreshes them all.
+  timelines: (slug: string) => ["timeline", slug],
+  timeline: (slug: string, query: TimelineQuery) => ["timeline", slug, query],
   oob: (slug: string) => ["oob", slug],
   forceStatus: (slug: string, forceId: string) => ["force-status", slug, forceId],
   battles: (slug: string) => ["battles", slug],

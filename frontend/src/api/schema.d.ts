@@ -566,6 +566,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/chronicle/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chronicle: the campaign so far, a page per day (PDF)
+         * @description Each day's weather and segments, its map as it stood after the day's night (or at its dawn) as you saw it then, and its battles with their results and the report's lines you may read: printed for you, through the same fog of war as every read (an umpire's copy shows everything, a player's the campaign as their side saw it).
+         */
+        get: operations["campaigns_chronicle_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/days/": {
         parameters: {
             query?: never;
@@ -673,6 +693,26 @@ export interface paths {
          */
         get: operations["campaigns_days_dice_retrieve"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_slug}/days/{number}/journal/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Write the day's journal (umpires)
+         * @description The umpire's short account of the day, which the timeline shows every member: the whole text, replacing the one there was (blank clears it), at most 2000 characters. Written again with the same text, nothing changes. Answers the day.
+         */
+        put: operations["campaigns_days_journal_update"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2006,6 +2046,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/timeline/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The campaign's timeline, day by day (poll with If-None-Match)
+         * @description Every day dawned, the first first: its weather and segments, the umpire's journal (public), how many of its rolls you may read, and its entries in the order they happened (battles with their results, control changes, losses and replacements, arrivals, orders carried out, the night's results), each with links to its battle, rolls or report. Told from what was recorded as it happened (events, battles, night reports, rolls), as your fog of war allows: exactly the entries the event, battle, report and roll lists show you. `side`, `force` and `kind` narrow the entries; the days stay.
+         */
+        get: operations["campaigns_timeline_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/todo/": {
         parameters: {
             query?: never;
@@ -3126,6 +3186,11 @@ export interface components {
         Campaign: {
             readonly id: number;
             readonly url: string;
+            /**
+             * Format: uri
+             * @description the chronicle of the campaign so far (PDF), printed for you: null until day 1 dawns
+             */
+            readonly chronicle_url: string | null;
             slug: string;
             name: string;
             description?: string;
@@ -3341,6 +3406,10 @@ export interface components {
             /** @description the label people read for the code beside it */
             readonly status_label: string;
             readonly segments: components["schemas"]["Segment"][];
+            /** @description the umpire's public account of the day */
+            readonly journal: string;
+            /** Format: date-time */
+            readonly journal_written_at: string | null;
         };
         /**
          * @description Every input's base: a field it does not have is a 400 naming it and the fields it takes,
@@ -3379,6 +3448,11 @@ export interface components {
         DayEndRollInputRequest: {
             /** @description the Allied turn just ended (the roll is made after turns 7 to 10) */
             allied_turn: number;
+        };
+        /** @description The umpire's journal of a day: the whole text, replacing what was there (blank clears it). */
+        DayJournalInputRequest: {
+            /** @description the day as the umpire tells it, for every member (at most 2000) */
+            text: string;
         };
         /**
          * @description * `early morning` - Early morning
@@ -6322,6 +6396,66 @@ export interface components {
          */
         TheatreEnum: "West" | "East" | "North Africa" | "Mediterranean" | "Pacific" | "Asia";
         /** @description An output serializer whose choices carry their labels. */
+        Timeline: {
+            /** @description every day dawned, the first first */
+            days: components["schemas"]["TimelineDay"][];
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        TimelineDay: {
+            /** @description the day: its weather and segments (wind, turns), its journal */
+            day: components["schemas"]["Day"];
+            /** @description how many of the day's rolls you may read */
+            rolls: number;
+            /** @description the day's rolls and the night's reports */
+            links: components["schemas"]["TimelineLink"][];
+            /** @description in the order they happened */
+            entries: components["schemas"]["TimelineEntry"][];
+            /** @description what you may do with the day: `write_journal` (umpires: PUT days/{number}/journal/) */
+            readonly actions: components["schemas"]["TimelineDayActionsEnum"][];
+            /** @description the actions in words, in their order */
+            readonly actions_labels: string[];
+        };
+        /**
+         * @description * `write_journal` - Write the day's journal
+         * @enum {string}
+         */
+        TimelineDayActionsEnum: "write_journal";
+        /** @description An output serializer whose choices carry their labels. */
+        TimelineEntry: {
+            kind: components["schemas"]["TimelineEntryKindEnum"];
+            /** @description the label people read for the code beside it */
+            readonly kind_label: string;
+            /** @description what happened, in words */
+            text: string;
+            /**
+             * Format: date-time
+             * @description when it was recorded
+             */
+            at: string;
+            /** @description the names of the sides it concerns */
+            readonly sides: string[];
+            /** @description its battle, rolls or report */
+            links: components["schemas"]["TimelineLink"][];
+        };
+        /**
+         * @description * `day` - The day's course
+         *     * `battle` - Battles
+         *     * `control` - Control changes
+         *     * `losses` - Losses and replacements
+         *     * `arrival` - Arrivals
+         *     * `orders` - Orders carried out
+         *     * `night` - The night's results
+         * @enum {string}
+         */
+        TimelineEntryKindEnum: "day" | "battle" | "control" | "losses" | "arrival" | "orders" | "night";
+        /** @description An output serializer whose choices carry their labels. */
+        TimelineLink: {
+            /** @description the link in words */
+            text: string;
+            /** @description the web app's page, from the site's root */
+            href: string;
+        };
+        /** @description An output serializer whose choices carry their labels. */
         Todo: {
             /** @description in the order the umpire meets them; empty: nothing waits */
             items: components["schemas"]["TodoItem"][];
@@ -6431,9 +6565,10 @@ export interface components {
          *     * `orders.lapsed` - Orders not approved before the night phase
          *     * `battle.draft_saved` - Battle report drafted
          *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
+         *     * `day.journal_written` - Day's journal written
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "webhook.published" | "webhook.discarded" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "notifications.sent" | "member.notification_email_set" | "order.drafted" | "order.edited" | "orders.submitted" | "order.withdrawn" | "order.approved" | "order.returned" | "order.amended" | "orders.lapsed" | "battle.draft_saved" | "battle.drafts_confirmed";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "webhook.published" | "webhook.discarded" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "notifications.sent" | "member.notification_email_set" | "order.drafted" | "order.edited" | "orders.submitted" | "order.withdrawn" | "order.approved" | "order.returned" | "order.amended" | "orders.lapsed" | "battle.draft_saved" | "battle.drafts_confirmed" | "day.journal_written";
         /** @description The victory conditions and each side's standing (``campaign.selectors.victory_standing``). */
         Victory: {
             status: components["schemas"]["CampaignStatusEnum"];
@@ -6518,6 +6653,7 @@ export interface components {
             campaign_status: components["schemas"]["Term"][];
             carry_over_direction: components["schemas"]["Term"][];
             cops_quality: components["schemas"]["Term"][];
+            day_action: components["schemas"]["Term"][];
             day_segment: components["schemas"]["Term"][];
             day_status: components["schemas"]["Term"][];
             delivery_action: components["schemas"]["Term"][];
@@ -6557,6 +6693,7 @@ export interface components {
             supply_action: components["schemas"]["Term"][];
             supply_quality: components["schemas"]["Term"][];
             supply_situation: components["schemas"]["Term"][];
+            timeline_kind: components["schemas"]["Term"][];
             todo_kind: components["schemas"]["Term"][];
             visibility: components["schemas"]["Term"][];
             weather: components["schemas"]["Term"][];
@@ -12417,6 +12554,167 @@ export interface operations {
             };
         };
     };
+    campaigns_chronicle_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `pdf`: PDF, laid out for A4 paper; `html`: Web page, to read on a screen or print from the browser */
+                output?: "html" | "pdf";
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_days_list: {
         parameters: {
             query?: {
@@ -13474,6 +13772,222 @@ export interface operations {
             };
         };
     };
+    campaigns_days_journal_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique key per intended write (a UUID). A retry with the same key and body returns the first response, with `Idempotent-Replayed: true`, and changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description the campaign's slug (`GET /campaigns/`) */
+                campaign_slug: string;
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DayJournalInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DayJournalInputRequest"];
+                "multipart/form-data": components["schemas"]["DayJournalInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description present when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Day"];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            422: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     campaigns_days_dawn_create: {
         parameters: {
             query?: never;
@@ -14144,8 +14658,9 @@ export interface operations {
                  *     * `orders.lapsed` - Orders not approved before the night phase
                  *     * `battle.draft_saved` - Battle report drafted
                  *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
+                 *     * `day.journal_written` - Day's journal written
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.discarded" | "webhook.pinged" | "webhook.published" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "day.journal_written" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.discarded" | "webhook.pinged" | "webhook.published" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -14538,8 +15053,9 @@ export interface operations {
                  *     * `orders.lapsed` - Orders not approved before the night phase
                  *     * `battle.draft_saved` - Battle report drafted
                  *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
+                 *     * `day.journal_written` - Day's journal written
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.discarded" | "webhook.pinged" | "webhook.published" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "day.journal_written" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.discarded" | "webhook.pinged" | "webhook.published" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -27441,6 +27957,178 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_timeline_retrieve: {
+        parameters: {
+            query?: {
+                /** @description only the entries about this force (its id): its moves, its battalions' battles */
+                force?: string;
+                /**
+                 * @description only the entries of this kind
+                 *
+                 *     * `day` - The day's course
+                 *     * `battle` - Battles
+                 *     * `control` - Control changes
+                 *     * `losses` - Losses and replacements
+                 *     * `arrival` - Arrivals
+                 *     * `orders` - Orders carried out
+                 *     * `night` - The night's results
+                 */
+                kind?: "day" | "battle" | "control" | "losses" | "arrival" | "orders" | "night";
+                /** @description only the entries of this side (its id, as the campaign summary gives it) */
+                side?: number;
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeline"];
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a filter unreadable, or a side or force you do not see */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
                     "RateLimit-Limit"?: number;

@@ -12,6 +12,7 @@ const TABS = [
   ["orders", "Orders"],
   ["night", "Night phase"],
   ["rolls", "Roll log"],
+  ["timeline", "Timeline"],
   ["statistics", "Statistics"],
   ["club", "Club"],
 ] as const;

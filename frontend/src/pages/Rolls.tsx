@@ -6,6 +6,7 @@ import { cursorOf } from "../api/cursor";
 import { useBattles, useDays, useForces, useRollProcedures } from "../api/lists";
 import { queryKeys, type RollQuery } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
+import { ChoiceFilter } from "../components/ChoiceFilter";
 import { DiceFairness } from "../components/DiceFairness";
 import { RollCard } from "../components/RollCard";
 import { RollOverrideForm } from "../components/RollOverrideForm";
@@ -92,21 +93,14 @@ export function RollsPage() {
       <DiceFairness slug={campaign.slug} />
       <form className="filters" onSubmit={apply} aria-label="Filter rolls">
         {FILTERS.map((name) => (
-          <div className="field" key={name}>
-            <label htmlFor={`filter-${name}`}>{LABELS[name]}</label>
-            <select
-              id={`filter-${name}`}
-              value={draft[name]}
-              onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
-            >
-              <option value="">any</option>
-              {choices[name].map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <ChoiceFilter
+            key={name}
+            id={`filter-${name}`}
+            label={LABELS[name]}
+            value={draft[name]}
+            choices={choices[name]}
+            onChange={(value) => setDraft({ ...draft, [name]: value })}
+          />
         ))}
         <div className="actions">
           <button type="submit">Filter</button>
