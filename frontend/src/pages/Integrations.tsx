@@ -245,6 +245,15 @@ function WebhookCard({ slug, webhook }: { slug: string; webhook: Schemas["Webhoo
   );
 }
 
+/** A select's options: the API's words for each code of a vocabulary list. */
+function TermOptions({ terms }: { terms: ReturnType<typeof useTerms> }) {
+  return terms.map(({ value, label }) => (
+    <option key={value} value={value}>
+      {label}
+    </option>
+  ));
+}
+
 function WebhookForm({ slug, sides }: { slug: string; sides: Side[] }) {
   const queryClient = useQueryClient();
   const [url, setUrl] = useState("");
@@ -297,11 +306,7 @@ function WebhookForm({ slug, sides }: { slug: string; sides: Side[] }) {
           onChange={(e) => setKind(e.target.value as Schemas["WebhookKindEnum"])}
           aria-describedby="webhook-kind-errors"
         >
-          {kinds.map(({ value, label }) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
+          <TermOptions terms={kinds} />
         </select>
       </Field>
       <Field id="webhook-audience" label="It reads as" errors={fields.audience}>
@@ -311,11 +316,7 @@ function WebhookForm({ slug, sides }: { slug: string; sides: Side[] }) {
           onChange={(e) => setAudience(e.target.value as Schemas["WebhookAudienceEnum"])}
           aria-describedby="webhook-audience-errors"
         >
-          {audiences.map(({ value, label }) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
+          <TermOptions terms={audiences} />
         </select>
       </Field>
       <Field id="webhook-side" label="Whose side (for one side)" errors={fields.side}>
