@@ -90,15 +90,20 @@ def count_field(**kwargs: Any) -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=COUNT_MAX, **kwargs)
 
 
-class PaperInput(QueryInput[Mapping[str, Any]]):
-    """The query of a printable paper (a briefing, a battle packet)."""
+class PaperFormatQuery(QueryInput[Mapping[str, Any]]):
+    """The query of a printable paper printed for its reader (the chronicle)."""
 
-    side = id_field(help_text="the side it is printed for (players: their own)")
     output = serializers.ChoiceField(
         choices=PaperFormat.choices,
         default=PaperFormat.PDF,
         help_text="a PDF laid out for A4, or the web page it is laid out from (the same paper)",
     )
+
+
+class PaperInput(PaperFormatQuery):
+    """The query of a side's printable paper (a briefing, a battle packet)."""
+
+    side = id_field(help_text="the side it is printed for (players: their own)")
 
 
 class MapMomentQuery(QueryInput[Mapping[str, Any]]):

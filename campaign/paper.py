@@ -103,7 +103,7 @@ def _setup_lines(access: CampaignAccess, battle: models.Battle) -> list[SetupLin
     return lines
 
 
-def _segments(
+def segments_of_day(
     access: CampaignAccess, day: models.CampaignDay, only: set[int] | None = None
 ) -> list[tuple[models.DaySegmentRecord, models.Side | None, str]]:
     """The day's segments (``only`` those, when given) with the side that has the initiative and
@@ -149,7 +149,7 @@ def briefing_context(campaign: models.Campaign, day_number: int, side_id: int) -
         "campaign": campaign,
         "side": side,
         "day": day,
-        "segments": _segments(access, day),
+        "segments": segments_of_day(access, day),
         "pools": _pools(side, day),
         "forces": [
             {
@@ -183,7 +183,7 @@ def packet_context(campaign: models.Campaign, battle: models.Battle, side_id: in
         "side": side,
         "day": day,
         "battle": battle,
-        "segments": _segments(access, day, segment_ids),
+        "segments": segments_of_day(access, day, segment_ids),
         "pools": _pools(side, day),
         "setup": _setup_lines(access, battle),
         "own": _battalion_papers(access, [b for b in battalions if b.side_id == side.pk]),

@@ -106,6 +106,9 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
         source="my_side_id", read_only=True, allow_null=True, help_text="the caller's side, if a player"
     )
     sides = serializers.SerializerMethodField()
+    chronicle_url = serializers.SerializerMethodField(
+        help_text="the chronicle of the campaign so far (PDF), printed for you: null until day 1 dawns"
+    )
     you_umpire = serializers.SerializerMethodField(
         help_text="you umpire this campaign: its umpire pages and every write are yours"
     )
@@ -150,6 +153,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
         fields = [
             "id",
             "url",
+            "chronicle_url",
             "slug",
             "name",
             "description",
@@ -199,6 +203,16 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     def get_url(self, campaign: models.Campaign) -> str:
         return reverse(
             "api:campaign-detail", kwargs={CAMPAIGN_KWARG: campaign.slug}, request=self.context.get("request")
+        )
+
+    @extend_schema_field(serializers.URLField(allow_null=True))
+    def get_chronicle_url(self, campaign: models.Campaign) -> str | None:
+        if not campaign.current_day:
+            return None
+        return reverse(
+            "api:campaign-chronicle",
+            kwargs={CAMPAIGN_KWARG: campaign.slug},
+            request=self.context.get("request"),
         )
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))

@@ -39,9 +39,11 @@ from api.serializers.notifications import NotificationEmailsSerializer
 from api.serializers.standings import StatisticsSerializer, VictorySerializer
 from api.serializers.supply import SupplyReviewSerializer
 from api.views.base import UMPIRE_PERMISSIONS, IsSignedIn
+from api.views.papers import PAPER_FORMAT, PAPER_RESPONSE, paper_http_response
 from api.viewsets import CAMPAIGN_PERMISSIONS, ApiViewSet
 from campaign import models, selectors
-from campaign.choices import COPS_QUALITY_CHOICES, MapMoment
+from campaign.choices import COPS_QUALITY_CHOICES, MapMoment, PaperFormat
+from campaign.chronicle import chronicle_html
 from campaign.scenarios import pack_dumps
 from campaign.scenarios.exporting import campaign_export
 from campaign.services import campaigns as campaign_services
@@ -397,6 +399,29 @@ class CampaignViewSet(
         access = self.campaign_access
         context = {**self.get_serializer_context(), "access": access}
         return Response(StatisticsSerializer(selectors.statistics(access), context=context).data)
+
+    @extend_schema(
+        summary="The chronicle: the campaign so far, a page per day (PDF)",
+        description="Each day's weather and segments, its map as it stood after the day's night (or "
+        "at its dawn) as you saw it then, and its battles with their results and the report's lines "
+        "you may read: printed for you, through the same fog of war as every read (an umpire's copy "
+        "shows everything, a player's the campaign as their side saw it).",
+        parameters=[PAPER_FORMAT],
+        responses=PAPER_RESPONSE,
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def chronicle(self, request: Request, **kwargs: Any) -> HttpResponse:
+        query = inputs.PaperFormatQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        access = self.campaign_access
+        reader = access.sides[access.player_side_id].name if access.player_side_id else access.role.label
+        return paper_http_response(
+            chronicle_html(access),
+            PaperFormat(query.validated_data["output"]),
+            access.campaign.slug,
+            "chronicle",
+            reader,
+        )
 
     @extend_schema(
         summary="The umpire's to-do: what waits for them now (umpires)",

@@ -45,11 +45,15 @@ class PaperMixin(CampaignScopedViewSet[Any]):
         self, html: str, paper_format: PaperFormat, side_id: int, *name: object
     ) -> HttpResponse:
         side = self.campaign_access.sides[side_id]  # the paper was printed: the side exists
-        parts = (self.campaign_access.campaign.slug, *name, side.name)
-        filename = f"{slugify('-'.join(str(part) for part in parts))}.{paper_format.value}"
-        if paper_format is PaperFormat.HTML:
-            response = HttpResponse(html, content_type="text/html; charset=utf-8")
-        else:
-            response = HttpResponse(paper.pdf(html), content_type="application/pdf")
-        response["Content-Disposition"] = f'inline; filename="{filename}"'
-        return response
+        return paper_http_response(html, paper_format, self.campaign_access.campaign.slug, *name, side.name)
+
+
+def paper_http_response(html: str, paper_format: PaperFormat, *name: object) -> HttpResponse:
+    """A paper as its format asks, shown in the browser and saved under a name made of ``name``."""
+    filename = f"{slugify('-'.join(str(part) for part in name))}.{paper_format.value}"
+    if paper_format is PaperFormat.HTML:
+        response = HttpResponse(html, content_type="text/html; charset=utf-8")
+    else:
+        response = HttpResponse(paper.pdf(html), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response

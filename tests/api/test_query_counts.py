@@ -217,6 +217,7 @@ def endpoints(world: World, side: models.Side, user: Any = None) -> dict[str, st
         "day-list": world.url("day-list"),
         "day-detail": world.url("day-detail", number=1),
         "day-briefing": world.url("day-briefing", number=1) + f"?side={side.pk}",
+        "campaign-chronicle": world.url("campaign-chronicle") + "?output=html",
         "battle-list": world.url("battle-list"),
         "battle-detail": world.url("battle-detail", pk=world.fought.public_id),
         "battle-packet": world.url("battle-packet", pk=world.fought.public_id) + f"?side={side.pk}",

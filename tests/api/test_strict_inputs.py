@@ -79,6 +79,7 @@ def test_every_input_is_strict():
     # A query's inputs are checked against the document (api.contract), the body's by Input.
     assert [c.__name__ for c in classes if issubclass(c, QueryInput)] == [
         "QueryInput",
+        "PaperFormatQuery",
         "PaperInput",
         "MapMomentQuery",
         "RuleQuery",

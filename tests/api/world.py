@@ -393,6 +393,8 @@ def matrix(world: World) -> dict[str, Route]:
         "campaign-oob": Route(world.url("campaign-oob"), everybody),
         "campaign-statistics": Route(world.url("campaign-statistics"), everybody),
         "campaign-victory": Route(world.url("campaign-victory"), everybody),
+        # Printed for its reader, through their fog (tests/api/test_chronicle.py); as its web page here.
+        "campaign-chronicle": Route(world.url("campaign-chronicle") + "?output=html", everybody),
         "campaign-todo": Route(world.url("campaign-todo"), umpire),
         "campaign-dice": Route(world.url("campaign-dice"), everybody),
         "day-dice": Route(world.url("day-dice", number=1), everybody),

@@ -20,6 +20,7 @@ from campaign.services.demo import demo_campaign_load, demo_users_ensure
 from campaign.services.map_snapshots import map_snapshot_after_night
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
+from tests.api.test_papers import pdf_text
 from tests.conftest import SHARED_WORKER
 from tests.e2e.conftest import Tab
 from tests.e2e.demo import gudja_battle
@@ -189,3 +190,22 @@ def test_the_map_replays_two_days_as_each_reader_saw_them(
             enemy = {b["code"] for b in live["battalions"] if b["side"] != side.pk}
             then = {b["code"] for body in replayed for b in body["battalions"] if b["side"] != side.pk}
             assert enemy - then, "today's map shows enemy battalions the replay must not"
+        print_the_chronicle(tab, username)
+
+
+def print_the_chronicle(tab: Tab, username: str) -> None:
+    """The dashboard's link to the chronicle of the two days, printed for the reader (its fog is
+    tested in tests/api/test_chronicle.py)."""
+    page = tab.page
+    page.get_by_role("navigation", name="Campaign").get_by_role("link", name="Dashboard").click()
+    link = page.get_by_role("navigation", name="Print").get_by_role("link", name="The chronicle so far (PDF)")
+    expect(link).to_be_visible()
+    tab.shot("chronicle-link")
+    printed = page.request.get(link.get_attribute("href") or "")
+    assert printed.status == 200
+    assert printed.headers["content-type"] == "application/pdf"
+    copy = "the umpires' copy" if username == "umpire" else f"{username.capitalize()}'s copy"
+    text = pdf_text(printed.body(), f"chronicle-{username}-{tab.name}")
+    assert copy in text
+    assert "Day 1:" in text
+    assert "Day 2:" in text

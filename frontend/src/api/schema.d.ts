@@ -546,6 +546,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_slug}/chronicle/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chronicle: the campaign so far, a page per day (PDF)
+         * @description Each day's weather and segments, its map as it stood after the day's night (or at its dawn) as you saw it then, and its battles with their results and the report's lines you may read: printed for you, through the same fog of war as every read (an umpire's copy shows everything, a player's the campaign as their side saw it).
+         */
+        get: operations["campaigns_chronicle_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_slug}/days/": {
         parameters: {
             query?: never;
@@ -3066,6 +3086,11 @@ export interface components {
         Campaign: {
             readonly id: number;
             readonly url: string;
+            /**
+             * Format: uri
+             * @description the chronicle of the campaign so far (PDF), printed for you: null until day 1 dawns
+             */
+            readonly chronicle_url: string | null;
             slug: string;
             name: string;
             description?: string;
@@ -12099,6 +12124,167 @@ export interface operations {
             };
             /** @description Error */
             422: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    /** @description seconds until the rate limit's window ends and requests are admitted again */
+                    "Retry-After"?: number;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    campaigns_chronicle_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `pdf`: PDF, laid out for A4 paper; `html`: Web page, to read on a screen or print from the browser */
+                output?: "html" | "pdf";
+            };
+            header?: {
+                /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                campaign_slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: the ETag you sent is current. */
+            304: {
+                headers: {
+                    /** @description the content's version for this reader: send it back in `If-None-Match`, and while nothing changed the answer is 304 with no body */
+                    ETag?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    /** @description `Api-Key realm="api"`: log in (session) or send a campaign's API key */
+                    "WWW-Authenticate"?: string;
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the window ends */
+                    "RateLimit-Reset"?: number;
+                    /** @description the limit and its window in seconds: `600;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     /** @description requests this caller's kind may make per window (docs/api.md, Rate limits) */
                     "RateLimit-Limit"?: number;

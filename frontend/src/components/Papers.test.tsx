@@ -36,6 +36,14 @@ describe("the printable papers", () => {
     expect(hrefs()).toEqual(["/api/v1/campaigns/malta/days/2/briefing/?side=2"]);
   });
 
+  it("offer the chronicle where the API links to it", () => {
+    const chronicle = "http://testserver/api/v1/campaigns/malta/chronicle/";
+    render(<BriefingLinks campaign={{ ...campaign("observer"), chronicle_url: chronicle }} />);
+
+    expect(screen.getByRole("link", { name: "The chronicle so far (PDF)" })).toHaveAttribute("href", chronicle);
+    expect(hrefs()).toEqual([chronicle]);
+  });
+
   it("offer a battle's packet to the sides that fight it", () => {
     const battle = { id: "7c1e4b2a-9d3f-4a6b-8e5c-2f1a0b9c8d7e", attacker: 1, defender: 2 } as Schemas["Battle"];
     render(<PacketLinks campaign={campaign("player", 1)} battle={battle} />);

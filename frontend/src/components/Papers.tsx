@@ -24,7 +24,7 @@ function PaperLinks({ label, links }: { label: string; links: [string, string][]
   );
 }
 
-/** The briefings of the day under way. */
+/** The briefings of the day under way, and the chronicle of the campaign so far (printed for the reader). */
 export function BriefingLinks({ campaign }: { campaign: Schemas["Campaign"] }) {
   const day = campaign.current_day ?? 0;
   if (day < 1) return null;
@@ -33,6 +33,7 @@ export function BriefingLinks({ campaign }: { campaign: Schemas["Campaign"] }) {
     `${base}?side=${side.id}`,
     `${side.name}'s briefing for day ${day} (PDF)`,
   ]);
+  if (campaign.chronicle_url) links.push([campaign.chronicle_url, "The chronicle so far (PDF)"]);
   return <PaperLinks label="Print" links={links} />;
 }
 
