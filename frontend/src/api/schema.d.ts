@@ -5630,10 +5630,14 @@ export interface components {
             /** @description the key the request carries; null: none */
             api_key: components["schemas"]["SessionKey"] | null;
         };
-        /** @description The API key a request carries, as its holder may read it (never its secret). */
+        /**
+         * @description The API key a request carries, as its holder may read it (never its secret): its side is
+         *     the model's field, named as the key list names it.
+         */
         SessionKey: {
-            name: string;
-            prefix: string;
+            /** @description A free-form name for the API key. Need not be unique. 50 characters max. */
+            readonly name: string;
+            readonly prefix: string;
             /** @description the one campaign it reads (its slug) */
             campaign: string;
             /** @description that campaign's name */
@@ -5649,10 +5653,10 @@ export interface components {
             /** @description the label people read for the code beside it */
             readonly role_label: string;
             /** @description the side it reads as; null: the public view */
-            side: number | null;
-            side_name: string | null;
+            readonly side: number | null;
+            readonly side_name: string | null;
             /** @description granted writes (as the umpire, never membership or keys) */
-            can_write: boolean;
+            readonly can_write: boolean;
         };
         /** @description An output serializer whose choices carry their labels. */
         SetupInput: {
