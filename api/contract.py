@@ -3,8 +3,9 @@ other: an unknown one is a 400 naming it and the ones it takes (``events/?page=2
 cursor-paged list, a misspelt filter), never ignored.
 
 The document is the contract, so it is also the check: the parameters of each operation are read
-once per process from the same generation ``manage.py spectacular`` runs (about a second, at the
-first request that needs it), keyed by view class, action and method. A view outside the document
+once per process from the same generation ``manage.py spectacular`` runs (about a second), keyed
+by view class, action and method: when a web process loads ``config/wsgi.py``, so no request waits
+for it (elsewhere, as under the test server, at the first request that needs it). A view outside the document
 (the schema's own pages) is not checked.
 """
 

@@ -7,6 +7,7 @@ from typing import Any, ClassVar, TypeVar
 
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
+from rest_framework.fields import empty
 
 from campaign.choices import (
     COPS_QUALITY_CHOICES,
@@ -52,6 +53,16 @@ class Input(serializers.Serializer[_T]):
     input once took says why it is gone (``retired``), so no client thinks it still counts."""
 
     retired: ClassVar[dict[str, str]] = {}
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        for field in fields.values():
+            if isinstance(field, serializers.BooleanField):
+                # DRF reads a form's missing box as false (an unticked checkbox); a client sends
+                # a form body without the fields it leaves out (openapi-python-client's multipart),
+                # which must keep their defaults: a webhook subscribed that way was switched off.
+                field.default_empty_html = empty
+        return fields
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):

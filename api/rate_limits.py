@@ -16,7 +16,8 @@ need it wrapped for the caller's kind and the headers anyway. An ``INCR`` per wi
 and constant in size.
 
 While Redis is down requests are admitted uncounted and carry no headers (reads degrade to the
-database, as the login throttle does: docs/security.md).
+database, as the login throttle does: docs/security.md). The calendar feed and ``/healthz`` are
+plain Django views, no API operations: exempt, and documented so (docs/api.md, Rate limits).
 """
 
 from __future__ import annotations

@@ -683,6 +683,8 @@ EVENT_VISIBILITY: Mapping[EventVerb, Visibility] = {
     EventVerb.CAMPAIGN_CREATED: Visibility.UMPIRE,
     EventVerb.CAMPAIGN_STARTED: Visibility.PUBLIC,
     EventVerb.DAY_DAWNED: Visibility.PUBLIC,
+    # When orders close is the club's schedule, public; what each side ordered is not.
+    EventVerb.ORDERS_DUE: Visibility.PUBLIC,
     EventVerb.SEGMENT_ADVANCED: Visibility.PUBLIC,
     EventVerb.FORCE_DEPLOYED: Visibility.SIDE,
     EventVerb.AIRBORNE_LANDED: Visibility.SIDE,

@@ -357,6 +357,7 @@ class EventVerb(models.TextChoices):
     SIDE_ORDER_DRAFTED = "order.drafted", "Order drafted"
     SIDE_ORDER_EDITED = "order.edited", "Order edited"
     ORDERS_SUBMITTED = "orders.submitted", "Orders submitted"
+    ORDERS_DUE = "orders.due", "Orders due"
     SIDE_ORDER_WITHDRAWN = "order.withdrawn", "Order withdrawn"
     SIDE_ORDER_APPROVED = "order.approved", "Order approved"
     SIDE_ORDER_RETURNED = "order.returned", "Order sent back"
@@ -377,6 +378,7 @@ WEBHOOK_EVENTS = (
     EventVerb.SECTOR_CONTROL_CHANGED,
     EventVerb.CAMPAIGN_FINISHED,
     EventVerb.ORDERS_SUBMITTED,
+    EventVerb.ORDERS_DUE,
 )
 WEBHOOK_EVENT_CHOICES = [(verb.value, verb.label) for verb in WEBHOOK_EVENTS]
 # A delivery's event: one of those, or the test event an umpire's ping sends.

@@ -13,6 +13,7 @@ from campaign.services.notifications import NOTIFICATION_MAIL_TASK, notification
 from campaign.services.operations import OPERATION_RUN_TASK, operation_record_error, operation_run
 from campaign.services.schedule import club_schedule_run
 from campaign.services.sweep import work_sweep
+from campaign.services.sync import change_records_prune
 from campaign.services.webhooks import WEBHOOK_DELIVER_TASK, webhook_deliver
 
 # Background tasks retry while their row says the work is still to do: attempts are counted on
@@ -68,6 +69,12 @@ def notification_reminders_task() -> dict[str, int]:
 def work_sweep_task() -> dict[str, list[int]]:
     """Beat calls this every few seconds: it sends again the work whose task was lost."""
     return work_sweep(timezone.now())
+
+
+@shared_task(acks_late=True)
+def change_records_prune_task() -> int:
+    """Beat calls this every hour: change records no changes cursor will read are deleted."""
+    return change_records_prune(timezone.now())
 
 
 @shared_task(

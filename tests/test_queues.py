@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db
         ("campaign.tasks.night_reports_notify_task", "mail"),
         ("campaign.tasks.notification_mail_task", "mail"),
         ("campaign.tasks.work_sweep_task", "default"),
+        ("campaign.tasks.change_records_prune_task", "default"),
         ("campaign.tasks.notification_reminders_task", "default"),
         ("campaign.tasks.club_schedule_task", "default"),
     ],

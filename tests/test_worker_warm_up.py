@@ -1,11 +1,16 @@
-"""A worker process loads, before its first task, what that task would otherwise load."""
+"""A worker process loads, before its first task, what that task would otherwise load; a web
+process, before its first request, the API contract's table."""
 
 from __future__ import annotations
+
+import importlib
+import sys
 
 import pytest
 from celery.signals import worker_process_init
 from django.urls import clear_url_caches, get_resolver
 
+from api import contract
 from campaign import models
 from config.celery_app import app
 from rules_engine import inputs
@@ -30,3 +35,13 @@ def test_a_worker_process_is_warmed_up_by_the_signal_of_its_start() -> None:
     assert "send_task_message" in app.amqp.__dict__  # the sender a task sent on commit uses
     with app.producer_or_acquire() as producer:  # the pool's producer, already connected
         assert producer.connection.connected
+
+
+def test_a_web_process_builds_the_api_contract_as_it_loads_the_wsgi_application(monkeypatch) -> None:
+    """Not in its first request (about a second of the OpenAPI document's generation)."""
+    monkeypatch.setattr(contract, "_declared", None)
+    monkeypatch.delitem(sys.modules, "config.wsgi", raising=False)
+
+    importlib.import_module("config.wsgi")
+
+    assert contract._declared  # every operation's query parameters, read

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from api.labels import LabelledSerializer
+from api.labels import LabelledModelSerializer, LabelledSerializer
 from campaign import models
 from campaign.choices import MemberRole
 
@@ -24,17 +24,25 @@ class MembershipSummaryField(serializers.DictField):
         }
 
 
-class SessionKeySerializer(LabelledSerializer[Any]):
-    """The API key a request carries, as its holder may read it (never its secret)."""
+class SessionKeySerializer(LabelledModelSerializer[models.CampaignAPIKey]):
+    """The API key a request carries, as its holder may read it (never its secret): its side is
+    the model's field, named as the key list names it."""
 
-    name = serializers.CharField()
-    prefix = serializers.CharField()
-    campaign = serializers.CharField(help_text="the one campaign it reads (its slug)")
-    campaign_name = serializers.CharField(help_text="that campaign's name")
-    role = serializers.ChoiceField(choices=MemberRole.choices, help_text="whom it reads as")
-    side = serializers.IntegerField(allow_null=True, help_text="the side it reads as; null: the public view")
-    side_name = serializers.CharField(allow_null=True)
-    can_write = serializers.BooleanField(help_text="granted writes (as the umpire, never membership or keys)")
+    campaign = serializers.CharField(source="campaign.slug", help_text="the one campaign it reads (its slug)")
+    campaign_name = serializers.CharField(source="campaign.name", help_text="that campaign's name")
+    role = serializers.ChoiceField(
+        source="reads_as", choices=MemberRole.choices, help_text="whom it reads as"
+    )
+    side_name = serializers.CharField(source="side.name", allow_null=True, read_only=True)
+
+    class Meta:
+        model = models.CampaignAPIKey
+        fields = ["name", "prefix", "campaign", "campaign_name", "role", "side", "side_name", "can_write"]
+        read_only_fields = fields
+        extra_kwargs = {
+            "side": {"help_text": "the side it reads as; null: the public view"},
+            "can_write": {"help_text": "granted writes (as the umpire, never membership or keys)"},
+        }
 
 
 class SessionSerializer(LabelledSerializer[Any]):

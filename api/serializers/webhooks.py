@@ -11,7 +11,7 @@ from api.serializers.base import PUBLIC_ID_HELP
 from campaign import models
 from campaign.choices import DELIVERY_ACTION_CHOICES, WEBHOOK_DELIVERY_EVENT_CHOICES, WEBHOOK_EVENT_CHOICES
 from campaign.services.webhook_subscriptions import delivery_actions
-from campaign.services.webhooks import delivery_sending
+from campaign.services.webhooks import delivery_sending, previous_secret_signs
 
 
 class WebhookSerializer(LabelledModelSerializer[models.WebhookSubscription]):
@@ -20,6 +20,10 @@ class WebhookSerializer(LabelledModelSerializer[models.WebhookSubscription]):
     id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     events = serializers.ListField(child=serializers.ChoiceField(choices=WEBHOOK_EVENT_CHOICES))
     created_by = serializers.CharField(source="created_by.get_username", read_only=True, allow_null=True)
+    previous_secret_until = serializers.SerializerMethodField(
+        help_text="after a new secret: until then the old one signs too (a second signature in "
+        "X-Campaign-Signature); null when no old secret signs any more"
+    )
 
     class Meta:
         model = models.WebhookSubscription
@@ -32,9 +36,17 @@ class WebhookSerializer(LabelledModelSerializer[models.WebhookSubscription]):
             "audience",
             "side",
             "hold_for_approval",
+            "previous_secret_until",
             "created_by",
             "created_at",
         ]
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_previous_secret_until(self, subscription: models.WebhookSubscription) -> str | None:
+        until = subscription.previous_secret_until
+        if until is None or not previous_secret_signs(subscription):
+            return None
+        return serializers.DateTimeField().to_representation(until)
 
 
 class WebhookCreatedSerializer(WebhookSerializer):

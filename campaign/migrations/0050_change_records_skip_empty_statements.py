@@ -27,6 +27,6 @@ FUNCTIONS = previous.FUNCTIONS.replace(BODY_START, GUARD, 1)
 
 
 class Migration(migrations.Migration):
-    dependencies = [("campaign", "0044_webhook_audience_discord_approval")]
+    dependencies = [("campaign", "0045_day_journal")]
 
     operations = [migrations.RunSQL(FUNCTIONS, previous.FUNCTIONS)]

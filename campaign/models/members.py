@@ -163,6 +163,8 @@ class CampaignAPIKey(AbstractAPIKey):
     either one side (that side's player view) or the public summary (no side)."""
 
     objects: ClassVar[CampaignAPIKeyManager] = CampaignAPIKeyManager()
+    # Whom it reads as (a MemberRole): no column, access's to judge; the session sets it to show it.
+    reads_as: str
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="api_keys")
     side = models.ForeignKey(

@@ -19,6 +19,10 @@ class WebhookSubscription(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="webhooks")
     url = models.URLField(max_length=500)
     secret = models.CharField(max_length=128, help_text="HMAC-SHA256 key of the X-Campaign-Signature header")
+    # A renewed secret's old one still signs (beside the new) until then, so a receiver can
+    # switch secrets without refusing a delivery (WEBHOOK_SECRET_OVERLAP_HOURS).
+    previous_secret = models.CharField(max_length=128, blank=True, default="")
+    previous_secret_until = models.DateTimeField(null=True, blank=True)
     events = models.JSONField(help_text="event verbs delivered (choices.WEBHOOK_EVENTS)")
     active = models.BooleanField(default=True)
     kind = models.CharField(

@@ -36,21 +36,8 @@ def key_session(api_key: models.CampaignAPIKey) -> dict[str, Any]:
     side = api_key.side if api_key.side_id is not None else None
     # Unsaved: the membership the key acts as, in the shape the session lists memberships in.
     acts_as = models.Membership(campaign=api_key.campaign, role=role, side=side)
-    return {
-        "authenticated": True,
-        "username": None,
-        "campaigns": [acts_as],
-        "api_key": {
-            "name": api_key.name,
-            "prefix": api_key.prefix,
-            "campaign": api_key.campaign.slug,
-            "campaign_name": api_key.campaign.name,
-            "role": role,
-            "side": api_key.side_id,
-            "side_name": side.name if side is not None else None,
-            "can_write": api_key.can_write,
-        },
-    }
+    api_key.reads_as = role  # the key's role is no field of its own: the session shows it
+    return {"authenticated": True, "username": None, "campaigns": [acts_as], "api_key": api_key}
 
 
 def campaign_summaries(caller: int | models.CampaignAPIKey) -> QuerySet[models.Campaign]:

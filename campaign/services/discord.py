@@ -44,6 +44,7 @@ TITLES: Mapping[str, str] = {
     EventVerb.SECTOR_CONTROL_CHANGED: "{repr} changed hands",
     EventVerb.CAMPAIGN_FINISHED: "The campaign is over",
     EventVerb.ORDERS_SUBMITTED: "Orders submitted for day {day}",
+    EventVerb.ORDERS_DUE: "Orders due",
 }
 
 
@@ -77,7 +78,7 @@ def _page(payload: Mapping[str, Any]) -> str:
         return web_app_url(battle_page(slug, obj["id"]))
     if event == EventVerb.NIGHT_PHASE_DONE:
         return web_app_url(campaign_page(slug, "night"))
-    if event == EventVerb.ORDERS_SUBMITTED:
+    if event in (EventVerb.ORDERS_SUBMITTED, EventVerb.ORDERS_DUE):
         return web_app_url(campaign_page(slug, "orders"))
     if event in (EventVerb.DAY_DAWNED, EventVerb.ARRIVALS_RESOLVED):
         return web_app_url(campaign_page(slug, "day"))

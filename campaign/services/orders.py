@@ -618,10 +618,31 @@ def _orders_count_text(counts: Mapping[tuple[int, str], int], side_id: int) -> s
     return ", ".join(parts) or "none yet"
 
 
+@transaction.atomic
+def orders_due_announce(campaign_id: int, day_number: int, deadline: datetime.datetime) -> bool:
+    """Tell the timeline (and the webhooks, Discord channels included) that day ``day_number``'s
+    orders close at ``deadline``, once a day however often the sweep runs; whether it told now."""
+    campaign = campaign_lock(campaign_id)
+    if campaign.events.filter(verb=EventVerb.ORDERS_DUE, after__orders_day=day_number).exists():
+        return False
+    campaign_save(campaign)
+    closes = deadline_text(deadline)
+    event_record(
+        campaign,
+        EventVerb.ORDERS_DUE,
+        campaign,
+        f"Orders for day {day_number} close on {closes}",
+        REMINDER_ACTOR,
+        after={"orders_day": day_number, "closes": closes, "deadline": deadline.isoformat()},
+    )
+    return True
+
+
 def side_orders_remind(now: datetime.datetime) -> int:
     """The reminder sweep's source for orders due: once a side's deadline is less than
     ``ORDERS_REMINDER_HOURS`` away, its players are told once per campaign day (a subject key),
-    with what their side has submitted so far. How many members it told."""
+    with what their side has submitted so far, and the timeline says when orders close. How many
+    members it told."""
     window = datetime.timedelta(hours=settings.ORDERS_REMINDER_HOURS)
     told = 0
     for campaign in models.Campaign.objects.filter(status=CampaignStatus.ACTIVE):
@@ -629,6 +650,7 @@ def side_orders_remind(now: datetime.datetime) -> int:
         deadline = side_orders_deadline(campaign, day_number)
         if deadline is None or not now < deadline <= now + window:
             continue
+        orders_due_announce(campaign.pk, day_number, deadline)
         counts = {
             (row["side_id"], row["status"]): row["n"]
             for row in models.SideOrder.objects.filter(campaign=campaign, day_number=day_number)

@@ -8,10 +8,12 @@ trail calls as it records an event, so these writes live apart from it.
 
 from __future__ import annotations
 
+import datetime
 import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -203,14 +205,22 @@ def webhook_update(
         _checked_kind(subscription.kind, subscription.url)
     if events is not None:
         subscription.events = _checked_events(events)
-    if secret is not None:
+    if secret is not None and secret != subscription.secret:
+        # The old secret signs beside the new for a while: the receiver switches in its own time.
+        subscription.previous_secret = subscription.secret
+        subscription.previous_secret_until = timezone.now() + datetime.timedelta(
+            hours=settings.WEBHOOK_SECRET_OVERLAP_HOURS
+        )
         subscription.secret = _checked_secret(secret)
     if active is not None:
         subscription.active = active
     if hold_for_approval is not None:
         subscription.hold_for_approval = hold_for_approval
     subscription.save(
-        update_fields=["url", "events", "secret", "active", "audience", "side", "hold_for_approval"]
+        update_fields=[
+            *("url", "events", "secret", "previous_secret", "previous_secret_until"),
+            *("active", "audience", "side", "hold_for_approval"),
+        ]
     )
     event_record(
         campaign,

@@ -96,6 +96,7 @@ PUBLIC_MESSAGES: Mapping[str, str] = {
     EventVerb.CAMPAIGN_FINISHED: "{repr} finished on day {day}",
     # Sealed: neither the side nor what is ordered, only that an order waits for the umpire.
     EventVerb.ORDERS_SUBMITTED: "An order was submitted on day {day}",
+    EventVerb.ORDERS_DUE: "Orders for day {orders_day} close on {closes}",
 }
 # API detail routes of the objects webhook events are about, by model name.
 OBJECT_ROUTES: Mapping[str, str] = {
@@ -254,6 +255,13 @@ def _object_named(event: models.Event) -> int | str | None:
     return str(event.object_public_id) if event.object_public_id is not None else event.object_id
 
 
+def _public_message(event: models.Event) -> str:
+    """The event's message for third parties: its words may name what the event's ``after``
+    records (an orders deadline), never more than the template asks for."""
+    words = {**(event.after or {}), "day": event.day_number, "repr": event.object_repr}
+    return PUBLIC_MESSAGES[event.verb].format_map(words)
+
+
 def webhook_payload(
     event: models.Event, slug: str, reader: CampaignAccess | None = None
 ) -> dict[str, Any] | None:
@@ -273,19 +281,47 @@ def webhook_payload(
         "campaign": slug,
         "day": event.day_number,
         "object": {"type": event.object_type, "id": _object_named(event), "repr": event.object_repr},
-        "message": PUBLIC_MESSAGES[event.verb].format(day=event.day_number, repr=event.object_repr),
+        "message": _public_message(event),
         "created_at": event.created_at.isoformat(),
         "links": _links(event, slug, reader, object_readable),
     }
 
 
 def _discord_details(event: models.Event, reader: CampaignAccess) -> list[tuple[str, str]]:
-    """A Discord embed's fields: a side's own night-report figures, for its channel."""
+    """A Discord embed's fields: a reported battle's result, a side's own night-report figures."""
+    if event.verb == EventVerb.BATTLE_REPORTED and event.object_type == models.Battle.__name__:
+        return _battle_result(event, reader)
     report = _night_report(event, reader) if event.verb == EventVerb.NIGHT_PHASE_DONE else None
     if report is None:
         return []
     lines = night_report_lines(report)
     return [(name, value) for name, _, value in (line.partition(": ") for line in lines[1:])]
+
+
+def _battle_result(event: models.Event, reader: CampaignAccess) -> list[tuple[str, str]]:
+    """A reported battle's result in words (who won) and, for each side the audience reads in
+    full, its stands lost: the enemy's losses stay behind its fog of war."""
+    if event.object_id is None:
+        return []
+    battle = models.Battle.objects.select_related("winner").filter(pk=event.object_id).first()
+    if battle is None or not battle.report:
+        return []
+    result = f"{battle.winner.name} won" if battle.winner else "Nobody won"
+    details = [("Result", result)]
+    lines = battle.report.get("battalions", [])
+    sides = dict(
+        models.Battalion.objects.filter(
+            campaign_id=event.campaign_id, code__in=[line["code"] for line in lines]
+        ).values_list("code", "side_id")
+    )
+    for side in models.Side.objects.filter(pk__in=set(sides.values())).order_by("pk"):
+        if not reader.sees_in_full(side.pk):
+            continue
+        own = [line for line in lines if sides.get(line["code"]) == side.pk]
+        destroyed = sum(len(line.get("destroyed", [])) for line in own)
+        suppressed = sum(len(line.get("suppressed", [])) for line in own)
+        details.append((f"{side.name}'s losses", f"{destroyed} stands destroyed, {suppressed} suppressed"))
+    return details
 
 
 def delivery_sending(delivery: models.WebhookDelivery) -> bool:
@@ -346,9 +382,24 @@ def webhook_deliveries_resend(now: datetime) -> list[int]:
 
 
 def webhook_signature(secret: str, timestamp: str, body: bytes) -> str:
-    """``X-Campaign-Signature``: hex HMAC-SHA256 of ``"{timestamp}.{body}"`` under the secret."""
+    """One signature: hex HMAC-SHA256 of ``"{timestamp}.{body}"`` under the secret."""
     digest = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
     return f"sha256={digest}"
+
+
+def previous_secret_signs(subscription: models.WebhookSubscription) -> bool:
+    """Whether a renewed secret's old one still signs beside the new (its overlap is not over)."""
+    until = subscription.previous_secret_until
+    return bool(subscription.previous_secret) and until is not None and timezone.now() < until
+
+
+def webhook_signatures(subscription: models.WebhookSubscription, timestamp: str, body: bytes) -> str:
+    """``X-Campaign-Signature``: the signature under the secret, then, while a renewed secret's
+    old one is still valid, under that one too (comma-separated, as Stripe's header lists them)."""
+    signatures = [webhook_signature(subscription.secret, timestamp, body)]
+    if previous_secret_signs(subscription):
+        signatures.append(webhook_signature(subscription.previous_secret, timestamp, body))
+    return ", ".join(signatures)
 
 
 @dataclass(frozen=True)
@@ -437,7 +488,7 @@ def _post(subscription: models.WebhookSubscription, event: str, delivery: str, p
         "X-Campaign-Event": event,
         "X-Campaign-Delivery": delivery,
         "X-Campaign-Timestamp": timestamp,
-        "X-Campaign-Signature": webhook_signature(subscription.secret, timestamp, body),
+        "X-Campaign-Signature": webhook_signatures(subscription, timestamp, body),
     }
     target = parts.path or "/"
     if parts.query:

@@ -212,7 +212,7 @@ REST_FRAMEWORK = {
 # examples are in api/schema.py.
 SPECTACULAR_SETTINGS = {
     "TITLE": "Campaign service API",
-    "VERSION": "1.2.0",
+    "VERSION": "1.3.0",
     "DESCRIPTION": (
         "Campaigns, orders of battle, force status, battles, night phases and the roll log of a "
         "club's WWII miniature wargames campaign. Session authentication (send the `csrftoken` "
@@ -371,7 +371,15 @@ CELERY_BEAT_SCHEDULE = {
         # A sweep stuck behind a backlog is dropped: the next one is fresher.
         "options": {"expires": WORK_SWEEP_INTERVAL},
     },
+    # Change records no changes cursor will read again (campaign.services.sync).
+    "change-records-prune": {
+        "task": "campaign.tasks.change_records_prune_task",
+        "schedule": float(env("CHANGE_PRUNE_INTERVAL", "3600")),
+        "options": {"expires": float(env("CHANGE_PRUNE_INTERVAL", "3600"))},
+    },
 }
 
+# How long a renewed webhook secret's old one keeps signing beside the new (docs/api.md).
+WEBHOOK_SECRET_OVERLAP_HOURS = int(env("WEBHOOK_SECRET_OVERLAP_HOURS", "24"))
 # How long before a side's orders deadline its players are reminded (once per campaign day).
 ORDERS_REMINDER_HOURS = int(env("ORDERS_REMINDER_HOURS", "24"))

@@ -5,12 +5,14 @@ unchanged list costs the same statements however many rows it has."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
 from django.core import signing
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from campaign import models
 from campaign.services.battle_reports import battle_report
@@ -20,6 +22,7 @@ from campaign.services.days import day_dawn
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
 from campaign.services.sides import side_fog_set
+from campaign.services.sync import CURSOR_LIFETIME, change_records_prune
 from tests.api.world import ACTOR, Role, World
 
 pytestmark = pytest.mark.django_db
@@ -222,3 +225,32 @@ def test_a_statement_records_each_row_once_and_each_battalion_and_force_once(wor
         [("stand", pk) for pk in stands.values_list("pk", flat=True)]
         + [("battalion", battalion.pk), ("force", battalion.battlegroup.force_id)]
     )
+
+
+def test_the_prune_keeps_what_a_live_cursor_will_read_and_deletes_the_rest(world):
+    copy = Copy(world.client(Role.ALLIED_KEY), _changes_url(world, "force"))
+    stale = Copy(world.client(Role.UMPIRE), _changes_url(world, "battle"))
+    models.SyncCursor.objects.filter(campaign_id=world.campaign.pk, kind="battle").update(
+        created_at=timezone.now() - CURSOR_LIFETIME - datetime.timedelta(minutes=1)
+    )
+    live = models.SyncCursor.objects.get(campaign_id=world.campaign.pk, kind="force")
+    records = models.ChangeRecord.objects.filter(campaign_id=world.campaign.pk)
+    before_copy = records.filter(id__lte=live.change_id).count()
+    battle_report(
+        world.campaign.pk, ACTOR, world.planned.pk, {"battalions": [{"code": "A1", "destroyed": ["1"]}]}
+    )
+    after_copy = records.filter(id__gt=live.change_id).count()
+
+    deleted = change_records_prune(timezone.now())
+
+    assert before_copy > 0
+    assert after_copy > 0
+    assert deleted >= before_copy
+    assert records.filter(id__lte=live.change_id).count() == 0  # nobody reads them again
+    assert records.filter(id__gt=live.change_id).count() == after_copy  # the live cursor's
+    assert not models.SyncCursor.objects.filter(kind="battle", campaign_id=world.campaign.pk).exists()
+    copy.sync()
+    assert copy.rows == full_read(world.client(Role.ALLIED_KEY), world.url("force-list"))
+    refused = world.client(Role.UMPIRE).get(f"{stale.url}?since={stale.token}")
+    assert refused.status_code == 400
+    assert "since" in refused.json()["error"]["fields"]

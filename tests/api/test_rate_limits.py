@@ -146,3 +146,19 @@ def test_limits_come_from_settings(world, settings):
     assert (first.status_code, second.status_code) == (200, 429)
     assert first["RateLimit-Policy"] == "1;w=3600"
     assert CampaignAPIKey.objects.filter(campaign=world.campaign).exists()
+
+
+def test_the_calendar_feed_and_the_health_check_are_exempt_and_carry_no_headers(world, settings):
+    """Outside the API's operations (docs/api.md, Rate limits): a calendar app polls its secret
+    feed, a load balancer the health check, and neither is counted, however often they ask."""
+    settings.HEALTH_WORKER_PING_TIMEOUT = 0.01  # no worker here: its answer is not the point
+    membership = world.campaign.memberships.get(user=world.users[Role.ALLIED_PLAYER])
+    feed = reverse("api:calendar-feed", kwargs={"token": membership.calendar_token})
+    anybody = APIClient()
+
+    answers = [anybody.get(path) for path in (feed, "/healthz") for _ in range(3)]  # over 2/minute
+
+    assert [answer.status_code for answer in answers[:3]] == [200, 200, 200]
+    assert 429 not in [answer.status_code for answer in answers]
+    assert [name for answer in answers for name in RATE_LIMIT_HEADERS if name in answer] == []
+    assert "RateLimit-Limit" in anybody.get(world.url("campaign-detail"))

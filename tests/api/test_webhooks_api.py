@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from campaign import models
 from campaign.choices import DeliveryStatus, EventVerb
 from campaign.services.audit import event_record
+from campaign.services.background import retry_delay
 from campaign.services.webhook_subscriptions import webhook_subscribe
 from campaign.services.webhooks import webhook_deliver
 from tests.api.world import (
@@ -287,3 +290,37 @@ def test_the_loopback_setting_lets_only_loopback_through(world, settings):
         201,
     ]
     assert [subscribe(url) for url in ("http://10.0.0.1/", "http://169.254.169.254/")] == [400, 400]
+
+
+def test_a_renewed_secret_signs_beside_the_old_one_until_the_overlap_ends(world, receiver, settings):
+    """A receiver still holding the old secret and one already holding the new both verify
+    during the overlap; after it only the new one does. The log shows the next attempt's time."""
+    verify_signature = documented_verify_signature()
+    hook = subscription(world, receiver.url)
+    umpire = world.client(Role.UMPIRE)
+    renewed = "the-new-secret-for-the-receiver"
+    overlap = datetime.timedelta(hours=settings.WEBHOOK_SECRET_OVERLAP_HOURS)
+    before = timezone.now()
+
+    answer = umpire.patch(world.url("webhook-detail", pk=hook.public_id), {"secret": renewed}, format="json")
+    until = datetime.datetime.fromisoformat(answer.json()["previous_secret_until"])
+    webhook_deliver(models.WebhookDelivery.objects.get(event=dawn_event(world)).pk)
+    models.WebhookSubscription.objects.filter(pk=hook.pk).update(previous_secret_until=timezone.now())
+    receiver.status = 500
+    failed = webhook_deliver(models.WebhookDelivery.objects.get(event=dawn_event(world)).pk)
+    log = umpire.get(world.url("webhook-delivery-list", webhook_pk=hook.public_id)).json()["results"]
+
+    assert answer.status_code == 200
+    assert before + overlap <= until <= timezone.now() + overlap
+    during, after = receiver.requests
+    assert during.headers["X-Campaign-Signature"].count("sha256=") == 2
+    assert verify_signature(SECRET, during.headers, during.body)
+    assert verify_signature(renewed, during.headers, during.body)
+    assert after.headers["X-Campaign-Signature"].count("sha256=") == 1
+    assert verify_signature(renewed, after.headers, after.body)
+    assert not verify_signature(SECRET, after.headers, after.body)
+    # The failed attempt is tried again after the backoff, and the delivery log says when.
+    assert failed.status == DeliveryStatus.PENDING
+    assert failed.next_attempt_at == failed.last_attempt_at + datetime.timedelta(seconds=retry_delay(1))
+    [shown] = [d for d in log if d["id"] == str(failed.public_id)]
+    assert datetime.datetime.fromisoformat(shown["next_attempt_at"]) == failed.next_attempt_at

@@ -1,7 +1,8 @@
 """The umpire sets up a club in a real browser: a campaign from the demo, a refused pack
 upload with its issue shown by path, a player invited by link who joins on their phone,
 the club's schedule, an API key made and revoked, a webhook made and pinged through a
-real worker. Every page of it is checked at 390 px for horizontal scroll."""
+real worker, a side's Discord channel whose held posts the umpire publishes (one) and
+discards (one, on the phone). Every page of it is checked at 390 px for horizontal scroll."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ from pathlib import Path
 
 import pytest
 import yaml
+from django.db import transaction
 from django.utils import timezone
 from playwright.sync_api import Page, ViewportSize, expect
 
 from campaign import models
-from campaign.choices import DeliveryStatus, MemberRole
+from campaign.choices import DeliveryStatus, EventVerb, MemberRole
 from campaign.scenarios import MALTA_PACK_PATH
+from campaign.services.audit import SYSTEM, event_record
 from campaign.services.demo import demo_users_ensure
 from tests.e2e.conftest import PHONE, Tab, sign_in
 from tests.webhook_receiver import Receiver, running
@@ -154,6 +157,42 @@ def test_the_umpire_sets_up_a_club_and_a_player_joins_by_link(
     assert models.WebhookDelivery.objects.get().status == DeliveryStatus.DELIVERED
     assert [received.headers["X-Campaign-Event"] for received in receiver.requests] == ["ping"]
     tab.shot("webhook-pinged")
+
+    # A Discord channel of the Allies whose posts wait for the umpire: one published, one discarded.
+    with running(Receiver(discord=True)) as channel:
+        form = page.get_by_role("form", name="New webhook")
+        form.get_by_label("Address (https://…)").fill(channel.url)
+        form.get_by_label("It is").select_option(label="Discord channel")
+        form.get_by_label("It reads as").select_option(label="One side: what its players may read")
+        form.get_by_label("Whose side (for one side)").select_option(label="Allied")
+        form.get_by_label("Hold each post until an umpire publishes it").check()
+        form.get_by_label("Sector changed hands").check()
+        form.get_by_role("button", name="Create the webhook").click()
+        held = page.get_by_role("listitem", name=f"Webhook {channel.url}")
+        expect(held).to_contain_text("Discord channel, for One side: what its players may read")
+        channel_hook = models.WebhookSubscription.objects.get(url=channel.url)
+        assert (channel_hook.side.name, channel_hook.hold_for_approval) == ("Allied", True)
+        for sector in campaign.sectors.order_by("name")[:2]:
+            with transaction.atomic():  # as the services record it
+                event_record(campaign, EventVerb.SECTOR_CONTROL_CHANGED, sector, "Changed hands", SYSTEM)
+        page.reload()
+        posts = page.get_by_role("list", name=f"Deliveries to {channel.url}").get_by_role("listitem")
+        expect(posts).to_have_count(2)
+        expect(posts.nth(0)).to_contain_text("Held for an umpire's approval")
+        assert channel.requests == []  # nothing reaches the club before the umpire checked it
+        tab.shot("discord-posts-held")
+        posts.nth(0).get_by_role("button", name="Publish").click()
+        expect(posts.nth(0)).to_contain_text("Delivered after 1 attempt", timeout=60_000)
+        assert len(channel.requests) == 1
+        assert channel.problems == []
+        tab.shot("discord-post-published")
+        # The other, on the umpire's phone: discarded, it never goes.
+        page.set_viewport_size(ViewportSize(width=PHONE["width"], height=PHONE["height"]))
+        posts.nth(1).get_by_role("button", name="Discard").click()
+        expect(posts.nth(1)).to_contain_text("Discarded by an umpire")
+        no_horizontal_scroll(page)
+        tab.shot("phone-discord-post-discarded")
+        assert len(channel.requests) == 1
 
     # Every page of the club's administration at 390 px: nothing scrolls sideways.
     page.set_viewport_size(ViewportSize(width=PHONE["width"], height=PHONE["height"]))

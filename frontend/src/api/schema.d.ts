@@ -3839,10 +3839,11 @@ export interface components {
          *     * `sector.control_changed` - Sector changed hands
          *     * `campaign.finished` - Campaign finished
          *     * `orders.submitted` - Orders submitted
+         *     * `orders.due` - Orders due
          *     * `ping` - Ping (a test event)
          * @enum {string}
          */
-        EventEnum: "night.done" | "arrivals.resolved" | "battle.created" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished" | "orders.submitted" | "ping";
+        EventEnum: "night.done" | "arrivals.resolved" | "battle.created" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished" | "orders.submitted" | "orders.due" | "ping";
         /**
          * @description * `public` - Every member
          *     * `side` - Its side
@@ -5755,10 +5756,14 @@ export interface components {
             /** @description the key the request carries; null: none */
             api_key: components["schemas"]["SessionKey"] | null;
         };
-        /** @description The API key a request carries, as its holder may read it (never its secret). */
+        /**
+         * @description The API key a request carries, as its holder may read it (never its secret): its side is
+         *     the model's field, named as the key list names it.
+         */
         SessionKey: {
-            name: string;
-            prefix: string;
+            /** @description A free-form name for the API key. Need not be unique. 50 characters max. */
+            readonly name: string;
+            readonly prefix: string;
             /** @description the one campaign it reads (its slug) */
             campaign: string;
             /** @description that campaign's name */
@@ -5774,10 +5779,10 @@ export interface components {
             /** @description the label people read for the code beside it */
             readonly role_label: string;
             /** @description the side it reads as; null: the public view */
-            side: number | null;
-            side_name: string | null;
+            readonly side: number | null;
+            readonly side_name: string | null;
             /** @description granted writes (as the umpire, never membership or keys) */
-            can_write: boolean;
+            readonly can_write: boolean;
         };
         /** @description An output serializer whose choices carry their labels. */
         SetupInput: {
@@ -6558,6 +6563,7 @@ export interface components {
          *     * `order.drafted` - Order drafted
          *     * `order.edited` - Order edited
          *     * `orders.submitted` - Orders submitted
+         *     * `orders.due` - Orders due
          *     * `order.withdrawn` - Order withdrawn
          *     * `order.approved` - Order approved
          *     * `order.returned` - Order sent back
@@ -6568,7 +6574,7 @@ export interface components {
          *     * `day.journal_written` - Day's journal written
          * @enum {string}
          */
-        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "webhook.published" | "webhook.discarded" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "notifications.sent" | "member.notification_email_set" | "order.drafted" | "order.edited" | "orders.submitted" | "order.withdrawn" | "order.approved" | "order.returned" | "order.amended" | "orders.lapsed" | "battle.draft_saved" | "battle.drafts_confirmed" | "day.journal_written";
+        VerbEnum: "campaign.created" | "campaign.started" | "day.dawned" | "segment.advanced" | "force.deployed" | "reinforcement.scheduled" | "reinforcement.postponed" | "arrival.due" | "activation.spent" | "battle.created" | "battle.set_up" | "battle.reported" | "battle.closed" | "airborne.landed" | "battle.lull_checked" | "roll.overridden" | "campaign.imported" | "night.started" | "night.done" | "night.order_queued" | "night.order_cancelled" | "arrivals.started" | "arrivals.resolved" | "operation.failed" | "umpire.reminded" | "admin.corrected" | "side.fog_of_war_set" | "admin.deleted" | "api_key.created" | "api_key.revoked" | "webhook.subscribed" | "webhook.updated" | "webhook.unsubscribed" | "webhook.pinged" | "force.moved" | "battalion.moved" | "sector.control_changed" | "supply.confirmed" | "supply.overridden" | "supply.applied" | "objective.awarded" | "campaign.finished" | "rule.applied" | "webhook.retried" | "webhook.published" | "webhook.discarded" | "member.invited" | "member.joined" | "member.account_created" | "member.removed" | "calendar.renewed" | "schedule.set" | "notifications.sent" | "member.notification_email_set" | "order.drafted" | "order.edited" | "orders.submitted" | "orders.due" | "order.withdrawn" | "order.approved" | "order.returned" | "order.amended" | "orders.lapsed" | "battle.draft_saved" | "battle.drafts_confirmed" | "day.journal_written";
         /** @description The victory conditions and each side's standing (``campaign.selectors.victory_standing``). */
         Victory: {
             status: components["schemas"]["CampaignStatusEnum"];
@@ -6732,6 +6738,11 @@ export interface components {
             /** @description its audience */
             side?: number | null;
             hold_for_approval?: boolean;
+            /**
+             * Format: date-time
+             * @description after a new secret: until then the old one signs too (a second signature in X-Campaign-Signature); null when no old secret signs any more
+             */
+            readonly previous_secret_until: string | null;
             readonly created_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
@@ -6765,6 +6776,11 @@ export interface components {
             /** @description its audience */
             side?: number | null;
             hold_for_approval?: boolean;
+            /**
+             * Format: date-time
+             * @description after a new secret: until then the old one signs too (a second signature in X-Campaign-Signature); null when no old secret signs any more
+             */
+            readonly previous_secret_until: string | null;
             readonly created_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
@@ -6812,9 +6828,10 @@ export interface components {
          *     * `sector.control_changed` - Sector changed hands
          *     * `campaign.finished` - Campaign finished
          *     * `orders.submitted` - Orders submitted
+         *     * `orders.due` - Orders due
          * @enum {string}
          */
-        WebhookEventEnum: "night.done" | "arrivals.resolved" | "battle.created" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished" | "orders.submitted";
+        WebhookEventEnum: "night.done" | "arrivals.resolved" | "battle.created" | "battle.reported" | "day.dawned" | "sector.control_changed" | "campaign.finished" | "orders.submitted" | "orders.due";
         /** @description A subscription; a PATCH sends only what changes. */
         WebhookInputRequest: {
             /** @description http:// or https:// URL that receives the POSTs */
@@ -14651,6 +14668,7 @@ export interface operations {
                  *     * `order.drafted` - Order drafted
                  *     * `order.edited` - Order edited
                  *     * `orders.submitted` - Orders submitted
+                 *     * `orders.due` - Orders due
                  *     * `order.withdrawn` - Order withdrawn
                  *     * `order.approved` - Order approved
                  *     * `order.returned` - Order sent back
@@ -14660,7 +14678,7 @@ export interface operations {
                  *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
                  *     * `day.journal_written` - Day's journal written
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "day.journal_written" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.discarded" | "webhook.pinged" | "webhook.published" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "day.journal_written" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.due" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.discarded" | "webhook.pinged" | "webhook.published" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -15046,6 +15064,7 @@ export interface operations {
                  *     * `order.drafted` - Order drafted
                  *     * `order.edited` - Order edited
                  *     * `orders.submitted` - Orders submitted
+                 *     * `orders.due` - Orders due
                  *     * `order.withdrawn` - Order withdrawn
                  *     * `order.approved` - Order approved
                  *     * `order.returned` - Order sent back
@@ -15055,7 +15074,7 @@ export interface operations {
                  *     * `battle.drafts_confirmed` - Drafted battle reports confirmed
                  *     * `day.journal_written` - Day's journal written
                  */
-                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "day.journal_written" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.discarded" | "webhook.pinged" | "webhook.published" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
+                verb?: "activation.spent" | "admin.corrected" | "admin.deleted" | "airborne.landed" | "api_key.created" | "api_key.revoked" | "arrival.due" | "arrivals.resolved" | "arrivals.started" | "battalion.moved" | "battle.closed" | "battle.created" | "battle.draft_saved" | "battle.drafts_confirmed" | "battle.lull_checked" | "battle.reported" | "battle.set_up" | "calendar.renewed" | "campaign.created" | "campaign.finished" | "campaign.imported" | "campaign.started" | "day.dawned" | "day.journal_written" | "force.deployed" | "force.moved" | "member.account_created" | "member.invited" | "member.joined" | "member.notification_email_set" | "member.removed" | "night.done" | "night.order_cancelled" | "night.order_queued" | "night.started" | "notifications.sent" | "objective.awarded" | "operation.failed" | "order.amended" | "order.approved" | "order.drafted" | "order.edited" | "order.returned" | "order.withdrawn" | "orders.due" | "orders.lapsed" | "orders.submitted" | "reinforcement.postponed" | "reinforcement.scheduled" | "roll.overridden" | "rule.applied" | "schedule.set" | "sector.control_changed" | "segment.advanced" | "side.fog_of_war_set" | "supply.applied" | "supply.confirmed" | "supply.overridden" | "umpire.reminded" | "webhook.discarded" | "webhook.pinged" | "webhook.published" | "webhook.retried" | "webhook.subscribed" | "webhook.unsubscribed" | "webhook.updated";
             };
             header?: {
                 /** @description The ETag of the answer you hold: 304 with no body while it is still current. */
@@ -28511,8 +28530,9 @@ export interface operations {
                  *     * `sector.control_changed` - Sector changed hands
                  *     * `campaign.finished` - Campaign finished
                  *     * `orders.submitted` - Orders submitted
+                 *     * `orders.due` - Orders due
                  */
-                event?: "arrivals.resolved" | "battle.created" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "orders.submitted" | "sector.control_changed";
+                event?: "arrivals.resolved" | "battle.created" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "orders.due" | "orders.submitted" | "sector.control_changed";
                 /** @description order by created_at, id (- first for descending); several, joined by commas, order by the first, then the next */
                 ordering?: "created_at" | "-created_at" | "id" | "-id";
                 /** @description A page number within the paginated result set. */
@@ -29632,8 +29652,9 @@ export interface operations {
                  *     * `sector.control_changed` - Sector changed hands
                  *     * `campaign.finished` - Campaign finished
                  *     * `orders.submitted` - Orders submitted
+                 *     * `orders.due` - Orders due
                  */
-                event?: "arrivals.resolved" | "battle.created" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "orders.submitted" | "sector.control_changed";
+                event?: "arrivals.resolved" | "battle.created" | "battle.reported" | "campaign.finished" | "day.dawned" | "night.done" | "orders.due" | "orders.submitted" | "sector.control_changed";
                 /** @description order by created_at, last_attempt_at, id (- first for descending); several, joined by commas, order by the first, then the next */
                 ordering?: "created_at" | "-created_at" | "last_attempt_at" | "-last_attempt_at" | "id" | "-id";
                 /** @description A page number within the paginated result set. */

@@ -185,7 +185,10 @@ function Deliveries({ slug, webhook }: { slug: string; webhook: Schemas["Webhook
                 {delivery.event_label}: <strong>{delivery.status_label}</strong> after {delivery.attempts ?? 0}{" "}
                 {delivery.attempts === 1 ? "attempt" : "attempts"}
                 {delivery.response_status ? `, answered ${delivery.response_status}` : ""}
-                {delivery.error ? <span className="line"> {delivery.error}</span> : null}{" "}
+                {delivery.error ? <span className="line"> {delivery.error}</span> : null}
+                {delivery.next_attempt_at ? (
+                  <span className="line"> Next attempt {when(delivery.next_attempt_at)}</span>
+                ) : null}{" "}
                 {delivery.actions.map((action, index) => (
                   <button
                     key={action}
@@ -229,6 +232,9 @@ function WebhookCard({ slug, webhook }: { slug: string; webhook: Schemas["Webhoo
         {webhook.events_labels.join(", ")}
         {webhook.active === false ? <span className="tag">Switched off</span> : null}
       </p>
+      {webhook.previous_secret_until ? (
+        <p>The secret it had before also signs until {when(webhook.previous_secret_until)}.</p>
+      ) : null}
       {ping.error ? <ErrorNotice error={ping.error} /> : null}
       <button type="button" onClick={() => ping.mutate()} disabled={ping.isPending}>
         Send a test event
@@ -239,18 +245,33 @@ function WebhookCard({ slug, webhook }: { slug: string; webhook: Schemas["Webhoo
   );
 }
 
-function WebhookForm({ slug }: { slug: string }) {
+/** A select's options: the API's words for each code of a vocabulary list. */
+function TermOptions({ terms }: { terms: ReturnType<typeof useTerms> }) {
+  return terms.map(({ value, label }) => (
+    <option key={value} value={value}>
+      {label}
+    </option>
+  ));
+}
+
+function WebhookForm({ slug, sides }: { slug: string; sides: Side[] }) {
   const queryClient = useQueryClient();
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<WebhookEvent[]>([]);
+  const [kind, setKind] = useState<Schemas["WebhookKindEnum"]>("json");
+  const [audience, setAudience] = useState<Schemas["WebhookAudienceEnum"]>("umpires");
+  const [side, setSide] = useState("");
+  const [held, setHeld] = useState(false);
   const webhookEvents = useTerms("webhook_event");
+  const kinds = useTerms("webhook_kind");
+  const audiences = useTerms("webhook_audience");
   const [key, setKey] = useState(idempotencyKey);
   const create = useMutation({
     mutationFn: () =>
       unwrap(
         api.POST("/api/v1/campaigns/{campaign_slug}/webhooks/", {
           params: { path: { campaign_slug: slug }, header: { "Idempotency-Key": key } },
-          body: { url, events },
+          body: { url, events, kind, audience, side: side ? Number(side) : null, hold_for_approval: held },
         }),
       ),
     onSuccess: () => {
@@ -278,6 +299,45 @@ function WebhookForm({ slug }: { slug: string }) {
           aria-describedby="webhook-url-errors"
         />
       </Field>
+      <Field id="webhook-kind" label="It is" errors={fields.kind}>
+        <select
+          id="webhook-kind"
+          value={kind}
+          onChange={(e) => setKind(e.target.value as Schemas["WebhookKindEnum"])}
+          aria-describedby="webhook-kind-errors"
+        >
+          <TermOptions terms={kinds} />
+        </select>
+      </Field>
+      <Field id="webhook-audience" label="It reads as" errors={fields.audience}>
+        <select
+          id="webhook-audience"
+          value={audience}
+          onChange={(e) => setAudience(e.target.value as Schemas["WebhookAudienceEnum"])}
+          aria-describedby="webhook-audience-errors"
+        >
+          <TermOptions terms={audiences} />
+        </select>
+      </Field>
+      <Field id="webhook-side" label="Whose side (for one side)" errors={fields.side}>
+        <select
+          id="webhook-side"
+          value={side}
+          onChange={(e) => setSide(e.target.value)}
+          aria-describedby="webhook-side-errors"
+        >
+          <option value="">None</option>
+          {sides.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <label className="choice">
+        <input type="checkbox" checked={held} onChange={(e) => setHeld(e.target.checked)} /> Hold each post until an
+        umpire publishes it
+      </label>
       <fieldset aria-describedby="webhook-events-errors">
         <legend>Send when</legend>
         {webhookEvents.map(({ value, label }) => {
@@ -308,7 +368,7 @@ function WebhookForm({ slug }: { slug: string }) {
   );
 }
 
-function WebhooksSection({ slug }: { slug: string }) {
+function WebhooksSection({ slug, sides }: { slug: string; sides: Side[] }) {
   const webhooks = useQuery({
     queryKey: queryKeys.webhooks(slug),
     queryFn: () =>
@@ -321,7 +381,10 @@ function WebhooksSection({ slug }: { slug: string }) {
   return (
     <section aria-labelledby="webhooks-heading">
       <h2 id="webhooks-heading">Webhooks</h2>
-      <p>Other apps are told of the campaign's events as they happen, with what a public observer sees.</p>
+      <p>
+        Other apps and Discord channels are told of the campaign's events as they happen, with what the audience
+        they read as may see.
+      </p>
       <QueryView query={webhooks} what="the webhooks">
         {(page) =>
           page.results.length ? (
@@ -335,7 +398,7 @@ function WebhooksSection({ slug }: { slug: string }) {
           )
         }
       </QueryView>
-      <WebhookForm slug={slug} />
+      <WebhookForm slug={slug} sides={sides} />
     </section>
   );
 }
@@ -350,7 +413,7 @@ export function IntegrationsPage() {
     <section className="integrations">
       <h1>API keys and webhooks</h1>
       <ApiKeysSection slug={campaign.slug} sides={campaign.sides} />
-      <WebhooksSection slug={campaign.slug} />
+      <WebhooksSection slug={campaign.slug} sides={campaign.sides} />
     </section>
   );
 }
