@@ -33,12 +33,21 @@ class ChronicleBattle:
 
 
 @dataclass(frozen=True)
+class ChronicleFigures:
+    """The day's figures as the reader may read them, a row a figure and a column a side."""
+
+    sides: list[str]
+    rows: list[tuple[str, list[str]]]  # the figure in words, then each side's value in words
+
+
+@dataclass(frozen=True)
 class ChronicleDay:
     day: models.CampaignDay
     segments: list[tuple[models.DaySegmentRecord, models.Side | None, str]]
     map_moment: str | None  # the moment of the map shown, in words; None: no map kept
     map_svg: str | None
     battles: list[ChronicleBattle]
+    figures: ChronicleFigures | None  # None: no tally of that day
 
 
 def _stands(labels: list[Any]) -> str:
@@ -77,6 +86,27 @@ def _day_map(access: CampaignAccess, day: models.CampaignDay) -> tuple[str | Non
     return None, None
 
 
+def _figures(access: CampaignAccess, tallies: selectors.DayTallies) -> ChronicleFigures:
+    """The statistics' figures of a day (``campaign.selectors.statistics``, its fog per figure)."""
+    shown = [
+        (access.sides[side_day.side_id].name, selectors.figures_shown(access, side_day))
+        for side_day in tallies.tallies
+    ]
+
+    def value(name: str, figure: int | None) -> str:
+        if figure is not None:
+            return str(figure)
+        return "after the night" if name in selectors.AFTER_NIGHT and not tallies.night_done else "hidden"
+
+    return ChronicleFigures(
+        sides=[side for side, _ in shown],
+        rows=[
+            (words, [value(name, figures[name]) for _, figures in shown])
+            for name, words in selectors.FIGURE_WORDS.items()
+        ],
+    )
+
+
 def _reader(access: CampaignAccess) -> str:
     """Whose copy it is, for its header: the fog it was printed through."""
     if access.is_umpire:
@@ -102,11 +132,13 @@ def chronicle_context(access: CampaignAccess) -> dict[str, Any]:
                 lines=_report_lines(access, battle),
             )
         )
+    figures = {tallies.day.number: _figures(access, tallies) for tallies in selectors.statistics(access).days}
     days = []
     for day in selectors.days(access):
         moment, svg = _day_map(access, day)
+        battles = battles_by_day.get(day.pk, [])
         days.append(
-            ChronicleDay(day, segments_of_day(access, day), moment, svg, battles_by_day.get(day.pk, []))
+            ChronicleDay(day, segments_of_day(access, day), moment, svg, battles, figures.get(day.number))
         )
     return {
         "campaign": access.campaign,

@@ -102,3 +102,17 @@ def test_the_chronicle_as_a_web_page_and_a_bad_format(campaign: models.Campaign)
     assert "G1: lost" not in page
     assert refused.status_code == 400
     assert "output" in refused.json()["error"]["fields"]
+
+
+def test_each_days_figures_are_the_statistics_as_the_reader_may_read_them(campaign: models.Campaign):
+    umpires = chronicle(campaign, "umpire", output="html")
+    allied = chronicle(campaign, "allied", output="html")
+    sides = " ".join(campaign.sides.order_by("pk").values_list("name", flat=True))
+
+    assert umpires.count(f"Figures of the day Figure {sides}") == 2
+    # Day 1: each side lost a stand at Gudja; day 2's night is to come.
+    assert "Stands lost 1 1" in umpires
+    assert "Barrage rounds replenished after the night after the night" in umpires
+    # The Axis hides its strengths from the Allies: their losses read hidden, the Allies' own do not.
+    axis_first = sides.startswith("Axis")
+    assert ("Stands lost hidden 1" if axis_first else "Stands lost 1 hidden") in allied
