@@ -14,6 +14,8 @@ suppressed another third.
 - **Statements**: the night's statement count (transaction control aside) at every size.
 - **Scaling**: time at ×10 stands against ×10.
 - **Memory**: tracemalloc's peak during a night (an extra campaign, untimed), per stand.
+- **Map snapshots**: the bytes the map replay keeps of that campaign (at each dawn and after
+  each night, for every audience), per stand and day, against 1 KB (issue 32).
 - **Empty night**: on that campaign's next day, with nothing destroyed or suppressed,
   against the same floor (no stand to update, no roll).
 - **Fresh worker**: a Celery worker started for it runs two nights of the smallest size one
@@ -44,7 +46,8 @@ from tests.benchmarks.isolation import own_services
 django.setup()
 
 from django.db import connection, transaction  # noqa: E402
-from django.db.models import NOT_PROVIDED, F  # noqa: E402
+from django.db.models import NOT_PROVIDED, Count, F, Sum  # noqa: E402
+from django.db.models.functions import Length  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from campaign import models  # noqa: E402
@@ -264,6 +267,17 @@ def empty_night(campaign: models.Campaign) -> Night:
     return night(campaign)
 
 
+def map_snapshot_bytes_per_stand_day(campaign: models.Campaign) -> float:
+    """The replay's snapshots kept of the campaign (at each dawn and after each night, for every
+    audience), in bytes per stand and day."""
+    kept = models.MapSnapshot.objects.filter(campaign=campaign).aggregate(
+        total=Sum(Length("state")), days=Count("day_number", distinct=True)
+    )
+    total: int = kept["total"] or 0
+    days: int = max(kept["days"], 1)
+    return total / (campaign.stands.count() * days)
+
+
 def size_figures(stands: int) -> tuple[list[Figure], dict[str, Any]]:
     runs = [night(campaign_at_nightfall(stands, f"bench-{stands}-{n}")) for n in range(repeats(stands))]
     seconds = statistics.median(run.seconds for run in runs)
@@ -272,7 +286,8 @@ def size_figures(stands: int) -> tuple[list[Figure], dict[str, Any]]:
     traced = campaign_at_nightfall(stands, f"bench-{stands}-traced")
     peak = traced_peak_bytes(traced)
     memory_load = load_average()
-    empty = empty_night(traced)
+    empty = empty_night(traced)  # its dawn keeps the map of the night before, then its own
+    snapshot_bytes = map_snapshot_bytes_per_stand_day(traced)
     figures = [
         Figure(f"night, {stands:,} stands", seconds, floor_seconds, "s", at_most=2.0, load_average=load),
         Figure(
@@ -283,6 +298,15 @@ def size_figures(stands: int) -> tuple[list[Figure], dict[str, Any]]:
             at_most=1.0,
             load_average=memory_load,
             note="tracemalloc peak",
+        ),
+        Figure(
+            f"map snapshots, {stands:,} stands",
+            snapshot_bytes,
+            BYTES_PER_STAND,
+            "B/stand/day",
+            at_most=1.0,
+            load_average=memory_load,
+            note="dawn and night, every audience",
         ),
         Figure(
             f"empty night, {stands:,} stands",
@@ -301,6 +325,7 @@ def size_figures(stands: int) -> tuple[list[Figure], dict[str, Any]]:
         "commits": max(run.commits for run in runs),
         "roll_rows": runs[0].rolls,
         "traced_peak_bytes": peak,
+        "map_snapshot_bytes_per_stand_day": snapshot_bytes,
         "empty_night": empty.__dict__,
     }
     return figures, details
