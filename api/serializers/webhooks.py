@@ -6,7 +6,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.actions import ActionsField, ActionsLabelsField
-from api.labels import LabelledModelSerializer
+from api.labels import LabelledModelSerializer, LabelledSerializer
 from api.serializers.base import PUBLIC_ID_HELP
 from campaign import models
 from campaign.choices import DELIVERY_ACTION_CHOICES, WEBHOOK_DELIVERY_EVENT_CHOICES, WEBHOOK_EVENT_CHOICES
@@ -66,6 +66,49 @@ class WebhookCreatedSerializer(WebhookSerializer):
         return subscription.secret if self.context.get("secret_made") else None
 
 
+class WebhookPayloadObjectSerializer(LabelledSerializer[dict[str, object]]):
+    type = serializers.CharField(help_text="the kind of row the event is about (Battle, Operation, ...)")
+    id = serializers.JSONField(allow_null=True, help_text="its id as the API names it (a public id)")
+    repr = serializers.CharField(help_text="what it is, in words")
+
+
+class WebhookPayloadLinksSerializer(LabelledSerializer[dict[str, str]]):
+    """API paths to read more with, each answering 200 to the subscription's audience."""
+
+    campaign = serializers.CharField()
+    event = serializers.CharField(required=False, help_text="the event, when the audience may read it")
+    day = serializers.CharField(required=False)
+    dice = serializers.CharField(required=False, help_text="after a night: the day's revealed dice")
+    report = serializers.CharField(required=False, help_text="after a night: the side audience's own report")
+    object = serializers.CharField(required=False, help_text="what the event is about, when readable")
+
+
+class WebhookPayloadSerializer(LabelledSerializer[dict[str, object]]):
+    """The JSON body of every webhook request (docs/api.md, Webhooks); a ping carries ``events``
+    in place of ``day``, ``object``, ``message`` and ``links``; a Discord channel's delivery also
+    keeps the Discord message it posts (``discord``)."""
+
+    id = serializers.UUIDField(
+        allow_null=True, help_text="the event's id; null when the audience may not read it"
+    )
+    event = serializers.CharField(help_text="the event's name: one of the webhook events, or `ping`")
+    campaign = serializers.SlugField(help_text="the campaign's slug")
+    day = serializers.IntegerField(required=False, allow_null=True)
+    object = WebhookPayloadObjectSerializer(required=False)
+    message = serializers.CharField(required=False, help_text="what happened, in words for third parties")
+    events = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="a ping's: the events subscribed to"
+    )
+    created_at = serializers.DateTimeField()
+    links = WebhookPayloadLinksSerializer(required=False)
+    discord = serializers.DictField(required=False, help_text="a Discord channel's: the message posted")
+
+
+@extend_schema_field(WebhookPayloadSerializer)
+class WebhookPayloadField(serializers.JSONField):
+    """The payload as it was sent, documented by :class:`WebhookPayloadSerializer`."""
+
+
 class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery]):
     id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     event = serializers.ChoiceField(
@@ -81,6 +124,7 @@ class WebhookDeliverySerializer(LabelledModelSerializer[models.WebhookDelivery])
     sending = serializers.SerializerMethodField(
         help_text="a worker is still to send it, or to send it again after a failed attempt"
     )
+    payload = WebhookPayloadField(read_only=True, help_text="the body sent (or held, or to send)")
 
     def get_sending(self, delivery: models.WebhookDelivery) -> bool:
         return delivery_sending(delivery)

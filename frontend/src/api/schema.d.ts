@@ -6811,7 +6811,8 @@ export interface components {
             next_attempt_at?: string | null;
             /** Format: date-time */
             delivered_at?: string | null;
-            payload: unknown;
+            /** @description the body sent (or held, or to send) */
+            readonly payload: components["schemas"]["WebhookPayload"];
             /** @description a worker is still to send it, or to send it again after a failed attempt */
             readonly sending: boolean;
             /** @description what you may do with it now (umpires): `retry` once it failed every retry, while its webhook is switched on; `publish` or `discard` a post held for approval */
@@ -6870,6 +6871,57 @@ export interface components {
          * @enum {string}
          */
         WebhookKindEnum: "json" | "discord";
+        /**
+         * @description The JSON body of every webhook request (docs/api.md, Webhooks); a ping carries ``events``
+         *     in place of ``day``, ``object``, ``message`` and ``links``; a Discord channel's delivery also
+         *     keeps the Discord message it posts (``discord``).
+         */
+        WebhookPayload: {
+            /**
+             * Format: uuid
+             * @description the event's id; null when the audience may not read it
+             */
+            id: string | null;
+            /** @description the event's name: one of the webhook events, or `ping` */
+            event: string;
+            /** @description the campaign's slug */
+            campaign: string;
+            day?: number | null;
+            object?: components["schemas"]["WebhookPayloadObject"];
+            /** @description what happened, in words for third parties */
+            message?: string;
+            /** @description a ping's: the events subscribed to */
+            events?: string[];
+            /** Format: date-time */
+            created_at: string;
+            links?: components["schemas"]["WebhookPayloadLinks"];
+            /** @description a Discord channel's: the message posted */
+            discord?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description API paths to read more with, each answering 200 to the subscription's audience. */
+        WebhookPayloadLinks: {
+            campaign: string;
+            /** @description the event, when the audience may read it */
+            event?: string;
+            day?: string;
+            /** @description after a night: the day's revealed dice */
+            dice?: string;
+            /** @description after a night: the side audience's own report */
+            report?: string;
+            /** @description what the event is about, when readable */
+            object?: string;
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        WebhookPayloadObject: {
+            /** @description the kind of row the event is about (Battle, Operation, ...) */
+            type: string;
+            /** @description its id as the API names it (a public id) */
+            id: unknown;
+            /** @description what it is, in words */
+            repr: string;
+        };
         /**
          * @description * `North` - North
          *     * `North-East` - North-East
