@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign import models
+from api.tasks import FORCE_STATUSES_RENDER_TASK, force_statuses_render_task
+from campaign import models, polls
 from campaign.choices import ArrivalStatus
 from campaign.services.api_keys import api_key_revoke
 from campaign.services.battle_reports import battle_report
@@ -341,3 +345,58 @@ def test_a_warm_poll_checks_the_whole_key_and_its_campaign(world):
 
     assert wrong_secret.get(url).status_code == 401
     assert api_key_client(key).get(other_campaign).status_code == 404
+
+
+def sent_tasks(redis_client: Any, queue: str, name: str) -> list[list[Any]]:
+    """The arguments of each ``name`` task waiting on ``queue`` (kombu's Redis messages)."""
+    messages = [json.loads(raw) for raw in redis_client.lrange(queue, 0, -1)]
+    return [
+        json.loads(base64.b64decode(message["body"]))[0]
+        for message in messages
+        if message["headers"]["task"] == name
+    ]
+
+
+def test_a_status_polled_before_a_night_is_rendered_after_it_and_one_never_polled_is_not(
+    world, redis_client, django_capture_on_commit_callbacks
+):
+    battle_report(
+        world.planned.campaign_id,
+        ACTOR,
+        world.planned.pk,
+        {"battalions": [{"code": "A1", "destroyed": ["3"]}]},
+    )
+    client = world.client(Role.ALLIED_KEY)
+    url = status_url(world, world.allied)
+    before = client.get(url)  # polled before the night; nobody polls the umpires' view nor the Axis'
+    assert before.status_code == 200
+    messages = settings.CELERY_QUEUE_NAMES["default"]
+    redis_client.delete(messages)
+
+    night = night_phase_start(world.campaign.pk, ACTOR)
+    with django_capture_on_commit_callbacks(execute=True):
+        operation_run(night.pk)
+    # The night's commit sent the render to the messages' queue, never the nights'.
+    (arguments,) = sent_tasks(redis_client, messages, FORCE_STATUSES_RENDER_TASK)
+    assert (
+        sent_tasks(redis_client, settings.CELERY_QUEUE_NAMES["operations"], FORCE_STATUSES_RENDER_TASK) == []
+    )
+    assert force_statuses_render_task(*arguments) == 1  # as the messages worker runs it
+    assert force_statuses_render_task(*arguments) == 0  # a second run finds it stored
+
+    shown = version(world)
+    scope = str(world.allied.pk)  # the side's players' audience
+    assert polls.statuses_polled(world.campaign.pk, [shown]) == {(str(night_force_id(world)), scope)}
+    warm_queries, warm = query_count(client, url)
+    assert warm_queries == 0
+    assert warm["ETag"] != before["ETag"]
+    assert warm.json()["latest_night_report"]["day"] == night.day.number
+    # What the task stored is what the poll would have rendered.
+    redis_client.delete(polls._status_key(world.campaign.pk, night_force_id(world), shown, scope))
+    cold_queries, cold = query_count(client, url)
+    assert cold_queries > 0
+    assert (cold.content, cold["ETag"]) == (warm.content, warm["ETag"])
+
+
+def night_force_id(world: World) -> Any:
+    return models.Force.objects.get(side=world.allied).public_id
