@@ -131,6 +131,7 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     models.NightSnapshot.objects.create(operation=operation, values=_night_snapshot(campaign.pk, day))
     campaign.night_version = campaign.version + 1  # the version this save gives it
     campaign_save(campaign, "night_version")
+    polls.statuses_render_on_commit(campaign.pk, [campaign.night_version - 1])  # shown until this commit
     return operation
 
 
@@ -270,9 +271,8 @@ class _NightDice:
 
 @contextlib.contextmanager
 def _night_dice(operation: models.Operation, stream: str, *, copy_open: bool = False) -> Iterator[_NightDice]:
-    """The step's dice; their rows are written in one COPY as the block ends (none without a
-    roll), or with ``copy_open`` as they are made, the COPY open while the dice roll: no query
-    may run in the block then."""
+    """The step's dice; their rows are written in one COPY as the block ends (none without a roll), or
+    with ``copy_open`` as they are made, the COPY open while the dice roll: no query may run in it then."""
     if copy_open:
         operation.campaign.side_names  # noqa: B018 -- read before the COPY: each roll's audience names its side
         with roll_records_copy() as write:

@@ -357,7 +357,7 @@ def sent_tasks(redis_client: Any, queue: str, name: str) -> list[list[Any]]:
     ]
 
 
-def test_a_status_polled_before_a_night_is_rendered_after_it_and_one_never_polled_is_not(
+def test_a_status_polled_before_a_night_is_rendered_after_its_commits_and_one_never_polled_is_not(
     world, redis_client, django_capture_on_commit_callbacks
 ):
     battle_report(
@@ -370,33 +370,32 @@ def test_a_status_polled_before_a_night_is_rendered_after_it_and_one_never_polle
     url = status_url(world, world.allied)
     before = client.get(url)  # polled before the night; nobody polls the umpires' view nor the Axis'
     assert before.status_code == 200
-    messages = settings.CELERY_QUEUE_NAMES["default"]
-    redis_client.delete(messages)
+    audience = str(world.allied.pk)  # the side's players'
+    polled = {(str(models.Force.objects.get(side=world.allied).public_id), audience)}
+    messages, nights = settings.CELERY_QUEUE_NAMES["default"], settings.CELERY_QUEUE_NAMES["operations"]
 
-    night = night_phase_start(world.campaign.pk, ACTOR)
-    with django_capture_on_commit_callbacks(execute=True):
-        operation_run(night.pk)
-    # The night's commit sent the render to the messages' queue, never the nights'.
-    (arguments,) = sent_tasks(redis_client, messages, FORCE_STATUSES_RENDER_TASK)
-    assert (
-        sent_tasks(redis_client, settings.CELERY_QUEUE_NAMES["operations"], FORCE_STATUSES_RENDER_TASK) == []
-    )
-    assert force_statuses_render_task(*arguments) == 1  # as the messages worker runs it
-    assert force_statuses_render_task(*arguments) == 0  # a second run finds it stored
+    def rendered_after(commit: Any) -> Any:
+        """Commit, run the render the commit sent to the messages' queue (never the nights') as
+        the messages worker would, twice; the next poll, with the statements it sent."""
+        redis_client.delete(messages)
+        with django_capture_on_commit_callbacks(execute=True):
+            committed = commit()
+        (arguments,) = sent_tasks(redis_client, messages, FORCE_STATUSES_RENDER_TASK)
+        assert sent_tasks(redis_client, nights, FORCE_STATUSES_RENDER_TASK) == []
+        assert force_statuses_render_task(*arguments) == 1
+        assert force_statuses_render_task(*arguments) == 0  # a second run finds it stored
+        assert polls.statuses_polled(world.campaign.pk, [version(world)]) == polled
+        return committed, query_count(client, url)
 
-    shown = version(world)
-    scope = str(world.allied.pk)  # the side's players' audience
-    assert polls.statuses_polled(world.campaign.pk, [shown]) == {(str(night_force_id(world)), scope)}
-    warm_queries, warm = query_count(client, url)
-    assert warm_queries == 0
-    assert warm["ETag"] != before["ETag"]
-    assert warm.json()["latest_night_report"]["day"] == night.day.number
+    night, (during_queries, during) = rendered_after(lambda: night_phase_start(world.campaign.pk, ACTOR))
+    assert during_queries == 0
+    assert during["ETag"] != before["ETag"]
+    _, (after_queries, after) = rendered_after(lambda: operation_run(night.pk))
+    assert after_queries == 0
+    assert after.json()["latest_night_report"]["day"] == night.day.number
     # What the task stored is what the poll would have rendered.
-    redis_client.delete(polls._status_key(world.campaign.pk, night_force_id(world), shown, scope))
+    ((force_id, _),) = polled
+    redis_client.delete(polls._status_key(world.campaign.pk, force_id, version(world), audience))
     cold_queries, cold = query_count(client, url)
     assert cold_queries > 0
-    assert (cold.content, cold["ETag"]) == (warm.content, warm["ETag"])
-
-
-def night_force_id(world: World) -> Any:
-    return models.Force.objects.get(side=world.allied).public_id
+    assert (cold.content, cold["ETag"]) == (after.content, after["ETag"])
