@@ -396,8 +396,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         idle = [delay for due, delay, _ in polls if idle_start <= due < idle_end]
         during = [delay for due, delay, _ in polls if start <= due < end]
         failed = sorted({status for _, _, status in polls if status not in (200, 304)})
+        # When in the burst a poll waited over a second, and what it answered: what holds the p99.
+        slow = [
+            (round(due - start, 2), round(delay, 2), status)
+            for due, delay, status in polls
+            if start <= due < end and delay > 1
+        ]
     nights = len(built)
     seconds = end - start
+    due_count = int(seconds * args.pollers * args.poll_rate)  # sent or not
     throughput = nights * 60 / seconds
     poll_idle, poll_burst = milliseconds(idle), milliseconds(during)
     return {
@@ -427,6 +434,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "cpu_ms_per_poll_idle": figure(value=round(web_cpu * 1000 / max(len(idle), 1), 2)),
             "statements_per_warm_poll": figure(value=statements),
             "failed_statuses": failed,
+            "slow_during_burst": {"due_s_delay_s_status": slow[:50], "count": len(slow), "due": due_count},
         },
     }
 
