@@ -283,6 +283,8 @@ CELERY_TASK_ROUTES = {
     "campaign.tasks.webhook_deliver_task": {"queue": CELERY_QUEUE_NAMES["webhooks"]},
     "campaign.tasks.night_reports_notify_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
     "campaign.tasks.notification_mail_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
+    # With the messages, never behind the nights: a night's statuses rendered after its commit.
+    "api.tasks.force_statuses_render_task": {"queue": CELERY_QUEUE_NAMES["default"]},
 }
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
