@@ -213,6 +213,40 @@ def pdf(html: str) -> bytes:
     return bytes(weasyprint.HTML(string=html).write_pdf())
 
 
+@dataclass(frozen=True)
+class PaperOffered:
+    """A paper the reader may print now, named in words; the API turns it into a link."""
+
+    kind: str  # "briefing", "packet" or "chronicle": which route prints it
+    title: str
+    side_id: int | None = None  # the side it is printed for; None: printed for the reader
+
+
+def campaign_papers(access: CampaignAccess) -> list[PaperOffered]:
+    """The day under way's briefings of the sides the reader prints for, then the chronicle so
+    far (printed for the reader): nothing before day 1 dawns."""
+    day = access.campaign.current_day
+    if not day:
+        return []
+    briefings = [
+        PaperOffered("briefing", f"{side.name}'s briefing for day {day} (PDF)", side_id)
+        for side_id, side in access.sides.items()
+        if access.prints_for(side_id)
+    ]
+    return [*briefings, PaperOffered("chronicle", "The chronicle so far (PDF)")]
+
+
+def battle_papers(access: CampaignAccess, battle: models.Battle) -> list[PaperOffered]:
+    """A battle's packets, one for each side fighting it that the reader prints for (in the
+    sides' order, as the briefings)."""
+    fighting = {battle.attacker_id, battle.defender_id}
+    return [
+        PaperOffered("packet", f"{side.name}'s battle packet (PDF)", side_id)
+        for side_id, side in access.sides.items()
+        if side_id in fighting and access.prints_for(side_id)
+    ]
+
+
 def briefing_html(campaign: models.Campaign, day_number: int, side_id: int) -> str:
     with selectors.one_moment():
         context = briefing_context(campaign, day_number, side_id)

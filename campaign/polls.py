@@ -1,9 +1,10 @@
 """Force status polls answered from Redis: the rendered statuses, and each campaign's version.
 
 A status is stored as rendered (its JSON body and ETag, in a Redis hash) under the campaign's
-version shown and the viewer's scope: every committed change bumps the version, so an entry is
-never stale, and viewers never share one. Lua scripts read an entry in one round trip, and its
-body only when the ETag the client sent does not match: a 304 never reads the body.
+version shown and the viewer's scope (its audience, ``campaign.audiences``): every committed change
+bumps the version, so an entry is never stale, and viewers never share one. Lua scripts read an
+entry in one round trip, and its body only when the ETag the client sent does not match: a 304
+never reads the body.
 
 The version shown is also published here (:func:`version_publish`), so a poll with an API key can
 be answered without PostgreSQL: one script reads the key's grant (``api.authentication``), its
@@ -19,11 +20,13 @@ Everything here is a cache: with Redis down, reads miss and writes are dropped (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from django.core.cache import cache
+from django.db import transaction
+from django.dispatch import Signal
 from django.utils.http import parse_etags
 from redis import Redis
 from redis.commands.core import Script
@@ -38,6 +41,10 @@ STATUS_KEY = KEY_PREFIX + "status:{campaign_id}:{force_id}:{version}:{scope}"
 VERSION_KEY = KEY_PREFIX + "version:{campaign_id}"
 # Unpolled entries go after this long; a version key after it is published again or read back.
 TIMEOUT_SECONDS = 3600
+# Sent after a commit that moved a campaign past versions whose statuses may have been polled, with
+# ``campaign_id`` and ``versions``: a receiver renders those statuses again at the version shown
+# now, off the web (``api.tasks``, as ``campaign`` never imports ``api``).
+statuses_outdated = Signal()
 
 # The status entry at KEYS[1]: {etag, body}, the body left out when one of the ETags from
 # ARGV[first] on matches ("*" matches any); {} when there is none.
@@ -182,3 +189,28 @@ def version_publish(campaign_id: int, version: int) -> None:
         None,
         [key],
     )
+
+
+def statuses_render_on_commit(campaign_id: int, versions: list[int]) -> None:
+    """Once the current transaction commits, have the statuses polled at ``versions`` rendered
+    again (:data:`statuses_outdated`); a receiver's failure is logged, never the writer's."""
+    transaction.on_commit(
+        lambda: statuses_outdated.send(None, campaign_id=campaign_id, versions=versions), robust=True
+    )
+
+
+def statuses_polled(campaign_id: int, versions: Collection[int]) -> set[tuple[str, str]]:
+    """The (force, scope) of every status of the campaign stored at one of ``versions``: those
+    polled at them. A SCAN of the keyspace, for a task, never a request."""
+    prefix = _status_key(campaign_id, "", 0, "").removesuffix(":0:")
+    wanted = {str(version) for version in versions}
+
+    def scan(client: Redis) -> set[tuple[str, str]]:
+        polled = set()
+        for key in client.scan_iter(match=f"{prefix}*", count=1000):
+            force_id, version, scope = key.decode().removeprefix(prefix).split(":", 2)
+            if version in wanted:
+                polled.add((force_id, scope))
+        return polled
+
+    return redis_call(scan, set())

@@ -13,10 +13,12 @@ from rest_framework import serializers
 from api.actions import ActionsField, ActionsLabelsField
 from api.labels import LabelledModelSerializer, LabelledSerializer
 from api.serializers.base import PUBLIC_ID_HELP, access_of
+from api.serializers.papers import PaperLinkSerializer, paper_links
 from api.serializers.reference import RuleInputSerializer
 from campaign import access as access_rules
 from campaign import models
 from campaign.choices import BATTLE_ACTION_CHOICES, enum_choices
+from campaign.paper import battle_papers
 from campaign.services.battles import battle_actions
 from rules_engine.nineteen43.lulls import LullLength
 
@@ -45,6 +47,10 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
     setup = serializers.SerializerMethodField()
     report = serializers.SerializerMethodField()
     lulls = BattleLullSerializer(many=True, read_only=True)
+    papers = serializers.SerializerMethodField(
+        help_text="its packets you may print now, as links in words: one for each side fighting it that "
+        "you print for"
+    )
     draft_side = serializers.SerializerMethodField(
         help_text="your side, whose draft of its report you write and read: null unless you are a player "
         "of a side fighting it"
@@ -79,6 +85,7 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
             "attacker_decided_by",
             "report",
             "draft_side",
+            "papers",
             "actions",
             "actions_labels",
         ]
@@ -86,6 +93,12 @@ class BattleSerializer(LabelledModelSerializer[models.Battle]):
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_draft_side(self, battle: models.Battle) -> int | None:
         return access_rules.battle_draft_reader_side(access_of(self), battle)
+
+    @extend_schema_field(PaperLinkSerializer(many=True))
+    def get_papers(self, battle: models.Battle) -> Any:
+        access = access_of(self)
+        context = {**self.context, "campaign": access.campaign, "battle": battle}
+        return paper_links(battle_papers(access, battle), context)
 
     def get_feeds(self, battle: models.Battle) -> list[uuid.UUID]:
         return [fed.public_id for fed in battle.feeds.all()]

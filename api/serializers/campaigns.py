@@ -12,8 +12,10 @@ from rest_framework.reverse import reverse
 from api.labels import LabelledModelSerializer, LabelledSerializer
 from api.permissions import CAMPAIGN_KWARG
 from api.serializers.base import WIND_TEXT_HELP, FogMaskedSerializer
+from api.serializers.papers import PaperLinkSerializer, paper_links
 from campaign import models
 from campaign.choices import CAMPAIGN_ACTION_CHOICES, DayStatus, MemberRole, TodoKind, enum_choices
+from campaign.paper import campaign_papers
 from campaign.selectors import club_schedule_next, night_before, night_in_progress, summary_access
 from campaign.services.activation import activation_costs
 from campaign.services.campaign_actions import campaign_actions
@@ -109,6 +111,10 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     chronicle_url = serializers.SerializerMethodField(
         help_text="the chronicle of the campaign so far (PDF), printed for you: null until day 1 dawns"
     )
+    papers = serializers.SerializerMethodField(
+        help_text="what you may print now, as links in words: the day under way's briefings of the sides "
+        "in prints_for, then the chronicle so far; empty until day 1 dawns"
+    )
     you_umpire = serializers.SerializerMethodField(
         help_text="you umpire this campaign: its umpire pages and every write are yours"
     )
@@ -154,6 +160,7 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             "id",
             "url",
             "chronicle_url",
+            "papers",
             "slug",
             "name",
             "description",
@@ -214,6 +221,11 @@ class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
             kwargs={CAMPAIGN_KWARG: campaign.slug},
             request=self.context.get("request"),
         )
+
+    @extend_schema_field(PaperLinkSerializer(many=True))
+    def get_papers(self, campaign: models.Campaign) -> Any:
+        context = {**self.context, "campaign": campaign}
+        return paper_links(campaign_papers(summary_access(campaign)), context)
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_next_night_phase(self, campaign: models.Campaign) -> str | None:

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from api import conditional, filters, inputs, schema
 from api.authentication import REQUEST_STATUS_ATTRIBUTE, grant_store
 from api.changes import ChangesMixin
+from api.force_statuses import force_status_data, force_status_rendered
 from api.permissions import request_api_key
 from api.serializers.campaigns import SideSerializer
 from api.serializers.days import ArtilleryOrderSerializer
@@ -32,14 +33,13 @@ from api.views.rolls import ROLL_ANSWER, roll_answer
 from api.viewsets import CampaignScopedViewSet, ReadOnlyCampaignViewSet, VersionedListMixin
 from campaign import models, polls, selectors
 from campaign.access import CampaignAccess
+from campaign.audiences import audience_of
 from campaign.services import activation as activation_services
 from campaign.services import corrections as correction_services
 from campaign.services import day_rules
 from campaign.services import reinforcements as reinforcement_services
 from campaign.services import sectors as sector_services
 from campaign.services import sides as side_services
-from campaign.services import supply as supply_services
-from campaign.services.rules import optional_rule_on
 
 
 @extend_schema(tags=["orders of battle"])
@@ -92,14 +92,6 @@ class SideViewSet(VersionedListMixin[models.Side], ReadOnlyCampaignViewSet[model
         )
 
 
-def _status_scope(access: CampaignAccess) -> str:
-    """Whose view of a force status: the umpire's, one side's players', or the public one."""
-    if access.is_umpire:
-        return "umpire"
-    side_id = access.player_side_id
-    return f"side:{side_id}" if side_id is not None else "public"
-
-
 @extend_schema(tags=["orders of battle"])
 @extend_schema_view(
     list=extend_schema(summary="Forces (divisions and independent forces)"),
@@ -145,7 +137,7 @@ class ForceViewSet(
         renderer = request.accepted_renderer
         if isinstance(renderer, JSONRenderer) and request.accepted_media_type == JSONRenderer.media_type:
             # A key's poll read its status with its grant (api.authentication), else from the cache.
-            cached = getattr(request, REQUEST_STATUS_ATTRIBUTE, None) or self._status_cached(renderer)
+            cached = getattr(request, REQUEST_STATUS_ATTRIBUTE, None) or self._status_cached()
             etag = cached.etag
             unchanged = cached.body is None
             response = HttpResponse(cached.body, content_type=JSONRenderer.media_type)
@@ -223,17 +215,17 @@ class ForceViewSet(
         )
         return self.respond(force)
 
-    def _status_cached(self, renderer: JSONRenderer) -> polls.CachedForceStatus:
+    def _status_cached(self) -> polls.CachedForceStatus:
         access = self.campaign_access
         version = selectors.version_shown(access.campaign)
-        scope = _status_scope(access)
+        scope = audience_of(access)
         cached = polls.force_status_cached(
             access.campaign.pk,
             version,
             self.kwargs["pk"],
             scope,
             self.request.headers.get("If-None-Match", ""),
-            lambda: self._status_rendered(renderer),
+            lambda: force_status_rendered(self._status_data()),
         )
         api_key = request_api_key(self.request)
         if api_key is not None:  # its next polls are answered from Redis alone
@@ -243,27 +235,7 @@ class ForceViewSet(
 
     def _status_data(self) -> Any:
         with selectors.one_moment():  # never half of a night
-            return self._status_read()
-
-    def _status_read(self) -> Any:
-        force = self.get_object()
-        access = self.campaign_access
-        in_full = access.sees_in_full(force.side_id)
-        campaign = access.campaign
-        context = {
-            **self.get_serializer_context(),
-            "latest_night_report": selectors.latest_night_report(force.side_id) if in_full else None,
-            # The C Ops rolls by day: during a night the supply it reads is being rewritten.
-            "cops_isolated_from_source": (
-                force.pk in supply_services.supply_cops_isolated(campaign)
-                if in_full
-                and not selectors.night_in_progress(campaign)
-                and optional_rule_on(campaign, day_rules.COPS_ACTION_POINTS)
-                else None
-            ),
-        }
-        force_status = selectors.force_status(force.pk, selectors.battalions(access))
-        return ForceStatusSerializer(force_status, context=context).data
+            return force_status_data(self.campaign_access, self.get_object(), self.get_serializer_context())
 
     @extend_schema(
         summary="Move a force's C Ops or forming-up point (umpires; idempotent)",
@@ -280,11 +252,6 @@ class ForceViewSet(
             campaign_id, self.actor, self.get_object().pk, **self.validated(inputs.ForceMoveInput)
         )
         return self.respond(force)
-
-    def _status_rendered(self, renderer: JSONRenderer) -> polls.RenderedForceStatus:
-        data = self._status_data()
-        body = renderer.render(data, JSONRenderer.media_type, self.get_renderer_context())
-        return polls.RenderedForceStatus(body=body, etag=conditional.weak_etag(data))
 
 
 @extend_schema(tags=["orders of battle"])

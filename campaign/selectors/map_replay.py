@@ -16,30 +16,15 @@ from typing import Any
 
 from campaign import models
 from campaign.access import CampaignAccess
-from campaign.choices import MemberRole
+from campaign.audiences import OBSERVER, UMPIRE, audience_of, audience_reader
 from campaign.selectors.map import MapDocument, labels_placed, links_read, map_document, sectors_read
 
 FORMAT = 1
-UMPIRE = "umpire"
-OBSERVER = "observer"
-
-
-def audience_key(access: CampaignAccess) -> str:
-    """Which audience's view of a snapshot ``access`` reads."""
-    if access.is_umpire:
-        return UMPIRE
-    side_id = access.player_side_id
-    return str(side_id) if side_id is not None else OBSERVER
 
 
 def _audiences(campaign: models.Campaign) -> dict[str, CampaignAccess]:
-    readers = {
-        UMPIRE: CampaignAccess(campaign=campaign, role=MemberRole.UMPIRE, side_id=None),
-        OBSERVER: CampaignAccess(campaign=campaign, role=MemberRole.OBSERVER, side_id=None),
-    }
-    for side_id in models.Side.objects.filter(campaign=campaign).order_by("pk").values_list("pk", flat=True):
-        readers[str(side_id)] = CampaignAccess.of_side(campaign, side_id)
-    return readers
+    sides = models.Side.objects.filter(campaign=campaign).order_by("pk").values_list("pk", flat=True)
+    return {key: audience_reader(campaign, key) for key in [UMPIRE, OBSERVER, *map(str, sides)]}
 
 
 def map_state(campaign: models.Campaign) -> bytes:
@@ -114,7 +99,7 @@ def map_replay(access: CampaignAccess, day: int, moment: str) -> MapDocument | N
     if blob is None:
         return None
     state = json.loads(zlib.decompress(bytes(blob)))
-    seen = state["seen"].get(audience_key(access)) or state["seen"][OBSERVER]
+    seen = state["seen"].get(audience_of(access)) or state["seen"][OBSERVER]
     sectors = sectors_read(access.campaign)
     owners = dict(state["owners"])
     for sector in sectors:

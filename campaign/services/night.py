@@ -1,11 +1,10 @@
 """The night phase (Great Battles 004 § Night Phase), as an exactly-once operation.
 
-Each step works on the whole campaign with set-based queries (bulk updates,
-bulk inserts of roll records), so its query count does not grow with the
-number of stands.  Dice come from the campaign seed and a stream per step and
-battalion, so a rerun after a crash rolls the same faces.  With Panzer Korps in
-the profile the night is also its night segment: command rolls that remove
-forces, and no-show forces rolling for availability again the next day.
+Each step works on the whole campaign with set-based queries (bulk updates, bulk inserts of roll
+records), so its query count does not grow with the number of stands.  Dice come from the campaign
+seed and a stream per step and battalion, so a rerun after a crash rolls the same faces.  With Panzer
+Korps in the profile the night is also its night segment: command rolls that remove forces, and
+no-show forces rolling for availability again the next day.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from django.apps import apps
 from django.db import connection, transaction
 from django.db.models import Count, Q, QuerySet
 
-from campaign import models
+from campaign import models, polls
 from campaign.access import Owner
 from campaign.choices import (
     ActivationState,
@@ -132,6 +131,7 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     models.NightSnapshot.objects.create(operation=operation, values=_night_snapshot(campaign.pk, day))
     campaign.night_version = campaign.version + 1  # the version this save gives it
     campaign_save(campaign, "night_version")
+    polls.statuses_render_on_commit(campaign.pk, [campaign.night_version - 1])  # shown until this commit
     return operation
 
 
@@ -271,9 +271,8 @@ class _NightDice:
 
 @contextlib.contextmanager
 def _night_dice(operation: models.Operation, stream: str, *, copy_open: bool = False) -> Iterator[_NightDice]:
-    """The step's dice; their rows are written in one COPY as the block ends (none without a
-    roll), or with ``copy_open`` as they are made, the COPY open while the dice roll: no query
-    may run in the block then."""
+    """The step's dice; their rows are written in one COPY as the block ends (none without a roll), or
+    with ``copy_open`` as they are made, the COPY open while the dice roll: no query may run in it then."""
     if copy_open:
         operation.campaign.side_names  # noqa: B018 -- read before the COPY: each roll's audience names its side
         with roll_records_copy() as write:
@@ -787,6 +786,8 @@ def night_phase_finish(operation: models.Operation) -> None:
     # On queues of their own, not the night's: the night's last commit stays as small at every size.
     tasks_send_on_commit(NIGHT_REPORTS_NOTIFY_TASK, [operation.pk])
     tasks_send_on_commit(MAP_SNAPSHOT_AFTER_NIGHT_TASK, [operation.pk])
+    if (shown := operation.campaign.night_version) is not None:  # during the night; one less before it
+        polls.statuses_render_on_commit(operation.campaign_id, [shown - 1, shown])
 
 
 operation_kind_register(

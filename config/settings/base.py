@@ -212,7 +212,7 @@ REST_FRAMEWORK = {
 # examples are in api/schema.py.
 SPECTACULAR_SETTINGS = {
     "TITLE": "Campaign service API",
-    "VERSION": "1.3.0",
+    "VERSION": "1.4.0",
     "DESCRIPTION": (
         "Campaigns, orders of battle, force status, battles, night phases and the roll log of a "
         "club's WWII miniature wargames campaign. Session authentication (send the `csrftoken` "
@@ -283,6 +283,8 @@ CELERY_TASK_ROUTES = {
     "campaign.tasks.webhook_deliver_task": {"queue": CELERY_QUEUE_NAMES["webhooks"]},
     "campaign.tasks.night_reports_notify_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
     "campaign.tasks.notification_mail_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
+    # With the messages, never behind the nights: a night's statuses rendered after its commit.
+    "api.tasks.force_statuses_render_task": {"queue": CELERY_QUEUE_NAMES["default"]},
 }
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"

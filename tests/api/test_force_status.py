@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign import models
+from api.tasks import FORCE_STATUSES_RENDER_TASK, force_statuses_render_task
+from campaign import models, polls
 from campaign.choices import ArrivalStatus
 from campaign.services.api_keys import api_key_revoke
 from campaign.services.battle_reports import battle_report
@@ -341,3 +345,57 @@ def test_a_warm_poll_checks_the_whole_key_and_its_campaign(world):
 
     assert wrong_secret.get(url).status_code == 401
     assert api_key_client(key).get(other_campaign).status_code == 404
+
+
+def sent_tasks(redis_client: Any, queue: str, name: str) -> list[list[Any]]:
+    """The arguments of each ``name`` task waiting on ``queue`` (kombu's Redis messages)."""
+    messages = [json.loads(raw) for raw in redis_client.lrange(queue, 0, -1)]
+    return [
+        json.loads(base64.b64decode(message["body"]))[0]
+        for message in messages
+        if message["headers"]["task"] == name
+    ]
+
+
+def test_a_status_polled_before_a_night_is_rendered_after_its_commits_and_one_never_polled_is_not(
+    world, redis_client, django_capture_on_commit_callbacks
+):
+    battle_report(
+        world.planned.campaign_id,
+        ACTOR,
+        world.planned.pk,
+        {"battalions": [{"code": "A1", "destroyed": ["3"]}]},
+    )
+    client = world.client(Role.ALLIED_KEY)
+    url = status_url(world, world.allied)
+    before = client.get(url)  # polled before the night; nobody polls the umpires' view nor the Axis'
+    assert before.status_code == 200
+    audience = str(world.allied.pk)  # the side's players'
+    polled = {(str(models.Force.objects.get(side=world.allied).public_id), audience)}
+    messages, nights = settings.CELERY_QUEUE_NAMES["default"], settings.CELERY_QUEUE_NAMES["operations"]
+
+    def rendered_after(commit: Any) -> Any:
+        """Commit, run the render the commit sent to the messages' queue (never the nights') as
+        the messages worker would, twice; the next poll, with the statements it sent."""
+        redis_client.delete(messages)
+        with django_capture_on_commit_callbacks(execute=True):
+            committed = commit()
+        (arguments,) = sent_tasks(redis_client, messages, FORCE_STATUSES_RENDER_TASK)
+        assert sent_tasks(redis_client, nights, FORCE_STATUSES_RENDER_TASK) == []
+        assert force_statuses_render_task(*arguments) == 1
+        assert force_statuses_render_task(*arguments) == 0  # a second run finds it stored
+        assert polls.statuses_polled(world.campaign.pk, [version(world)]) == polled
+        return committed, query_count(client, url)
+
+    night, (during_queries, during) = rendered_after(lambda: night_phase_start(world.campaign.pk, ACTOR))
+    assert during_queries == 0
+    assert during["ETag"] != before["ETag"]
+    _, (after_queries, after) = rendered_after(lambda: operation_run(night.pk))
+    assert after_queries == 0
+    assert after.json()["latest_night_report"]["day"] == night.day.number
+    # What the task stored is what the poll would have rendered.
+    ((force_id, _),) = polled
+    redis_client.delete(polls._status_key(world.campaign.pk, force_id, version(world), audience))
+    cold_queries, cold = query_count(client, url)
+    assert cold_queries > 0
+    assert (cold.content, cold["ETag"]) == (after.content, after["ETag"])

@@ -181,3 +181,36 @@ def test_a_paper_as_a_web_page_is_its_pdf_with_the_same_fog(campaign: models.Cam
     assert set(re.findall(r"\w+", pdf)) - words <= {"page", "of", *map(str, range(1, 10))}
     assert refused.status_code == 400
     assert "output" in refused.json()["error"]["fields"]
+
+
+def test_the_api_offers_each_reader_the_papers_they_may_print_as_links_in_words(campaign: models.Campaign):
+    """The web app shows these links as given: which papers, their words and addresses are the API's."""
+    battle = models.Battle.objects.get(campaign=campaign, sector__name=SECTOR)
+    observer = get_user_model().objects.create_user("onlooker")
+    models.Membership.objects.create(campaign=campaign, user=observer, role="observer")
+    summary = f"/api/v1/campaigns/{campaign.slug}/"
+    detail = f"{summary}battles/{battle.public_id}/"
+    offered = {}
+    for reader in ("umpire", "allied", "onlooker"):
+        client = signed_in(reader)
+        battle_read = client.get(detail)  # an observer sees no battle until it is reported
+        papers = client.get(summary).json()["papers"] + battle_read.json().get("papers", [])
+        offered[reader] = [paper["title"] for paper in papers]
+        for paper in papers:  # each link prints (as its web page: the PDF's layout is tested above)
+            as_page = f"{paper['url']}{'&' if '?' in paper['url'] else '?'}output=html"
+            assert client.get(as_page).status_code == 200
+
+    chronicle = "The chronicle so far (PDF)"
+    assert offered["umpire"] == [
+        "Axis's briefing for day 1 (PDF)",
+        "Allied's briefing for day 1 (PDF)",
+        chronicle,
+        "Axis's battle packet (PDF)",
+        "Allied's battle packet (PDF)",
+    ]
+    assert offered["allied"] == [
+        "Allied's briefing for day 1 (PDF)",
+        chronicle,
+        "Allied's battle packet (PDF)",
+    ]
+    assert offered["onlooker"] == [chronicle]

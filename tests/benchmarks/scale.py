@@ -224,26 +224,40 @@ def floor(built: list[dict[str, Any]], concurrency: int) -> dict[str, Any]:
 
 
 @contextmanager
-def workers(count: int, niceness: int) -> Iterator[list[int]]:
+def workers(count: int, niceness: int) -> Iterator[tuple[list[int], list[int]]]:
     """``count`` worker processes on the operations queue (one pool process each) at
-    ``niceness``; their pids."""
-    queue = settings.CELERY_QUEUE_NAMES["operations"]
+    ``niceness``, and a messages worker on every other queue (at niceness 0, as Compose and
+    ``make run`` start it: the statuses rendered after each night, the maps and reports' tasks);
+    the night workers' pids and the messages worker's."""
+    queues = settings.CELERY_QUEUE_NAMES
     env = {**os.environ, "DATABASE_URL": worker_database_url()}
-    command = ["nice", "-n", str(niceness), str(BIN / "celery"), "-A", "config", "worker", "-l", "WARNING"]
-    command += ["--concurrency", "1"]
+    command = [str(BIN / "celery"), "-A", "config", "worker", "-l", "WARNING", "--concurrency", "1"]
+    command += ["--without-gossip", "--without-mingle"]
     started = [
         start_group(
-            [*command, "-Q", queue, "-n", f"scale-{RUN_ID}-{n}@%h", "--without-gossip", "--without-mingle"],
+            [
+                "nice",
+                "-n",
+                str(niceness),
+                *command,
+                "-Q",
+                queues["operations"],
+                "-n",
+                f"scale-{RUN_ID}-{n}@%h",
+            ],
             env,
         )
         for n in range(count)
     ]
+    others = ",".join(name for kind, name in queues.items() if kind != "operations")
+    started.append(start_group([*command, "-Q", others, "-n", f"scale-{RUN_ID}-messages@%h"], env))
     try:
         deadline = time.monotonic() + 120
-        while len(app.control.ping(timeout=1.0) or []) < count:
+        while len(app.control.ping(timeout=1.0) or []) < len(started):
             if time.monotonic() > deadline or any(p.poll() is not None for p in started):
                 raise RuntimeError("the workers did not start")
-        yield [process.pid for process in started]
+        pids = [process.pid for process in started]
+        yield pids[:count], pids[count:]
     finally:
         stop_groups(started, grace=WORKER_STOP_SECONDS)
 
@@ -363,7 +377,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         env = {**os.environ, "DATABASE_URL": worker_database_url()}
         with (
             gunicorn("config.wsgi:application", env) as port,
-            workers(args.workers, args.nice) as worker_pids,
+            workers(args.workers, args.nice) as (worker_pids, messages_pids),
         ):
             web_pids = [pid for pid, _ in tree([os.getpid()]) if _is_gunicorn(pid)]
             http_warm_up(port, built, rounds=4 * GUNICORN_WORKERS)
@@ -371,14 +385,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 idle_start, web_cpu = time.monotonic(), cpu_seconds(web_pids)
                 time.sleep(args.idle_seconds)
                 idle_end, web_cpu = time.monotonic(), cpu_seconds(web_pids) - web_cpu
-                worker_cpu, wal = cpu_seconds(worker_pids), wal_position()
+                worker_cpu, messages_cpu, wal = (
+                    cpu_seconds(worker_pids),
+                    cpu_seconds(messages_pids),
+                    wal_position(),
+                )
                 start, end, completions = burst(built, args.timeout)
                 worker_cpu, wal = cpu_seconds(worker_pids) - worker_cpu, wal_position() - wal
+                messages_cpu = cpu_seconds(messages_pids) - messages_cpu
         idle = [delay for due, delay, _ in polls if idle_start <= due < idle_end]
         during = [delay for due, delay, _ in polls if start <= due < end]
         failed = sorted({status for _, _, status in polls if status not in (200, 304)})
+        # When in the burst a poll waited over a second, and what it answered: what holds the p99.
+        slow = [
+            (round(due - start, 2), round(delay, 2), status)
+            for due, delay, status in polls
+            if start <= due < end and delay > 1
+        ]
     nights = len(built)
     seconds = end - start
+    due_count = int(seconds * args.pollers * args.poll_rate)  # sent or not
     throughput = nights * 60 / seconds
     poll_idle, poll_burst = milliseconds(idle), milliseconds(during)
     return {
@@ -394,6 +420,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             seconds=round(seconds, 3),
             nights_per_minute=round(throughput, 1),
             cpu_ms_per_night=round(worker_cpu * 1000 / nights, 1),
+            # Rendering the statuses polled before the night, its map and its reports' notices.
+            messages_cpu_ms_per_night=round(messages_cpu * 1000 / nights, 1),
             wal_bytes_per_night=wal // nights,
         ),
         "night_completion": milliseconds(completions),
@@ -406,6 +434,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "cpu_ms_per_poll_idle": figure(value=round(web_cpu * 1000 / max(len(idle), 1), 2)),
             "statements_per_warm_poll": figure(value=statements),
             "failed_statuses": failed,
+            "slow_during_burst": {"due_s_delay_s_status": slow[:50], "count": len(slow), "due": due_count},
         },
     }
 
@@ -460,6 +489,7 @@ def measured(details: dict[str, Any]) -> None:
             f"{polls['during_burst']['p50_ms']} ms / {polls['during_burst']['p99_ms']} ms",
         ),
         ("CPU a night (workers)", f"{nights['cpu_ms_per_night']} ms"),
+        ("CPU a night after it (messages worker)", f"{nights['messages_cpu_ms_per_night']} ms"),
         ("CPU a poll (gunicorn, idle)", f"{polls['cpu_ms_per_poll_idle']['value']} ms"),
         ("statements a warm poll", f"{polls['statements_per_warm_poll']['value']}"),
         ("WAL a night", f"{nights['wal_bytes_per_night']:,} bytes"),

@@ -533,7 +533,7 @@ def test_the_map_after_the_night_is_kept_after_its_commit_or_by_the_next_dawn(
         operation_run(operation.pk)
     kept = models.MapSnapshot.objects.filter(campaign=campaign, day_number=1, moment=MapMoment.NIGHT)
     assert not kept.exists()
-    assert len(sent) == 2  # the night reports' task, and the map's
+    assert len(sent) == 3  # the night reports' task, the map's, and the polled statuses' render
     first = map_snapshot_after_night(operation.pk)
     assert map_snapshot_after_night(operation.pk) == first
     assert kept.count() == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from urllib.parse import urljoin
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -241,7 +242,7 @@ def test_a_player_prints_their_briefing_and_battle_packet_from_the_app(live_serv
     briefing = page.get_by_role("link", name=f"{allied.name}'s briefing for day 1 (PDF)")
     briefing.wait_for()
     assert page.get_by_role("link", name="briefing").count() == 1  # the Axis's is not offered
-    answer = page.request.get(live_server.url + str(briefing.get_attribute("href")))
+    answer = page.request.get(urljoin(live_server.url, briefing.get_attribute("href")))
     assert answer.status == 200
     assert answer.headers["content-type"] == "application/pdf"
 
@@ -250,7 +251,7 @@ def test_a_player_prints_their_briefing_and_battle_packet_from_the_app(live_serv
     packet = page.get_by_role("link", name=f"{allied.name}'s battle packet (PDF)")
     packet.wait_for()
     assert page.get_by_role("link", name="battle packet").count() == 1
-    answer = page.request.get(live_server.url + str(packet.get_attribute("href")))
+    answer = page.request.get(urljoin(live_server.url, packet.get_attribute("href")))
     assert answer.status == 200
     assert answer.body().startswith(b"%PDF")
     assert_page_quality(page)

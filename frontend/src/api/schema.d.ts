@@ -2979,6 +2979,8 @@ export interface components {
             readonly report: Record<string, never> | null;
             /** @description your side, whose draft of its report you write and read: null unless you are a player of a side fighting it */
             readonly draft_side: number | null;
+            /** @description its packets you may print now, as links in words: one for each side fighting it that you print for */
+            readonly papers: components["schemas"]["PaperLink"][];
             /** @description what you may do with it now: `set_up` while it is planned (an umpire, or a player of it rolling at the table the steps the club lets players roll: the campaign's table_dice), `draft` your side's report (its players) and `report` it (umpires) until it is reported */
             readonly actions: components["schemas"]["BattleActionEnum"][];
             /** @description the actions in words, in their order */
@@ -3191,6 +3193,8 @@ export interface components {
              * @description the chronicle of the campaign so far (PDF), printed for you: null until day 1 dawns
              */
             readonly chronicle_url: string | null;
+            /** @description what you may print now, as links in words: the day under way's briefings of the sides in prints_for, then the chronicle so far; empty until day 1 dawns */
+            readonly papers: components["schemas"]["PaperLink"][];
             slug: string;
             name: string;
             description?: string;
@@ -5184,6 +5188,13 @@ export interface components {
              */
             previous?: string | null;
             results: components["schemas"]["Webhook"][];
+        };
+        /** @description An output serializer whose choices carry their labels. */
+        PaperLink: {
+            /** @description what the paper is, in words: the link's text */
+            title: string;
+            /** @description where it prints (a PDF) */
+            readonly url: string;
         };
         /**
          * @description Every input's base: a field it does not have is a 400 naming it and the fields it takes,

@@ -28,6 +28,7 @@ const BATTLE: Schemas["Battle"] = {
   draft_side: 1,
   actions: ["draft"],
   actions_labels: ["Draft your side's report"],
+  papers: [],
 };
 
 function stand(id: number, label: string, code: string): Schemas["Stand"] {

@@ -28,6 +28,7 @@ const BATTLE: Schemas["Battle"] = {
   draft_side: null,
   actions: ["report"],
   actions_labels: ["Report it"],
+  papers: [],
 };
 
 function stand(id: number, label: string, code: string): Schemas["Stand"] {

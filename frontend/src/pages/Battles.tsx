@@ -8,7 +8,7 @@ import { queryKeys } from "../api/queryKeys";
 import { asRecord, type BattleReport } from "../api/types";
 import { BattleForm } from "../components/BattleForm";
 import { DraftComparison, SideDraft } from "../components/BattleDrafts";
-import { PacketLinks } from "../components/Papers";
+import { PaperLinks } from "../components/Papers";
 import { ReportForm } from "../components/ReportForm";
 import { SetupForm } from "../components/SetupForm";
 import { battalionsIn } from "../lib/oob";
@@ -230,7 +230,7 @@ export function BattleDetailPage() {
             </p>
             <p>Battalions: {data.battalions.join(", ") || <Masked value={null} />}</p>
             <BattleChain battle={data} all={battles.data?.results ?? []} slug={campaign.slug} />
-            <PacketLinks campaign={campaign} battle={data} />
+            <PaperLinks papers={data.papers} />
             <h2>1943 set-up</h2>
             <SetupResults setup={data.setup} />
             {data.actions.includes("set_up") ? <SetupForm campaign={campaign} battle={data} /> : null}

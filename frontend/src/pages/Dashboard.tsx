@@ -6,7 +6,7 @@ import { cursorOf } from "../api/cursor";
 import { useAdvanceSegment } from "../api/day";
 import { queryKeys } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
-import { BriefingLinks } from "../components/Papers";
+import { PaperLinks } from "../components/Papers";
 import { ErrorNotice, Masked, QueryView } from "../components/status";
 import { sideName } from "../lib/sides";
 import { TableWrap } from "../components/TableWrap";
@@ -121,7 +121,7 @@ export function DashboardPage() {
       </p>
       {isUmpire ? <UmpireTodo campaign={campaign} /> : null}
       {isUmpire ? <DayControls campaign={campaign} /> : null}
-      <BriefingLinks campaign={campaign} />
+      <PaperLinks papers={campaign.papers} />
       <dl className="facts summary">
         <dt>Day</dt>
         <dd>{campaign.current_day || "not started"}</dd>

@@ -9,6 +9,7 @@ export const CAMPAIGN = {
   role: "umpire",
   you_umpire: true,
   prints_for: [1, 2],
+  papers: [],
   sides: [
     { id: 1, name: "Axis", is_axis: true, activation_points: 8, activation_cap: 20, barrage_rounds: 6 },
     { id: 2, name: "Allied", is_axis: false, activation_points: 13, activation_cap: null, barrage_rounds: 4 },
