@@ -1051,7 +1051,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The campaign's invitation links, newest first (umpires) */
+        /**
+         * The campaign's invitation links, newest first (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_invitations_list"];
         put?: never;
         /**
@@ -1092,7 +1096,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The campaign's members (umpires) */
+        /**
+         * The campaign's members (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_members_list"];
         put?: never;
         /**
@@ -3184,7 +3192,11 @@ export interface components {
         };
         /** @description The campaign summary: where the day stands, and the sides' pools as the caller may see them. */
         Campaign: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description says nothing: a campaign is named by its slug
+             */
+            readonly id: string;
             readonly url: string;
             /**
              * Format: uri
@@ -3395,7 +3407,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Day: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description says nothing: a day is named by its number
+             */
+            readonly id: string;
             number: number;
             /** Format: date */
             date: string;
@@ -4053,7 +4069,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Invitation: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
             readonly role_label: string;
@@ -4088,7 +4108,11 @@ export interface components {
         };
         /** @description An invitation with its link, this once: only the token's hash is kept. */
         InvitationCreated: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
             readonly role_label: string;
@@ -4368,7 +4392,11 @@ export interface components {
         MapSupplySituationEnum: "OK" | "separated" | "isolated";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Member: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly username: string;
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
@@ -4393,7 +4421,11 @@ export interface components {
         };
         /** @description A member whose account the umpire made: with its initial password, this once. */
         MemberCreated: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly username: string;
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
@@ -5725,7 +5757,11 @@ export interface components {
         SectorKindEnum: "town" | "port" | "airfield" | "beach" | "drop_zone" | "junction" | "open";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Segment: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             segment: components["schemas"]["DaySegmentEnum"];
             /** @description the label people read for the code beside it */
             readonly segment_label: string;
@@ -18133,8 +18169,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this membership. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
