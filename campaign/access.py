@@ -389,7 +389,7 @@ def notification_refused(
     side's notification never reaches the other side (nor an observer)."""
     if side_id is None or CampaignAccess.of_member(campaign, membership).sees_in_full(side_id):
         return None
-    return f"member {membership.pk} does not see side {side_id} in full"
+    return f"{membership.user} does not see side {side_id} in full"
 
 
 def webhook_reader(subscription: models.WebhookSubscription) -> CampaignAccess:

@@ -91,6 +91,9 @@ class ActivationCostSerializer(LabelledSerializer[ActivationChoice]):
 class CampaignSerializer(LabelledModelSerializer[models.Campaign]):
     """The campaign summary: where the day stands, and the sides' pools as the caller may see them."""
 
+    id = serializers.UUIDField(
+        source="public_id", read_only=True, help_text="says nothing: a campaign is named by its slug"
+    )
     url = serializers.SerializerMethodField()
     day_status = serializers.ChoiceField(choices=DayStatus.choices, read_only=True, allow_null=True)
     weather = serializers.ChoiceField(choices=enum_choices(Weather), read_only=True, allow_null=True)

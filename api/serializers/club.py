@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.labels import LabelledModelSerializer, LabelledSerializer
+from api.serializers.base import PUBLIC_ID_HELP
 from campaign import models
 from campaign.links import page_path
 
@@ -17,6 +18,7 @@ WEEKDAY_CHOICES = [(number, name) for number, name in enumerate(calendar.day_nam
 
 
 class MemberSerializer(LabelledModelSerializer[models.Membership]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     username = serializers.CharField(source="user.get_username", read_only=True)
     side_name = serializers.CharField(source="side.name", read_only=True, allow_null=True)
 
@@ -43,6 +45,7 @@ class MemberCreatedSerializer(MemberSerializer):
 
 
 class InvitationSerializer(LabelledModelSerializer[models.Invitation]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     side_name = serializers.CharField(source="side.name", read_only=True, allow_null=True)
     created_by = serializers.CharField(source="created_by.get_username", read_only=True, allow_null=True)
     accepted_by = serializers.CharField(source="accepted_by.get_username", read_only=True, allow_null=True)

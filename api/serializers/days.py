@@ -13,6 +13,7 @@ from rules_engine.panzer_korps.wind import wind_words
 
 
 class SegmentSerializer(LabelledModelSerializer[models.DaySegmentRecord]):
+    id = serializers.UUIDField(source="public_id", read_only=True, help_text=PUBLIC_ID_HELP)
     wind_text = serializers.SerializerMethodField(help_text=WIND_TEXT_HELP)
 
     class Meta:
@@ -33,6 +34,9 @@ class SegmentSerializer(LabelledModelSerializer[models.DaySegmentRecord]):
 
 
 class DaySerializer(LabelledModelSerializer[models.CampaignDay]):
+    id = serializers.UUIDField(
+        source="public_id", read_only=True, help_text="says nothing: a day is named by its number"
+    )
     segments = SegmentSerializer(many=True, read_only=True)
 
     class Meta:

@@ -21,7 +21,7 @@ from api.serializers.club import (
     MemberCreatedSerializer,
     MemberSerializer,
 )
-from api.views.base import IsSignedIn
+from api.views.base import IsSignedIn, PublicIdLookup
 from api.viewsets import UMPIRES_IN_PERSON, ApiViewSet, CampaignScopedViewSet
 from campaign import models, selectors
 from campaign.access import CampaignAccess
@@ -30,7 +30,7 @@ from campaign.services import memberships as membership_services
 
 @extend_schema(tags=["members"])
 @extend_schema_view(list=extend_schema(summary="The campaign's members (umpires)"))
-class MemberViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.Membership]):
+class MemberViewSet(PublicIdLookup, mixins.ListModelMixin, CampaignScopedViewSet[models.Membership]):
     model = models.Membership
     serializer_class = MemberSerializer
     permission_classes = UMPIRES_IN_PERSON
@@ -69,13 +69,13 @@ class MemberViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.Membersh
         responses={204: OpenApiResponse(description="Removed")},
     )
     def destroy(self, request: Request, **kwargs: Any) -> Response:
-        membership_services.member_remove(self.campaign_access.campaign.pk, self.actor, int(kwargs["pk"]))
+        membership_services.member_remove(self.campaign_access.campaign.pk, self.actor, self.get_object().pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 @extend_schema(tags=["members"])
 @extend_schema_view(list=extend_schema(summary="The campaign's invitation links, newest first (umpires)"))
-class InvitationViewSet(mixins.ListModelMixin, CampaignScopedViewSet[models.Invitation]):
+class InvitationViewSet(PublicIdLookup, mixins.ListModelMixin, CampaignScopedViewSet[models.Invitation]):
     model = models.Invitation
     serializer_class = InvitationSerializer
     permission_classes = UMPIRES_IN_PERSON

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from django.contrib.postgres.functions import RandomUUID
 from django.db import models
 from django.db.models import Q
 
@@ -97,6 +98,8 @@ class Campaign(models.Model):
         "Side", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="empty: drawn"
     )
     finished_day = models.PositiveSmallIntegerField(null=True, blank=True)
+    # What the API gives as its id (its slug names it): a number would count the service's campaigns.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -41,6 +41,8 @@ class CampaignDay(models.Model):
     # The umpire's short account of the day: public, shown on the timeline to every member.
     journal = models.TextField(max_length=JOURNAL_MAX_LENGTH, blank=True)
     journal_written_at = models.DateTimeField(null=True, blank=True)
+    # What the API names it by: ids in sequence would count other campaigns' rows.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -61,6 +63,8 @@ class DaySegmentRecord(models.Model):
     # The rules engine's words (rules_engine.panzer_korps.wind): an override offers them by name.
     wind_direction = models.CharField(max_length=20, blank=True, choices=choices.enum_choices(WindDirection))
     wind_velocity = models.CharField(max_length=20, blank=True, choices=choices.enum_choices(WindVelocity))
+    # What the API names it by: ids in sequence would count other campaigns' rows.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["day", "order"]

@@ -38,6 +38,8 @@ class Membership(models.Model):
     notification_emails = models.BooleanField(
         default=True, help_text="notifications are e-mailed too (they always reach the inbox)"
     )
+    # What the API names it by: ids in sequence would count other campaigns' rows.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         constraints = [
@@ -71,6 +73,8 @@ class Invitation(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     accepted_at = models.DateTimeField(null=True, blank=True)
+    # What the API names it by: ids in sequence would count other campaigns' rows.
+    public_id = models.UUIDField(db_default=RandomUUID(), unique=True, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -82,7 +86,7 @@ class Invitation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"invitation {self.pk} to {self.campaign} as {self.role}"
+        return f"invitation to {self.campaign} as {self.role}"
 
     @staticmethod
     def token_hash_of(token: str) -> str:

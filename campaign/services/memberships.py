@@ -83,7 +83,7 @@ def invitation_create(
         campaign,
         EventVerb.MEMBER_INVITED,
         invitation,
-        f"Invitation {invitation.pk} made: joins as {_role_words(member_role, side)}, "
+        f"Invitation made: joins as {_role_words(member_role, side)}, "
         f"until {timezone.localtime(invitation.expires_at):%d %B %Y %H:%M}",
         actor,
         after={"role": member_role.value, "side": side.name if side else None},
@@ -131,7 +131,7 @@ def invitation_accept(token: str, actor: Actor) -> models.Membership:
         campaign,
         EventVerb.MEMBER_JOINED,
         membership,
-        f"{membership.user} joined by invitation {invitation.pk} as "
+        f"{membership.user} joined by invitation as "
         f"{_role_words(MemberRole(invitation.role), invitation.side)}",
         actor,
         after={"role": invitation.role, "side": invitation.side.name if invitation.side else None},
@@ -187,7 +187,7 @@ def member_remove(campaign_id: int, actor: Actor, membership_id: int) -> None:
         .first()
     )
     if membership is None:
-        raise NotFoundError(f"{campaign.name} has no member {membership_id}", field="member")
+        raise NotFoundError(f"{campaign.name} has no such member", field="member")
     if (
         membership.role == MemberRole.UMPIRE
         and not campaign.memberships.filter(role=MemberRole.UMPIRE).exclude(pk=membership.pk).exists()

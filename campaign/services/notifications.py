@@ -99,7 +99,7 @@ def notification_send(
     members: dict[int, models.Membership] = {}
     for membership in recipients:
         if membership.campaign_id != campaign.pk:
-            raise DomainError(f"member {membership.pk} is not in {campaign.name}", field="recipients")
+            raise DomainError(f"{membership.user} is not in {campaign.name}", field="recipients")
         refused = notification_refused(campaign, membership, side_id)
         if refused is not None:
             raise DomainError(refused, field="recipients")

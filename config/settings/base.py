@@ -212,7 +212,7 @@ REST_FRAMEWORK = {
 # examples are in api/schema.py.
 SPECTACULAR_SETTINGS = {
     "TITLE": "Campaign service API",
-    "VERSION": "1.4.0",
+    "VERSION": "2.0.0",
     "DESCRIPTION": (
         "Campaigns, orders of battle, force status, battles, night phases and the roll log of a "
         "club's WWII miniature wargames campaign. Session authentication (send the `csrftoken` "

@@ -347,7 +347,8 @@ def test_a_write_granted_key_makes_no_account_invitation_or_key_that_would_outli
         key.post(world.url("api-key-list"), {"name": "spare", "can_write": True}, format="json"),
         key.delete(
             world.url(
-                "member-detail", pk=world.campaign.memberships.get(role=MemberRole.PLAYER, side=world.axis).pk
+                "member-detail",
+                pk=world.campaign.memberships.get(role=MemberRole.PLAYER, side=world.axis).public_id,
             )
         ),
     ]

@@ -282,8 +282,8 @@ def test_members_are_removed_but_never_the_last_umpire():
     )
     client = signed_in(umpire)
 
-    assert client.delete(url(campaign, "member-detail", pk=observer.pk)).status_code == 204
-    last = client.delete(url(campaign, "member-detail", pk=campaign.memberships.get(user=umpire).pk))
+    assert client.delete(url(campaign, "member-detail", pk=observer.public_id)).status_code == 204
+    last = client.delete(url(campaign, "member-detail", pk=campaign.memberships.get(user=umpire).public_id))
 
     assert last.status_code == 409
     assert error(last)["message"] == (

@@ -303,7 +303,7 @@ WRITES: dict[tuple[str, str], Write] = {
         lambda w: w.url("member-list"), lambda w: {"username": "newcomer", "role": "observer"}, 201
     ),
     ("member-detail", "delete"): Write(
-        lambda w: w.url("member-detail", pk=w.campaign.memberships.get(role=MemberRole.OBSERVER).pk),
+        lambda w: w.url("member-detail", pk=w.campaign.memberships.get(role=MemberRole.OBSERVER).public_id),
         lambda w: None,
         204,
     ),

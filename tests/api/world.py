@@ -423,7 +423,9 @@ def matrix(world: World) -> dict[str, Route]:
         "notification-read": Route(reverse("api:notification-read", kwargs={"pk": note.public_id}), None),
         "notification-read-all": Route(reverse("api:notification-read-all"), None),
         "member-list": Route(world.url("member-list"), umpire),
-        "member-detail": Route(world.url("member-detail", pk=world.campaign.memberships.first().pk), None),
+        "member-detail": Route(
+            world.url("member-detail", pk=world.campaign.memberships.first().public_id), None
+        ),
         "invitation-list": Route(world.url("invitation-list"), umpire),
         "invitation-link-detail": Route(
             reverse("api:invitation-link-detail", kwargs={"token": token}), ANY_PERSON

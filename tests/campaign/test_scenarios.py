@@ -654,10 +654,17 @@ SCHEMA_MODELS = {
 NOT_IN_PACKS = {
     # night_version: set only while a night runs; the dice commitment: derived from the seed
     # an import draws or the pack fixes (campaign.services.dice).
-    models.Campaign: {"created_at", "updated_at", "night_version", "dice_commitment", "dice_chain_length"},
+    models.Campaign: {
+        "created_at",
+        "updated_at",
+        "night_version",
+        "dice_commitment",
+        "dice_chain_length",
+        "public_id",
+    },
     # A member's calendar secret is the running service's: an import makes new ones; and the
     # member's own choice of e-mails too (an imported member gets them, as a new one does).
-    models.Membership: {"campaign", "user", "calendar_token", "notification_emails"},
+    models.Membership: {"campaign", "user", "calendar_token", "notification_emails", "public_id"},
     models.ClubNight: {"campaign"},
     models.Side: {"campaign"},
     models.Sector: {"campaign"},
@@ -667,8 +674,8 @@ NOT_IN_PACKS = {
     models.Battlegroup: {"force", "public_id"},
     models.Battalion: {"battlegroup", "campaign", "side", "public_id"},
     models.Stand: {"battalion", "campaign", "public_id"},
-    models.CampaignDay: {"campaign"},
-    models.DaySegmentRecord: {"day"},
+    models.CampaignDay: {"campaign", "public_id"},
+    models.DaySegmentRecord: {"day", "public_id"},
     models.ActivationSpend: {"day", "public_id"},
     models.SideDayTally: {"day"},
     models.ArtilleryOrder: {"day", "public_id"},

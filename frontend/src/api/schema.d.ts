@@ -1051,7 +1051,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The campaign's invitation links, newest first (umpires) */
+        /**
+         * The campaign's invitation links, newest first (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_invitations_list"];
         put?: never;
         /**
@@ -1092,7 +1096,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The campaign's members (umpires) */
+        /**
+         * The campaign's members (umpires)
+         * @description Rows named by their public id (rules notes C-14): ids in sequence would count the rows
+         *     a reader does not see.
+         */
         get: operations["campaigns_members_list"];
         put?: never;
         /**
@@ -3186,7 +3194,11 @@ export interface components {
         };
         /** @description The campaign summary: where the day stands, and the sides' pools as the caller may see them. */
         Campaign: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description says nothing: a campaign is named by its slug
+             */
+            readonly id: string;
             readonly url: string;
             /**
              * Format: uri
@@ -3399,7 +3411,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Day: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description says nothing: a day is named by its number
+             */
+            readonly id: string;
             number: number;
             /** Format: date */
             date: string;
@@ -4057,7 +4073,11 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Invitation: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
             readonly role_label: string;
@@ -4092,7 +4112,11 @@ export interface components {
         };
         /** @description An invitation with its link, this once: only the token's hash is kept. */
         InvitationCreated: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
             readonly role_label: string;
@@ -4372,7 +4396,11 @@ export interface components {
         MapSupplySituationEnum: "OK" | "separated" | "isolated";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Member: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly username: string;
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
@@ -4397,7 +4425,11 @@ export interface components {
         };
         /** @description A member whose account the umpire made: with its initial password, this once. */
         MemberCreated: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             readonly username: string;
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
@@ -5736,7 +5768,11 @@ export interface components {
         SectorKindEnum: "town" | "port" | "airfield" | "beach" | "drop_zone" | "junction" | "open";
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         Segment: {
-            readonly id: number;
+            /**
+             * Format: uuid
+             * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
+             */
+            readonly id: string;
             segment: components["schemas"]["DaySegmentEnum"];
             /** @description the label people read for the code beside it */
             readonly segment_label: string;
@@ -18144,8 +18180,7 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this membership. */
-                id: number;
+                id: string;
             };
             cookie?: never;
         };

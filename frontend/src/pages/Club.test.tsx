@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Schemas } from "../api/client";
+import { uid } from "../test/fixtures";
 import { jsonResponse, renderWithProviders, stubFetch } from "../test/render";
 import type { CampaignContext } from "../session";
 import { Outlet } from "react-router";
@@ -61,10 +62,10 @@ describe("the club page", () => {
     const seen = stubFetch(
       jsonResponse(200, SCHEDULE),
       jsonResponse(200, { url: "http://club.example/api/v1/calendar/secret.ics" }),
-      jsonResponse(200, [{ id: 1, username: "umpire", role: "umpire", role_label: "Umpire", side: null, side_name: null }]),
+      jsonResponse(200, [{ id: uid(1), username: "umpire", role: "umpire", role_label: "Umpire", side: null, side_name: null }]),
       jsonResponse(200, { count: 0, next: null, previous: null, results: [] }),
       jsonResponse(201, {
-        id: 7,
+        id: uid(7),
         role: "player",
         role_label: "Player",
         side: 2,

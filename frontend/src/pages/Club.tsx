@@ -428,7 +428,7 @@ function MembersSection({ slug, sides }: { slug: string; sides: Side[] }) {
       ),
   });
   const remove = useMutation({
-    mutationFn: (id: number) =>
+    mutationFn: (id: string) =>
       unwrap(
         api.DELETE("/api/v1/campaigns/{campaign_slug}/members/{id}/", { params: { path: { campaign_slug: slug, id } } }),
       ),

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { Outlet, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Schemas } from "../api/client";
-import { CAMPAIGN } from "../test/fixtures";
+import { CAMPAIGN, uid } from "../test/fixtures";
 import { jsonResponse, renderWithProviders } from "../test/render";
 import type { CampaignContext } from "../session";
 import { TimelinePage } from "./Timeline";
@@ -15,7 +15,7 @@ function timeline(actions: Schemas["TimelineDay"]["actions"], journal = ""): Sch
     days: [
       {
         day: {
-          id: 1,
+          id: uid(1),
           number: 1,
           date: "1942-07-10",
           weather: "D",
