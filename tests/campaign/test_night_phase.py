@@ -515,9 +515,7 @@ def test_an_empty_night_on_a_map_reads_as_many_battalions_whatever_the_campaigns
     large = _empty_night_work(_on_a_map_after_its_first_night(60, capture), capture)
     assert large.statements == small.statements
     assert (small.stand_rows_read, large.stand_rows_read) == (0, 0)
-    # Not growing with the 54 battalions more (a full trace read all 60): the same slack as above for
-    # a plan that differs between the two campaigns (a run read 11 rows at 6 battalions, 5 at 60).
-    assert large.battalion_rows_read <= small.battalion_rows_read + 6, (small, large)
+    assert large.battalion_rows_read == small.battalion_rows_read, (small, large)
     assert large.most_rows_returned == small.most_rows_returned
 
 
