@@ -1,5 +1,5 @@
-"""The night phase, only ever viewed: operations, snapshots (the night's, the map's), the supply
-trace, night reports and orders."""
+"""The night phase, only ever viewed: operations, snapshots (the night's, the map's), night reports
+and orders."""
 
 from __future__ import annotations
 
@@ -55,15 +55,6 @@ class MapSnapshotAdmin(ReadOnlyAdmin[models.MapSnapshot]):
     @admin.display(description="size")
     def size(self, snapshot: models.MapSnapshot) -> str:
         return f"{len(snapshot.state):,} bytes"
-
-
-@admin.register(models.SupplyTrace)
-class SupplyTraceAdmin(ReadOnlyAdmin[models.SupplyTrace]):
-    """The last night's trace of the supply lines: used by the next night while ``traced_at``
-    equals ``map_changes`` (issue 34)."""
-
-    list_display = ("__str__", "campaign", "map_changes", "traced_at")
-    list_select_related = ("campaign",)
 
 
 @admin.register(models.NightReport)

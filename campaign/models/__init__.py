@@ -21,7 +21,7 @@ from campaign.models.days import (
     activation_turn_name,
 )
 from campaign.models.forces import AirborneDrop, Battalion, Battlegroup, Equipment, Force, Stand
-from campaign.models.map import MapSnapshot, Sector, SectorLink, SupplyTrace
+from campaign.models.map import MapSnapshot, Sector, SectorLink
 from campaign.models.members import (
     NOTIFICATION_KEY_MAX,
     NOTIFICATION_LINK_MAX,
@@ -73,7 +73,6 @@ __all__ = [
     "SideDayTally",
     "SideOrder",
     "Stand",
-    "SupplyTrace",
     "SyncCursor",
     "WebhookDelivery",
     "WebhookSubscription",

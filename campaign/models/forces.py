@@ -194,14 +194,6 @@ class Battalion(models.Model):
                 condition=Q(supply_situation=SupplySituation.ISOLATED.value),
                 name="battalion_isolated",
             ),
-            # The battalions on the map not in supply: with the supply trace (``SupplyTrace``),
-            # all a night after a day that moved nothing reads of them.
-            models.Index(
-                fields=["campaign"],
-                condition=~Q(supply_situation=SupplySituation.OK.value)
-                & Q(in_reserve=False, sector__isnull=False),
-                name="battalion_on_map_not_ok",
-            ),
         ]
 
     def __str__(self) -> str:

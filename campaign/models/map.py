@@ -116,31 +116,3 @@ class MapSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign} day {self.day_number} {self.get_moment_display().lower()}"
-
-
-class SupplyTrace(models.Model):
-    """The last night's trace of the supply lines, kept while the map it was traced on stands
-    (issue 34): a night after a day that moved nothing reads it instead of tracing every
-    battalion again.
-
-    ``map_changes`` is bumped by PostgreSQL triggers (migration 0053) in the transaction of any
-    write the proposal depends on: a sector's holder, the links, the sources of supply, a C Ops'
-    sector or side, a battalion's sector, reserve, side, force or code, a row inserted or
-    deleted. The trace is valid while ``traced_at`` equals it and the rule's club settings are
-    those it was traced with; no write path can forget to invalidate it."""
-
-    campaign = models.OneToOneField(
-        Campaign, on_delete=models.CASCADE, primary_key=True, related_name="supply_trace"
-    )
-    map_changes = models.BigIntegerField(default=0)
-    traced_at = models.BigIntegerField(null=True, help_text="map_changes when traced; empty: never")
-    settings = models.JSONField(default=dict, help_text="the map-supply rule's club settings then")
-    sides = models.JSONField(
-        default=list, help_text="[side id, battalions on the map], sides by their first battalion's code"
-    )
-    cut_off = models.JSONField(
-        default=list, help_text="[battalion id, proposed situation] of those the map did not propose OK"
-    )
-
-    def __str__(self) -> str:
-        return f"supply trace of {self.campaign}"

@@ -14,14 +14,13 @@ umpire confirmed it); else the map's proposal.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from campaign import models, selectors
@@ -30,8 +29,7 @@ from campaign.selectors import SupplyBattalion, SupplyForce, SupplyMap
 from campaign.services.audit import Actor, event_record
 from campaign.services.campaigns import campaign_lock, campaign_require_status, campaign_save
 from campaign.services.errors import ConflictError, DomainError
-from campaign.services.night_counts import AnyOf
-from campaign.services.rules import club_settings, procedure_run
+from campaign.services.rules import procedure_run
 from rules_engine.great_battles.night import MapSupplyReading
 from rules_engine.vocab import SupplySituation, counted
 
@@ -82,21 +80,20 @@ def supply_proposal(campaign: models.Campaign) -> SupplyProposal:
         distances[force.id] = lines.distances_from(force.sector_id)
         forces.append(ForceSupply(force, lines.path_to_source(force.sector_id)))
     battalions = []
-    # The rule rolls no dice: its reading depends on its three inputs alone, read once each.
-    readings: dict[tuple[bool, int | None, bool], MapSupplyReading] = {}
     for battalion in drawn.battalions:
         force = drawn.forces[battalion.force_id]
         path = drawn.lines[battalion.side_id].path_to_source(battalion.sector_id)
         links = distances[force.id].get(battalion.sector_id) if force.id in distances else None
-        inputs = (path is not None, links, force.sector_id is not None)
-        if inputs not in readings:
-            readings[inputs] = procedure_run(
-                campaign,
-                MAP_SUPPLY,
-                {"line_to_source": inputs[0], "links_to_c_ops": inputs[1], "c_ops_on_map": inputs[2]},
-                (),
-            ).outcome
-        reading = readings[inputs]
+        reading: MapSupplyReading = procedure_run(
+            campaign,
+            MAP_SUPPLY,
+            {
+                "line_to_source": path is not None,
+                "links_to_c_ops": links,
+                "c_ops_on_map": force.sector_id is not None,
+            },
+            (),
+        ).outcome
         battalions.append(BattalionSupply(battalion, reading.situation, reading.reason, path, links))
     return SupplyProposal(drawn, battalions, forces)
 
@@ -274,25 +271,18 @@ def _final(
 ) -> dict[int, str]:
     """Each battalion's situation (MS-05): the umpire's where they chose one, else the day's
     confirmed battle report's, else the proposal's."""
-    proposed = [(entry.battalion, entry.proposed.value) for entry in proposal.battalions]
-    return _applied(proposed, overrides, reported)
-
-
-def _applied(
-    proposed: Sequence[tuple[SupplyBattalion, str]],
-    overrides: Mapping[str, str],
-    reported: Mapping[str, Reported],
-) -> dict[int, str]:
     final = {}
-    for battalion, situation in proposed:
-        by_report = reported.get(battalion.code)
-        final[battalion.id] = overrides.get(
-            battalion.code, by_report.situation if by_report is not None else situation
+    for entry in proposal.battalions:
+        code = entry.battalion.code
+        by_report = reported.get(code)
+        final[entry.battalion.id] = overrides.get(
+            code, by_report.situation if by_report is not None else entry.proposed.value
         )
     return final
 
 
-def _counts(counts: Mapping[str, int]) -> str:
+def _counts(situations: Mapping[int, str]) -> str:
+    counts = Counter(situations.values())
     return ", ".join(f"{counts[s.value]} {s.value}" for s in ON_MAP)
 
 
@@ -361,7 +351,7 @@ def supply_confirm(
         campaign,
         EventVerb.SUPPLY_CONFIRMED,
         campaign,
-        f"Supply lines confirmed for day {day.number}: {_counts(Counter(final.values()))}"
+        f"Supply lines confirmed for day {day.number}: {_counts(final)}"
         + (f" ({len(chosen)} overridden)" if chosen else ""),
         actor,
         after={"day": day.number, "overrides": chosen, **_cut_off(proposal, final)},
@@ -382,136 +372,58 @@ def supply_confirm(
 
 
 def _cut_off(proposal: SupplyProposal, final: Mapping[int, str]) -> dict[str, list[str]]:
-    return _cut_off_codes({entry.battalion.id: entry.battalion.code for entry in proposal.battalions}, final)
-
-
-def _cut_off_codes(codes: Mapping[int, str], final: Mapping[int, str]) -> dict[str, list[str]]:
+    codes = {entry.battalion.id: entry.battalion.code for entry in proposal.battalions}
     return {
         situation.value.lower(): sorted(codes[pk] for pk, s in final.items() if s == situation.value)
         for situation in (SupplySituation.ISOLATED, SupplySituation.SEPARATED)
     }
 
 
-@dataclass(frozen=True)
-class _Tonight:
-    """What the night's supply step looks at: battalions on the map with the map's proposal for
-    each, in the order of their codes. After a trace, every one; with a valid trace, only those
-    the map proposes out of supply, the day's overrides and reports name or whose situation is
-    not OK: any other is in supply and stays so, counted in ``on_map`` alone."""
-
-    proposed: list[tuple[SupplyBattalion, str]]
-    on_map: list[tuple[int, int]]  # (side id, battalions on the map), sides by their first code
-
-
-def _tonight(campaign: models.Campaign, named: Iterable[str]) -> _Tonight:
-    """The proposal from the campaign's supply trace while the map it was traced on stands; else
-    traced again, and the trace kept. The trace's row is locked first: a write to the map that
-    commits later bumps its ``map_changes`` after this night (the triggers wait for the lock)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {models.SupplyTrace._meta.db_table} AS trace "
-            "(campaign_id, map_changes, settings, sides, cut_off) VALUES (%s, 0, '{}', '[]', '[]') "
-            "ON CONFLICT (campaign_id) DO UPDATE SET map_changes = trace.map_changes "
-            "RETURNING map_changes, traced_at, settings, sides, cut_off",
-            [campaign.pk],
-        )
-        map_changes, traced_at, settings, sides, cut_off = cursor.fetchone()
-    rule_settings = json.loads(json.dumps(club_settings(campaign, MAP_SUPPLY), default=str))
-    if traced_at == map_changes and json.loads(settings) == rule_settings:
-        proposed = dict(json.loads(cut_off))
-        return _Tonight(
-            [
-                (b, proposed.get(b.id, SupplySituation.OK.value))
-                for b in _looked_at(campaign, proposed, named)
-            ],
-            [(side, count) for side, count in json.loads(sides)],
-        )
-    proposal = supply_proposal(campaign)
-    on_map = Counter(entry.battalion.side_id for entry in proposal.battalions)
-    tonight = _Tonight(
-        [(entry.battalion, entry.proposed.value) for entry in proposal.battalions], list(on_map.items())
-    )
-    models.SupplyTrace.objects.filter(pk=campaign.pk).update(
-        traced_at=map_changes,
-        settings=rule_settings,
-        sides=tonight.on_map,
-        cut_off=[
-            [b.id, situation] for b, situation in tonight.proposed if situation != SupplySituation.OK.value
-        ],
-    )
-    return tonight
-
-
-def _looked_at(
-    campaign: models.Campaign, proposed: Mapping[int, str], codes: Iterable[str]
-) -> list[SupplyBattalion]:
-    """The battalions on the map among ``proposed`` or ``codes``, or not in supply as they stand,
-    found through indexes (the not-OK ones through ``battalion_on_map_not_ok``), by code."""
-    on_map = models.Battalion.objects.filter(campaign=campaign, in_reserve=False, sector__isnull=False)
-    ids = on_map.exclude(supply_situation=SupplySituation.OK.value).order_by().values("pk")
-    if proposed:
-        ids = ids.union(on_map.filter(pk__in=list(proposed)).order_by().values("pk"))
-    if codes:
-        ids = ids.union(on_map.filter(code__in=sorted(set(codes))).order_by().values("pk"))
-    rows = (
-        models.Battalion.objects.filter(AnyOf("pk", ids))
-        .order_by("code")
-        .values_list(
-            "pk", "code", "side_id", "battlegroup__force_id", "sector_id", "supply_situation", "public_id"
-        )
-    )
-    return [SupplyBattalion(*row) for row in rows]
-
-
 def supply_night(operation: models.Operation, actor: Actor) -> dict[str, Any]:
     """The night's supply step: the proposal applied at nightfall with the day's overrides, before
-    the replacements read it. Each side's report counts its isolated and separated battalions.
-    After a day that moved nothing its work is the day's: see ``_tonight``."""
+    the replacements read it. Each side's report counts its isolated and separated battalions."""
     day = operation.day
+    proposal = supply_proposal(operation.campaign)
     reported = supply_reported(day)
     kept_over_lines = supply_kept(day)
-    tonight = _tonight(operation.campaign, [*kept_over_lines, *reported])
-    final = _applied(tonight.proposed, kept_over_lines, reported)
-    before = {battalion.id: battalion.situation for battalion, _ in tonight.proposed}
+    final = _final(proposal, kept_over_lines, reported)
+    before = {entry.battalion.id: entry.battalion.situation for entry in proposal.battalions}
     _situations_write({pk: s for pk, s in final.items() if s != before[pk]})
-    # The battalions not looked at are in supply, proposed so and kept so.
-    counts = Counter(final.values())
-    counts[SupplySituation.OK.value] += sum(count for _, count in tonight.on_map) - len(final)
     confirmed = (
         f"as the umpire confirmed ({len(kept_over_lines)} overridden)"
         if day.supply_confirmed_at is not None
         else "without the umpire's confirmation: the proposal as it stands"
     )
-    codes = {battalion.id: battalion.code for battalion, _ in tonight.proposed}
-    kept = sorted(code for code in reported if code not in kept_over_lines and code in codes.values())
+    kept = sorted(
+        code
+        for code in reported
+        if code not in kept_over_lines and code in {e.battalion.code for e in proposal.battalions}
+    )
     if kept:
         confirmed += f", battle reports kept for {', '.join(kept)}"
     event_record(
         operation.campaign,
         EventVerb.SUPPLY_APPLIED,
         operation.campaign,
-        f"Supply lines applied at nightfall of day {day.number} {confirmed}: {_counts(counts)}",
+        f"Supply lines applied at nightfall of day {day.number} {confirmed}: {_counts(final)}",
         actor,
         after={
             "day": day.number,
             "overrides": kept_over_lines,
             "reported": {code: reported[code].situation for code in kept},
-            **_cut_off_codes(codes, final),
+            **_cut_off(proposal, final),
         },
     )
     part: dict[str, Any] = {"sides": {}}
-    for side_id, _ in tonight.on_map:
-        part["sides"][str(side_id)] = {
-            "battalions_isolated": 0,
-            "battalions_separated": 0,
-            "isolated_battalions": [],
-        }
-    for battalion, _ in tonight.proposed:
-        side = part["sides"][str(battalion.side_id)]
-        situation = final[battalion.id]
+    for entry in proposal.battalions:
+        side = part["sides"].setdefault(
+            str(entry.battalion.side_id),
+            {"battalions_isolated": 0, "battalions_separated": 0, "isolated_battalions": []},
+        )
+        situation = final[entry.battalion.id]
         if situation == SupplySituation.ISOLATED.value:
             side["battalions_isolated"] += 1
-            side["isolated_battalions"].append(battalion.code)
+            side["isolated_battalions"].append(entry.battalion.code)
         elif situation == SupplySituation.SEPARATED.value:
             side["battalions_separated"] += 1
     return part

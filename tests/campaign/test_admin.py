@@ -60,7 +60,6 @@ READ_ONLY_MODELS = (
     models.NightReport,
     models.NightSnapshot,
     models.MapSnapshot,
-    models.SupplyTrace,
     models.ChangeRecord,
     models.SyncCursor,
     models.NightOrder,
@@ -172,7 +171,6 @@ def full_campaign(umpire: Any) -> models.Campaign:
     operation = models.Operation.objects.create(campaign=campaign, kind=OperationKind.NIGHT_PHASE, day=day)
     models.NightReport.objects.create(operation=operation, side=axis, day=day, body={"replacements": 1})
     models.NightSnapshot.objects.create(operation=operation, values={"side": {str(axis.pk): [0, 0, 0]}})
-    models.SupplyTrace.objects.create(campaign=campaign, traced_at=0, sides=[[axis.pk, 2]])
     models.SyncCursor.objects.create(
         campaign=campaign, kind="force", reader="umpire", change_id=0, fog="", rows={}
     )

@@ -10,16 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaign import models
-from campaign.choices import (
-    ActivationState,
-    CampaignStatus,
-    DayStatus,
-    MapMoment,
-    OperationStatus,
-    StandStatus,
-    StandType,
-)
-from campaign.scenarios.generator import STANDS_PER_BATTALION, synthetic_pack
+from campaign.choices import ActivationState, DayStatus, MapMoment, OperationStatus, StandStatus, StandType
 from campaign.selectors import map_state
 from campaign.services import night
 from campaign.services.battles import battle_create
@@ -31,7 +22,6 @@ from campaign.services.night_orders import night_order_queue
 from campaign.services.night_report import night_reports_notify
 from campaign.services.notifications import notification_mail
 from campaign.services.operations import operation_run
-from campaign.services.scenario import scenario_import
 from tests.campaign.factories import UserFactory, campaign_with_sides
 from tests.campaign.night_setup import ACTOR, campaign_after_day_one
 
@@ -428,8 +418,11 @@ def _rows_read(model: type[models.Stand] | type[models.Battalion]) -> int:
         return int(read)
 
 
-def _empty_night_work(campaign: models.Campaign, capture) -> EmptyNightWork:
+def _empty_night_work(battalions_per_side: int, stands_per_battalion: int, capture) -> EmptyNightWork:
     """The work of a night after a day that changed nothing, its start (and snapshot) included."""
+    campaign = campaign_with_sides(
+        battalions_per_side=battalions_per_side, stands_per_battalion=stands_per_battalion
+    )
     day_dawn(campaign.pk, ACTOR)
     returned: list[int] = []
 
@@ -471,8 +464,8 @@ def test_an_empty_night_reads_no_stand_whatever_the_campaigns_size(django_captur
     battalion rows at 6 battalions as at 60: the rows it looks for are found by their ids
     (``night_counts.AnyOf``), never by a join the planner may run as a walk of every battalion
     (issue 34: a merge join read 72 rows at 60 battalions, 12 at 6)."""
-    small = _empty_night_work(campaign_with_sides(3, 4), django_capture_on_commit_callbacks)
-    large = _empty_night_work(campaign_with_sides(30, 40), django_capture_on_commit_callbacks)
+    small = _empty_night_work(3, 4, django_capture_on_commit_callbacks)
+    large = _empty_night_work(30, 40, django_capture_on_commit_callbacks)
     assert large.statements == small.statements
     assert (small.stand_rows_read, large.stand_rows_read) == (0, 0)
     # Not growing with the 54 battalions more: a few rows of slack for a plan that differs
@@ -480,43 +473,6 @@ def test_an_empty_night_reads_no_stand_whatever_the_campaigns_size(django_captur
     assert large.battalion_rows_read <= small.battalion_rows_read + 6, (small, large)
     assert (small.snapshot_stands, large.snapshot_stands) == (0, 0)
     assert large.most_rows_returned == small.most_rows_returned < 24
-
-
-def _on_a_map_after_its_first_night(battalions: int, capture) -> models.Campaign:
-    """A synthetic campaign of ``battalions`` on a map of two sectors, each its holder's source of
-    supply, every battalion and C Ops on its side's (all in supply: nobody loses a stand at
-    night), after a first night (which traced the supply lines) and before its next dawn, with
-    three battalions activated that day."""
-    pack = synthetic_pack(battalions * STANDS_PER_BATTALION, f"on-a-map-{battalions}", sectors=2)
-    campaign = scenario_import(pack, ACTOR)
-    for sector in campaign.sectors.all():
-        campaign.battalions.filter(side=sector.owner).update(sector=sector)
-        campaign.forces.filter(side=sector.owner).update(sector=sector)
-    models.Campaign.objects.filter(pk=campaign.pk).update(status=CampaignStatus.ACTIVE)
-    day_dawn(campaign.pk, ACTOR)
-    with capture(execute=False):
-        operation_run(night_phase_start(campaign.pk, ACTOR).pk)
-    assert models.SupplyTrace.objects.get(campaign=campaign).traced_at is not None
-    models.Battalion.objects.filter(pk__in=campaign.battalions.order_by("code")[:3].values("pk")).update(
-        activation=ActivationState.ACTIVATED
-    )
-    return campaign
-
-
-def test_an_empty_night_on_a_map_reads_as_many_battalions_whatever_the_campaigns_size(
-    django_capture_on_commit_callbacks,
-):
-    """Issue 34: on a map with sources of supply, the night's supply step reads its last trace
-    while nothing it depends on changed (``SupplyTrace``), and the inactive step finds the
-    battalions activated that day through its partial index: at 6 and 60 battalions (3 of them
-    activated) it reads as many battalion rows, and no stand."""
-    capture = django_capture_on_commit_callbacks
-    small = _empty_night_work(_on_a_map_after_its_first_night(6, capture), capture)
-    large = _empty_night_work(_on_a_map_after_its_first_night(60, capture), capture)
-    assert large.statements == small.statements
-    assert (small.stand_rows_read, large.stand_rows_read) == (0, 0)
-    assert large.battalion_rows_read == small.battalion_rows_read, (small, large)
-    assert large.most_rows_returned == small.most_rows_returned
 
 
 def test_the_map_after_the_night_is_kept_after_its_commit_or_by_the_next_dawn(

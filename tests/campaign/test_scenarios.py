@@ -708,9 +708,6 @@ def test_every_campaign_model_and_field_has_a_place_in_the_pack_format():
         # The map kept at each dawn and night (issue 32): what each side saw then, derived state
         # the campaign's own rows and events already hold; a pack starts a campaign afresh.
         models.MapSnapshot,
-        # The last night's supply trace (issue 34): a cache of the map's proposal, traced again
-        # by the next night when it has none.
-        models.SupplyTrace,
         # What changed since a client's cursor (issue 33): bookkeeping for readers of the API.
         models.ChangeRecord,
         models.SyncCursor,

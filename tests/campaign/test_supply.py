@@ -4,11 +4,7 @@ supply against the proposal (MS-07)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from django.db import connection, transaction
-from django.test.utils import CaptureQueriesContext
 
 from campaign import models, selectors
 from campaign.access import CampaignAccess
@@ -27,7 +23,6 @@ from campaign.services.supply import (
     supply_confirm,
     supply_cops_isolated,
     supply_kept,
-    supply_night,
     supply_proposal,
     supply_review,
 )
@@ -320,137 +315,3 @@ def test_the_umpires_override_wins_over_a_confirmed_report(malta, django_capture
         operation_run(operation.pk)
 
     assert malta.battalions.get(code="E1").supply_situation == "isolated"
-
-
-class RolledBack(Exception):
-    pass
-
-
-def supply_at_nightfall(campaign: models.Campaign, *, trace_kept: bool) -> tuple[bool, dict[str, Any]]:
-    """The night's supply step run now and rolled back: whether it traced the lines again, and
-    what it did (its report part, its event, the situations it left). Without ``trace_kept`` the
-    campaign's supply trace is forgotten first, as if the map had changed."""
-    if not trace_kept:
-        models.SupplyTrace.objects.filter(campaign=campaign).update(traced_at=None)
-    day = campaign.days.get(number=campaign.current_day)
-    result: dict[str, Any] = {}
-    try:
-        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-            result["part"] = supply_night(models.Operation(campaign=campaign, day=day), ACTOR)
-            event = campaign.events.filter(verb=EventVerb.SUPPLY_APPLIED).latest("pk")
-            result["event"] = (event.message, event.after)
-            result["situations"] = dict(campaign.battalions.values_list("code", "supply_situation"))
-            raise RolledBack
-    except RolledBack:
-        pass
-    traced = any(models.SectorLink._meta.db_table in query["sql"] for query in queries.captured_queries)
-    return traced, result
-
-
-def test_a_night_after_a_day_that_moved_nothing_reads_the_trace_and_applies_the_same(
-    malta, django_capture_on_commit_callbacks
-):
-    """Issue 34: the supply trace is kept from one night to the next while the map stands. A
-    night that reads it applies what a night that traces every battalion again would: the day's
-    overrides, battle reports and the situations as the day left them included."""
-    with django_capture_on_commit_callbacks(execute=False):
-        confirmed_day(malta)
-        malta.refresh_from_db()
-        assert supply_at_nightfall(malta, trace_kept=True)[0]  # the first night traces
-        supply_night(models.Operation(campaign=malta, day=malta.days.get(number=1)), ACTOR)
-        # The day changes situations, not the map: an override, a battle report, a situation
-        # written by hand (the admin), a battalion activated.
-        e1_reported_in_supply(malta)
-        i1 = malta.battalions.get(code="I1")
-        supply_confirm(
-            malta.pk, ACTOR, [{"battalion": i1.public_id, "situation": "OK", "reason": "air drop"}]
-        )
-        malta.battalions.filter(code="W1").update(supply_situation="separated", activation="activated")
-        malta.battalions.filter(code="G1").update(supply_situation="reserve")
-        malta.refresh_from_db()
-
-        kept_traced, kept = supply_at_nightfall(malta, trace_kept=True)
-        again_traced, again = supply_at_nightfall(malta, trace_kept=False)
-
-    assert (kept_traced, again_traced) == (False, True)
-    assert kept == again
-    # Put back as the map proposes them.
-    assert (kept["situations"]["W1"], kept["situations"]["G1"]) == ("OK", proposed(malta)["G1"][0])
-    assert kept["situations"]["E1"] == "OK"  # its report, over the map's "separated"
-    assert kept["situations"]["I1"] == "OK"  # the umpire's override
-
-
-def move_w1_to_hal_far(campaign: models.Campaign) -> None:
-    campaign.battalions.filter(code="W1").update(sector=campaign.sectors.get(key="hal-far"))
-
-
-def w1_to_reserve(campaign: models.Campaign) -> None:
-    campaign.battalions.filter(code="W1").update(in_reserve=True, sector=None)
-
-
-def c_ops_to_rabat(campaign: models.Campaign) -> None:
-    campaign.forces.filter(name="Eastern Infantry Command").update(sector=campaign.sectors.get(key="rabat"))
-
-
-def grand_harbour_no_source(campaign: models.Campaign) -> None:
-    campaign.sectors.get(key="grand-harbour").supply_source_for.clear()
-
-
-def a_link_cut(campaign: models.Campaign) -> None:
-    campaign.sector_links.order_by("pk")[0].delete()
-
-
-def w1_to_another_force(campaign: models.Campaign) -> None:
-    w1 = campaign.battalions.get(code="W1")
-    other = campaign.battalions.exclude(battlegroup__force=w1.battlegroup.force).filter(side=w1.side).first()
-    assert other is not None
-    models.Battalion.objects.filter(pk=w1.pk).update(battlegroup=other.battlegroup)
-
-
-def a_rule_setting(campaign: models.Campaign) -> None:
-    campaign.rule_settings = {"gb.map_supply_situation.ok_within_links": 0}
-    campaign.save(update_fields=["rule_settings"])
-
-
-def situations_activations_and_names(campaign: models.Campaign) -> None:
-    campaign.battalions.update(supply_situation="isolated", activation="activated", ammo_low_markers=1)
-    campaign.sectors.update(victory_points=3)
-    campaign.forces.update(activation_points=4)
-
-
-def the_same_holder_saved_again(campaign: models.Campaign) -> None:
-    for sector in campaign.sectors.all():
-        sector.save()
-    for battalion in campaign.battalions.all():
-        battalion.save()
-
-
-@pytest.mark.parametrize(
-    ("write", "traced_again"),
-    [
-        (lambda malta: held_by(malta, "Axis", "valletta"), True),
-        (move_w1_to_hal_far, True),
-        (w1_to_reserve, True),
-        (c_ops_to_rabat, True),
-        (grand_harbour_no_source, True),
-        (a_link_cut, True),
-        (w1_to_another_force, True),
-        (a_rule_setting, True),
-        (situations_activations_and_names, False),
-        (the_same_holder_saved_again, False),
-    ],
-)
-def test_the_supply_trace_is_kept_until_the_map_changes(
-    malta, django_capture_on_commit_callbacks, write, traced_again
-):
-    """A write the proposal depends on, by any path (here: querysets, not services), makes the next
-    night trace again (PostgreSQL's triggers bump the trace's ``map_changes``); any other keeps it.
-    Either way the night applies what a full trace would."""
-    with django_capture_on_commit_callbacks(execute=False):
-        day = confirmed_day(malta)
-        supply_night(models.Operation(campaign=malta, day=day), ACTOR)
-        write(malta)
-        malta.refresh_from_db()
-        traced, kept = supply_at_nightfall(malta, trace_kept=True)
-        assert traced == traced_again
-        assert kept == supply_at_nightfall(malta, trace_kept=False)[1]
