@@ -36,7 +36,7 @@ def public_id_field() -> models.UUIDField:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campaign", "0053_supply_trace"),
+        ("campaign", "0052_event_verbs_journal_orders_due"),
     ]
 
     operations = [
