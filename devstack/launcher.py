@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from urllib.parse import quote
+from xml.etree import ElementTree
 
 from config.settings.queues import queue_names
 from devstack import frontend_build
@@ -438,11 +439,27 @@ def test(pytest_args: list[str]) -> int:
         print(f"[time] web app build: {time.monotonic() - started:.0f} s", flush=True)
     with contextlib.ExitStack() as beside:
         wait_for_unit_tests = beside.enter_context(unit_tests_beside()) if unit_tests and built == 0 else None
+        report = Path(beside.enter_context(tempfile.TemporaryDirectory())) / "pytest.xml"
         started = time.monotonic()
-        pytest_status = pytest_run(pytest_args if named_test_paths(pytest_args) else parallel(pytest_args))
+        whole_run = parallel(pytest_args) if not named_test_paths(pytest_args) else pytest_args
+        pytest_status = pytest_run([*whole_run, f"--junitxml={report}"])
         print(f"[time] pytest: {time.monotonic() - started:.0f} s", flush=True)
         frontend_status = wait_for_unit_tests() if wait_for_unit_tests else built or 0
+        say_failures(report)
     return pytest_status or frontend_status
+
+
+def say_failures(report: Path) -> None:
+    """Name pytest's failed tests again at the very end, after Vitest's output: a CI log that
+    keeps only its tail still says which test failed and why."""
+    if not report.exists():
+        return
+    for case in ElementTree.parse(report).iter("testcase"):
+        for outcome in case:
+            if outcome.tag in ("failure", "error"):
+                first_line = (outcome.get("message") or "").strip().splitlines()[:1]
+                where = f"{case.get('classname')}::{case.get('name')}"
+                print(f"[{outcome.tag}] {where}: {''.join(first_line)[:300]}", flush=True)
 
 
 def test_fast(pytest_args: list[str]) -> int:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import Browser, Page, Response, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, Response, ViewportSize, expect, sync_playwright
 
 from tests.e2e.quality import assert_page_quality
 from tests.tiers import needs
@@ -31,6 +31,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# How long an assertion waits for the page to reach what it expects (Playwright's default is
+# 5 s): a page that never gets there still fails, one slowed by a loaded CI machine passes.
+expect.set_options(timeout=15_000)
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = ViewportSize(width=1280, height=900)
