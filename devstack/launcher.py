@@ -42,7 +42,7 @@ from types import FrameType
 from urllib.parse import quote
 from xml.etree import ElementTree
 
-from config.settings.queues import queue_names
+from config.settings.queues import messages_queues, queue_names
 from devstack import frontend_build
 from devstack.network import lan_addresses
 
@@ -307,7 +307,7 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
             "-n",
             "messages@%h",
             "-Q",
-            ",".join(name for kind, name in queues.items() if kind != "operations"),
+            messages_queues(env.get("CELERY_QUEUE", "celery")),
         ],
         "beat": [
             str(BIN / "celery"),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.conf import settings
+from kombu import Consumer, Queue
 
 from config.celery_app import app
-from config.settings.queues import queue_names
+from config.settings.queues import MESSAGES_FIRST_FIRST, messages_queues, queue_names
 
 pytestmark = pytest.mark.django_db
 
@@ -18,6 +21,7 @@ pytestmark = pytest.mark.django_db
         ("campaign.tasks.webhook_deliver_task", "webhooks"),
         ("campaign.tasks.night_reports_notify_task", "mail"),
         ("campaign.tasks.notification_mail_task", "mail"),
+        ("api.tasks.force_statuses_render_task", "statuses"),
         ("campaign.tasks.work_sweep_task", "default"),
         ("campaign.tasks.change_records_prune_task", "default"),
         ("campaign.tasks.notification_reminders_task", "default"),
@@ -37,3 +41,29 @@ def test_the_test_worker_consumes_every_queue(celery_worker) -> None:
     every = set(queue_names(settings.CELERY_TASK_DEFAULT_QUEUE).values())
     for queues in consumed.values():
         assert {queue["name"] for queue in queues} == every
+
+
+def test_the_messages_worker_takes_status_renders_before_messages_sent_earlier(redis_client) -> None:
+    """Through the broker as a worker consumes its queues: two messages wait on the default
+    queue, then two status renders arrive. In the priority order both renders come out first
+    (round robin would take a render, then a default message)."""
+    names = messages_queues(f"order-{uuid.uuid4().hex}").split(",")  # queues no worker consumes
+    statuses, default = names[MESSAGES_FIRST_FIRST.index("statuses")], names[-1]
+    received: list[str] = []
+    try:
+        with app.connection_for_write() as connection:
+            producer = connection.Producer()
+            for queue in (default, default, statuses, statuses):
+                producer.publish({"queue": queue}, routing_key=queue, declare=[Queue(queue)])
+
+            def take(body: dict[str, str], message) -> None:
+                received.append(body["queue"])
+                message.ack()
+
+            with Consumer(connection, [Queue(name) for name in names], callbacks=[take]):
+                while len(received) < 4:
+                    connection.drain_events(timeout=5)
+    finally:
+        redis_client.delete(*names, *(f"_kombu.binding.{name}" for name in names))
+
+    assert received == [statuses, statuses, default, default]

@@ -283,8 +283,9 @@ CELERY_TASK_ROUTES = {
     "campaign.tasks.webhook_deliver_task": {"queue": CELERY_QUEUE_NAMES["webhooks"]},
     "campaign.tasks.night_reports_notify_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
     "campaign.tasks.notification_mail_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
-    # With the messages, never behind the nights: a night's statuses rendered after its commit.
-    "api.tasks.force_statuses_render_task": {"queue": CELERY_QUEUE_NAMES["default"]},
+    # A night's statuses rendered after its commit: with the messages, never behind the nights,
+    # and before the other messages (MESSAGES_FIRST_FIRST).
+    "api.tasks.force_statuses_render_task": {"queue": CELERY_QUEUE_NAMES["statuses"]},
 }
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
@@ -299,6 +300,9 @@ CELERY_TASK_TIME_LIMIT = int(env("CELERY_TASK_TIME_LIMIT", "360"))
 # twice in parallel; the night phase is also guarded in the database.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(env("CELERY_VISIBILITY_TIMEOUT", "3600")),
+    # A worker takes from its queues in the order its -Q lists them, never round robin
+    # (config.settings.queues.MESSAGES_FIRST_FIRST).
+    "queue_order_strategy": "priority",
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False

@@ -9,9 +9,19 @@ database keep apart (the benchmarks do). Plain Python: the settings and the laun
 
 from __future__ import annotations
 
-KINDS = ("default", "operations", "webhooks", "mail")
+KINDS = ("default", "statuses", "operations", "webhooks", "mail")
+# What the messages worker (every queue but the nights') takes first, with the broker's
+# "priority" queue order: the force statuses a night made cold, which polls are waiting for,
+# before the deliveries, e-mails, maps and housekeeping that nobody watches (issue 34).
+MESSAGES_FIRST_FIRST = ("statuses", "webhooks", "mail", "default")
 
 
 def queue_names(default: str) -> dict[str, str]:
     """Each kind's queue: the default one, then ``<default>.<kind>``."""
     return {kind: default if kind == "default" else f"{default}.{kind}" for kind in KINDS}
+
+
+def messages_queues(default: str) -> str:
+    """The messages worker's ``-Q``: its queues, the one it takes first first."""
+    names = queue_names(default)
+    return ",".join(names[kind] for kind in MESSAGES_FIRST_FIRST)

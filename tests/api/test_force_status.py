@@ -372,7 +372,7 @@ def test_a_status_polled_before_a_night_is_rendered_after_its_commits_and_one_ne
     assert before.status_code == 200
     audience = str(world.allied.pk)  # the side's players'
     polled = {(str(models.Force.objects.get(side=world.allied).public_id), audience)}
-    messages, nights = settings.CELERY_QUEUE_NAMES["default"], settings.CELERY_QUEUE_NAMES["operations"]
+    messages, nights = settings.CELERY_QUEUE_NAMES["statuses"], settings.CELERY_QUEUE_NAMES["operations"]
 
     def rendered_after(commit: Any) -> Any:
         """Commit, run the render the commit sent to the messages' queue (never the nights') as

@@ -55,6 +55,7 @@ from campaign.services.api_keys import api_key_create  # noqa: E402
 from campaign.services.audit import Actor  # noqa: E402
 from campaign.services.night import night_phase_start  # noqa: E402
 from config.celery_app import app  # noqa: E402
+from config.settings.queues import messages_queues  # noqa: E402
 from devstack.launcher import BIN, NIGHT_WORKER_NICE, start_group, stop_groups  # noqa: E402
 from tests.benchmarks.figures import Figure, report  # noqa: E402
 from tests.benchmarks.force_status import GUNICORN_WORKERS, _default_signals, gunicorn  # noqa: E402
@@ -249,7 +250,7 @@ def workers(count: int, niceness: int) -> Iterator[tuple[list[int], list[int]]]:
         )
         for n in range(count)
     ]
-    others = ",".join(name for kind, name in queues.items() if kind != "operations")
+    others = messages_queues(settings.CELERY_TASK_DEFAULT_QUEUE)
     started.append(start_group([*command, "-Q", others, "-n", f"scale-{RUN_ID}-messages@%h"], env))
     try:
         deadline = time.monotonic() + 120
