@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 
 from campaign import choices
+from campaign.models.ids import UNSEQUENCED_ID_HELP, unsequenced_id
 from rules_engine import fairness
 from rules_engine.nineteen43.common import (
     AirCoverPriority,
@@ -140,6 +141,9 @@ class ClubNight(models.Model):
 
 
 class Side(models.Model):
+    id = models.BigIntegerField(
+        primary_key=True, default=unsequenced_id, editable=False, help_text=UNSEQUENCED_ID_HELP
+    )
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sides")
     name = models.CharField(max_length=100)
     nations = models.JSONField(default=list, help_text="nation names (rules_engine.vocab.Nation)")

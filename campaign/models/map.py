@@ -7,6 +7,7 @@ from django.db.models import Q
 
 from campaign import choices
 from campaign.models.campaigns import Campaign, Side
+from campaign.models.ids import UNSEQUENCED_ID_HELP, unsequenced_id
 from rules_engine.nineteen43.common import (
     ProximityTerrain,
 )
@@ -20,6 +21,9 @@ class Sector(models.Model):
     by its battles (a "table"), and nothing is adjacent there (see :attr:`placed`).
     """
 
+    id = models.BigIntegerField(
+        primary_key=True, default=unsequenced_id, editable=False, help_text=UNSEQUENCED_ID_HELP
+    )
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sectors")
     key = models.SlugField(max_length=60, help_text="the pack's name for it, unique in the campaign")
     name = models.CharField(max_length=100)

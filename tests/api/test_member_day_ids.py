@@ -61,7 +61,7 @@ def _row_numbers(value: Any, where: str = "") -> list[str]:
         ]
     if isinstance(value, bool):
         return []
-    if isinstance(value, int) and value >= SEQUENCES_FROM:
+    if isinstance(value, int) and SEQUENCES_FROM <= value < SEQUENCES_FROM + 100_000:
         return [f"{where}={value}"]
     if isinstance(value, str) and A_ROW_NUMBER.search(value):
         return [f"{where}={value!r}"]

@@ -573,8 +573,8 @@ def test_every_field_of_the_map_is_what_the_reader_may_read(seen, reader):
 # other campaigns' rows. A new route must be listed here or serve public ids.
 NUMBERED = {
     "campaign": "named by its slug; its id is a public id",
-    "side": "every member reads every side",
-    "sector": "the ground is public",
+    "side": "every member reads every side, by a number that counts nothing (campaign/models/ids.py)",
+    "sector": "the ground is public, named by a number that counts nothing (campaign/models/ids.py)",
     "day": "named by its number in its campaign; its id and its segments' are public ids",
     "api-key": "umpires in person only, who read every one",
     "invitation-link": "named by its secret token",

@@ -2640,6 +2640,7 @@ export interface components {
              * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
              */
             readonly id: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
             readonly day: number;
             /** @description 0 for the dawn turn, else 1..10 */
@@ -2752,6 +2753,7 @@ export interface components {
              * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
              */
             readonly id: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
             readonly day: number;
             /** @description the template's number, 1..the side's templates */
@@ -2796,6 +2798,7 @@ export interface components {
             /** @description the umpire's ID, e.g. A1 */
             code: string;
             name?: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
             /**
              * Format: uuid
@@ -2910,6 +2913,7 @@ export interface components {
             /** @description the umpire's ID, e.g. A1 */
             code: string;
             name?: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
             /**
              * Format: uuid
@@ -2956,6 +2960,7 @@ export interface components {
              */
             readonly id: string;
             readonly day: number;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             sector: number;
             readonly sector_name: string;
             battle_type: components["schemas"]["BattleTypeEnum"];
@@ -2964,7 +2969,9 @@ export interface components {
             status?: components["schemas"]["BattleStatusEnum"];
             /** @description the label people read for the code beside it */
             readonly status_label: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             attacker: number;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             defender: number;
             /** @description from its report; empty: not reported, or nobody won */
             winner?: number | null;
@@ -3085,6 +3092,7 @@ export interface components {
              * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
              */
             readonly id: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             sector: number;
             readonly sector_name: string;
             status?: components["schemas"]["BattleStatusEnum"];
@@ -3878,6 +3886,7 @@ export interface components {
              * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
              */
             readonly id: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
             name: string;
             nation: components["schemas"]["NationEnum"];
@@ -3986,6 +3995,7 @@ export interface components {
              * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
              */
             readonly id: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
             name: string;
             nation: components["schemas"]["NationEnum"];
@@ -4081,6 +4091,7 @@ export interface components {
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
             readonly role_label: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side?: number | null;
             readonly side_name: string | null;
             /** Format: date-time */
@@ -4120,6 +4131,7 @@ export interface components {
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
             readonly role_label: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side?: number | null;
             readonly side_name: string | null;
             /** Format: date-time */
@@ -4203,6 +4215,7 @@ export interface components {
             /** @description the umpire's ID, e.g. A1 */
             code: string;
             name?: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
             /** @description the side's name */
             readonly side_label: string | null;
@@ -4220,11 +4233,14 @@ export interface components {
              * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
              */
             readonly id: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             sector: number;
             status?: components["schemas"]["BattleStatusEnum"];
             /** @description the label people read for the code beside it */
             readonly status_label: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             attacker: number;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             defender: number;
         };
         /** @description An output serializer whose choices carry their labels. */
@@ -4272,6 +4288,7 @@ export interface components {
              */
             readonly id: string;
             name: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
             /** @description the side's name */
             readonly side_label: string | null;
@@ -4313,7 +4330,9 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         MapLink: {
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             a: number;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             b: number;
             kind?: components["schemas"]["LinkKindEnum"];
             /** @description the label people read for the code beside it */
@@ -4337,6 +4356,7 @@ export interface components {
         };
         /** @description A sector as every member sees it: the ground and who holds it are public. */
         MapSector: {
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             readonly id: number;
             /** @description the pack's name for it, unique in the campaign */
             key: string;
@@ -4405,6 +4425,7 @@ export interface components {
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
             readonly role_label: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side?: number | null;
             readonly side_name: string | null;
         };
@@ -4434,6 +4455,7 @@ export interface components {
             role: components["schemas"]["RoleEnum"];
             /** @description the label people read for the code beside it */
             readonly role_label: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side?: number | null;
             readonly side_name: string | null;
             /** @description hand it to the member, who signs in with it; shown this once (null when an Idempotency-Key replays this answer) */
@@ -4567,6 +4589,7 @@ export interface components {
             readonly kind_label: string;
             /** @description e.g. "Night of day 1", "Arrivals, day 2, morning" */
             readonly title: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
             readonly day: number;
             readonly body: components["schemas"]["ReportBody"];
@@ -5290,6 +5313,7 @@ export interface components {
              * @description what to name it by in URLs, cursors and after=: not in sequence, so it counts nothing
              */
             readonly id: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
             name: string;
             nation: components["schemas"]["NationEnum"];
@@ -5665,6 +5689,7 @@ export interface components {
         SeasonEnum: "spring" | "summer" | "autumn" | "winter";
         /** @description A sector with what stands and is fought on it, as far as the reader sees. */
         Sector: {
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             readonly id: number;
             /** @description the pack's name for it, unique in the campaign */
             key: string;
@@ -5714,6 +5739,7 @@ export interface components {
             readonly id: string;
             /** @description the umpire's ID, e.g. A1 */
             code: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
@@ -5727,7 +5753,9 @@ export interface components {
             status?: components["schemas"]["BattleStatusEnum"];
             /** @description the label people read for the code beside it */
             readonly status_label: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             attacker: number;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             defender: number;
         };
         /**
@@ -5753,6 +5781,7 @@ export interface components {
              */
             readonly id: string;
             name: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             side: number;
         };
         /**
@@ -5778,6 +5807,7 @@ export interface components {
             readonly segment_label: string;
             order: number;
             turns?: number | null;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             initiative_side?: number | null;
             wind_direction?: components["schemas"]["WindDirectionEnum"] | components["schemas"]["BlankEnum"];
             /** @description the label people read for the code beside it */
@@ -5859,6 +5889,7 @@ export interface components {
         };
         /** @description A row of one side: in full for its side and the umpires, else public fields only. */
         Side: {
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             readonly id: number;
             name: string;
             /** @description nation names (rules_engine.vocab.Nation) */
@@ -5922,6 +5953,7 @@ export interface components {
             readonly label: string;
             /** @description what the order says, in words: "G1 to move to Qrendi" (the sector by its name) */
             readonly words: string;
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             readonly side: number;
             readonly side_name: string;
             readonly day: number;
@@ -6047,6 +6079,7 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         SidePools: {
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             readonly id: number;
             name: string;
             activation_points?: number;
@@ -6056,6 +6089,7 @@ export interface components {
         };
         /** @description A side in a campaign summary: its pools, when the caller may see them. */
         SideSummary: {
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             readonly id: number;
             name: string;
             /** @description nation names (rules_engine.vocab.Nation) */
@@ -6233,6 +6267,7 @@ export interface components {
         };
         /** @description A model's output serializer whose choices (its model fields' and declared) carry their labels. */
         StatisticsSide: {
+            /** @description its number in URLs and bodies: not in sequence, so it counts nothing */
             readonly id: number;
             name: string;
             is_axis?: boolean;
@@ -24766,7 +24801,6 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this sector. */
                 id: number;
             };
             cookie?: never;
@@ -24926,7 +24960,6 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this sector. */
                 id: number;
             };
             cookie?: never;
@@ -25308,7 +25341,6 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this side. */
                 id: number;
             };
             cookie?: never;
@@ -25468,7 +25500,6 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this side. */
                 id: number;
             };
             cookie?: never;
@@ -25687,7 +25718,6 @@ export interface operations {
             path: {
                 /** @description the campaign's slug (`GET /campaigns/`) */
                 campaign_slug: string;
-                /** @description A unique integer value identifying this side. */
                 id: number;
             };
             cookie?: never;
