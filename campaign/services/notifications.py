@@ -115,7 +115,7 @@ def notification_send(
         return []
     notifications = models.Notification.objects.bulk_create(
         models.Notification(
-            recipient_id=user_id,
+            recipient=membership.user,  # loaded: the event names them
             campaign=campaign,
             kind=kind,
             title=title,
@@ -124,7 +124,7 @@ def notification_send(
             dedupe_key=key,
             email=_email_state(membership),
         )
-        for user_id, membership in members.items()
+        for membership in members.values()
     )
     if recorded:
         notifications_recorded(
@@ -151,11 +151,9 @@ def notifications_recorded(
         first,
         text,
         actor,
-        after={
-            "kind": first.kind,
-            "recipients": sorted(n.recipient_id for n in notifications),
-            "key": first.dedupe_key,
-        },
+        # Who was told by name: user numbers and the de-duplication key (a battle's number) would
+        # count other campaigns' rows (issue 28, point 7).
+        after={"kind": first.kind, "recipients": sorted(n.recipient.get_username() for n in notifications)},
     )
 
 

@@ -2,28 +2,26 @@
 28 point 7): every campaign's rows share one sequence, so an umpire reading members 3 and 9, or
 anybody reading day 1's id 40 and the campaign's id 7, counted other campaigns' rows.
 
-The world is built after these tables' sequences jump to 7,100,001, so a row number among the
-reads stands out: no integer that large, nor a text with one, may appear in anything read."""
+The world is built after every sequence jumps to 7,100,001 (tests/api/row_numbers.py), so a row
+number among the reads stands out: no such integer, nor a text with one, may appear in anything
+read."""
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from campaign import models
-from tests.api.world import MEMBERS, Role, World, build_world
+from tests.api.row_numbers import SEQUENCES_FROM, row_numbers, world_after_every_sequence_jumps
+from tests.api.world import MEMBERS, Role, World
 
 pytestmark = pytest.mark.django_db
 
-SEQUENCES_FROM = 7_100_001
 NUMBERED_TABLES = (
     models.Membership,
     models.Invitation,
@@ -31,41 +29,11 @@ NUMBERED_TABLES = (
     models.DaySegmentRecord,
     models.Campaign,
 )
-A_ROW_NUMBER = re.compile(r"\b71\d{5}\b")
-
-
-def _world_after_the_sequences_jump() -> World:
-    with connection.cursor() as cursor:
-        for model in NUMBERED_TABLES:
-            # Never back: a sequence already past (a reused test database) stays where it is.
-            cursor.execute(
-                "SELECT setval(sequence, GREATEST(%s, pg_sequence_last_value(sequence))) "
-                "FROM (SELECT pg_get_serial_sequence(%s, 'id')::regclass AS sequence) AS named",
-                [SEQUENCES_FROM - 1, model._meta.db_table],
-            )
-    return build_world()
 
 
 @pytest.fixture(scope="module")
 def module_rows_build() -> Callable[[], World]:
-    return _world_after_the_sequences_jump
-
-
-def _row_numbers(value: Any, where: str = "") -> list[str]:
-    """Every integer of the jumped sequences in a read, or a text naming one, with where it stands."""
-    if isinstance(value, dict):
-        return [found for key, inner in value.items() for found in _row_numbers(inner, f"{where}.{key}")]
-    if isinstance(value, list):
-        return [
-            found for index, inner in enumerate(value) for found in _row_numbers(inner, f"{where}[{index}]")
-        ]
-    if isinstance(value, bool):
-        return []
-    if isinstance(value, int) and SEQUENCES_FROM <= value < SEQUENCES_FROM + 100_000:
-        return [f"{where}={value}"]
-    if isinstance(value, str) and A_ROW_NUMBER.search(value):
-        return [f"{where}={value!r}"]
-    return []
+    return world_after_every_sequence_jumps
 
 
 def _club_business(world: World) -> None:
@@ -108,7 +76,7 @@ def test_no_read_of_members_invitations_days_or_the_campaign_says_a_row_number(w
     for url in reads:
         response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
-        numbers = _row_numbers(response.json(), url)
+        numbers = row_numbers(response.json(), url)
         assert not numbers, numbers
 
 
