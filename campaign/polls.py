@@ -39,6 +39,9 @@ T = TypeVar("T")
 KEY_PREFIX = "polls:"
 STATUS_KEY = KEY_PREFIX + "status:{campaign_id}:{force_id}:{version}:{scope}"
 VERSION_KEY = KEY_PREFIX + "version:{campaign_id}"
+# The statuses stored at a version, as "<force>:<scope>": what a night's commit renders again,
+# found without a SCAN of the whole keyspace (sessions and every campaign's entries).
+POLLED_KEY = KEY_PREFIX + "polled:{campaign_id}:{version}"
 # Unpolled entries go after this long; a version key after it is published again or read back.
 TIMEOUT_SECONDS = 3600
 # Sent after a commit that moved a campaign past versions whose statuses may have been polled, with
@@ -145,6 +148,7 @@ def force_status_cached(
     from the cache, else ``render()``ed and cached; without its body when ``if_none_match``
     names its ETag."""
     key = _status_key(campaign_id, force_id, version, scope)
+    polled_key = cache.make_key(POLLED_KEY.format(campaign_id=campaign_id, version=version))
     sent = etags_sent(if_none_match)
     found: list[bytes] = redis_call(lambda client: _STATUS_READ(keys=[key], args=sent, client=client), [])
     if found:
@@ -155,9 +159,11 @@ def force_status_cached(
         with client.pipeline(transaction=True) as pipe:  # never an entry without its timeout
             pipe.hset(key, mapping={"etag": rendered.etag, "body": rendered.body})
             pipe.expire(key, TIMEOUT_SECONDS)
+            pipe.sadd(polled_key, f"{force_id}:{scope}")
+            pipe.expire(polled_key, TIMEOUT_SECONDS)
             pipe.execute()
 
-    redis_call(store, None, [key])
+    redis_call(store, None, [key, polled_key])
     matched = rendered.etag in sent or "*" in sent
     return CachedForceStatus(etag=rendered.etag, body=None if matched else rendered.body)
 
@@ -201,16 +207,14 @@ def statuses_render_on_commit(campaign_id: int, versions: list[int]) -> None:
 
 def statuses_polled(campaign_id: int, versions: Collection[int]) -> set[tuple[str, str]]:
     """The (force, scope) of every status of the campaign stored at one of ``versions``: those
-    polled at them. A SCAN of the keyspace, for a task, never a request."""
-    prefix = _status_key(campaign_id, "", 0, "").removesuffix(":0:")
-    wanted = {str(version) for version in versions}
+    polled at them (and those rendered again for their readers), in one round trip."""
+    keys = [cache.make_key(POLLED_KEY.format(campaign_id=campaign_id, version=v)) for v in versions]
 
-    def scan(client: Redis) -> set[tuple[str, str]]:
+    def members(client: Redis) -> set[tuple[str, str]]:
         polled = set()
-        for key in client.scan_iter(match=f"{prefix}*", count=1000):
-            force_id, version, scope = key.decode().removeprefix(prefix).split(":", 2)
-            if version in wanted:
-                polled.add((force_id, scope))
+        for member in client.sunion(keys) if keys else ():
+            force_id, _, scope = (member.decode() if isinstance(member, bytes) else member).partition(":")
+            polled.add((force_id, scope))
         return polled
 
-    return redis_call(scan, set())
+    return redis_call(members, set())

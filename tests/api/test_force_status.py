@@ -384,7 +384,9 @@ def test_a_status_polled_before_a_night_is_rendered_after_its_commits_and_one_ne
         assert sent_tasks(redis_client, nights, FORCE_STATUSES_RENDER_TASK) == []
         assert force_statuses_render_task(*arguments) == 1
         assert force_statuses_render_task(*arguments) == 0  # a second run finds it stored
-        assert polls.statuses_polled(world.campaign.pk, [version(world)]) == polled
+        with redis_commands(redis_client) as finding:
+            assert polls.statuses_polled(world.campaign.pk, [version(world)]) == polled
+        assert finding.sent_names == ["SUNION"]  # one round trip, never a SCAN of the keyspace
         return committed, query_count(client, url)
 
     night, (during_queries, during) = rendered_after(lambda: night_phase_start(world.campaign.pk, ACTOR))
