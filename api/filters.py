@@ -61,6 +61,26 @@ class IntegerFilter(filters.NumberFilter):  # type: ignore[misc]
         super().__init__(*args, min_value=0, max_value=ID_MAX, **kwargs)
 
 
+class CampaignRowFilter(IntegerFilter):
+    """A side or sector by its number, refused unless it names one of the campaign's: a
+    mistyped number answers a 400 naming the parameter, not an empty list, and another
+    campaign's number answers the same as a number no row has."""
+
+    def __init__(self, model: type[models.Side] | type[models.Sector], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.row_model = model
+
+    def filter(self, queryset: QuerySet[Any], value: int | None) -> QuerySet[Any]:
+        if value is not None:
+            view = self.parent.request.parser_context["view"]
+            if not self.row_model.objects.filter(campaign=view.campaign_access.campaign, pk=value).exists():
+                parameter = next(name for name, declared in self.parent.filters.items() if declared is self)
+                kind = self.row_model._meta.verbose_name
+                raise ValidationError({parameter: [f"No {kind} {value} in this campaign."]})
+        narrowed: QuerySet[Any] = super().filter(queryset, value)
+        return narrowed
+
+
 class CheckedOrderingFilter(OrderingFilter):
     """DRF's ``?ordering=``, refusing the fields it would silently drop."""
 
@@ -94,7 +114,7 @@ class CheckedOrderingFilter(OrderingFilter):
 
 
 class ForceFilter(filters.FilterSet):  # type: ignore[misc]
-    side = IntegerFilter(field_name="side_id")
+    side = CampaignRowFilter(models.Side, field_name="side_id")
     nation = filters.ChoiceFilter(choices=enum_choices(Nation))
 
     class Meta:
@@ -103,7 +123,7 @@ class ForceFilter(filters.FilterSet):  # type: ignore[misc]
 
 
 class BattalionFilter(filters.FilterSet):  # type: ignore[misc]
-    side = IntegerFilter(field_name="side_id")
+    side = CampaignRowFilter(models.Side, field_name="side_id")
     force = filters.UUIDFilter(field_name="battlegroup__force__public_id", help_text="a force's id")
     battlegroup = filters.UUIDFilter(field_name="battlegroup__public_id", help_text="a battlegroup's id")
     code = filters.CharFilter()
@@ -129,7 +149,7 @@ class StandFilter(filters.FilterSet):  # type: ignore[misc]
 class BattleFilter(filters.FilterSet):  # type: ignore[misc]
     day = IntegerFilter(field_name="day__number")
     status = filters.ChoiceFilter(choices=BattleStatus.choices)
-    sector = IntegerFilter(field_name="sector_id", help_text="a sector's id")
+    sector = CampaignRowFilter(models.Sector, field_name="sector_id", help_text="a sector's id")
     sector_name = filters.CharFilter(field_name="sector__name", help_text="a sector's name")
 
     class Meta:
@@ -149,7 +169,7 @@ class OperationFilter(filters.FilterSet):  # type: ignore[misc]
 
 class NightReportFilter(filters.FilterSet):  # type: ignore[misc]
     day = IntegerFilter(field_name="day__number")
-    side = IntegerFilter(field_name="side_id")
+    side = CampaignRowFilter(models.Side, field_name="side_id")
     kind = filters.ChoiceFilter(
         field_name="operation__kind", choices=OperationKind.choices, help_text="the operation that wrote it"
     )
@@ -237,7 +257,7 @@ class NightOrderFilter(filters.FilterSet):  # type: ignore[misc]
 class SideOrderFilter(filters.FilterSet):  # type: ignore[misc]
     day = IntegerFilter(field_name="day_number", help_text="the campaign day whose night and dawn it is for")
     status = filters.ChoiceFilter(choices=SideOrderStatus.choices, help_text="submitted: the approval queue")
-    side = IntegerFilter(field_name="side_id")
+    side = CampaignRowFilter(models.Side, field_name="side_id")
 
     class Meta:
         model = models.SideOrder
