@@ -441,8 +441,8 @@ def test(pytest_args: list[str]) -> int:
         wait_for_unit_tests = beside.enter_context(unit_tests_beside()) if unit_tests and built == 0 else None
         report = Path(beside.enter_context(tempfile.TemporaryDirectory())) / "pytest.xml"
         started = time.monotonic()
-        whole_run = parallel(pytest_args) if not named_test_paths(pytest_args) else pytest_args
-        pytest_status = pytest_run([*whole_run, f"--junitxml={report}"])
+        arguments = pytest_args if named_test_paths(pytest_args) else parallel(pytest_args)
+        pytest_status = pytest_run([*arguments, f"--junitxml={report}"])
         print(f"[time] pytest: {time.monotonic() - started:.0f} s", flush=True)
         frontend_status = wait_for_unit_tests() if wait_for_unit_tests else built or 0
         say_failures(report)

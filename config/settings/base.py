@@ -284,7 +284,7 @@ CELERY_TASK_ROUTES = {
     "campaign.tasks.night_reports_notify_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
     "campaign.tasks.notification_mail_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
     # A night's statuses rendered after its commit: with the messages, never behind the nights,
-    # and before the other messages (MESSAGES_FIRST_FIRST).
+    # and before the other messages (config.settings.queues.KINDS).
     "api.tasks.force_statuses_render_task": {"queue": CELERY_QUEUE_NAMES["statuses"]},
 }
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -301,7 +301,7 @@ CELERY_TASK_TIME_LIMIT = int(env("CELERY_TASK_TIME_LIMIT", "360"))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": int(env("CELERY_VISIBILITY_TIMEOUT", "3600")),
     # A worker takes from its queues in the order its -Q lists them, never round robin
-    # (config.settings.queues.MESSAGES_FIRST_FIRST).
+    # (config.settings.queues.KINDS).
     "queue_order_strategy": "priority",
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -9,11 +9,10 @@ database keep apart (the benchmarks do). Plain Python: the settings and the laun
 
 from __future__ import annotations
 
-KINDS = ("default", "statuses", "operations", "webhooks", "mail")
-# What the messages worker (every queue but the nights') takes first, with the broker's
-# "priority" queue order: the force statuses a night made cold, which polls are waiting for,
-# before the deliveries, e-mails, maps and housekeeping that nobody watches (issue 34).
-MESSAGES_FIRST_FIRST = ("statuses", "webhooks", "mail", "default")
+# Every kind of work, in the order a worker consuming several takes them (the broker's queue
+# order is "priority"): the force statuses a night made cold, which polls are waiting for; the
+# deliveries and e-mails people wait for; the nights; beat's housekeeping and the maps.
+KINDS = ("statuses", "webhooks", "mail", "operations", "default")
 
 
 def queue_names(default: str) -> dict[str, str]:
@@ -22,6 +21,5 @@ def queue_names(default: str) -> dict[str, str]:
 
 
 def messages_queues(default: str) -> str:
-    """The messages worker's ``-Q``: its queues, the one it takes first first."""
-    names = queue_names(default)
-    return ",".join(names[kind] for kind in MESSAGES_FIRST_FIRST)
+    """The messages worker's ``-Q``: every queue but the nights', in the order it takes them."""
+    return ",".join(name for kind, name in queue_names(default).items() if kind != "operations")
