@@ -36,6 +36,7 @@ CAMPAIGN_PAGES = [
     "Orders",
     "Night phase",
     "Roll log",
+    "Timeline",
     "Statistics",
     "Club",
 ]
@@ -136,6 +137,8 @@ def visit_every_page(
     for name in CAMPAIGN_PAGES + (UMPIRE_PAGES if username == "umpire" else []):
         navigation.get_by_role("link", name=name, exact=True).click()
         page.wait_for_load_state("networkidle")
+        # A page opened within the app fetches after the click: check it loaded, not its loading.
+        expect(page.locator("p.loading")).to_have_count(0)
         assert_page_quality(page)
         checks.get(name, lambda page: None)(page)
         tab.shot(re.sub(r"\W+", "-", name.lower()))
