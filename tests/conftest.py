@@ -45,6 +45,8 @@ class WorkerProcess:
     A worker started by a test of its own (a kill or outage drill, other settings) must be alone
     on the queues: starting one stops the run's shared worker (:class:`SharedWorker`) first."""
 
+    running: set[WorkerProcess] = set()  # the ones not stopped, for :meth:`all_idle_wait`
+
     def __init__(
         self,
         database_url: str,
@@ -64,6 +66,7 @@ class WorkerProcess:
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
             **(settings_env or {}),
         }
+        self.on_run_broker = env.get("REDIS_URL", settings.REDIS_URL) == settings.REDIS_URL
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -88,6 +91,7 @@ class WorkerProcess:
             cwd=ROOT,
             start_new_session=True,
         )
+        WorkerProcess.running.add(self)
 
     def wait_ready(self, timeout: float = 60) -> None:
         from config.celery_app import app
@@ -100,7 +104,40 @@ class WorkerProcess:
                 return
         raise RuntimeError("celery worker did not answer a ping in time")
 
+    @classmethod
+    def all_idle_wait(cls) -> None:
+        """The run's broker emptied (its tasks were sent for rows a flush takes away), then every
+        worker on it idle (:meth:`idle_wait`). A worker on a test's private broker (an outage
+        drill) is that test's to stop."""
+        on_run_broker = [worker for worker in cls.running if worker.on_run_broker]
+        if on_run_broker:
+            redis.Redis.from_url(settings.REDIS_URL).delete(*settings.CELERY_QUEUE_NAMES.values())
+        for worker in on_run_broker:
+            worker.idle_wait()
+
+    def idle_wait(self, timeout: float = 30) -> None:
+        """Returns once the worker runs and holds no task; a task it keeps for later (a countdown)
+        is revoked, and a worker still busy after ``timeout`` is stopped. A TRUNCATE while a task
+        writes can deadlock with it, and the deadlock may fail a transactional test's flush (its
+        rows left to the next test)."""
+        from config.celery_app import app
+
+        deadline = time.monotonic() + timeout
+        inspect = app.control.inspect(destination=[self.name], timeout=1.0)
+        while self.process.poll() is None:
+            scheduled = (inspect.scheduled() or {}).get(self.name) or []
+            if scheduled:
+                app.control.revoke([task["request"]["id"] for task in scheduled], destination=[self.name])
+            running = (inspect.active() or {}).get(self.name) or []
+            if not running and not (inspect.reserved() or {}).get(self.name):
+                return
+            if time.monotonic() > deadline:
+                self.stop()
+                return
+            time.sleep(0.05)
+
     def stop(self) -> None:
+        WorkerProcess.running.discard(self)
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
@@ -227,9 +264,13 @@ def equipment_reference(db: None) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    """A transactional test's flush takes the reference rows the migrations wrote: they come back
-    at once, so that no later test depends on running before it (pytest-xdist orders tests as
-    it pleases)."""
+    """Before a transactional test's flush, no worker process writes: the queued tasks go (sent
+    for rows the flush takes away) and the running ones end, including a worker the test did not
+    ask for (the shared one, kept from an earlier test, takes what this test's server sent).
+    After it, the reference rows the migrations wrote come back at once, so that no later test
+    depends on running before it (pytest-xdist orders tests as it pleases)."""
+    if _transactional(item):
+        WorkerProcess.all_idle_wait()
     try:
         return (yield)
     finally:
