@@ -110,10 +110,16 @@ class WorkerProcess:
         worker on it idle (:meth:`idle_wait`). A worker on a test's private broker (an outage
         drill) is that test's to stop."""
         on_run_broker = [worker for worker in cls.running if worker.on_run_broker]
-        if on_run_broker:
-            redis.Redis.from_url(settings.REDIS_URL).delete(*settings.CELERY_QUEUE_NAMES.values())
-        for worker in on_run_broker:
-            worker.idle_wait()
+        if not on_run_broker:
+            return
+        broker = redis.Redis.from_url(settings.REDIS_URL)
+        queues = list(settings.CELERY_QUEUE_NAMES.values())
+        for _ in range(3):  # a task that ran meanwhile may have sent another
+            broker.delete(*queues)
+            for worker in on_run_broker:
+                worker.idle_wait()
+            if not broker.exists(*queues):
+                return
 
     def idle_wait(self, timeout: float = 30) -> None:
         """Returns once the worker runs and holds no task; a task it keeps for later (a countdown)
@@ -262,15 +268,26 @@ def equipment_reference(db: None) -> None:
     _equipment_reference_load()
 
 
+@pytest.fixture(autouse=True)
+def _workers_idle_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """No worker process writes while a transactional test's database is flushed: after the
+    test's other fixtures (its browser, its server's last requests) and before the flush, the
+    queued tasks go (sent for rows the flush takes away) and the running ones end, including
+    those of a worker the test did not ask for (the shared one, kept from an earlier test, takes
+    what this test's server sent)."""
+    if not _transactional(request.node):
+        yield
+        return
+    request.getfixturevalue("transactional_db")  # set up first, so flushed after this waits
+    yield
+    WorkerProcess.all_idle_wait()
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    """Before a transactional test's flush, no worker process writes: the queued tasks go (sent
-    for rows the flush takes away) and the running ones end, including a worker the test did not
-    ask for (the shared one, kept from an earlier test, takes what this test's server sent).
-    After it, the reference rows the migrations wrote come back at once, so that no later test
-    depends on running before it (pytest-xdist orders tests as it pleases)."""
-    if _transactional(item):
-        WorkerProcess.all_idle_wait()
+    """A transactional test's flush takes the reference rows the migrations wrote: they come back
+    at once, so that no later test depends on running before it (pytest-xdist orders tests as
+    it pleases)."""
     try:
         return (yield)
     finally:
