@@ -44,7 +44,7 @@ VERSION_KEY = KEY_PREFIX + "version:{campaign_id}"
 POLLED_KEY = KEY_PREFIX + "polled:{campaign_id}:{version}"
 # Unpolled entries go after this long; a version key after it is published again or read back.
 TIMEOUT_SECONDS = 3600
-# Sent after a commit that moved a campaign past versions whose statuses may have been polled, with
+# Sent after a commit that moved a campaign past versions whose statuses were polled, with
 # ``campaign_id`` and ``versions``: a receiver renders those statuses again at the version shown
 # now, off the web (``api.tasks``, as ``campaign`` never imports ``api``).
 statuses_outdated = Signal()
@@ -199,10 +199,15 @@ def version_publish(campaign_id: int, version: int) -> None:
 
 def statuses_render_on_commit(campaign_id: int, versions: list[int]) -> None:
     """Once the current transaction commits, have the statuses polled at ``versions`` rendered
-    again (:data:`statuses_outdated`); a receiver's failure is logged, never the writer's."""
-    transaction.on_commit(
-        lambda: statuses_outdated.send(None, campaign_id=campaign_id, versions=versions), robust=True
-    )
+    again (:data:`statuses_outdated`), if any was: a campaign nobody polled sends no task (a round
+    trip of Redis costs the night less than a task's message). A receiver's failure is logged,
+    never the writer's."""
+
+    def outdated() -> None:
+        if statuses_polled(campaign_id, versions):
+            statuses_outdated.send(None, campaign_id=campaign_id, versions=versions)
+
+    transaction.on_commit(outdated, robust=True)
 
 
 def statuses_polled(campaign_id: int, versions: Collection[int]) -> set[tuple[str, str]]:

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from api.tasks import FORCE_STATUSES_RENDER_TASK, force_statuses_render_task
 from campaign import models, polls
-from campaign.choices import ArrivalStatus
+from campaign.choices import ArrivalStatus, OperationStatus
 from campaign.services.api_keys import api_key_revoke
 from campaign.services.battle_reports import battle_report
 from campaign.services.corrections import object_correct
@@ -401,3 +401,15 @@ def test_a_status_polled_before_a_night_is_rendered_after_its_commits_and_one_ne
     cold_queries, cold = query_count(client, url)
     assert cold_queries > 0
     assert (cold.content, cold["ETag"]) == (after.content, after["ETag"])
+
+
+def test_a_night_nobody_polled_sends_no_render(world, redis_client, django_capture_on_commit_callbacks):
+    battle_report(world.planned.campaign_id, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
+    messages = settings.CELERY_QUEUE_NAMES["statuses"]
+    redis_client.delete(messages)
+    with django_capture_on_commit_callbacks(execute=True):
+        night = night_phase_start(world.campaign.pk, ACTOR)
+    with django_capture_on_commit_callbacks(execute=True):
+        operation_run(night.pk)
+    assert models.Operation.objects.get(pk=night.pk).status == OperationStatus.DONE
+    assert sent_tasks(redis_client, messages, FORCE_STATUSES_RENDER_TASK) == []
