@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import Browser, Page, Response, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Request, Response, ViewportSize, expect, sync_playwright
 
 from tests.e2e.quality import assert_page_quality
 from tests.tiers import needs
@@ -81,6 +81,8 @@ class Tab:
     name: str
     api_bodies: list[tuple[str, Any]] = field(default_factory=list)
     shots: int = 0
+    # Every API request: "METHOD path -> status" once answered, for a failure's diagnosis.
+    api_requests: dict[Request, str] = field(default_factory=dict)
 
     def shot(self, step: str) -> Path:
         self.shots += 1
@@ -89,8 +91,35 @@ class Tab:
         return path
 
     def record(self, response: Response) -> None:
+        self.answered(response.request, str(response.status))
         if "/api/" in response.url and "json" in response.headers.get("content-type", ""):
             self.api_bodies.append((response.url, json.loads(response.body())))
+
+    def sent(self, request: Request) -> None:
+        if "/api/" in request.url:
+            self.api_requests[request] = (
+                f"{request.method} {request.url.partition('/api/')[2]} -> no answer yet"
+            )
+
+    def answered(self, request: Request, outcome: str) -> None:
+        if request in self.api_requests:
+            self.api_requests[request] = self.api_requests[request].replace("no answer yet", outcome)
+
+    def failed(self, request: Request) -> None:
+        self.answered(request, f"failed: {request.failure}")
+
+    def diagnosis(self) -> str:
+        """What a failed test's page showed and asked: its address, its text, its last API
+        requests (a CI log keeps no screenshot)."""
+        try:
+            text = self.page.locator("body").inner_text(timeout=2_000)
+        except Exception as error:  # a page too broken to read says why
+            text = f"(unreadable: {error})"
+        requests = "\n".join(list(self.api_requests.values())[-15:])
+        return (
+            f"at {self.page.url}\n--- its text ---\n{text[:2_000]}\n--- its last API requests ---\n"
+            + requests
+        )
 
 
 def open_tab(browser: Browser, request: pytest.FixtureRequest, **context: Any) -> Iterator[Tab]:
@@ -100,6 +129,9 @@ def open_tab(browser: Browser, request: pytest.FixtureRequest, **context: Any) -
     page.set_default_timeout(30_000)
     tab = Tab(page, re.sub(r"\W+", "-", request.node.name).strip("-"))
     page.on("response", tab.record)
+    page.on("request", tab.sent)
+    page.on("requestfailed", tab.failed)
+    request.node.stash.setdefault(TABS_KEY, []).append(tab)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
@@ -107,6 +139,21 @@ def open_tab(browser: Browser, request: pytest.FixtureRequest, **context: Any) -
     finally:
         browser_context.close()
     assert not errors, f"uncaught errors in the page: {errors}"
+
+
+TABS_KEY = pytest.StashKey[list[Tab]]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed browser test's report says what each of its tabs showed and asked."""
+    report = yield
+    if report.when == "call" and report.failed:
+        for tab in item.stash.get(TABS_KEY, []):
+            report.sections.append((f"browser tab {tab.name}", tab.diagnosis()))
+    return report
 
 
 @pytest.fixture
