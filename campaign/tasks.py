@@ -7,8 +7,7 @@ from django.utils import timezone
 
 from campaign.choices import DeliveryStatus, NotificationEmail, OperationStatus
 from campaign.services.background import retry_delay
-from campaign.services.map_snapshots import MAP_SNAPSHOT_AFTER_NIGHT_TASK, map_snapshot_after_night
-from campaign.services.night_report import NIGHT_REPORTS_NOTIFY_TASK, night_reports_notify
+from campaign.services.night import NIGHT_PHASE_FOLLOW_UP_TASK, night_phase_follow_up
 from campaign.services.notifications import NOTIFICATION_MAIL_TASK, notification_mail, reminders_run
 from campaign.services.operations import OPERATION_RUN_TASK, operation_record_error, operation_run
 from campaign.services.schedule import club_schedule_run
@@ -33,16 +32,10 @@ def operation_run_task(self: Task[[int], None], operation_id: int) -> None:
         raise self.retry(exc=exc, countdown=retry_delay(recorded.attempts)) from exc
 
 
-@shared_task(name=NIGHT_REPORTS_NOTIFY_TASK, acks_late=True)
-def night_reports_notify_task(operation_id: int) -> None:
-    """Tell the campaign's members their night reports are ready (once: a subject key)."""
-    night_reports_notify(operation_id)
-
-
-@shared_task(name=MAP_SNAPSHOT_AFTER_NIGHT_TASK, acks_late=True)
-def map_snapshot_after_night_task(operation_id: int) -> None:
-    """Keep the map the night left, for its replay (once: a second run finds it kept)."""
-    map_snapshot_after_night(operation_id)
+@shared_task(name=NIGHT_PHASE_FOLLOW_UP_TASK, acks_late=True)
+def night_phase_follow_up_task(operation_id: int) -> None:
+    """Tell the members their night reports are ready and keep the night's map (each once)."""
+    night_phase_follow_up(operation_id)
 
 
 @shared_task(name=NOTIFICATION_MAIL_TASK, bind=True, max_retries=None, acks_late=True)

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
     [
         ("campaign.tasks.operation_run_task", "operations"),
         ("campaign.tasks.webhook_deliver_task", "webhooks"),
-        ("campaign.tasks.night_reports_notify_task", "mail"),
+        ("campaign.tasks.night_phase_follow_up_task", "mail"),
         ("campaign.tasks.notification_mail_task", "mail"),
         ("api.tasks.force_statuses_render_task", "statuses"),
         ("campaign.tasks.work_sweep_task", "default"),

@@ -10,7 +10,6 @@ from campaign.selectors import map_state
 from campaign.services.campaigns import campaign_lock
 
 # Sent by name once the night's last commit is in: the tasks module imports the services.
-MAP_SNAPSHOT_AFTER_NIGHT_TASK = "campaign.tasks.map_snapshot_after_night_task"
 
 
 def map_snapshot_take(campaign: models.Campaign, day_number: int, moment: MapMoment) -> models.MapSnapshot:

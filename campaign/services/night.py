@@ -45,10 +45,10 @@ from campaign.services.campaigns import (
 )
 from campaign.services.dice import dice_day_seed
 from campaign.services.errors import ConflictError
-from campaign.services.map_snapshots import MAP_SNAPSHOT_AFTER_NIGHT_TASK
-from campaign.services.night_counts import AnyOf, per_side, update_counted_per_side
+from campaign.services.map_snapshots import map_snapshot_after_night
+from campaign.services.night_counts import battalions_lost_or_cut_off, per_side, update_counted_per_side
 from campaign.services.night_orders import night_orders_apply
-from campaign.services.night_report import NIGHT_REPORTS_NOTIFY_TASK, SYSTEM_ACTOR
+from campaign.services.night_report import SYSTEM_ACTOR, night_reports_notify
 from campaign.services.operations import (
     OperationProcedure,
     operation_kind_register,
@@ -75,6 +75,9 @@ def _night_started_already(day: models.CampaignDay) -> ConflictError:
         field="day",
         code="night_phase_exists",
     )
+
+
+NIGHT_PHASE_FOLLOW_UP_TASK = "campaign.tasks.night_phase_follow_up_task"
 
 
 def night_phase_refusal(campaign: models.Campaign) -> ConflictError | None:
@@ -307,29 +310,14 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
         return {}
     day = operation.day
     destroyed_in = models.Stand.objects.filter(campaign=campaign, status=StandStatus.DESTROYED)
-    cut_off = campaign.battalions.filter(supply_situation=SupplySituation.ISOLATED.value)
-    lost_or_cut_off = destroyed_in.order_by().values("battalion_id").union(cut_off.order_by().values("pk"))
-    battalions = list(
-        # Through the stands' status index and the isolated battalions' index, never an OR that
-        # reads every battalion: an empty night reads nothing.
-        models.Battalion.objects.filter(AnyOf("pk", lost_or_cut_off))
-        .order_by("code")  # the campaign's order, without a join to the campaign
-        .only("code", "side_id", "quality", "in_reserve", "supply_situation", "wiped_out_day")
-        .annotate(
-            # A stand attached from another unit is not the battalion's own (GB-B-34).
-            alive=Count(
-                "stands", filter=~Q(stands__status=StandStatus.DESTROYED) & Q(stands__attached=False)
-            ),
-            lost=Count("stands", filter=Q(stands__status=StandStatus.DESTROYED)),
-        )
-    )
+    battalions = battalions_lost_or_cut_off(campaign.pk)
     part: dict[str, Any] = {"sides": {}}
     if not battalions:  # nothing lost, nobody cut off: nothing to read, roll or write
         return part
     supply = dict(campaign.sides.values_list("pk", "supply_quality"))
     # A row per stand, without model instances: thousands at a time.
     destroyed = _stands_by_battalion(destroyed_in.order_by("battalion_id", "label"))
-    isolated = [b.pk for b in battalions if b.supply_situation == SupplySituation.ISOLATED.value]
+    isolated = [b.pk for b, _ in battalions if b.supply_situation == SupplySituation.ISOLATED.value]
     intact = _stands_by_battalion(
         models.Stand.objects.filter(battalion_id__in=isolated)
         .exclude(status=StandStatus.DESTROYED)
@@ -343,9 +331,9 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
     # The COPY is open while the dice roll: the database stores each battalion's rolls as
     # the next is rolled. No query runs inside it: everything read was read above.
     with _night_dice(operation, "replacements", copy_open=True) as dice:
-        for battalion in battalions:
+        for battalion, alive in battalions:
             stands = destroyed.get(battalion.pk, [])
-            wiped_out = battalion.alive == 0
+            wiped_out = alive == 0
             if wiped_out and battalion.wiped_out_day is None:
                 to_reserve.add(battalion.pk)
             run = dice.roll(
@@ -368,7 +356,7 @@ def _replacements(operation: models.Operation) -> dict[str, Any]:
                     rebuilt.add(battalion.pk)
             extra = intact.get(battalion.pk, [])[: result.extra_stands_lost]
             changed.update((stand.pk, (StandStatus.DESTROYED, stand.grade)) for stand in extra)
-            if not wiped_out and battalion.alive == sum(1 for stand in extra if not stand.attached):
+            if not wiped_out and alive == sum(1 for stand in extra if not stand.attached):
                 to_reserve.add(battalion.pk)  # wiped out tonight: its full day in reserve is tomorrow
             rows = dice.record(
                 run,
@@ -757,6 +745,14 @@ def night_phase_step(operation: models.Operation, step: str) -> dict[str, Any]:
     return NIGHT_STEPS[step].run(operation)
 
 
+def night_phase_follow_up(operation_id: int) -> None:
+    """What follows the night's last commit, in one task (a message costs the night more than
+    the work it saves in it, issue 34): the members told their night reports are ready, then the
+    map the night left kept for the replay (else the next dawn keeps it). Each is safe to run twice."""
+    night_reports_notify(operation_id)
+    map_snapshot_after_night(operation_id)
+
+
 def night_phase_finish(operation: models.Operation) -> None:
     """Write each side's night report, close the day, notify the members."""
     # The night shows, whole, with this commit.
@@ -783,9 +779,8 @@ def night_phase_finish(operation: models.Operation) -> None:
         # Every member reads it: what each side learnt stays in its night report.
         after={"day": day.number, "reports": len(reports), "dice_seed": day.dice_seed},
     )
-    # On queues of their own, not the night's: the night's last commit stays as small at every size.
-    tasks_send_on_commit(NIGHT_REPORTS_NOTIFY_TASK, [operation.pk])
-    tasks_send_on_commit(MAP_SNAPSHOT_AFTER_NIGHT_TASK, [operation.pk])
+    # On a queue of its own, not the night's: the night's last commit stays as small at every size.
+    tasks_send_on_commit(NIGHT_PHASE_FOLLOW_UP_TASK, [operation.pk])
     if (shown := operation.campaign.night_version) is not None:  # during the night; one less before it
         polls.statuses_render_on_commit(operation.campaign_id, [shown - 1, shown])
 

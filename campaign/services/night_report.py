@@ -15,7 +15,6 @@ from rules_engine.vocab import counted
 
 # The night phase's actor: its steps' records and its reports' notifications.
 SYSTEM_ACTOR = Actor(request_id="night-phase")
-NIGHT_REPORTS_NOTIFY_TASK = "campaign.tasks.night_reports_notify_task"
 
 
 @transaction.atomic

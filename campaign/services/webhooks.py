@@ -48,10 +48,11 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from psycopg.types.json import Jsonb
 
 from campaign import models
 from campaign.access import (
@@ -329,6 +330,26 @@ def delivery_sending(delivery: models.WebhookDelivery) -> bool:
     return delivery.status == DeliveryStatus.PENDING
 
 
+def _subscribed(event: models.Event) -> list[models.WebhookSubscription]:
+    """The campaign's active subscriptions to ``event``'s verb, but none that a side's key made
+    once that key is revoked or expired. Written in SQL: every night records an event, and the
+    ORM took longer to compile this lookup than the database to answer it (issue 34)."""
+    quote = connection.ops.quote_name
+    subscriptions = quote(models.WebhookSubscription._meta.db_table)
+    keys = quote(models.CampaignAPIKey._meta.db_table)
+    return list(
+        models.WebhookSubscription.objects.raw(
+            f"SELECT subscription.* FROM {subscriptions} subscription "
+            f"LEFT JOIN {keys} api_key ON api_key.id = subscription.api_key_id "
+            "WHERE subscription.campaign_id = %s AND subscription.active AND subscription.events @> %s "
+            "AND (subscription.api_key_id IS NULL OR NOT api_key.revoked "
+            "AND (api_key.expiry_date IS NULL OR api_key.expiry_date > %s)) "
+            "ORDER BY subscription.id",
+            [event.campaign_id, Jsonb([event.verb]), timezone.now()],
+        )
+    )
+
+
 def webhook_deliveries_create(event: models.Event) -> None:
     """One pending delivery per active subscription to ``event``'s verb whose audience may read
     it (none for other verbs, nor for per-side entries: a battle is announced once), each with
@@ -336,13 +357,7 @@ def webhook_deliveries_create(event: models.Event) -> None:
     transaction commits."""
     if event.verb not in WEBHOOK_EVENTS or not announced(event):
         return
-    # A subscription a side's key made sends nothing once that key is revoked or expired.
-    key_valid = Q(api_key__isnull=True) | Q(api_key__revoked=False) & (
-        Q(api_key__expiry_date__isnull=True) | Q(api_key__expiry_date__gt=timezone.now())
-    )
-    subscriptions = models.WebhookSubscription.objects.filter(
-        key_valid, campaign_id=event.campaign_id, active=True, events__contains=[event.verb]
-    ).order_by("id")
+    subscriptions = _subscribed(event)
     payloads: dict[tuple[str, int | None, str], dict[str, Any] | None] = {}
     deliveries = []
     for subscription in subscriptions:

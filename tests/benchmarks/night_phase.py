@@ -9,8 +9,10 @@ suppressed another third.
   must do for the same effect, in raw SQL: the operation's bookkeeping (its delivery counted,
   as many transactions as the night committed, each locking the operation and renewing it,
   the report appended and written, the campaign locked and its version bumped, the day
-  closed, the snapshot deleted, each side's night report and the event inserted) plus one
-  set-based UPDATE of every stand the night works on and a COPY of as many roll rows.
+  closed, the snapshot deleted, each side's night report and the event inserted), what every
+  night does whatever the day was (the sides' barrage rounds replenished, the battalions set
+  inactive), plus one set-based UPDATE of every stand the night works on and a COPY of as many
+  roll rows.
 - **Statements**: the night's statement count (transaction control aside) at every size.
 - **Scaling**: time at ×10 stands against ×10.
 - **Memory**: tracemalloc's peak during a night (an extra campaign, untimed), per stand.
@@ -51,7 +53,14 @@ from django.db.models.functions import Length  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from campaign import models  # noqa: E402
-from campaign.choices import CampaignStatus, DayStatus, EventVerb, OperationStatus, StandStatus  # noqa: E402
+from campaign.choices import (  # noqa: E402
+    ActivationState,
+    CampaignStatus,
+    DayStatus,
+    EventVerb,
+    OperationStatus,
+    StandStatus,
+)
 from campaign.scenarios.generator import synthetic_pack  # noqa: E402
 from campaign.services.audit import Actor, roll_records_write  # noqa: E402
 from campaign.services.days import day_dawn  # noqa: E402
@@ -183,6 +192,7 @@ class Floor:
                             f"UPDATE {table(models.Stand)} SET status = %s WHERE id = ANY(%s)",
                             [StandStatus.OK, self.worked_on],
                         )
+                        self._every_night(cursor)
                         # The same COPY the night writes with, of one row repeated: no rules, no dice.
                         roll_records_write([template] * rolls if template else [])
                     if number == commits - 1:
@@ -195,6 +205,20 @@ class Floor:
                             [operation.campaign_id, report_text if number == 0 else "{}", operation.pk],
                         )
         return time.perf_counter() - start
+
+    def _every_night(self, cursor: Any) -> None:
+        """What every night does whatever the day was: each side's barrage rounds replenished,
+        and the battalions still active set inactive (none, when nothing moved)."""
+        cursor.execute(
+            f"UPDATE {table(models.Side)} SET barrage_rounds = barrage_rounds + barrage_rounds_per_day, "
+            "barrage_templates_in_use = 0 WHERE campaign_id = %s",
+            [self.operation.campaign_id],
+        )
+        cursor.execute(
+            f"UPDATE {table(models.Battalion)} SET activation = %s "
+            "WHERE campaign_id = %s AND activation <> %s",
+            [ActivationState.INACTIVE, self.operation.campaign_id, ActivationState.INACTIVE],
+        )
 
     def _finish(
         self, cursor: Any, report_text: str, sides: list[int], event_id: int, event_columns: str

@@ -462,7 +462,7 @@ def test_an_empty_night_reads_no_stand_whatever_the_campaigns_size(django_captur
     """Nothing changed that day: the night finds that through indexes, without reading the stands
     (24, then 2,400 of them), and its snapshot keeps no stand. Once started, it reads as many
     battalion rows at 6 battalions as at 60: the rows it looks for are found by their ids
-    (``night_counts.AnyOf``), never by a join the planner may run as a walk of every battalion
+    (``night._battalions_lost_or_cut_off``), never by a join the planner may run as a walk of every battalion
     (issue 34: a merge join read 72 rows at 60 battalions, 12 at 6)."""
     small = _empty_night_work(3, 4, django_capture_on_commit_callbacks)
     large = _empty_night_work(30, 40, django_capture_on_commit_callbacks)
@@ -489,7 +489,7 @@ def test_the_map_after_the_night_is_kept_after_its_commit_or_by_the_next_dawn(
         operation_run(operation.pk)
     kept = models.MapSnapshot.objects.filter(campaign=campaign, day_number=1, moment=MapMoment.NIGHT)
     assert not kept.exists()
-    assert len(sent) == 3  # the night reports' task, the map's, and the polled statuses' render
+    assert len(sent) == 2  # the follow-up task (the reports' notice, the map) and the statuses' render
     first = map_snapshot_after_night(operation.pk)
     assert map_snapshot_after_night(operation.pk) == first
     assert kept.count() == 1
