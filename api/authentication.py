@@ -11,7 +11,8 @@ client slow; one SHA-512 is microseconds.
 A force status poll (a view action with ``polled_from_grant``) first asks Redis, in the one round
 trip that also reads the status (:mod:`campaign.polls`), for the key's *grant*: what the key
 may read (its campaign and scope) and its hash, stored by the first poll that authenticated
-from the database. Any change to a key (its revocation first) overwrites its grant with a
+from the database; past the hash's check, the same round trip counts the poll in the key's rate
+limit (:mod:`api.rate_limits`). Any change to a key (its revocation first) overwrites its grant with a
 tombstone that no poll can replace, so a revoked key is refused from its next request; grants and
 tombstones go after ``GRANT_TIMEOUT_SECONDS``, which bounds how long a tombstone Redis failed to
 take (it was unreachable from the revoking process alone) leaves a key usable.
@@ -28,6 +29,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db.models import Model
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
@@ -80,30 +82,48 @@ class CampaignAPIKeyAuthentication(BaseAuthentication):
         return AnonymousUser(), api_key
 
     def _granted(self, request: Request, key: str) -> CampaignAPIKey | None:
-        from api.permissions import CAMPAIGN_KWARG  # it imports DRF's views, which import this module
+        # Both import DRF's views, which import this module.
+        from api import rate_limits
+        from api.permissions import CAMPAIGN_KWARG
 
         view_kwargs = (request.parser_context or {}).get("kwargs", {})
+        prefix = key.partition(".")[0]
+        # The script counts the poll in the window of the key's kind, which its grant says.
+        windows = {
+            writes: rate_limits.window(rate_limits.key_kind(writes), prefix) for writes in (False, True)
+        }
+        hashed_key = CampaignAPIKey.objects.key_generator.hash(key)
         found = polls.force_status_granted(
-            _grant_key(key.partition(".")[0]), view_kwargs["pk"], request.headers.get("If-None-Match", "")
+            _grant_key(prefix),
+            hashed_key,
+            (
+                polls.RateCounter(windows[False].counter, windows[False].lifetime),
+                polls.RateCounter(windows[True].counter, windows[True].lifetime),
+            ),
+            view_kwargs["pk"],
+            request.headers.get("If-None-Match", ""),
         )
         if found is None:
             return None
-        grant_json, status = found
-        grant = orjson.loads(grant_json)
+        grant = orjson.loads(found.grant)
+        # Counted once, whoever answers: the key's whole hash matched its grant's.
+        rate_limits.counted(request, windows[grant["can_write"]].standing(found.count))
         expiry = grant["expiry_date"] and datetime.datetime.fromisoformat(grant["expiry_date"])
         if (
             grant["slug"] != view_kwargs.get(CAMPAIGN_KWARG)
             or (expiry and expiry <= timezone.now())
-            or not CampaignAPIKey.objects.key_generator.verify(key, grant["hashed_key"])
+            or not constant_time_compare(hashed_key, grant["hashed_key"])
         ):
             return None  # the database answers, with the reason
+        if found.status is None:
+            return None  # the database answers: the status is rendered, and cached for the next poll
         api_key = CampaignAPIKey.from_db(
             None, [*GRANT_FIELDS, "revoked"], [*(grant[name] for name in GRANT_FIELDS[:-1]), expiry, False]
         )
         # What the permissions read of the campaign; anything else would be loaded when read.
         campaign = models.Campaign.from_db(None, ["id", "slug"], [grant["campaign_id"], grant["slug"]])
         api_key.campaign = campaign
-        setattr(request, REQUEST_STATUS_ATTRIBUTE, status)
+        setattr(request, REQUEST_STATUS_ATTRIBUTE, found.status)
         return api_key
 
 

@@ -1,7 +1,8 @@
 """Rate limits per kind of caller: a read-only API key, a key granted writes, a signed-in person,
 and anybody else (by client address). Each is a number of requests per window
 (``API_RATE_LIMITS``, settings-driven), counted in the shared Redis in a fixed window: one
-round trip (a script's ``INCR``, and ``EXPIRE`` on a new window) per request.
+round trip (a script's ``INCR``, and ``EXPIRE`` on a new window) per request, none of its own for a
+warm poll with a key (counted in the script that reads its status: ``api.authentication``).
 
 Every response of an API operation says where its caller stands, in the IETF draft's headers
 (draft-ietf-httpapi-ratelimit-headers): ``RateLimit-Limit``, ``RateLimit-Remaining``,
@@ -84,16 +85,49 @@ def rate(kind: str) -> tuple[int, int]:
     return int(count), PERIODS[period]
 
 
+def key_kind(can_write: bool) -> str:
+    """The kind of caller an API key is."""
+    return "write_key" if can_write else "read_key"
+
+
 def caller(request: Request) -> tuple[str, str]:
     """The caller's kind and who it is within it: the key's prefix, the user, or the address."""
     api_key = request_api_key(request)
     if api_key is not None:
-        return ("write_key" if api_key.can_write else "read_key"), api_key.prefix
+        return key_kind(api_key.can_write), api_key.prefix
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return "session", str(user.pk)
     # REMOTE_ADDR, or X-Forwarded-For behind NUM_PROXIES proxies; a bare WSGI call is one unknown.
     return "anonymous", BaseThrottle().get_ident(request) or ""
+
+
+@dataclass(frozen=True)
+class Window:
+    """A caller's current window: its counter (a full cache key) and its kind's limit."""
+
+    kind: str
+    counter: str
+    limit: int
+    period: int
+    reset: int  # seconds until it ends
+
+    @property
+    def lifetime(self) -> int:
+        return self.period + 1  # the counter outlives its window, never the reverse
+
+    def standing(self, count: int) -> Standing:
+        return Standing(self.kind, self.limit, self.period, count, self.reset)
+
+
+def window(kind: str, ident: str) -> Window:
+    """The window ``ident`` (a caller of ``kind``, :func:`caller`) is counted in now."""
+    limit, period = rate(kind)
+    now = time.time()
+    index = int(now // period)
+    digest = hashlib.sha256(ident.encode()).hexdigest()[:32]  # no addresses or names in Redis keys
+    counter = cache.make_and_validate_key(f"{KEY_PREFIX}:{kind}:{period}:{digest}:{index}")
+    return Window(kind, counter, limit, period, reset=max(1, math.ceil((index + 1) * period - now)))
 
 
 # KEYS[1]: the window's counter; ARGV[1]: its lifetime. The count after this request, in one
@@ -105,31 +139,37 @@ _COUNT = Script(
 )
 
 
-def _count(key: str, period: int) -> int | None:
+def _count(current: Window) -> int | None:
     """The window's count after this request; None while Redis is down (``campaign.cache``)."""
-    full_key = cache.make_and_validate_key(key)
     count = polls.redis_call(
-        lambda client: _COUNT(keys=[full_key], args=[period + 1], client=client), None, [full_key]
+        lambda client: _COUNT(keys=[current.counter], args=[current.lifetime], client=client),
+        None,
+        [current.counter],
     )
     return None if count is None else int(count)
 
 
-def admit(request: Request) -> None:
-    """Count this request against its caller's budget; :class:`RateLimited` when it is over."""
-    kind, ident = caller(request)
-    limit, period = rate(kind)
-    now = time.time()
-    window = int(now // period)
-    digest = hashlib.sha256(ident.encode()).hexdigest()[:32]  # no addresses or names in Redis keys
-    count = _count(f"{KEY_PREFIX}:{kind}:{period}:{digest}:{window}", period)
-    if count is None:  # admitted uncounted while Redis is down
-        return
-    standing = Standing(kind, limit, period, count, reset=max(1, math.ceil((window + 1) * period - now)))
+def counted(request: Request, standing: Standing) -> None:
+    """The request was counted already, with the status read of a warm poll (api.authentication):
+    :func:`admit` judges it without counting it again."""
     setattr(request, _ATTRIBUTE, standing)
-    if count > limit:
+
+
+def admit(request: Request) -> None:
+    """Count this request against its caller's budget, unless :func:`counted`; :class:`RateLimited`
+    when it is over."""
+    standing: Standing | None = getattr(request, _ATTRIBUTE, None)
+    if standing is None:
+        current = window(*caller(request))
+        count = _count(current)
+        if count is None:  # admitted uncounted while Redis is down
+            return
+        standing = current.standing(count)
+        setattr(request, _ATTRIBUTE, standing)
+    if standing.count > standing.limit:
         raise RateLimited(
-            detail=f"Too many requests from {KINDS[kind]}: {limit} per {period} seconds. "
-            f"Try again in {standing.reset} seconds.",
+            detail=f"Too many requests from {KINDS[standing.kind]}: {standing.limit} per "
+            f"{standing.period} seconds. Try again in {standing.reset} seconds.",
             wait=standing.reset,
         )
 

@@ -7,13 +7,14 @@ entry in one round trip, and its body only when the ETag the client sent does no
 never reads the body.
 
 The version shown is also published here (:func:`version_publish`), so a poll with an API key can
-be answered without PostgreSQL: one script reads the key's grant (``api.authentication``), its
-campaign's version, then the entry. The version is published as the write that bumps it runs,
-before its commit: until then a poll at the new version finds no entry and renders from the
-database, which stores what it read under the version it read, never the new one. A write that
-rolls back leaves a version no entry is stored under (polls render from the database until the
-next write reaches it). A publication never lowers the version (versions only grow), so writers
-racing each other, or a poll publishing the version it read, cannot set it back.
+be answered without PostgreSQL: one script reads the key's grant (``api.authentication``), counts
+the poll in the key's rate limit (``api.rate_limits``), reads its campaign's version, then the
+entry. The version is published as the write that bumps it runs, before its commit: until then a
+poll at the new version finds no entry and renders from the database, which stores what it read
+under the version it read, never the new one. A write that rolls back leaves a version no entry
+is stored under (polls render from the database until the next write reaches it). A publication
+never lowers the version (versions only grow), so writers racing each other, or a poll
+publishing the version it read, cannot set it back.
 
 Everything here is a cache: with Redis down, reads miss and writes are dropped (``campaign.cache``).
 """
@@ -62,9 +63,13 @@ local function entry(key, first)
 end
 """
 _STATUS_READ = Script(None, (_ENTRY + "return entry(KEYS[1], 1)").encode())  # type: ignore[arg-type]
-# KEYS[1]: a grant (JSON holding the campaign_id and scope it reads with); ARGV: the version
-# keys' and the status keys' prefixes, the force's id, then the ETags sent. The grant followed
-# by the entry as above, or {} when the grant, the version or the entry is missing.
+# KEYS[1]: a grant (JSON holding the campaign_id and scope it reads with, the key's hash and
+# whether it may write); ARGV: the hash of the key presented, the rate-limit counter and its
+# lifetime of a key that may not write, then of one that may, the version keys' and the status
+# keys' prefixes, the force's id, then the ETags sent. Nothing when the grant is missing or is
+# not the presented key's; else the grant and the key's count in its window (counted here, past
+# the hash's check: nobody without the whole key spends its budget), then the entry as above
+# when the version and the entry are there.
 _GRANTED_STATUS_READ = Script(
     None,  # type: ignore[arg-type]
     (
@@ -74,11 +79,16 @@ local grant = redis.call('GET', KEYS[1])
 if not grant then return {} end
 local ok, access = pcall(cjson.decode, grant)
 if not ok or type(access) ~= 'table' or access.campaign_id == nil then return {} end
-local version = redis.call('GET', ARGV[1] .. access.campaign_id)
-if not version then return {} end
-local key = ARGV[2] .. access.campaign_id .. ':' .. ARGV[3] .. ':' .. version .. ':' .. access.scope
-local found = entry(key, 4)
-if #found == 0 then return {} end
+if access.hashed_key ~= ARGV[1] then return {} end
+local counter, lifetime = ARGV[2], ARGV[3]
+if access.can_write then counter, lifetime = ARGV[4], ARGV[5] end
+local count = redis.call('INCR', counter)
+if count == 1 then redis.call('EXPIRE', counter, lifetime) end
+local version = redis.call('GET', ARGV[6] .. access.campaign_id)
+if not version then return {grant, count} end
+local key = ARGV[7] .. access.campaign_id .. ':' .. ARGV[8] .. ':' .. version .. ':' .. access.scope
+local found = entry(key, 9)
+table.insert(found, 1, count)
 table.insert(found, 1, grant)
 return found
 """
@@ -168,23 +178,56 @@ def force_status_cached(
     return CachedForceStatus(etag=rendered.etag, body=None if matched else rendered.body)
 
 
+@dataclass(frozen=True)
+class RateCounter:
+    """A rate-limit window's counter (a full cache key) and how long it lives."""
+
+    key: str
+    lifetime: int
+
+
+@dataclass(frozen=True)
+class GrantedPoll:
+    """What one round trip found for a poll with a key: the key's grant, its count in its rate
+    limit's window, and the status when it is cached at the campaign's published version."""
+
+    grant: bytes
+    count: int
+    status: CachedForceStatus | None
+
+
 def force_status_granted(
-    grant_key: str, force_id: int | str, if_none_match: str
-) -> tuple[bytes, CachedForceStatus] | None:
-    """In one round trip: the grant stored at ``grant_key`` (a full cache key) and the status it
-    reads of the force at its campaign's published version; None when any of them is missing."""
+    grant_key: str,
+    hashed_key: str,
+    counters: tuple[RateCounter, RateCounter],
+    force_id: int | str,
+    if_none_match: str,
+) -> GrantedPoll | None:
+    """In one round trip: the grant stored at ``grant_key`` (a full cache key) if it is the key
+    hashed ``hashed_key``, the request counted in the key's rate-limit window (``counters``: a
+    key's without writes, then with), and the status it reads of the force at its campaign's
+    published version; None when there is no such grant (nothing counted)."""
+    read_only, writing = counters
     args: list[Any] = [
+        hashed_key,
+        read_only.key,
+        read_only.lifetime,
+        writing.key,
+        writing.lifetime,
         cache.make_key(VERSION_KEY.format(campaign_id="")),
         cache.make_key(STATUS_KEY.partition("{")[0]),
         force_id,
         *etags_sent(if_none_match),
     ]
-    found: list[bytes] = redis_call(
-        lambda client: _GRANTED_STATUS_READ(keys=[grant_key], args=args, client=client), []
+    found: list[Any] = redis_call(
+        lambda client: _GRANTED_STATUS_READ(keys=[grant_key], args=args, client=client),
+        [],
+        [read_only.key, writing.key],
     )
     if not found:
         return None
-    return found[0], _read(found[1:])
+    grant, count, *entry = found
+    return GrantedPoll(grant, int(count), _read(entry) if entry else None)
 
 
 def version_publish(campaign_id: int, version: int) -> None:

@@ -275,6 +275,7 @@ def test_withdrawn_access_is_refused_from_the_next_poll_of_a_cached_status(world
 
 
 def test_a_warm_poll_with_an_api_key_sends_no_statement_and_one_redis_command(world, redis_client):
+    """Its grant, its rate limit counted and its status: one script, one round trip."""
     client = world.client(Role.ALLIED_KEY)
     url = status_url(world, world.allied)
     first = client.get(url)  # from the database: stores the key's grant, publishes the version
@@ -292,8 +293,7 @@ def test_a_warm_poll_with_an_api_key_sends_no_statement_and_one_redis_command(wo
     assert again["ETag"] == first["ETag"]
     # No statement, so no connection health check either (it runs with a cursor's first statement).
     assert queries.captured_queries == body_queries.captured_queries == []
-    # Two round trips: the key's rate limit counted (api.rate_limits), the status read.
-    assert unchanged_commands.sent_names == body_commands.sent_names == ["EVALSHA", "EVALSHA"]
+    assert unchanged_commands.sent_names == body_commands.sent_names == ["EVALSHA"]
     assert not any("body" in command for command in unchanged_commands.scripted)  # a 304 reads no body
     assert any("body" in command for command in body_commands.scripted)
 

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from api.rate_limits import KEY_PREFIX
 from api.schema import RATE_LIMIT_HEADERS
-from campaign.models import CampaignAPIKey
+from campaign.models import CampaignAPIKey, Force
 from campaign.services.api_keys import api_key_create
 from campaign.services.audit import Actor
 from tests.api.world import Role, World, api_key_client
@@ -69,6 +69,31 @@ def test_a_read_key_is_told_its_budget_on_every_answer_and_refused_past_it(world
     )
     assert 1 <= int(refused["Retry-After"]) <= 60
     assert limits(refused)[:2] == (3, 0)
+
+
+def test_a_warm_poll_counts_against_its_key_and_a_wrong_secret_spends_none_of_it(world):
+    """A warm poll is counted in the script that reads its grant, once its whole key matched:
+    the next answers count down as any request's, and a caller who knows the key's prefix but
+    not its secret spends nothing of the key's budget (it is counted by its own address)."""
+    key = world.keys[Role.ALLIED_KEY]
+    url = world.url("force-force-status", pk=Force.objects.get(side=world.allied).public_id)
+    prefix, _, secret = key.partition(".")
+    wrong_secret = api_key_client(f"{prefix}.{'y' if secret[0] == 'x' else 'x'}{secret[1:]}")
+    client = api_key_client(key)
+
+    cold = client.get(url)  # from the database: stores the key's grant
+    with CaptureQueriesContext(connection) as queries:
+        warm = client.get(url)
+    guessed = [wrong_secret.get(url) for _ in range(2)]
+    last = client.get(url)
+    refused = client.get(url)
+
+    assert queries.captured_queries == []  # answered from its grant
+    assert [a.status_code for a in (cold, warm, last)] == [200, 200, 200]
+    assert [limits(a)[:2] for a in (cold, warm, last)] == [(3, 2), (3, 1), (3, 0)]
+    assert [a.status_code for a in guessed] == [401, 401]
+    assert [limits(a)[:2] for a in guessed] == [(2, 1), (2, 0)]  # the address's budget
+    assert refused.status_code == 429
 
 
 def test_each_kind_of_caller_has_its_own_budget(world):
