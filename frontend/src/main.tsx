@@ -2,11 +2,12 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
-import { App } from "./App";
+import { App, preloadRoute } from "./App";
 import { createQueryClient } from "./session";
 import "./styles.css";
 
 const queryClient = createQueryClient({ queries: { retry: 1, refetchOnWindowFocus: false } });
+preloadRoute(queryClient, window.location);
 
 const root = document.getElementById("root");
 if (root) {

@@ -3,6 +3,7 @@ import {
   MutationCache,
   QueryCache,
   QueryClient,
+  queryOptions,
   useMutation,
   useQuery,
   useQueryClient,
@@ -23,7 +24,9 @@ export function createQueryClient(defaultOptions?: DefaultOptions): QueryClient 
   const signedOut = (error: unknown, failed?: readonly unknown[]) => {
     const isSessionQuery = failed?.[0] === queryKeys.session[0];
     if (error instanceof ApiError && error.status === 401 && !isSessionQuery) {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.session });
+      // A session read under way answers as well: the app opening on a page asks for the session
+      // and the page's answers at once (App.tsx), and each 401 would start it again.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.session }, { cancelRefetch: false });
     }
   };
   const queryClient: QueryClient = new QueryClient({
@@ -34,8 +37,14 @@ export function createQueryClient(defaultOptions?: DefaultOptions): QueryClient 
   return queryClient;
 }
 
+/** Who is signed in: read by every page's top bar, so asked for first as the app opens (App.tsx). */
+export const sessionQuery = queryOptions({
+  queryKey: queryKeys.session,
+  queryFn: () => unwrap(api.GET("/api/v1/session/")),
+});
+
 export function useSession() {
-  return useQuery({ queryKey: queryKeys.session, queryFn: () => unwrap(api.GET("/api/v1/session/")) });
+  return useQuery(sessionQuery);
 }
 
 export function useSignIn() {

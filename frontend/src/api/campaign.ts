@@ -1,5 +1,5 @@
 /** The campaign summary every campaign page reads, kept current, and the actions it offers. */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { api, unwrap, type Schemas } from "./client";
 import { queryKeys } from "./queryKeys";
@@ -9,7 +9,21 @@ import { queryKeys } from "./queryKeys";
  * no body while nothing changed (the browser sends the summary's ETag back in If-None-Match). */
 export const SUMMARY_POLL_MS = 20_000;
 
+/** How long an answer the app asked for ahead of its page (App.tsx: as it opens on an address)
+ * counts as fresh: the page that mounts a moment later reads it from the cache instead of asking
+ * again. Past that, the campaign's version keeps it current ({@link useCampaignSummary}). */
+export const PRELOADED_FRESH_MS = 10_000;
+
 export type CampaignAction = Schemas["Campaign"]["actions"][number];
+
+/** The campaign summary's query: read by the campaign layout, preloaded by the router. */
+export function campaignSummaryQuery(slug: string) {
+  return queryOptions({
+    queryKey: queryKeys.campaign(slug),
+    queryFn: () => unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/", { params: { path: { campaign_slug: slug } } })),
+    staleTime: PRELOADED_FRESH_MS,
+  });
+}
 
 /**
  * The campaign summary, asked again every {@link SUMMARY_POLL_MS} while the page is visible and
@@ -19,8 +33,7 @@ export type CampaignAction = Schemas["Campaign"]["actions"][number];
 export function useCampaignSummary(slug: string) {
   const queryClient = useQueryClient();
   const summary = useQuery({
-    queryKey: queryKeys.campaign(slug),
-    queryFn: () => unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/", { params: { path: { campaign_slug: slug } } })),
+    ...campaignSummaryQuery(slug),
     refetchInterval: SUMMARY_POLL_MS,
     refetchOnWindowFocus: "always",
   });
