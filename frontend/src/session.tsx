@@ -37,10 +37,17 @@ export function createQueryClient(defaultOptions?: DefaultOptions): QueryClient 
   return queryClient;
 }
 
+/** How long an answer the app asked for ahead of its page (App.tsx: as it opens on an address)
+ * counts as fresh: the part that mounts a moment later reads it from the cache instead of asking
+ * again. Past that they are kept current as before: the session by any 401, the campaign's
+ * answers by its version (useCampaignSummary). */
+export const PRELOADED_FRESH_MS = 10_000;
+
 /** Who is signed in: read by every page's top bar, so asked for first as the app opens (App.tsx). */
 export const sessionQuery = queryOptions({
   queryKey: queryKeys.session,
   queryFn: () => unwrap(api.GET("/api/v1/session/")),
+  staleTime: PRELOADED_FRESH_MS,
 });
 
 export function useSession() {

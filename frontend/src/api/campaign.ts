@@ -1,6 +1,7 @@
 /** The campaign summary every campaign page reads, kept current, and the actions it offers. */
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
+import { PRELOADED_FRESH_MS } from "../session";
 import { api, unwrap, type Schemas } from "./client";
 import { queryKeys } from "./queryKeys";
 
@@ -8,11 +9,6 @@ import { queryKeys } from "./queryKeys";
  * tab or by the club's schedule changes it with no write of this page's; the answer is a 304 with
  * no body while nothing changed (the browser sends the summary's ETag back in If-None-Match). */
 export const SUMMARY_POLL_MS = 20_000;
-
-/** How long an answer the app asked for ahead of its page (App.tsx: as it opens on an address)
- * counts as fresh: the page that mounts a moment later reads it from the cache instead of asking
- * again. Past that, the campaign's version keeps it current ({@link useCampaignSummary}). */
-export const PRELOADED_FRESH_MS = 10_000;
 
 export type CampaignAction = Schemas["Campaign"]["actions"][number];
 

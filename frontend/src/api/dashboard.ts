@@ -1,7 +1,7 @@
 /** The dashboard's own reads, as queries: its parts render them, and the router asks for them
  * as the app opens on the dashboard (App.tsx), with the page's code and the campaign. */
 import { infiniteQueryOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
-import { PRELOADED_FRESH_MS } from "./campaign";
+import { PRELOADED_FRESH_MS } from "../session";
 import { api, unwrap } from "./client";
 import { cursorOf } from "./cursor";
 import { queryKeys } from "./queryKeys";
