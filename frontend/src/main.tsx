@@ -1,22 +1,13 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { BrowserRouter } from "react-router";
-import { App } from "./App";
+import { preloadRoute } from "./App";
 import { createQueryClient } from "./session";
 import "./styles.css";
 
 const queryClient = createQueryClient({ queries: { retry: 1, refetchOnWindowFocus: false } });
+preloadRoute(queryClient, window.location);
 
+// React DOM (render.tsx) runs after the page's data is asked for; index.html fetches it with
+// the other scripts all the same (vite.config.ts).
 const root = document.getElementById("root");
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <App />
-        </BrowserRouter>
-      </QueryClientProvider>
-    </StrictMode>,
-  );
+  void import("./render").then(({ renderApp }) => renderApp(root, queryClient));
 }

@@ -3,6 +3,7 @@ import {
   MutationCache,
   QueryCache,
   QueryClient,
+  queryOptions,
   useMutation,
   useQuery,
   useQueryClient,
@@ -23,7 +24,9 @@ export function createQueryClient(defaultOptions?: DefaultOptions): QueryClient 
   const signedOut = (error: unknown, failed?: readonly unknown[]) => {
     const isSessionQuery = failed?.[0] === queryKeys.session[0];
     if (error instanceof ApiError && error.status === 401 && !isSessionQuery) {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.session });
+      // A session read under way answers as well: the app opening on a page asks for the session
+      // and the page's answers at once (App.tsx), and each 401 would start it again.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.session }, { cancelRefetch: false });
     }
   };
   const queryClient: QueryClient = new QueryClient({
@@ -34,8 +37,21 @@ export function createQueryClient(defaultOptions?: DefaultOptions): QueryClient 
   return queryClient;
 }
 
+/** How long an answer the app asked for ahead of its page (App.tsx: as it opens on an address)
+ * counts as fresh: the part that mounts a moment later reads it from the cache instead of asking
+ * again. Past that they are kept current as before: the session by any 401, the campaign's
+ * answers by its version (useCampaignSummary). */
+export const PRELOADED_FRESH_MS = 10_000;
+
+/** Who is signed in: read by every page's top bar, so asked for first as the app opens (App.tsx). */
+export const sessionQuery = queryOptions({
+  queryKey: queryKeys.session,
+  queryFn: () => unwrap(api.GET("/api/v1/session/")),
+  staleTime: PRELOADED_FRESH_MS,
+});
+
 export function useSession() {
-  return useQuery({ queryKey: queryKeys.session, queryFn: () => unwrap(api.GET("/api/v1/session/")) });
+  return useQuery(sessionQuery);
 }
 
 export function useSignIn() {

@@ -1,6 +1,7 @@
 /** The campaign summary every campaign page reads, kept current, and the actions it offers. */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
+import { PRELOADED_FRESH_MS } from "../session";
 import { api, unwrap, type Schemas } from "./client";
 import { queryKeys } from "./queryKeys";
 
@@ -11,6 +12,15 @@ export const SUMMARY_POLL_MS = 20_000;
 
 export type CampaignAction = Schemas["Campaign"]["actions"][number];
 
+/** The campaign summary's query: read by the campaign layout, preloaded by the router. */
+export function campaignSummaryQuery(slug: string) {
+  return queryOptions({
+    queryKey: queryKeys.campaign(slug),
+    queryFn: () => unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/", { params: { path: { campaign_slug: slug } } })),
+    staleTime: PRELOADED_FRESH_MS,
+  });
+}
+
 /**
  * The campaign summary, asked again every {@link SUMMARY_POLL_MS} while the page is visible and
  * when the window gets the focus back. When its version moves (a write of anyone's, a night, an
@@ -19,8 +29,7 @@ export type CampaignAction = Schemas["Campaign"]["actions"][number];
 export function useCampaignSummary(slug: string) {
   const queryClient = useQueryClient();
   const summary = useQuery({
-    queryKey: queryKeys.campaign(slug),
-    queryFn: () => unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/", { params: { path: { campaign_slug: slug } } })),
+    ...campaignSummaryQuery(slug),
     refetchInterval: SUMMARY_POLL_MS,
     refetchOnWindowFocus: "always",
   });

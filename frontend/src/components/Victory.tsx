@@ -1,16 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { api, unwrap, type Schemas } from "../api/client";
-import { queryKeys } from "../api/queryKeys";
+import type { Schemas } from "../api/client";
+import { victoryQuery } from "../api/dashboard";
 import { QueryView } from "./status";
 import { TableWrap } from "./TableWrap";
 
 /** The campaign's victory conditions and standing (the dashboard's and the map's). */
 export function useVictory(slug: string) {
-  return useQuery({
-    queryKey: queryKeys.victory(slug),
-    queryFn: () =>
-      unwrap(api.GET("/api/v1/campaigns/{campaign_slug}/victory/", { params: { path: { campaign_slug: slug } } })),
-  });
+  return useQuery(victoryQuery(slug));
 }
 
 /** Each sector a victory condition names, with the sides whose condition names it. */

@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { act, render, screen } from "@testing-library/react";
 import type { ComponentType } from "react";
 import { describe, expect, it } from "vitest";
 import type { Schemas } from "../api/client";
@@ -72,6 +72,17 @@ describe("masked and status values", () => {
   });
 });
 
+/** The page inside its loading state, once React has rendered what it can. */
+async function show(Page: ComponentType) {
+  await act(async () =>
+    render(
+      <PageLoading>
+        <Page />
+      </PageLoading>,
+    ),
+  );
+}
+
 describe("a page fetched when first shown", () => {
   it("says it is loading, then shows the page", async () => {
     let arrive: (module: { Page: ComponentType }) => void = () => {};
@@ -79,15 +90,27 @@ describe("a page fetched when first shown", () => {
       () => new Promise<{ Page: ComponentType }>((resolve) => (arrive = resolve)),
       (m) => m.Page,
     );
+    await show(Page);
+
+    expect(screen.getByRole("status")).toHaveTextContent("Loading the page…");
+    await act(async () => arrive({ Page: () => <h1>Dashboard</h1> }));
+    expect(screen.getByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
+  });
+
+  it("shows at once when its chunk came first (preloaded as the app opened on it)", async () => {
+    const Page = lazyPage(
+      () => Promise.resolve({ Page: () => <h1>Dashboard</h1> }),
+      (m) => m.Page,
+    );
+    await Page.preload();
     render(
       <PageLoading>
         <Page />
       </PageLoading>,
-    );
+    ); // no act() awaited: the page must be there at once
 
-    expect(screen.getByRole("status")).toHaveTextContent("Loading the page…");
-    arrive({ Page: () => <h1>Dashboard</h1> });
-    expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
+    expect(screen.queryByRole("status")).not.toBeInTheDocument();
   });
 
   it("offers a reload when its chunk cannot be fetched (a deploy replaced the build)", async () => {
@@ -95,13 +118,9 @@ describe("a page fetched when first shown", () => {
       () => Promise.reject(new TypeError("Failed to fetch dynamically imported module")),
       () => () => <h1>never</h1>,
     );
-    render(
-      <PageLoading>
-        <Page />
-      </PageLoading>,
-    );
+    await show(Page);
 
-    expect(await screen.findByRole("alert")).toHaveTextContent("This page could not be loaded.");
+    expect(screen.getByRole("alert")).toHaveTextContent("This page could not be loaded.");
     expect(screen.getByRole("button", { name: "Reload" })).toBeInTheDocument();
   });
 });

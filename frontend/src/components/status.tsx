@@ -1,6 +1,6 @@
 /** Small display pieces: loading and error states, masked values, status icons, progress. */
 import type { UseQueryResult } from "@tanstack/react-query";
-import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
+import { Suspense, use, type ComponentType, type ReactNode } from "react";
 import { ApiError } from "../api/client";
 import type { StandStatus } from "../api/types";
 import { plural } from "../lib/words";
@@ -18,17 +18,28 @@ export function PageLoading({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Loading what="the page" />}>{children}</Suspense>;
 }
 
-/** A page fetched when first shown (inside {@link PageLoading}). When its chunk cannot be
+/** A page fetched when first shown (inside {@link PageLoading}), or sooner by its `preload()`
+ * (the page the app opens on is asked for with the session, App.tsx). When its chunk cannot be
  * fetched (the connection dropped, or a deploy replaced the build this tab runs) the page says
  * so and offers a reload, instead of an empty screen. */
 export function lazyPage<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType) {
-  return lazy<ComponentType>(() =>
-    load().then(
-      (module) => ({ default: pick(module) }),
-      () => ({ default: PageUnavailable }),
-    ),
-  );
+  let fetched: Promise<ComponentType> | undefined;
+  let loaded: ComponentType | undefined;
+  const preload = () =>
+    (fetched ??= load().then(
+      (module) => (loaded = pick(module)),
+      () => (loaded = PageUnavailable),
+    ));
+  // A page whose chunk has come renders at once. React.lazy would suspend it until a microtask,
+  // and React then keeps the loading state it showed for 300 ms.
+  function Page() {
+    const Loaded = loaded ?? use(preload());
+    return <Loaded />;
+  }
+  return Object.assign(Page, { preload });
 }
+
+export type LazyPage = ReturnType<typeof lazyPage>;
 
 function PageUnavailable() {
   return (

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-q
 import { Link } from "react-router";
 import { offered } from "../api/campaign";
 import { api, idempotencyKey, unwrap, type Schemas } from "../api/client";
-import { cursorOf } from "../api/cursor";
+import { newestEventsQuery } from "../api/dashboard";
 import { useAdvanceSegment } from "../api/day";
 import { queryKeys } from "../api/queryKeys";
 import { LoadMore } from "../components/LoadMore";
@@ -15,17 +15,7 @@ import { VictoryStanding } from "../components/Victory";
 import { useCampaign } from "../session";
 
 function Timeline({ slug }: { slug: string }) {
-  const events = useInfiniteQuery({
-    queryKey: queryKeys.events(slug),
-    queryFn: ({ pageParam }) =>
-      unwrap(
-        api.GET("/api/v1/campaigns/{campaign_slug}/events/", {
-          params: { path: { campaign_slug: slug }, query: { order: "newest", cursor: pageParam } },
-        }),
-      ),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => cursorOf(page.next),
-  });
+  const events = useInfiniteQuery(newestEventsQuery(slug));
   return (
     <section aria-labelledby="timeline">
       <h2 id="timeline">Event timeline</h2>
