@@ -1,5 +1,6 @@
 """Every web-app page the service links to (``campaign.links``) is a route of the web app's
-router, read from ``frontend/src/App.tsx``; and no other module writes a page's path itself."""
+router, read from ``frontend/src/App.tsx``'s route objects; and no other module writes a page's
+path itself."""
 
 from __future__ import annotations
 
@@ -13,41 +14,49 @@ APP = ROOT / "frontend" / "src" / "App.tsx"
 
 
 def app_routes(source: str) -> set[str]:
-    """The full paths of the router's ``<Route>`` elements, nested ones joined to their parent's
-    (an index route is its parent's path)."""
+    """The full paths of the router's route objects (``const routes``), nested ones (in their
+    parent's ``children``) joined to their parent's; an index route is its parent's path."""
+    start = source.index("const routes")
+    body = source[start : source.index("\n];", start)]
     routes: set[str] = set()
-    parents: list[str] = []
-    position = 0
-    while (start := source.find("<Route", position)) != -1:
-        if source.startswith("<Routes", start):
-            position = start + 1
-            continue
-        del parents[len(parents) - source.count("</Route>", position, start) :]  # the elements closed
-        depth, end = 0, start
-        while True:  # the tag ends at the first ">" outside braces: element={<Page />} holds some
-            char = source[end]
-            depth += {"{": 1, "}": -1}.get(char, 0)
-            if char == ">" and depth == 0:
-                break
-            end += 1
-        tag = source[start : end + 1]
-        found = re.search(r'\bpath="([^"]*)"', tag)
-        parent = parents[-1] if parents else ""
-        path = found.group(1) if found else ""
-        full = path if path.startswith("/") else f"{parent.rstrip('/')}/{path}".rstrip("/") or "/"
-        routes.add(full)
-        if not tag.endswith("/>"):
-            parents.append(full)
-        position = end + 1
+    # For each object open where the tokens are: the full path of its parent's route, and its own
+    # (its parent's until a ``path`` says otherwise). A route's handle and a page's arguments are
+    # objects too, which add nothing: they name no path.
+    opened: list[tuple[str, str]] = []
+    for token in re.finditer(r'[{}]|\bpath: "([^"]*)"|\bindex: true', body):
+        text = token.group(0)
+        if text == "{":
+            own = opened[-1][1] if opened else ""
+            opened.append((own, own))
+        elif text == "}":
+            opened.pop()
+        elif token.group(1) is not None:
+            parent, path = opened[-1][0], token.group(1)
+            full = path if path.startswith("/") else f"{parent.rstrip('/')}/{path}".rstrip("/") or "/"
+            opened[-1] = (parent, full)
+            routes.add(full)
+        else:
+            routes.add(opened[-1][0] or "/")
     return routes
 
 
 def test_the_parser_reads_nested_and_index_routes():
-    source = (
-        '<Routes><Route path="/a" element={<A x={1} />} />'
-        '<Route path="/c/:id" element={<L />}><Route index element={<D />} />'
-        '<Route path="b" element={<B />} /></Route><Route path="*" element={<N />} /></Routes>'
-    )
+    source = """
+const routes: RouteObject[] = [
+  { path: "/a", ...page(A, (client, { slug = "" }) => prefetch(client, slug)) },
+  {
+    element: <Gate />,
+    children: [
+      {
+        path: "/c/:id",
+        handle: { preload: (client) => void client.prefetchQuery(q) },
+        children: [{ index: true, ...page(D) }, { path: "b", ...page(B) }],
+      },
+    ],
+  },
+  { path: "*", element: <p>No such page.</p> },
+];
+"""
     assert app_routes(source) == {"/a", "/c/:id", "/c/:id/b", "/*"}
 
 
