@@ -11,7 +11,8 @@ from __future__ import annotations
 
 # Every kind of work, in the order a worker consuming several takes them (the broker's queue
 # order is "priority"): the force statuses a night made cold, which polls are waiting for; the
-# deliveries and e-mails people wait for; the nights; beat's housekeeping and the maps.
+# deliveries and e-mails people wait for (with each night's follow-up: its reports' notice, then
+# its map); the nights; beat's housekeeping.
 KINDS = ("statuses", "webhooks", "mail", "operations", "default")
 
 
