@@ -42,7 +42,7 @@ from types import FrameType
 from urllib.parse import quote
 from xml.etree import ElementTree
 
-from config.settings.queues import messages_queues, queue_names
+from config.settings.queues import messages_queues, night_queues
 from devstack import frontend_build
 from devstack.network import lan_addresses
 
@@ -297,13 +297,14 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
     port = os.environ.get("PORT", "8000")
     step(5, total, "Starting the web server, two Celery workers and Celery beat")
     DATA.mkdir(parents=True, exist_ok=True)
-    queues = queue_names(env.get("CELERY_QUEUE", "celery"))
+    default_queue = env.get("CELERY_QUEUE", "celery")
     worker = [str(BIN / "celery"), "-A", "config", "worker", "-l", "INFO"]
     commands = {
         "web": [str(BIN / "python"), "manage.py", "runserver", "--noreload", f"0.0.0.0:{port}"],
         # Nights on a worker of their own: deliveries, e-mails and the sweeper never wait behind one.
         # A process a core, at a lower CPU priority: a burst of nights uses every core the web
-        # leaves idle and never delays a request (issue 34).
+        # leaves idle and never delays a request (issue 34). Each night's follow-up (its map) once
+        # no night waits.
         "worker": [
             *NIGHT_WORKER_NICE,
             *worker,
@@ -312,7 +313,7 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
             "-n",
             "operations@%h",
             "-Q",
-            queues["operations"],
+            night_queues(default_queue),
         ],
         "messages-worker": [
             *worker,
@@ -321,7 +322,7 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
             "-n",
             "messages@%h",
             "-Q",
-            messages_queues(env.get("CELERY_QUEUE", "celery")),
+            messages_queues(default_queue),
         ],
         "beat": [
             str(BIN / "celery"),

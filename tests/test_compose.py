@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from config.settings.queues import messages_queues, queue_names
+from config.settings.queues import messages_queues, night_queues, queue_names
 
 COMPOSE = yaml.safe_load((Path(__file__).resolve().parent.parent / "docker-compose.yml").read_text())
 APP_SERVICES = ("web", "worker", "messages-worker", "beat", "migrate")
@@ -22,7 +22,7 @@ def test_the_workers_consume_every_queue_between_them():
         command = COMPOSE["services"][name]["command"]
         consumed += command[command.index("-Q") + 1].split(",")
     assert sorted(consumed) == sorted(queue_names("celery").values())
-    assert COMPOSE["services"]["worker"]["command"][-1] == queue_names("celery")["operations"]  # alone
+    assert COMPOSE["services"]["worker"]["command"][-1] == night_queues("celery")  # in its order
     assert COMPOSE["services"]["messages-worker"]["command"][-1] == messages_queues("celery")  # in its order
 
 

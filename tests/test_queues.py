@@ -9,7 +9,7 @@ from django.conf import settings
 from kombu import Consumer, Queue
 
 from config.celery_app import app
-from config.settings.queues import messages_queues, queue_names
+from config.settings.queues import messages_queues, night_queues, queue_names
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
     [
         ("campaign.tasks.operation_run_task", "operations"),
         ("campaign.tasks.webhook_deliver_task", "webhooks"),
-        ("campaign.tasks.night_phase_follow_up_task", "mail"),
+        ("campaign.tasks.night_phase_follow_up_task", "after_night"),
         ("campaign.tasks.notification_mail_task", "mail"),
         ("api.tasks.force_statuses_render_task", "statuses"),
         ("campaign.tasks.work_sweep_task", "default"),
@@ -43,17 +43,21 @@ def test_the_test_worker_consumes_every_queue(celery_worker) -> None:
         assert {queue["name"] for queue in queues} == every
 
 
-def test_the_messages_worker_takes_status_renders_before_messages_sent_earlier(redis_client) -> None:
-    """Through the broker as a worker consumes its queues: two messages wait on the default
-    queue, then two status renders arrive. In the priority order both renders come out first
-    (round robin would take a render, then a default message)."""
-    names = messages_queues(f"order-{uuid.uuid4().hex}").split(",")  # queues no worker consumes
-    statuses, default = names[0], names[-1]
+@pytest.mark.parametrize("worker_queues", [messages_queues, night_queues], ids=["messages", "nights"])
+def test_a_worker_takes_its_first_queue_before_messages_sent_earlier_to_its_last(
+    redis_client, worker_queues
+) -> None:
+    """Through the broker as a worker consumes its queues: two messages wait on its last queue
+    (the messages worker's default queue; the night workers' follow-ups), then two arrive on its
+    first (status renders; nights). In the priority order both of the first come out first
+    (round robin would take one of each in turn)."""
+    names = worker_queues(f"order-{uuid.uuid4().hex}").split(",")  # queues no worker consumes
+    first, last = names[0], names[-1]
     received: list[str] = []
     try:
         with app.connection_for_write() as connection:
             producer = connection.Producer()
-            for queue in (default, default, statuses, statuses):
+            for queue in (last, last, first, first):
                 producer.publish({"queue": queue}, routing_key=queue, declare=[Queue(queue)])
 
             def take(body: dict[str, str], message) -> None:
@@ -66,4 +70,4 @@ def test_the_messages_worker_takes_status_renders_before_messages_sent_earlier(r
     finally:
         redis_client.delete(*names, *(f"_kombu.binding.{name}" for name in names))
 
-    assert received == [statuses, statuses, default, default]
+    assert received == [first, first, last, last]

@@ -779,7 +779,8 @@ def night_phase_finish(operation: models.Operation) -> None:
         # Every member reads it: what each side learnt stays in its night report.
         after={"day": day.number, "reports": len(reports), "dice_seed": day.dice_seed},
     )
-    # On a queue of its own, not the night's: the night's last commit stays as small at every size.
+    # A task, not the night's work: the night's last commit stays as small at every size, and a
+    # burst of nights finishes before their maps are kept (config.settings.queues).
     tasks_send_on_commit(NIGHT_PHASE_FOLLOW_UP_TASK, [operation.pk])
     if (shown := operation.campaign.night_version) is not None:  # during the night; one less before it
         polls.statuses_render_on_commit(operation.campaign_id, [shown - 1, shown])

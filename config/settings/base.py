@@ -281,7 +281,7 @@ CELERY_TASK_QUEUES = [Queue(name) for name in CELERY_QUEUE_NAMES.values()]
 CELERY_TASK_ROUTES = {
     "campaign.tasks.operation_run_task": {"queue": CELERY_QUEUE_NAMES["operations"]},
     "campaign.tasks.webhook_deliver_task": {"queue": CELERY_QUEUE_NAMES["webhooks"]},
-    "campaign.tasks.night_phase_follow_up_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
+    "campaign.tasks.night_phase_follow_up_task": {"queue": CELERY_QUEUE_NAMES["after_night"]},
     "campaign.tasks.notification_mail_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
     # A night's statuses rendered after its commit: with the messages, never behind the nights,
     # and before the other messages (config.settings.queues.KINDS).

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 # Every kind of work, in the order a worker consuming several takes them (the broker's queue
 # order is "priority"): the force statuses a night made cold, which polls are waiting for; the
-# deliveries and e-mails people wait for (with each night's follow-up: its reports' notice, then
-# its map); the nights; beat's housekeeping.
-KINDS = ("statuses", "webhooks", "mail", "operations", "default")
+# deliveries and e-mails people wait for; the nights; what follows each night (its reports'
+# notice, then its map: the heaviest work after a night, taken by the night workers once no
+# night waits, so that a burst of nights finishes first and never competes with the polls);
+# beat's housekeeping.
+KINDS = ("statuses", "webhooks", "mail", "operations", "after_night", "default")
+NIGHT_KINDS = ("operations", "after_night")
 
 
 def queue_names(default: str) -> dict[str, str]:
@@ -21,6 +24,11 @@ def queue_names(default: str) -> dict[str, str]:
     return {kind: default if kind == "default" else f"{default}.{kind}" for kind in KINDS}
 
 
+def night_queues(default: str) -> str:
+    """The night workers' ``-Q``: the nights, then what follows them, in the order they take them."""
+    return ",".join(name for kind, name in queue_names(default).items() if kind in NIGHT_KINDS)
+
+
 def messages_queues(default: str) -> str:
-    """The messages worker's ``-Q``: every queue but the nights', in the order it takes them."""
-    return ",".join(name for kind, name in queue_names(default).items() if kind != "operations")
+    """The messages worker's ``-Q``: every queue but the night workers', in the order it takes them."""
+    return ",".join(name for kind, name in queue_names(default).items() if kind not in NIGHT_KINDS)

@@ -5,11 +5,12 @@ Open-loop pollers (each sends at a fixed rate, whatever the answers' delays, and
 delay from when the request was due) poll the campaigns' force statuses through gunicorn with
 the keys, sending back the ETag they got. After an idle spell every night is started at once
 (their tasks queue on the operations queue, consumed by N worker processes) and the pollers
-go on until the last night is done.
+go on until the last night's follow-up (its map) is done.
 
 Reported: nights per minute and each night's completion time (p50, p99) from the burst's
-start; poll delays (p50, p99) idle and during the burst; CPU milliseconds per night (the
-workers' processes) and per poll (gunicorn's, idle); SQL statements of a warm poll (in
+start; when the follow-ups were done; poll delays (p50, p99) idle, during the burst and during
+the follow-ups; CPU milliseconds per night (the workers' processes, during the burst and with
+the follow-ups) and per poll (gunicorn's, idle); SQL statements of a warm poll (in
 process); WAL bytes per night (the server's WAL position: on a shared server, other
 databases' writes count too). The floor: the same campaigns' nights as the least SQL that
 has their effect (every suppressed and destroyed stand set back, as many roll rows as
@@ -50,12 +51,12 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from campaign import models  # noqa: E402
-from campaign.choices import OperationStatus, StandStatus  # noqa: E402
+from campaign.choices import MapMoment, OperationStatus, StandStatus  # noqa: E402
 from campaign.services.api_keys import api_key_create  # noqa: E402
 from campaign.services.audit import Actor  # noqa: E402
 from campaign.services.night import night_phase_start  # noqa: E402
 from config.celery_app import app  # noqa: E402
-from config.settings.queues import messages_queues  # noqa: E402
+from config.settings.queues import messages_queues, night_queues  # noqa: E402
 from devstack.launcher import BIN, NIGHT_WORKER_NICE, start_group, stop_groups  # noqa: E402
 from tests.benchmarks.figures import Figure, report  # noqa: E402
 from tests.benchmarks.force_status import GUNICORN_WORKERS, _default_signals, gunicorn  # noqa: E402
@@ -226,11 +227,10 @@ def floor(built: list[dict[str, Any]], concurrency: int) -> dict[str, Any]:
 
 @contextmanager
 def workers(count: int, niceness: int) -> Iterator[tuple[list[int], list[int]]]:
-    """``count`` worker processes on the operations queue (one pool process each) at
-    ``niceness``, and a messages worker on every other queue (at niceness 0, as Compose and
-    ``make run`` start it: the statuses rendered after each night, the maps and reports' tasks);
-    the night workers' pids and the messages worker's."""
-    queues = settings.CELERY_QUEUE_NAMES
+    """``count`` worker processes on the nights' queues (one pool process each) at ``niceness``:
+    the nights, then what follows each (its map and reports' notice); and a messages worker on
+    every other queue (at niceness 0, as Compose and ``make run`` start it: the statuses rendered
+    after each night, the e-mails); the night workers' pids and the messages worker's."""
     env = {**os.environ, "DATABASE_URL": worker_database_url()}
     command = [str(BIN / "celery"), "-A", "config", "worker", "-l", "WARNING", "--concurrency", "1"]
     command += ["--without-gossip", "--without-mingle"]
@@ -242,7 +242,7 @@ def workers(count: int, niceness: int) -> Iterator[tuple[list[int], list[int]]]:
                 str(niceness),
                 *command,
                 "-Q",
-                queues["operations"],
+                night_queues(settings.CELERY_TASK_DEFAULT_QUEUE),
                 "-n",
                 f"scale-{RUN_ID}-{n}@%h",
             ],
@@ -369,6 +369,18 @@ def burst(built: list[dict[str, Any]], timeout: float) -> tuple[float, float, li
         time.sleep(0.2)
 
 
+def follow_ups_done(built: list[dict[str, Any]], timeout: float) -> float:
+    """When (monotonic) the last night's follow-up had kept its map: the night workers take the
+    follow-ups once no night waits, so they run after the burst."""
+    deadline = time.monotonic() + timeout
+    ids = [campaign["id"] for campaign in built]
+    while models.MapSnapshot.objects.filter(campaign_id__in=ids, moment=MapMoment.NIGHT).count() < len(ids):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the nights' follow-ups not done in {timeout} s")
+        time.sleep(0.2)
+    return time.monotonic()
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     sizes = [int(size) for size in args.sizes.split(",")]
     with own_services("scale"):
@@ -392,10 +404,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     wal_position(),
                 )
                 start, end, completions = burst(built, args.timeout)
-                worker_cpu, wal = cpu_seconds(worker_pids) - worker_cpu, wal_position() - wal
+                burst_cpu, wal = cpu_seconds(worker_pids) - worker_cpu, wal_position() - wal
+                followed = follow_ups_done(built, args.timeout)
+                worker_cpu = cpu_seconds(worker_pids) - worker_cpu
                 messages_cpu = cpu_seconds(messages_pids) - messages_cpu
         idle = [delay for due, delay, _ in polls if idle_start <= due < idle_end]
         during = [delay for due, delay, _ in polls if start <= due < end]
+        following = [delay for due, delay, _ in polls if end <= due < followed]
         failed = sorted({status for _, _, status in polls if status not in (200, 304)})
         # When in the burst a poll waited over a second, and what it answered: what holds the p99.
         slow = [
@@ -420,8 +435,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             niceness=args.nice,
             seconds=round(seconds, 3),
             nights_per_minute=round(throughput, 1),
-            cpu_ms_per_night=round(worker_cpu * 1000 / nights, 1),
-            # Rendering the statuses polled before the night, its map and its reports' notices.
+            cpu_ms_per_night=round(burst_cpu * 1000 / nights, 1),
+            # With what follows each night (its map and reports' notice), run after the burst.
+            cpu_ms_per_night_followed=round(worker_cpu * 1000 / nights, 1),
+            follow_ups_done_s=round(followed - start, 3),
+            # Rendering the statuses polled before the night, e-mailing its reports' notices.
             messages_cpu_ms_per_night=round(messages_cpu * 1000 / nights, 1),
             wal_bytes_per_night=wal // nights,
         ),
@@ -432,6 +450,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "rate_per_poller": args.poll_rate,
             "idle": poll_idle,
             "during_burst": poll_burst,
+            "during_follow_ups": milliseconds(following),
             "cpu_ms_per_poll_idle": figure(value=round(web_cpu * 1000 / max(len(idle), 1), 2)),
             "statements_per_warm_poll": figure(value=statements),
             "failed_statuses": failed,
@@ -489,8 +508,14 @@ def measured(details: dict[str, Any]) -> None:
             "poll p50 / p99, during the burst",
             f"{polls['during_burst']['p50_ms']} ms / {polls['during_burst']['p99_ms']} ms",
         ),
-        ("CPU a night (workers)", f"{nights['cpu_ms_per_night']} ms"),
-        ("CPU a night after it (messages worker)", f"{nights['messages_cpu_ms_per_night']} ms"),
+        (
+            "poll p50 / p99, during the follow-ups",
+            f"{polls['during_follow_ups']['p50_ms']} ms / {polls['during_follow_ups']['p99_ms']} ms",
+        ),
+        ("follow-ups (maps, notices) done", f"{nights['follow_ups_done_s']} s after the burst's start"),
+        ("CPU a night (workers, during the burst)", f"{nights['cpu_ms_per_night']} ms"),
+        ("CPU a night with its follow-up (workers)", f"{nights['cpu_ms_per_night_followed']} ms"),
+        ("CPU a night (messages worker: statuses, e-mails)", f"{nights['messages_cpu_ms_per_night']} ms"),
         ("CPU a poll (gunicorn, idle)", f"{polls['cpu_ms_per_poll_idle']['value']} ms"),
         ("statements a warm poll", f"{polls['statements_per_warm_poll']['value']}"),
         ("WAL a night", f"{nights['wal_bytes_per_night']:,} bytes"),
