@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, reduce
 from operator import attrgetter, or_
 from typing import Any
@@ -78,6 +78,9 @@ class CampaignAccess:
     side_id: int | None
     # A member signed in, not an API key: a side's key reads as its player but writes nothing of it.
     in_person: bool = True
+    # The sectors where the player sees the enemy in contact, read once for the reads of one
+    # moment (:func:`contact_read`); None: each read asks them of the database as a subquery.
+    contact_sectors: frozenset[int] | None = None
 
     @classmethod
     def of_api_key(cls, api_key: models.CampaignAPIKey) -> CampaignAccess:
@@ -180,15 +183,35 @@ def own_side_rows(access: CampaignAccess, field: str = "side_id") -> Q:
     return Q(**{field: side_id}) if side_id is not None else NOTHING
 
 
-def contact_sector_ids(access: CampaignAccess) -> QuerySet[models.Sector, Any]:
-    """The sectors where a player sees the enemy in contact (as a subquery of ids): those its
-    side's battalions or C Ops stand on, and the sectors next to them. The one home of "where"."""
+def contact_sector_ids(access: CampaignAccess) -> QuerySet[models.Sector, Any] | list[int]:
+    """The sectors where a player sees the enemy in contact: as a subquery of ids, or the ids
+    :func:`contact_read` read."""
+    if access.contact_sectors is not None:
+        return sorted(access.contact_sectors)
+    return _contact_sectors(access)
+
+
+def _contact_sectors(access: CampaignAccess) -> QuerySet[models.Sector, Any]:
+    """Those the player's side's battalions or C Ops stand on, and the sectors next to them.
+    The one home of "where"."""
     side_id = access.player_side_id
     sectors = models.Sector.objects.filter(campaign=access.campaign)
     if side_id is None:
         return sectors.none().values("pk")
     own = sectors.filter(Q(battalions__side_id=side_id) | Q(forces__side_id=side_id)).values("pk")
     return sectors.filter(Q(pk__in=own) | Q(links_as_a__b__in=own) | Q(links_as_b__a__in=own)).values("pk")
+
+
+def contact_read(access: CampaignAccess) -> CampaignAccess:
+    """``access`` with its contact sectors read now (one query), for the reads of one moment
+    that ask for them several times (a map's forces and battalions): Django builds, and the
+    database plans, a list of ids instead of the subquery in each (issue 34). Only inside that
+    moment: after a write the sectors may have changed."""
+    if access.contact_sectors is not None or not _in_contact_sides(access):
+        return access
+    read = replace(access, contact_sectors=frozenset(_contact_sectors(access).values_list("pk", flat=True)))
+    read.__dict__["sides"] = access.sides  # the sides as loaded (or prefetched): not read again
+    return read
 
 
 def _in_contact_sides(access: CampaignAccess) -> list[int]:

@@ -61,12 +61,29 @@ def labels_placed(campaign: models.Campaign, sectors: list[models.Sector]) -> li
     )
 
 
-def map_document(access: CampaignAccess, *, labels: bool = True) -> MapDocument:
+@dataclass(frozen=True)
+class MapGround:
+    """What every reader of a campaign's map sees alike: its sectors (with their owners and the
+    sides each supplies) and their links."""
+
+    sectors: list[models.Sector]
+    links: list[models.SectorLink]
+
+    @classmethod
+    def read(cls, campaign: models.Campaign) -> MapGround:
+        return cls(sectors=sectors_read(campaign), links=links_read(campaign))
+
+
+def map_document(
+    access: CampaignAccess, *, labels: bool = True, ground: MapGround | None = None
+) -> MapDocument:
     """The map as ``access`` sees it, in a constant number of queries whatever its size;
-    without ``labels``, no names placed (a snapshot keeps no ground: its replay places them)."""
+    without ``labels``, no names placed (a snapshot keeps no ground: its replay places them);
+    ``ground``: read already in this moment (every audience's map at once)."""
     with one_moment():
-        sectors = sectors_read(access.campaign)
-        links = links_read(access.campaign)
+        ground = ground or MapGround.read(access.campaign)
+        sectors, links = ground.sectors, ground.links
+        access = access_rules.contact_read(access)  # asked for by the battalions and the forces
         seen = list(battalions(access))
         return MapDocument(
             sectors=sectors,

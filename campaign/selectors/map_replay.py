@@ -17,7 +17,15 @@ from typing import Any
 from campaign import models
 from campaign.access import CampaignAccess
 from campaign.audiences import OBSERVER, UMPIRE, audience_of, audience_reader
-from campaign.selectors.map import MapDocument, labels_placed, links_read, map_document, sectors_read
+from campaign.selectors.force_status import one_moment
+from campaign.selectors.map import (
+    MapDocument,
+    MapGround,
+    labels_placed,
+    links_read,
+    map_document,
+    sectors_read,
+)
 
 FORMAT = 1
 
@@ -29,7 +37,12 @@ def _audiences(campaign: models.Campaign) -> dict[str, CampaignAccess]:
 
 def map_state(campaign: models.Campaign) -> bytes:
     """The map as every audience sees it now, compressed for a ``MapSnapshot``'s ``state``."""
-    documents = {key: map_document(access, labels=False) for key, access in _audiences(campaign).items()}
+    with one_moment():  # the ground read once: every audience sees the same
+        ground = MapGround.read(campaign)
+        documents = {
+            key: map_document(access, labels=False, ground=ground)
+            for key, access in _audiences(campaign).items()
+        }
     full = documents[UMPIRE]
     state: dict[str, Any] = {
         "format": FORMAT,
