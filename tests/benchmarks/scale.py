@@ -412,12 +412,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         during = [delay for due, delay, _ in polls if start <= due < end]
         following = [delay for due, delay, _ in polls if end <= due < followed]
         failed = sorted({status for _, _, status in polls if status not in (200, 304)})
-        # When in the burst a poll waited over a second, and what it answered: what holds the p99.
-        slow = [
-            (round(due - start, 2), round(delay, 2), status)
-            for due, delay, status in polls
-            if start <= due < end and delay > 1
-        ]
+        # When a poll waited over a second, and what it answered: what holds the p99.
+        slow, slow_after = (
+            [
+                (round(due - start, 2), round(delay, 2), status)
+                for due, delay, status in polls
+                if since <= due < until and delay > 1
+            ]
+            for since, until in ((start, end), (end, followed))
+        )
     nights = len(built)
     seconds = end - start
     due_count = int(seconds * args.pollers * args.poll_rate)  # sent or not
@@ -455,6 +458,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "statements_per_warm_poll": figure(value=statements),
             "failed_statuses": failed,
             "slow_during_burst": {"due_s_delay_s_status": slow[:50], "count": len(slow), "due": due_count},
+            "slow_during_follow_ups": {"due_s_delay_s_status": slow_after[:50], "count": len(slow_after)},
         },
     }
 
