@@ -5,7 +5,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_process_init
+from celery.signals import task_postrun, task_prerun, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -65,3 +65,18 @@ def worker_warm_up() -> None:
 @worker_process_init.connect
 def _worker_process_warm_up(**kwargs: Any) -> None:
     worker_warm_up()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _connections_kept_as_a_request_keeps_them(sender: Any = None, **kwargs: Any) -> None:
+    """Around a task, the database connections are kept or dropped as Django does around a
+    request (``CONN_MAX_AGE``, the health check, a connection left broken), not closed around
+    every task as Celery's Django fixup does unless told to reuse them (``CELERY_DB_REUSE_MAX``):
+    a new PostgreSQL backend for every task cost its fork and the catalog reads of every table
+    the task touched (issue 34). An eager task runs inside its caller's transaction: left alone."""
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()

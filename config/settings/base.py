@@ -293,6 +293,9 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup closes every database connection before and after each task unless told
+# to reuse them this many tasks: config.celery_app keeps them as Django keeps a request's instead.
+CELERY_DB_REUSE_MAX = 1000
 CELERY_TASK_SOFT_TIME_LIMIT = int(env("CELERY_TASK_SOFT_TIME_LIMIT", "300"))
 CELERY_TASK_TIME_LIMIT = int(env("CELERY_TASK_TIME_LIMIT", "360"))
 # An unacknowledged task is redelivered after this many seconds.  It must be

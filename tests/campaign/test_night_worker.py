@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import connection
 
 from campaign import models
-from campaign.choices import OperationStatus
+from campaign.choices import MapMoment, OperationStatus
 from campaign.services.errors import ConflictError
 from campaign.services.night import night_phase_start
 from campaign.services.operations import operation_run
@@ -99,6 +99,31 @@ def test_a_night_phase_runs_on_a_worker_and_reports(workers):
     operation = operation_of(campaign)
     assert operation.attempts == 1
     assert models.NightReport.objects.filter(operation=operation).count() == 2
+
+
+def other_backends() -> set[tuple[int, object]]:
+    """The database's connections other than this test's: (backend pid, when it started)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, backend_start FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return set(cursor.fetchall())
+
+
+def test_a_worker_keeps_its_database_connection_from_one_task_to_the_next(workers):
+    """Celery's Django fixup would close it around every task: each would pay a new backend."""
+    first, second = (campaign_after_day_one(seed=f"connection-{n}") for n in (1, 2))
+    start_worker(workers)
+    kept = []
+    for campaign in (first, second):
+        night_phase_start(campaign.pk, ACTOR)
+        mapped = models.MapSnapshot.objects.filter(campaign=campaign, moment=MapMoment.NIGHT)
+        wait_for(mapped.exists, what="the night and its follow-up")  # its tasks all done
+        kept.append(other_backends())
+
+    assert kept[0], "the worker kept no connection once its tasks were done"
+    assert kept[1] == kept[0]
 
 
 def test_killing_the_pool_child_midway_still_gives_the_uninterrupted_result(workers, redis_client):
