@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property, reduce
 from operator import attrgetter, or_
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import BooleanField, Exists, ExpressionWrapper, Model, OuterRef, Q, QuerySet, Value
 
@@ -78,8 +78,7 @@ class CampaignAccess:
     side_id: int | None
     # A member signed in, not an API key: a side's key reads as its player but writes nothing of it.
     in_person: bool = True
-    # The sectors where the player sees the enemy in contact, read once for the reads of one
-    # moment (:func:`contact_read`); None: each read asks them of the database as a subquery.
+    # The sectors where a player sees the enemy in contact, read for one moment (contact_read).
     contact_sectors: frozenset[int] | None = None
 
     @classmethod
@@ -184,16 +183,10 @@ def own_side_rows(access: CampaignAccess, field: str = "side_id") -> Q:
 
 
 def contact_sector_ids(access: CampaignAccess) -> QuerySet[models.Sector, Any] | list[int]:
-    """The sectors where a player sees the enemy in contact: as a subquery of ids, or the ids
-    :func:`contact_read` read."""
+    """Sectors where a player sees the enemy in contact (those its battalions or C Ops stand on and
+    next to them), as the ids :func:`contact_read` read or a subquery. The one home of "where"."""
     if access.contact_sectors is not None:
         return sorted(access.contact_sectors)
-    return _contact_sectors(access)
-
-
-def _contact_sectors(access: CampaignAccess) -> QuerySet[models.Sector, Any]:
-    """Those the player's side's battalions or C Ops stand on, and the sectors next to them.
-    The one home of "where"."""
     side_id = access.player_side_id
     sectors = models.Sector.objects.filter(campaign=access.campaign)
     if side_id is None:
@@ -203,13 +196,12 @@ def _contact_sectors(access: CampaignAccess) -> QuerySet[models.Sector, Any]:
 
 
 def contact_read(access: CampaignAccess) -> CampaignAccess:
-    """``access`` with its contact sectors read now (one query), for the reads of one moment
-    that ask for them several times (a map's forces and battalions): Django builds, and the
-    database plans, a list of ids instead of the subquery in each (issue 34). Only inside that
-    moment: after a write the sectors may have changed."""
+    """``access`` with its contact sectors read (one query) for the reads of one moment that ask
+    several times (a map): a list of ids costs less to build and plan than the subquery (issue 34)."""
     if access.contact_sectors is not None or not _in_contact_sides(access):
         return access
-    read = replace(access, contact_sectors=frozenset(_contact_sectors(access).values_list("pk", flat=True)))
+    subquery = cast(QuerySet[models.Sector, Any], contact_sector_ids(access))  # none read yet
+    read = replace(access, contact_sectors=frozenset(subquery.values_list("pk", flat=True)))
     read.__dict__["sides"] = access.sides  # the sides as loaded (or prefetched): not read again
     return read
 
