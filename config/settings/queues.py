@@ -13,8 +13,8 @@ from __future__ import annotations
 # order is "priority"): the force statuses a night made cold, which polls are waiting for; the
 # deliveries and e-mails people wait for; the nights; what follows each night (its reports'
 # notice, then its map: the heaviest work after a night, taken by the night workers once no
-# night waits, so that a burst of nights finishes first and never competes with the polls);
-# beat's housekeeping.
+# night waits, so that a burst of nights finishes first and the status renders never wait
+# behind a map); beat's housekeeping.
 KINDS = ("statuses", "webhooks", "mail", "operations", "after_night", "default")
 NIGHT_KINDS = ("operations", "after_night")
 
