@@ -13,6 +13,7 @@ from rest_framework.renderers import JSONRenderer
 
 from api import conditional
 from api.serializers.force_status import ForceStatusSerializer
+from campaign import access as access_rules
 from campaign import models, polls, selectors
 from campaign.access import CampaignAccess
 from campaign.audiences import audience_reader
@@ -24,6 +25,8 @@ from campaign.services.rules import optional_rule_on
 def force_status_data(access: CampaignAccess, force: models.Force, context: dict[str, Any]) -> Any:
     """The status of ``force`` (one ``access`` sees) as ``access`` reads it, inside
     ``selectors.one_moment()`` (never half of a night); ``context``: the serializer's."""
+    # Its battalions and fog ask where the reader is in contact several times: read once.
+    access = access_rules.contact_read(access)
     in_full = access.sees_in_full(force.side_id)
     campaign = access.campaign
     context = {
@@ -64,7 +67,8 @@ def force_statuses_render(campaign_id: int, versions: Collection[int]) -> int:
 
 def _status_render(campaign: models.Campaign, version: int, force_id: str, audience: str) -> bool:
     """Store the status at ``version`` unless a poll did already; whether it was rendered."""
-    access = audience_reader(campaign, audience)
+    # The force found here and its status ask where the reader is in contact: read once.
+    access = access_rules.contact_read(audience_reader(campaign, audience))
     force = selectors.forces(access).filter(public_id=force_id).first()
     if force is None:  # no longer seen: its next poll answers 404
         return False
