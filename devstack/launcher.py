@@ -315,10 +315,12 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
             "-Q",
             night_queues(default_queue),
         ],
+        # A process a core too: after a burst of nights every polled status waits for its render
+        # here, and one process fell behind by seconds while the polls rendered them on the web.
         "messages-worker": [
             *worker,
             "--concurrency",
-            "1",
+            str(os.cpu_count() or 1),
             "-n",
             "messages@%h",
             "-Q",

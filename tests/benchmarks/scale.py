@@ -92,6 +92,12 @@ def options(argv: Sequence[str]) -> argparse.Namespace:
         "--sizes", default="3,10,30", help="battalions a side, cycled over the campaigns (default 3,10,30)"
     )
     parser.add_argument("--workers", type=int, default=2, help="N worker processes (default 2)")
+    parser.add_argument(
+        "--messages-concurrency",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="the messages worker's pool processes (default a core each, as make run and Compose start it)",
+    )
     parser.add_argument("--pollers", type=int, default=2, help="poller processes (default 2)")
     parser.add_argument(
         "--poll-rate", type=float, default=10.0, help="polls a second per poller (default 10)"
@@ -226,13 +232,14 @@ def floor(built: list[dict[str, Any]], concurrency: int) -> dict[str, Any]:
 
 
 @contextmanager
-def workers(count: int, niceness: int) -> Iterator[tuple[list[int], list[int]]]:
+def workers(count: int, niceness: int, messages_concurrency: int) -> Iterator[tuple[list[int], list[int]]]:
     """``count`` worker processes on the nights' queues (one pool process each) at ``niceness``:
     the nights, then what follows each (its map and reports' notice); and a messages worker on
     every other queue (at niceness 0, as Compose and ``make run`` start it: the statuses rendered
-    after each night, the e-mails); the night workers' pids and the messages worker's."""
+    after each night, the e-mails), ``messages_concurrency`` pool processes; the night workers'
+    pids and the messages worker's."""
     env = {**os.environ, "DATABASE_URL": worker_database_url()}
-    command = [str(BIN / "celery"), "-A", "config", "worker", "-l", "WARNING", "--concurrency", "1"]
+    command = [str(BIN / "celery"), "-A", "config", "worker", "-l", "WARNING"]
     command += ["--without-gossip", "--without-mingle"]
     started = [
         start_group(
@@ -241,6 +248,8 @@ def workers(count: int, niceness: int) -> Iterator[tuple[list[int], list[int]]]:
                 "-n",
                 str(niceness),
                 *command,
+                "--concurrency",
+                "1",
                 "-Q",
                 night_queues(settings.CELERY_TASK_DEFAULT_QUEUE),
                 "-n",
@@ -251,7 +260,8 @@ def workers(count: int, niceness: int) -> Iterator[tuple[list[int], list[int]]]:
         for n in range(count)
     ]
     others = messages_queues(settings.CELERY_TASK_DEFAULT_QUEUE)
-    started.append(start_group([*command, "-Q", others, "-n", f"scale-{RUN_ID}-messages@%h"], env))
+    messages = [*command, "--concurrency", str(messages_concurrency), "-Q", others]
+    started.append(start_group([*messages, "-n", f"scale-{RUN_ID}-messages@%h"], env))
     try:
         deadline = time.monotonic() + 120
         while len(app.control.ping(timeout=1.0) or []) < len(started):
@@ -390,7 +400,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         env = {**os.environ, "DATABASE_URL": worker_database_url()}
         with (
             gunicorn("config.wsgi:application", env) as port,
-            workers(args.workers, args.nice) as (worker_pids, messages_pids),
+            workers(args.workers, args.nice, args.messages_concurrency) as (worker_pids, messages_pids),
         ):
             web_pids = [pid for pid, _ in tree([os.getpid()]) if _is_gunicorn(pid)]
             http_warm_up(port, built, rounds=4 * GUNICORN_WORKERS)
