@@ -73,10 +73,11 @@ HTTP_SECONDS = 5.0
 # than two measurements a minute apart.
 HTTP_ROUNDS = 3
 HTTP_ROUND_SECONDS = 2.0
-GUNICORN_WORKERS = 2  # the web's processes in bench-scale, whose pollers come and go
+# bench-scale's web, a process a core (its two pollers' connections may both land on one, as below).
+GUNICORN_WORKERS = 2
 # The requests/s figures are one process's (a core's): with two, which process accepts wrk's
 # connections is a race one of them often wins whole, and the rate halved in about half the runs
-# (the plain view: 1,000 or 2,200 requests a second in turn; one process: 1,000 to 1,200).
+# (the plain view: about 1,000 or 2,200 requests a second in turn; one process: 900 to 1,200).
 HTTP_WORKERS = 1
 WRK_THREADS = 1
 WRK_CONNECTIONS = 4  # twice the process's threads: each always has a request waiting
