@@ -31,7 +31,14 @@ app_name = "api"
 
 CAMPAIGN = rf"campaigns/(?P<{CAMPAIGN_KWARG}>[-\w]+)"
 
-router = DefaultRouter()
+
+class Router(DefaultRouter):
+    # No ``.json``-suffixed twin of every route: ``?format=`` picks a format, and each twin was one
+    # more pattern every request tried before its own (the poll's resolution took twice as long).
+    include_format_suffixes = False
+
+
+router = Router()
 router.register("campaigns", campaigns.CampaignViewSet, basename="campaign")
 router.register(f"{CAMPAIGN}/sides", forces.SideViewSet, basename="side")
 router.register(

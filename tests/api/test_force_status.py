@@ -275,7 +275,8 @@ def test_withdrawn_access_is_refused_from_the_next_poll_of_a_cached_status(world
 
 
 def test_a_warm_poll_with_an_api_key_sends_no_statement_and_one_redis_command(world, redis_client):
-    """Its grant, its rate limit counted and its status: one script, one round trip."""
+    """Its grant, its rate limit counted and its status: one script, one round trip, which reads
+    the body only when neither the client nor this process holds it."""
     client = world.client(Role.ALLIED_KEY)
     url = status_url(world, world.allied)
     first = client.get(url)  # from the database: stores the key's grant, publishes the version
@@ -283,18 +284,24 @@ def test_a_warm_poll_with_an_api_key_sends_no_statement_and_one_redis_command(wo
 
     with CaptureQueriesContext(connection) as queries, redis_commands(redis_client) as unchanged_commands:
         unchanged = client.get(url, headers={"If-None-Match": first["ETag"]})
+    with CaptureQueriesContext(connection) as held_queries, redis_commands(redis_client) as held_commands:
+        held = client.get(url)
+    polls.recent_bodies.clear()  # as another process, which never sent this body
     with CaptureQueriesContext(connection) as body_queries, redis_commands(redis_client) as body_commands:
         again = client.get(url)
 
     assert unchanged.status_code == 304
     assert unchanged["ETag"] == first["ETag"]
-    assert again.status_code == 200
-    assert again.content == first.content
-    assert again["ETag"] == first["ETag"]
+    for answer in (held, again):
+        assert answer.status_code == 200
+        assert answer.content == first.content
+        assert answer["ETag"] == first["ETag"]
     # No statement, so no connection health check either (it runs with a cursor's first statement).
-    assert queries.captured_queries == body_queries.captured_queries == []
-    assert unchanged_commands.sent_names == body_commands.sent_names == ["EVALSHA"]
+    assert queries.captured_queries == held_queries.captured_queries == body_queries.captured_queries == []
+    for commands in (unchanged_commands, held_commands, body_commands):
+        assert commands.sent_names == ["EVALSHA"]
     assert not any("body" in command for command in unchanged_commands.scripted)  # a 304 reads no body
+    assert not any("body" in command for command in held_commands.scripted)  # nor one this process holds
     assert any("body" in command for command in body_commands.scripted)
 
 
@@ -413,3 +420,19 @@ def test_a_night_nobody_polled_sends_no_render(world, redis_client, django_captu
         operation_run(night.pk)
     assert models.Operation.objects.get(pk=night.pk).status == OperationStatus.DONE
     assert sent_tasks(redis_client, messages, FORCE_STATUSES_RENDER_TASK) == []
+
+
+def test_a_process_keeps_the_bodies_it_sent_within_its_budget_the_least_recently_polled_going_first():
+    bodies = polls.RecentBodies(budget=30, per_force=2)
+    bodies.keep("a", "W/1", b"a" * 10)
+    bodies.keep("a", "W/2", b"b" * 10)
+    bodies.keep("a", "W/3", b"c" * 10)  # a force's third audience: its oldest body goes
+    assert bodies.of("a") == {"W/2": b"b" * 10, "W/3": b"c" * 10}
+    bodies.keep("b", "W/4", b"d" * 10)
+    assert bodies.of("a")  # polled again: "b" is now the least recent
+    bodies.keep("c", "W/5", b"e" * 10)  # 40 bytes held: "b" goes
+    assert (bodies.of("b"), set(bodies.of("c"))) == ({}, {"W/5"})
+    assert set(bodies.of("a")) == {"W/2", "W/3"}
+    bodies.keep("d", "W/6", b"f" * 31)  # more than the whole budget: never kept, nothing evicted
+    assert bodies.of("d") == {}
+    assert set(bodies.of("c")) == {"W/5"}
