@@ -8,7 +8,8 @@ hashed with the library's SHA-512 key hasher, not a password hasher: a key is
 milliseconds) would buy no security and would make every request of a polling
 client slow; one SHA-512 is microseconds.
 
-A force status poll (a view action with ``polled_from_grant``) first asks Redis, in the one round
+A force status poll (:mod:`api.warm_polls` before its URL is resolved, else a view action with
+``polled_from_grant``) first asks Redis, in the one round
 trip that also reads the status (:mod:`campaign.polls`), for the key's *grant*: what the key
 may read (its campaign and scope) and its hash, stored by the first poll that authenticated
 from the database; past the hash's check, the same round trip counts the poll in the key's rate
@@ -22,12 +23,14 @@ from __future__ import annotations
 
 import datetime
 import re
+from dataclasses import dataclass
 from typing import Any, cast
 
 import orjson
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db.models import Model
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from rest_framework.authentication import BaseAuthentication
@@ -43,7 +46,8 @@ GRANT_TIMEOUT_SECONDS = 60
 GRANT_FORGOTTEN = b"forgotten"  # a tombstone: the grant is read from the database
 # The key's fields a grant keeps, to authenticate a poll with no query.
 GRANT_FIELDS = ("id", "prefix", "name", "hashed_key", "campaign_id", "side_id", "can_write", "expiry_date")
-REQUEST_STATUS_ATTRIBUTE = "force_status_granted"
+GRANTED_ATTRIBUTE = "api_key_granted"
+_NOT_ASKED = object()
 
 # What the library's generator makes (prefix "." secret, letters and digits); anything else
 # is refused before it reaches the database.
@@ -65,11 +69,14 @@ class CampaignAPIKeyAuthentication(BaseAuthentication):
         if key is None:  # no Authorization header, or another scheme: not ours to judge
             return None
         key = key.strip()
-        view = (request.parser_context or {}).get("view")
-        if KEY_SHAPE.fullmatch(key) and getattr(view, "polled_from_grant", False):
-            granted = self._granted(request, key)
+        context = request.parser_context or {}
+        if getattr(context.get("view"), "polled_from_grant", False):
+            from api.permissions import CAMPAIGN_KWARG  # imports DRF's views, which import this module
+
+            kwargs = context.get("kwargs", {})
+            granted = warm_poll(request._request, key, kwargs.get(CAMPAIGN_KWARG), kwargs["pk"])
             if granted is not None:
-                return AnonymousUser(), granted
+                return AnonymousUser(), granted.api_key()
         try:
             if not KEY_SHAPE.fullmatch(key):
                 raise CampaignAPIKey.DoesNotExist
@@ -81,50 +88,81 @@ class CampaignAPIKeyAuthentication(BaseAuthentication):
             raise AuthenticationFailed(f"This API key expired at {expired}.", code="api_key_expired")
         return AnonymousUser(), api_key
 
-    def _granted(self, request: Request, key: str) -> CampaignAPIKey | None:
-        # Both import DRF's views, which import this module.
-        from api import rate_limits
-        from api.permissions import CAMPAIGN_KWARG
 
-        view_kwargs = (request.parser_context or {}).get("kwargs", {})
-        prefix = key.partition(".")[0]
-        # The script counts the poll in the window of the key's kind, which its grant says.
-        windows = {
-            writes: rate_limits.window(rate_limits.key_kind(writes), prefix) for writes in (False, True)
-        }
-        hashed_key = CampaignAPIKey.objects.key_generator.hash(key)
-        found = polls.force_status_granted(
-            _grant_key(prefix),
-            hashed_key,
-            (
-                polls.RateCounter(windows[False].counter, windows[False].lifetime),
-                polls.RateCounter(windows[True].counter, windows[True].lifetime),
-            ),
-            view_kwargs["pk"],
-            request.headers.get("If-None-Match", ""),
-        )
-        if found is None:
-            return None
-        grant = orjson.loads(found.grant)
-        # Counted once, whoever answers: the key's whole hash matched its grant's.
-        rate_limits.counted(request, windows[grant["can_write"]].standing(found.count))
-        expiry = grant["expiry_date"] and datetime.datetime.fromisoformat(grant["expiry_date"])
-        if (
-            grant["slug"] != view_kwargs.get(CAMPAIGN_KWARG)
-            or (expiry and expiry <= timezone.now())
-            or not constant_time_compare(hashed_key, grant["hashed_key"])
-        ):
-            return None  # the database answers, with the reason
-        if found.status is None:
-            return None  # the database answers: the status is rendered, and cached for the next poll
+@dataclass(frozen=True)
+class WarmPoll:
+    """A poll its key's grant lets in, with the status it reads from the cache."""
+
+    grant: dict[str, Any]
+    expiry: datetime.datetime | None
+    status: polls.CachedForceStatus
+
+    def api_key(self) -> CampaignAPIKey:
+        """The key as the grant keeps it, with what the permissions read of its campaign."""
+        grant = self.grant
         api_key = CampaignAPIKey.from_db(
-            None, [*GRANT_FIELDS, "revoked"], [*(grant[name] for name in GRANT_FIELDS[:-1]), expiry, False]
+            None,
+            [*GRANT_FIELDS, "revoked"],
+            [*(grant[name] for name in GRANT_FIELDS[:-1]), self.expiry, False],
         )
-        # What the permissions read of the campaign; anything else would be loaded when read.
-        campaign = models.Campaign.from_db(None, ["id", "slug"], [grant["campaign_id"], grant["slug"]])
-        api_key.campaign = campaign
-        setattr(request, REQUEST_STATUS_ATTRIBUTE, found.status)
+        # Anything else of the campaign would be loaded when read.
+        api_key.campaign = models.Campaign.from_db(
+            None, ["id", "slug"], [grant["campaign_id"], grant["slug"]]
+        )
         return api_key
+
+
+def warm_poll(request: HttpRequest, key: str, campaign_slug: str | None, force_id: str) -> WarmPoll | None:
+    """A poll of ``force_id``'s status in ``campaign_slug`` with ``key``, let in by the key's grant
+    with the status found, the poll counted in its rate limit (on ``request``); None: the
+    database answers (with the reason, when it refuses). One round trip a request, however often
+    this is called: :mod:`api.warm_polls` asks before the URL is resolved, this class after."""
+    granted = getattr(request, GRANTED_ATTRIBUTE, _NOT_ASKED)
+    if granted is _NOT_ASKED:
+        granted = _granted(request, key, campaign_slug, force_id) if KEY_SHAPE.fullmatch(key) else None
+        setattr(request, GRANTED_ATTRIBUTE, granted)
+    return cast(WarmPoll | None, granted)
+
+
+def warm_status(request: HttpRequest | Request) -> polls.CachedForceStatus | None:
+    """The status the request's key's grant read (:func:`warm_poll`), if it did."""
+    granted = getattr(request, GRANTED_ATTRIBUTE, None)
+    return granted.status if isinstance(granted, WarmPoll) else None
+
+
+def _granted(request: HttpRequest, key: str, campaign_slug: str | None, force_id: str) -> WarmPoll | None:
+    # Imports DRF's views, which import this module.
+    from api import rate_limits
+
+    prefix = key.partition(".")[0]
+    # The script counts the poll in the window of the key's kind, which its grant says.
+    windows = {writes: rate_limits.window(rate_limits.key_kind(writes), prefix) for writes in (False, True)}
+    hashed_key = CampaignAPIKey.objects.key_generator.hash(key)
+    found = polls.force_status_granted(
+        _grant_key(prefix),
+        hashed_key,
+        (
+            polls.RateCounter(windows[False].counter, windows[False].lifetime),
+            polls.RateCounter(windows[True].counter, windows[True].lifetime),
+        ),
+        force_id,
+        request.headers.get("If-None-Match", ""),
+    )
+    if found is None:
+        return None
+    grant = orjson.loads(found.grant)
+    # Counted once, whoever answers: the key's whole hash matched its grant's.
+    rate_limits.counted(request, windows[grant["can_write"]].standing(found.count))
+    expiry = grant["expiry_date"] and datetime.datetime.fromisoformat(grant["expiry_date"])
+    if (
+        grant["slug"] != campaign_slug
+        or (expiry and expiry <= timezone.now())
+        or not constant_time_compare(hashed_key, grant["hashed_key"])
+    ):
+        return None  # the database answers, with the reason
+    if found.status is None:
+        return None  # the database answers: the status is rendered, and cached for the next poll
+    return WarmPoll(grant, expiry or None, found.status)
 
 
 def _grant_key(prefix: str) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from django.http import HttpResponse
+from rest_framework import status
 from rest_framework.renderers import JSONRenderer
 
 from api import conditional
@@ -50,6 +52,18 @@ def force_status_rendered(data: Any) -> polls.RenderedForceStatus:
     """``data`` as a poll sends it: JSON (no indent: the poll's media type has no parameters)."""
     body = JSONRenderer().render(data, JSONRenderer.media_type, {})
     return polls.RenderedForceStatus(body=body, etag=conditional.weak_etag(data))
+
+
+def status_response(cached: polls.CachedForceStatus) -> HttpResponse:
+    """A poll's answer in JSON: the status with its ETag, or 304 with no body when the client
+    holds it (:mod:`api.warm_polls` answers with it too)."""
+    if cached.body is None:
+        response = HttpResponse(status=status.HTTP_304_NOT_MODIFIED)
+        del response["Content-Type"]  # no content: nothing to type (as DRF's own 304)
+    else:
+        response = HttpResponse(cached.body, content_type=JSONRenderer.media_type)
+    response["ETag"], response["Cache-Control"] = cached.etag, conditional.CACHE_CONTROL
+    return response
 
 
 def force_statuses_render(campaign_id: int, versions: Collection[int]) -> int:

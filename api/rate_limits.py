@@ -30,10 +30,10 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest, HttpResponseBase
 from redis.commands.core import Script
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
-from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
 from api.permissions import request_api_key
@@ -149,7 +149,7 @@ def _count(current: Window) -> int | None:
     return None if count is None else int(count)
 
 
-def counted(request: Request, standing: Standing) -> None:
+def counted(request: HttpRequest | Request, standing: Standing) -> None:
     """The request was counted already, with the status read of a warm poll (api.authentication):
     :func:`admit` judges it without counting it again."""
     setattr(request, _ATTRIBUTE, standing)
@@ -174,7 +174,13 @@ def admit(request: Request) -> None:
         )
 
 
-def add_headers(request: Request, response: Response) -> None:
+def within_limit(request: HttpRequest | Request) -> bool:
+    """Whether the request, :func:`counted` already, is within its caller's limit."""
+    standing: Standing | None = getattr(request, _ATTRIBUTE, None)
+    return standing is not None and standing.count <= standing.limit
+
+
+def add_headers(request: HttpRequest | Request, response: HttpResponseBase) -> None:
     """The caller's standing on its response (none when the request was not counted)."""
     standing: Standing | None = getattr(request, _ATTRIBUTE, None)
     if standing is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import HttpResponse, HttpResponseBase
+from django.http import HttpResponseBase
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status
 from rest_framework.decorators import action
@@ -14,9 +14,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import conditional, filters, inputs, schema
-from api.authentication import REQUEST_STATUS_ATTRIBUTE, grant_store
+from api.authentication import grant_store, warm_status
 from api.changes import ChangesMixin
-from api.force_statuses import force_status_data, force_status_rendered
+from api.force_statuses import force_status_data, force_status_rendered, status_response
 from api.permissions import request_api_key
 from api.serializers.campaigns import SideSerializer
 from api.serializers.days import ArtilleryOrderSerializer
@@ -133,21 +133,16 @@ class ForceViewSet(
         polled_from_grant=True,
     )
     def force_status(self, request: Request, **kwargs: Any) -> HttpResponseBase:
-        response: HttpResponseBase
         renderer = request.accepted_renderer
         if isinstance(renderer, JSONRenderer) and request.accepted_media_type == JSONRenderer.media_type:
             # A key's poll read its status with its grant (api.authentication), else from the cache.
-            cached = getattr(request, REQUEST_STATUS_ATTRIBUTE, None) or self._status_cached()
-            etag = cached.etag
-            unchanged = cached.body is None
-            response = HttpResponse(cached.body, content_type=JSONRenderer.media_type)
-        else:  # the browsable API and other formats render every time
-            data = self._status_data()
-            etag = conditional.weak_etag(data)
-            unchanged = conditional.etag_matches(request, etag)
-            response = Response(data)
-        if unchanged:
+            return status_response(warm_status(request) or self._status_cached())
+        # The browsable API and other formats render every time.
+        data = self._status_data()
+        etag = conditional.weak_etag(data)
+        if conditional.etag_matches(request, etag):
             return conditional.not_modified(etag)
+        response = Response(data)
         response["ETag"], response["Cache-Control"] = etag, conditional.CACHE_CONTROL
         return response
 

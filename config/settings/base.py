@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "api.throttling.LoginThrottleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "api.middleware.StorableTextMiddleware",
+    # Last: it answers a warm force-status poll with a key itself, past every header the others set.
+    "api.warm_polls.WarmPollMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -305,6 +305,57 @@ def test_a_warm_poll_with_an_api_key_sends_no_statement_and_one_redis_command(wo
     assert any("body" in command for command in body_commands.scripted)
 
 
+# What may differ between two answers a second apart: the count, and the window's seconds left.
+RATE_LIMIT_COUNTDOWN = ("RateLimit-Remaining", "RateLimit-Reset")
+
+
+def test_a_warm_poll_is_answered_before_its_url_is_resolved_as_the_view_answers_it(world, settings):
+    key = world.keys[Role.ALLIED_KEY]
+    url = status_url(world, world.allied)
+    first = api_key_client(key).get(url)  # from the database: stores the key's grant
+    early = api_key_client(key).get(url)
+    early_unchanged = api_key_client(key).get(url, headers={"If-None-Match": first["ETag"]})
+    settings.MIDDLEWARE = [
+        name for name in settings.MIDDLEWARE if name != "api.warm_polls.WarmPollMiddleware"
+    ]
+    by_view = api_key_client(key).get(url)  # a new client loads the middleware anew
+    by_view_unchanged = api_key_client(key).get(url, headers={"If-None-Match": first["ETag"]})
+
+    assert first.wsgi_request.resolver_match is not None
+    for answer, views_answer in ((early, by_view), (early_unchanged, by_view_unchanged)):
+        assert answer.wsgi_request.resolver_match is None  # no URL resolved, no view run
+        assert views_answer.wsgi_request.resolver_match is not None
+        assert (answer.status_code, answer.content) == (views_answer.status_code, views_answer.content)
+        headers = {name: value for name, value in answer.items() if name not in RATE_LIMIT_COUNTDOWN}
+        views_headers = {
+            name: value for name, value in views_answer.items() if name not in RATE_LIMIT_COUNTDOWN
+        }
+        assert headers == views_headers
+    assert (early.status_code, early_unchanged.status_code) == (200, 304)
+    assert early.content == first.content
+
+
+@pytest.mark.parametrize(
+    "request_kwargs",
+    [
+        {"method": "head"},
+        {"query": {"format": "json"}},
+        {"headers": {"Accept": "text/html"}},
+        {"role": Role.ALLIED_PLAYER},
+    ],
+    ids=["HEAD", "a query", "another format", "a session"],
+)
+def test_a_poll_the_middleware_cannot_answer_alone_goes_on_to_the_view(world, request_kwargs):
+    url = status_url(world, world.allied)
+    assert world.client(Role.ALLIED_KEY).get(url).status_code == 200  # its grant stored, its status cached
+    client = world.client(request_kwargs.get("role", Role.ALLIED_KEY))
+    method = getattr(client, request_kwargs.get("method", "get"))
+
+    answer = method(url, request_kwargs.get("query"), headers=request_kwargs.get("headers"))
+
+    assert answer.wsgi_request.resolver_match is not None  # the view answered, as before
+
+
 def test_a_warm_poll_follows_every_write(world):
     client = world.client(Role.ALLIED_KEY)
     url = status_url(world, world.allied)

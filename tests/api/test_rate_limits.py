@@ -71,7 +71,7 @@ def test_a_read_key_is_told_its_budget_on_every_answer_and_refused_past_it(world
     assert limits(refused)[:2] == (3, 0)
 
 
-def test_a_warm_poll_counts_against_its_key_and_a_wrong_secret_spends_none_of_it(world):
+def test_a_warm_poll_counts_against_its_key_and_a_wrong_secret_spends_none_of_it(world, redis_client):
     """A warm poll is counted in the script that reads its grant, once its whole key matched:
     the next answers count down as any request's, and a caller who knows the key's prefix but
     not its secret spends nothing of the key's budget (it is counted by its own address)."""
@@ -86,14 +86,19 @@ def test_a_warm_poll_counts_against_its_key_and_a_wrong_secret_spends_none_of_it
         warm = client.get(url)
     guessed = [wrong_secret.get(url) for _ in range(2)]
     last = client.get(url)
-    refused = client.get(url)
+    with redis_commands(redis_client) as refusing:
+        refused = client.get(url)
 
     assert queries.captured_queries == []  # answered from its grant
     assert [a.status_code for a in (cold, warm, last)] == [200, 200, 200]
     assert [limits(a)[:2] for a in (cold, warm, last)] == [(3, 2), (3, 1), (3, 0)]
     assert [a.status_code for a in guessed] == [401, 401]
     assert [limits(a)[:2] for a in guessed] == [(2, 1), (2, 0)]  # the address's budget
+    # Over its limit, the poll goes on to the view for its 429, counted once on the way.
     assert refused.status_code == 429
+    assert refused.wsgi_request.resolver_match is not None
+    assert refusing.sent_names == ["EVALSHA"]
+    assert limits(refused)[:2] == (3, 0)
 
 
 def test_each_kind_of_caller_has_its_own_budget(world):
