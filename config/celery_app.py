@@ -5,7 +5,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_process_init
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -62,9 +62,18 @@ def worker_warm_up() -> None:
         logger.warning("worker warm-up could not reach a service: %s", exc)
 
 
-@worker_process_init.connect
 def _worker_process_warm_up(**kwargs: Any) -> None:
     worker_warm_up()
+
+
+@worker_init.connect
+def _pool_processes_warmed_up(**kwargs: Any) -> None:
+    """Each pool process is warmed up as it starts, after Celery's Django fixup: the fixup connects
+    its own handler of that signal only as the worker starts (its handler of this one), and there
+    closes every database connection and cache client the process holds. Connected before it,
+    the warm-up's connections were closed and the first task opened new ones: a new PostgreSQL
+    backend, every table's descriptors to load again (issue 34)."""
+    worker_process_init.connect(_worker_process_warm_up, dispatch_uid="worker-warm-up")
 
 
 @task_prerun.connect
