@@ -68,11 +68,12 @@ def _worker_process_warm_up(**kwargs: Any) -> None:
 
 @worker_init.connect
 def _pool_processes_warmed_up(**kwargs: Any) -> None:
-    """Each pool process is warmed up as it starts, after Celery's Django fixup: the fixup connects
-    its own handler of that signal only as the worker starts (its handler of this one), and there
-    closes every database connection and cache client the process holds. Connected before it,
-    the warm-up's connections were closed and the first task opened new ones: a new PostgreSQL
-    backend, every table's descriptors to load again (issue 34)."""
+    """Each pool process is warmed up as it starts, after Celery's Django fixup has closed what
+    the process inherited. The fixup connects its handler of a pool process's start from its own
+    handler of the worker's start (this signal), and that handler closes every database
+    connection and cache client the process holds: connected at import, before it, the warm-up's
+    were closed, and the first task opened new ones (a new PostgreSQL backend, every table's
+    descriptors to load again: issue 34)."""
     worker_process_init.connect(_worker_process_warm_up, dispatch_uid="worker-warm-up")
 
 
