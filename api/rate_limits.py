@@ -70,6 +70,10 @@ class Standing:
     def remaining(self) -> int:
         return max(0, self.limit - self.count)
 
+    @property
+    def over(self) -> bool:
+        return self.count > self.limit
+
     def headers(self) -> dict[str, str]:
         return {
             "RateLimit-Limit": str(self.limit),
@@ -166,7 +170,7 @@ def admit(request: Request) -> None:
             return
         standing = current.standing(count)
         setattr(request, _ATTRIBUTE, standing)
-    if standing.count > standing.limit:
+    if standing.over:
         raise RateLimited(
             detail=f"Too many requests from {KINDS[standing.kind]}: {standing.limit} per "
             f"{standing.period} seconds. Try again in {standing.reset} seconds.",
@@ -177,7 +181,7 @@ def admit(request: Request) -> None:
 def within_limit(request: HttpRequest | Request) -> bool:
     """Whether the request, :func:`counted` already, is within its caller's limit."""
     standing: Standing | None = getattr(request, _ATTRIBUTE, None)
-    return standing is not None and standing.count <= standing.limit
+    return standing is not None and not standing.over
 
 
 def add_headers(request: HttpRequest | Request, response: HttpResponseBase) -> None:
