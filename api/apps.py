@@ -8,10 +8,10 @@ class ApiConfig(AppConfig):
 
     def ready(self) -> None:
         from api.authentication import grant_forget_on_change
-        from api.tasks import force_statuses_render_send
+        from api.force_statuses import force_statuses_render
         from campaign.models import CampaignAPIKey
         from campaign.polls import statuses_outdated
 
         post_save.connect(grant_forget_on_change, sender=CampaignAPIKey)
         post_delete.connect(grant_forget_on_change, sender=CampaignAPIKey)
-        statuses_outdated.connect(force_statuses_render_send)
+        statuses_outdated.connect(force_statuses_render)

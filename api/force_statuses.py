@@ -1,6 +1,7 @@
 """A force status as a poll answers it (its JSON body and ETag): rendered for the request that
-finds no entry in the cache, or, after a night, by a task for the readers who polled it during
-the night (:func:`force_statuses_render`), so that their first poll after it is warm.
+finds no entry in the cache, or, as a night starts and ends, inside its transaction for the
+readers who polled it before (:func:`force_statuses_render`), so that their first poll after
+its commit is warm.
 Each entry is kept under its reader's audience (``campaign.audiences``): readers of one see the
 same."""
 
@@ -66,33 +67,20 @@ def status_response(cached: polls.CachedForceStatus) -> HttpResponse:
     return response
 
 
-def force_statuses_render(campaign_id: int, versions: Collection[int]) -> int:
-    """Render, at the campaign's version shown now, the statuses polled at ``versions``
-    (those whose entries exist: a status nobody polled costs nothing) and store them for the
-    next polls; the number rendered (none that a poll stored already)."""
-    polled = polls.statuses_polled(campaign_id, versions)
-    if not polled:
-        return 0
-    with selectors.one_moment():  # the version and every status of one moment
-        campaign = models.Campaign.objects.get(pk=campaign_id)
-        version = selectors.version_shown(campaign)
-        return sum(_status_render(campaign, version, force_id, audience) for force_id, audience in polled)
-
-
-def _status_render(campaign: models.Campaign, version: int, force_id: str, audience: str) -> bool:
-    """Store the status at ``version`` unless a poll did already; whether it was rendered."""
-    # The force found here and its status ask where the reader is in contact: read once.
-    access = access_rules.contact_read(audience_reader(campaign, audience))
-    force = selectors.forces(access).filter(public_id=force_id).first()
-    if force is None:  # no longer seen: its next poll answers 404
-        return False
-    rendered = False
-
-    def render() -> polls.RenderedForceStatus:
-        nonlocal rendered
-        rendered = True
-        return force_status_rendered(force_status_data(access, force, {}))
-
-    # "*": an entry a poll stored already is left as it is, its body unread.
-    polls.force_status_cached(campaign.pk, version, force_id, audience, "*", render)
-    return rendered
+def force_statuses_render(
+    sender: Any, campaign_id: int, polled: Collection[tuple[str, str]], **kwargs: Any
+) -> list[polls.ForceStatusEntry]:
+    """``campaign.polls.statuses_outdated``'s receiver, inside the write's transaction: the
+    statuses ``polled`` (as (force, audience)) rendered as it reads them, at its version shown; a
+    force its reader no longer sees is left out (its next poll answers 404)."""
+    campaign = models.Campaign.objects.get(pk=campaign_id)
+    version = selectors.version_shown(campaign)
+    entries = []
+    for force_id, audience in polled:
+        # The force found here and its status ask where the reader is in contact: read once.
+        access = access_rules.contact_read(audience_reader(campaign, audience))
+        force = selectors.forces(access).filter(public_id=force_id).first()
+        if force is not None:
+            rendered = force_status_rendered(force_status_data(access, force, {}))
+            entries.append(polls.ForceStatusEntry(force_id, audience, version, rendered))
+    return entries

@@ -16,6 +16,11 @@ is stored under (polls render from the database until the next write reaches it)
 never lowers the version (versions only grow), so writers racing each other, or a poll
 publishing the version it read, cannot set it back.
 
+A night's start and its last commit render the statuses polled before them inside their own
+transaction, as it will show them, and store them as it commits
+(:func:`statuses_render_for_commit`): the first poll after the commit finds its status warm, where
+a render after the commit left every poll until then to render the status on the web.
+
 Each process also keeps the bodies it sent lately (:class:`RecentBodies`), by force and ETag (a
 hash of the body: an ETag names one body wherever it was rendered), and sends their ETags with
 the client's: an entry whose ETag matches one of them is answered with that body, so a warm
@@ -26,6 +31,7 @@ Everything here is a cache: with Redis down, reads miss and writes are dropped (
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -42,6 +48,7 @@ from redis.commands.core import Script
 from campaign.cache import SharedClientRedisCacheClient
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 # Every key of polls starts so (tests delete them between databases that reuse ids).
 KEY_PREFIX = "polls:"
@@ -52,9 +59,10 @@ VERSION_KEY = KEY_PREFIX + "version:{campaign_id}"
 POLLED_KEY = KEY_PREFIX + "polled:{campaign_id}:{version}"
 # Unpolled entries go after this long; a version key after it is published again or read back.
 TIMEOUT_SECONDS = 3600
-# Sent after a commit that moved a campaign past versions whose statuses were polled, with
-# ``campaign_id`` and ``versions``: a receiver renders those statuses again at the version shown
-# now, off the web (``api.tasks``, as ``campaign`` never imports ``api``).
+# Sent inside a write's transaction, once it has made what its commit will show, with
+# ``campaign_id`` and ``polled`` (the (force, scope) of the statuses polled before it): a receiver
+# returns those statuses rendered as the transaction reads them, a list of
+# :class:`ForceStatusEntry` (``api.force_statuses``, as ``campaign`` never imports ``api``).
 statuses_outdated = Signal()
 
 # The status entry at KEYS[1]: {etag, body}, the body left out when one of the ETags from
@@ -131,6 +139,16 @@ class RenderedForceStatus:
 
 
 @dataclass(frozen=True)
+class ForceStatusEntry:
+    """A status rendered for the cache: of which force, for which scope, at which version."""
+
+    force_id: str
+    scope: str
+    version: int
+    status: RenderedForceStatus
+
+
+@dataclass(frozen=True)
 class CachedForceStatus:
     """A force status as read for a request: its ETag, and its body unless the client has it."""
 
@@ -196,6 +214,27 @@ class RecentBodies:
 recent_bodies = RecentBodies(budget=16 * 1024 * 1024, per_force=4)
 
 
+def _polled_key(campaign_id: int, version: int) -> str:
+    return cache.make_key(POLLED_KEY.format(campaign_id=campaign_id, version=version))
+
+
+def _entries_store(campaign_id: int, entries: Sequence[ForceStatusEntry]) -> None:
+    """Store ``entries`` (each joins its version's polled statuses), in one round trip."""
+    keys = [_status_key(campaign_id, e.force_id, e.version, e.scope) for e in entries]
+    polled_keys = [_polled_key(campaign_id, e.version) for e in entries]
+
+    def store(client: Redis) -> None:
+        with client.pipeline(transaction=True) as pipe:  # never an entry without its timeout
+            for entry, key, polled_key in zip(entries, keys, polled_keys, strict=True):
+                pipe.hset(key, mapping={"etag": entry.status.etag, "body": entry.status.body})
+                pipe.expire(key, TIMEOUT_SECONDS)
+                pipe.sadd(polled_key, f"{entry.force_id}:{entry.scope}")
+                pipe.expire(polled_key, TIMEOUT_SECONDS)
+            pipe.execute()
+
+    redis_call(store, None, [*keys, *polled_keys])
+
+
 def _read(
     found: list[bytes], force_id: int | str, sent: Collection[str], held: Mapping[str, bytes]
 ) -> CachedForceStatus:
@@ -221,7 +260,6 @@ def force_status_cached(
     from the cache, else ``render()``ed and cached; without its body when ``if_none_match``
     names its ETag."""
     key = _status_key(campaign_id, force_id, version, scope)
-    polled_key = cache.make_key(POLLED_KEY.format(campaign_id=campaign_id, version=version))
     sent = etags_sent(if_none_match)
     held = recent_bodies.of(force_id)
     found: list[bytes] = redis_call(
@@ -230,16 +268,7 @@ def force_status_cached(
     if found:
         return _read(found, force_id, sent, held)
     rendered = render()
-
-    def store(client: Redis) -> None:
-        with client.pipeline(transaction=True) as pipe:  # never an entry without its timeout
-            pipe.hset(key, mapping={"etag": rendered.etag, "body": rendered.body})
-            pipe.expire(key, TIMEOUT_SECONDS)
-            pipe.sadd(polled_key, f"{force_id}:{scope}")
-            pipe.expire(polled_key, TIMEOUT_SECONDS)
-            pipe.execute()
-
-    redis_call(store, None, [key, polled_key])
+    _entries_store(campaign_id, [ForceStatusEntry(str(force_id), scope, version, rendered)])
     matched = rendered.etag in sent or "*" in sent
     if not matched:  # sent: kept for this process's next polls ("*": a render, nobody's poll)
         recent_bodies.keep(force_id, rendered.etag, rendered.body)
@@ -311,23 +340,30 @@ def version_publish(campaign_id: int, version: int) -> None:
     )
 
 
-def statuses_render_on_commit(campaign_id: int, versions: list[int]) -> None:
-    """Once the current transaction commits, have the statuses polled at ``versions`` rendered
-    again (:data:`statuses_outdated`), if any was: a campaign nobody polled sends no task (a round
-    trip of Redis costs the night less than a task's message). A receiver's failure is logged,
-    never the writer's."""
-
-    def outdated() -> None:
-        if statuses_polled(campaign_id, versions):
-            statuses_outdated.send(None, campaign_id=campaign_id, versions=versions)
-
-    transaction.on_commit(outdated, robust=True)
+def statuses_render_for_commit(campaign_id: int, versions: list[int]) -> None:
+    """Render the statuses polled at ``versions`` now, as the current transaction reads them
+    (:data:`statuses_outdated`), and store them as it commits: the first poll after the commit
+    finds its status warm. A campaign nobody polled costs one round trip of Redis. A render that
+    fails is undone (a savepoint) and logged, never the writer's failure: its next poll renders
+    the status as a cold poll does."""
+    polled = statuses_polled(campaign_id, versions)
+    if not polled:
+        return
+    try:
+        with transaction.atomic():
+            answers = statuses_outdated.send(None, campaign_id=campaign_id, polled=polled)
+    except Exception:
+        logger.exception("statuses polled in campaign %s were not rendered before its commit", campaign_id)
+        return
+    entries = [entry for _, rendered in answers for entry in cast(list[ForceStatusEntry], rendered)]
+    if entries:
+        transaction.on_commit(lambda: _entries_store(campaign_id, entries), robust=True)
 
 
 def statuses_polled(campaign_id: int, versions: Collection[int]) -> set[tuple[str, str]]:
     """The (force, scope) of every status of the campaign stored at one of ``versions``: those
     polled at them (and those rendered again for their readers), in one round trip."""
-    keys = [cache.make_key(POLLED_KEY.format(campaign_id=campaign_id, version=v)) for v in versions]
+    keys = [_polled_key(campaign_id, v) for v in versions]
 
     def members(client: Redis) -> set[tuple[str, str]]:
         polled = set()

@@ -21,7 +21,6 @@ pytestmark = pytest.mark.django_db
         ("campaign.tasks.webhook_deliver_task", "webhooks"),
         ("campaign.tasks.night_phase_follow_up_task", "after_night"),
         ("campaign.tasks.notification_mail_task", "mail"),
-        ("api.tasks.force_statuses_render_task", "statuses"),
         ("campaign.tasks.work_sweep_task", "default"),
         ("campaign.tasks.change_records_prune_task", "default"),
         ("campaign.tasks.notification_reminders_task", "default"),
@@ -49,7 +48,7 @@ def test_a_worker_takes_its_first_queue_before_messages_sent_earlier_to_its_last
 ) -> None:
     """Through the broker as a worker consumes its queues: two messages wait on its last queue
     (the messages worker's default queue; the night workers' follow-ups), then two arrive on its
-    first (status renders; nights). In the priority order both of the first come out first
+    first (deliveries; nights). In the priority order both of the first come out first
     (round robin would take one of each in turn)."""
     names = worker_queues(f"order-{uuid.uuid4().hex}").split(",")  # queues no worker consumes
     first, last = names[0], names[-1]

@@ -18,6 +18,7 @@ from django.db.models import Q
 from campaign import models
 from campaign.access import Owner
 from campaign.choices import ArrivalStatus, EventVerb, Mobility, OperationKind
+from campaign.selectors import version_shown
 from campaign.services.audit import Actor, RollContext, event_record
 from campaign.services.errors import ConflictError
 from campaign.services.operations import (
@@ -233,7 +234,9 @@ def _reserve_wait(
     return runs, {"turns_left": countdown.turns_left, "enters_on_turn": countdown.enters_on_turn}
 
 
-def arrivals_finish(operation: models.Operation) -> None:
+def arrivals_finish(operation: models.Operation) -> list[int]:
+    """Report and record the rolls; the version shown before this commit, whose polled statuses
+    it outdates."""
     operation_reports_write(operation, {"arrivals": []})
     # Every member reads it: which forces arrived each side learns from its own report.
     segment = f", {operation.segment.segment}" if operation.segment else ""
@@ -244,6 +247,7 @@ def arrivals_finish(operation: models.Operation) -> None:
         f"Arrival rolls of day {operation.day.number}{segment} resolved",
         SYSTEM_ACTOR,
     )
+    return [version_shown(operation.campaign)]  # as the operation was read, as this transaction began
 
 
 # Each force's arrival rolls commit as they are made.

@@ -134,7 +134,7 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     models.NightSnapshot.objects.create(operation=operation, values=_night_snapshot(campaign.pk, day))
     campaign.night_version = campaign.version + 1  # the version this save gives it
     campaign_save(campaign, "night_version")
-    polls.statuses_render_on_commit(campaign.pk, [campaign.night_version - 1])  # shown until this commit
+    polls.statuses_render_for_commit(campaign.pk, [campaign.night_version - 1])  # shown until this commit
     return operation
 
 
@@ -753,8 +753,9 @@ def night_phase_follow_up(operation_id: int) -> None:
     map_snapshot_after_night(operation_id)
 
 
-def night_phase_finish(operation: models.Operation) -> None:
-    """Write each side's night report, close the day, notify the members."""
+def night_phase_finish(operation: models.Operation) -> list[int]:
+    """Write each side's night report, close the day, notify the members; the versions shown
+    before (during the night, and before it) whose polled statuses this commit outdates."""
     # The night shows, whole, with this commit.
     day = operation.day
     # The day's dice seed is revealed with it (campaign.services.dice): nothing rolls with it again.
@@ -782,8 +783,8 @@ def night_phase_finish(operation: models.Operation) -> None:
     # A task, not the night's work: the night's last commit stays as small at every size, and a
     # burst of nights finishes before their maps are kept (config.settings.queues).
     tasks_send_on_commit(NIGHT_PHASE_FOLLOW_UP_TASK, [operation.pk])
-    if (shown := operation.campaign.night_version) is not None:  # during the night; one less before it
-        polls.statuses_render_on_commit(operation.campaign_id, [shown - 1, shown])
+    shown = operation.campaign.night_version  # as the operation was read: during the night
+    return [] if shown is None else [shown - 1, shown]
 
 
 operation_kind_register(

@@ -43,7 +43,7 @@ from django.utils import timezone
 
 from campaign import models
 from campaign.choices import EventVerb, OperationKind, OperationStatus
-from campaign.polls import version_publish
+from campaign.polls import statuses_render_for_commit, version_publish
 from campaign.services.audit import SYSTEM, Actor, event_record
 from campaign.services.background import gave_up, lease_cutoff, lease_end, retry_delay, rows_resend
 from campaign.services.broker import tasks_send_on_commit
@@ -77,7 +77,10 @@ class OperationProcedure:
     # that rolled commits, so a crash after it never rolls again; one that rolled nothing has
     # nothing to lose and goes on in the same transaction.
     commits_alone: Callable[[str, dict[str, Any]], bool]
-    finish: Callable[[models.Operation], None]
+    # The last writes; returns the versions shown before them whose polled statuses the commit
+    # outdates: rendered for it once the operation is marked done, its last write
+    # (``polls.statuses_render_for_commit``), so that their next polls find them warm.
+    finish: Callable[[models.Operation], list[int]]
 
 
 # Each kind registers itself where it is defined (``operation_kind_register``); the app's
@@ -310,7 +313,7 @@ def _finish(operation: models.Operation, procedure: OperationProcedure, parts: d
     mark every step and the operation done."""
     earlier = operation.report if any(step not in parts for step in operation.steps) else {}
     operation.report = _report_assembled(operation.steps, {**earlier, **parts})
-    procedure.finish(operation)
+    outdated = procedure.finish(operation)
     operation.status = OperationStatus.DONE
     operation.error = ""
     operation.finished_at = timezone.now()
@@ -320,6 +323,7 @@ def _finish(operation: models.Operation, procedure: OperationProcedure, parts: d
         "status = %s, error = '', finished_at = %s, report = %s::jsonb, completed_steps = steps",
         [operation.status, operation.finished_at, _json(operation.report)],
     )
+    statuses_render_for_commit(operation.campaign_id, outdated)
 
 
 @contextlib.contextmanager

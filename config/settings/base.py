@@ -285,9 +285,6 @@ CELERY_TASK_ROUTES = {
     "campaign.tasks.webhook_deliver_task": {"queue": CELERY_QUEUE_NAMES["webhooks"]},
     "campaign.tasks.night_phase_follow_up_task": {"queue": CELERY_QUEUE_NAMES["after_night"]},
     "campaign.tasks.notification_mail_task": {"queue": CELERY_QUEUE_NAMES["mail"]},
-    # A night's statuses rendered after its commit: with the messages, never behind the nights,
-    # and before the other messages (config.settings.queues.KINDS).
-    "api.tasks.force_statuses_render_task": {"queue": CELERY_QUEUE_NAMES["statuses"]},
 }
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"

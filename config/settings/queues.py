@@ -10,12 +10,11 @@ database keep apart (the benchmarks do). Plain Python: the settings and the laun
 from __future__ import annotations
 
 # Every kind of work, in the order a worker consuming several takes them (the broker's queue
-# order is "priority"): the force statuses a night made cold, which polls are waiting for; the
-# deliveries and e-mails people wait for; the nights; what follows each night (its reports'
-# notice, then its map: the heaviest work after a night, taken by the night workers once no
-# night waits, so that a burst of nights finishes first and the status renders never wait
-# behind a map); beat's housekeeping.
-KINDS = ("statuses", "webhooks", "mail", "operations", "after_night", "default")
+# order is "priority"): the deliveries and e-mails people wait for; the nights; what follows
+# each night (its reports' notice, then its map: the heaviest work after a night, taken by the
+# night workers once no night waits, so that a burst of nights finishes first); beat's
+# housekeeping.
+KINDS = ("webhooks", "mail", "operations", "after_night", "default")
 NIGHT_KINDS = ("operations", "after_night")
 
 

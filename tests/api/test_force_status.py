@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import base64
-import json
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from api.tasks import FORCE_STATUSES_RENDER_TASK, force_statuses_render_task
 from campaign import models, polls
 from campaign.choices import ArrivalStatus, OperationStatus
 from campaign.services.api_keys import api_key_revoke
@@ -195,7 +191,9 @@ def test_every_write_bumps_the_version_and_the_next_poll_is_fresh(world):
     assert versions == sorted(set(versions))  # strictly increasing
 
 
-def test_arrival_steps_bump_the_version_and_the_next_poll_is_fresh(world):
+def test_arrival_steps_bump_the_version_and_the_next_poll_is_fresh_and_warm(
+    world, django_capture_on_commit_callbacks
+):
     force = ForceFactory(
         side=world.axis,
         campaign=world.campaign,
@@ -206,14 +204,19 @@ def test_arrival_steps_bump_the_version_and_the_next_poll_is_fresh(world):
     url = world.url("force-force-status", pk=force.public_id)
     fields = ("availability", "arrival_status", "arrival_attempts")
     arrivals = segment_arrivals_start(world.campaign.pk, ACTOR)
+    assert arrivals.steps == [f"force:{force.pk}"]  # one roll: its commit is the last, with the finish
     rolling = client.get(url).json()["force"]
     assert rolling["arrival_status"] == ArrivalStatus.ROLLING
 
     before = version(world)
-    operation_run(arrivals.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        operation_run(arrivals.pk)
 
     assert version(world) - before >= len(arrivals.steps)  # each force's commit, the last with the finish
-    polled = client.get(url).json()["force"]
+    # The last commit stored the status polled before it: as few statements as a warm poll.
+    queries, response = query_count(client, url)
+    assert queries == query_count(client, url)[0]
+    polled = response.json()["force"]
     rolled = models.Force.objects.values(*fields).get(pk=force.pk)
     assert {name: polled[name] for name in fields} == rolled  # not the cached "rolling" status
     assert rolled != {name: rolling[name] for name in fields}
@@ -405,17 +408,13 @@ def test_a_warm_poll_checks_the_whole_key_and_its_campaign(world):
     assert api_key_client(key).get(other_campaign).status_code == 404
 
 
-def sent_tasks(redis_client: Any, queue: str, name: str) -> list[list[Any]]:
-    """The arguments of each ``name`` task waiting on ``queue`` (kombu's Redis messages)."""
-    messages = [json.loads(raw) for raw in redis_client.lrange(queue, 0, -1)]
-    return [
-        json.loads(base64.b64decode(message["body"]))[0]
-        for message in messages
-        if message["headers"]["task"] == name
-    ]
+def status_keys(redis_client: Any, world: World) -> list[bytes]:
+    """The campaign's stored statuses, at every version and scope."""
+    pattern = polls._status_key(world.campaign.pk, "*", "*", "*")  # type: ignore[arg-type]
+    return list(redis_client.scan_iter(match=pattern))
 
 
-def test_a_status_polled_before_a_night_is_rendered_after_its_commits_and_one_never_polled_is_not(
+def test_a_status_polled_before_a_night_is_rendered_in_its_commits_and_one_never_polled_is_not(
     world, redis_client, django_capture_on_commit_callbacks
 ):
     battle_report(
@@ -429,48 +428,72 @@ def test_a_status_polled_before_a_night_is_rendered_after_its_commits_and_one_ne
     before = client.get(url)  # polled before the night; nobody polls the umpires' view nor the Axis'
     assert before.status_code == 200
     audience = str(world.allied.pk)  # the side's players'
-    polled = {(str(models.Force.objects.get(side=world.allied).public_id), audience)}
-    messages, nights = settings.CELERY_QUEUE_NAMES["statuses"], settings.CELERY_QUEUE_NAMES["operations"]
+    force_id = str(models.Force.objects.get(side=world.allied).public_id)
 
-    def rendered_after(commit: Any) -> Any:
-        """Commit, run the render the commit sent to the messages' queue (never the nights') as
-        the messages worker would, twice; the next poll, with the statements it sent."""
-        redis_client.delete(messages)
-        with django_capture_on_commit_callbacks(execute=True):
+    def rendered_in(commit: Any) -> Any:
+        """Commit: the status is stored only as it commits, and only the polled one; the next
+        poll, with the statements it sent."""
+        stored_before = set(status_keys(redis_client, world))
+        with django_capture_on_commit_callbacks() as callbacks:
             committed = commit()
-        (arguments,) = sent_tasks(redis_client, messages, FORCE_STATUSES_RENDER_TASK)
-        assert sent_tasks(redis_client, nights, FORCE_STATUSES_RENDER_TASK) == []
-        assert force_statuses_render_task(*arguments) == 1
-        assert force_statuses_render_task(*arguments) == 0  # a second run finds it stored
+        key = polls._status_key(world.campaign.pk, force_id, version(world), audience)
+        assert not redis_client.exists(key)  # nothing shown of what a rollback would undo
+        for callback in callbacks:
+            callback()
+        assert set(status_keys(redis_client, world)) - stored_before == {key.encode()}
         with redis_commands(redis_client) as finding:
-            assert polls.statuses_polled(world.campaign.pk, [version(world)]) == polled
-        assert finding.sent_names == ["SUNION"]  # one round trip, never a SCAN of the keyspace
+            assert polls.statuses_polled(world.campaign.pk, [version(world)]) == {(force_id, audience)}
+        # One round trip, never a SCAN of the keyspace (the test worker's broker calls aside).
+        assert [name for name in finding.sent_names if name in ("SUNION", "SCAN", "KEYS")] == ["SUNION"]
         return committed, query_count(client, url)
 
-    night, (during_queries, during) = rendered_after(lambda: night_phase_start(world.campaign.pk, ACTOR))
+    night, (during_queries, during) = rendered_in(lambda: night_phase_start(world.campaign.pk, ACTOR))
     assert during_queries == 0
     assert during["ETag"] != before["ETag"]
-    _, (after_queries, after) = rendered_after(lambda: operation_run(night.pk))
+    _, (after_queries, after) = rendered_in(lambda: operation_run(night.pk))
     assert after_queries == 0
     assert after.json()["latest_night_report"]["day"] == night.day.number
-    # What the task stored is what the poll would have rendered.
-    ((force_id, _),) = polled
+    # What the night's commit stored is what the poll would have rendered.
     redis_client.delete(polls._status_key(world.campaign.pk, force_id, version(world), audience))
     cold_queries, cold = query_count(client, url)
     assert cold_queries > 0
     assert (cold.content, cold["ETag"]) == (after.content, after["ETag"])
 
 
-def test_a_night_nobody_polled_sends_no_render(world, redis_client, django_capture_on_commit_callbacks):
+def test_a_night_nobody_polled_renders_no_status(world, redis_client, django_capture_on_commit_callbacks):
     battle_report(world.planned.campaign_id, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
-    messages = settings.CELERY_QUEUE_NAMES["statuses"]
-    redis_client.delete(messages)
     with django_capture_on_commit_callbacks(execute=True):
         night = night_phase_start(world.campaign.pk, ACTOR)
     with django_capture_on_commit_callbacks(execute=True):
         operation_run(night.pk)
     assert models.Operation.objects.get(pk=night.pk).status == OperationStatus.DONE
-    assert sent_tasks(redis_client, messages, FORCE_STATUSES_RENDER_TASK) == []
+    assert status_keys(redis_client, world) == []
+
+
+def test_a_render_that_fails_leaves_the_night_whole_and_its_poll_renders_the_status(
+    world, redis_client, django_capture_on_commit_callbacks, caplog
+):
+    battle_report(world.planned.campaign_id, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
+    client = world.client(Role.ALLIED_KEY)
+    url = status_url(world, world.allied)
+    assert client.get(url).status_code == 200
+
+    def failing(sender: Any, **kwargs: Any) -> list[polls.ForceStatusEntry]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1 / 0")  # the transaction fails, up to the render's savepoint
+        return []
+
+    polls.statuses_outdated.connect(failing)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            night = night_phase_start(world.campaign.pk, ACTOR)
+    finally:
+        polls.statuses_outdated.disconnect(failing)
+    assert models.Operation.objects.get(pk=night.pk).status == OperationStatus.PENDING
+    assert "not rendered before its commit" in caplog.text
+    queries, during = query_count(client, url)
+    assert queries > 0  # cold: rendered by the poll
+    assert during.status_code == 200
 
 
 def test_a_process_keeps_the_bodies_it_sent_within_its_budget_the_least_recently_polled_going_first():

@@ -489,7 +489,7 @@ def test_the_map_after_the_night_is_kept_after_its_commit_or_by_the_next_dawn(
         operation_run(operation.pk)
     kept = models.MapSnapshot.objects.filter(campaign=campaign, day_number=1, moment=MapMoment.NIGHT)
     assert not kept.exists()
-    assert len(sent) == 2  # the follow-up task (the reports' notice, the map) and the statuses' render
+    assert len(sent) == 1  # the follow-up task (the reports' notice, the map); no status was polled
     first = map_snapshot_after_night(operation.pk)
     assert map_snapshot_after_night(operation.pk) == first
     assert kept.count() == 1
