@@ -235,9 +235,9 @@ def floor(built: list[dict[str, Any]], concurrency: int) -> dict[str, Any]:
 def workers(count: int, niceness: int, messages_concurrency: int) -> Iterator[tuple[list[int], list[int]]]:
     """``count`` worker processes on the nights' queues (one pool process each) at ``niceness``:
     the nights, then what follows each (its map and reports' notice); and a messages worker on
-    every other queue (at niceness 0, as Compose and ``make run`` start it: the statuses rendered
-    after each night, the e-mails), ``messages_concurrency`` pool processes; the night workers'
-    pids and the messages worker's."""
+    every other queue (at niceness 0, as Compose and ``make run`` start it: the deliveries and
+    e-mails), ``messages_concurrency`` pool processes; the night workers' pids and the messages
+    worker's."""
     env = {**os.environ, "DATABASE_URL": worker_database_url()}
     command = [str(BIN / "celery"), "-A", "config", "worker", "-l", "WARNING"]
     command += ["--without-gossip", "--without-mingle"]
@@ -452,7 +452,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             # With what follows each night (its map and reports' notice), run after the burst.
             cpu_ms_per_night_followed=round(worker_cpu * 1000 / nights, 1),
             follow_ups_done_s=round(followed - start, 3),
-            # Rendering the statuses polled before the night, e-mailing its reports' notices.
+            # E-mailing its reports' notices (the statuses are rendered in the night's commits).
             messages_cpu_ms_per_night=round(messages_cpu * 1000 / nights, 1),
             wal_bytes_per_night=wal // nights,
         ),
@@ -529,7 +529,7 @@ def measured(details: dict[str, Any]) -> None:
         ("follow-ups (maps, notices) done", f"{nights['follow_ups_done_s']} s after the burst's start"),
         ("CPU a night (workers, during the burst)", f"{nights['cpu_ms_per_night']} ms"),
         ("CPU a night with its follow-up (workers)", f"{nights['cpu_ms_per_night_followed']} ms"),
-        ("CPU a night (messages worker: statuses, e-mails)", f"{nights['messages_cpu_ms_per_night']} ms"),
+        ("CPU a night (messages worker: e-mails)", f"{nights['messages_cpu_ms_per_night']} ms"),
         ("CPU a poll (gunicorn, idle)", f"{polls['cpu_ms_per_poll_idle']['value']} ms"),
         ("statements a warm poll", f"{polls['statements_per_warm_poll']['value']}"),
         ("WAL a night", f"{nights['wal_bytes_per_night']:,} bytes"),
