@@ -7,6 +7,8 @@ same."""
 
 from __future__ import annotations
 
+import uuid
+from collections import defaultdict
 from collections.abc import Collection
 from typing import Any
 
@@ -75,12 +77,15 @@ def force_statuses_render(
     force its reader no longer sees is left out (its next poll answers 404)."""
     campaign = models.Campaign.objects.get(pk=campaign_id)
     version = selectors.version_shown(campaign)
-    entries = []
+    # The forces each audience polled, by public id, as their polls named them (their entries' keys).
+    by_audience: dict[str, dict[uuid.UUID, str]] = defaultdict(dict)
     for force_id, audience in polled:
-        # The force found here and its status ask where the reader is in contact: read once.
+        by_audience[audience][uuid.UUID(force_id)] = force_id
+    entries = []
+    for audience, named in by_audience.items():
+        # Each reader once, and where it is in contact read once: its forces and statuses ask.
         access = access_rules.contact_read(audience_reader(campaign, audience))
-        force = selectors.forces(access).filter(public_id=force_id).first()
-        if force is not None:
+        for force in selectors.forces(access).filter(public_id__in=named):
             rendered = force_status_rendered(force_status_data(access, force, {}))
-            entries.append(polls.ForceStatusEntry(force_id, audience, version, rendered))
+            entries.append(polls.ForceStatusEntry(named[force.public_id], audience, version, rendered))
     return entries

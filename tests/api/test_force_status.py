@@ -8,7 +8,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from api.force_statuses import force_status_data, force_statuses_render
+from campaign import access as access_rules
 from campaign import models, polls
+from campaign.audiences import UMPIRE, audience_reader
 from campaign.choices import ArrivalStatus, OperationStatus
 from campaign.services.api_keys import api_key_revoke
 from campaign.services.battle_reports import battle_report
@@ -458,6 +461,23 @@ def test_a_status_polled_before_a_night_is_rendered_in_its_commits_and_one_never
     cold_queries, cold = query_count(client, url)
     assert cold_queries > 0
     assert (cold.content, cold["ETag"]) == (after.content, after["ETag"])
+
+
+def test_a_render_reads_each_audience_once_whatever_the_forces_it_polled(world):
+    axis, allied = (str(models.Force.objects.get(side=side).public_id) for side in (world.axis, world.allied))
+    umpire_access = audience_reader(world.campaign, UMPIRE)
+    force = models.Force.objects.get(public_id=axis)
+    with CaptureQueriesContext(connection) as status_alone:
+        force_status_data(access_rules.contact_read(umpire_access), force, {})
+
+    with CaptureQueriesContext(connection) as one:
+        (only,) = force_statuses_render(None, world.campaign.pk, {(axis, UMPIRE)})
+    with CaptureQueriesContext(connection) as two:
+        both = force_statuses_render(None, world.campaign.pk, {(axis, UMPIRE), (allied, UMPIRE)})
+
+    assert len(two) == len(one) + len(status_alone)  # the reader, its contact and forces read once
+    assert {(entry.force_id, entry.scope) for entry in both} == {(axis, UMPIRE), (allied, UMPIRE)}
+    assert only in both
 
 
 def test_a_night_nobody_polled_renders_no_status(world, redis_client, django_capture_on_commit_callbacks):
