@@ -450,17 +450,21 @@ def test_a_status_polled_before_a_night_is_rendered_in_its_commits_and_one_never
         assert [name for name in finding.sent_names if name in ("SUNION", "SCAN", "KEYS")] == ["SUNION"]
         return committed, query_count(client, url)
 
+    def assert_rendered_as_a_poll_would(stored: Any) -> None:
+        """What the commit stored is what a poll finding no entry renders after it."""
+        redis_client.delete(polls._status_key(world.campaign.pk, force_id, version(world), audience))
+        cold_queries, cold = query_count(client, url)
+        assert cold_queries > 0
+        assert (cold.content, cold["ETag"]) == (stored.content, stored["ETag"])
+
     night, (during_queries, during) = rendered_in(lambda: night_phase_start(world.campaign.pk, ACTOR))
     assert during_queries == 0
     assert during["ETag"] != before["ETag"]
+    assert_rendered_as_a_poll_would(during)
     _, (after_queries, after) = rendered_in(lambda: operation_run(night.pk))
     assert after_queries == 0
     assert after.json()["latest_night_report"]["day"] == night.day.number
-    # What the night's commit stored is what the poll would have rendered.
-    redis_client.delete(polls._status_key(world.campaign.pk, force_id, version(world), audience))
-    cold_queries, cold = query_count(client, url)
-    assert cold_queries > 0
-    assert (cold.content, cold["ETag"]) == (after.content, after["ETag"])
+    assert_rendered_as_a_poll_would(after)
 
 
 def test_a_render_reads_each_audience_once_whatever_the_forces_it_polled(world):
