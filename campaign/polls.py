@@ -17,8 +17,8 @@ never lowers the version (versions only grow), so writers racing each other, or 
 publishing the version it read, cannot set it back.
 
 A night's start and its last commit render the statuses polled before them inside their own
-transaction, as it will show them, and store them as it commits
-(:func:`statuses_render_for_commit`): the first poll after the commit finds its status warm, where
+transaction, as it will show them, publish its version only then, and store the statuses as it
+commits (:func:`statuses_rendered`): the first poll after the commit finds its status warm, where
 a render after the commit left every poll until then to render the status on the web.
 
 Each process also keeps the bodies it sent lately (:class:`RecentBodies`), by force and ETag (a
@@ -34,7 +34,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -59,6 +61,8 @@ VERSION_KEY = KEY_PREFIX + "version:{campaign_id}"
 POLLED_KEY = KEY_PREFIX + "polled:{campaign_id}:{version}"
 # Unpolled entries go after this long; a version key after it is published again or read back.
 TIMEOUT_SECONDS = 3600
+# The versions published inside :func:`statuses_rendered`, held until its end (by campaign).
+_held_versions: ContextVar[dict[int, int] | None] = ContextVar("held_versions", default=None)
 # Sent inside a write's transaction, once it has made what its commit will show, with
 # ``campaign_id`` and ``polled`` (the (force, scope) of the statuses polled before it): a receiver
 # returns those statuses rendered as the transaction reads them, a list of
@@ -331,7 +335,12 @@ def force_status_granted(
 
 
 def version_publish(campaign_id: int, version: int) -> None:
-    """Publish ``version`` as the campaign's version shown, unless a later one is published."""
+    """Publish ``version`` as the campaign's version shown, unless a later one is published;
+    inside :func:`statuses_rendered`, at its end."""
+    held = _held_versions.get()
+    if held is not None:
+        held[campaign_id] = max(version, held.get(campaign_id, version))
+        return
     key = cache.make_key(VERSION_KEY.format(campaign_id=campaign_id))
     redis_call(
         lambda client: _VERSION_RAISE(keys=[key], args=[version, TIMEOUT_SECONDS], client=client),
@@ -340,12 +349,29 @@ def version_publish(campaign_id: int, version: int) -> None:
     )
 
 
-def statuses_render_for_commit(campaign_id: int, versions: list[int]) -> None:
-    """Render the statuses polled at ``versions`` now, as the current transaction reads them
-    (:data:`statuses_outdated`), and store them as it commits: the first poll after the commit
-    finds its status warm. A campaign nobody polled costs one round trip of Redis. A render that
-    fails is undone (a savepoint) and logged, never the writer's failure: its next poll renders
-    the status as a cold poll does."""
+@contextmanager
+def statuses_rendered(campaign_id: int) -> Iterator[list[int]]:
+    """A block of a write's transaction that outdates the statuses polled at the versions it adds
+    to the list yielded. As it ends, still inside the transaction, those statuses are rendered as
+    it reads them (:data:`statuses_outdated`), to be stored as it commits; only then are the
+    versions published that the block published, so that meanwhile a poll never finds the new
+    version without its statuses: it reads the version committed in PostgreSQL, whose statuses
+    are warm. A campaign nobody polled costs one round trip of Redis. A render that fails is
+    undone (a savepoint) and logged, never the writer's failure: the next poll renders the status
+    as a cold poll does."""
+    held: dict[int, int] = {}
+    token = _held_versions.set(held)
+    outdated: list[int] = []
+    try:
+        yield outdated
+    finally:
+        _held_versions.reset(token)
+    _statuses_render_for_commit(campaign_id, outdated)
+    for held_id, version in held.items():
+        version_publish(held_id, version)
+
+
+def _statuses_render_for_commit(campaign_id: int, versions: list[int]) -> None:
     polled = statuses_polled(campaign_id, versions)
     if not polled:
         return

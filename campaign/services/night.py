@@ -114,27 +114,28 @@ def night_phase_refusal(campaign: models.Campaign) -> ConflictError | None:
 @transaction.atomic
 def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     """Create the night phase of the current day and enqueue it; 409 if not ready."""
-    campaign = campaign_lock(campaign_id)
-    refusal = night_phase_refusal(campaign)
-    if refusal is not None:
-        raise refusal
-    day = campaign.days.get(number=campaign.current_day)
-    operation = operation_start(
-        campaign,
-        OperationKind.NIGHT_PHASE,
-        actor,
-        day=day,
-        steps=[step.name for step in NIGHT_STEPS.values() if step.planned(campaign, day)],
-        started=(EventVerb.NIGHT_PHASE_STARTED, f"Night phase of day {day.number} started"),
-        duplicate=_night_started_already(day),
-    )
-    day.status = DayStatus.NIGHT
-    day.save(update_fields=["status"])
-    _side_orders_lapse(campaign, day, actor)
-    models.NightSnapshot.objects.create(operation=operation, values=_night_snapshot(campaign.pk, day))
-    campaign.night_version = campaign.version + 1  # the version this save gives it
-    campaign_save(campaign, "night_version")
-    polls.statuses_render_for_commit(campaign.pk, [campaign.night_version - 1])  # shown until this commit
+    with polls.statuses_rendered(campaign_id) as outdated:
+        campaign = campaign_lock(campaign_id)
+        refusal = night_phase_refusal(campaign)
+        if refusal is not None:
+            raise refusal
+        day = campaign.days.get(number=campaign.current_day)
+        operation = operation_start(
+            campaign,
+            OperationKind.NIGHT_PHASE,
+            actor,
+            day=day,
+            steps=[step.name for step in NIGHT_STEPS.values() if step.planned(campaign, day)],
+            started=(EventVerb.NIGHT_PHASE_STARTED, f"Night phase of day {day.number} started"),
+            duplicate=_night_started_already(day),
+        )
+        day.status = DayStatus.NIGHT
+        day.save(update_fields=["status"])
+        _side_orders_lapse(campaign, day, actor)
+        models.NightSnapshot.objects.create(operation=operation, values=_night_snapshot(campaign.pk, day))
+        campaign.night_version = campaign.version + 1  # the version this save gives it
+        campaign_save(campaign, "night_version")
+        outdated.append(campaign.night_version - 1)  # shown until this commit
     return operation
 
 

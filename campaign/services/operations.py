@@ -43,7 +43,7 @@ from django.utils import timezone
 
 from campaign import models
 from campaign.choices import EventVerb, OperationKind, OperationStatus
-from campaign.polls import statuses_render_for_commit, version_publish
+from campaign.polls import statuses_rendered, version_publish
 from campaign.services.audit import SYSTEM, Actor, event_record
 from campaign.services.background import gave_up, lease_cutoff, lease_end, retry_delay, rows_resend
 from campaign.services.broker import tasks_send_on_commit
@@ -79,7 +79,7 @@ class OperationProcedure:
     commits_alone: Callable[[str, dict[str, Any]], bool]
     # The last writes; returns the versions shown before them whose polled statuses the commit
     # outdates: rendered for it once the operation is marked done, its last write
-    # (``polls.statuses_render_for_commit``), so that their next polls find them warm.
+    # (``polls.statuses_rendered``), so that their next polls find them warm.
     finish: Callable[[models.Operation], list[int]]
 
 
@@ -313,17 +313,17 @@ def _finish(operation: models.Operation, procedure: OperationProcedure, parts: d
     mark every step and the operation done."""
     earlier = operation.report if any(step not in parts for step in operation.steps) else {}
     operation.report = _report_assembled(operation.steps, {**earlier, **parts})
-    outdated = procedure.finish(operation)
-    operation.status = OperationStatus.DONE
-    operation.error = ""
-    operation.finished_at = timezone.now()
-    operation.completed_steps = list(operation.steps)
-    _operation_update(
-        operation,
-        "status = %s, error = '', finished_at = %s, report = %s::jsonb, completed_steps = steps",
-        [operation.status, operation.finished_at, _json(operation.report)],
-    )
-    statuses_render_for_commit(operation.campaign_id, outdated)
+    with statuses_rendered(operation.campaign_id) as outdated:
+        outdated += procedure.finish(operation)
+        operation.status = OperationStatus.DONE
+        operation.error = ""
+        operation.finished_at = timezone.now()
+        operation.completed_steps = list(operation.steps)
+        _operation_update(
+            operation,
+            "status = %s, error = '', finished_at = %s, report = %s::jsonb, completed_steps = steps",
+            [operation.status, operation.finished_at, _json(operation.report)],
+        )
 
 
 @contextlib.contextmanager

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -465,6 +466,31 @@ def test_a_status_polled_before_a_night_is_rendered_in_its_commits_and_one_never
     assert after_queries == 0
     assert after.json()["latest_night_report"]["day"] == night.day.number
     assert_rendered_as_a_poll_would(after)
+
+
+def test_a_nights_version_is_published_only_once_its_statuses_are_rendered(
+    world, redis_client, django_capture_on_commit_callbacks
+):
+    """Until then a poll finds the version of before, whose statuses are warm, never the new
+    version without its statuses (which it would render on the web)."""
+    battle_report(world.planned.campaign_id, ACTOR, world.planned.pk, {"battalions": [{"code": "A1"}]})
+    assert world.client(Role.ALLIED_KEY).get(status_url(world, world.allied)).status_code == 200
+    version_key = cache.make_key(polls.VERSION_KEY.format(campaign_id=world.campaign.pk))
+    before = int(redis_client.get(version_key))
+    published_as_rendered: list[int] = []
+
+    def watching(sender: Any, **kwargs: Any) -> list[polls.ForceStatusEntry]:
+        published_as_rendered.append(int(redis_client.get(version_key)))
+        return []
+
+    polls.statuses_outdated.connect(watching)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            night_phase_start(world.campaign.pk, ACTOR)
+    finally:
+        polls.statuses_outdated.disconnect(watching)
+    assert published_as_rendered == [before]
+    assert int(redis_client.get(version_key)) == version(world) > before
 
 
 def test_a_render_reads_each_audience_once_whatever_the_forces_it_polled(world):
