@@ -354,9 +354,9 @@ def statuses_rendered(campaign_id: int) -> Iterator[list[int]]:
     """A block of a write's transaction that outdates the statuses polled at the versions it adds
     to the list yielded. As it ends, still inside the transaction, those statuses are rendered as
     it reads them (:data:`statuses_outdated`), to be stored as it commits; only then are the
-    versions published that the block published, so that meanwhile a poll never finds the new
-    version without its statuses: it reads the version committed in PostgreSQL, whose statuses
-    are warm. A campaign nobody polled costs one round trip of Redis. A render that fails is
+    versions published that the block published, so that meanwhile a poll finds the version of
+    before and its warm statuses, never the new version without them (which would send it to
+    PostgreSQL). A campaign nobody polled costs one round trip of Redis. A render that fails is
     undone (a savepoint) and logged, never the writer's failure: the next poll renders the status
     as a cold poll does."""
     held: dict[int, int] = {}
