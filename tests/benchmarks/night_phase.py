@@ -21,7 +21,8 @@ suppressed another third.
 - **Empty night**: on that campaign's next days, with nothing destroyed or suppressed,
   against the same floor (no stand to update, no roll); the median of five at every size.
 - **Fresh worker**: a Celery worker started for it runs two nights of the smallest size one
-  after the other; the first (imports, connections, caches) against the second, each timed
+  after the other, of two campaigns with the same order of battle and dice (the same work);
+  the first (imports, connections, caches) against the second, each timed
   by the operation's own ``started_at``/``finished_at``; medians over three such workers.
 
 Autovacuum is off in the bench database, its statistics are refreshed once a campaign is
@@ -92,8 +93,12 @@ def table(model: type[Any]) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
-def campaign_at_nightfall(stands: int, slug: str, empty: bool = False) -> models.Campaign:
-    campaign = scenario_import(synthetic_pack(stands, seed=slug), BENCH, slug=slug)
+def campaign_at_nightfall(
+    stands: int, slug: str, empty: bool = False, seed: str | None = None
+) -> models.Campaign:
+    """A campaign of ``stands`` at its first nightfall; campaigns of one ``seed`` (the slug by
+    default) have the same order of battle and dice, so their nights do the same work."""
+    campaign = scenario_import(synthetic_pack(stands, seed=seed or slug), BENCH, slug=slug)
     models.Campaign.objects.filter(pk=campaign.pk).update(status=CampaignStatus.ACTIVE)
     day_dawn(campaign.pk, BENCH)
     if not empty:
@@ -363,8 +368,11 @@ def size_figures(stands: int) -> tuple[list[Figure], dict[str, Any]]:
 
 
 def fresh_worker_nights(stands: int, attempt: int) -> tuple[float, float]:
-    """Two nights run by a Celery worker started for them: the first's seconds and the second's."""
-    campaigns = [campaign_at_nightfall(stands, f"bench-worker-{attempt}-{n}") for n in (1, 2)]
+    """Two nights run by a Celery worker started for them: the first's seconds and the second's.
+    The two campaigns share a seed, so both nights do the same work: only the worker's first
+    steps differ."""
+    seed = f"bench-worker-{attempt}"
+    campaigns = [campaign_at_nightfall(stands, f"{seed}-{n}", seed=seed) for n in (1, 2)]
     client = redis_client()
     redis_keys_delete(os.environ["CELERY_QUEUE"])  # the run's queue, for these two nights alone
     bindings = set(client.scan_iter(match="_kombu.binding*"))
