@@ -5,7 +5,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
+from celery.signals import celeryd_init, task_postrun, task_prerun, worker_init, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -64,6 +64,22 @@ def worker_warm_up() -> None:
 
 def _worker_process_warm_up(**kwargs: Any) -> None:
     worker_warm_up()
+
+
+@celeryd_init.connect
+def _nights_leave_the_web_its_cores(conf: Any, options: dict[str, Any], **kwargs: Any) -> None:
+    """A worker on the nights' queue started without ``--concurrency`` (nor
+    ``CELERY_WORKER_CONCURRENCY``) runs as many pool processes as
+    :func:`config.settings.queues.night_processes` says for the machine, not Celery's one a core:
+    ``make run`` and Compose start theirs so. Any other worker keeps Celery's default."""
+    from django.conf import settings
+
+    from config.settings.queues import night_processes
+
+    if options.get("concurrency") is None and settings.CELERY_QUEUE_NAMES["operations"] in (
+        options.get("queues") or ()
+    ):
+        conf.worker_concurrency = night_processes(os.cpu_count() or 1)
 
 
 @worker_init.connect

@@ -302,30 +302,12 @@ def serve(urls: dict[str, str], processes: dict[str, subprocess.Popen[bytes]], t
     commands = {
         "web": [str(BIN / "python"), "manage.py", "runserver", "--noreload", f"0.0.0.0:{port}"],
         # Nights on a worker of their own: deliveries, e-mails and the sweeper never wait behind one.
-        # A process a core, at a lower CPU priority: a burst of nights uses every core the web
-        # leaves idle and never delays a request (issue 34). Each night's follow-up (its map) once
-        # no night waits.
-        "worker": [
-            *NIGHT_WORKER_NICE,
-            *worker,
-            "--concurrency",
-            str(os.cpu_count() or 1),
-            "-n",
-            "operations@%h",
-            "-Q",
-            night_queues(default_queue),
-        ],
-        # A process a core too: after a burst of nights every polled status waits for its render
-        # here, and one process fell behind by seconds while the polls rendered them on the web.
-        "messages-worker": [
-            *worker,
-            "--concurrency",
-            str(os.cpu_count() or 1),
-            "-n",
-            "messages@%h",
-            "-Q",
-            messages_queues(default_queue),
-        ],
+        # A process for every two cores (config.settings.queues.night_processes), at a lower CPU
+        # priority: a burst of nights leaves the web cores of its own (issue 34). Each night's
+        # follow-up (its map) once no night waits.
+        "worker": [*NIGHT_WORKER_NICE, *worker, "-n", "operations@%h", "-Q", night_queues(default_queue)],
+        # Celery's default, a process a core: deliveries mostly wait for the clubs' servers.
+        "messages-worker": [*worker, "-n", "messages@%h", "-Q", messages_queues(default_queue)],
         "beat": [
             str(BIN / "celery"),
             "-A",

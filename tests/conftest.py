@@ -51,15 +51,19 @@ class WorkerProcess:
         self,
         database_url: str,
         settings_env: Mapping[str, str] | None = None,
-        concurrency: int = 1,
+        concurrency: int | None = 1,
         beat: bool = False,
         shared: bool = False,
+        queues: str | None = None,
     ) -> None:
         if not shared:
             SHARED_WORKER.stop()
         self.name = f"test-{os.getpid()}-{time.monotonic_ns()}@{socket.gethostname()}"
         self.beat_directory = tempfile.mkdtemp(prefix="celerybeat-") if beat else None
         beat_options = ["--beat", "--schedule", f"{self.beat_directory}/schedule"] if beat else []
+        # None: as make run and Compose start their workers, with no --concurrency.
+        options = [*beat_options, *(["--concurrency", str(concurrency)] if concurrency else [])]
+        options += ["-Q", queues] if queues else []
         env = {
             **os.environ,
             "DATABASE_URL": database_url,
@@ -79,13 +83,11 @@ class WorkerProcess:
                 "WARNING",
                 "--pool",
                 "prefork",
-                "--concurrency",
-                str(concurrency),
                 "--without-gossip",
                 "--without-mingle",
                 "-n",
                 self.name,
-                *beat_options,
+                *options,
             ],
             env=env,
             cwd=ROOT,

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import uuid
+from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
 from kombu import Consumer, Queue
 
 from config.celery_app import app
-from config.settings.queues import messages_queues, night_queues, queue_names
+from config.settings.queues import messages_queues, night_processes, night_queues, queue_names
+from tests.conftest import WorkerProcess, worker_database_url
+from tests.tiers import needs
 
 pytestmark = pytest.mark.django_db
 
@@ -40,6 +44,38 @@ def test_the_test_worker_consumes_every_queue(celery_worker) -> None:
     every = set(queue_names(settings.CELERY_TASK_DEFAULT_QUEUE).values())
     for queues in consumed.values():
         assert {queue["name"] for queue in queues} == every
+
+
+@pytest.fixture
+@needs("worker")
+def workers_as_make_run_starts_them(redis_client) -> Iterator[dict[str, WorkerProcess]]:
+    """A night worker and a messages worker on their queues with no ``--concurrency``, as make run
+    and Compose start them."""
+    redis_client.delete(*settings.CELERY_QUEUE_NAMES.values())
+    default = settings.CELERY_TASK_DEFAULT_QUEUE
+    started = {
+        "nights": WorkerProcess(worker_database_url(), concurrency=None, queues=night_queues(default)),
+        "messages": WorkerProcess(worker_database_url(), concurrency=None, queues=messages_queues(default)),
+    }
+    try:
+        for worker in started.values():
+            worker.wait_ready()
+        yield started
+    finally:
+        for worker in started.values():
+            worker.stop()
+
+
+def test_a_night_worker_runs_a_night_for_every_two_cores_and_the_messages_worker_one_process_a_core(
+    workers_as_make_run_starts_them,
+) -> None:
+    names = {kind: worker.name for kind, worker in workers_as_make_run_starts_them.items()}
+    stats = app.control.inspect(destination=list(names.values()), timeout=5).stats() or {}
+    processes = {kind: stats[name]["pool"]["max-concurrency"] for kind, name in names.items()}
+
+    cores = os.cpu_count() or 1
+    assert processes == {"nights": night_processes(cores), "messages": cores}
+    assert [night_processes(cores) for cores in (1, 2, 3, 4, 16)] == [1, 1, 1, 2, 8]
 
 
 @pytest.mark.parametrize("worker_queues", [messages_queues, night_queues], ids=["messages", "nights"])

@@ -18,6 +18,15 @@ KINDS = ("webhooks", "mail", "operations", "after_night", "default")
 NIGHT_KINDS = ("operations", "after_night")
 
 
+def night_processes(cores: int) -> int:
+    """How many nights a worker runs at once on a machine of ``cores`` it shares with PostgreSQL
+    and the web: one for every two cores, one at least. A night's worker process and its
+    PostgreSQL backend take turns, so each night running keeps about a core busy; with a night a
+    core, a burst took every core, each night cost more CPU, and the polls waited behind them
+    (docs/scaling.md, issue 34)."""
+    return max(1, cores // 2)
+
+
 def queue_names(default: str) -> dict[str, str]:
     """Each kind's queue: the default one, then ``<default>.<kind>``."""
     return {kind: default if kind == "default" else f"{default}.{kind}" for kind in KINDS}

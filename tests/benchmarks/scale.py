@@ -14,7 +14,8 @@ the follow-ups) and per poll (gunicorn's, idle); SQL statements of a warm poll (
 process); WAL bytes per night (the server's WAL position: on a shared server, other
 databases' writes count too). The floor: the same campaigns' nights as the least SQL that
 has their effect (every suppressed and destroyed stand set back, as many roll rows as
-destroyed stands written; rolled back), on N processes at once. Targets: burst throughput at
+destroyed stands written; rolled back), on a process a core at once, whatever N: the
+machine's, so that runs with different worker counts compare by their ratios. Targets: burst throughput at
 least half the floor's; poll p99 during the burst at most twice the idle p99.
 
 Every figure carries the machine's load average when it was taken. The two targets are
@@ -56,7 +57,7 @@ from campaign.services.api_keys import api_key_create  # noqa: E402
 from campaign.services.audit import Actor  # noqa: E402
 from campaign.services.night import night_phase_start  # noqa: E402
 from config.celery_app import app  # noqa: E402
-from config.settings.queues import messages_queues, night_queues  # noqa: E402
+from config.settings.queues import messages_queues, night_processes, night_queues  # noqa: E402
 from devstack.launcher import BIN, NIGHT_WORKER_NICE, start_group, stop_groups  # noqa: E402
 from tests.benchmarks.figures import Figure, report  # noqa: E402
 from tests.benchmarks.force_status import GUNICORN_WORKERS, _default_signals, gunicorn  # noqa: E402
@@ -75,7 +76,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "federation": {
         "campaigns": 300,
         "sizes": "3,10,30",
-        "workers": os.cpu_count() or 1,
+        "workers": night_processes(os.cpu_count() or 1),
         "pollers": 4,
         "poll_rate": 10.0,
         "idle_seconds": 10.0,
@@ -91,7 +92,12 @@ def options(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--sizes", default="3,10,30", help="battalions a side, cycled over the campaigns (default 3,10,30)"
     )
-    parser.add_argument("--workers", type=int, default=2, help="N worker processes (default 2)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=night_processes(os.cpu_count() or 1),
+        help="N worker processes (default %(default)s: as make run and Compose run nights on this machine)",
+    )
     parser.add_argument(
         "--messages-concurrency",
         type=int,
@@ -398,7 +404,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with own_services("scale"):
         built = campaigns(args.campaigns, sizes)
         statements = warm_poll_statements(built[0])
-        floor_figures = floor(built, args.workers)
+        floor_figures = floor(built, os.cpu_count() or 1)
         env = {**os.environ, "DATABASE_URL": worker_database_url()}
         with (
             gunicorn("config.wsgi:application", env) as port,
