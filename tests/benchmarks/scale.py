@@ -428,6 +428,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 messages_cpu = cpu_seconds(messages_pids) - messages_cpu
         idle = [delay for due, delay, _ in polls if idle_start <= due < idle_end]
         during = [delay for due, delay, _ in polls if start <= due < end]
+        # A new body (a status changed since the poller's ETag) against a 304: which holds the p99.
+        during_by_answer = {
+            answer: milliseconds(
+                [delay for due, delay, status in polls if start <= due < end and status == code]
+            )
+            for answer, code in (("new_body", 200), ("not_modified", 304))
+        }
         following = [delay for due, delay, _ in polls if end <= due < followed]
         failed = sorted({status for _, _, status in polls if status not in (200, 304)})
         # When a poll waited over a second, and what it answered: what holds the p99.
@@ -471,6 +478,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "rate_per_poller": args.poll_rate,
             "idle": poll_idle,
             "during_burst": poll_burst,
+            "during_burst_by_answer": during_by_answer,
             "during_follow_ups": milliseconds(following),
             "cpu_ms_per_poll_idle": figure(value=round(web_cpu * 1000 / max(len(idle), 1), 2)),
             "statements_per_warm_poll": figure(value=statements),
@@ -529,6 +537,15 @@ def measured(details: dict[str, Any]) -> None:
         (
             "poll p50 / p99, during the burst",
             f"{polls['during_burst']['p50_ms']} ms / {polls['during_burst']['p99_ms']} ms",
+        ),
+        *(
+            (
+                f"  of which {label}",
+                f"{polls['during_burst_by_answer'][answer]['p50_ms']} ms / "
+                f"{polls['during_burst_by_answer'][answer]['p99_ms']} ms "
+                f"({polls['during_burst_by_answer'][answer]['count']} polls)",
+            )
+            for answer, label in (("new_body", "a new body (200)"), ("not_modified", "not modified (304)"))
         ),
         (
             "poll p50 / p99, during the follow-ups",
