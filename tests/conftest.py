@@ -43,7 +43,9 @@ class WorkerProcess:
     Celery beat runs inside it (its schedule file in a directory of its own).
 
     A worker started by a test of its own (a kill or outage drill, other settings) must be alone
-    on the queues: starting one stops the run's shared worker (:class:`SharedWorker`) first."""
+    on the queues: starting one stops the run's shared worker (:class:`SharedWorker`) first,
+    unless its queues are named from a default queue of its own (``CELERY_QUEUE`` in
+    ``settings_env``)."""
 
     running: set[WorkerProcess] = set()  # the ones not stopped, for :meth:`all_idle_wait`
 
@@ -56,7 +58,8 @@ class WorkerProcess:
         shared: bool = False,
         queues: str | None = None,
     ) -> None:
-        if not shared:
+        own_queues = (settings_env or {}).get("CELERY_QUEUE", settings.CELERY_TASK_DEFAULT_QUEUE)
+        if not shared and own_queues == settings.CELERY_TASK_DEFAULT_QUEUE:
             SHARED_WORKER.stop()
         self.name = f"test-{os.getpid()}-{time.monotonic_ns()}@{socket.gethostname()}"
         self.beat_directory = tempfile.mkdtemp(prefix="celerybeat-") if beat else None
@@ -70,6 +73,7 @@ class WorkerProcess:
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
             **(settings_env or {}),
         }
+
         self.on_run_broker = env.get("REDIS_URL", settings.REDIS_URL) == settings.REDIS_URL
         self.process = subprocess.Popen(
             [

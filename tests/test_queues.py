@@ -50,12 +50,14 @@ def test_the_test_worker_consumes_every_queue(celery_worker) -> None:
 @needs("worker")
 def workers_as_make_run_starts_them(redis_client) -> Iterator[dict[str, WorkerProcess]]:
     """A night worker and a messages worker on their queues with no ``--concurrency``, as make run
-    and Compose start them."""
-    redis_client.delete(*settings.CELERY_QUEUE_NAMES.values())
-    default = settings.CELERY_TASK_DEFAULT_QUEUE
+    and Compose start them; the queues are their own, so the run's shared worker goes on."""
+    default = f"sizes-{uuid.uuid4().hex}"
+    own = {"CELERY_QUEUE": default}
     started = {
-        "nights": WorkerProcess(worker_database_url(), concurrency=None, queues=night_queues(default)),
-        "messages": WorkerProcess(worker_database_url(), concurrency=None, queues=messages_queues(default)),
+        "nights": WorkerProcess(worker_database_url(), own, concurrency=None, queues=night_queues(default)),
+        "messages": WorkerProcess(
+            worker_database_url(), own, concurrency=None, queues=messages_queues(default)
+        ),
     }
     try:
         for worker in started.values():
@@ -64,6 +66,9 @@ def workers_as_make_run_starts_them(redis_client) -> Iterator[dict[str, WorkerPr
     finally:
         for worker in started.values():
             worker.stop()
+        redis_client.delete(
+            *queue_names(default).values(), *redis_client.scan_iter(f"_kombu.binding*{default}*")
+        )
 
 
 def test_a_night_worker_runs_a_night_for_every_two_cores_and_the_messages_worker_one_process_a_core(
