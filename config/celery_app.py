@@ -68,7 +68,7 @@ def _worker_process_warm_up(**kwargs: Any) -> None:
 
 @celeryd_init.connect
 def _nights_leave_the_web_its_cores(conf: Any, options: dict[str, Any], **kwargs: Any) -> None:
-    """A worker on the nights' queue started without ``--concurrency`` (nor
+    """A worker on the nights' queue started without ``--concurrency`` (nor the setting
     ``CELERY_WORKER_CONCURRENCY``) runs as many pool processes as
     :func:`config.settings.queues.night_processes` says for the machine, not Celery's one a core:
     ``make run`` and Compose start theirs so. Any other worker keeps Celery's default."""

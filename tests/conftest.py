@@ -73,7 +73,6 @@ class WorkerProcess:
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
             **(settings_env or {}),
         }
-
         self.on_run_broker = env.get("REDIS_URL", settings.REDIS_URL) == settings.REDIS_URL
         self.process = subprocess.Popen(
             [

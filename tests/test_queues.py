@@ -80,7 +80,7 @@ def test_a_night_worker_runs_a_night_for_every_two_cores_and_the_messages_worker
 
     cores = os.cpu_count() or 1
     assert processes == {"nights": night_processes(cores), "messages": cores}
-    assert [night_processes(cores) for cores in (1, 2, 3, 4, 16)] == [1, 1, 1, 2, 8]
+    assert [night_processes(machine) for machine in (1, 2, 3, 4, 16)] == [1, 1, 1, 2, 8]
 
 
 @pytest.mark.parametrize("worker_queues", [messages_queues, night_queues], ids=["messages", "nights"])
