@@ -15,8 +15,9 @@ process); WAL bytes per night (the server's WAL position: on a shared server, ot
 databases' writes count too). The floor: the same campaigns' nights as the least SQL that
 has their effect (every suppressed and destroyed stand set back, as many roll rows as
 destroyed stands written; rolled back), on a process a core at once, whatever N: the
-machine's, so that runs with different worker counts compare by their ratios. Targets: burst throughput at
-least half the floor's; poll p99 during the burst at most twice the idle p99.
+machine's, so that runs with different worker counts compare by their ratios. Targets:
+burst throughput at least half the floor's; poll p99 during the burst at most twice the idle
+p99.
 
 Every figure carries the machine's load average when it was taken. The two targets are
 printed as a table, and everything is written as JSON to ``bench-results/<UTC time>-scale.json``
@@ -530,7 +531,7 @@ def measured(details: dict[str, Any]) -> None:
     rows = [
         (
             "nights a minute",
-            f"{nights['nights_per_minute']:,} ({nights['count']} nights, {nights['workers']} workers)",
+            f"{nights['nights_per_minute']:,} ({nights['count']} nights; processes: {nights['workers']})",
         ),
         ("night completion p50 / p99", f"{completion['p50_ms']} ms / {completion['p99_ms']} ms"),
         ("poll p50 / p99, idle", f"{polls['idle']['p50_ms']} ms / {polls['idle']['p99_ms']} ms"),
