@@ -79,7 +79,7 @@ def _nights_leave_the_web_its_cores(conf: Any, options: dict[str, Any], **kwargs
     if options.get("concurrency") is None and settings.CELERY_QUEUE_NAMES["operations"] in (
         options.get("queues") or ()
     ):
-        conf.worker_concurrency = night_processes(os.cpu_count() or 1)
+        conf.worker_concurrency = night_processes()
 
 
 @worker_init.connect

@@ -9,6 +9,8 @@ database keep apart (the benchmarks do). Plain Python: the settings and the laun
 
 from __future__ import annotations
 
+import os
+
 # Every kind of work, in the order a worker consuming several takes them (the broker's queue
 # order is "priority"): the deliveries and e-mails people wait for; the nights; what follows
 # each night (its reports' notice, then its map: the heaviest work after a night, taken by the
@@ -18,13 +20,13 @@ KINDS = ("webhooks", "mail", "operations", "after_night", "default")
 NIGHT_KINDS = ("operations", "after_night")
 
 
-def night_processes(cores: int) -> int:
-    """How many nights a worker runs at once on a machine of ``cores`` it shares with PostgreSQL
-    and the web: one for every two cores, one at least. A night's worker process and its
-    PostgreSQL backend take turns, so each night running keeps about a core busy; with a night a
-    core, a burst took every core, each night cost more CPU, and the polls waited behind them
-    (docs/scaling.md, issue 34)."""
-    return max(1, cores // 2)
+def night_processes(cores: int | None = None) -> int:
+    """How many nights a worker runs at once on a machine of ``cores`` (this one's by default)
+    it shares with PostgreSQL and the web: one for every two cores, one at least. A night's
+    worker process and its PostgreSQL backend take turns, so each night running keeps about a
+    core busy; with a night a core, a burst took every core, each night cost more CPU, and the
+    polls waited behind them (docs/scaling.md, issue 34)."""
+    return max(1, (cores or os.cpu_count() or 1) // 2)
 
 
 def queue_names(default: str) -> dict[str, str]:

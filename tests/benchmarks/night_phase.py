@@ -370,7 +370,7 @@ def size_figures(stands: int) -> tuple[list[Figure], dict[str, Any]]:
 def fresh_worker_nights(stands: int, attempt: int) -> tuple[float, float]:
     """Two nights run by a Celery worker started for them: the first's seconds and the second's.
     The two campaigns share a seed, so both nights do the same work: only the worker's first
-    steps differ."""
+    steps differ, and that the second finds the day's seeds in the worker's cache."""
     seed = f"bench-worker-{attempt}"
     campaigns = [campaign_at_nightfall(stands, f"{seed}-{n}", seed=seed) for n in (1, 2)]
     client = redis_client()

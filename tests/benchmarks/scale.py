@@ -77,7 +77,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "federation": {
         "campaigns": 300,
         "sizes": "3,10,30",
-        "workers": night_processes(os.cpu_count() or 1),
+        "workers": night_processes(),
         "pollers": 4,
         "poll_rate": 10.0,
         "idle_seconds": 10.0,
@@ -96,7 +96,7 @@ def options(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--workers",
         type=int,
-        default=night_processes(os.cpu_count() or 1),
+        default=night_processes(),
         help="N worker processes (default %(default)s: as make run and Compose run nights on this machine)",
     )
     parser.add_argument(
@@ -542,11 +542,12 @@ def measured(details: dict[str, Any]) -> None:
         *(
             (
                 f"  of which {label}",
-                f"{polls['during_burst_by_answer'][answer]['p50_ms']} ms / "
-                f"{polls['during_burst_by_answer'][answer]['p99_ms']} ms "
-                f"({polls['during_burst_by_answer'][answer]['count']} polls)",
+                f"{delays['p50_ms']} ms / {delays['p99_ms']} ms ({delays['count']} polls)"
+                if delays["count"]
+                else "no poll",
             )
             for answer, label in (("new_body", "a new body (200)"), ("not_modified", "not modified (304)"))
+            for delays in [polls["during_burst_by_answer"][answer]]
         ),
         (
             "poll p50 / p99, during the follow-ups",
