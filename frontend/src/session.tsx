@@ -4,6 +4,9 @@ import {
   QueryCache,
   QueryClient,
   queryOptions,
+  type InvalidateOptions,
+  type InvalidateQueryFilters,
+  type QueryKey,
   useMutation,
   useQuery,
   useQueryClient,
@@ -14,6 +17,25 @@ import type { ReactNode } from "react";
 import { ApiError, api, unwrap, type Schemas } from "./api/client";
 import { queryKeys } from "./api/queryKeys";
 import { ErrorNotice, Loading } from "./components/status";
+
+/**
+ * Invalidation after a write reads again, even where a read began before the write and is still
+ * under way: TanStack Query (query-core 5.108, Query.fetch) would wait for that read instead when
+ * the query has no answer yet (a list just shown), and the page kept what came before the write
+ * (a key just made missing from its list, a test event's delivery never shown). Such reads are
+ * cancelled first, unless the caller shares them (``cancelRefetch: false``) or reads nothing again.
+ */
+class WriteFollowingQueryClient extends QueryClient {
+  override async invalidateQueries<TTaggedQueryKey extends QueryKey = QueryKey>(
+    filters?: InvalidateQueryFilters<TTaggedQueryKey>,
+    options?: InvalidateOptions,
+  ): Promise<void> {
+    if (options?.cancelRefetch !== false && filters?.refetchType !== "none") {
+      await this.cancelQueries(filters);
+    }
+    return super.invalidateQueries(filters, options);
+  }
+}
 
 /**
  * The app's query client. A 401 from any call means the session ended (it expired, or the
@@ -29,7 +51,7 @@ export function createQueryClient(defaultOptions?: DefaultOptions): QueryClient 
       void queryClient.invalidateQueries({ queryKey: queryKeys.session }, { cancelRefetch: false });
     }
   };
-  const queryClient: QueryClient = new QueryClient({
+  const queryClient: QueryClient = new WriteFollowingQueryClient({
     defaultOptions,
     queryCache: new QueryCache({ onError: (error, query) => signedOut(error, query.queryKey) }),
     mutationCache: new MutationCache({ onError: (error) => signedOut(error) }),

@@ -219,13 +219,7 @@ function WebhookCard({ slug, webhook }: { slug: string; webhook: Schemas["Webhoo
           params: { path: { campaign_slug: slug, id: webhook.id } },
         }),
       ),
-    // Cancelled first: a card just listed may still be reading its first deliveries, and an
-    // invalidation then waits for that read, whose answer predates the ping ("Nothing sent yet").
-    onSuccess: async () => {
-      const deliveries = { queryKey: queryKeys.deliveries(slug, webhook.id) };
-      await queryClient.cancelQueries(deliveries);
-      await queryClient.invalidateQueries(deliveries);
-    },
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.deliveries(slug, webhook.id) }),
   });
   return (
     <li className="card webhook" aria-label={`Webhook ${webhook.url}`}>
