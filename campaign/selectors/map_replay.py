@@ -9,10 +9,13 @@ the past's fog, whatever the sides have seen since.
 
 from __future__ import annotations
 
+import copy
 import json
 import uuid
 import zlib
 from typing import Any
+
+from django.db.models import prefetch_related_objects
 
 from campaign import models
 from campaign.access import CampaignAccess
@@ -31,8 +34,15 @@ FORMAT = 1
 
 
 def _audiences(campaign: models.Campaign) -> dict[str, CampaignAccess]:
-    sides = models.Side.objects.filter(campaign=campaign).order_by("pk").values_list("pk", flat=True)
-    return {key: audience_reader(campaign, key) for key in [UMPIRE, OBSERVER, *map(str, sides)]}
+    """Every audience's reader, sharing one read of the sides (each reader's fog needs them):
+    prefetched on a copy of ``campaign`` with a cache of its own (a copy shares the original's),
+    so that the caller's keeps no list its own writes after the snapshot (a dawn's) would leave
+    stale."""
+    reading = copy.copy(campaign)
+    vars(reading).pop("_prefetched_objects_cache", None)
+    prefetch_related_objects([reading], "sides")
+    sides = sorted(side.pk for side in reading.sides.all())
+    return {key: audience_reader(reading, key) for key in [UMPIRE, OBSERVER, *map(str, sides)]}
 
 
 def map_state(campaign: models.Campaign) -> bytes:

@@ -41,7 +41,11 @@ def map_snapshot_after_night(operation_id: int) -> models.MapSnapshot | None:
     """The map after the night ``operation_id`` ran, taken right after its last commit by a task,
     not in that commit: the maps of every audience would double a small night's cost (issue 34).
     Safe to run twice, or after the next dawn took it."""
-    operation = models.Operation.objects.filter(pk=operation_id, status=OperationStatus.DONE).first()
+    operation = (
+        models.Operation.objects.filter(pk=operation_id, status=OperationStatus.DONE)
+        .select_related("day")
+        .first()
+    )
     if operation is None:
         return None
     # Locked like every write: no dawn can start while the snapshot reads the map.

@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from campaign import models
 from campaign.choices import MapMoment, MemberRole
 from campaign.scenarios.generator import synthetic_pack
+from campaign.selectors import map_state
 from campaign.services.audit import Actor
 from campaign.services.campaigns import campaign_start
 from campaign.services.days import day_dawn
@@ -141,6 +142,21 @@ def test_the_replay_reads_one_snapshot_in_as_many_statements_as_todays_map(malta
         # snapshot: no read of forces, battalions or battles, whatever the campaign's size.
         assert not [sql for sql in statements if 'FROM "campaign_battalion"' in sql]
         assert len(statements) <= MAP_DOCUMENT_QUERIES, statements
+
+
+def test_a_snapshot_reads_the_sides_once_for_every_audience_and_caches_nothing_on_the_campaign(malta):
+    day_dawn(malta.pk, ACTOR)
+    with CaptureQueriesContext(connection) as queries:
+        map_state(malta)
+    statements = [query["sql"] for query in queries.captured_queries]
+    # The ground's read of the sides each sector supplies aside: 5 before (their ids, then one
+    # read for each audience's reader).
+    side_reads = [
+        sql for sql in statements if 'FROM "campaign_side"' in sql and "supply_source_for" not in sql
+    ]
+    assert len(side_reads) == 1, side_reads
+    # The caller's campaign (a dawn's, which writes on after its snapshot) keeps no list of sides.
+    assert not getattr(malta, "_prefetched_objects_cache", None)
 
 
 @pytest.mark.parametrize(
