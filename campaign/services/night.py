@@ -82,14 +82,7 @@ NIGHT_PHASE_FOLLOW_UP_TASK = "campaign.tasks.night_phase_follow_up_task"
 
 def night_phase_refusal(campaign: models.Campaign) -> ConflictError | None:
     """Why the night phase of the current day may not start now, or None (the umpire's
-    ``run_night`` action)."""
-    day = _day_for_the_night(campaign)
-    return day if isinstance(day, ConflictError) else None
-
-
-def _day_for_the_night(campaign: models.Campaign) -> models.CampaignDay | ConflictError:
-    """The current day if its night phase may start now (the day under way, its night not
-    started, every battle reported), else why not: read once for the refusal and the start."""
+    ``run_night`` action): the day is under way, its night not started, every battle reported."""
     refusal = campaign_status_refusal(campaign, CampaignStatus.ACTIVE)
     if refusal is not None:
         return refusal
@@ -115,7 +108,7 @@ def _day_for_the_night(campaign: models.Campaign) -> models.CampaignDay | Confli
             field="battles",
             code="battles_unreported",
         )
-    return day
+    return None
 
 
 @transaction.atomic
@@ -123,9 +116,10 @@ def night_phase_start(campaign_id: int, actor: Actor) -> models.Operation:
     """Create the night phase of the current day and enqueue it; 409 if not ready."""
     with polls.statuses_rendered(campaign_id) as outdated:
         campaign = campaign_lock(campaign_id)
-        day = _day_for_the_night(campaign)
-        if isinstance(day, ConflictError):
-            raise day
+        refusal = night_phase_refusal(campaign)
+        if refusal is not None:
+            raise refusal
+        day = campaign.days.get(number=campaign.current_day)
         operation = operation_start(
             campaign,
             OperationKind.NIGHT_PHASE,

@@ -353,18 +353,6 @@ def test_the_night_phase_query_count_does_not_grow_with_the_campaign(django_capt
     assert small == large
 
 
-def test_the_night_phase_start_reads_the_current_day_once(django_capture_on_commit_callbacks):
-    campaign = campaign_after_day_one(battalions_per_side=3, seed="start")
-    with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=False):
-        night_phase_start(campaign.pk, ACTOR)
-    day_reads = [
-        query["sql"]
-        for query in queries.captured_queries
-        if query["sql"].startswith('SELECT "campaign_campaignday"')
-    ]
-    assert len(day_reads) == 1, day_reads  # for its refusal and for the night: 2 before
-
-
 # Nothing destroyed, suppressed or cut off: the night's statements, its transactions' savepoints
 # counted (a worker's BEGIN and COMMIT). It was 31 before the replacements step stopped reading
 # and writing when no battalion needs it, and the finish wrote the reports in one statement; 20
